@@ -1,0 +1,287 @@
+// Package apitest runs a real docsapi handler over a temporary database for
+// tests: it creates organizations and users with tokens, sends REST and
+// GraphQL requests, and checks statuses and JSON shapes.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"docsapi/auth"
+	"docsapi/server"
+	"docsapi/storage"
+)
+
+// Env is one test server with its database.
+type Env struct {
+	T      testing.TB
+	Server *server.Server
+	DB     *storage.DB
+	HTTP   *httptest.Server
+	Clock  *Clock
+
+	// Org is a bootstrapped organization whose admin is Admin.
+	Org   string
+	Admin User
+}
+
+// User is a test user and their token.
+type User struct {
+	ID, Email, Token string
+}
+
+// Clock is a settable clock for retention and expiry tests.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// Options tunes New.
+type Options struct {
+	Config func(*server.Config) // adjust the server configuration
+}
+
+// New starts a server over a fresh database and bootstraps one organization.
+func New(t testing.TB, opts ...Options) *Env {
+	t.Helper()
+	clock := &Clock{now: time.Now().UTC()}
+	db, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Clock: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Env{T: t, DB: db, Clock: clock}
+	cfg := server.Config{Version: "test", Build: "test", Clock: clock.Now, AllowPrivateFetch: true}
+	// The public URL must be known before the server exists: listen first.
+	e.HTTP = httptest.NewUnstartedServer(nil)
+	cfg.PublicURL = "http://" + e.HTTP.Listener.Addr().String()
+	for _, o := range opts {
+		if o.Config != nil {
+			o.Config(&cfg)
+		}
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	e.Server = server.New(cfg, db, log)
+	e.HTTP.Config.Handler = e.Server
+	e.HTTP.Start()
+	t.Cleanup(func() {
+		e.HTTP.Close()
+		db.Close()
+	})
+	e.Org, e.Admin = e.NewOrg("Acme", "admin@acme.test")
+	return e
+}
+
+// NewOrg creates an organization whose admin is a new user with email.
+func (e *Env) NewOrg(title, email string) (string, User) {
+	e.T.Helper()
+	secret, hash := auth.NewToken()
+	b, err := e.DB.CreateOrganizationWithAdmin(context.Background(), title, email, strings.Split(email, "@")[0], hash)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return b.Organization.ID, User{ID: b.User.ID, Email: email, Token: secret}
+}
+
+// NewUser creates a user with a token; with orgID it makes them a member with
+// role ("guest" for a null role).
+func (e *Env) NewUser(email, orgID, role string) User {
+	e.T.Helper()
+	var r *string
+	if role != "" && role != "guest" {
+		r = &role
+	}
+	secret, hash := auth.NewToken()
+	u, _, err := e.DB.CreateUserWithToken(context.Background(), email, strings.Split(email, "@")[0], orgID, r, orgID != "", hash)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return User{ID: u.ID, Email: email, Token: secret}
+}
+
+// Response is an answer to a test request.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into a generic value.
+func (r Response) JSON() map[string]any {
+	var v map[string]any
+	json.Unmarshal(r.Body, &v)
+	return v
+}
+
+// Decode decodes the body into v.
+func (r Response) Decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// Do sends a request. body may be nil, a string (sent as is) or a value
+// (sent as JSON); JSON bodies carry Content-Type application/json.
+func (e *Env) Do(method, path, token string, body any, headers ...string) Response {
+	e.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, e.HTTP.URL+path, rd)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := e.HTTP.Client().Do(req)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	return Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+}
+
+// Must sends a request and fails the test unless the status is want.
+func (e *Env) Must(want int, method, path, token string, body any) Response {
+	e.T.Helper()
+	r := e.Do(method, path, token, body)
+	if r.Status != want {
+		e.T.Fatalf("%s %s: status %d, want %d; body %s", method, path, r.Status, want, r.Body)
+	}
+	return r
+}
+
+// GraphQL runs a query with variables and returns data and errors.
+func (e *Env) GraphQL(token, query string, vars map[string]any) (data map[string]any, errs []GraphQLError) {
+	e.T.Helper()
+	r := e.Do("POST", "/graphql", token, map[string]any{"query": query, "variables": vars})
+	var out struct {
+		Data   map[string]any `json:"data"`
+		Errors []GraphQLError `json:"errors"`
+	}
+	if err := json.Unmarshal(r.Body, &out); err != nil {
+		e.T.Fatalf("graphql: status %d body %s", r.Status, r.Body)
+	}
+	return out.Data, out.Errors
+}
+
+// GraphQLError is one entry of a GraphQL answer's errors.
+type GraphQLError struct {
+	Message    string         `json:"message"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+// Code is the error's extensions.code.
+func (g GraphQLError) Code() string { s, _ := g.Extensions["code"].(string); return s }
+
+// Scenario is one request and what its answer must be.
+type Scenario struct {
+	Name     string
+	Method   string
+	Path     string
+	Token    string
+	Body     any
+	Status   int
+	Contains []string         // substrings the raw body must contain
+	Check    func(r Response) // further checks
+}
+
+// Run runs scenarios as subtests.
+func (e *Env) Run(t *testing.T, scenarios []Scenario) {
+	t.Helper()
+	for _, sc := range scenarios {
+		t.Run(sc.Name, func(t *testing.T) {
+			r := e.Do(sc.Method, sc.Path, sc.Token, sc.Body)
+			if r.Status != sc.Status {
+				t.Fatalf("%s %s: status %d, want %d; body %s", sc.Method, sc.Path, r.Status, sc.Status, r.Body)
+			}
+			for _, frag := range sc.Contains {
+				if !bytes.Contains(r.Body, []byte(frag)) {
+					t.Errorf("%s %s: body lacks %q: %s", sc.Method, sc.Path, frag, r.Body)
+				}
+			}
+			if sc.Status >= 400 {
+				ErrorShape(t, r)
+			}
+			if sc.Check != nil {
+				sc.Check(r)
+			}
+		})
+	}
+}
+
+// ErrorShape checks an error answer is exactly {"error":{"code","message"}}.
+func ErrorShape(t testing.TB, r Response) {
+	t.Helper()
+	var body map[string]map[string]any
+	if err := json.Unmarshal(r.Body, &body); err != nil || len(body) != 1 {
+		t.Fatalf("error body is not {error:{code,message}}: %s", r.Body)
+	}
+	e := body["error"]
+	if code, _ := e["code"].(float64); int(code) != r.Status || e["message"] == "" || len(e) != 2 {
+		t.Fatalf("error body %s does not match status %d", r.Body, r.Status)
+	}
+}
+
+// Keys checks that obj has exactly the given keys.
+func Keys(t testing.TB, obj map[string]any, keys ...string) {
+	t.Helper()
+	want := map[string]bool{}
+	for _, k := range keys {
+		want[k] = true
+		if _, ok := obj[k]; !ok {
+			t.Errorf("missing key %q in %v", k, obj)
+		}
+	}
+	for k := range obj {
+		if !want[k] {
+			t.Errorf("unexpected key %q in %v", k, obj)
+		}
+	}
+}
+
+// Path formats a path with fmt.Sprintf.
+func Path(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"docsapi/auth"
+	"docsapi/graph/model"
+	"docsapi/storage"
+)
+
+func admin(args []string) error {
+	if len(args) == 0 {
+		return errors.New("admin needs a command: bootstrap or user")
+	}
+	switch args[0] {
+	case "bootstrap":
+		return adminBootstrap(args[1:])
+	case "user":
+		return adminUser(args[1:])
+	default:
+		return fmt.Errorf("unknown admin command %q", args[0])
+	}
+}
+
+// printJSON writes exactly one JSON line on stdout.
+func printJSON(v any) error { return json.NewEncoder(os.Stdout).Encode(v) }
+
+func required(pairs ...string) error {
+	for i := 0; i < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
+			return fmt.Errorf("--%s is required", pairs[i])
+		}
+	}
+	return nil
+}
+
+func adminBootstrap(args []string) error {
+	f := newFlags("admin bootstrap")
+	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file")
+	email := f.String("email", "", "e-mail of the admin user")
+	name := f.String("name", "", "display name of the admin user")
+	org := f.String("org", "", "title of the new organization")
+	if err := f.Parse(args); err != nil {
+		return err
+	}
+	if err := required("email", *email, "name", *name, "org", *org); err != nil {
+		return err
+	}
+	db, err := storage.Open(*dbPath, storage.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	secret, hash := auth.NewToken()
+	b, err := db.CreateOrganizationWithAdmin(context.Background(), *org, *email, *name, hash)
+	if err != nil {
+		return err
+	}
+	return printJSON(map[string]string{"user": b.User.ID, "organization": b.Organization.ID, "token": secret})
+}
+
+func adminUser(args []string) error {
+	f := newFlags("admin user")
+	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file")
+	email := f.String("email", "", "e-mail of the new user")
+	name := f.String("name", "", "display name of the new user")
+	org := f.String("org", "", "organization id to add the user to")
+	role := f.String("role", "", "role in that organization (admin, create, review, edit, comment, read, or guest); default read")
+	if err := f.Parse(args); err != nil {
+		return err
+	}
+	if err := required("email", *email, "name", *name); err != nil {
+		return err
+	}
+	var r *string
+	if *org != "" {
+		switch {
+		case *role == "":
+			v := "read"
+			r = &v
+		case *role == "guest":
+		case model.Role(*role).IsValid():
+			r = role
+		default:
+			return fmt.Errorf("--role must be one of %s or guest", model.Roles.List())
+		}
+	} else if *role != "" {
+		return errors.New("--role needs --org")
+	}
+	db, err := storage.Open(*dbPath, storage.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	secret, hash := auth.NewToken()
+	u, _, err := db.CreateUserWithToken(context.Background(), *email, *name, *org, r, *org != "", hash)
+	if errors.Is(err, storage.ErrExists) {
+		return fmt.Errorf("a user with e-mail %s already exists", *email)
+	}
+	if err != nil {
+		return err
+	}
+	return printJSON(map[string]string{"user": u.ID, "token": secret})
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// envFlags is a FlagSet whose every flag defaults to its environment twin:
+// --public-url reads DOCSAPI_PUBLIC_URL, and so on.
+type envFlags struct{ *flag.FlagSet }
+
+func newFlags(name string) envFlags {
+	return envFlags{flag.NewFlagSet(name, flag.ContinueOnError)}
+}
+
+func envName(flagName string) string {
+	return "DOCSAPI_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func (f envFlags) String(name, def, help string) *string {
+	if v, ok := os.LookupEnv(envName(name)); ok {
+		def = v
+	}
+	return f.FlagSet.String(name, def, help+" (env "+envName(name)+")")
+}
+
+func (f envFlags) Bool(name string, def bool, help string) *bool {
+	if v, ok := os.LookupEnv(envName(name)); ok {
+		if b, err := strconv.ParseBool(v); err == nil {
+			def = b
+		}
+	}
+	return f.FlagSet.Bool(name, def, help+" (env "+envName(name)+")")
+}
+
+func (f envFlags) Int64(name string, def int64, help string) *int64 {
+	if v, ok := os.LookupEnv(envName(name)); ok {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			def = n
+		}
+	}
+	return f.FlagSet.Int64(name, def, help+" (env "+envName(name)+")")
+}

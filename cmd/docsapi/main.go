@@ -1,0 +1,60 @@
+// Command docsapi runs the Docs Platform Management API server and its
+// administration commands.
+//
+//	docsapi serve [--addr 127.0.0.1:8080] [--db ./data/docsapi.db] ...
+//	docsapi admin bootstrap --db PATH --email E --name N --org TITLE
+//	docsapi admin user --db PATH --email E --name N [--org ORGID --role ROLE]
+//
+// Every flag has an environment twin (DOCSAPI_ADDR, DOCSAPI_DB, ...).
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0"
+
+func build() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				return s.Value[:12]
+			}
+		}
+	}
+	return "dev"
+}
+
+const usage = `usage:
+  docsapi serve [flags]                 start the API server (docsapi serve -h for flags)
+  docsapi admin bootstrap --db PATH --email E --name N --org TITLE
+  docsapi admin user --db PATH --email E --name N [--org ORGID --role ROLE]
+  docsapi version`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		err = serve(os.Args[2:])
+	case "admin":
+		err = admin(os.Args[2:])
+	case "version":
+		fmt.Println(version, build())
+	case "-h", "--help", "help":
+		fmt.Println(usage)
+	default:
+		fmt.Fprintln(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "docsapi:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"docsapi/auth"
+	"docsapi/server"
+	"docsapi/storage"
+)
+
+func serve(args []string) error {
+	f := newFlags("serve")
+	addr := f.String("addr", "127.0.0.1:8080", "listen address")
+	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file")
+	publicURL := f.String("public-url", "", "external base URL used in urls fields and SSO service URLs (default http://ADDR)")
+	allowPrivate := f.Bool("allow-private-fetch", false, "let server-side fetches reach loopback and private addresses")
+	translateURL := f.String("translate-url", "", "LibreTranslate-compatible translation server URL")
+	translateKey := f.String("translate-key", "", "API key of the translation server")
+	maxBody := f.Int64("max-body-bytes", 10<<20, "largest accepted request body")
+	logLevel := f.String("log-level", "info", "debug, info, warn or error")
+	if err := f.Parse(args); err != nil {
+		return err
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("--log-level: %w", err)
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	cfg := server.Config{
+		Addr: *addr, DBPath: *dbPath, PublicURL: *publicURL, AllowPrivateFetch: *allowPrivate,
+		TranslateURL: *translateURL, TranslateKey: *translateKey, MaxBodyBytes: *maxBody,
+		Version: version, Build: build(),
+	}
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = "http://" + cfg.Addr
+	}
+	redacted := "(unset)"
+	if cfg.TranslateKey != "" {
+		redacted = "(set, redacted)"
+	}
+	fmt.Printf("docsapi %s (%s)\n  addr=%s db=%s public-url=%s allow-private-fetch=%t translate-url=%q translate-key=%s max-body-bytes=%d log-level=%s\n",
+		cfg.Version, cfg.Build, cfg.Addr, cfg.DBPath, cfg.PublicURL, cfg.AllowPrivateFetch, cfg.TranslateURL, redacted, cfg.MaxBodyBytes, level)
+
+	db, err := storage.Open(cfg.DBPath, storage.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := firstStart(db); err != nil {
+		return err
+	}
+
+	srv := server.New(cfg, db, log)
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	httpSrv := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	workers := srv.StartWorkers(ctx)
+
+	errc := make(chan error, 1)
+	go func() { errc <- httpSrv.Serve(ln) }()
+	fmt.Printf("listening on http://%s (REST under /v1, GraphQL at /graphql)\n", ln.Addr())
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: finishing in-flight requests")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err = httpSrv.Shutdown(shutdownCtx)
+	workers.Wait()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// firstStart creates an organization, an admin and a token when the database
+// has no user yet, and prints them once.
+func firstStart(db *storage.DB) error {
+	n, err := db.CountUsers(context.Background())
+	if err != nil || n > 0 {
+		return err
+	}
+	secret, hash := auth.NewToken()
+	b, err := db.CreateOrganizationWithAdmin(context.Background(), "My Organization", "admin@localhost", "Admin", hash)
+	if err != nil {
+		return err
+	}
+	fmt.Printf(`first start: created an organization and its admin
+  organization: %s (%s)
+  admin user:   %s <%s>
+  API token:    %s
+  The token is shown only now; use it as "Authorization: Bearer <token>".
+`, b.Organization.ID, b.Organization.Title, b.User.ID, b.User.Email, secret)
+	return nil
+}

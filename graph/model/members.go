@@ -1,0 +1,72 @@
+package model
+
+import (
+	"encoding/json"
+
+	"github.com/99designs/gqlgen/graphql"
+)
+
+type Member struct {
+	Object     string  `json:"object"`
+	ID         string  `json:"id"`
+	Role       *Role   `json:"role"`
+	User       *User   `json:"user"`
+	Disabled   bool    `json:"disabled"`
+	JoinedAt   string  `json:"joinedAt"`
+	LastSeenAt *string `json:"lastSeenAt,omitempty"`
+	Sso        bool    `json:"sso"`
+	Spaces     int     `json:"spaces"`
+	Teams      int     `json:"teams"`
+}
+
+type MemberList List[*Member]
+
+type PingResult struct {
+	ServiceVisitorClaims *string `json:"serviceVisitorClaims,omitempty"`
+}
+
+type UpdateMemberInput struct {
+	Role graphql.Omittable[*Role] `json:"role,omitzero"`
+}
+
+// InviteeInput is one e-mail to invite. REST accepts a bare string too.
+type InviteeInput struct {
+	Email string `json:"email"`
+	Role  *Role  `json:"role,omitempty"`
+}
+
+type InviteUsersInput struct {
+	Emails []*InviteeInput          `json:"emails"`
+	Role   graphql.Omittable[*Role] `json:"role,omitzero"`
+	Sso    *bool                    `json:"sso,omitempty"`
+}
+
+type InviteUsersResult struct {
+	Users   []string `json:"users"`
+	Invited int      `json:"invited"`
+}
+
+type LinkInvite struct {
+	Object    string `json:"object"`
+	ID        string `json:"id"`
+	Role      *Role  `json:"role"`
+	Redundant bool   `json:"redundant"`
+}
+
+type LinkInviteList List[*LinkInvite]
+
+type CreateLinkInviteInput struct {
+	Role *Role `json:"role"`
+}
+
+// UnmarshalJSON lets REST callers list invitees as bare e-mail strings or
+// as {email, role} objects, as the published interface allows.
+func (in *InviteeInput) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*in = InviteeInput{Email: s}
+		return nil
+	}
+	type plain InviteeInput
+	return json.Unmarshal(b, (*plain)(in))
+}

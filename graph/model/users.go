@@ -1,0 +1,14 @@
+package model
+
+type User struct {
+	Object      string   `json:"object"`
+	ID          string   `json:"id"`
+	DisplayName string   `json:"displayName"`
+	Email       string   `json:"email"`
+	PhotoURL    *string  `json:"photoURL,omitempty"`
+	Urls        UserURLs `json:"urls"`
+}
+
+type UserURLs struct {
+	Location string `json:"location"`
+}

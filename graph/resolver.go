@@ -1,0 +1,25 @@
+package graph
+
+import (
+	"time"
+
+	"docsapi/auth"
+	"docsapi/storage"
+)
+
+// Config is what resolvers need to know about the deployment.
+type Config struct {
+	PublicURL string // external base URL, without trailing slash
+	Version   string
+	Build     string
+}
+
+// Resolver is the root of every GraphQL resolver and the single place where
+// business rules live; the REST layer calls the same methods.
+type Resolver struct {
+	Store  storage.Store
+	Auth   *auth.Authenticator
+	Config Config
+	Now    func() time.Time
+	Signer *Signer
+}

@@ -1,0 +1,298 @@
+// Package rest is the thin /v1 layer: each route parses path, query and
+// body, calls the resolver method of its operation, and writes the JSON and
+// status the specification gives. No business rule lives here; refusals come
+// from the resolvers, so REST and GraphQL refuse alike.
+package rest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"docsapi/apierr"
+	"docsapi/graph"
+	"docsapi/graph/generated"
+	"docsapi/graph/model"
+)
+
+// API holds the resolvers the routes call.
+type API struct {
+	Resolver *graph.Resolver
+	Q        generated.QueryResolver
+	M        generated.MutationResolver
+	Log      *slog.Logger
+}
+
+func New(res *graph.Resolver, log *slog.Logger) *API {
+	return &API{Resolver: res, Q: res.Query(), M: res.Mutation(), Log: log}
+}
+
+// families is every resource family's route mounter; each family file adds
+// itself in init, so families never edit a shared list.
+var families []func(a *API, r chi.Router)
+
+func register(mount func(a *API, r chi.Router)) { families = append(families, mount) }
+
+// Mount adds every /v1 route to r (r is already under /v1).
+func (a *API) Mount(r chi.Router) {
+	for _, mount := range families {
+		mount(a, r)
+	}
+}
+
+// ---- writing answers ----
+
+// WriteJSON writes v with status.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+type errorBody struct {
+	Error struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// WriteError writes any error as the API's error body. Errors that are not
+// *apierr.Error are internal: logged with the request id, answered as 500.
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	var body errorBody
+	if e, ok := apierr.As(err); ok {
+		body.Error.Code, body.Error.Message = e.Status, e.Message
+	} else {
+		reqID := middleware.GetReqID(r.Context())
+		if log != nil {
+			log.Error("internal error", "request_id", reqID, "method", r.Method, "path", r.URL.Path, "error", err)
+		}
+		body.Error.Code, body.Error.Message = http.StatusInternalServerError, "internal error (request id "+reqID+")"
+	}
+	WriteJSON(w, body.Error.Code, body)
+}
+
+// handler is the shape of every route: it returns the value to write, or an
+// error to write as the error body.
+type handler func(r *http.Request) (any, error)
+
+// ok answers 200 with the handler's value.
+func (a *API) ok(h handler) http.HandlerFunc { return a.status(http.StatusOK, h) }
+
+// created answers 201 with the handler's value, and a Location header when
+// the value's API location is known.
+func (a *API) created(h handler) http.HandlerFunc { return a.status(http.StatusCreated, h) }
+
+func (a *API) status(code int, h handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		v, err := h(r)
+		if err != nil {
+			WriteError(w, r, a.Log, err)
+			return
+		}
+		if code == http.StatusCreated {
+			if loc := locationOf(v); loc != "" {
+				w.Header().Set("Location", loc)
+			}
+		}
+		WriteJSON(w, code, v)
+	}
+}
+
+// locationOf finds urls.location on a created resource, via its JSON.
+func locationOf(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	var probe struct {
+		Urls struct {
+			Location string `json:"location"`
+		} `json:"urls"`
+	}
+	json.Unmarshal(b, &probe)
+	return probe.Urls.Location
+}
+
+// deleted answers 205 when something was deleted and 204 when the target
+// did not exist, as the published interface declares for deletes.
+func (a *API) deleted(h func(r *http.Request) (*model.DeleteResult, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		res, err := h(r)
+		if err != nil {
+			WriteError(w, r, a.Log, err)
+			return
+		}
+		if res.Deleted {
+			w.WriteHeader(http.StatusResetContent)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// noContent answers 204 on success.
+func (a *API) noContent(h func(r *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := h(r); err != nil {
+			WriteError(w, r, a.Log, err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// ---- reading requests ----
+
+// bodyRule says whether an operation's body may be omitted.
+type bodyRule int
+
+const (
+	bodyRequired bodyRule = iota
+	bodyOptional
+)
+
+// decode reads a JSON body into dst. A body must be declared as JSON; a
+// missing body is refused unless optional; malformed JSON and wrong types
+// are 400s that name the field.
+func decode(r *http.Request, dst any, rule bodyRule) error {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return apierr.New(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", tooLarge.Limit)
+		}
+		return apierr.New(http.StatusBadRequest, "could not read the request body")
+	}
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		if rule == bodyOptional {
+			return nil
+		}
+		return apierr.Invalid("body", "a JSON object is required")
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return apierr.New(http.StatusBadRequest, "Content-Type must be application/json (got %q)", ct)
+		}
+	} else {
+		return apierr.New(http.StatusBadRequest, "Content-Type must be application/json")
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return jsonError(err)
+	}
+	return nil
+}
+
+// jsonError turns a decoding error into a 400 that names the field.
+func jsonError(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		field := typeErr.Field
+		if field == "" {
+			return apierr.New(http.StatusBadRequest, "body: must be a JSON object")
+		}
+		return apierr.Invalid(field, "must be %s, not %s", jsonKind(typeErr.Type.String()), typeErr.Value)
+	case errors.As(err, &syntaxErr):
+		return apierr.New(http.StatusBadRequest, "body: malformed JSON at byte %d", syntaxErr.Offset)
+	default:
+		return apierr.New(http.StatusBadRequest, "body: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+}
+
+func jsonKind(goType string) string {
+	switch {
+	case strings.Contains(goType, "string"), strings.Contains(goType, "Role"), strings.HasPrefix(goType, "model."):
+		return "a string"
+	case strings.Contains(goType, "bool"):
+		return "a boolean"
+	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+		return "a number"
+	case strings.HasPrefix(goType, "[]"):
+		return "an array"
+	case strings.HasPrefix(goType, "map"), strings.HasPrefix(goType, "struct"):
+		return "an object"
+	}
+	return "of type " + goType
+}
+
+// path returns a path parameter.
+func path(r *http.Request, name string) string { return chi.URLParam(r, name) }
+
+// qStr returns an optional query parameter.
+func qStr(r *http.Request, name string) *string {
+	q := r.URL.Query()
+	if !q.Has(name) {
+		return nil
+	}
+	v := q.Get(name)
+	return &v
+}
+
+// qInt parses an optional whole-number query parameter.
+func qInt(r *http.Request, name string) (*int, error) {
+	s := qStr(r, name)
+	if s == nil {
+		return nil, nil
+	}
+	f, err := strconv.ParseFloat(*s, 64)
+	if err != nil || f != float64(int(f)) {
+		return nil, apierr.Invalid(name, "must be a whole number (got %q)", *s)
+	}
+	n := int(f)
+	return &n, nil
+}
+
+// qBool parses an optional boolean query parameter.
+func qBool(r *http.Request, name string) (*bool, error) {
+	s := qStr(r, name)
+	if s == nil {
+		return nil, nil
+	}
+	b, err := strconv.ParseBool(*s)
+	if err != nil {
+		return nil, apierr.Invalid(name, "must be true or false (got %q)", *s)
+	}
+	return &b, nil
+}
+
+// qEnum reads an optional enum query parameter as its model type; the
+// resolver validates the value.
+func qEnum[T ~string](r *http.Request, name string) *T {
+	s := qStr(r, name)
+	if s == nil {
+		return nil
+	}
+	v := T(*s)
+	return &v
+}
+
+// paging reads the `page` and `limit` every list takes.
+func paging(r *http.Request) (page *string, limit *int, err error) {
+	limit, err = qInt(r, "limit")
+	return qStr(r, "page"), limit, err
+}
+
+// NotFound and MethodNotAllowed answer unknown routes with the error body.
+func NotFound(w http.ResponseWriter, r *http.Request) {
+	WriteError(w, r, nil, apierr.New(http.StatusNotFound, "no route %s %s", r.Method, r.URL.Path))
+}
+
+func MethodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	WriteError(w, r, nil, apierr.New(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path))
+}
+
+var _ = fmt.Sprint

@@ -1,0 +1,182 @@
+// Package server assembles docsapi's HTTP surface: middleware, the /v1 REST
+// routes, GraphQL and its playground, health checks and published keys.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"docsapi/apierr"
+	"docsapi/auth"
+	"docsapi/graph"
+	"docsapi/graph/generated"
+	"docsapi/rest"
+	"docsapi/storage"
+)
+
+// Config is the server's deployment configuration.
+type Config struct {
+	Addr              string
+	DBPath            string
+	PublicURL         string
+	AllowPrivateFetch bool
+	TranslateURL      string
+	TranslateKey      string
+	MaxBodyBytes      int64
+	Version           string
+	Build             string
+	// Clock replaces time.Now (tests of retention and expiry).
+	Clock func() time.Time
+}
+
+// Server is a configured docsapi HTTP handler over one database.
+type Server struct {
+	Config   Config
+	DB       *storage.DB
+	Resolver *graph.Resolver
+	Log      *slog.Logger
+	Router   chi.Router
+}
+
+// New wires the resolvers, REST routes and GraphQL over db.
+func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 10 << 20
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	res := &graph.Resolver{
+		Store:  db,
+		Auth:   auth.NewAuthenticator(db, cfg.Clock, time.Minute),
+		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build},
+		Now:    cfg.Clock,
+		Signer: graph.NewSigner(db),
+	}
+	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log}
+	s.Router = s.routes()
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.ServeHTTP(w, r) }
+
+func (s *Server) routes() chi.Router {
+	r := chi.NewRouter()
+	r.Use(requestID, s.logRequests, s.recoverPanics, s.limitBody)
+	r.NotFound(rest.NotFound)
+	r.MethodNotAllowed(rest.MethodNotAllowed)
+
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		rest.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	r.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := s.DB.Ping(ctx); err != nil {
+			rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": err.Error()})
+			return
+		}
+		rest.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	})
+	r.Get("/.well-known/jwks.json", func(w http.ResponseWriter, r *http.Request) {
+		set, err := s.Resolver.Signer.JWKS(r.Context())
+		if err != nil {
+			rest.WriteError(w, r, s.Log, err)
+			return
+		}
+		rest.WriteJSON(w, http.StatusOK, set)
+	})
+
+	gql := s.graphQLHandler()
+	play := playground.Handler("docsapi GraphQL", "/graphql")
+	r.Route("/graphql", func(r chi.Router) {
+		// A browser asking for a page gets the playground (no token needed to
+		// load it; its requests carry the token typed into its headers).
+		r.With(func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") && r.URL.Query().Get("query") == "" {
+					play.ServeHTTP(w, r)
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		}, s.authenticate).Handle("/", gql)
+	})
+
+	api := rest.New(s.Resolver, s.Log)
+	r.Route("/v1", func(r chi.Router) {
+		r.Use(s.authenticate)
+		r.NotFound(rest.NotFound)
+		r.MethodNotAllowed(rest.MethodNotAllowed)
+		api.Mount(r)
+	})
+	return r
+}
+
+// authenticate resolves the bearer token once per request and puts the
+// caller in the context for the resolvers.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := s.Resolver.Auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
+		if err != nil {
+			rest.WriteError(w, r, s.Log, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(auth.WithCaller(r.Context(), c)))
+	})
+}
+
+func (s *Server) graphQLHandler() http.Handler {
+	h := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: s.Resolver}))
+	h.AddTransport(transport.Options{})
+	h.AddTransport(transport.GET{})
+	h.AddTransport(transport.POST{})
+	h.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	h.Use(extension.Introspection{})
+	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
+	h.SetErrorPresenter(presentError)
+	h.SetRecoverFunc(func(ctx context.Context, p any) error {
+		s.Log.Error("panic in resolver", "request_id", middleware.GetReqID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))
+	})
+	return h
+}
+
+// presentError gives GraphQL errors the same code and status as REST.
+func presentError(ctx context.Context, err error) *gqlerror.Error {
+	gerr := graphql.DefaultErrorPresenter(ctx, err)
+	var e *apierr.Error
+	if errors.As(err, &e) {
+		gerr.Message = e.Message
+		gerr.Extensions = map[string]any{"code": e.Code(), "status": e.Status}
+		if e.Field != "" {
+			gerr.Extensions["field"] = e.Field
+		}
+		return gerr
+	}
+	var already *gqlerror.Error
+	if errors.As(err, &already) && already.Extensions != nil {
+		return gerr // validation and parse errors keep gqlgen's own codes
+	}
+	gerr.Message = "internal error (request id " + middleware.GetReqID(ctx) + ")"
+	gerr.Extensions = map[string]any{"code": "INTERNAL", "status": http.StatusInternalServerError}
+	return gerr
+}

@@ -1,0 +1,302 @@
+// Package storage owns docsapi's database: connection pools, embedded
+// migrations, and one method per business read or write. Every write runs in
+// exactly one transaction; every list is keyset-paginated.
+//
+// The SQL is kept portable (no SQLite-only functions in business queries) so
+// that a PostgreSQL backend can implement the same Store interface later.
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// DB is the SQLite implementation of Store: one single-connection pool for
+// writes (SQLite has one writer at a time; queuing in Go is cheaper than
+// busy-waiting in SQLite) and a pool of readers that WAL lets run alongside.
+type DB struct {
+	write *sql.DB
+	read  *sql.DB
+	now   func() time.Time
+
+	mu     sync.RWMutex
+	rstmts map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+}
+
+// Options tunes Open; the zero value is the durable default.
+type Options struct {
+	Clock   func() time.Time // injectable for retention tests; default time.Now
+	Readers int              // reader pool size; default max(4, 2*GOMAXPROCS)
+}
+
+// Open creates the file's folder if needed, opens both pools and applies the
+// migrations not yet applied.
+func Open(path string, opt Options) (*DB, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create database folder: %w", err)
+		}
+	}
+	pragmas := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(FULL)"} {
+		pragmas.Add("_pragma", p)
+	}
+	// BEGIN IMMEDIATE on the writer: a second process (docsapi admin) then
+	// waits on busy_timeout instead of failing a deferred upgrade.
+	wdsn := "file:" + path + "?" + pragmas.Encode() + "&_txlock=immediate"
+	rdsn := "file:" + path + "?" + pragmas.Encode()
+
+	w, err := sql.Open("sqlite", wdsn)
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	r, err := sql.Open("sqlite", rdsn)
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	n := opt.Readers
+	if n <= 0 {
+		n = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	r.SetConnMaxLifetime(0)
+
+	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}}
+	if db.now == nil {
+		db.now = time.Now
+	}
+	if err := db.migrate(context.Background()); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close finishes the prepared statements and both pools; WAL is checkpointed
+// by SQLite when the last connection closes.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	for _, s := range db.rstmts {
+		s.Close()
+	}
+	db.mu.Unlock()
+	err1 := db.read.Close()
+	err2 := db.write.Close()
+	return errors.Join(err1, err2)
+}
+
+// Now is the storage clock: every timestamp a transaction writes comes from it.
+func (db *DB) Now() time.Time { return db.now().UTC() }
+
+// Ping reports whether the database answers (for /readyz).
+func (db *DB) Ping(ctx context.Context) error {
+	var one int
+	return db.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+}
+
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("migrations table: %w", err)
+	}
+	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, name := range names {
+		var done int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE name = ?`, name).Scan(&done); err != nil {
+			return err
+		}
+		if done > 0 {
+			continue
+		}
+		body, err := migrationFiles.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`, name, db.Now().UnixMilli()); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// stmt returns the reader pool's prepared statement for query, preparing
+// it once. Hot paths never re-parse SQL.
+func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	cache, pool := db.rstmts, db.read
+	db.mu.RLock()
+	s := cache[query]
+	db.mu.RUnlock()
+	if s != nil {
+		return s, nil
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if s = cache[query]; s != nil {
+		return s, nil
+	}
+	s, err := pool.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("prepare %q: %w", firstLine(query), err)
+	}
+	cache[query] = s
+	return s, nil
+}
+
+func firstLine(q string) string {
+	q = strings.TrimSpace(q)
+	if i := strings.IndexByte(q, '\n'); i > 0 {
+		return q[:i]
+	}
+	return q
+}
+
+// queryer is what read helpers need: the reader pool or a transaction.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// reader runs prepared statements on the reader pool.
+type reader struct{ db *DB }
+
+func (r reader) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	s, err := r.db.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return s.QueryContext(ctx, args...)
+}
+
+func (r reader) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	s, err := r.db.stmt(ctx, q)
+	if err != nil {
+		return r.db.read.QueryRowContext(ctx, q, args...) // surfaces the prepare error on Scan
+	}
+	return s.QueryRowContext(ctx, args...)
+}
+
+func (r reader) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return nil, errors.New("storage: write attempted on the reader pool")
+}
+
+func (db *DB) r() reader { return reader{db} }
+
+// Tx is one write transaction with one clock reading for all it writes.
+type Tx struct {
+	tx  *sql.Tx
+	db  *DB
+	ctx context.Context
+	Now time.Time
+}
+
+// Writes use the transaction directly: preparing on the single writer
+// connection while a transaction holds it would deadlock, and a write's cost
+// is dominated by the durable commit, not by parsing.
+func (t *Tx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(ctx, q, args...)
+}
+
+func (t *Tx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(ctx, q, args...)
+}
+
+func (t *Tx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, q, args...)
+}
+
+// exec is ExecContext with the transaction's own context.
+func (t *Tx) exec(q string, args ...any) (sql.Result, error) { return t.ExecContext(t.ctx, q, args...) }
+
+// Write runs fn in one write transaction; an error from fn rolls it all back.
+func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
+	sqlTx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	t := &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
+	if err := fn(t); err != nil {
+		sqlTx.Rollback()
+		return err
+	}
+	return sqlTx.Commit()
+}
+
+// ReadTx runs fn in one read transaction so that several queries (a page and
+// its count) see the same snapshot.
+func (db *DB) ReadTx(ctx context.Context, fn func(q queryer) error) error {
+	sqlTx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer sqlTx.Rollback()
+	return fn(&readTx{tx: sqlTx, db: db})
+}
+
+type readTx struct {
+	tx *sql.Tx
+	db *DB
+}
+
+func (t *readTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	s, err := t.db.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+}
+
+func (t *readTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	s, err := t.db.stmt(ctx, q)
+	if err != nil {
+		return t.tx.QueryRowContext(ctx, q, args...)
+	}
+	return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+}
+
+func (t *readTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return nil, errors.New("storage: write attempted in a read transaction")
+}
+
+// ErrNotFound is returned by single-row reads that match nothing.
+var ErrNotFound = errors.New("storage: not found")
+
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}

@@ -1,0 +1,275 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+)
+
+// Member is a user's membership in an organization, with the user and the
+// counts the API shows.
+type Member struct {
+	OrganizationID string
+	User           User
+	Role           *string // nil: guest
+	Disabled       bool
+	SSO            bool
+	JoinedAt       time.Time
+	LastSeenAt     *time.Time
+	Spaces         int
+	Teams          int
+}
+
+var (
+	ErrLastAdmin     = errors.New("storage: the organization must keep at least one admin")
+	ErrHostnameTaken = errors.New("storage: hostname already in use")
+	ErrExists        = errors.New("storage: already exists")
+)
+
+// memberCounts are computed in the same query as the rows (no query per row).
+// The spaces count is the number of spaces granted to the member directly or
+// through a team; resource families that grant spaces extend memberSpacesSQL.
+const memberSelect = userCols + `, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
+ (SELECT COUNT(*) FROM team_members tm WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id)`
+
+func scanMember(sc interface{ Scan(...any) error }, orgID string) (Member, error) {
+	var m Member
+	var role sql.NullString
+	var joined int64
+	var seen sql.NullInt64
+	u, err := scanUser(sc, &role, &m.Disabled, &m.SSO, &joined, &seen, &m.Teams)
+	if err != nil {
+		return m, err
+	}
+	m.OrganizationID, m.User, m.Role, m.JoinedAt, m.LastSeenAt = orgID, u, nullStr(role), FromMillis(joined), nullMillis(seen)
+	return m, nil
+}
+
+func (db *DB) Member(ctx context.Context, orgID, userID string) (Member, error) {
+	return scanMember(db.r().QueryRowContext(ctx, `SELECT `+memberSelect+`
+ FROM members m JOIN users u ON u.id = m.user_id WHERE m.organization_id = ? AND m.user_id = ?`, orgID, userID), orgID)
+}
+
+// MemberFilter narrows and orders the members list.
+type MemberFilter struct {
+	Role      *string // a role, or "guest"
+	Search    string  // substring of display name or e-mail, case-insensitive
+	SortBySeen bool   // sort by lastSeenAt (only members seen at least once) instead of joinedAt
+	Asc       bool
+}
+
+func (db *DB) ListMembers(ctx context.Context, orgID string, f MemberFilter, pq PageQuery) (Page[Member], error) {
+	from := `FROM members m JOIN users u ON u.id = m.user_id WHERE m.organization_id = ?`
+	args := []any{orgID}
+	if f.Role != nil {
+		if *f.Role == "guest" {
+			from += ` AND m.role IS NULL`
+		} else {
+			from += ` AND m.role = ?`
+			args = append(args, *f.Role)
+		}
+	}
+	if f.Search != "" {
+		from += ` AND (lower(u.display_name) LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
+		pat := "%" + likeEscape(strings.ToLower(f.Search)) + "%"
+		args = append(args, pat, pat)
+	}
+	sortCol := "m.joined_at"
+	if f.SortBySeen {
+		sortCol = "m.last_seen_at"
+		from += ` AND m.last_seen_at IS NOT NULL`
+	}
+	spec := listSpec{Select: memberSelect, From: from, Args: args, SortCol: sortCol, IDCol: "m.user_id", Desc: !f.Asc}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (Member, Cursor, error) {
+		m, err := scanMember(rows, orgID)
+		key := m.JoinedAt.UnixMilli()
+		if f.SortBySeen && m.LastSeenAt != nil {
+			key = m.LastSeenAt.UnixMilli()
+		}
+		return m, Cursor{N: key, ID: m.User.ID}, err
+	})
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+func insertMember(tx *Tx, orgID, userID string, role *string, sso bool) error {
+	_, err := tx.exec(`INSERT INTO members (organization_id, user_id, role, sso, joined_at) VALUES (?, ?, ?, ?, ?)`,
+		orgID, userID, strOrNil(role), boolInt(sso), ms(tx.Now))
+	return err
+}
+
+// AddMember makes an existing user a member; ErrExists when already one.
+func (db *DB) AddMember(ctx context.Context, orgID, userID string, role *string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		if err := insertMember(tx, orgID, userID, role, false); err != nil {
+			return uniqueAs(err, ErrExists)
+		}
+		return nil
+	})
+}
+
+// CreateUserWithToken creates a user (optionally a member of orgID with
+// role) and a token for them, in one transaction.
+func (db *DB) CreateUserWithToken(ctx context.Context, email, name, orgID string, role *string, withOrg bool, tokenHash string) (User, Token, error) {
+	var u User
+	var t Token
+	err := db.Write(ctx, func(tx *Tx) error {
+		u = User{Email: email, DisplayName: name, SignedIn: true}
+		if err := insertUser(tx, &u); err != nil {
+			return uniqueAs(err, ErrExists)
+		}
+		if withOrg {
+			if err := insertMember(tx, orgID, u.ID, role, false); err != nil {
+				return err
+			}
+		}
+		t = Token{UserID: u.ID, Hash: tokenHash, Kind: "api"}
+		return insertToken(tx, &t)
+	})
+	return u, t, err
+}
+
+// adminGuard refuses a change that would leave orgID without an admin.
+func adminGuard(tx *Tx, orgID, userID string) error {
+	var others int
+	if err := tx.QueryRowContext(tx.ctx, `SELECT COUNT(*) FROM members WHERE organization_id = ? AND role = 'admin' AND user_id <> ?`, orgID, userID).Scan(&others); err != nil {
+		return err
+	}
+	if others == 0 {
+		return ErrLastAdmin
+	}
+	return nil
+}
+
+// UpdateMemberRole sets a member's role (nil: guest). Demoting the last
+// admin is refused with ErrLastAdmin.
+func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role *string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		var cur sql.NullString
+		if err := tx.QueryRowContext(tx.ctx, `SELECT role FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID).Scan(&cur); err != nil {
+			return notFound(err)
+		}
+		if cur.String == "admin" && (role == nil || *role != "admin") {
+			if err := adminGuard(tx, orgID, userID); err != nil {
+				return err
+			}
+		}
+		_, err := tx.exec(`UPDATE members SET role = ? WHERE organization_id = ? AND user_id = ?`, strOrNil(role), orgID, userID)
+		return err
+	})
+}
+
+// RemoveMember removes a member (and, by cascade, their team memberships).
+// It reports false when userID was not a member; removing the last admin is
+// refused with ErrLastAdmin.
+func (db *DB) RemoveMember(ctx context.Context, orgID, userID string) (bool, error) {
+	removed := false
+	err := db.Write(ctx, func(tx *Tx) error {
+		var cur sql.NullString
+		err := tx.QueryRowContext(tx.ctx, `SELECT role FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID).Scan(&cur)
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if cur.String == "admin" {
+			if err := adminGuard(tx, orgID, userID); err != nil {
+				return err
+			}
+		}
+		for _, hook := range memberRemovalHooks {
+			if err := hook(tx, orgID, userID); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.exec(`DELETE FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID); err != nil {
+			return err
+		}
+		removed = true
+		return nil
+	})
+	return removed, err
+}
+
+// memberRemovalHooks let other resource families clean up rows that point at
+// a member (space grants, ...) in the same transaction as the removal.
+var memberRemovalHooks []func(tx *Tx, orgID, userID string) error
+
+// SetMemberSSO marks a member as an SSO member.
+func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`UPDATE members SET sso = 1 WHERE organization_id = ? AND user_id = ?`, orgID, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// TouchMember sets a member's lastSeenAt to now.
+func (db *DB) TouchMember(ctx context.Context, orgID, userID string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		_, err := tx.exec(`UPDATE members SET last_seen_at = ? WHERE organization_id = ? AND user_id = ?`, ms(tx.Now), orgID, userID)
+		return err
+	})
+}
+
+// Invitee is one e-mail of an invitation with the role it grants.
+type Invitee struct {
+	Email string
+	Role  *string
+}
+
+// InviteByEmail adds each invitee to orgID: existing users join at once,
+// unknown e-mails become users who have not signed in yet. Users who are
+// already members keep their membership. It returns the ids of the users
+// added, in invitation order.
+func (db *DB) InviteByEmail(ctx context.Context, orgID string, invitees []Invitee, sso bool) ([]string, error) {
+	var added []string
+	err := db.Write(ctx, func(tx *Tx) error {
+		for _, in := range invitees {
+			u, err := userByEmailTx(tx, in.Email)
+			if err == ErrNotFound {
+				name := in.Email
+				if i := strings.IndexByte(name, '@'); i > 0 {
+					name = name[:i]
+				}
+				u = User{Email: in.Email, DisplayName: name}
+				err = insertUser(tx, &u)
+			}
+			if err != nil {
+				return err
+			}
+			res, err := tx.exec(`INSERT INTO members (organization_id, user_id, role, sso, joined_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+				orgID, u.ID, strOrNil(in.Role), boolInt(sso), ms(tx.Now))
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n > 0 {
+				added = append(added, u.ID)
+			}
+		}
+		return nil
+	})
+	return added, err
+}
+
+// uniqueAs maps a unique-constraint violation to the given domain error.
+func uniqueAs(err error, as error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "duplicate key") || strings.Contains(msg, "PRIMARY KEY") {
+		return as
+	}
+	return err
+}

@@ -1,0 +1,294 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+)
+
+// Team is a named group of members of one organization.
+type Team struct {
+	ID             string
+	OrganizationID string
+	Title          string
+	CreatedAt      time.Time
+	Members        int
+	Spaces         int
+}
+
+// teamSpacesSQL counts the spaces a team is granted; the spaces family
+// replaces it once grants exist (see SetTeamSpacesCounter).
+var teamSpacesSQL = `0`
+
+const teamCols = `t.id, t.organization_id, t.title, t.created_at,
+ (SELECT COUNT(*) FROM team_members x WHERE x.team_id = t.id)`
+
+func teamSelect() string { return teamCols + `, ` + teamSpacesSQL }
+
+func scanTeam(sc interface{ Scan(...any) error }, extra ...any) (Team, error) {
+	var t Team
+	var created int64
+	if err := sc.Scan(append([]any{&t.ID, &t.OrganizationID, &t.Title, &created, &t.Members, &t.Spaces}, extra...)...); err != nil {
+		return t, notFound(err)
+	}
+	t.CreatedAt = FromMillis(created)
+	return t, nil
+}
+
+// Team reads a team of orgID; ErrNotFound when it belongs to another.
+func (db *DB) Team(ctx context.Context, orgID, teamID string) (Team, error) {
+	return scanTeam(db.r().QueryRowContext(ctx, `SELECT `+teamSelect()+` FROM teams t WHERE t.id = ? AND t.organization_id = ?`, teamID, orgID))
+}
+
+// TeamFilter narrows the teams list.
+type TeamFilter struct {
+	Title   string // case-insensitive substring
+	OwnerID string // only teams this user owns
+}
+
+func (db *DB) ListTeams(ctx context.Context, orgID string, f TeamFilter, pq PageQuery) (Page[Team], error) {
+	from := `FROM teams t WHERE t.organization_id = ?`
+	args := []any{orgID}
+	if f.Title != "" {
+		from += ` AND lower(t.title) LIKE ? ESCAPE '\'`
+		args = append(args, "%"+likeEscape(strings.ToLower(f.Title))+"%")
+	}
+	if f.OwnerID != "" {
+		from += ` AND EXISTS (SELECT 1 FROM team_members o WHERE o.team_id = t.id AND o.user_id = ? AND o.role = 'owner')`
+		args = append(args, f.OwnerID)
+	}
+	spec := listSpec{Select: teamSelect(), From: from, Args: args, SortCol: "t.created_at", IDCol: "t.id"}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (Team, Cursor, error) {
+		t, err := scanTeam(rows)
+		return t, Cursor{N: t.CreatedAt.UnixMilli(), ID: t.ID}, err
+	})
+}
+
+// MemberTeam is a team with one member's role in it.
+type MemberTeam struct {
+	Team Team
+	Role string
+}
+
+// ListTeamsOfMember pages through the teams userID belongs to in orgID.
+func (db *DB) ListTeamsOfMember(ctx context.Context, orgID, userID, title string, pq PageQuery) (Page[MemberTeam], error) {
+	from := `FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE tm.organization_id = ? AND tm.user_id = ?`
+	args := []any{orgID, userID}
+	if title != "" {
+		from += ` AND lower(t.title) LIKE ? ESCAPE '\'`
+		args = append(args, "%"+likeEscape(strings.ToLower(title))+"%")
+	}
+	spec := listSpec{Select: teamSelect() + `, tm.role`, From: from, Args: args, SortCol: "t.created_at", IDCol: "t.id"}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (MemberTeam, Cursor, error) {
+		var mt MemberTeam
+		t, err := scanTeam(rows, &mt.Role)
+		mt.Team = t
+		return mt, Cursor{N: t.CreatedAt.UnixMilli(), ID: t.ID}, err
+	})
+}
+
+// TeamRole reads userID's role in a team ("" when not in it).
+func (db *DB) TeamRole(ctx context.Context, teamID, userID string) (string, error) {
+	var role string
+	err := db.r().QueryRowContext(ctx, `SELECT role FROM team_members WHERE team_id = ? AND user_id = ?`, teamID, userID).Scan(&role)
+	if err == sql.ErrNoRows {
+		return "", nil
+	}
+	return role, err
+}
+
+// CreateTeam creates a team with the given members (user ids of members of
+// orgID), each with role "member".
+func (db *DB) CreateTeam(ctx context.Context, orgID, title string, memberIDs []string) (string, error) {
+	id := NewID()
+	err := db.Write(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(`INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)`, id, orgID, title, ms(tx.Now)); err != nil {
+			return err
+		}
+		for _, uid := range memberIDs {
+			if err := upsertTeamMember(tx, id, orgID, uid, "member", false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return id, err
+}
+
+func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`UPDATE teams SET title = ? WHERE id = ? AND organization_id = ?`, title, teamID, orgID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// DeleteTeam deletes a team and its memberships; false when it did not exist.
+func (db *DB) DeleteTeam(ctx context.Context, orgID, teamID string) (bool, error) {
+	var n int64
+	err := db.Write(ctx, func(tx *Tx) error {
+		for _, hook := range teamRemovalHooks {
+			if err := hook(tx, orgID, teamID); err != nil {
+				return err
+			}
+		}
+		res, err := tx.exec(`DELETE FROM teams WHERE id = ? AND organization_id = ?`, teamID, orgID)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n > 0, err
+}
+
+// teamRemovalHooks let other families drop rows that point at a team
+// (space grants, SAML default team) in the deleting transaction.
+var teamRemovalHooks []func(tx *Tx, orgID, teamID string) error
+
+// upsertTeamMember adds or updates a membership. With keepRole an existing
+// member keeps the role they have.
+func upsertTeamMember(tx *Tx, teamID, orgID, userID, role string, keepRole bool) error {
+	q := `INSERT INTO team_members (team_id, organization_id, user_id, role, added_at) VALUES (?, ?, ?, ?, ?)
+ ON CONFLICT (team_id, user_id) DO UPDATE SET role = excluded.role`
+	if keepRole {
+		q = `INSERT INTO team_members (team_id, organization_id, user_id, role, added_at) VALUES (?, ?, ?, ?, ?)
+ ON CONFLICT (team_id, user_id) DO NOTHING`
+	}
+	_, err := tx.exec(q, teamID, orgID, userID, role, ms(tx.Now))
+	return err
+}
+
+// TeamMembersChange is one PUT .../members call, already resolved to user
+// ids: add (role member unless Roles says otherwise), set roles, remove.
+type TeamMembersChange struct {
+	Add    []string
+	Roles  map[string]string
+	Remove []string
+}
+
+// ChangeTeamMembers applies c in one transaction; removals win over adds.
+func (db *DB) ChangeTeamMembers(ctx context.Context, orgID, teamID string, c TeamMembersChange) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		removed := map[string]bool{}
+		for _, uid := range c.Remove {
+			removed[uid] = true
+		}
+		for _, uid := range c.Add {
+			if removed[uid] {
+				continue
+			}
+			role, explicit := c.Roles[uid]
+			if !explicit {
+				role = "member"
+			}
+			if err := upsertTeamMember(tx, teamID, orgID, uid, role, !explicit); err != nil {
+				return err
+			}
+		}
+		for uid, role := range c.Roles {
+			if removed[uid] {
+				continue
+			}
+			if err := upsertTeamMember(tx, teamID, orgID, uid, role, false); err != nil {
+				return err
+			}
+		}
+		for uid := range removed {
+			if _, err := tx.exec(`DELETE FROM team_members WHERE team_id = ? AND user_id = ?`, teamID, uid); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// SetTeamMember adds userID to the team with role, or changes their role.
+func (db *DB) SetTeamMember(ctx context.Context, orgID, teamID, userID, role string) error {
+	return db.Write(ctx, func(tx *Tx) error { return upsertTeamMember(tx, teamID, orgID, userID, role, false) })
+}
+
+// RemoveTeamMember reports false when userID was not in the team.
+func (db *DB) RemoveTeamMember(ctx context.Context, teamID, userID string) (bool, error) {
+	var n int64
+	err := db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`DELETE FROM team_members WHERE team_id = ? AND user_id = ?`, teamID, userID)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n > 0, err
+}
+
+// TeamMember is one entry of a team's member list.
+type TeamMember struct {
+	Member Member
+	Role   string
+}
+
+func (db *DB) ListTeamMembers(ctx context.Context, orgID, teamID string, pq PageQuery) (Page[TeamMember], error) {
+	spec := listSpec{
+		Select: memberSelect + `, tm.role, tm.added_at`,
+		From: `FROM team_members tm JOIN members m ON m.organization_id = tm.organization_id AND m.user_id = tm.user_id
+ JOIN users u ON u.id = m.user_id WHERE tm.team_id = ?`,
+		Args: []any{teamID}, SortCol: "tm.added_at", IDCol: "tm.user_id",
+	}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (TeamMember, Cursor, error) {
+		var tm TeamMember
+		var role sql.NullString
+		var joined, added int64
+		var seen sql.NullInt64
+		var m Member
+		u, err := scanUser(rows, &role, &m.Disabled, &m.SSO, &joined, &seen, &m.Teams, &tm.Role, &added)
+		m.OrganizationID, m.User, m.Role, m.JoinedAt, m.LastSeenAt = orgID, u, nullStr(role), FromMillis(joined), nullMillis(seen)
+		tm.Member = m
+		return tm, Cursor{N: added, ID: u.ID}, err
+	})
+}
+
+// MemberIDsByRef resolves user ids or e-mails of members of orgID to user
+// ids; refs that match no member are returned in missing.
+func (db *DB) MemberIDsByRef(ctx context.Context, orgID string, refs []string) (ids map[string]string, missing []string, err error) {
+	ids = map[string]string{}
+	for _, ref := range refs {
+		var id string
+		err := db.r().QueryRowContext(ctx, `SELECT u.id FROM members m JOIN users u ON u.id = m.user_id
+ WHERE m.organization_id = ? AND (u.id = ? OR u.email = ?)`, orgID, ref, strings.ToLower(ref)).Scan(&id)
+		if err == sql.ErrNoRows {
+			missing = append(missing, ref)
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		ids[ref] = id
+	}
+	return ids, missing, nil
+}
+
+// OwnedTeamIDs is the set of teams of orgID that userID owns (one query, for
+// computing permissions of a whole list).
+func (db *DB) OwnedTeamIDs(ctx context.Context, orgID, userID string) (map[string]bool, error) {
+	rows, err := db.r().QueryContext(ctx, `SELECT team_id FROM team_members WHERE organization_id = ? AND user_id = ? AND role = 'owner'`, orgID, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
