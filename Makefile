@@ -1,0 +1,28 @@
+# The two commands a fresh machine needs are `make run` and `make test`.
+.PHONY: run test test-go test-client generate build vet bench
+
+GO ?= go
+
+run:
+	$(GO) run ./cmd/docsapi serve
+
+build:
+	$(GO) build -o docsapi ./cmd/docsapi
+
+generate:
+	$(GO) tool gqlgen generate
+
+vet:
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+
+# Everything: formatting, vet, Go tests with the race detector (including the
+# generated-code staleness check), then the official JavaScript client
+# against a real docsapi process.
+test: vet test-go test-client
+
+test-go:
+	$(GO) test -race -timeout 20m ./...
+
+test-client: build
+	cd test/client && npm ci --no-audit --no-fund && DOCSAPI_BIN=$(CURDIR)/docsapi npm test
