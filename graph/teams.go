@@ -94,4 +94,3 @@ func parseMemberships(in map[string]any) (map[string]string, error) {
 }
 
 func teamRoleFrom(role string) model.TeamMemberRole { return model.TeamMemberRole(role) }
-

@@ -54,10 +54,10 @@ func (db *DB) Member(ctx context.Context, orgID, userID string) (Member, error) 
 
 // MemberFilter narrows and orders the members list.
 type MemberFilter struct {
-	Role      *string // a role, or "guest"
-	Search    string  // substring of display name or e-mail, case-insensitive
-	SortBySeen bool   // sort by lastSeenAt (only members seen at least once) instead of joinedAt
-	Asc       bool
+	Role       *string // a role, or "guest"
+	Search     string  // substring of display name or e-mail, case-insensitive
+	SortBySeen bool    // sort by lastSeenAt (only members seen at least once) instead of joinedAt
+	Asc        bool
 }
 
 func (db *DB) ListMembers(ctx context.Context, orgID string, f MemberFilter, pq PageQuery) (Page[Member], error) {

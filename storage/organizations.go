@@ -143,13 +143,13 @@ func (db *DB) OrganizationsByEmailDomain(ctx context.Context, domain, userID str
 // OrganizationPatch holds the fields PATCH may change; nil leaves a field as
 // it is, and the Clear flags set a nullable field to NULL.
 type OrganizationPatch struct {
-	Title                   *string
-	EmailDomains            *[]string
-	Hostname                **string
-	DefaultRole             **string
-	DefaultContentSite      **string
-	Logo                    **string
-	SSO, AI, InviteLinks    *bool
+	Title                *string
+	EmailDomains         *[]string
+	Hostname             **string
+	DefaultRole          **string
+	DefaultContentSite   **string
+	Logo                 **string
+	SSO, AI, InviteLinks *bool
 }
 
 // UpdateOrganization applies p in one transaction and returns the result.
