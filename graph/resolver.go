@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"docsapi/auth"
+	"docsapi/importer"
 	"docsapi/storage"
 )
 
@@ -22,4 +23,6 @@ type Resolver struct {
 	Config Config
 	Now    func() time.Time
 	Signer *Signer
+	// Fetcher makes server-side requests on a user's behalf (imports).
+	Fetcher importer.Fetcher
 }

@@ -27,6 +27,7 @@ import (
 	"docsapi/auth"
 	"docsapi/graph"
 	"docsapi/graph/generated"
+	"docsapi/importer"
 	"docsapi/rest"
 	"docsapi/storage"
 )
@@ -70,6 +71,8 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
+		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
+		Fetcher: &importer.HTTPFetcher{AllowPrivate: cfg.AllowPrivateFetch},
 	}
 	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log}
 	s.Router = s.routes()
@@ -122,6 +125,9 @@ func (s *Server) routes() chi.Router {
 	})
 
 	api := rest.New(s.Resolver, s.Log)
+	// File downloads work with a signed link or the caller's bearer token,
+	// so they sit outside /v1's mandatory authentication.
+	r.Get("/files/{spaceId}/{revisionId}/{fileId}/{name}", api.DownloadFile(s.Resolver.Auth))
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(s.authenticate)
 		r.NotFound(rest.NotFound)
