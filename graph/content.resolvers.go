@@ -7,8 +7,8 @@ package graph
 
 import (
 	"context"
-	"docsapi/graph/model"
 	"docsapi/apierr"
+	"docsapi/graph/model"
 	"docsapi/storage"
 )
 

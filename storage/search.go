@@ -143,10 +143,10 @@ func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, lim
 	var count int
 	var hits []PageHit
 	err := db.ReadTx(ctx, func(tx queryer) error {
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(DISTINCT page_id) FROM (`+m+`) x`, args...).Scan(&count); err != nil {
+		if err := tx.QueryRowContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT COUNT(DISTINCT page_id) FROM x`, args...).Scan(&count); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT page_id FROM (`+m+`) x GROUP BY page_id ORDER BY MIN(score), page_id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+		rows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT page_id FROM x GROUP BY page_id ORDER BY MIN(score), page_id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 		if err != nil {
 			return err
 		}
@@ -182,10 +182,10 @@ func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, 
 	var count int
 	var out []SpaceHit
 	err := db.ReadTx(ctx, func(tx queryer) error {
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(DISTINCT space_id) FROM (`+m+`) x`, args...).Scan(&count); err != nil {
+		if err := tx.QueryRowContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT COUNT(DISTINCT space_id) FROM x`, args...).Scan(&count); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT space_id FROM (`+m+`) x GROUP BY space_id ORDER BY MIN(score), space_id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+		rows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT space_id FROM x GROUP BY space_id ORDER BY MIN(score), space_id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 		if err != nil {
 			return err
 		}
@@ -204,7 +204,7 @@ func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, 
 		}
 		// Best pages of each listed space.
 		m2, margs2 := matches(spaces)
-		prow, err := tx.QueryContext(ctx, `SELECT space_id, page_id FROM (`+m2+`) x GROUP BY space_id, page_id ORDER BY space_id, MIN(score), page_id`, append([]any{q}, margs2...)...)
+		prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM x GROUP BY space_id, page_id ORDER BY space_id, MIN(score), page_id`, append([]any{q}, margs2...)...)
 		if err != nil {
 			return err
 		}
@@ -264,7 +264,7 @@ func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []strin
 		return nil, err
 	}
 	m, margs := matches(spaces)
-	srows, err := tx.QueryContext(ctx, `SELECT page_id, section_id, title, excerpt FROM (`+m+`) x WHERE page_id IN (`+in+`) ORDER BY page_id, score, ordinal`,
+	srows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT page_id, section_id, title, excerpt FROM x WHERE page_id IN (`+in+`) ORDER BY page_id, score, ordinal`,
 		append(append([]any{q}, margs...), anySlice(pageIDs)...)...)
 	if err != nil {
 		return nil, err
