@@ -176,7 +176,7 @@ func TestSAMLProviders(t *testing.T) {
 		{Name: "list needs admin", Method: "GET", Path: org + "/saml", Token: reader.Token, Status: 403},
 		{Name: "other organization's list", Method: "GET", Path: org + "/saml", Token: other.Token, Status: 404},
 		{Name: "update configures: becomes active", Method: "PATCH", Path: org + "/saml/" + pendingID, Token: admin,
-			Body: map[string]any{"label": "Now active", "entityID": "https://idp2.test/", "ssoURL": "https://idp2.test/sso", "certificate": certPEM, "defaultTeam": team},
+			Body:   map[string]any{"label": "Now active", "entityID": "https://idp2.test/", "ssoURL": "https://idp2.test/sso", "certificate": certPEM, "defaultTeam": team},
 			Status: 200, Check: func(r apitest.Response) {
 				p := r.JSON()
 				if p["status"] != "active" || p["label"] != "Now active" || p["defaultTeam"].(map[string]any)["id"] != team || p["defaultRole"] != nil {
