@@ -220,6 +220,15 @@ func TestSAMLProviders(t *testing.T) {
 		env.Must(401, "GET", org+"/sso", "", nil)
 	})
 
+	t.Run("defaultRole defaults to the organization's", func(t *testing.T) {
+		env.Must(200, "PATCH", org, admin, map[string]any{"defaultRole": "comment"})
+		p := env.Must(201, "POST", org+"/saml", admin, map[string]any{"label": "Defaults"}).JSON()
+		if p["defaultRole"] != "comment" {
+			t.Errorf("defaultRole %v", p["defaultRole"])
+		}
+		env.Must(205, "DELETE", org+"/saml/"+p["id"].(string), admin, nil)
+	})
+
 	t.Run("deleting a team clears it as default team", func(t *testing.T) {
 		env.Must(205, "DELETE", org+"/teams/"+team, admin, nil)
 		p := env.Must(200, "GET", org+"/saml/"+activeID, admin, nil).JSON()
