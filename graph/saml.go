@@ -28,14 +28,14 @@ const (
 	SessionTokenTTL = 12 * time.Hour
 )
 
-// samlServicePath is where docsapi serves one provider's login endpoints,
+// samlServiceBase is the URL under which docsapi serves one provider's login endpoints,
 // outside /v1: browsers reach them without a token.
-func (r *Resolver) samlServicePath(providerID string) string {
+func (r *Resolver) samlServiceBase(providerID string) string {
 	return r.Config.PublicURL + "/sso/saml/" + providerID
 }
 
 func (r *Resolver) samlService(providerID string) model.SAMLServiceProvider {
-	base := r.samlServicePath(providerID)
+	base := r.samlServiceBase(providerID)
 	return model.SAMLServiceProvider{AcsURL: base + "/acs", StartURL: base + "/start", EntityID: base + "/metadata"}
 }
 
