@@ -22,4 +22,6 @@ type Resolver struct {
 	Config Config
 	Now    func() time.Time
 	Signer *Signer
+
+	samlCreds samlCredentials // the SAML service provider's key pair, loaded on first use
 }

@@ -122,6 +122,8 @@ func (s *Server) routes() chi.Router {
 	})
 
 	api := rest.New(s.Resolver, s.Log)
+	// SAML logins happen in a browser, before any token exists.
+	r.Route("/sso", api.MountSSO)
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(s.authenticate)
 		r.NotFound(rest.NotFound)
