@@ -83,7 +83,7 @@ func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, in
 	if err != nil {
 		return nil, err
 	}
-	return r.orgModel(s.Org, s.Role(), true), nil
+	return r.orgModel(s.Org, &s.Member), nil
 }
 
 // Organizations is the resolver for the organizations field.
@@ -101,7 +101,7 @@ func (r *queryResolver) Organizations(ctx context.Context, page *string, limit *
 		return nil, err
 	}
 	l := model.OrganizationList(listOf(p, func(it storage.OrgListItem) *model.Organization {
-		return r.orgModel(it.Organization, it.Membership.Role, true)
+		return r.orgModel(it.Organization, &it.Membership)
 	}))
 	return &l, nil
 }
@@ -112,7 +112,7 @@ func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Org
 	if err != nil {
 		return nil, err
 	}
-	return r.orgModel(s.Org, s.Role(), true), nil
+	return r.orgModel(s.Org, &s.Member), nil
 }
 
 // OrganizationsForEmailDomain is the resolver for the organizationsForEmailDomain field.
@@ -136,8 +136,11 @@ func (r *queryResolver) OrganizationsForEmailDomain(ctx context.Context, emailDo
 	}
 	out := &model.OrganizationsForEmailDomain{Organizations: []*model.Organization{}}
 	for i, it := range items {
-		if member[i] || ownDomain {
-			out.Organizations = append(out.Organizations, r.orgModel(it.Organization, it.Membership.Role, member[i]))
+		switch {
+		case member[i]:
+			out.Organizations = append(out.Organizations, r.orgModel(it.Organization, &it.Membership))
+		case ownDomain:
+			out.Organizations = append(out.Organizations, r.orgModel(it.Organization, nil))
 		}
 	}
 	return out, nil
