@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/base64"
 	"fmt"
@@ -374,4 +375,17 @@ func TestPing(t *testing.T) {
 		}
 		gqlRefusal(t, env.Env, foreign.Token, `mutation($o: ID!) { pingOrganization(organizationId: $o) { serviceVisitorClaims } }`, map[string]any{"o": env.Env.Org}, "NOT_FOUND", 404)
 	})
+}
+
+// A first signing attempt whose request was cancelled must not disable
+// signing for good.
+func TestSignerRecoversFromACancelledFirstUse(t *testing.T) {
+	env := apitest.New(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := env.Server.Resolver.Signer.Sign(ctx, jwt.MapClaims{"sub": "x"}); err == nil {
+		t.Fatal("signing with a cancelled context succeeded")
+	}
+	env.Must(200, "POST", "/v1/orgs/"+env.Org+"/ping", env.Admin.Token, nil)
+	env.Must(200, "GET", "/.well-known/jwks.json", "", nil)
 }
