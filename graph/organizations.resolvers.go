@@ -11,6 +11,7 @@ import (
 	"docsapi/graph/model"
 	"docsapi/storage"
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -25,13 +26,18 @@ func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, in
 		return nil, err
 	}
 	if input.EmailDomains != nil {
+		if len(input.EmailDomains) > 100 {
+			return nil, apierr.Invalid("emailDomains", "must list at most 100 domains")
+		}
 		domains := make([]string, 0, len(input.EmailDomains))
 		for _, d := range input.EmailDomains {
 			d = strings.ToLower(strings.TrimSpace(d))
 			if err := checkPattern("emailDomains", d, emailDomainPattern); err != nil {
 				return nil, apierr.Invalid("emailDomains", "%q is not a domain name", d)
 			}
-			domains = append(domains, d)
+			if !slices.Contains(domains, d) { // a domain is listed once
+				domains = append(domains, d)
+			}
 		}
 		p.EmailDomains = &domains
 	}

@@ -232,7 +232,7 @@ func TestOrganizationUpdate(t *testing.T) {
 	admin := env.Admin.Token
 	env.Run(t, []apitest.Scenario{
 		{Name: "every field", Method: "PATCH", Path: org, Token: admin, Status: 200, Body: map[string]any{
-			"title": "Acme Inc", "emailDomains": []string{"Acme.test", "acme.example"}, "hostname": "acme-docs",
+			"title": "Acme Inc", "emailDomains": []string{"Acme.test", "acme.example", "acme.test"}, "hostname": "acme-docs",
 			"defaultRole": "comment", "defaultContent": map[string]any{"type": "site", "site": "site1"},
 			"logo": "https://cdn.acme.test/logo.png", "sso": true, "ai": true, "inviteLinks": false,
 		}, Check: func(r apitest.Response) {
@@ -369,6 +369,14 @@ func TestHTTPSurface(t *testing.T) {
 		{Name: "api information", Method: "GET", Path: "/v1/", Token: admin, Status: 200, Check: func(r apitest.Response) {
 			apitest.Keys(t, body(t, r), "version", "build")
 		}},
+	})
+	t.Run("a panic is a logged 500 with the request id", func(t *testing.T) {
+		env.Server.Router.Get("/test-panic", func(http.ResponseWriter, *http.Request) { panic("boom") })
+		r := env.Do("GET", "/test-panic", "", nil, "X-Request-Id", "panic-7")
+		if r.Status != 500 || !strings.Contains(string(r.Body), "panic-7") {
+			t.Errorf("panic: %d %s", r.Status, r.Body)
+		}
+		apitest.ErrorShape(t, r)
 	})
 	t.Run("chunked body too large", func(t *testing.T) {
 		pr := strings.NewReader(`{"title":"` + strings.Repeat("x", 4000) + `"}`)
