@@ -106,6 +106,7 @@ func TestLinkInvites(t *testing.T) {
 		{Name: "the same again is redundant", Method: "POST", Path: links, Token: admin, Body: map[string]any{"role": "edit"}, Status: 201, Contains: []string{`"redundant":true`}},
 		{Name: "guest link", Method: "POST", Path: links, Token: admin, Body: map[string]any{"role": nil}, Status: 201, Contains: []string{`"role":null`}},
 		{Name: "unknown role", Method: "POST", Path: links, Token: admin, Body: map[string]any{"role": "boss"}, Status: 400, Contains: names("role")},
+		{Name: "role required", Method: "POST", Path: links, Token: admin, Body: map[string]any{}, Status: 400, Contains: names("role")},
 		{Name: "role of the wrong type", Method: "POST", Path: links, Token: admin, Body: map[string]any{"role": []string{"read"}}, Status: 400, Contains: names("role")},
 		{Name: "create needs admin", Method: "POST", Path: links, Token: env.byRole["create"].Token, Body: map[string]any{"role": "read"}, Status: 403},
 		{Name: "create foreign", Method: "POST", Path: links, Token: foreign.Token, Body: map[string]any{"role": "read"}, Status: 404},

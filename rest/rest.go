@@ -223,18 +223,21 @@ func jsonError(err error) error {
 	}
 }
 
+// jsonKind names the JSON kind a Go type decodes from. Containers first:
+// "[]string" and "map[string]any" mention string too.
 func jsonKind(goType string) string {
+	goType = strings.TrimLeft(goType, "*")
 	switch {
+	case strings.HasPrefix(goType, "[]"):
+		return "an array"
+	case strings.HasPrefix(goType, "map"), strings.HasPrefix(goType, "struct"), strings.Contains(goType, "Input"):
+		return "an object"
 	case strings.Contains(goType, "string"), strings.Contains(goType, "Role"), strings.HasPrefix(goType, "model."):
 		return "a string"
 	case strings.Contains(goType, "bool"):
 		return "a boolean"
 	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
 		return "a number"
-	case strings.HasPrefix(goType, "[]"):
-		return "an array"
-	case strings.HasPrefix(goType, "map"), strings.HasPrefix(goType, "struct"):
-		return "an object"
 	}
 	return "of type " + goType
 }
