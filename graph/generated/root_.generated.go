@@ -1619,6 +1619,7 @@ type LinkInviteList {
 }
 
 input CreateLinkInviteInput {
+  "Role given to whoever joins through the link: required, null for guests."
   role: Role
 }
 
