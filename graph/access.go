@@ -55,7 +55,8 @@ func (s orgScope) require(min model.Role, action string) error {
 }
 
 // inOrg loads an organization for the caller. Organizations the caller does
-// not belong to answer 404, exactly like ones that do not exist.
+// not belong to answer 404, exactly like ones that do not exist. Members whom
+// the organization's SSO enforcement refuses get a 403 (see ssoRefusal).
 func (r *Resolver) inOrg(ctx context.Context, orgID string) (orgScope, error) {
 	c, err := callerOf(ctx)
 	if err != nil {
@@ -69,6 +70,9 @@ func (r *Resolver) inOrg(ctx context.Context, orgID string) (orgScope, error) {
 		return orgScope{}, apierr.NotFound("organization")
 	}
 	if err != nil {
+		return orgScope{}, err
+	}
+	if err := ssoRefusal(c, org, *m); err != nil {
 		return orgScope{}, err
 	}
 	return orgScope{Caller: c, Org: org, Member: *m}, nil

@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"docsapi/apierr"
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
@@ -17,12 +18,16 @@ func (r *mutationResolver) CreateLinkInvite(ctx context.Context, organizationID 
 	if err != nil {
 		return nil, err
 	}
-	if input.Role != nil {
-		if err := checkEnum("role", *input.Role, model.Roles.List()); err != nil {
+	in, set := input.Role.ValueOK()
+	if !set {
+		return nil, apierr.Invalid("role", "is required (a role, or null for guests)")
+	}
+	if in != nil {
+		if err := checkEnum("role", *in, model.Roles.List()); err != nil {
 			return nil, err
 		}
 	}
-	role := roleString(input.Role)
+	role := roleString(in)
 	redundant, err := r.Store.LinkInviteExists(ctx, organizationID, role, "organization", nil)
 	if err != nil {
 		return nil, err
@@ -31,7 +36,7 @@ func (r *mutationResolver) CreateLinkInvite(ctx context.Context, organizationID 
 	if err := r.Store.CreateLinkInvite(ctx, &inv); err != nil {
 		return nil, err
 	}
-	return &model.LinkInvite{Object: "invite", ID: inv.ID, Role: input.Role, Redundant: redundant}, nil
+	return &model.LinkInvite{Object: "invite", ID: inv.ID, Role: in, Redundant: redundant}, nil
 }
 
 // DeleteLinkInvite is the resolver for the deleteLinkInvite field.

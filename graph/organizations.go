@@ -13,14 +13,17 @@ var subdomainPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$`)
 // emailDomainPattern accepts DNS names such as example.com.
 var emailDomainPattern = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
 
-// orgPermissions is what a member with role may do with the organization.
-func orgPermissions(role *string, member bool) model.OrganizationPermissions {
-	if !member {
+// orgPermissions is what member m may do with the organization (nil: not a
+// member). ownTeam: the caller owns a team, or is an admin (who may manage
+// every team).
+func orgPermissions(m *storage.Membership) model.OrganizationPermissions {
+	if m == nil {
 		return model.OrganizationPermissions{}
 	}
+	role := m.Role
 	admin := atLeast(role, "admin")
 	return model.OrganizationPermissions{
-		View: true, Admin: admin, OwnTeam: admin,
+		View: true, Admin: admin, OwnTeam: admin || m.OwnsTeam,
 		CreateContent: atLeast(role, "create"), CreateOpenAPISpec: atLeast(role, "create"),
 		IngestConversations: admin, ViewBilling: admin,
 		ListMembers: role != nil, ListTeams: role != nil, ListIntegrations: admin,
@@ -43,7 +46,8 @@ func roleString(role *model.Role) *string {
 	return &s
 }
 
-func (r *Resolver) orgModel(o storage.Organization, role *string, member bool) *model.Organization {
+// orgModel is o as seen by a caller with that membership (nil: not a member).
+func (r *Resolver) orgModel(o storage.Organization, caller *storage.Membership) *model.Organization {
 	base := r.Config.PublicURL
 	m := &model.Organization{
 		Object: "organization", ID: o.ID, Title: o.Title, CreatedAt: model.Time(o.CreatedAt),
@@ -53,7 +57,7 @@ func (r *Resolver) orgModel(o storage.Organization, role *string, member bool) *
 		Urls:                 model.OrganizationURLs{Location: base + "/v1/orgs/" + o.ID, App: base + "/o/" + o.ID, Logo: o.Logo},
 		Trial:                model.OrganizationTrial{Status: "notapplicable"},
 		InternalIsOnNewTrial: true,
-		Permissions:          orgPermissions(role, member),
+		Permissions:          orgPermissions(caller),
 	}
 	if o.DefaultContentSite != nil {
 		m.DefaultContent = &model.OrganizationDefaultContent{Type: "site", Site: *o.DefaultContentSite}

@@ -11,6 +11,7 @@ import (
 	"docsapi/graph/model"
 	"docsapi/storage"
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -25,13 +26,18 @@ func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, in
 		return nil, err
 	}
 	if input.EmailDomains != nil {
+		if len(input.EmailDomains) > 100 {
+			return nil, apierr.Invalid("emailDomains", "must list at most 100 domains")
+		}
 		domains := make([]string, 0, len(input.EmailDomains))
 		for _, d := range input.EmailDomains {
 			d = strings.ToLower(strings.TrimSpace(d))
 			if err := checkPattern("emailDomains", d, emailDomainPattern); err != nil {
 				return nil, apierr.Invalid("emailDomains", "%q is not a domain name", d)
 			}
-			domains = append(domains, d)
+			if !slices.Contains(domains, d) { // a domain is listed once
+				domains = append(domains, d)
+			}
 		}
 		p.EmailDomains = &domains
 	}
@@ -83,7 +89,7 @@ func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, in
 	if err != nil {
 		return nil, err
 	}
-	return r.orgModel(s.Org, s.Role(), true), nil
+	return r.orgModel(s.Org, &s.Member), nil
 }
 
 // Organizations is the resolver for the organizations field.
@@ -101,7 +107,7 @@ func (r *queryResolver) Organizations(ctx context.Context, page *string, limit *
 		return nil, err
 	}
 	l := model.OrganizationList(listOf(p, func(it storage.OrgListItem) *model.Organization {
-		return r.orgModel(it.Organization, it.Membership.Role, true)
+		return r.orgModel(it.Organization, &it.Membership)
 	}))
 	return &l, nil
 }
@@ -112,7 +118,7 @@ func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Org
 	if err != nil {
 		return nil, err
 	}
-	return r.orgModel(s.Org, s.Role(), true), nil
+	return r.orgModel(s.Org, &s.Member), nil
 }
 
 // OrganizationsForEmailDomain is the resolver for the organizationsForEmailDomain field.
@@ -136,8 +142,11 @@ func (r *queryResolver) OrganizationsForEmailDomain(ctx context.Context, emailDo
 	}
 	out := &model.OrganizationsForEmailDomain{Organizations: []*model.Organization{}}
 	for i, it := range items {
-		if member[i] || ownDomain {
-			out.Organizations = append(out.Organizations, r.orgModel(it.Organization, it.Membership.Role, member[i]))
+		switch {
+		case member[i]:
+			out.Organizations = append(out.Organizations, r.orgModel(it.Organization, &it.Membership))
+		case ownDomain:
+			out.Organizations = append(out.Organizations, r.orgModel(it.Organization, nil))
 		}
 	}
 	return out, nil

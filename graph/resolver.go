@@ -25,4 +25,6 @@ type Resolver struct {
 	Signer *Signer
 	// Fetcher makes server-side requests on a user's behalf (imports).
 	Fetcher importer.Fetcher
+
+	samlCreds samlCredentials // the SAML service provider's key pair, loaded on first use
 }

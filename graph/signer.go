@@ -18,21 +18,30 @@ import (
 // and anyone can verify with the published key (GET /.well-known/jwks.json).
 type Signer struct {
 	keys storage.Keys
-	once sync.Once
-	key  storage.SigningKey
-	err  error
+	mu   sync.Mutex
+	key  *storage.SigningKey
 }
 
 func NewSigner(keys storage.Keys) *Signer { return &Signer{keys: keys} }
 
+// load reads (or creates) the key once. A failure is not remembered: the
+// first caller's request may have been cancelled, which must not disable
+// signing for the life of the process.
 func (s *Signer) load(ctx context.Context) (storage.SigningKey, error) {
-	s.once.Do(func() {
-		s.key, s.err = s.keys.SigningKey(ctx, "EdDSA", func() ([]byte, []byte, error) {
-			pub, priv, err := ed25519.GenerateKey(rand.Reader)
-			return priv, pub, err
-		})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.key != nil {
+		return *s.key, nil
+	}
+	k, err := s.keys.SigningKey(ctx, "EdDSA", func() ([]byte, []byte, error) {
+		pub, priv, err := ed25519.GenerateKey(rand.Reader)
+		return priv, pub, err
 	})
-	return s.key, s.err
+	if err != nil {
+		return k, err
+	}
+	s.key = &k
+	return k, nil
 }
 
 // Sign returns a compact JWT of claims, with the key id in its header.

@@ -37,6 +37,19 @@ func (r *Resolver) canManageTeamMembers(ctx context.Context, s orgScope, teamID 
 	return role == "owner", err
 }
 
+// teamsManagedBy tells which teams the caller may manage, for computing the
+// permissions of a whole list with at most one query.
+func (r *Resolver) teamsManagedBy(ctx context.Context, s orgScope) (func(teamID string) bool, error) {
+	if atLeast(s.Role(), "admin") {
+		return func(string) bool { return true }, nil
+	}
+	owned, err := r.Store.OwnedTeamIDs(ctx, s.Org.ID, s.Caller.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return func(id string) bool { return owned[id] }, nil
+}
+
 // manageableTeam loads a team whose members the caller may manage.
 func (r *Resolver) manageableTeam(ctx context.Context, orgID, teamID string) (orgScope, storage.Team, error) {
 	s, t, err := r.teamScope(ctx, orgID, teamID)

@@ -153,21 +153,29 @@ func (r *queryResolver) Teams(ctx context.Context, organizationID string, page *
 		}
 		f.Title = *title
 	}
-	if owner != nil {
-		f.OwnerID = *owner
+	if owner != nil && *owner != "" {
+		// Only the teams that member can manage: all of them for an admin,
+		// the teams they own otherwise.
+		m, err := r.Store.MembershipOf(ctx, organizationID, *owner)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case m == nil:
+			f.OwnerID = *owner // not a member: manages nothing, the list is empty
+		case !atLeast(m.Role, "admin"):
+			f.OwnerID = *owner
+		}
 	}
 	p, err := r.Store.ListTeams(ctx, organizationID, f, pq)
 	if err != nil {
 		return nil, err
 	}
-	admin := atLeast(s.Role(), "admin")
-	owned := map[string]bool{}
-	if !admin {
-		if owned, err = r.Store.OwnedTeamIDs(ctx, organizationID, s.Caller.UserID); err != nil {
-			return nil, err
-		}
+	canManage, err := r.teamsManagedBy(ctx, s)
+	if err != nil {
+		return nil, err
 	}
-	l := model.TeamList(listOf(p, func(t storage.Team) *model.Team { return r.teamModel(t, admin || owned[t.ID]) }))
+	l := model.TeamList(listOf(p, func(t storage.Team) *model.Team { return r.teamModel(t, canManage(t.ID)) }))
 	return &l, nil
 }
 
@@ -236,10 +244,14 @@ func (r *queryResolver) MemberTeams(ctx context.Context, organizationID string, 
 	if err != nil {
 		return nil, err
 	}
-	admin := atLeast(s.Role(), "admin")
+	// permissions.admin is the caller's: admins manage every team, owners
+	// their own teams (whoever's list this is).
+	canManage, err := r.teamsManagedBy(ctx, s)
+	if err != nil {
+		return nil, err
+	}
 	l := model.MemberTeamList(listOf(p, func(mt storage.MemberTeam) *model.MemberTeamEntry {
-		isAdmin := admin || (userID == s.Caller.UserID && mt.Role == "owner")
-		return &model.MemberTeamEntry{Team: r.teamModel(mt.Team, isAdmin), Member: model.TeamMembership{Role: teamRoleFrom(mt.Role)}}
+		return &model.MemberTeamEntry{Team: r.teamModel(mt.Team, canManage(mt.Team.ID)), Member: model.TeamMembership{Role: teamRoleFrom(mt.Role)}}
 	}))
 	return &l, nil
 }

@@ -7,11 +7,11 @@ package rest
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -96,7 +96,7 @@ func (a *API) created(h handler) http.HandlerFunc { return a.status(http.StatusC
 
 func (a *API) status(code int, h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		v, err := h(r)
+		v, err := call(r, h)
 		if err != nil {
 			WriteError(w, r, a.Log, err)
 			return
@@ -129,7 +129,7 @@ func locationOf(v any) string {
 // did not exist, as the published interface declares for deletes.
 func (a *API) deleted(h func(r *http.Request) (*model.DeleteResult, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		res, err := h(r)
+		res, err := call(r, h)
 		if err != nil {
 			WriteError(w, r, a.Log, err)
 			return
@@ -145,7 +145,7 @@ func (a *API) deleted(h func(r *http.Request) (*model.DeleteResult, error)) http
 // noContent answers 204 on success.
 func (a *API) noContent(h func(r *http.Request) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := h(r); err != nil {
+		if _, err := call(r, func(r *http.Request) (any, error) { return nil, h(r) }); err != nil {
 			WriteError(w, r, a.Log, err)
 			return
 		}
@@ -154,6 +154,16 @@ func (a *API) noContent(h func(r *http.Request) error) http.HandlerFunc {
 }
 
 // ---- reading requests ----
+
+// call runs a route's handler once the query string is known to be well
+// formed (net/url silently drops malformed pairs such as "page=%%").
+func call[T any](r *http.Request, h func(r *http.Request) (T, error)) (T, error) {
+	if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+		var zero T
+		return zero, apierr.New(http.StatusBadRequest, "query: malformed query string")
+	}
+	return h(r)
+}
 
 // bodyRule says whether an operation's body may be omitted.
 type bodyRule int
@@ -213,18 +223,21 @@ func jsonError(err error) error {
 	}
 }
 
+// jsonKind names the JSON kind a Go type decodes from. Containers first:
+// "[]string" and "map[string]any" mention string too.
 func jsonKind(goType string) string {
+	goType = strings.TrimLeft(goType, "*")
 	switch {
+	case strings.HasPrefix(goType, "[]"):
+		return "an array"
+	case strings.HasPrefix(goType, "map"), strings.HasPrefix(goType, "struct"), strings.Contains(goType, "Input"):
+		return "an object"
 	case strings.Contains(goType, "string"), strings.Contains(goType, "Role"), strings.HasPrefix(goType, "model."):
 		return "a string"
 	case strings.Contains(goType, "bool"):
 		return "a boolean"
 	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
 		return "a number"
-	case strings.HasPrefix(goType, "[]"):
-		return "an array"
-	case strings.HasPrefix(goType, "map"), strings.HasPrefix(goType, "struct"):
-		return "an object"
 	}
 	return "of type " + goType
 }
@@ -294,5 +307,3 @@ func NotFound(w http.ResponseWriter, r *http.Request) {
 func MethodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	WriteError(w, r, nil, apierr.New(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path))
 }
-
-var _ = fmt.Sprint

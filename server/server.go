@@ -121,13 +121,15 @@ func (s *Server) routes() chi.Router {
 				}
 				next.ServeHTTP(w, r)
 			})
-		}, s.authenticate).Handle("/", gql)
+		}, s.authenticateGraphQL).Handle("/", gql)
 	})
 
 	api := rest.New(s.Resolver, s.Log)
 	// File downloads work with a signed link or the caller's bearer token,
 	// so they sit outside /v1's mandatory authentication.
 	r.Get("/files/{spaceId}/{revisionId}/{fileId}/{name}", api.DownloadFile(s.Resolver.Auth))
+	// SAML logins happen in a browser, before any token exists.
+	r.Route("/sso", api.MountSSO)
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(s.authenticate)
 		r.NotFound(rest.NotFound)
@@ -140,10 +142,29 @@ func (s *Server) routes() chi.Router {
 // authenticate resolves the bearer token once per request and puts the
 // caller in the context for the resolvers.
 func (s *Server) authenticate(next http.Handler) http.Handler {
+	return s.authenticateOr(next, func(w http.ResponseWriter, r *http.Request, err error) { rest.WriteError(w, r, s.Log, err) })
+}
+
+// authenticateGraphQL refuses like authenticate, with a GraphQL error body
+// (same status, extensions.code UNAUTHENTICATED) that GraphQL clients read.
+func (s *Server) authenticateGraphQL(next http.Handler) http.Handler {
+	return s.authenticateOr(next, func(w http.ResponseWriter, r *http.Request, err error) {
+		e, ok := apierr.As(err)
+		if !ok {
+			rest.WriteError(w, r, s.Log, err)
+			return
+		}
+		rest.WriteJSON(w, e.Status, map[string]any{"errors": []map[string]any{{
+			"message": e.Message, "extensions": map[string]any{"code": e.Code(), "status": e.Status},
+		}}})
+	})
+}
+
+func (s *Server) authenticateOr(next http.Handler, refuse func(http.ResponseWriter, *http.Request, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.Resolver.Auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		if err != nil {
-			rest.WriteError(w, r, s.Log, err)
+			refuse(w, r, err)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(auth.WithCaller(r.Context(), c)))

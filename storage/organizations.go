@@ -30,7 +30,13 @@ type Organization struct {
 type Membership struct {
 	Role *string
 	SSO  bool
+	// OwnsTeam: the user owns at least one team of the organization.
+	OwnsTeam bool
 }
+
+// ownsTeamSQL tells, per row, whether member m owns a team of its
+// organization (computed in the same query as the rows).
+const ownsTeamSQL = `EXISTS (SELECT 1 FROM team_members ot WHERE ot.organization_id = m.organization_id AND ot.user_id = m.user_id AND ot.role = 'owner')`
 
 const orgCols = `o.id, o.title, o.created_at, o.email_domains, o.hostname, o.type, o.use_case, o.community_type,
  o.default_role, o.default_content_site, o.logo, o.sso, o.ai, o.invite_links, o.plan`
@@ -59,17 +65,17 @@ func scanOrg(sc interface{ Scan(...any) error }, extra ...any) (Organization, er
 // in it (nil when not a member), in one query.
 func (db *DB) OrganizationFor(ctx context.Context, orgID, userID string) (Organization, *Membership, error) {
 	var role sql.NullString
-	var isMember, sso sql.NullBool
-	o, err := scanOrg(db.r().QueryRowContext(ctx, `SELECT `+orgCols+`, m.role, m.user_id IS NOT NULL, m.sso
+	var isMember, sso, owns sql.NullBool
+	o, err := scanOrg(db.r().QueryRowContext(ctx, `SELECT `+orgCols+`, m.role, m.user_id IS NOT NULL, m.sso, `+ownsTeamSQL+`
  FROM organizations o LEFT JOIN members m ON m.organization_id = o.id AND m.user_id = ?
- WHERE o.id = ?`, userID, orgID), &role, &isMember, &sso)
+ WHERE o.id = ?`, userID, orgID), &role, &isMember, &sso, &owns)
 	if err != nil {
 		return o, nil, err
 	}
 	if !isMember.Bool {
 		return o, nil, nil
 	}
-	return o, &Membership{Role: nullStr(role), SSO: sso.Bool}, nil
+	return o, &Membership{Role: nullStr(role), SSO: sso.Bool, OwnsTeam: owns.Bool}, nil
 }
 
 // MembershipOf reads userID's membership in orgID; nil when not a member.
@@ -96,7 +102,7 @@ type OrgListItem struct {
 // newest membership first.
 func (db *DB) ListOrganizationsOfUser(ctx context.Context, userID string, pq PageQuery) (Page[OrgListItem], error) {
 	spec := listSpec{
-		Select:  orgCols + `, m.role, m.sso, m.joined_at`,
+		Select:  orgCols + `, m.role, m.sso, ` + ownsTeamSQL + `, m.joined_at`,
 		From:    `FROM members m JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = ?`,
 		Args:    []any{userID},
 		SortCol: "m.joined_at", IDCol: "o.id", Desc: true,
@@ -105,7 +111,7 @@ func (db *DB) ListOrganizationsOfUser(ctx context.Context, userID string, pq Pag
 		var it OrgListItem
 		var role sql.NullString
 		var joined int64
-		o, err := scanOrg(rows, &role, &it.Membership.SSO, &joined)
+		o, err := scanOrg(rows, &role, &it.Membership.SSO, &it.Membership.OwnsTeam, &joined)
 		it.Organization = o
 		it.Membership.Role = nullStr(role)
 		return it, Cursor{N: joined, ID: o.ID}, err
@@ -115,7 +121,7 @@ func (db *DB) ListOrganizationsOfUser(ctx context.Context, userID string, pq Pag
 // OrganizationsByEmailDomain lists organizations that claim domain, each
 // with userID's membership (nil when not a member).
 func (db *DB) OrganizationsByEmailDomain(ctx context.Context, domain, userID string) ([]OrgListItem, []bool, error) {
-	rows, err := db.r().QueryContext(ctx, `SELECT `+orgCols+`, m.role, m.sso, m.user_id IS NOT NULL
+	rows, err := db.r().QueryContext(ctx, `SELECT `+orgCols+`, m.role, m.sso, m.user_id IS NOT NULL, `+ownsTeamSQL+`
  FROM organization_email_domains d JOIN organizations o ON o.id = d.organization_id
  LEFT JOIN members m ON m.organization_id = o.id AND m.user_id = ?
  WHERE d.domain = ? ORDER BY o.created_at, o.id`, userID, strings.ToLower(domain))
@@ -128,12 +134,12 @@ func (db *DB) OrganizationsByEmailDomain(ctx context.Context, domain, userID str
 	for rows.Next() {
 		var it OrgListItem
 		var role sql.NullString
-		var sso, isMember sql.NullBool
-		o, err := scanOrg(rows, &role, &sso, &isMember)
+		var sso, isMember, owns sql.NullBool
+		o, err := scanOrg(rows, &role, &sso, &isMember, &owns)
 		if err != nil {
 			return nil, nil, err
 		}
-		it.Organization, it.Membership = o, Membership{Role: nullStr(role), SSO: sso.Bool}
+		it.Organization, it.Membership = o, Membership{Role: nullStr(role), SSO: sso.Bool, OwnsTeam: owns.Bool}
 		items = append(items, it)
 		member = append(member, isMember.Bool)
 	}

@@ -24,6 +24,9 @@ type Cursor struct {
 	N  int64  `json:"n,omitempty"`
 	S  string `json:"s,omitempty"`
 	ID string `json:"i"`
+	// Start marks the position before the first row: the next page of a
+	// first page read with limit 0.
+	Start bool `json:"b,omitempty"`
 }
 
 // ErrBadCursor is returned for a page token this service did not issue.
@@ -45,7 +48,13 @@ func DecodeCursor(s string) (*Cursor, error) {
 		return nil, ErrBadCursor
 	}
 	var c Cursor
-	if err := json.Unmarshal(b, &c); err != nil || c.ID == "" {
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, ErrBadCursor
+	}
+	if c.Start {
+		return nil, nil
+	}
+	if c.ID == "" {
 		return nil, ErrBadCursor
 	}
 	return &c, nil
@@ -115,7 +124,14 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 				return err
 			}
 			if len(page.Items) == pq.Limit {
-				page.Next = &last
+				next := last
+				if pq.Limit == 0 { // nothing read: the next page starts where this one did
+					next = Cursor{Start: true}
+					if pq.After != nil {
+						next = *pq.After
+					}
+				}
+				page.Next = &next
 				break
 			}
 			page.Items = append(page.Items, item)

@@ -1,6 +1,9 @@
 package storage
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The narrow interfaces below are what the resolvers depend on. *DB (SQLite)
 // implements them all; a PostgreSQL backend will implement the same set.
@@ -63,6 +66,19 @@ type Invites interface {
 	DeleteLinkInvite(ctx context.Context, orgID, id string) (bool, error)
 }
 
+type SAML interface {
+	SAMLProvider(ctx context.Context, orgID, id string) (SAMLProvider, error)
+	SAMLProviderByID(ctx context.Context, id string) (SAMLProvider, error)
+	ListSAMLProviders(ctx context.Context, orgID string, pq PageQuery) (Page[SAMLProvider], error)
+	SAMLLogins(ctx context.Context, orgID string) ([]SAMLLogin, error)
+	CreateSAMLProvider(ctx context.Context, orgID string, f SAMLProviderFields) (string, error)
+	UpdateSAMLProvider(ctx context.Context, orgID, id string, f SAMLProviderFields) error
+	DeleteSAMLProvider(ctx context.Context, orgID, id string) (bool, error)
+	AddSAMLRequest(ctx context.Context, providerID, requestID string, ttl time.Duration, max int) error
+	SAMLRequestOutstanding(ctx context.Context, providerID, requestID string) (bool, error)
+	SignInWithSAML(ctx context.Context, s SAMLSignIn) (SAMLSignInResult, error)
+}
+
 type Keys interface {
 	SigningKey(ctx context.Context, algorithm string, gen func() (priv, pub []byte, err error)) (SigningKey, error)
 }
@@ -98,6 +114,7 @@ type Store interface {
 	Invites
 	Keys
 	Content
+	SAML
 	Ping(ctx context.Context) error
 }
 

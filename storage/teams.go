@@ -255,21 +255,44 @@ func (db *DB) ListTeamMembers(ctx context.Context, orgID, teamID string, pq Page
 }
 
 // MemberIDsByRef resolves user ids or e-mails of members of orgID to user
-// ids; refs that match no member are returned in missing.
+// ids, in one query; refs that match no member are returned in missing.
 func (db *DB) MemberIDsByRef(ctx context.Context, orgID string, refs []string) (ids map[string]string, missing []string, err error) {
 	ids = map[string]string{}
-	for _, ref := range refs {
-		var id string
-		err := db.r().QueryRowContext(ctx, `SELECT u.id FROM members m JOIN users u ON u.id = m.user_id
- WHERE m.organization_id = ? AND (u.id = ? OR u.email = ?)`, orgID, ref, strings.ToLower(ref)).Scan(&id)
-		if err == sql.ErrNoRows {
-			missing = append(missing, ref)
-			continue
-		}
-		if err != nil {
+	if len(refs) == 0 {
+		return ids, nil, nil
+	}
+	lower := make([]string, len(refs))
+	for i, ref := range refs {
+		lower[i] = strings.ToLower(ref)
+	}
+	args := append([]any{orgID}, anySlice(refs)...)
+	args = append(args, anySlice(lower)...)
+	// Variable arity: not a cached prepared statement.
+	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.email FROM members m JOIN users u ON u.id = m.user_id
+ WHERE m.organization_id = ? AND (u.id IN (`+placeholders(len(refs))+`) OR u.email IN (`+placeholders(len(refs))+`))`, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	byID, byEmail := map[string]string{}, map[string]string{}
+	for rows.Next() {
+		var id, email string
+		if err := rows.Scan(&id, &email); err != nil {
 			return nil, nil, err
 		}
-		ids[ref] = id
+		byID[id], byEmail[email] = id, id
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	for i, ref := range refs {
+		if id, ok := byID[ref]; ok {
+			ids[ref] = id
+		} else if id, ok := byEmail[lower[i]]; ok {
+			ids[ref] = id
+		} else {
+			missing = append(missing, ref)
+		}
 	}
 	return ids, missing, nil
 }

@@ -60,7 +60,12 @@ func adminBootstrap(args []string) error {
 	if err != nil {
 		return err
 	}
-	return printJSON(map[string]string{"user": b.User.ID, "organization": b.Organization.ID, "token": secret})
+	// A struct keeps the documented key order: user, organization, token.
+	return printJSON(struct {
+		User         string `json:"user"`
+		Organization string `json:"organization"`
+		Token        string `json:"token"`
+	}{b.User.ID, b.Organization.ID, secret})
 }
 
 func adminUser(args []string) error {
@@ -104,5 +109,8 @@ func adminUser(args []string) error {
 	if err != nil {
 		return err
 	}
-	return printJSON(map[string]string{"user": u.ID, "token": secret})
+	return printJSON(struct {
+		User  string `json:"user"`
+		Token string `json:"token"`
+	}{u.ID, secret})
 }

@@ -231,7 +231,7 @@ func (ec *executionContext) unmarshalInputCreateLinkInviteInput(ctx context.Cont
 			if err != nil {
 				return it, err
 			}
-			it.Role = data
+			it.Role = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil

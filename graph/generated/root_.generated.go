@@ -154,9 +154,11 @@ type ComplexityRoot struct {
 		ApplyTemplate      func(childComplexity int, spaceID string, input model.ApplyTemplateInput) int
 		CreateLinkInvite   func(childComplexity int, organizationID string, input model.CreateLinkInviteInput) int
 		CreatePage         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
+		CreateSAMLProvider func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateTeam         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
 		DeleteLinkInvite   func(childComplexity int, organizationID string, inviteID string) int
 		DeletePage         func(childComplexity int, target model.ContentTarget, pageID string) int
+		DeleteSAMLProvider func(childComplexity int, organizationID string, samlProviderID string) int
 		DeleteTeam         func(childComplexity int, organizationID string, teamID string) int
 		ImportContent      func(childComplexity int, spaceID string, pageID *string, input model.ImportContentInput) int
 		InviteUsers        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
@@ -170,6 +172,7 @@ type ComplexityRoot struct {
 		UpdateMember       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOrganization func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
+		UpdateSAMLProvider func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
 		UpdateTeam         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
 		UpdateTeamMembers  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
 		UploadFile         func(childComplexity int, target model.ContentTarget, input model.UploadFileInput) int
@@ -274,6 +277,8 @@ type ComplexityRoot struct {
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, page *string, limit *int) int
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
+		SamlProvider                func(childComplexity int, organizationID string, samlProviderID string) int
+		SamlProviders               func(childComplexity int, organizationID string, page *string, limit *int) int
 		SearchOrganization          func(childComplexity int, organizationID string, query string, page *string, limit *int) int
 		SearchSpace                 func(childComplexity int, spaceID string, query string, page *string, limit *int) int
 		SpaceContent                func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
@@ -284,6 +289,7 @@ type ComplexityRoot struct {
 		SpacePage                   func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
 		SpacePageBacklinks          func(childComplexity int, spaceID string, pageID string, page *string, limit *int) int
 		SpacePages                  func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
+		SsoProviderLogins           func(childComplexity int, organizationID string) int
 		Team                        func(childComplexity int, organizationID string, teamID string) int
 		TeamMembers                 func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
 		Teams                       func(childComplexity int, organizationID string, page *string, limit *int, owner *string, title *string) int
@@ -347,6 +353,47 @@ type ComplexityRoot struct {
 
 	RevisionUrls struct {
 		App func(childComplexity int) int
+	}
+
+	SAMLProvider struct {
+		Certificate func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		DefaultRole func(childComplexity int) int
+		DefaultTeam func(childComplexity int) int
+		EntityID    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Label       func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Service     func(childComplexity int) int
+		SsoURL      func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	SAMLProviderList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SAMLProviderURLs struct {
+		Location func(childComplexity int) int
+	}
+
+	SAMLServiceProvider struct {
+		AcsURL   func(childComplexity int) int
+		EntityID func(childComplexity int) int
+		StartURL func(childComplexity int) int
+	}
+
+	SSOProviderLogin struct {
+		ID       func(childComplexity int) int
+		Label    func(childComplexity int) int
+		StartURL func(childComplexity int) int
+	}
+
+	SSOProviderLogins struct {
+		Items func(childComplexity int) int
 	}
 
 	SearchPageList struct {
@@ -891,6 +938,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePage(childComplexity, args["target"].(model.ContentTarget), args["input"].(model.CreatePageInput)), true
+	case "Mutation.createSAMLProvider":
+		if e.ComplexityRoot.Mutation.CreateSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSAMLProviderInput)), true
 	case "Mutation.createTeam":
 		if e.ComplexityRoot.Mutation.CreateTeam == nil {
 			break
@@ -924,6 +982,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string)), true
+	case "Mutation.deleteSAMLProvider":
+		if e.ComplexityRoot.Mutation.DeleteSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organizationId"].(string), args["samlProviderId"].(string)), true
 	case "Mutation.deleteTeam":
 		if e.ComplexityRoot.Mutation.DeleteTeam == nil {
 			break
@@ -1062,6 +1131,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdatePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string), args["input"].(model.UpdatePageInput)), true
+	case "Mutation.updateSAMLProvider":
+		if e.ComplexityRoot.Mutation.UpdateSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organizationId"].(string), args["samlProviderId"].(string), args["input"].(model.UpdateSAMLProviderInput)), true
 	case "Mutation.updateTeam":
 		if e.ComplexityRoot.Mutation.UpdateTeam == nil {
 			break
@@ -1516,6 +1596,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationsForEmailDomain(childComplexity, args["emailDomain"].(string)), true
+	case "Query.samlProvider":
+		if e.ComplexityRoot.Query.SamlProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Query_samlProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SamlProvider(childComplexity, args["organizationId"].(string), args["samlProviderId"].(string)), true
+	case "Query.samlProviders":
+		if e.ComplexityRoot.Query.SamlProviders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_samlProviders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SamlProviders(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.searchOrganization":
 		if e.ComplexityRoot.Query.SearchOrganization == nil {
 			break
@@ -1626,6 +1728,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SpacePages(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
+	case "Query.ssoProviderLogins":
+		if e.ComplexityRoot.Query.SsoProviderLogins == nil {
+			break
+		}
+
+		args, err := ec.field_Query_ssoProviderLogins_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SsoProviderLogins(childComplexity, args["organizationId"].(string)), true
 	case "Query.team":
 		if e.ComplexityRoot.Query.Team == nil {
 			break
@@ -1939,6 +2052,150 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionUrls.App(childComplexity), true
+
+	case "SAMLProvider.certificate":
+		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Certificate(childComplexity), true
+	case "SAMLProvider.createdAt":
+		if e.ComplexityRoot.SAMLProvider.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.CreatedAt(childComplexity), true
+	case "SAMLProvider.defaultRole":
+		if e.ComplexityRoot.SAMLProvider.DefaultRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.DefaultRole(childComplexity), true
+	case "SAMLProvider.defaultTeam":
+		if e.ComplexityRoot.SAMLProvider.DefaultTeam == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.DefaultTeam(childComplexity), true
+	case "SAMLProvider.entityID":
+		if e.ComplexityRoot.SAMLProvider.EntityID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.EntityID(childComplexity), true
+	case "SAMLProvider.id":
+		if e.ComplexityRoot.SAMLProvider.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.ID(childComplexity), true
+	case "SAMLProvider.label":
+		if e.ComplexityRoot.SAMLProvider.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Label(childComplexity), true
+	case "SAMLProvider.object":
+		if e.ComplexityRoot.SAMLProvider.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Object(childComplexity), true
+	case "SAMLProvider.service":
+		if e.ComplexityRoot.SAMLProvider.Service == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Service(childComplexity), true
+	case "SAMLProvider.ssoURL":
+		if e.ComplexityRoot.SAMLProvider.SsoURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.SsoURL(childComplexity), true
+	case "SAMLProvider.status":
+		if e.ComplexityRoot.SAMLProvider.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Status(childComplexity), true
+	case "SAMLProvider.urls":
+		if e.ComplexityRoot.SAMLProvider.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Urls(childComplexity), true
+
+	case "SAMLProviderList.count":
+		if e.ComplexityRoot.SAMLProviderList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderList.Count(childComplexity), true
+	case "SAMLProviderList.items":
+		if e.ComplexityRoot.SAMLProviderList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderList.Items(childComplexity), true
+	case "SAMLProviderList.next":
+		if e.ComplexityRoot.SAMLProviderList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderList.Next(childComplexity), true
+
+	case "SAMLProviderURLs.location":
+		if e.ComplexityRoot.SAMLProviderURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderURLs.Location(childComplexity), true
+
+	case "SAMLServiceProvider.acsURL":
+		if e.ComplexityRoot.SAMLServiceProvider.AcsURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLServiceProvider.AcsURL(childComplexity), true
+	case "SAMLServiceProvider.entityID":
+		if e.ComplexityRoot.SAMLServiceProvider.EntityID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLServiceProvider.EntityID(childComplexity), true
+	case "SAMLServiceProvider.startURL":
+		if e.ComplexityRoot.SAMLServiceProvider.StartURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLServiceProvider.StartURL(childComplexity), true
+
+	case "SSOProviderLogin.id":
+		if e.ComplexityRoot.SSOProviderLogin.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.ID(childComplexity), true
+	case "SSOProviderLogin.label":
+		if e.ComplexityRoot.SSOProviderLogin.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.Label(childComplexity), true
+	case "SSOProviderLogin.startURL":
+		if e.ComplexityRoot.SSOProviderLogin.StartURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.StartURL(childComplexity), true
+
+	case "SSOProviderLogins.items":
+		if e.ComplexityRoot.SSOProviderLogins.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogins.Items(childComplexity), true
 
 	case "SearchPageList.count":
 		if e.ComplexityRoot.SearchPageList.Count == nil {
@@ -2262,6 +2519,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputContentTarget,
 		ec.unmarshalInputCreateLinkInviteInput,
 		ec.unmarshalInputCreatePageInput,
+		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInviteUsersInput,
@@ -2272,6 +2530,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
+		ec.unmarshalInputUpdateSAMLProviderInput,
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
 		ec.unmarshalInputUploadFileInput,
@@ -2800,6 +3059,7 @@ type LinkInviteList {
 }
 
 input CreateLinkInviteInput {
+  "Role given to whoever joins through the link: required, null for guests."
   role: Role
 }
 
@@ -3022,6 +3282,132 @@ extend type Query {
 extend type Mutation {
   "Change an organization (ADMIN) (PATCH /v1/orgs/{organizationId})."
   updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
+}
+`, BuiltIn: false},
+	{Name: "../saml.graphqls", Input: `"""
+A SAML 2.0 identity provider of an organization: its members sign in through
+it. entityID, ssoURL and certificate are empty strings until set; the
+provider is PENDING until all three are set, then ACTIVE.
+"""
+type SAMLProvider {
+  "Always ` + "`" + `saml-provider` + "`" + `."
+  object: String!
+  id: ID!
+  "1 to 30 characters."
+  label: String!
+  "Where docsapi sends AuthnRequests (HTTP-Redirect binding); empty until set."
+  ssoURL: String!
+  "The identity provider's entity ID, the Issuer of its answers; empty until set."
+  entityID: String!
+  "PEM X.509 certificate(s) the identity provider signs with; empty until set."
+  certificate: String!
+  "Team that members provisioned by a login join; absent when none."
+  defaultTeam: Team
+  "Role of members provisioned by a login; null makes them guests."
+  defaultRole: Role
+  createdAt: DateTime!
+  status: SAMLProviderStatus!
+  "docsapi's side of this provider, to configure in the identity provider."
+  service: SAMLServiceProvider!
+  urls: SAMLProviderURLs!
+}
+
+"PENDING: entityID, ssoURL or certificate is missing. ACTIVE: logins work."
+enum SAMLProviderStatus {
+  ACTIVE
+  PENDING
+}
+
+"""
+docsapi as the SAML service provider of one identity provider. entityID is
+also the URL of the service provider metadata (XML) to import into the
+identity provider.
+"""
+type SAMLServiceProvider {
+  "Assertion Consumer Service: the identity provider POSTs its answers here."
+  acsURL: String!
+  "Opening this URL in a browser starts a login (no token needed)."
+  startURL: String!
+  "docsapi's entity ID for this provider: the audience of the assertions."
+  entityID: String!
+}
+
+type SAMLProviderURLs {
+  "The provider in the REST API."
+  location: String!
+}
+
+type SAMLProviderList {
+  next: Next
+  count: Int!
+  items: [SAMLProvider!]!
+}
+
+"One way to sign in to an organization, for a login page."
+type SSOProviderLogin {
+  id: ID!
+  label: String!
+  "Open in a browser to sign in through this provider."
+  startURL: String!
+}
+
+type SSOProviderLogins {
+  items: [SSOProviderLogin!]!
+}
+
+"""
+A new identity provider. entityID (up to 1024 characters), certificate (up to
+10000 characters, one or more PEM CERTIFICATE blocks, RSA or ECDSA, currently
+valid) and ssoURL (an absolute http(s) URL up to 2048 characters) may be set
+later; an empty string leaves them unset. defaultTeam is a team of the
+organization. defaultRole defaults to the organization's defaultRole; null
+makes provisioned members guests.
+"""
+input CreateSAMLProviderInput {
+  "1 to 30 characters."
+  label: String!
+  entityID: String
+  certificate: String
+  ssoURL: String
+  defaultTeam: ID
+  defaultRole: Role
+}
+
+"""
+Changes to an identity provider: the create fields, all optional, with the
+same rules. An empty entityID, certificate or ssoURL unsets it (the provider
+becomes PENDING); defaultTeam null (or empty) clears the team; defaultRole
+null makes provisioned members guests.
+"""
+input UpdateSAMLProviderInput {
+  label: String
+  entityID: String
+  certificate: String
+  ssoURL: String
+  defaultTeam: ID
+  defaultRole: Role
+}
+
+extend type Query {
+  "Identity providers of an organization (ADMIN), oldest first."
+  samlProviders(organizationId: ID!, page: String, limit: Int): SAMLProviderList!
+  "One identity provider (ADMIN)."
+  samlProvider(organizationId: ID!, samlProviderId: ID!): SAMLProvider!
+  """
+  How to sign in to an organization: its ACTIVE providers with their start
+  URLs. Any authenticated caller may read it, member or not (a login page
+  needs it); nothing else about the organization is revealed.
+  """
+  ssoProviderLogins(organizationId: ID!): SSOProviderLogins!
+}
+
+extend type Mutation {
+  "Add an identity provider (ADMIN)."
+  createSAMLProvider(organizationId: ID!, input: CreateSAMLProviderInput!): SAMLProvider!
+  "Change an identity provider (ADMIN)."
+  updateSAMLProvider(organizationId: ID!, samlProviderId: ID!, input: UpdateSAMLProviderInput!): SAMLProvider!
+  "Delete an identity provider (ADMIN); logins in progress through it fail."
+  deleteSAMLProvider(organizationId: ID!, samlProviderId: ID!): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../search.graphqls", Input: `"A matching section of a page: the text under one heading."
@@ -3763,6 +4149,88 @@ func (ec *executionContext) childFields_RevisionUrls(ctx context.Context, field 
 		return ec.fieldContext_RevisionUrls_app(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SAMLProvider_object(ctx, field)
+	case "id":
+		return ec.fieldContext_SAMLProvider_id(ctx, field)
+	case "label":
+		return ec.fieldContext_SAMLProvider_label(ctx, field)
+	case "ssoURL":
+		return ec.fieldContext_SAMLProvider_ssoURL(ctx, field)
+	case "entityID":
+		return ec.fieldContext_SAMLProvider_entityID(ctx, field)
+	case "certificate":
+		return ec.fieldContext_SAMLProvider_certificate(ctx, field)
+	case "defaultTeam":
+		return ec.fieldContext_SAMLProvider_defaultTeam(ctx, field)
+	case "defaultRole":
+		return ec.fieldContext_SAMLProvider_defaultRole(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SAMLProvider_createdAt(ctx, field)
+	case "status":
+		return ec.fieldContext_SAMLProvider_status(ctx, field)
+	case "service":
+		return ec.fieldContext_SAMLProvider_service(ctx, field)
+	case "urls":
+		return ec.fieldContext_SAMLProvider_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProvider", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProviderList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SAMLProviderList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SAMLProviderList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SAMLProviderList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderList", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProviderURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_SAMLProviderURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLServiceProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "acsURL":
+		return ec.fieldContext_SAMLServiceProvider_acsURL(ctx, field)
+	case "startURL":
+		return ec.fieldContext_SAMLServiceProvider_startURL(ctx, field)
+	case "entityID":
+		return ec.fieldContext_SAMLServiceProvider_entityID(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLServiceProvider", field.Name)
+}
+
+func (ec *executionContext) childFields_SSOProviderLogin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SSOProviderLogin_id(ctx, field)
+	case "label":
+		return ec.fieldContext_SSOProviderLogin_label(ctx, field)
+	case "startURL":
+		return ec.fieldContext_SSOProviderLogin_startURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSOProviderLogin", field.Name)
+}
+
+func (ec *executionContext) childFields_SSOProviderLogins(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_SSOProviderLogins_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSOProviderLogins", field.Name)
 }
 
 func (ec *executionContext) childFields_SearchPageList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

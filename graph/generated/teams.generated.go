@@ -1431,6 +1431,13 @@ func (ec *executionContext) unmarshalNUpdateTeamMembersInput2docsapiᚋgraphᚋm
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOTeam2ᚖdocsapiᚋgraphᚋmodelᚐTeam(ctx context.Context, sel ast.SelectionSet, v *model.Team) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Team(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOTeamMemberRole2ᚖdocsapiᚋgraphᚋmodelᚐTeamMemberRole(ctx context.Context, v any) (*model.TeamMemberRole, error) {
 	if v == nil {
 		return nil, nil

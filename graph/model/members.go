@@ -55,8 +55,9 @@ type LinkInvite struct {
 
 type LinkInviteList List[*LinkInvite]
 
+// CreateLinkInviteInput: role is required, null meaning guests.
 type CreateLinkInviteInput struct {
-	Role *Role `json:"role"`
+	Role graphql.Omittable[*Role] `json:"role,omitzero"`
 }
 
 // UnmarshalJSON lets REST callers list invitees as bare e-mail strings or

@@ -47,7 +47,9 @@ export async function startServer(extraArgs = []) {
   const boot = admin(['bootstrap', '--db', db, '--email', 'owner@example.com', '--name', 'Owner', '--org', 'Client Test Org']);
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
-  const proc = spawn(BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--allow-private-fetch', ...extraArgs], {
+  // Request logs only with DOCSAPI_LOG_LEVEL=info (or debug); warnings and errors always show.
+  const logLevel = process.env.DOCSAPI_LOG_LEVEL ?? 'warn';
+  const proc = spawn(BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--allow-private-fetch', '--log-level', logLevel, ...extraArgs], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await waitReady(`${endpoint}/readyz`);
