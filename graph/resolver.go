@@ -22,4 +22,7 @@ type Resolver struct {
 	Config Config
 	Now    func() time.Time
 	Signer *Signer
+	// Wake signals the background worker of a queue that work was recorded
+	// (nil when no worker runs, as in tests that run the queue themselves).
+	Wake func(queue string)
 }

@@ -8,10 +8,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/oasdiff/yaml"
 )
 
 // Document is what processing learns about a valid OpenAPI document.
@@ -78,4 +80,18 @@ func Parse(ctx context.Context, data []byte) (Document, error) {
 		Title: doc.Info.Title, Version: doc.Info.Version, OpenAPI: doc.OpenAPI,
 		Format: FormatOf(data), ContentHash: Hash(data),
 	}, nil
+}
+
+// DecodeJSON returns a stored document as a JSON object, converting YAML.
+func DecodeJSON(data []byte, format string) (map[string]any, error) {
+	if format != "json" {
+		j, err := yaml.YAMLToJSON(data)
+		if err != nil {
+			return nil, err
+		}
+		data = j
+	}
+	var out map[string]any
+	err := json.Unmarshal(data, &out)
+	return out, err
 }
