@@ -49,14 +49,15 @@ func TestParseValid(t *testing.T) {
 
 func TestParseRefusals(t *testing.T) {
 	for name, doc := range map[string]string{
-		"empty":                 "  \n",
-		"not a doc":             "{not json",
-		"swagger 2":             `{"swagger":"2.0","info":{"title":"x","version":"1"},"paths":{}}`,
-		"3.2 unsupported":       `{"openapi":"4.0.0","info":{"title":"x","version":"1"},"paths":{}}`,
-		"no info":               `{"openapi":"3.0.3","paths":{}}`,
-		"bad response":          `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{}}}}}}`,
-		"external ref":          `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"$ref":"http://169.254.169.254/r.json"}}}}}}`,
-		"3.1 type array in 3.0": `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{},"components":{"schemas":{"A":{"type":["string","null"]}}}}`,
+		"empty":                    "  \n",
+		"not a doc":                "{not json",
+		"swagger 2":                `{"swagger":"2.0","info":{"title":"x","version":"1"},"paths":{}}`,
+		"3.2 unsupported":          `{"openapi":"4.0.0","info":{"title":"x","version":"1"},"paths":{}}`,
+		"no info":                  `{"openapi":"3.0.3","paths":{}}`,
+		"bad response":             `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{}}}}}}`,
+		"external ref":             `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"$ref":"http://169.254.169.254/r.json"}}}}}}`,
+		"3.0 boolean bound in 3.1": `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{},"components":{"schemas":{"A":{"type":"integer","minimum":0,"exclusiveMinimum":true}}}}`,
+		"3.1 type array in 3.0":    `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{},"components":{"schemas":{"A":{"type":["string","null"]}}}}`,
 	} {
 		_, err := Parse(context.Background(), []byte(doc))
 		var pe *ParseError
