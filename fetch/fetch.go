@@ -145,9 +145,6 @@ func New(opts Options) *Fetcher {
 	return f
 }
 
-// Options returns the effective bounds.
-func (f *Fetcher) Options() Options { return f.opts }
-
 // control runs for every connection attempt, with the resolved address.
 func (f *Fetcher) control(network, address string, _ syscall.RawConn) error {
 	ap, err := netip.ParseAddrPort(address)
