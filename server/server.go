@@ -53,6 +53,7 @@ type Server struct {
 	Resolver *graph.Resolver
 	Log      *slog.Logger
 	Router   chi.Router
+	queues   queues
 }
 
 // New wires the resolvers, REST routes and GraphQL over db.
@@ -72,6 +73,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Signer: graph.NewSigner(db),
 	}
 	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log}
+	res.Wake = s.Wake
 	s.Router = s.routes()
 	return s
 }
