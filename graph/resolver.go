@@ -27,4 +27,7 @@ type Resolver struct {
 	Fetcher importer.Fetcher
 
 	samlCreds samlCredentials // the SAML service provider's key pair, loaded on first use
+	// Wake signals the background worker of a queue that work was recorded
+	// (nil when no worker runs, as in tests that run the queue themselves).
+	Wake func(queue string)
 }

@@ -25,6 +25,7 @@ import (
 
 	"docsapi/apierr"
 	"docsapi/auth"
+	"docsapi/fetch"
 	"docsapi/graph"
 	"docsapi/graph/generated"
 	"docsapi/importer"
@@ -54,6 +55,13 @@ type Server struct {
 	Resolver *graph.Resolver
 	Log      *slog.Logger
 	Router   chi.Router
+	queues   queues
+}
+
+// ImportFetchLimits bound every request of a content import (a website
+// crawl makes one per page and image, within its own overall time limit).
+func ImportFetchLimits(allowPrivate bool) fetch.Options {
+	return fetch.Options{AllowPrivate: allowPrivate, MaxBytes: 20 << 20, Timeout: 20 * time.Second, MaxRedirects: 5, UserAgent: "docsapi-import/1"}
 }
 
 // New wires the resolvers, REST routes and GraphQL over db.
@@ -72,9 +80,10 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
-		Fetcher: &importer.HTTPFetcher{AllowPrivate: cfg.AllowPrivateFetch},
+		Fetcher: importer.Guarded{F: fetch.New(ImportFetchLimits(cfg.AllowPrivateFetch))},
 	}
 	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log}
+	res.Wake = s.Wake
 	s.Router = s.routes()
 	return s
 }

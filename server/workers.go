@@ -27,3 +27,36 @@ func (s *Server) StartWorkers(ctx context.Context) *sync.WaitGroup {
 	}
 	return &wg
 }
+
+// queues holds one wake-up channel per named work queue. The queues
+// themselves are database tables; a wake-up only saves the worker from
+// waiting for its next poll.
+type queues struct {
+	mu sync.Mutex
+	ch map[string]chan struct{}
+}
+
+func (q *queues) channel(name string) chan struct{} {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.ch == nil {
+		q.ch = map[string]chan struct{}{}
+	}
+	c, ok := q.ch[name]
+	if !ok {
+		c = make(chan struct{}, 1) // one pending wake-up is enough
+		q.ch[name] = c
+	}
+	return c
+}
+
+// Wake tells the worker of queue that work was recorded; it never blocks.
+func (s *Server) Wake(queue string) {
+	select {
+	case s.queues.channel(queue) <- struct{}{}:
+	default:
+	}
+}
+
+// Wakeups is the channel a queue's worker waits on.
+func (s *Server) Wakeups(queue string) <-chan struct{} { return s.queues.channel(queue) }

@@ -79,6 +79,23 @@ type SAML interface {
 	SignInWithSAML(ctx context.Context, s SAMLSignIn) (SAMLSignInResult, error)
 }
 
+type OpenAPISpecs interface {
+	OpenAPISpec(ctx context.Context, orgID, slug string) (OpenAPISpec, error)
+	ListOpenAPISpecs(ctx context.Context, orgID string, pq PageQuery) (Page[OpenAPISpec], error)
+	CreateOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAPISource) (OpenAPISpec, error)
+	PutOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAPISource) (OpenAPISpec, bool, error)
+	SetOpenAPISpecVisibility(ctx context.Context, orgID, slug, visibility string) error
+	DeleteOpenAPISpec(ctx context.Context, orgID, slug string) (bool, error)
+	ListOpenAPIVersions(ctx context.Context, specID string, pq PageQuery) (Page[OpenAPIVersion], error)
+	OpenAPIVersion(ctx context.Context, specID, versionID string) (OpenAPIVersion, error)
+	OpenAPIVersionDocument(ctx context.Context, specID, versionID string) (OpenAPIVersion, []byte, error)
+	// The processing queue (background processor only).
+	ClaimOpenAPIJob(ctx context.Context) (*OpenAPIJob, error)
+	FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, out OpenAPIOutcome) (OpenAPIFinish, error)
+	ReleaseOpenAPIJob(ctx context.Context, job *OpenAPIJob) error
+	RequeueInterruptedOpenAPIJobs(ctx context.Context) (int, error)
+}
+
 type Keys interface {
 	SigningKey(ctx context.Context, algorithm string, gen func() (priv, pub []byte, err error)) (SigningKey, error)
 }
@@ -112,6 +129,7 @@ type Store interface {
 	Members
 	Teams
 	Invites
+	OpenAPISpecs
 	Keys
 	Content
 	SAML

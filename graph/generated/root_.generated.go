@@ -153,10 +153,12 @@ type ComplexityRoot struct {
 	Mutation struct {
 		ApplyTemplate      func(childComplexity int, spaceID string, input model.ApplyTemplateInput) int
 		CreateLinkInvite   func(childComplexity int, organizationID string, input model.CreateLinkInviteInput) int
+		CreateOpenAPISpec  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
 		CreatePage         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
 		CreateSAMLProvider func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateTeam         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
 		DeleteLinkInvite   func(childComplexity int, organizationID string, inviteID string) int
+		DeleteOpenAPISpec  func(childComplexity int, organizationID string, slug string) int
 		DeletePage         func(childComplexity int, target model.ContentTarget, pageID string) int
 		DeleteSAMLProvider func(childComplexity int, organizationID string, samlProviderID string) int
 		DeleteTeam         func(childComplexity int, organizationID string, teamID string) int
@@ -164,12 +166,14 @@ type ComplexityRoot struct {
 		InviteUsers        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
 		MovePage           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
 		PingOrganization   func(childComplexity int, organizationID string) int
+		PutOpenAPISpec     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
 		RemoveMember       func(childComplexity int, organizationID string, userID string) int
 		RemoveTeamMember   func(childComplexity int, organizationID string, teamID string, userID string) int
 		RevokeCurrentToken func(childComplexity int) int
 		SetMemberSso       func(childComplexity int, organizationID string, userID string) int
 		SetTeamMember      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
 		UpdateMember       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOpenAPISpec  func(childComplexity int, organizationID string, slug string, input model.UpdateOpenAPISpecInput) int
 		UpdateOrganization func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
 		UpdateSAMLProvider func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
@@ -180,6 +184,81 @@ type ComplexityRoot struct {
 
 	Next struct {
 		Page func(childComplexity int) int
+	}
+
+	OpenAPISpec struct {
+		CreatedAt               func(childComplexity int) int
+		ID                      func(childComplexity int) int
+		LastProcessErrorCode    func(childComplexity int) int
+		LastProcessErrorMessage func(childComplexity int) int
+		LastProcessedAt         func(childComplexity int) int
+		LastVersion             func(childComplexity int) int
+		Object                  func(childComplexity int) int
+		Permissions             func(childComplexity int) int
+		ProcessingState         func(childComplexity int) int
+		Slug                    func(childComplexity int) int
+		SourceURL               func(childComplexity int) int
+		UpdatedAt               func(childComplexity int) int
+		Urls                    func(childComplexity int) int
+		Visibility              func(childComplexity int) int
+	}
+
+	OpenAPISpecContent struct {
+		Filesystem func(childComplexity int) int
+		URL        func(childComplexity int) int
+	}
+
+	OpenAPISpecDocument struct {
+		ContentType func(childComplexity int) int
+		Text        func(childComplexity int) int
+	}
+
+	OpenAPISpecList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	OpenAPISpecPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
+	}
+
+	OpenAPISpecPutResult struct {
+		Created func(childComplexity int) int
+		Spec    func(childComplexity int) int
+	}
+
+	OpenAPISpecURLs struct {
+		App       func(childComplexity int) int
+		Location  func(childComplexity int) int
+		Published func(childComplexity int) int
+	}
+
+	OpenAPISpecVersion struct {
+		ContentHash func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Info        func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Openapi     func(childComplexity int) int
+		URL         func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	OpenAPISpecVersionInfo struct {
+		Title   func(childComplexity int) int
+		Version func(childComplexity int) int
+	}
+
+	OpenAPISpecVersionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	OpenAPISpecVersionURLs struct {
+		Location func(childComplexity int) int
 	}
 
 	Organization struct {
@@ -274,6 +353,12 @@ type ComplexityRoot struct {
 		Member                      func(childComplexity int, organizationID string, userID string) int
 		MemberTeams                 func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
 		Members                     func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
+		OpenAPISpec                 func(childComplexity int, organizationID string, slug string) int
+		OpenAPISpecVersion          func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersionContent   func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersionDocument  func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersions         func(childComplexity int, organizationID string, slug string, page *string, limit *int) int
+		OpenAPISpecs                func(childComplexity int, organizationID string, page *string, limit *int) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, page *string, limit *int) int
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
@@ -927,6 +1012,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateLinkInvite(childComplexity, args["organizationId"].(string), args["input"].(model.CreateLinkInviteInput)), true
+	case "Mutation.createOpenAPISpec":
+		if e.ComplexityRoot.Mutation.CreateOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateOpenAPISpec(childComplexity, args["organizationId"].(string), args["input"].(model.CreateOpenAPISpecInput)), true
 	case "Mutation.createPage":
 		if e.ComplexityRoot.Mutation.CreatePage == nil {
 			break
@@ -971,6 +1067,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteLinkInvite(childComplexity, args["organizationId"].(string), args["inviteId"].(string)), true
+	case "Mutation.deleteOpenAPISpec":
+		if e.ComplexityRoot.Mutation.DeleteOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string)), true
 	case "Mutation.deletePage":
 		if e.ComplexityRoot.Mutation.DeletePage == nil {
 			break
@@ -1048,6 +1155,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PingOrganization(childComplexity, args["organizationId"].(string)), true
+	case "Mutation.putOpenAPISpec":
+		if e.ComplexityRoot.Mutation.PutOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string), args["input"].(model.PutOpenAPISpecInput)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -1109,6 +1227,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["organizationId"].(string), args["userId"].(string), args["input"].(model.UpdateMemberInput)), true
+	case "Mutation.updateOpenAPISpec":
+		if e.ComplexityRoot.Mutation.UpdateOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string), args["input"].(model.UpdateOpenAPISpecInput)), true
 	case "Mutation.updateOrganization":
 		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
 			break
@@ -1182,6 +1311,269 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Next.Page(childComplexity), true
+
+	case "OpenAPISpec.createdAt":
+		if e.ComplexityRoot.OpenAPISpec.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.CreatedAt(childComplexity), true
+	case "OpenAPISpec.id":
+		if e.ComplexityRoot.OpenAPISpec.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.ID(childComplexity), true
+	case "OpenAPISpec.lastProcessErrorCode":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessErrorCode(childComplexity), true
+	case "OpenAPISpec.lastProcessErrorMessage":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessErrorMessage(childComplexity), true
+	case "OpenAPISpec.lastProcessedAt":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessedAt(childComplexity), true
+	case "OpenAPISpec.lastVersion":
+		if e.ComplexityRoot.OpenAPISpec.LastVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastVersion(childComplexity), true
+	case "OpenAPISpec.object":
+		if e.ComplexityRoot.OpenAPISpec.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Object(childComplexity), true
+	case "OpenAPISpec.permissions":
+		if e.ComplexityRoot.OpenAPISpec.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Permissions(childComplexity), true
+	case "OpenAPISpec.processingState":
+		if e.ComplexityRoot.OpenAPISpec.ProcessingState == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.ProcessingState(childComplexity), true
+	case "OpenAPISpec.slug":
+		if e.ComplexityRoot.OpenAPISpec.Slug == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Slug(childComplexity), true
+	case "OpenAPISpec.sourceURL":
+		if e.ComplexityRoot.OpenAPISpec.SourceURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.SourceURL(childComplexity), true
+	case "OpenAPISpec.updatedAt":
+		if e.ComplexityRoot.OpenAPISpec.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.UpdatedAt(childComplexity), true
+	case "OpenAPISpec.urls":
+		if e.ComplexityRoot.OpenAPISpec.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Urls(childComplexity), true
+	case "OpenAPISpec.visibility":
+		if e.ComplexityRoot.OpenAPISpec.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Visibility(childComplexity), true
+
+	case "OpenAPISpecContent.filesystem":
+		if e.ComplexityRoot.OpenAPISpecContent.Filesystem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecContent.Filesystem(childComplexity), true
+	case "OpenAPISpecContent.url":
+		if e.ComplexityRoot.OpenAPISpecContent.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecContent.URL(childComplexity), true
+
+	case "OpenAPISpecDocument.contentType":
+		if e.ComplexityRoot.OpenAPISpecDocument.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecDocument.ContentType(childComplexity), true
+	case "OpenAPISpecDocument.text":
+		if e.ComplexityRoot.OpenAPISpecDocument.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecDocument.Text(childComplexity), true
+
+	case "OpenAPISpecList.count":
+		if e.ComplexityRoot.OpenAPISpecList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecList.Count(childComplexity), true
+	case "OpenAPISpecList.items":
+		if e.ComplexityRoot.OpenAPISpecList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecList.Items(childComplexity), true
+	case "OpenAPISpecList.next":
+		if e.ComplexityRoot.OpenAPISpecList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecList.Next(childComplexity), true
+
+	case "OpenAPISpecPermissions.edit":
+		if e.ComplexityRoot.OpenAPISpecPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecPermissions.Edit(childComplexity), true
+	case "OpenAPISpecPermissions.view":
+		if e.ComplexityRoot.OpenAPISpecPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecPermissions.View(childComplexity), true
+
+	case "OpenAPISpecPutResult.created":
+		if e.ComplexityRoot.OpenAPISpecPutResult.Created == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecPutResult.Created(childComplexity), true
+	case "OpenAPISpecPutResult.spec":
+		if e.ComplexityRoot.OpenAPISpecPutResult.Spec == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecPutResult.Spec(childComplexity), true
+
+	case "OpenAPISpecURLs.app":
+		if e.ComplexityRoot.OpenAPISpecURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecURLs.App(childComplexity), true
+	case "OpenAPISpecURLs.location":
+		if e.ComplexityRoot.OpenAPISpecURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecURLs.Location(childComplexity), true
+	case "OpenAPISpecURLs.published":
+		if e.ComplexityRoot.OpenAPISpecURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecURLs.Published(childComplexity), true
+
+	case "OpenAPISpecVersion.contentHash":
+		if e.ComplexityRoot.OpenAPISpecVersion.ContentHash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.ContentHash(childComplexity), true
+	case "OpenAPISpecVersion.createdAt":
+		if e.ComplexityRoot.OpenAPISpecVersion.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.CreatedAt(childComplexity), true
+	case "OpenAPISpecVersion.id":
+		if e.ComplexityRoot.OpenAPISpecVersion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.ID(childComplexity), true
+	case "OpenAPISpecVersion.info":
+		if e.ComplexityRoot.OpenAPISpecVersion.Info == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Info(childComplexity), true
+	case "OpenAPISpecVersion.object":
+		if e.ComplexityRoot.OpenAPISpecVersion.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Object(childComplexity), true
+	case "OpenAPISpecVersion.openapi":
+		if e.ComplexityRoot.OpenAPISpecVersion.Openapi == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Openapi(childComplexity), true
+	case "OpenAPISpecVersion.url":
+		if e.ComplexityRoot.OpenAPISpecVersion.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.URL(childComplexity), true
+	case "OpenAPISpecVersion.urls":
+		if e.ComplexityRoot.OpenAPISpecVersion.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Urls(childComplexity), true
+
+	case "OpenAPISpecVersionInfo.title":
+		if e.ComplexityRoot.OpenAPISpecVersionInfo.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionInfo.Title(childComplexity), true
+	case "OpenAPISpecVersionInfo.version":
+		if e.ComplexityRoot.OpenAPISpecVersionInfo.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionInfo.Version(childComplexity), true
+
+	case "OpenAPISpecVersionList.count":
+		if e.ComplexityRoot.OpenAPISpecVersionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionList.Count(childComplexity), true
+	case "OpenAPISpecVersionList.items":
+		if e.ComplexityRoot.OpenAPISpecVersionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionList.Items(childComplexity), true
+	case "OpenAPISpecVersionList.next":
+		if e.ComplexityRoot.OpenAPISpecVersionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionList.Next(childComplexity), true
+
+	case "OpenAPISpecVersionURLs.location":
+		if e.ComplexityRoot.OpenAPISpecVersionURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionURLs.Location(childComplexity), true
 
 	case "Organization.ai":
 		if e.ComplexityRoot.Organization.Ai == nil {
@@ -1563,6 +1955,72 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Members(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["order"].(*model.Order), args["role"].(*string), args["search"].(*string), args["sort"].(*model.MemberSort)), true
+	case "Query.openAPISpec":
+		if e.ComplexityRoot.Query.OpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Query_openAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string)), true
+	case "Query.openAPISpecVersion":
+		if e.ComplexityRoot.Query.OpenAPISpecVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Query_openAPISpecVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OpenAPISpecVersion(childComplexity, args["organizationId"].(string), args["slug"].(string), args["versionId"].(*string)), true
+	case "Query.openAPISpecVersionContent":
+		if e.ComplexityRoot.Query.OpenAPISpecVersionContent == nil {
+			break
+		}
+
+		args, err := ec.field_Query_openAPISpecVersionContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OpenAPISpecVersionContent(childComplexity, args["organizationId"].(string), args["slug"].(string), args["versionId"].(*string)), true
+	case "Query.openAPISpecVersionDocument":
+		if e.ComplexityRoot.Query.OpenAPISpecVersionDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Query_openAPISpecVersionDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OpenAPISpecVersionDocument(childComplexity, args["organizationId"].(string), args["slug"].(string), args["versionId"].(*string)), true
+	case "Query.openAPISpecVersions":
+		if e.ComplexityRoot.Query.OpenAPISpecVersions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_openAPISpecVersions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OpenAPISpecVersions(childComplexity, args["organizationId"].(string), args["slug"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.openAPISpecs":
+		if e.ComplexityRoot.Query.OpenAPISpecs == nil {
+			break
+		}
+
+		args, err := ec.field_Query_openAPISpecs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OpenAPISpecs(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.organization":
 		if e.ComplexityRoot.Query.Organization == nil {
 			break
@@ -2518,6 +2976,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputApplyTemplateInput,
 		ec.unmarshalInputContentTarget,
 		ec.unmarshalInputCreateLinkInviteInput,
+		ec.unmarshalInputCreateOpenAPISpecInput,
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateTeamInput,
@@ -2525,9 +2984,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputInviteUsersInput,
 		ec.unmarshalInputInviteeInput,
 		ec.unmarshalInputMovePageInput,
+		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputOrganizationDefaultContentInput,
+		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputTeamMemberRoleInput,
 		ec.unmarshalInputUpdateMemberInput,
+		ec.unmarshalInputUpdateOpenAPISpecInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
@@ -3159,6 +3621,183 @@ extend type Mutation {
   become users who have not signed in yet.
   """
   inviteUsers(organizationId: ID!, input: InviteUsersInput!): InviteUsersResult!
+}
+`, BuiltIn: false},
+	{Name: "../openapi.graphqls", Input: `"""
+An OpenAPI specification stored in an organization, referenced by its slug.
+Its source (a URL or a text) is processed in the background: processingState
+goes PENDING, then PROGRESS, then COMPLETE. Each successful processing of a
+changed document stores a version (lastVersion); a failed one sets
+lastProcessErrorCode (and lastProcessErrorMessage) and keeps the previous
+version.
+"""
+type OpenAPISpec {
+  "Always ` + "`" + `openapi-spec` + "`" + `."
+  object: String!
+  id: ID!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "1 to 100 characters, ^[a-z0-9]+(?:-[a-z0-9]+)*$, unique in the organization."
+  slug: String!
+  "The URL the document is fetched from (absent for text sources)."
+  sourceURL: String
+  processingState: OpenAPISpecProcessingState!
+  visibility: OpenAPISpecVisibility
+  "Id of the latest version."
+  lastVersion: String
+  "When the last processing finished (successfully or not)."
+  lastProcessedAt: DateTime
+  "Why the last processing failed; absent when it succeeded."
+  lastProcessErrorCode: OpenAPISpecProcessingErrorCode
+  "docsapi addition: the failure in words (fetch or validation error)."
+  lastProcessErrorMessage: String
+  permissions: OpenAPISpecPermissions!
+  urls: OpenAPISpecURLs!
+}
+
+"PENDING: waiting for the processor; PROGRESS: being processed; COMPLETE: processed (see lastProcessErrorCode)."
+enum OpenAPISpecProcessingState {
+  PENDING
+  PROGRESS
+  COMPLETE
+}
+
+"PRIVATE: members only; PUBLIC: available to anyone with a public link."
+enum OpenAPISpecVisibility {
+  PRIVATE
+  PUBLIC
+}
+
+"""
+FETCH_TIMEOUT: the URL did not answer in time; FETCH_ERROR: the URL could
+not be fetched (refused address, network error, non-2xx status, too large);
+PARSE_ERROR: not a valid OpenAPI 3.0 or 3.1 document.
+"""
+enum OpenAPISpecProcessingErrorCode {
+  FETCH_TIMEOUT
+  FETCH_ERROR
+  PARSE_ERROR
+}
+
+type OpenAPISpecPermissions {
+  "Members with the READ role or above."
+  view: Boolean!
+  "Members with the CREATE role or above (the organization's createOpenAPISpec)."
+  edit: Boolean!
+}
+
+type OpenAPISpecURLs {
+  location: String!
+  app: String!
+  "Not set: docsapi does not host public pages for specs."
+  published: String
+}
+
+type OpenAPISpecList {
+  next: Next
+  count: Int!
+  items: [OpenAPISpec!]!
+}
+
+"A stored, successfully processed document of a spec."
+type OpenAPISpecVersion {
+  "Always ` + "`" + `openapi-spec-version` + "`" + `."
+  object: String!
+  id: ID!
+  createdAt: DateTime!
+  "Where the document is served as received (REST .../versions/{versionId}/raw, with a token)."
+  url: String!
+  urls: OpenAPISpecVersionURLs!
+  "docsapi addition: the document's info.title and info.version."
+  info: OpenAPISpecVersionInfo!
+  "docsapi addition: the document's openapi field (3.0.x or 3.1.x)."
+  openapi: String!
+  "docsapi addition: sha256:<hex> of the document; an identical document makes no new version."
+  contentHash: String!
+}
+
+type OpenAPISpecVersionInfo {
+  title: String!
+  version: String!
+}
+
+type OpenAPISpecVersionURLs {
+  location: String!
+}
+
+type OpenAPISpecVersionList {
+  next: Next
+  count: Int!
+  items: [OpenAPISpecVersion!]!
+}
+
+"""
+The content of a version. filesystem maps each file of the specification to
+its document as JSON (YAML is converted); docsapi stores single-file
+documents (external $refs are refused), so it holds one entry, named
+openapi.json or openapi.yaml. url serves the document as received.
+"""
+type OpenAPISpecContent {
+  filesystem: JSONObject!
+  url: String!
+}
+
+"A version's document as received."
+type OpenAPISpecDocument {
+  "application/json or application/yaml."
+  contentType: String!
+  text: String!
+}
+
+"Exactly one of url (absolute http(s), at most 2048 characters) and text (at least 1 character)."
+input OpenAPISpecSourceInput {
+  url: String
+  text: String
+}
+
+input CreateOpenAPISpecInput {
+  slug: String!
+  source: OpenAPISpecSourceInput!
+}
+
+input PutOpenAPISpecInput {
+  source: OpenAPISpecSourceInput!
+}
+
+input UpdateOpenAPISpecInput {
+  visibility: OpenAPISpecVisibility!
+}
+
+"Answer of putOpenAPISpec: created is true when the slug was new (REST 201), false when updated (REST 200)."
+type OpenAPISpecPutResult {
+  created: Boolean!
+  spec: OpenAPISpec!
+}
+
+extend type Query {
+  "OpenAPI specs of an organization, oldest first (READ)."
+  openAPISpecs(organizationId: ID!, page: String, limit: Int): OpenAPISpecList!
+  "A spec by slug (READ)."
+  openAPISpec(organizationId: ID!, slug: String!): OpenAPISpec!
+  "Versions of a spec, newest first (READ)."
+  openAPISpecVersions(organizationId: ID!, slug: String!, page: String, limit: Int): OpenAPISpecVersionList!
+  "A version of a spec; without versionId, the latest (READ)."
+  openAPISpecVersion(organizationId: ID!, slug: String!, versionId: ID): OpenAPISpecVersion!
+  "The content of a version; without versionId, of the latest (READ)."
+  openAPISpecVersionContent(organizationId: ID!, slug: String!, versionId: ID): OpenAPISpecContent!
+  "The document of a version as received; without versionId, of the latest (READ)."
+  openAPISpecVersionDocument(organizationId: ID!, slug: String!, versionId: ID): OpenAPISpecDocument!
+}
+
+extend type Mutation {
+  "Create a spec and queue its processing (CREATE). A slug already used is a CONFLICT."
+  createOpenAPISpec(organizationId: ID!, input: CreateOpenAPISpecInput!): OpenAPISpec!
+  "Create the spec with this slug or give it a new source; either way it is processed again (CREATE)."
+  putOpenAPISpec(organizationId: ID!, slug: String!, input: PutOpenAPISpecInput!): OpenAPISpecPutResult!
+  "Change a spec's visibility (CREATE)."
+  updateOpenAPISpec(organizationId: ID!, slug: String!, input: UpdateOpenAPISpecInput!): OpenAPISpec!
+  "Delete a spec and its versions (CREATE)."
+  deleteOpenAPISpec(organizationId: ID!, slug: String!): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../organizations.graphqls", Input: `"""
@@ -3863,6 +4502,156 @@ func (ec *executionContext) childFields_Next(ctx context.Context, field graphql.
 		return ec.fieldContext_Next_page(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Next", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_OpenAPISpec_object(ctx, field)
+	case "id":
+		return ec.fieldContext_OpenAPISpec_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OpenAPISpec_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_OpenAPISpec_updatedAt(ctx, field)
+	case "slug":
+		return ec.fieldContext_OpenAPISpec_slug(ctx, field)
+	case "sourceURL":
+		return ec.fieldContext_OpenAPISpec_sourceURL(ctx, field)
+	case "processingState":
+		return ec.fieldContext_OpenAPISpec_processingState(ctx, field)
+	case "visibility":
+		return ec.fieldContext_OpenAPISpec_visibility(ctx, field)
+	case "lastVersion":
+		return ec.fieldContext_OpenAPISpec_lastVersion(ctx, field)
+	case "lastProcessedAt":
+		return ec.fieldContext_OpenAPISpec_lastProcessedAt(ctx, field)
+	case "lastProcessErrorCode":
+		return ec.fieldContext_OpenAPISpec_lastProcessErrorCode(ctx, field)
+	case "lastProcessErrorMessage":
+		return ec.fieldContext_OpenAPISpec_lastProcessErrorMessage(ctx, field)
+	case "permissions":
+		return ec.fieldContext_OpenAPISpec_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_OpenAPISpec_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpec", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "filesystem":
+		return ec.fieldContext_OpenAPISpecContent_filesystem(ctx, field)
+	case "url":
+		return ec.fieldContext_OpenAPISpecContent_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecContent", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecDocument(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "contentType":
+		return ec.fieldContext_OpenAPISpecDocument_contentType(ctx, field)
+	case "text":
+		return ec.fieldContext_OpenAPISpecDocument_text(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecDocument", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_OpenAPISpecList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_OpenAPISpecList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_OpenAPISpecList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecList", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_OpenAPISpecPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_OpenAPISpecPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecPutResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "created":
+		return ec.fieldContext_OpenAPISpecPutResult_created(ctx, field)
+	case "spec":
+		return ec.fieldContext_OpenAPISpecPutResult_spec(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecPutResult", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_OpenAPISpecURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_OpenAPISpecURLs_app(ctx, field)
+	case "published":
+		return ec.fieldContext_OpenAPISpecURLs_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_OpenAPISpecVersion_object(ctx, field)
+	case "id":
+		return ec.fieldContext_OpenAPISpecVersion_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OpenAPISpecVersion_createdAt(ctx, field)
+	case "url":
+		return ec.fieldContext_OpenAPISpecVersion_url(ctx, field)
+	case "urls":
+		return ec.fieldContext_OpenAPISpecVersion_urls(ctx, field)
+	case "info":
+		return ec.fieldContext_OpenAPISpecVersion_info(ctx, field)
+	case "openapi":
+		return ec.fieldContext_OpenAPISpecVersion_openapi(ctx, field)
+	case "contentHash":
+		return ec.fieldContext_OpenAPISpecVersion_contentHash(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersion", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersionInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_OpenAPISpecVersionInfo_title(ctx, field)
+	case "version":
+		return ec.fieldContext_OpenAPISpecVersionInfo_version(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_OpenAPISpecVersionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_OpenAPISpecVersionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_OpenAPISpecVersionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionList", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersionURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_OpenAPISpecVersionURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_Organization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -1,0 +1,321 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// OpenAPISpec is an organization's OpenAPI specification and the state of
+// its processing. The source text is not loaded here (it may be megabytes);
+// only the processor reads it, through ClaimOpenAPIJob.
+type OpenAPISpec struct {
+	ID               string
+	OrganizationID   string
+	Slug             string
+	SourceURL        *string
+	Visibility       string
+	State            string // pending | progress | complete
+	LastVersion      *string
+	LastProcessedAt  *time.Time
+	LastErrorCode    *string
+	LastErrorMessage *string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+// OpenAPISource is where a spec's document comes from: exactly one of URL
+// and Text is set.
+type OpenAPISource struct {
+	URL  string
+	Text string
+}
+
+func (s OpenAPISource) args() (url, text any) {
+	if s.URL != "" {
+		return s.URL, nil
+	}
+	return nil, s.Text
+}
+
+const openAPISpecCols = `s.id, s.organization_id, s.slug, s.source_url, s.visibility, s.processing_state,
+ s.last_version, s.last_processed_at, s.last_error_code, s.last_error_message, s.created_at, s.updated_at`
+
+func scanOpenAPISpec(sc interface{ Scan(...any) error }) (OpenAPISpec, error) {
+	var s OpenAPISpec
+	var srcURL, lastVersion, code, msg sql.NullString
+	var processed sql.NullInt64
+	var created, updated int64
+	if err := sc.Scan(&s.ID, &s.OrganizationID, &s.Slug, &srcURL, &s.Visibility, &s.State,
+		&lastVersion, &processed, &code, &msg, &created, &updated); err != nil {
+		return s, notFound(err)
+	}
+	s.SourceURL, s.LastVersion, s.LastErrorCode, s.LastErrorMessage = nullStr(srcURL), nullStr(lastVersion), nullStr(code), nullStr(msg)
+	s.LastProcessedAt, s.CreatedAt, s.UpdatedAt = nullMillis(processed), FromMillis(created), FromMillis(updated)
+	return s, nil
+}
+
+// OpenAPISpec reads the spec of orgID with slug.
+func (db *DB) OpenAPISpec(ctx context.Context, orgID, slug string) (OpenAPISpec, error) {
+	return scanOpenAPISpec(db.r().QueryRowContext(ctx, `SELECT `+openAPISpecCols+` FROM openapi_specs s
+ WHERE s.organization_id = ? AND s.slug = ?`, orgID, slug))
+}
+
+// ListOpenAPISpecs pages through an organization's specs, oldest first.
+func (db *DB) ListOpenAPISpecs(ctx context.Context, orgID string, pq PageQuery) (Page[OpenAPISpec], error) {
+	spec := listSpec{Select: openAPISpecCols, From: `FROM openapi_specs s WHERE s.organization_id = ?`,
+		Args: []any{orgID}, SortCol: "s.created_at", IDCol: "s.id"}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (OpenAPISpec, Cursor, error) {
+		s, err := scanOpenAPISpec(rows)
+		return s, Cursor{N: s.CreatedAt.UnixMilli(), ID: s.ID}, err
+	})
+}
+
+// CreateOpenAPISpec adds a spec waiting for processing; ErrExists when the
+// slug is taken in the organization.
+func (db *DB) CreateOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAPISource) (OpenAPISpec, error) {
+	err := db.Write(ctx, func(tx *Tx) error { return insertOpenAPISpec(tx, orgID, slug, src) })
+	if err != nil {
+		return OpenAPISpec{}, err
+	}
+	return db.OpenAPISpec(ctx, orgID, slug)
+}
+
+func insertOpenAPISpec(tx *Tx, orgID, slug string, src OpenAPISource) error {
+	u, t := src.args()
+	_, err := tx.exec(`INSERT INTO openapi_specs (id, organization_id, slug, source_url, source_text, processing_state, created_at, updated_at)
+ VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`, NewID(), orgID, slug, u, t, ms(tx.Now), ms(tx.Now))
+	return uniqueAs(err, ErrExists)
+}
+
+// PutOpenAPISpec creates the spec or gives it a new source; either way it
+// waits for processing again. created tells which happened.
+func (db *DB) PutOpenAPISpec(ctx context.Context, orgID, slug string, src OpenAPISource) (spec OpenAPISpec, created bool, err error) {
+	err = db.Write(ctx, func(tx *Tx) error {
+		u, t := src.args()
+		res, err := tx.exec(`UPDATE openapi_specs SET source_url = ?, source_text = ?, processing_state = 'pending',
+ generation = generation + 1, updated_at = ? WHERE organization_id = ? AND slug = ?`, u, t, ms(tx.Now), orgID, slug)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			return nil
+		}
+		created = true
+		return insertOpenAPISpec(tx, orgID, slug, src)
+	})
+	if err != nil {
+		return spec, false, err
+	}
+	spec, err = db.OpenAPISpec(ctx, orgID, slug)
+	return spec, created, err
+}
+
+// SetOpenAPISpecVisibility changes who may read the spec.
+func (db *DB) SetOpenAPISpecVisibility(ctx context.Context, orgID, slug, visibility string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`UPDATE openapi_specs SET visibility = ?, updated_at = ? WHERE organization_id = ? AND slug = ?`,
+			visibility, ms(tx.Now), orgID, slug)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// DeleteOpenAPISpec deletes a spec and its versions; false when it did not
+// exist. A run in progress for it finds the row gone and discards its result.
+func (db *DB) DeleteOpenAPISpec(ctx context.Context, orgID, slug string) (bool, error) {
+	var n int64
+	err := db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`DELETE FROM openapi_specs WHERE organization_id = ? AND slug = ?`, orgID, slug)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n > 0, err
+}
+
+// OpenAPIVersion is one successfully processed document of a spec.
+type OpenAPIVersion struct {
+	ID          string
+	SpecID      string
+	CreatedAt   time.Time
+	Title       string
+	Version     string // info.version
+	OpenAPI     string // the document's openapi field
+	Format      string // json | yaml
+	ContentHash string
+	SourceURL   *string
+}
+
+const openAPIVersionCols = `v.id, v.spec_id, v.created_at, v.title, v.version, v.openapi, v.format, v.content_hash, v.source_url`
+
+func scanOpenAPIVersion(sc interface{ Scan(...any) error }, extra ...any) (OpenAPIVersion, error) {
+	var v OpenAPIVersion
+	var created int64
+	var src sql.NullString
+	if err := sc.Scan(append([]any{&v.ID, &v.SpecID, &created, &v.Title, &v.Version, &v.OpenAPI, &v.Format, &v.ContentHash, &src}, extra...)...); err != nil {
+		return v, notFound(err)
+	}
+	v.CreatedAt, v.SourceURL = FromMillis(created), nullStr(src)
+	return v, nil
+}
+
+// ListOpenAPIVersions pages through a spec's versions, newest first.
+func (db *DB) ListOpenAPIVersions(ctx context.Context, specID string, pq PageQuery) (Page[OpenAPIVersion], error) {
+	spec := listSpec{Select: openAPIVersionCols, From: `FROM openapi_spec_versions v WHERE v.spec_id = ?`,
+		Args: []any{specID}, SortCol: "v.created_at", IDCol: "v.id", Desc: true}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (OpenAPIVersion, Cursor, error) {
+		v, err := scanOpenAPIVersion(rows)
+		return v, Cursor{N: v.CreatedAt.UnixMilli(), ID: v.ID}, err
+	})
+}
+
+// OpenAPIVersion reads one version of a spec.
+func (db *DB) OpenAPIVersion(ctx context.Context, specID, versionID string) (OpenAPIVersion, error) {
+	return scanOpenAPIVersion(db.r().QueryRowContext(ctx, `SELECT `+openAPIVersionCols+` FROM openapi_spec_versions v
+ WHERE v.spec_id = ? AND v.id = ?`, specID, versionID))
+}
+
+// OpenAPIVersionDocument reads one version with its document.
+func (db *DB) OpenAPIVersionDocument(ctx context.Context, specID, versionID string) (OpenAPIVersion, []byte, error) {
+	var doc []byte
+	v, err := scanOpenAPIVersion(db.r().QueryRowContext(ctx, `SELECT `+openAPIVersionCols+`, v.document FROM openapi_spec_versions v
+ WHERE v.spec_id = ? AND v.id = ?`, specID, versionID), &doc)
+	return v, doc, err
+}
+
+// ---- processing queue ----
+
+// OpenAPIJob is one claimed processing run: the spec's source as it was
+// when claimed and the hash of its current last version.
+type OpenAPIJob struct {
+	SpecID         string
+	OrganizationID string
+	Slug           string
+	Generation     int64
+	SourceURL      *string
+	SourceText     *string
+	LastHash       string // "" when the spec has no version yet
+}
+
+// ClaimOpenAPIJob moves the oldest pending spec to 'progress' and returns
+// it; nil when nothing is pending.
+func (db *DB) ClaimOpenAPIJob(ctx context.Context) (*OpenAPIJob, error) {
+	var job *OpenAPIJob
+	err := db.Write(ctx, func(tx *Tx) error {
+		var j OpenAPIJob
+		var srcURL, srcText, hash sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT s.id, s.organization_id, s.slug, s.generation, s.source_url, s.source_text, v.content_hash
+ FROM openapi_specs s LEFT JOIN openapi_spec_versions v ON v.id = s.last_version
+ WHERE s.processing_state = 'pending' ORDER BY s.updated_at, s.id LIMIT 1`).
+			Scan(&j.SpecID, &j.OrganizationID, &j.Slug, &j.Generation, &srcURL, &srcText, &hash)
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'progress', updated_at = ? WHERE id = ?`, ms(tx.Now), j.SpecID); err != nil {
+			return err
+		}
+		j.SourceURL, j.SourceText, j.LastHash = nullStr(srcURL), nullStr(srcText), hash.String
+		job = &j
+		return nil
+	})
+	return job, err
+}
+
+// OpenAPIOutcome is the result of a run: a document (success) or an error
+// code and message (failure).
+type OpenAPIOutcome struct {
+	Version      *NewOpenAPIVersion
+	ErrorCode    string
+	ErrorMessage string
+}
+
+// NewOpenAPIVersion is a parsed document to store.
+type NewOpenAPIVersion struct {
+	Title, Version, OpenAPI, Format, ContentHash string
+	SourceURL                                    *string
+	Document                                     []byte
+}
+
+// OpenAPIFinish says what FinishOpenAPIJob did.
+type OpenAPIFinish struct {
+	Applied    bool   // false: the spec was deleted or given a new source meanwhile
+	NewVersion string // id of the version created ("" when none: failure or unchanged document)
+}
+
+// FinishOpenAPIJob records a run's outcome. A success stores a version
+// unless the document is the one of the last version; a failure keeps the
+// last version. Either way the spec is complete with lastProcessedAt now.
+// When the spec changed since the claim (a newer source is pending) or was
+// deleted, the outcome is dropped.
+func (db *DB) FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, out OpenAPIOutcome) (OpenAPIFinish, error) {
+	var fin OpenAPIFinish
+	err := db.Write(ctx, func(tx *Tx) error {
+		var lastHash sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT v.content_hash FROM openapi_specs s LEFT JOIN openapi_spec_versions v ON v.id = s.last_version
+ WHERE s.id = ? AND s.generation = ? AND s.processing_state = 'progress'`, job.SpecID, job.Generation).Scan(&lastHash)
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		fin.Applied = true
+		now := ms(tx.Now)
+		if out.Version == nil {
+			_, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'complete', last_processed_at = ?, updated_at = ?,
+ last_error_code = ?, last_error_message = ? WHERE id = ?`, now, now, out.ErrorCode, out.ErrorMessage, job.SpecID)
+			return err
+		}
+		v := out.Version
+		if v.ContentHash != lastHash.String {
+			fin.NewVersion = NewID()
+			if _, err := tx.exec(`INSERT INTO openapi_spec_versions (id, spec_id, created_at, title, version, openapi, format, content_hash, source_url, document)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, fin.NewVersion, job.SpecID, now, v.Title, v.Version, v.OpenAPI, v.Format, v.ContentHash, strOrNil(v.SourceURL), v.Document); err != nil {
+				return err
+			}
+			if _, err := tx.exec(`UPDATE openapi_specs SET last_version = ? WHERE id = ?`, fin.NewVersion, job.SpecID); err != nil {
+				return err
+			}
+		}
+		_, err = tx.exec(`UPDATE openapi_specs SET processing_state = 'complete', last_processed_at = ?, updated_at = ?,
+ last_error_code = NULL, last_error_message = NULL WHERE id = ?`, now, now, job.SpecID)
+		return err
+	})
+	return fin, err
+}
+
+// RequeueInterruptedOpenAPIJobs puts runs that a stopped process left in
+// 'progress' back in the queue; called once when the processor starts.
+func (db *DB) RequeueInterruptedOpenAPIJobs(ctx context.Context) (int, error) {
+	var n int64
+	err := db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'pending' WHERE processing_state = 'progress'`)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
+}
+
+// ReleaseOpenAPIJob puts a claimed run back in the queue untouched (the
+// processor is stopping).
+func (db *DB) ReleaseOpenAPIJob(ctx context.Context, job *OpenAPIJob) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		_, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'pending' WHERE id = ? AND generation = ? AND processing_state = 'progress'`,
+			job.SpecID, job.Generation)
+		return err
+	})
+}
