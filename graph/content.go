@@ -336,13 +336,37 @@ func (r *Resolver) backlinks(ctx context.Context, spaceID, kind, target string, 
 	return (*model.ContentLocationList)(&l), nil
 }
 
-// analyzer gives the storage the links and search sections of pages.
-type analyzer struct{ publicURL string }
+// analyzer gives the storage the links and search sections of pages. One
+// analyzer serves one revision write: the tree's path and file-name indexes
+// are built once, on the first link to resolve.
+type analyzer struct {
+	publicURL string
+	tree      *storage.Tree
+	byPath    map[string]string
+	byName    map[string]string
+}
 
-func (r *Resolver) analyzer() analyzer { return analyzer{publicURL: r.Config.PublicURL} }
+func (r *Resolver) analyzer() *analyzer { return &analyzer{publicURL: r.Config.PublicURL} }
+
+// indexes returns the page-path and file-name indexes of t.
+func (a *analyzer) indexes(t *storage.Tree) (byPath, byName map[string]string) {
+	if a.tree != t {
+		a.tree, a.byPath, a.byName = t, map[string]string{}, map[string]string{}
+		t.Walk(func(tp, _ *storage.TreePage) bool {
+			if tp.Path != "" {
+				a.byPath[tp.Path] = tp.ID
+			}
+			return true
+		})
+		for _, f := range t.Files {
+			a.byName[f.Name] = f.ID
+		}
+	}
+	return a.byPath, a.byName
+}
 
 // Sections: the text before the first heading is titled with the page title.
-func (a analyzer) Sections(p *storage.TreePage) []storage.SearchSection {
+func (a *analyzer) Sections(p *storage.TreePage) []storage.SearchSection {
 	var out []storage.SearchSection
 	secs := markdown.Sections(p.Markdown)
 	if len(secs) == 0 || secs[0].Title != "" {
@@ -363,10 +387,8 @@ func (a analyzer) Sections(p *storage.TreePage) []storage.SearchSection {
 // the revision (by name) or a page (by path, relative to the page's folder
 // or absolute from the revision root with a leading slash; .md suffixes and
 // README/index names are understood). Pure anchors are not links.
-func (a analyzer) Links(p *storage.TreePage, t *storage.Tree) []storage.PageLink {
+func (a *analyzer) Links(p *storage.TreePage, t *storage.Tree) []storage.PageLink {
 	var out []storage.PageLink
-	var byPath map[string]string
-	var byName map[string]string
 	for _, l := range markdown.Links(p.Markdown) {
 		dest := strings.TrimSpace(l.Dest)
 		if dest == "" || strings.HasPrefix(dest, "#") {
@@ -376,24 +398,13 @@ func (a analyzer) Links(p *storage.TreePage, t *storage.Tree) []storage.PageLink
 			out = append(out, a.absolute(u, dest))
 			continue
 		}
-		if byPath == nil {
-			byPath, byName = map[string]string{}, map[string]string{}
-			t.Walk(func(tp, _ *storage.TreePage) bool {
-				if tp.Path != "" {
-					byPath[tp.Path] = tp.ID
-				}
-				return true
-			})
-			for _, f := range t.Files {
-				byName[f.Name] = f.ID
-			}
-		}
+		byPath, byName := a.indexes(t)
 		out = append(out, resolveRelative(dest, l.Image, p, byPath, byName))
 	}
 	return out
 }
 
-func (a analyzer) absolute(u *url.URL, dest string) storage.PageLink {
+func (a *analyzer) absolute(u *url.URL, dest string) storage.PageLink {
 	if base, err := url.Parse(a.publicURL); err == nil && base.Host != "" && strings.EqualFold(u.Host, base.Host) {
 		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
 		for i := 0; i+1 < len(parts); i++ {

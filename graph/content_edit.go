@@ -205,7 +205,7 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 		set(&p.Meta.Icon, in.Icon)
 		set(&p.Meta.Description, in.Description)
 		if in.Markdown != nil && p.Type == "document" {
-			p.Markdown = *in.Markdown
+			p.SetBody(*in.Markdown)
 		}
 		setB(&p.Meta.Hidden, in.Hidden)
 		setB(&p.Meta.NoIndex, in.NoIndex)
@@ -367,7 +367,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, pageID *st
 		}
 		// One imported page replaces the page's body; several become its children.
 		if len(pages) == 1 && len(pages[0].Children) == 0 && p.Type == "document" {
-			p.Markdown, p.Dirty = pages[0].Markdown, true
+			p.SetBody(pages[0].Markdown)
 			res.Imported = len(res.Files) + 1
 			return nil
 		}

@@ -59,7 +59,15 @@ type TreePage struct {
 	ContentPage
 	Children []*TreePage
 	Dirty    bool
+	// bodySet: Markdown holds the page's body. Trees are loaded without
+	// bodies (a one-page edit of a large space must not read them all);
+	// the body of a dirty page is read back before its new version is
+	// written unless an edit set it with SetBody.
+	bodySet bool
 }
+
+// SetBody replaces a page's Markdown body and marks the page changed.
+func (p *TreePage) SetBody(md string) { p.Markdown, p.bodySet, p.Dirty = md, true, true }
 
 // File is a file of a revision.
 type File struct {
@@ -160,7 +168,7 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 			}
 			base = head.Revision
 		}
-		tree, err := loadTree(ctx, tx, base, true)
+		tree, err := loadTree(ctx, tx, base, false)
 		if err != nil {
 			return err
 		}
@@ -314,6 +322,11 @@ func writePages(tx *Tx, revID string, t *Tree, an Analyzer) error {
 	var err error
 	t.Walk(func(p, _ *TreePage) bool {
 		if p.Dirty || p.Version == "" {
+			if p.Version != "" && !p.bodySet {
+				if err = tx.QueryRowContext(tx.ctx, `SELECT markdown FROM page_versions WHERE hash = ?`, p.Version).Scan(&p.Markdown); err != nil {
+					return false
+				}
+			}
 			if p.CreatedAt.IsZero() {
 				p.CreatedAt = tx.Now
 			}

@@ -120,13 +120,47 @@ func ftsQuery(text string) string {
 }
 
 // matches is the ranked matching rows of the given spaces; bm25 weighs a
-// match in a section title five times one in its body.
-func matches(spaces []string) (string, []any) {
+// match in a section title five times one in its body. The excerpt is
+// computed only when asked (snippet() is the costly part of a query that
+// matches thousands of sections).
+func matches(spaces []string, excerpt bool) (string, []any) {
 	in := strings.TrimSuffix(strings.Repeat("?, ", len(spaces)), ", ")
+	ex := `''`
+	if excerpt {
+		ex = `snippet(search_sections, 1, '', '', '…', 24)`
+	}
 	return `SELECT d.space_id, d.page_id, d.section_id, d.ordinal, search_sections.title AS title,
- snippet(search_sections, 1, '', '', '…', 24) AS excerpt, bm25(search_sections, 5.0, 1.0) AS score
+ ` + ex + ` AS excerpt, bm25(search_sections, 5.0, 1.0) AS score
  FROM search_sections JOIN search_docs d ON d.rowid = search_sections.rowid
  WHERE search_sections MATCH ? AND d.space_id IN (` + in + `)`, anySlice(spaces)
+}
+
+// rankedGroups runs one ranking query: the groups (pages or spaces) of the
+// matching rows, best first, one page of them, with the number of groups.
+func rankedGroups(ctx context.Context, tx queryer, m string, args []any, col string, offset, limit int) ([]string, int, error) {
+	rows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT `+col+`, COUNT(*) OVER () FROM x GROUP BY `+col+` ORDER BY MIN(score), `+col+` LIMIT ? OFFSET ?`,
+		append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	var ids []string
+	count := -1
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id, &count); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if count < 0 { // a page past the end (or limit 0): count separately
+		err = tx.QueryRowContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT COUNT(DISTINCT `+col+`) FROM x`, args...).Scan(&count)
+	}
+	return ids, count, err
 }
 
 // SearchPages ranks the pages of one space matching text (best section
@@ -138,31 +172,16 @@ func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, lim
 	if q == "" {
 		return nil, 0, nil
 	}
-	m, margs := matches([]string{spaceID})
-	args := append([]any{q}, margs...)
+	m, margs := matches([]string{spaceID}, false)
 	var count int
 	var hits []PageHit
 	err := db.ReadTx(ctx, func(tx queryer) error {
-		if err := tx.QueryRowContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT COUNT(DISTINCT page_id) FROM x`, args...).Scan(&count); err != nil {
+		ids, n, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "page_id", offset, limit)
+		if err != nil || len(ids) == 0 {
+			count = n
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT page_id FROM x GROUP BY page_id ORDER BY MIN(score), page_id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
-		if err != nil {
-			return err
-		}
-		var ids []string
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if len(ids) == 0 {
-			return rows.Err()
-		}
+		count = n
 		hits, err = pageHits(ctx, tx, q, []string{spaceID}, ids, 5)
 		return err
 	})
@@ -177,38 +196,23 @@ func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, 
 	if q == "" || len(spaceIDs) == 0 {
 		return nil, 0, nil
 	}
-	m, margs := matches(spaceIDs)
-	args := append([]any{q}, margs...)
+	m, margs := matches(spaceIDs, false)
 	var count int
 	var out []SpaceHit
 	err := db.ReadTx(ctx, func(tx queryer) error {
-		if err := tx.QueryRowContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT COUNT(DISTINCT space_id) FROM x`, args...).Scan(&count); err != nil {
+		spaces, n, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "space_id", offset, limit)
+		count = n
+		if err != nil || len(spaces) == 0 {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT space_id FROM x GROUP BY space_id ORDER BY MIN(score), space_id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+		// The best pages of each listed space, in one query.
+		m2, margs2 := matches(spaces, false)
+		prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM (
+ SELECT space_id, page_id, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY MIN(score), page_id) AS n FROM x GROUP BY space_id, page_id
+) WHERE n <= ? ORDER BY space_id, n`, append(append([]any{q}, margs2...), pagesPer)...)
 		if err != nil {
 			return err
 		}
-		var spaces []string
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			spaces = append(spaces, id)
-		}
-		rows.Close()
-		if len(spaces) == 0 {
-			return rows.Err()
-		}
-		// Best pages of each listed space.
-		m2, margs2 := matches(spaces)
-		prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM x GROUP BY space_id, page_id ORDER BY space_id, MIN(score), page_id`, append([]any{q}, margs2...)...)
-		if err != nil {
-			return err
-		}
-		perSpace := map[string][]string{}
 		var pageIDs []string
 		for prow.Next() {
 			var s, p string
@@ -216,12 +220,12 @@ func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, 
 				prow.Close()
 				return err
 			}
-			if len(perSpace[s]) < pagesPer {
-				perSpace[s] = append(perSpace[s], p)
-				pageIDs = append(pageIDs, p)
-			}
+			pageIDs = append(pageIDs, p)
 		}
 		prow.Close()
+		if err := prow.Err(); err != nil {
+			return err
+		}
 		hits, err := pageHits(ctx, tx, q, spaces, pageIDs, 3)
 		if err != nil {
 			return err
@@ -263,8 +267,8 @@ func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []strin
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	m, margs := matches(spaces)
-	srows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT page_id, section_id, title, excerpt FROM x WHERE page_id IN (`+in+`) ORDER BY page_id, score, ordinal`,
+	m, margs := matches(spaces, true)
+	srows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+` AND d.page_id IN (`+in+`)) SELECT page_id, section_id, title, excerpt FROM x ORDER BY page_id, score, ordinal`,
 		append(append([]any{q}, margs...), anySlice(pageIDs)...)...)
 	if err != nil {
 		return nil, err

@@ -31,7 +31,6 @@ CREATE TABLE revision_pages (
 );
 CREATE INDEX revision_pages_order ON revision_pages (revision_id, position);
 CREATE INDEX revision_pages_path ON revision_pages (revision_id, path);
-CREATE INDEX revision_pages_version ON revision_pages (version);
 
 -- Links a page version makes, resolved when the version was written.
 CREATE TABLE page_links (
