@@ -1,6 +1,9 @@
 package storage
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The narrow interfaces below are what the resolvers depend on. *DB (SQLite)
 // implements them all; a PostgreSQL backend will implement the same set.
@@ -67,6 +70,12 @@ type Keys interface {
 	SigningKey(ctx context.Context, algorithm string, gen func() (priv, pub []byte, err error)) (SigningKey, error)
 }
 
+type Idempotency interface {
+	IdempotentResponse(ctx context.Context, scope, key string, since time.Time) (IdempotentResponse, error)
+	SaveIdempotentResponse(ctx context.Context, scope, key string, res IdempotentResponse) error
+	PurgeIdempotentResponses(ctx context.Context, cutoff time.Time) (int64, error)
+}
+
 // Store is everything the resolvers use. Each resource family adds its
 // interface here.
 type Store interface {
@@ -77,6 +86,7 @@ type Store interface {
 	Teams
 	Invites
 	Keys
+	Idempotency
 	Ping(ctx context.Context) error
 }
 
