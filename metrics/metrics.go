@@ -117,7 +117,9 @@ func (m *Registry) ObserveRequest(method, route string, code int, d time.Duratio
 
 // CountError records one error answered through transport ("http" or
 // "graphql") with its symbolic code.
-func (m *Registry) CountError(transport, code string) { m.errors.WithLabelValues(transport, code).Inc() }
+func (m *Registry) CountError(transport, code string) {
+	m.errors.WithLabelValues(transport, code).Inc()
+}
 
 // CountRateLimited records one 429 of limiter ("token" or "address").
 func (m *Registry) CountRateLimited(limiter string) { m.limited.WithLabelValues(limiter).Inc() }

@@ -63,8 +63,8 @@ type Config struct {
 	GraphQLConcurrency int  // resolvers running at once in one operation
 	NoIntrospection    bool // refuse __schema and __type queries
 	NoPlayground       bool // do not serve the playground page
-	Version           string
-	Build             string
+	Version            string
+	Build              string
 	// Clock replaces time.Now (tests of retention and expiry).
 	Clock func() time.Time
 }
