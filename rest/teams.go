@@ -55,9 +55,7 @@ func mountTeams(a *API, r chi.Router) {
 		return err
 	}))
 	r.Put("/orgs/{organizationId}/teams/{teamId}/members/{userId}", a.noContent(func(r *http.Request) error {
-		var in struct {
-			Role *model.TeamMemberRole `json:"role"`
-		}
+		var in setTeamMemberBody
 		if err := decode(r, &in, bodyOptional); err != nil {
 			return err
 		}
@@ -67,4 +65,9 @@ func mountTeams(a *API, r chi.Router) {
 	r.Delete("/orgs/{organizationId}/teams/{teamId}/members/{userId}", a.deleted(func(r *http.Request) (*model.DeleteResult, error) {
 		return a.M.RemoveTeamMember(r.Context(), path(r, "organizationId"), path(r, "teamId"), path(r, "userId"))
 	}))
+}
+
+// setTeamMemberBody is the optional body of PUT .../teams/{teamId}/members/{userId}.
+type setTeamMemberBody struct {
+	Role *model.TeamMemberRole `json:"role"`
 }
