@@ -75,18 +75,19 @@ func init() {
 		Summary: "This description of the REST interface (OpenAPI 3.1).", Status: 200, Response: map[string]any{}})
 }
 
-var (
-	openAPIOnce sync.Once
-	openAPIBody []byte
-)
+// openAPIDoc is the encoded description, built on first request.
+type openAPIDoc struct {
+	once sync.Once
+	body []byte
+}
 
 func (a *API) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
-	openAPIOnce.Do(func() {
+	a.openAPI.once.Do(func() {
 		doc, _ := OpenAPI(a.Resolver.Config.Version)
-		openAPIBody, _ = json.MarshalIndent(doc, "", "  ")
+		a.openAPI.body, _ = json.MarshalIndent(doc, "", "  ")
 	})
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(openAPIBody)
+	w.Write(a.openAPI.body)
 }
 
 // OpenAPI builds the description of every declared operation. The server

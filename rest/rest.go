@@ -34,6 +34,7 @@ type API struct {
 
 	writeLocks writeLocks // see ifMatch
 	keyLocks   keyLocks   // see idempotent
+	openAPI    openAPIDoc // see serveOpenAPI
 }
 
 func New(res *graph.Resolver, log *slog.Logger) *API {
