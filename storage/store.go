@@ -100,6 +100,12 @@ type Keys interface {
 	SigningKey(ctx context.Context, algorithm string, gen func() (priv, pub []byte, err error)) (SigningKey, error)
 }
 
+type Idempotency interface {
+	IdempotentResponse(ctx context.Context, scope, key string, since time.Time) (IdempotentResponse, error)
+	SaveIdempotentResponse(ctx context.Context, scope, key string, res IdempotentResponse) error
+	PurgeIdempotentResponses(ctx context.Context, cutoff time.Time) (int64, error)
+}
+
 // Store is everything the resolvers use. Each resource family adds its
 // interface here.
 type Store interface {
@@ -112,6 +118,7 @@ type Store interface {
 	OpenAPISpecs
 	Keys
 	SAML
+	Idempotency
 	Ping(ctx context.Context) error
 }
 
