@@ -76,6 +76,7 @@ type Store interface {
 	Members
 	Teams
 	Invites
+	Content
 	Keys
 	Ping(ctx context.Context) error
 }
