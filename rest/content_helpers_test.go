@@ -1,6 +1,10 @@
 package rest_test
 
-import "context"
+import (
+	"context"
+
+	"docsapi/apierr"
+)
 
 // addMember makes an existing user a member of orgID with role.
 func (c *contentEnv) addMember(orgID, userID, role string) {
@@ -9,3 +13,6 @@ func (c *contentEnv) addMember(orgID, userID, role string) {
 		c.T.Fatal(err)
 	}
 }
+
+// apiStatus is the HTTP status an error answers with.
+func apiStatus(err error) int { return apierr.Status(err) }
