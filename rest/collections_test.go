@@ -146,7 +146,9 @@ func TestCollectionTreeOrderAndMove(t *testing.T) {
 	wantIDs(t, c.Must(200, "GET", org+"/spaces", admin, nil), s1, top)
 	wantIDs(t, c.Must(200, "GET", "/v1/collections/"+a+"/spaces", admin, nil), s1)
 
-	move := func(id string, body any) apitest.Response { return c.Do("POST", "/v1/collections/"+id+"/move", admin, body) }
+	move := func(id string, body any) apitest.Response {
+		return c.Do("POST", "/v1/collections/"+id+"/move", admin, body)
+	}
 	// B before A at the top level.
 	r := move(b, map[string]any{"position": map[string]any{"before": map[string]any{"type": "collection", "collection": a}}})
 	if r.Status != 200 {
