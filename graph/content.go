@@ -49,8 +49,10 @@ func (r *Resolver) orgContent(ctx context.Context, orgID string) (auth.Caller, *
 	return c, a, nil
 }
 
-// itemScope is one collection or space with the caller's role on it.
-type itemScope struct {
+// ContentScope is one collection or space with the caller's role on it
+// (what content mutations of later families receive from
+// SpaceForContentChange).
+type ContentScope struct {
 	Caller auth.Caller
 	Access *contentAccess
 	Role   int
@@ -58,7 +60,7 @@ type itemScope struct {
 }
 
 // require refuses with 403 when the caller's role on the item is below min.
-func (s itemScope) require(min model.Role, action string) error {
+func (s ContentScope) require(min model.Role, action string) error {
 	if s.Role < roleRank[min] {
 		return apierr.Forbidden("%s needs the %s role on the %s", action, min, s.what)
 	}
@@ -76,14 +78,14 @@ const (
 
 // collectionScope loads a collection the caller can see; unknown,
 // other-organization and invisible collections are all 404.
-func (r *Resolver) collectionScope(ctx context.Context, id string, tree treeScope) (storage.Collection, itemScope, error) {
+func (r *Resolver) collectionScope(ctx context.Context, id string, tree treeScope) (storage.Collection, ContentScope, error) {
 	c, err := callerOf(ctx)
 	if err != nil {
-		return storage.Collection{}, itemScope{}, err
+		return storage.Collection{}, ContentScope{}, err
 	}
 	col, err := r.Store.Collection(ctx, id)
 	if err != nil {
-		return col, itemScope{}, notFoundAs(err, "collection")
+		return col, ContentScope{}, notFoundAs(err, "collection")
 	}
 	chain := &col.ID
 	if tree {
@@ -91,9 +93,9 @@ func (r *Resolver) collectionScope(ctx context.Context, id string, tree treeScop
 	}
 	a, err := r.accessOf(ctx, c, col.OrganizationID, c.UserID, chain)
 	if err != nil {
-		return col, itemScope{}, err
+		return col, ContentScope{}, err
 	}
-	s := itemScope{Caller: c, Access: a, Role: a.effectiveRole(collectionItem(col)), what: "collection"}
+	s := ContentScope{Caller: c, Access: a, Role: a.effectiveRole(collectionItem(col)), what: "collection"}
 	if s.Role == 0 {
 		return col, s, apierr.NotFound("collection")
 	}
@@ -102,17 +104,17 @@ func (r *Resolver) collectionScope(ctx context.Context, id string, tree treeScop
 
 // spaceScope loads a space the caller can see. Trashed spaces are 404
 // unless trashed is set (restore).
-func (r *Resolver) spaceScope(ctx context.Context, id string, tree treeScope, trashed bool) (storage.Space, itemScope, error) {
+func (r *Resolver) spaceScope(ctx context.Context, id string, tree treeScope, trashed bool) (storage.Space, ContentScope, error) {
 	c, err := callerOf(ctx)
 	if err != nil {
-		return storage.Space{}, itemScope{}, err
+		return storage.Space{}, ContentScope{}, err
 	}
 	sp, err := r.Store.Space(ctx, id)
 	if err != nil {
-		return sp, itemScope{}, notFoundAs(err, "space")
+		return sp, ContentScope{}, notFoundAs(err, "space")
 	}
 	if (sp.DeletedAt != nil) != trashed {
-		return sp, itemScope{}, apierr.NotFound("space")
+		return sp, ContentScope{}, apierr.NotFound("space")
 	}
 	chain := sp.ParentID
 	if chain == nil {
@@ -123,9 +125,9 @@ func (r *Resolver) spaceScope(ctx context.Context, id string, tree treeScope, tr
 	}
 	a, err := r.accessOf(ctx, c, sp.OrganizationID, c.UserID, chain)
 	if err != nil {
-		return sp, itemScope{}, err
+		return sp, ContentScope{}, err
 	}
-	s := itemScope{Caller: c, Access: a, Role: a.spaceRole(sp), what: "space"}
+	s := ContentScope{Caller: c, Access: a, Role: a.spaceRole(sp), what: "space"}
 	if s.Role == 0 {
 		return sp, s, apierr.NotFound("space")
 	}
@@ -146,7 +148,7 @@ func requireLive(sp storage.Space) error {
 // content (pages, files, imports, change requests, merges): the space must
 // be visible (404), the caller must hold min on it (403), and the space must
 // be live (409 while locked).
-func (r *Resolver) SpaceForContentChange(ctx context.Context, spaceID string, min model.Role) (storage.Space, itemScope, error) {
+func (r *Resolver) SpaceForContentChange(ctx context.Context, spaceID string, min model.Role) (storage.Space, ContentScope, error) {
 	sp, s, err := r.spaceScope(ctx, spaceID, chainOnly, false)
 	if err != nil {
 		return sp, s, err
@@ -284,7 +286,7 @@ func moveError(err error, what string) error {
 // checkTransfer lets the caller transfer content of from to the
 // organization to: admin of from (403; the caller can see the item), member
 // of to (404 otherwise) and admin there (403); the same organization is 409.
-func (r *Resolver) checkTransfer(ctx context.Context, s itemScope, from, to string) error {
+func (r *Resolver) checkTransfer(ctx context.Context, s ContentScope, from, to string) error {
 	if err := checkLen("organization", to, 1, 0); err != nil {
 		return err
 	}
@@ -360,7 +362,7 @@ func (r *Resolver) PurgeTrash(ctx context.Context) (int, error) {
 // grantTarget loads the space or collection a grant is about (exactly one)
 // and checks that the caller administrates it.
 func (r *Resolver) grantTarget(ctx context.Context, space, collection *string) (storage.ContentRef, string, error) {
-	var s itemScope
+	var s ContentScope
 	var ref storage.ContentRef
 	var orgID string
 	switch {

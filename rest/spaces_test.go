@@ -452,3 +452,52 @@ func TestFilteredListPaging(t *testing.T) {
 			Token: admin, Status: 200, Contains: []string{`"spaces":0`}},
 	})
 }
+
+// TestSpaceGraphQLParity runs the space mutations through GraphQL: the same
+// data as REST, the same refusals.
+func TestSpaceGraphQLParity(t *testing.T) {
+	c := newContentEnv(t)
+	admin := c.Admin.Token
+	col := c.collection(admin, map[string]any{"title": "Guides"})
+	data, errs := c.GraphQL(admin, `mutation($org: ID!, $col: ID) {
+  createSpace(organizationId: $org, input: {title: "Handbook", emoji: "📘", parent: $col}) { id parent visibility editMode defaultLevel }
+}`, map[string]any{"org": c.Org, "col": col})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	created := data["createSpace"].(map[string]any)
+	id := created["id"].(string)
+	rest := c.Must(200, "GET", "/v1/spaces/"+id, admin, nil).JSON()
+	if created["parent"] != rest["parent"] || created["visibility"] != "PRIVATE" || created["defaultLevel"] != "INHERIT" {
+		t.Errorf("graphql %v, rest %v", created, rest)
+	}
+	data, errs = c.GraphQL(admin, `mutation($id: ID!) {
+  updateSpace(spaceId: $id, input: {visibility: IN_COLLECTION, emoji: null, icon: null, defaultLevel: null}) { emoji visibility defaultLevel }
+}`, map[string]any{"id": id})
+	if len(errs) > 0 || data["updateSpace"].(map[string]any)["emoji"] != "" || data["updateSpace"].(map[string]any)["defaultLevel"] != nil {
+		t.Errorf("update %v %v", data, errs)
+	}
+	for _, tc := range []struct {
+		token, query, code string
+	}{
+		{c.ByRole["read"].Token, `mutation($id: ID!) { updateSpace(spaceId: $id, input: {title: "x"}) { id } }`, "FORBIDDEN"},
+		{c.OtherAdm.Token, `mutation($id: ID!) { deleteSpace(spaceId: $id) { deleted } }`, ""},
+		{admin, `mutation($id: ID!) { moveSpace(spaceId: $id, input: {}) { id } }`, "BAD_REQUEST"},
+		{admin, `mutation($id: ID!) { moveSpace(spaceId: $id, input: {parent: null}) { visibility } }`, ""},
+		{admin, `mutation($id: ID!) { moveSpace(spaceId: $id, input: {parent: null}) { id } }`, "CONFLICT"},
+		{c.OtherAdm.Token, `query($id: ID!) { space(spaceId: $id) { id } }`, "NOT_FOUND"},
+	} {
+		data, errs := c.GraphQL(tc.token, tc.query, map[string]any{"id": id})
+		switch {
+		case tc.code == "" && len(errs) > 0:
+			t.Errorf("%s: %v", tc.query, errs)
+		case tc.code != "" && (len(errs) != 1 || errs[0].Code() != tc.code):
+			t.Errorf("%s: %v, want %s", tc.query, errs, tc.code)
+		case tc.code == "" && strings.Contains(tc.query, "deleteSpace") && data["deleteSpace"].(map[string]any)["deleted"] != false:
+			t.Errorf("another organization deleted the space: %v", data)
+		}
+	}
+	if v := c.Must(200, "GET", "/v1/spaces/"+id, admin, nil).JSON()["visibility"]; v != "private" {
+		t.Errorf("visibility after leaving the collection %v", v)
+	}
+}
