@@ -67,7 +67,7 @@ func (s ContentScope) require(min model.Role, action string) error {
 	return nil
 }
 
-// wholeTree asks the scope loaders for the whole collection tree (moves,
+// treeScope tells the scope loaders to read the whole collection tree (moves,
 // lists) rather than the chain above the item.
 type treeScope bool
 
