@@ -116,6 +116,7 @@ type Store interface {
 	Teams
 	Invites
 	OpenAPISpecs
+	Content
 	Keys
 	SAML
 	Idempotency

@@ -35,6 +35,56 @@ type ComplexityRoot struct {
 		Version func(childComplexity int) int
 	}
 
+	Collection struct {
+		DefaultLevel func(childComplexity int) int
+		Description  func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Object       func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Parent       func(childComplexity int) int
+		Permissions  func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Urls         func(childComplexity int) int
+	}
+
+	CollectionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	CollectionPermissions struct {
+		Admin           func(childComplexity int) int
+		Create          func(childComplexity int) int
+		View            func(childComplexity int) int
+		ViewInviteLinks func(childComplexity int) int
+	}
+
+	CollectionURLs struct {
+		App      func(childComplexity int) int
+		Location func(childComplexity int) int
+	}
+
+	ContentGrant struct {
+		CreatedAt     func(childComplexity int) int
+		Principal     func(childComplexity int) int
+		PrincipalType func(childComplexity int) int
+		Role          func(childComplexity int) int
+		Target        func(childComplexity int) int
+	}
+
+	ContentGrantList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	ContentPointer struct {
+		Collection func(childComplexity int) int
+		Space      func(childComplexity int) int
+		Type       func(childComplexity int) int
+	}
+
 	DeleteResult struct {
 		Deleted func(childComplexity int) int
 	}
@@ -76,6 +126,17 @@ type ComplexityRoot struct {
 		Next  func(childComplexity int) int
 	}
 
+	MemberSpaceEntry struct {
+		Permission func(childComplexity int) int
+		Space      func(childComplexity int) int
+	}
+
+	MemberSpaceList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
 	MemberTeamEntry struct {
 		Member func(childComplexity int) int
 		Team   func(childComplexity int) int
@@ -88,26 +149,40 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		CreateCollection   func(childComplexity int, organizationID string, input *model.CreateCollectionInput) int
 		CreateLinkInvite   func(childComplexity int, organizationID string, input model.CreateLinkInviteInput) int
 		CreateOpenAPISpec  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
 		CreateSAMLProvider func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateSpace        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
 		CreateTeam         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
+		DeleteCollection   func(childComplexity int, collectionID string) int
 		DeleteLinkInvite   func(childComplexity int, organizationID string, inviteID string) int
 		DeleteOpenAPISpec  func(childComplexity int, organizationID string, slug string) int
 		DeleteSAMLProvider func(childComplexity int, organizationID string, samlProviderID string) int
+		DeleteSpace        func(childComplexity int, spaceID string) int
 		DeleteTeam         func(childComplexity int, organizationID string, teamID string) int
+		DuplicateSpace     func(childComplexity int, spaceID string) int
+		GrantContentRole   func(childComplexity int, input model.ContentGrantInput) int
 		InviteUsers        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
+		MoveCollection     func(childComplexity int, collectionID string, input model.MoveContentInput) int
+		MoveSpace          func(childComplexity int, spaceID string, input model.MoveContentInput) int
 		PingOrganization   func(childComplexity int, organizationID string) int
 		PutOpenAPISpec     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
 		RemoveMember       func(childComplexity int, organizationID string, userID string) int
 		RemoveTeamMember   func(childComplexity int, organizationID string, teamID string, userID string) int
+		RestoreSpace       func(childComplexity int, spaceID string) int
+		RevokeContentRole  func(childComplexity int, input model.ContentGrantInput) int
 		RevokeCurrentToken func(childComplexity int) int
 		SetMemberSso       func(childComplexity int, organizationID string, userID string) int
 		SetTeamMember      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
+		TransferCollection func(childComplexity int, collectionID string, input model.TransferContentInput) int
+		TransferSpace      func(childComplexity int, spaceID string, input model.TransferContentInput) int
+		UpdateCollection   func(childComplexity int, collectionID string, input model.UpdateCollectionInput) int
 		UpdateMember       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOpenAPISpec  func(childComplexity int, organizationID string, slug string, input model.UpdateOpenAPISpecInput) int
 		UpdateOrganization func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdateSAMLProvider func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
+		UpdateSpace        func(childComplexity int, spaceID string, input model.UpdateSpaceInput) int
 		UpdateTeam         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
 		UpdateTeamMembers  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
 	}
@@ -258,8 +333,13 @@ type ComplexityRoot struct {
 
 	Query struct {
 		APIInformation              func(childComplexity int) int
+		Collection                  func(childComplexity int, collectionID string) int
+		CollectionSpaces            func(childComplexity int, collectionID string, page *string, limit *int) int
+		Collections                 func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
+		ContentGrants               func(childComplexity int, space *string, collection *string, page *string, limit *int) int
 		LinkInvites                 func(childComplexity int, organizationID string, page *string, limit *int) int
 		Member                      func(childComplexity int, organizationID string, userID string) int
+		MemberSpaces                func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
 		MemberTeams                 func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
 		Members                     func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
 		OpenAPISpec                 func(childComplexity int, organizationID string, slug string) int
@@ -273,6 +353,8 @@ type ComplexityRoot struct {
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
 		SamlProvider                func(childComplexity int, organizationID string, samlProviderID string) int
 		SamlProviders               func(childComplexity int, organizationID string, page *string, limit *int) int
+		Space                       func(childComplexity int, spaceID string, shareKey *string) int
+		Spaces                      func(childComplexity int, organizationID string, page *string, limit *int) int
 		SsoProviderLogins           func(childComplexity int, organizationID string) int
 		Team                        func(childComplexity int, organizationID string, teamID string) int
 		TeamMembers                 func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
@@ -320,6 +402,52 @@ type ComplexityRoot struct {
 
 	SSOProviderLogins struct {
 		Items func(childComplexity int) int
+	}
+
+	Space struct {
+		ChangeRequests      func(childComplexity int) int
+		ChangeRequestsDraft func(childComplexity int) int
+		ChangeRequestsOpen  func(childComplexity int) int
+		Comments            func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		DefaultLevel        func(childComplexity int) int
+		DeletedAt           func(childComplexity int) int
+		EditMode            func(childComplexity int) int
+		Emoji               func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		Object              func(childComplexity int) int
+		Organization        func(childComplexity int) int
+		Parent              func(childComplexity int) int
+		Permissions         func(childComplexity int) int
+		Revision            func(childComplexity int) int
+		Title               func(childComplexity int) int
+		UpdatedAt           func(childComplexity int) int
+		Urls                func(childComplexity int) int
+		Visibility          func(childComplexity int) int
+	}
+
+	SpaceList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SpacePermissions struct {
+		Access          func(childComplexity int) int
+		Admin           func(childComplexity int) int
+		Comment         func(childComplexity int) int
+		Edit            func(childComplexity int) int
+		Merge           func(childComplexity int) int
+		Review          func(childComplexity int) int
+		TriggerGitSync  func(childComplexity int) int
+		View            func(childComplexity int) int
+		ViewInviteLinks func(childComplexity int) int
+	}
+
+	SpaceURLs struct {
+		App      func(childComplexity int) int
+		Icon     func(childComplexity int) int
+		Location func(childComplexity int) int
 	}
 
 	Team struct {
@@ -403,6 +531,187 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApiInformation.Version(childComplexity), true
+
+	case "Collection.defaultLevel":
+		if e.ComplexityRoot.Collection.DefaultLevel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.DefaultLevel(childComplexity), true
+	case "Collection.description":
+		if e.ComplexityRoot.Collection.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Description(childComplexity), true
+	case "Collection.id":
+		if e.ComplexityRoot.Collection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.ID(childComplexity), true
+	case "Collection.object":
+		if e.ComplexityRoot.Collection.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Object(childComplexity), true
+	case "Collection.organization":
+		if e.ComplexityRoot.Collection.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Organization(childComplexity), true
+	case "Collection.parent":
+		if e.ComplexityRoot.Collection.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Parent(childComplexity), true
+	case "Collection.permissions":
+		if e.ComplexityRoot.Collection.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Permissions(childComplexity), true
+	case "Collection.title":
+		if e.ComplexityRoot.Collection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Title(childComplexity), true
+	case "Collection.urls":
+		if e.ComplexityRoot.Collection.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Urls(childComplexity), true
+
+	case "CollectionList.count":
+		if e.ComplexityRoot.CollectionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionList.Count(childComplexity), true
+	case "CollectionList.items":
+		if e.ComplexityRoot.CollectionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionList.Items(childComplexity), true
+	case "CollectionList.next":
+		if e.ComplexityRoot.CollectionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionList.Next(childComplexity), true
+
+	case "CollectionPermissions.admin":
+		if e.ComplexityRoot.CollectionPermissions.Admin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionPermissions.Admin(childComplexity), true
+	case "CollectionPermissions.create":
+		if e.ComplexityRoot.CollectionPermissions.Create == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionPermissions.Create(childComplexity), true
+	case "CollectionPermissions.view":
+		if e.ComplexityRoot.CollectionPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionPermissions.View(childComplexity), true
+	case "CollectionPermissions.viewInviteLinks":
+		if e.ComplexityRoot.CollectionPermissions.ViewInviteLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionPermissions.ViewInviteLinks(childComplexity), true
+
+	case "CollectionURLs.app":
+		if e.ComplexityRoot.CollectionURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionURLs.App(childComplexity), true
+	case "CollectionURLs.location":
+		if e.ComplexityRoot.CollectionURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionURLs.Location(childComplexity), true
+
+	case "ContentGrant.createdAt":
+		if e.ComplexityRoot.ContentGrant.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrant.CreatedAt(childComplexity), true
+	case "ContentGrant.principal":
+		if e.ComplexityRoot.ContentGrant.Principal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrant.Principal(childComplexity), true
+	case "ContentGrant.principalType":
+		if e.ComplexityRoot.ContentGrant.PrincipalType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrant.PrincipalType(childComplexity), true
+	case "ContentGrant.role":
+		if e.ComplexityRoot.ContentGrant.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrant.Role(childComplexity), true
+	case "ContentGrant.target":
+		if e.ComplexityRoot.ContentGrant.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrant.Target(childComplexity), true
+
+	case "ContentGrantList.count":
+		if e.ComplexityRoot.ContentGrantList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrantList.Count(childComplexity), true
+	case "ContentGrantList.items":
+		if e.ComplexityRoot.ContentGrantList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrantList.Items(childComplexity), true
+	case "ContentGrantList.next":
+		if e.ComplexityRoot.ContentGrantList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrantList.Next(childComplexity), true
+
+	case "ContentPointer.collection":
+		if e.ComplexityRoot.ContentPointer.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPointer.Collection(childComplexity), true
+	case "ContentPointer.space":
+		if e.ComplexityRoot.ContentPointer.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPointer.Space(childComplexity), true
+	case "ContentPointer.type":
+		if e.ComplexityRoot.ContentPointer.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPointer.Type(childComplexity), true
 
 	case "DeleteResult.deleted":
 		if e.ComplexityRoot.DeleteResult.Deleted == nil {
@@ -548,6 +857,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemberList.Next(childComplexity), true
 
+	case "MemberSpaceEntry.permission":
+		if e.ComplexityRoot.MemberSpaceEntry.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceEntry.Permission(childComplexity), true
+	case "MemberSpaceEntry.space":
+		if e.ComplexityRoot.MemberSpaceEntry.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceEntry.Space(childComplexity), true
+
+	case "MemberSpaceList.count":
+		if e.ComplexityRoot.MemberSpaceList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceList.Count(childComplexity), true
+	case "MemberSpaceList.items":
+		if e.ComplexityRoot.MemberSpaceList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceList.Items(childComplexity), true
+	case "MemberSpaceList.next":
+		if e.ComplexityRoot.MemberSpaceList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceList.Next(childComplexity), true
+
 	case "MemberTeamEntry.member":
 		if e.ComplexityRoot.MemberTeamEntry.Member == nil {
 			break
@@ -580,6 +921,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemberTeamList.Next(childComplexity), true
 
+	case "Mutation.createCollection":
+		if e.ComplexityRoot.Mutation.CreateCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["organizationId"].(string), args["input"].(*model.CreateCollectionInput)), true
 	case "Mutation.createLinkInvite":
 		if e.ComplexityRoot.Mutation.CreateLinkInvite == nil {
 			break
@@ -613,6 +965,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSAMLProviderInput)), true
+	case "Mutation.createSpace":
+		if e.ComplexityRoot.Mutation.CreateSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSpace(childComplexity, args["organizationId"].(string), args["input"].(*model.CreateSpaceInput)), true
 	case "Mutation.createTeam":
 		if e.ComplexityRoot.Mutation.CreateTeam == nil {
 			break
@@ -624,6 +987,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTeam(childComplexity, args["organizationId"].(string), args["input"].(model.CreateTeamInput)), true
+	case "Mutation.deleteCollection":
+		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCollection(childComplexity, args["collectionId"].(string)), true
 	case "Mutation.deleteLinkInvite":
 		if e.ComplexityRoot.Mutation.DeleteLinkInvite == nil {
 			break
@@ -657,6 +1031,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organizationId"].(string), args["samlProviderId"].(string)), true
+	case "Mutation.deleteSpace":
+		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSpace(childComplexity, args["spaceId"].(string)), true
 	case "Mutation.deleteTeam":
 		if e.ComplexityRoot.Mutation.DeleteTeam == nil {
 			break
@@ -668,6 +1053,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTeam(childComplexity, args["organizationId"].(string), args["teamId"].(string)), true
+	case "Mutation.duplicateSpace":
+		if e.ComplexityRoot.Mutation.DuplicateSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_duplicateSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DuplicateSpace(childComplexity, args["spaceId"].(string)), true
+	case "Mutation.grantContentRole":
+		if e.ComplexityRoot.Mutation.GrantContentRole == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_grantContentRole_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GrantContentRole(childComplexity, args["input"].(model.ContentGrantInput)), true
 	case "Mutation.inviteUsers":
 		if e.ComplexityRoot.Mutation.InviteUsers == nil {
 			break
@@ -679,6 +1086,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InviteUsers(childComplexity, args["organizationId"].(string), args["input"].(model.InviteUsersInput)), true
+	case "Mutation.moveCollection":
+		if e.ComplexityRoot.Mutation.MoveCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveCollection(childComplexity, args["collectionId"].(string), args["input"].(model.MoveContentInput)), true
+	case "Mutation.moveSpace":
+		if e.ComplexityRoot.Mutation.MoveSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSpace(childComplexity, args["spaceId"].(string), args["input"].(model.MoveContentInput)), true
 	case "Mutation.pingOrganization":
 		if e.ComplexityRoot.Mutation.PingOrganization == nil {
 			break
@@ -723,6 +1152,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string)), true
+	case "Mutation.restoreSpace":
+		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_restoreSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["spaceId"].(string)), true
+	case "Mutation.revokeContentRole":
+		if e.ComplexityRoot.Mutation.RevokeContentRole == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeContentRole_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeContentRole(childComplexity, args["input"].(model.ContentGrantInput)), true
 	case "Mutation.revokeCurrentToken":
 		if e.ComplexityRoot.Mutation.RevokeCurrentToken == nil {
 			break
@@ -751,6 +1202,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string), args["role"].(*model.TeamMemberRole)), true
+	case "Mutation.transferCollection":
+		if e.ComplexityRoot.Mutation.TransferCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_transferCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TransferCollection(childComplexity, args["collectionId"].(string), args["input"].(model.TransferContentInput)), true
+	case "Mutation.transferSpace":
+		if e.ComplexityRoot.Mutation.TransferSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_transferSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TransferSpace(childComplexity, args["spaceId"].(string), args["input"].(model.TransferContentInput)), true
+	case "Mutation.updateCollection":
+		if e.ComplexityRoot.Mutation.UpdateCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCollection(childComplexity, args["collectionId"].(string), args["input"].(model.UpdateCollectionInput)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -795,6 +1279,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organizationId"].(string), args["samlProviderId"].(string), args["input"].(model.UpdateSAMLProviderInput)), true
+	case "Mutation.updateSpace":
+		if e.ComplexityRoot.Mutation.UpdateSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSpace(childComplexity, args["spaceId"].(string), args["input"].(model.UpdateSpaceInput)), true
 	case "Mutation.updateTeam":
 		if e.ComplexityRoot.Mutation.UpdateTeam == nil {
 			break
@@ -1348,6 +1843,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APIInformation(childComplexity), true
+	case "Query.collection":
+		if e.ComplexityRoot.Query.Collection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_collection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Collection(childComplexity, args["collectionId"].(string)), true
+	case "Query.collectionSpaces":
+		if e.ComplexityRoot.Query.CollectionSpaces == nil {
+			break
+		}
+
+		args, err := ec.field_Query_collectionSpaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CollectionSpaces(childComplexity, args["collectionId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.collections":
+		if e.ComplexityRoot.Query.Collections == nil {
+			break
+		}
+
+		args, err := ec.field_Query_collections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Collections(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["nested"].(*bool)), true
+	case "Query.contentGrants":
+		if e.ComplexityRoot.Query.ContentGrants == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentGrants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentGrants(childComplexity, args["space"].(*string), args["collection"].(*string), args["page"].(*string), args["limit"].(*int)), true
 
 	case "Query.linkInvites":
 		if e.ComplexityRoot.Query.LinkInvites == nil {
@@ -1371,6 +1910,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Member(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Query.memberSpaces":
+		if e.ComplexityRoot.Query.MemberSpaces == nil {
+			break
+		}
+
+		args, err := ec.field_Query_memberSpaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MemberSpaces(childComplexity, args["organizationId"].(string), args["userId"].(string), args["page"].(*string), args["limit"].(*int), args["order"].(*model.Order)), true
 	case "Query.memberTeams":
 		if e.ComplexityRoot.Query.MemberTeams == nil {
 			break
@@ -1514,6 +2064,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SamlProviders(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.space":
+		if e.ComplexityRoot.Query.Space == nil {
+			break
+		}
+
+		args, err := ec.field_Query_space_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Space(childComplexity, args["spaceId"].(string), args["shareKey"].(*string)), true
+	case "Query.spaces":
+		if e.ComplexityRoot.Query.Spaces == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Spaces(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.ssoProviderLogins":
 		if e.ComplexityRoot.Query.SsoProviderLogins == nil {
 			break
@@ -1720,6 +2292,214 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SSOProviderLogins.Items(childComplexity), true
 
+	case "Space.changeRequests":
+		if e.ComplexityRoot.Space.ChangeRequests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequests(childComplexity), true
+	case "Space.changeRequestsDraft":
+		if e.ComplexityRoot.Space.ChangeRequestsDraft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequestsDraft(childComplexity), true
+	case "Space.changeRequestsOpen":
+		if e.ComplexityRoot.Space.ChangeRequestsOpen == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequestsOpen(childComplexity), true
+	case "Space.comments":
+		if e.ComplexityRoot.Space.Comments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Comments(childComplexity), true
+	case "Space.createdAt":
+		if e.ComplexityRoot.Space.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.CreatedAt(childComplexity), true
+	case "Space.defaultLevel":
+		if e.ComplexityRoot.Space.DefaultLevel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.DefaultLevel(childComplexity), true
+	case "Space.deletedAt":
+		if e.ComplexityRoot.Space.DeletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.DeletedAt(childComplexity), true
+	case "Space.editMode":
+		if e.ComplexityRoot.Space.EditMode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.EditMode(childComplexity), true
+	case "Space.emoji":
+		if e.ComplexityRoot.Space.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Emoji(childComplexity), true
+	case "Space.id":
+		if e.ComplexityRoot.Space.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ID(childComplexity), true
+	case "Space.object":
+		if e.ComplexityRoot.Space.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Object(childComplexity), true
+	case "Space.organization":
+		if e.ComplexityRoot.Space.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Organization(childComplexity), true
+	case "Space.parent":
+		if e.ComplexityRoot.Space.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Parent(childComplexity), true
+	case "Space.permissions":
+		if e.ComplexityRoot.Space.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Permissions(childComplexity), true
+	case "Space.revision":
+		if e.ComplexityRoot.Space.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Revision(childComplexity), true
+	case "Space.title":
+		if e.ComplexityRoot.Space.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Title(childComplexity), true
+	case "Space.updatedAt":
+		if e.ComplexityRoot.Space.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.UpdatedAt(childComplexity), true
+	case "Space.urls":
+		if e.ComplexityRoot.Space.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Urls(childComplexity), true
+	case "Space.visibility":
+		if e.ComplexityRoot.Space.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Visibility(childComplexity), true
+
+	case "SpaceList.count":
+		if e.ComplexityRoot.SpaceList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceList.Count(childComplexity), true
+	case "SpaceList.items":
+		if e.ComplexityRoot.SpaceList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceList.Items(childComplexity), true
+	case "SpaceList.next":
+		if e.ComplexityRoot.SpaceList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceList.Next(childComplexity), true
+
+	case "SpacePermissions.access":
+		if e.ComplexityRoot.SpacePermissions.Access == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Access(childComplexity), true
+	case "SpacePermissions.admin":
+		if e.ComplexityRoot.SpacePermissions.Admin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Admin(childComplexity), true
+	case "SpacePermissions.comment":
+		if e.ComplexityRoot.SpacePermissions.Comment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Comment(childComplexity), true
+	case "SpacePermissions.edit":
+		if e.ComplexityRoot.SpacePermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Edit(childComplexity), true
+	case "SpacePermissions.merge":
+		if e.ComplexityRoot.SpacePermissions.Merge == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Merge(childComplexity), true
+	case "SpacePermissions.review":
+		if e.ComplexityRoot.SpacePermissions.Review == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Review(childComplexity), true
+	case "SpacePermissions.triggerGitSync":
+		if e.ComplexityRoot.SpacePermissions.TriggerGitSync == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.TriggerGitSync(childComplexity), true
+	case "SpacePermissions.view":
+		if e.ComplexityRoot.SpacePermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.View(childComplexity), true
+	case "SpacePermissions.viewInviteLinks":
+		if e.ComplexityRoot.SpacePermissions.ViewInviteLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.ViewInviteLinks(childComplexity), true
+
+	case "SpaceURLs.app":
+		if e.ComplexityRoot.SpaceURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceURLs.App(childComplexity), true
+	case "SpaceURLs.icon":
+		if e.ComplexityRoot.SpaceURLs.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceURLs.Icon(childComplexity), true
+	case "SpaceURLs.location":
+		if e.ComplexityRoot.SpaceURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceURLs.Location(childComplexity), true
+
 	case "Team.createdAt":
 		if e.ComplexityRoot.Team.CreatedAt == nil {
 			break
@@ -1899,20 +2679,29 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputContentGrantInput,
+		ec.unmarshalInputContentPointerInput,
+		ec.unmarshalInputContentPositionInput,
+		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreateLinkInviteInput,
 		ec.unmarshalInputCreateOpenAPISpecInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
+		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputInviteUsersInput,
 		ec.unmarshalInputInviteeInput,
+		ec.unmarshalInputMoveContentInput,
 		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputOrganizationDefaultContentInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputTeamMemberRoleInput,
+		ec.unmarshalInputTransferContentInput,
+		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOpenAPISpecInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
+		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
 	)
@@ -2058,6 +2847,210 @@ type Mutation {
   was revoked.
   """
   revokeCurrentToken: Boolean!
+}
+`, BuiltIn: false},
+	{Name: "../collections.graphqls", Input: `"""
+A group of spaces and of other collections. Its defaultLevel flows down to
+what it holds (INHERIT); deleting it moves the spaces under it to the trash.
+"""
+type Collection {
+  "Always ` + "`" + `collection` + "`" + `."
+  object: String!
+  id: ID!
+  "At most 50 characters."
+  title: String!
+  "At most 100 characters."
+  description: String
+  organization: ID!
+  "The parent collection; absent at the top level."
+  parent: ID
+  "null: no default access; INHERIT: the parent's level."
+  defaultLevel: DefaultLevel
+  urls: CollectionURLs!
+  "What the caller may do with the collection."
+  permissions: CollectionPermissions!
+}
+
+type CollectionURLs {
+  location: String!
+  app: String!
+}
+
+type CollectionPermissions {
+  "READ or more on the collection."
+  view: Boolean!
+  "ADMIN on the collection: rename, change the default level, move, delete."
+  admin: Boolean!
+  "ADMIN on the collection."
+  viewInviteLinks: Boolean!
+  "CREATE or more: create spaces and collections in it."
+  create: Boolean!
+}
+
+type CollectionList {
+  next: Next
+  count: Int!
+  items: [Collection!]!
+}
+
+input CreateCollectionInput {
+  "At most 50 characters; defaults to ` + "`" + `Untitled` + "`" + `."
+  title: String
+  "Parent collection (needs CREATE on it); top level without."
+  parent: ID
+}
+
+input UpdateCollectionInput {
+  "At most 50 characters."
+  title: String
+  "At most 100 characters; null removes it."
+  description: String
+  defaultLevel: DefaultLevel
+}
+
+extend type Query {
+  """
+  Collections of an organization the caller can see, in the stored tree order
+  (a collection, then what it holds). nested (default true) lists nested
+  collections too; false lists only the top level.
+  """
+  collections(organizationId: ID!, page: String, limit: Int, nested: Boolean): CollectionList!
+  collection(collectionId: ID!): Collection!
+  "Spaces directly in a collection that the caller can see, in the stored order."
+  collectionSpaces(collectionId: ID!, page: String, limit: Int): SpaceList!
+}
+
+extend type Mutation {
+  "Create a collection at the end of its parent (CREATE in the organization, or on the parent)."
+  createCollection(organizationId: ID!, input: CreateCollectionInput): Collection!
+  "Change title, description or default level (ADMIN on the collection)."
+  updateCollection(collectionId: ID!, input: UpdateCollectionInput!): Collection!
+  """
+  Delete a collection and the collections under it (ADMIN on it). The spaces
+  they hold go to the trash, restorable for 7 days at the top level.
+  """
+  deleteCollection(collectionId: ID!): DeleteResult!
+  "Move a collection (ADMIN on it, CREATE at the destination); not into itself or under itself (400)."
+  moveCollection(collectionId: ID!, input: MoveContentInput!): Collection!
+  """
+  Move a collection with everything under it to the top level of another
+  organization (ADMIN of both). Grants on the moved content are dropped.
+  """
+  transferCollection(collectionId: ID!, input: TransferContentInput!): Collection!
+}
+`, BuiltIn: false},
+	{Name: "../content.graphqls", Input: `# Shared types of the content tree (collections and spaces) and the grants
+# that give teams and members a role on content.
+
+"""
+The role members get on content by default. A role name applies to every
+member (never above their organization role); INHERIT takes the parent
+collection's level, or the member's organization role at the top level; null
+gives no default access (only grants).
+"""
+enum DefaultLevel {
+  ADMIN
+  CREATE
+  REVIEW
+  EDIT
+  COMMENT
+  READ
+  INHERIT
+}
+
+enum ContentPointerType {
+  SPACE
+  COLLECTION
+}
+
+"A sibling in the content tree: {type: SPACE, space} or {type: COLLECTION, collection}."
+type ContentPointer {
+  type: ContentPointerType!
+  space: ID
+  collection: ID
+}
+
+input ContentPointerInput {
+  type: ContentPointerType!
+  space: ID
+  collection: ID
+}
+
+"""
+Where a moved item goes among its new siblings: before one, after one, or
+both (they must be adjacent). Without a position the item goes to the end.
+"""
+input ContentPositionInput {
+  before: ContentPointerInput
+  after: ContentPointerInput
+}
+
+"""
+A move needs at least one field. parent: a collection id, or null for the top
+level; omitted keeps the current parent (or takes the position pointer's
+parent). The pointers must be siblings at the destination (400 otherwise);
+a move that changes nothing is a 409.
+"""
+input MoveContentInput {
+  parent: ID
+  position: ContentPositionInput
+}
+
+"The organization to transfer to; the caller must be ADMIN of both organizations."
+input TransferContentInput {
+  organization: ID!
+}
+
+enum GrantPrincipalType {
+  TEAM
+  USER
+}
+
+"""
+A role on a space or a collection given to a team (every member of the team)
+or to one member. A grant on a collection reaches everything under it. Grants
+may lift a member above their organization role; they are dropped when the
+member leaves, the team is deleted, or the content moves to another
+organization.
+"""
+type ContentGrant {
+  target: ContentPointer!
+  principalType: GrantPrincipalType!
+  "The team id or the user id."
+  principal: ID!
+  role: Role!
+  createdAt: DateTime!
+}
+
+type ContentGrantList {
+  next: Next
+  count: Int!
+  items: [ContentGrant!]!
+}
+
+"Exactly one of space and collection, exactly one of team and user."
+input ContentGrantInput {
+  space: ID
+  collection: ID
+  team: ID
+  user: ID
+  "The role to give (required when granting, ignored when revoking)."
+  role: Role
+}
+
+extend type Query {
+  "Grants on a space or a collection (exactly one of the two; needs ADMIN on it)."
+  contentGrants(space: ID, collection: ID, page: String, limit: Int): ContentGrantList!
+}
+
+extend type Mutation {
+  """
+  Give a team or a member a role on a space or a collection, or change it
+  (needs ADMIN on the target). There is no REST route for grants.
+  """
+  grantContentRole(input: ContentGrantInput!): ContentGrant!
+  "Take a team's or a member's grant away (needs ADMIN on the target)."
+  revokeContentRole(input: ContentGrantInput!): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../invites.graphqls", Input: `"""
@@ -2609,6 +3602,179 @@ extend type Mutation {
   deleteSAMLProvider(organizationId: ID!, samlProviderId: ID!): DeleteResult!
 }
 `, BuiltIn: false},
+	{Name: "../spaces.graphqls", Input: `"""
+Who may read a space's published content. IN_COLLECTION (only for spaces in
+a collection) also gives every member at least their role on the parent
+collection; PUBLIC and UNLISTED give every member of the organization READ.
+"""
+enum ContentVisibility {
+  PUBLIC
+  UNLISTED
+  SHARE_LINK
+  VISITOR_AUTH
+  IN_COLLECTION
+  PRIVATE
+}
+
+"LIVE: content may change. LOCKED: every content change is refused with 409 until unlocked."
+enum SpaceEditMode {
+  LIVE
+  LOCKED
+}
+
+"A container of content with an active revision."
+type Space {
+  "Always ` + "`" + `space` + "`" + `."
+  object: String!
+  id: ID!
+  "At most 50 characters."
+  title: String!
+  "An emoji; empty when the space has none."
+  emoji: String!
+  visibility: ContentVisibility!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "Set while the space is in the trash (only ever seen in the answer of a delete-restore cycle)."
+  deletedAt: DateTime
+  editMode: SpaceEditMode!
+  organization: ID!
+  "The parent collection; absent at the top level."
+  parent: ID
+  "The active revision."
+  revision: ID!
+  "null: no default access; INHERIT: the parent collection's level."
+  defaultLevel: DefaultLevel
+  "Open comments."
+  comments: Int!
+  changeRequests: Int!
+  changeRequestsOpen: Int!
+  changeRequestsDraft: Int!
+  urls: SpaceURLs!
+  "What the caller may do with the space."
+  permissions: SpacePermissions!
+}
+
+type SpaceURLs {
+  location: String!
+  app: String!
+  "The space's icon, when it has one instead of an emoji."
+  icon: String
+}
+
+"""
+Computed for the caller from their effective role on the space. edit, merge
+and triggerGitSync are false while the space is locked.
+"""
+type SpacePermissions {
+  "READ or more."
+  view: Boolean!
+  "READ or more."
+  access: Boolean!
+  "ADMIN: settings, move, delete, restore."
+  admin: Boolean!
+  "ADMIN."
+  viewInviteLinks: Boolean!
+  "EDIT or more, and the space is live."
+  edit: Boolean!
+  "EDIT or more, and the space is live."
+  triggerGitSync: Boolean!
+  "COMMENT or more."
+  comment: Boolean!
+  "REVIEW or more, and the space is live."
+  merge: Boolean!
+  "REVIEW or more."
+  review: Boolean!
+}
+
+type SpaceList {
+  next: Next
+  count: Int!
+  items: [Space!]!
+}
+
+"A space a member can reach, with the member's role on it."
+type MemberSpaceEntry {
+  permission: Role!
+  space: Space!
+}
+
+type MemberSpaceList {
+  next: Next
+  count: Int!
+  items: [MemberSpaceEntry!]!
+}
+
+input CreateSpaceInput {
+  "At most 50 characters; defaults to ` + "`" + `Untitled` + "`" + `."
+  title: String
+  emoji: String
+  "Parent collection (needs CREATE on it); top level without."
+  parent: ID
+  "Defaults to LIVE."
+  editMode: SpaceEditMode
+}
+
+"""
+Every field is optional. emoji and icon (an http(s) URL) replace each other;
+both null removes whichever the space has; giving both is a 400.
+"""
+input UpdateSpaceInput {
+  editMode: SpaceEditMode
+  "At most 50 characters."
+  title: String
+  defaultLevel: DefaultLevel
+  "IN_COLLECTION only for a space in a collection (400 otherwise)."
+  visibility: ContentVisibility
+  emoji: String
+  icon: String
+}
+
+extend type Query {
+  "Live spaces of an organization the caller can see, in the stored tree order."
+  spaces(organizationId: ID!, page: String, limit: Int): SpaceList!
+  """
+  A space. shareKey is accepted for published share-link URLs; it does not
+  widen access yet (the sites family validates share keys).
+  """
+  space(spaceId: ID!, shareKey: String): Space!
+  """
+  The spaces a member can reach, with the member's role on each, ordered by
+  creation time (order, default DESC). The caller needs READ in the
+  organization (or to be that member) and sees only spaces they can see too.
+  """
+  memberSpaces(organizationId: ID!, userId: ID!, page: String, limit: Int, order: Order): MemberSpaceList!
+}
+
+extend type Mutation {
+  """
+  Create a space with an empty first revision, at the end of its parent
+  (CREATE in the organization, or on the parent collection).
+  """
+  createSpace(organizationId: ID!, input: CreateSpaceInput): Space!
+  "Change settings (ADMIN on the space)."
+  updateSpace(spaceId: ID!, input: UpdateSpaceInput!): Space!
+  "Put a space in the trash (ADMIN); it is removed for good after 7 days."
+  deleteSpace(spaceId: ID!): DeleteResult!
+  """
+  Copy a space right after the original: settings, revisions and grants
+  (READ on it, CREATE where the copy goes). Comments and change requests are
+  not copied.
+  """
+  duplicateSpace(spaceId: ID!): Space!
+  "Take a space out of the trash within 7 days of its deletion (ADMIN); 404 afterwards."
+  restoreSpace(spaceId: ID!): Space!
+  """
+  Move a space (ADMIN on it, CREATE at the destination). Moving to the top
+  level turns IN_COLLECTION visibility into PRIVATE.
+  """
+  moveSpace(spaceId: ID!, input: MoveContentInput!): Space!
+  """
+  Move a space to the top level of another organization (ADMIN of both).
+  Its grants are dropped; IN_COLLECTION visibility becomes PRIVATE.
+  """
+  transferSpace(spaceId: ID!, input: TransferContentInput!): Space!
+}
+`, BuiltIn: false},
 	{Name: "../teams.graphqls", Input: `"A named group of members; content can be shared with a team at once."
 type Team {
   "Always ` + "`" + `team` + "`" + `."
@@ -2768,6 +3934,106 @@ func (ec *executionContext) childFields_ApiInformation(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type ApiInformation", field.Name)
 }
 
+func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Collection_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Collection_id(ctx, field)
+	case "title":
+		return ec.fieldContext_Collection_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Collection_description(ctx, field)
+	case "organization":
+		return ec.fieldContext_Collection_organization(ctx, field)
+	case "parent":
+		return ec.fieldContext_Collection_parent(ctx, field)
+	case "defaultLevel":
+		return ec.fieldContext_Collection_defaultLevel(ctx, field)
+	case "urls":
+		return ec.fieldContext_Collection_urls(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Collection_permissions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Collection", field.Name)
+}
+
+func (ec *executionContext) childFields_CollectionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_CollectionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_CollectionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_CollectionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CollectionList", field.Name)
+}
+
+func (ec *executionContext) childFields_CollectionPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_CollectionPermissions_view(ctx, field)
+	case "admin":
+		return ec.fieldContext_CollectionPermissions_admin(ctx, field)
+	case "viewInviteLinks":
+		return ec.fieldContext_CollectionPermissions_viewInviteLinks(ctx, field)
+	case "create":
+		return ec.fieldContext_CollectionPermissions_create(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CollectionPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_CollectionURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_CollectionURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_CollectionURLs_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CollectionURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentGrant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "target":
+		return ec.fieldContext_ContentGrant_target(ctx, field)
+	case "principalType":
+		return ec.fieldContext_ContentGrant_principalType(ctx, field)
+	case "principal":
+		return ec.fieldContext_ContentGrant_principal(ctx, field)
+	case "role":
+		return ec.fieldContext_ContentGrant_role(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ContentGrant_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentGrant", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentGrantList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_ContentGrantList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_ContentGrantList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_ContentGrantList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentGrantList", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentPointer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_ContentPointer_type(ctx, field)
+	case "space":
+		return ec.fieldContext_ContentPointer_space(ctx, field)
+	case "collection":
+		return ec.fieldContext_ContentPointer_collection(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentPointer", field.Name)
+}
+
 func (ec *executionContext) childFields_DeleteResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "deleted":
@@ -2848,6 +4114,28 @@ func (ec *executionContext) childFields_MemberList(ctx context.Context, field gr
 		return ec.fieldContext_MemberList_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MemberList", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberSpaceEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_MemberSpaceEntry_permission(ctx, field)
+	case "space":
+		return ec.fieldContext_MemberSpaceEntry_space(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberSpaceEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberSpaceList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_MemberSpaceList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_MemberSpaceList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_MemberSpaceList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberSpaceList", field.Name)
 }
 
 func (ec *executionContext) childFields_MemberTeamEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3240,6 +4528,98 @@ func (ec *executionContext) childFields_SSOProviderLogins(ctx context.Context, f
 		return ec.fieldContext_SSOProviderLogins_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SSOProviderLogins", field.Name)
+}
+
+func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Space_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Space_id(ctx, field)
+	case "title":
+		return ec.fieldContext_Space_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_Space_emoji(ctx, field)
+	case "visibility":
+		return ec.fieldContext_Space_visibility(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Space_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Space_updatedAt(ctx, field)
+	case "deletedAt":
+		return ec.fieldContext_Space_deletedAt(ctx, field)
+	case "editMode":
+		return ec.fieldContext_Space_editMode(ctx, field)
+	case "organization":
+		return ec.fieldContext_Space_organization(ctx, field)
+	case "parent":
+		return ec.fieldContext_Space_parent(ctx, field)
+	case "revision":
+		return ec.fieldContext_Space_revision(ctx, field)
+	case "defaultLevel":
+		return ec.fieldContext_Space_defaultLevel(ctx, field)
+	case "comments":
+		return ec.fieldContext_Space_comments(ctx, field)
+	case "changeRequests":
+		return ec.fieldContext_Space_changeRequests(ctx, field)
+	case "changeRequestsOpen":
+		return ec.fieldContext_Space_changeRequestsOpen(ctx, field)
+	case "changeRequestsDraft":
+		return ec.fieldContext_Space_changeRequestsDraft(ctx, field)
+	case "urls":
+		return ec.fieldContext_Space_urls(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Space_permissions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SpaceList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SpaceList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SpaceList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceList", field.Name)
+}
+
+func (ec *executionContext) childFields_SpacePermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_SpacePermissions_view(ctx, field)
+	case "access":
+		return ec.fieldContext_SpacePermissions_access(ctx, field)
+	case "admin":
+		return ec.fieldContext_SpacePermissions_admin(ctx, field)
+	case "viewInviteLinks":
+		return ec.fieldContext_SpacePermissions_viewInviteLinks(ctx, field)
+	case "edit":
+		return ec.fieldContext_SpacePermissions_edit(ctx, field)
+	case "triggerGitSync":
+		return ec.fieldContext_SpacePermissions_triggerGitSync(ctx, field)
+	case "comment":
+		return ec.fieldContext_SpacePermissions_comment(ctx, field)
+	case "merge":
+		return ec.fieldContext_SpacePermissions_merge(ctx, field)
+	case "review":
+		return ec.fieldContext_SpacePermissions_review(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpacePermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_SpaceURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_SpaceURLs_app(ctx, field)
+	case "icon":
+		return ec.fieldContext_SpaceURLs_icon(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
