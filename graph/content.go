@@ -3,469 +3,419 @@ package graph
 import (
 	"context"
 	"errors"
-	"net/url"
-	"path"
-	"strings"
 	"time"
 
-	"github.com/golang-jwt/jwt/v5"
-
 	"docsapi/apierr"
+	"docsapi/auth"
 	"docsapi/graph/model"
-	"docsapi/markdown"
 	"docsapi/storage"
 )
 
-// contentScope is a space whose content the caller may read (or change).
-type contentScope struct {
-	orgScope
-	Head storage.SpaceHead
-}
+// Helpers shared by collections and spaces: loading what the caller may
+// see, moves, transfers and grants.
 
-// contentSpace loads a space for a content read (edit false: the space view
-// permission) or a content change (edit true: the edit permission, and the
-// space must not be locked). Spaces of other organizations answer 404.
-func (r *Resolver) contentSpace(ctx context.Context, spaceID string, edit bool) (contentScope, error) {
-	if _, err := callerOf(ctx); err != nil {
-		return contentScope{}, err
+// TrashRetention is how long a deleted space can be restored; the trash
+// worker removes it for good afterwards.
+const TrashRetention = 7 * 24 * time.Hour
+
+// accessOf loads userID's view of orgID's content (the whole tree, or the
+// chain above chainFrom). A token scoped to another organization sees
+// nothing there.
+func (r *Resolver) accessOf(ctx context.Context, c auth.Caller, orgID, userID string, chainFrom *string) (*contentAccess, error) {
+	if c.OrganizationID != "" && c.OrganizationID != orgID {
+		return newContentAccess(storage.AccessData{}), nil
 	}
-	head, err := r.Store.SpaceHead(ctx, spaceID)
+	d, err := r.Store.ContentAccess(ctx, orgID, userID, chainFrom)
 	if err != nil {
-		return contentScope{}, notFoundAs(err, "space")
+		return nil, err
 	}
-	s, err := r.inOrg(ctx, head.OrganizationID)
+	return newContentAccess(d), nil
+}
+
+// orgContent is the caller's view of a whole organization's content; 404
+// when the caller is not a member.
+func (r *Resolver) orgContent(ctx context.Context, orgID string) (auth.Caller, *contentAccess, error) {
+	c, err := callerOf(ctx)
 	if err != nil {
-		if apierr.Status(err) == 404 {
-			return contentScope{}, apierr.NotFound("space")
+		return c, nil, err
+	}
+	a, err := r.accessOf(ctx, c, orgID, c.UserID, nil)
+	if err != nil {
+		return c, nil, err
+	}
+	if !a.member {
+		return c, nil, apierr.NotFound("organization")
+	}
+	return c, a, nil
+}
+
+// ContentScope is one collection or space with the caller's role on it
+// (what content mutations of later families receive from
+// SpaceForContentChange).
+type ContentScope struct {
+	Caller auth.Caller
+	Access *contentAccess
+	Role   int
+	what   string
+}
+
+// require refuses with 403 when the caller's role on the item is below min.
+func (s ContentScope) require(min model.Role, action string) error {
+	if s.Role < roleRank[min] {
+		return apierr.Forbidden("%s needs the %s role on the %s", action, min, s.what)
+	}
+	return nil
+}
+
+// treeScope tells the scope loaders to read the whole collection tree (moves,
+// lists) rather than the chain above the item.
+type treeScope bool
+
+const (
+	chainOnly treeScope = false
+	wholeTree treeScope = true
+)
+
+// collectionScope loads a collection the caller can see; unknown,
+// other-organization and invisible collections are all 404.
+func (r *Resolver) collectionScope(ctx context.Context, id string, tree treeScope) (storage.Collection, ContentScope, error) {
+	c, err := callerOf(ctx)
+	if err != nil {
+		return storage.Collection{}, ContentScope{}, err
+	}
+	col, err := r.Store.Collection(ctx, id)
+	if err != nil {
+		return col, ContentScope{}, notFoundAs(err, "collection")
+	}
+	chain := &col.ID
+	if tree {
+		chain = nil
+	}
+	a, err := r.accessOf(ctx, c, col.OrganizationID, c.UserID, chain)
+	if err != nil {
+		return col, ContentScope{}, err
+	}
+	s := ContentScope{Caller: c, Access: a, Role: a.effectiveRole(collectionItem(col)), what: "collection"}
+	if s.Role == 0 {
+		return col, s, apierr.NotFound("collection")
+	}
+	return col, s, nil
+}
+
+// spaceScope loads a space the caller can see. Trashed spaces are 404
+// unless trashed is set (restore).
+func (r *Resolver) spaceScope(ctx context.Context, id string, tree treeScope, trashed bool) (storage.Space, ContentScope, error) {
+	c, err := callerOf(ctx)
+	if err != nil {
+		return storage.Space{}, ContentScope{}, err
+	}
+	sp, err := r.Store.Space(ctx, id)
+	if err != nil {
+		return sp, ContentScope{}, notFoundAs(err, "space")
+	}
+	if (sp.DeletedAt != nil) != trashed {
+		return sp, ContentScope{}, apierr.NotFound("space")
+	}
+	chain := sp.ParentID
+	if chain == nil {
+		chain = new(string) // a top-level space needs no collection
+	}
+	if tree {
+		chain = nil
+	}
+	a, err := r.accessOf(ctx, c, sp.OrganizationID, c.UserID, chain)
+	if err != nil {
+		return sp, ContentScope{}, err
+	}
+	s := ContentScope{Caller: c, Access: a, Role: a.spaceRole(sp), what: "space"}
+	if s.Role == 0 {
+		return sp, s, apierr.NotFound("space")
+	}
+	return sp, s, nil
+}
+
+// requireLive refuses content changes to a locked space with 409: a lock is
+// a state of the space, not a lack of permission, and it holds for every
+// role until an admin sets editMode back to live.
+func requireLive(sp storage.Space) error {
+	if sp.EditMode == "locked" {
+		return apierr.Conflict("the space is locked (editMode is locked): its content cannot change until it is set back to live")
+	}
+	return nil
+}
+
+// SpaceForContentChange is the one gate of every change to a space's
+// content (pages, files, imports, change requests, merges): the space must
+// be visible (404), the caller must hold min on it (403), and the space must
+// be live (409 while locked).
+func (r *Resolver) SpaceForContentChange(ctx context.Context, spaceID string, min model.Role) (storage.Space, ContentScope, error) {
+	sp, s, err := r.spaceScope(ctx, spaceID, chainOnly, false)
+	if err != nil {
+		return sp, s, err
+	}
+	if err := s.require(min, "changing the space's content"); err != nil {
+		return sp, s, err
+	}
+	return sp, s, requireLive(sp)
+}
+
+// destination is where a new or moved item goes: the parent (nil: top
+// level) and the position among its new siblings.
+type destination struct {
+	Parent *string
+	At     storage.Placement
+}
+
+// checkCreateAt checks that parent is a collection of orgID where the caller
+// may create (400 when it does not exist or cannot be seen, 403 without
+// the create role there). nil is the top level.
+func checkCreateAt(a *contentAccess, orgID string, parent *string, field string) error {
+	if parent != nil {
+		if _, ok := a.nodes[*parent]; !ok || a.collectionRole(*parent) == 0 {
+			return apierr.Invalid(field, "no collection %q in this organization", *parent)
 		}
-		return contentScope{}, err
 	}
-	cs := contentScope{orgScope: s, Head: head}
-	if !edit {
-		return cs, s.require("read", "reading the space's content")
+	if !a.canCreateAt(parent) {
+		if parent == nil {
+			return apierr.Forbidden("creating content at the top level needs the create role in the organization")
+		}
+		return apierr.Forbidden("creating content in this collection needs the create role on it")
 	}
-	if err := s.require("edit", "changing the space's content"); err != nil {
-		return cs, err
-	}
-	if head.Locked {
-		return cs, apierr.Conflict("the space is locked (editMode locked): its content cannot change")
-	}
-	return cs, nil
+	return nil
 }
 
-// revisionOf resolves the revision a read is about: revID of the space, or
-// the active one.
-func (r *Resolver) revisionOf(ctx context.Context, cs contentScope, revID *string) (storage.Revision, error) {
-	id := cs.Head.Revision
-	if revID != nil && *revID != "" {
-		id = *revID
+// resolveMove turns a move body into a destination for item (of orgID,
+// currently under current). a holds the whole tree.
+func (r *Resolver) resolveMove(ctx context.Context, a *contentAccess, orgID string, item storage.ContentRef, current *string, in model.MoveContentInput) (destination, error) {
+	var d destination
+	if !in.Parent.IsSet() && in.Position == nil {
+		return d, apierr.Invalid("body", "needs at least one of parent, position")
 	}
-	rev, err := r.Store.RevisionByID(ctx, cs.Head.ID, id)
-	return rev, notFoundAs(err, "revision")
-}
-
-// appURL is the location of content in the app (docsapi serves no app
-// pages; the URLs are stable identifiers for front-ends).
-func (r *Resolver) appURL(spaceID string, parts ...string) string {
-	u := r.Config.PublicURL + "/app/spaces/" + spaceID
-	for _, p := range parts {
-		if p != "" {
-			u += "/" + p
+	var pointerParent **string
+	if in.Position != nil {
+		for _, p := range []struct {
+			field string
+			ptr   *model.ContentPointerInput
+			dst   **storage.ContentRef
+		}{{"position.before", in.Position.Before, &d.At.Before}, {"position.after", in.Position.After, &d.At.After}} {
+			if p.ptr == nil {
+				continue
+			}
+			ref, parent, err := r.resolvePointer(ctx, a, orgID, p.field, *p.ptr)
+			if err != nil {
+				return d, err
+			}
+			if ref == item {
+				return d, apierr.Invalid(p.field, "cannot point at the item being moved")
+			}
+			if pointerParent != nil && !samePtr(*pointerParent, parent) {
+				return d, apierr.Invalid("position", "before and after must be siblings")
+			}
+			*p.dst, pointerParent = &ref, &parent
 		}
 	}
-	return u
-}
-
-func defaultLayout() *model.PageLayout {
-	return &model.PageLayout{Width: "default", Cover: true, CoverSize: "hero", Title: true, Description: true,
-		TableOfContents: true, Outline: true, Pagination: true, Metadata: true}
-}
-
-func layoutOf(m map[string]any) *model.PageLayout {
-	l := defaultLayout()
-	if w, ok := m["width"].(string); ok && model.PageWidth(w).IsValid() {
-		l.Width = model.PageWidth(w)
+	switch parent, set := in.Parent.ValueOK(); {
+	case set:
+		d.Parent = parent
+		if pointerParent != nil && !samePtr(*pointerParent, parent) {
+			return d, apierr.Invalid("position", "must point at a sibling inside the destination parent")
+		}
+	case pointerParent != nil:
+		d.Parent = *pointerParent
+	default:
+		d.Parent = current
 	}
-	if c, ok := m["coverSize"].(string); ok && model.PageCoverSize(c).IsValid() {
-		l.CoverSize = model.PageCoverSize(c)
-	}
-	for key, dst := range map[string]*bool{"cover": &l.Cover, "title": &l.Title, "description": &l.Description,
-		"tableOfContents": &l.TableOfContents, "outline": &l.Outline, "pagination": &l.Pagination, "metadata": &l.Metadata} {
-		if v, ok := m[key].(bool); ok {
-			*dst = v
+	if item.Kind == storage.KindCollection {
+		for p, depth := d.Parent, 0; p != nil && depth < maxDepth; p, depth = a.nodes[*p].ParentID, depth+1 {
+			if *p == item.ID {
+				return d, apierr.Invalid("parent", "a collection cannot move into itself or a collection under it")
+			}
 		}
 	}
-	return l
+	if !samePtr(d.Parent, current) {
+		if err := checkCreateAt(a, orgID, d.Parent, "parent"); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
 }
 
-func strPtr(s string) *string {
-	if s == "" {
+func samePtr(a, b *string) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
+
+// resolvePointer checks a position pointer and returns the item and its
+// parent. Pointers at items that do not exist, are elsewhere or cannot be
+// seen are 400s (an invalid position).
+func (r *Resolver) resolvePointer(ctx context.Context, a *contentAccess, orgID, field string, p model.ContentPointerInput) (storage.ContentRef, *string, error) {
+	switch p.Type {
+	case "space":
+		if p.Space == nil {
+			return storage.ContentRef{}, nil, apierr.Invalid(field+".space", "is required for a space pointer")
+		}
+		sp, err := r.Store.Space(ctx, *p.Space)
+		if err != nil || sp.OrganizationID != orgID || sp.DeletedAt != nil || a.spaceRole(sp) == 0 {
+			if err != nil && !errors.Is(err, storage.ErrNotFound) {
+				return storage.ContentRef{}, nil, err
+			}
+			return storage.ContentRef{}, nil, apierr.Invalid(field+".space", "no space %q in this organization", *p.Space)
+		}
+		return storage.ContentRef{Kind: storage.KindSpace, ID: sp.ID}, sp.ParentID, nil
+	case "collection":
+		if p.Collection == nil {
+			return storage.ContentRef{}, nil, apierr.Invalid(field+".collection", "is required for a collection pointer")
+		}
+		n, ok := a.nodes[*p.Collection]
+		if !ok || a.collectionRole(n.ID) == 0 {
+			return storage.ContentRef{}, nil, apierr.Invalid(field+".collection", "no collection %q in this organization", *p.Collection)
+		}
+		return storage.ContentRef{Kind: storage.KindCollection, ID: n.ID}, n.ParentID, nil
+	}
+	return storage.ContentRef{}, nil, apierr.Invalid(field+".type", "must be one of %s (got %q)", model.ContentPointerTypes.List(), string(p.Type))
+}
+
+// moveError maps the storage refusals of a move.
+func moveError(err error, what string) error {
+	switch {
+	case errors.Is(err, storage.ErrNoChange):
+		return apierr.Conflict("the move would not change anything")
+	case errors.Is(err, storage.ErrBadPosition):
+		return apierr.Invalid("position", "must point at adjacent siblings in the destination")
+	}
+	return notFoundAs(err, what)
+}
+
+// checkTransfer lets the caller transfer content of from to the
+// organization to: admin of from (403; the caller can see the item), member
+// of to (404 otherwise) and admin there (403); the same organization is 409.
+func (r *Resolver) checkTransfer(ctx context.Context, s ContentScope, from, to string) error {
+	if err := checkLen("organization", to, 1, 0); err != nil {
+		return err
+	}
+	if s.Access.orgRank < roleRank["admin"] {
+		return apierr.Forbidden("transferring content needs the admin role in its organization")
+	}
+	target, err := r.inOrg(ctx, to)
+	if err != nil {
+		return err
+	}
+	if err := target.require("admin", "transferring content"); err != nil {
+		return err
+	}
+	if to == from {
+		return apierr.Conflict("the content already belongs to this organization")
+	}
+	return nil
+}
+
+func (r *Resolver) collectionModel(c storage.Collection, role int) *model.Collection {
+	base := r.Config.PublicURL
+	return &model.Collection{
+		Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description, Organization: c.OrganizationID,
+		Parent: c.ParentID, DefaultLevel: defaultLevelModel(c.DefaultLevel),
+		Urls:        model.CollectionURLs{Location: base + "/v1/collections/" + c.ID, App: base + "/c/" + c.ID},
+		Permissions: collectionPermissions(role),
+	}
+}
+
+func (r *Resolver) spaceModel(s storage.Space, role int) *model.Space {
+	base := r.Config.PublicURL
+	emoji := ""
+	if s.Emoji != nil {
+		emoji = *s.Emoji
+	}
+	return &model.Space{
+		Object: "space", ID: s.ID, Title: s.Title, Emoji: emoji, Visibility: model.ContentVisibility(s.Visibility),
+		CreatedAt: model.Time(s.CreatedAt), UpdatedAt: model.Time(s.UpdatedAt), DeletedAt: model.TimePtr(s.DeletedAt),
+		EditMode: model.SpaceEditMode(s.EditMode), Organization: s.OrganizationID, Parent: s.ParentID,
+		Revision: s.RevisionID, DefaultLevel: defaultLevelModel(s.DefaultLevel),
+		Comments: s.Comments, ChangeRequests: s.ChangeRequests, ChangeRequestsOpen: s.ChangeRequestsOpen, ChangeRequestsDraft: s.ChangeRequestsDraft,
+		Urls:        model.SpaceURLs{Location: base + "/v1/spaces/" + s.ID, App: base + "/s/" + s.ID, Icon: s.Icon},
+		Permissions: spacePermissions(role, s.EditMode == "locked"),
+	}
+}
+
+func defaultLevelModel(l *string) *model.DefaultLevel {
+	if l == nil {
 		return nil
 	}
-	return &s
+	v := model.DefaultLevel(*l)
+	return &v
 }
 
-func boolPtr(b bool) *bool { return &b }
-
-// pageModel converts a page without its body and children.
-func (r *Resolver) pageModel(spaceID string, p storage.ContentPage) *model.RevisionPage {
-	created, updated := model.Time(p.CreatedAt), model.Time(p.UpdatedAt)
-	m := &model.RevisionPage{ID: p.ID, Title: p.Title, Emoji: strPtr(p.Meta.Emoji), Icon: strPtr(p.Meta.Icon),
-		CreatedAt: &created, UpdatedAt: &updated, Type: model.PageType(p.Type)}
-	switch p.Type {
-	case "link":
-		m.Kind = "link"
-		m.Target = p.Meta.Target
-		m.Href = strPtr(p.Meta.Href)
-		m.Hidden = boolPtr(p.Meta.Hidden)
-		return m
-	case "group":
-		m.Kind = "group"
-	default:
-		m.Kind = "sheet"
-		m.Urls = &model.PageUrls{App: r.appURL(spaceID, p.Path)}
-		m.Description = strPtr(p.Meta.Description)
-		m.Layout = layoutOf(p.Meta.Layout)
-		m.Cover = p.Meta.Cover
-		m.Variables = p.Meta.Variables
+// defaultLevelInput validates an optional, nullable defaultLevel.
+func defaultLevelInput(v *model.DefaultLevel) (*string, error) {
+	if v == nil {
+		return nil, nil
 	}
-	m.Slug, m.Path = &p.Slug, &p.Path
-	m.Pages = []*model.RevisionPage{}
-	m.Hidden, m.NoIndex, m.NoRobotsIndex = boolPtr(p.Meta.Hidden), boolPtr(p.Meta.NoIndex), boolPtr(p.Meta.NoRobotsIndex)
-	return m
-}
-
-// pageTree nests a revision's pages (in tree order) under their parents.
-func (r *Resolver) pageTree(spaceID string, pages []storage.ContentPage) []*model.RevisionPage {
-	top := []*model.RevisionPage{}
-	byID := make(map[string]*model.RevisionPage, len(pages))
-	for _, p := range pages {
-		m := r.pageModel(spaceID, p)
-		byID[p.ID] = m
-		if parent := byID[p.ParentID]; parent != nil {
-			parent.Pages = append(parent.Pages, m)
-		} else {
-			top = append(top, m)
-		}
-	}
-	return top
-}
-
-// withBody adds the body of a document page in format (markdown default).
-func (r *Resolver) withBody(m *model.RevisionPage, p storage.ContentPage, format *model.PageFormat, files []storage.File) {
-	if p.Type != "document" {
-		return
-	}
-	if format != nil && *format == "document" {
-		m.Document = markdown.ToDocument(p.Markdown, refResolver(files))
-		return
-	}
-	md := p.Markdown
-	m.Markdown = &md
-}
-
-// refResolver maps a document link destination to a content reference:
-// file names of the revision become file references.
-func refResolver(files []storage.File) markdown.RefFunc {
-	byName := map[string]string{}
-	for _, f := range files {
-		byName[f.Name] = f.ID
-	}
-	return func(dest string) map[string]any {
-		if id, ok := byName[path.Base(dest)]; ok && !strings.Contains(dest, "://") {
-			return map[string]any{"kind": "file", "file": id}
-		}
-		return map[string]any{"kind": "url", "url": dest}
-	}
-}
-
-// fileTokenTTL is how long a signed download link works.
-const fileTokenTTL = time.Hour
-
-// fileModel converts a file; its downloadURL carries a signed token so
-// that it works in an <img> tag or a browser without the API token.
-func (r *Resolver) fileModel(ctx context.Context, spaceID, revID string, f storage.File) (*model.RevisionFile, error) {
-	// The expiry is rounded to the hour so that lists answer stable URLs.
-	exp := r.Now().Add(fileTokenTTL).Truncate(time.Hour).Add(time.Hour)
-	tok, err := r.Signer.Sign(ctx, jwt.MapClaims{"sub": "file", "space": spaceID, "rev": revID, "file": f.ID, "exp": exp.Unix()})
-	if err != nil {
+	if err := checkEnum("defaultLevel", *v, model.DefaultLevels.List()+" or null"); err != nil {
 		return nil, err
 	}
-	m := &model.RevisionFile{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: int(f.Size),
-		DownloadURL: r.Config.PublicURL + "/files/" + spaceID + "/" + revID + "/" + f.ID + "/" + url.PathEscape(f.Name) + "?token=" + tok}
-	if f.Width != nil && f.Height != nil {
-		m.Dimensions = &model.FileDimensions{Width: *f.Width, Height: *f.Height}
-	}
-	return m, nil
+	s := string(*v)
+	return &s, nil
 }
 
-func (r *Resolver) fileModels(ctx context.Context, spaceID, revID string, files []storage.File) ([]*model.RevisionFile, error) {
-	out := make([]*model.RevisionFile, 0, len(files))
-	for _, f := range files {
-		m, err := r.fileModel(ctx, spaceID, revID, f)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, nil
+// PurgeTrash removes for good the spaces deleted more than TrashRetention
+// ago (the trash worker calls it; tests call it after advancing the clock).
+func (r *Resolver) PurgeTrash(ctx context.Context) (int, error) {
+	return r.Store.PurgeSpaces(ctx, r.Now().Add(-TrashRetention))
 }
 
-// FileDownload authorizes a download: a valid signed token for exactly this
-// file, or a caller (in ctx) who may read the space. It returns the file and
-// its bytes.
-func (r *Resolver) FileDownload(ctx context.Context, spaceID, revID, fileID, token string) (storage.File, []byte, error) {
-	if token != "" {
-		claims, err := r.Signer.Verify(ctx, token)
-		if err != nil || claims["sub"] != "file" || claims["space"] != spaceID || claims["rev"] != revID || claims["file"] != fileID {
-			return storage.File{}, nil, apierr.Unauthorized("the download link is invalid or has expired")
-		}
-		if _, err := r.Store.RevisionByID(ctx, spaceID, revID); err != nil {
-			return storage.File{}, nil, notFoundAs(err, "file")
-		}
-	} else {
-		cs, err := r.contentSpace(ctx, spaceID, false)
-		if err != nil {
-			return storage.File{}, nil, err
-		}
-		if _, err := r.revisionOf(ctx, cs, &revID); err != nil {
-			return storage.File{}, nil, err
-		}
-	}
-	f, err := r.Store.RevisionFile(ctx, revID, fileID)
-	if err != nil {
-		return f, nil, notFoundAs(err, "file")
-	}
-	b, err := r.Store.FileBytes(ctx, f.Blob)
-	return f, b, err
-}
-
-// location is a ContentLocation in a space's revision.
-func (r *Resolver) location(cs contentScope, revID, kind string) *model.ContentLocation {
-	org, space := cs.Head.OrganizationID, cs.Head.ID
-	return &model.ContentLocation{Kind: kind, Organization: &org, Space: &space,
-		VersionContext: &model.VersionContext{Type: "revision", Revision: revID}}
-}
-
-// targetLocation is where a link points.
-func (r *Resolver) targetLocation(cs contentScope, revID string, u storage.LinkUsage) *model.ContentLocation {
+// grantTarget loads the space or collection a grant is about (exactly one)
+// and checks that the caller administrates it.
+func (r *Resolver) grantTarget(ctx context.Context, space, collection *string) (storage.ContentRef, string, error) {
+	var s ContentScope
+	var ref storage.ContentRef
+	var orgID string
 	switch {
-	case u.Kind == "url" || u.Target == "":
-		dest := u.Dest
-		return &model.ContentLocation{Kind: "url", URL: &dest}
-	case u.Kind == "page":
-		l := r.location(cs, revID, "page")
-		l.Page = &u.Target
-		return l
-	case u.Kind == "file":
-		l := r.location(cs, revID, "file")
-		l.File = &u.Target
-		return l
-	case u.Kind == "space":
-		org := cs.Head.OrganizationID
-		return &model.ContentLocation{Kind: "space", Organization: &org, Space: &u.Target}
+	case (space == nil) == (collection == nil):
+		return ref, "", apierr.Invalid("space", "give exactly one of space and collection")
+	case space != nil:
+		sp, sc, err := r.spaceScope(ctx, *space, chainOnly, false)
+		if err != nil {
+			return ref, "", err
+		}
+		s, ref, orgID = sc, storage.ContentRef{Kind: storage.KindSpace, ID: sp.ID}, sp.OrganizationID
 	default:
-		org := cs.Head.OrganizationID
-		return &model.ContentLocation{Kind: u.Kind, Organization: &org, Collection: &u.Target}
-	}
-}
-
-// listLinks is the link list of a revision (of one page when pageID is set).
-func (r *Resolver) listLinks(ctx context.Context, cs contentScope, revID, pageID string, page *string, limit *int, status *model.LinkStatus) (*model.LinkList, error) {
-	pq, err := pageQuery(page, limit)
-	if err != nil {
-		return nil, err
-	}
-	st := ""
-	if status != nil {
-		if err := checkEnum("status", *status, model.LinkStatuses.List()); err != nil {
-			return nil, err
+		c, sc, err := r.collectionScope(ctx, *collection, chainOnly)
+		if err != nil {
+			return ref, "", err
 		}
-		st = string(*status)
+		s, ref, orgID = sc, storage.ContentRef{Kind: storage.KindCollection, ID: c.ID}, c.OrganizationID
 	}
-	p, stats, err := r.Store.ListLinks(ctx, revID, pageID, st, pq)
-	if err != nil {
-		return nil, err
-	}
-	out := &model.LinkList{Count: p.Count, Items: []*model.ContentReferenceUsage{},
-		Stats: model.ContentReferencesStats{Total: stats.Total, Broken: model.BrokenLinksTotals{Total: stats.Broken}}}
-	for _, u := range p.Items {
-		item := &model.ContentReferenceUsage{Status: model.LinkStatus(u.Status), Relation: "reference",
-			TargetReference: r.targetLocation(cs, revID, u), LocationReferences: []*model.ContentLocation{}}
-		for _, pid := range u.PageIDs {
-			l := r.location(cs, revID, "page")
-			l.Page = &pid
-			item.LocationReferences = append(item.LocationReferences, l)
-		}
-		out.Items = append(out.Items, item)
-	}
-	if p.Next != nil {
-		out.Next = &model.Next{Page: p.Next.Encode()}
-	}
-	return out, nil
+	return ref, orgID, s.require("admin", "managing who has access")
 }
 
-// backlinks lists the pages of the active revision linking to a page or file.
-func (r *Resolver) backlinks(ctx context.Context, spaceID, kind, target string, page *string, limit *int) (*model.ContentLocationList, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
-	if err != nil {
-		return nil, err
-	}
-	pq, err := pageQuery(page, limit)
-	if err != nil {
-		return nil, err
-	}
-	rev := cs.Head.Revision
-	if kind == "file" {
-		_, err = r.Store.RevisionFile(ctx, rev, target)
-	} else {
-		_, err = r.Store.RevisionPage(ctx, rev, target, false)
-	}
-	if err != nil {
-		return nil, notFoundAs(err, kind)
-	}
-	p, err := r.Store.Backlinks(ctx, rev, kind, target, pq)
-	if err != nil {
-		return nil, err
-	}
-	l := listOf(p, func(pid string) *model.ContentLocation {
-		loc := r.location(cs, rev, "page")
-		loc.Page = &pid
-		return loc
-	})
-	return (*model.ContentLocationList)(&l), nil
-}
-
-// analyzer gives the storage the links and search sections of pages. One
-// analyzer serves one revision write: the tree's path and file-name indexes
-// are built once, on the first link to resolve.
-type analyzer struct {
-	publicURL string
-	tree      *storage.Tree
-	byPath    map[string]string
-	byName    map[string]string
-}
-
-func (r *Resolver) analyzer() *analyzer { return &analyzer{publicURL: r.Config.PublicURL} }
-
-// indexes returns the page-path and file-name indexes of t.
-func (a *analyzer) indexes(t *storage.Tree) (byPath, byName map[string]string) {
-	if a.tree != t {
-		a.tree, a.byPath, a.byName = t, map[string]string{}, map[string]string{}
-		t.Walk(func(tp, _ *storage.TreePage) bool {
-			if tp.Path != "" {
-				a.byPath[tp.Path] = tp.ID
+// grantPrincipal checks the team or member (exactly one) of a grant input.
+func (r *Resolver) grantPrincipal(ctx context.Context, orgID string, in model.ContentGrantInput) (string, string, error) {
+	switch {
+	case (in.Team == nil) == (in.User == nil):
+		return "", "", apierr.Invalid("team", "give exactly one of team and user")
+	case in.Team != nil:
+		if _, err := r.Store.Team(ctx, orgID, *in.Team); err != nil {
+			if apierr.Status(notFoundAs(err, "team")) == 404 {
+				return "", "", apierr.Invalid("team", "no team %q in this organization", *in.Team)
 			}
-			return true
-		})
-		for _, f := range t.Files {
-			a.byName[f.Name] = f.ID
+			return "", "", err
 		}
+		return "team", *in.Team, nil
+	default:
+		m, err := r.Store.MembershipOf(ctx, orgID, *in.User)
+		if err != nil {
+			return "", "", err
+		}
+		if m == nil {
+			return "", "", apierr.Invalid("user", "%q is not a member of this organization", *in.User)
+		}
+		return "user", *in.User, nil
 	}
-	return a.byPath, a.byName
 }
 
-// Sections: the text before the first heading is titled with the page title.
-func (a *analyzer) Sections(p *storage.TreePage) []storage.SearchSection {
-	var out []storage.SearchSection
-	secs := markdown.Sections(p.Markdown)
-	if len(secs) == 0 || secs[0].Title != "" {
-		out = append(out, storage.SearchSection{Title: p.Title, Body: p.Meta.Description})
-	}
-	for _, s := range secs {
-		if s.Title == "" {
-			s.Title = p.Title
-		}
-		out = append(out, storage.SearchSection{ID: s.ID, Title: s.Title, Body: s.Body})
-	}
-	return out
-}
-
-// Links classifies each link of a page: URLs on this service's host are
-// in-app (or space/collection links for /spaces/{id} and /collections/{id}
-// paths), other URLs are url links, relative destinations name a file of
-// the revision (by name) or a page (by path, relative to the page's folder
-// or absolute from the revision root with a leading slash; .md suffixes and
-// README/index names are understood). Pure anchors are not links.
-func (a *analyzer) Links(p *storage.TreePage, t *storage.Tree) []storage.PageLink {
-	var out []storage.PageLink
-	for _, l := range markdown.Links(p.Markdown) {
-		dest := strings.TrimSpace(l.Dest)
-		if dest == "" || strings.HasPrefix(dest, "#") {
-			continue
-		}
-		if u, err := url.Parse(dest); err == nil && u.Scheme != "" {
-			out = append(out, a.absolute(u, dest))
-			continue
-		}
-		byPath, byName := a.indexes(t)
-		out = append(out, resolveRelative(dest, l.Image, p, byPath, byName))
-	}
-	return out
-}
-
-func (a *analyzer) absolute(u *url.URL, dest string) storage.PageLink {
-	if base, err := url.Parse(a.publicURL); err == nil && base.Host != "" && strings.EqualFold(u.Host, base.Host) {
-		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
-		for i := 0; i+1 < len(parts); i++ {
-			switch parts[i] {
-			case "spaces":
-				return storage.PageLink{Kind: "space", Target: parts[i+1], Dest: dest}
-			case "collections":
-				return storage.PageLink{Kind: "collection", Target: parts[i+1], Dest: dest}
-			}
-		}
-		return storage.PageLink{Kind: "url", Target: dest, Dest: dest, InApp: true}
-	}
-	return storage.PageLink{Kind: "url", Target: dest, Dest: dest}
-}
-
-func resolveRelative(dest string, image bool, p *storage.TreePage, byPath, byName map[string]string) storage.PageLink {
-	clean, _, _ := strings.Cut(dest, "#")
-	clean, _, _ = strings.Cut(clean, "?")
-	if un, err := url.PathUnescape(clean); err == nil {
-		clean = un
-	}
-	if id, ok := byName[path.Base(clean)]; ok && clean != "" {
-		return storage.PageLink{Kind: "file", Target: id, Dest: dest}
-	}
-	if image || isFileName(clean) {
-		return storage.PageLink{Kind: "file", Dest: dest}
-	}
-	var candidates []string
-	if strings.HasPrefix(clean, "/") {
-		candidates = []string{clean}
+func grantModel(g storage.ContentGrant) *model.ContentGrant {
+	t := model.ContentPointer{Type: model.ContentPointerType(g.TargetKind)}
+	if g.TargetKind == storage.KindSpace {
+		t.Space = &g.TargetID
 	} else {
-		candidates = []string{path.Join(path.Dir(p.Path), clean), path.Join(p.Path, clean)}
+		t.Collection = &g.TargetID
 	}
-	for _, c := range candidates {
-		if id, ok := byPath[pagePathOf(c)]; ok {
-			return storage.PageLink{Kind: "page", Target: id, Dest: dest}
-		}
-	}
-	return storage.PageLink{Kind: "page", Dest: dest}
+	return &model.ContentGrant{Target: t, PrincipalType: model.GrantPrincipalType(g.PrincipalKind), Principal: g.PrincipalID,
+		Role: model.Role(g.Role), CreatedAt: model.Time(g.CreatedAt)}
 }
-
-// pagePathOf normalizes a link path to a page path: no leading or trailing
-// slash, no .md suffix, README/index meaning the folder, slugged segments.
-func pagePathOf(p string) string {
-	p = strings.Trim(path.Clean("/"+p), "/")
-	p = strings.TrimSuffix(p, path.Ext(p))
-	var segs []string
-	for _, s := range strings.Split(p, "/") {
-		if s != "" {
-			segs = append(segs, markdown.Slugify(s))
-		}
-	}
-	if n := len(segs); n > 0 && (segs[n-1] == "readme" || segs[n-1] == "index") {
-		segs = segs[:n-1]
-	}
-	return strings.Join(segs, "/")
-}
-
-func isFileName(p string) bool {
-	ext := strings.ToLower(path.Ext(p))
-	return ext != "" && ext != ".md" && ext != ".html" && ext != ".htm"
-}
-
-var errNoChange = errors.New("no change")

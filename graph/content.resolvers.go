@@ -12,135 +12,49 @@ import (
 	"docsapi/storage"
 )
 
-// ImportContent is the resolver for the importContent field.
-func (r *mutationResolver) ImportContent(ctx context.Context, spaceID string, pageID *string, input model.ImportContentInput) (*model.ImportContentResult, error) {
-	return r.importContent(ctx, spaceID, pageID, input)
-}
-
-// ApplyTemplate is the resolver for the applyTemplate field.
-func (r *mutationResolver) ApplyTemplate(ctx context.Context, spaceID string, input model.ApplyTemplateInput) (bool, error) {
-	return r.applyTemplate(ctx, spaceID, input)
-}
-
-// CreatePage is the resolver for the createPage field.
-func (r *mutationResolver) CreatePage(ctx context.Context, target model.ContentTarget, input model.CreatePageInput) (*model.ContentChange, error) {
-	return r.createPage(ctx, target, input)
-}
-
-// UpdatePage is the resolver for the updatePage field.
-func (r *mutationResolver) UpdatePage(ctx context.Context, target model.ContentTarget, pageID string, input model.UpdatePageInput) (*model.ContentChange, error) {
-	return r.updatePage(ctx, target, pageID, input)
-}
-
-// MovePage is the resolver for the movePage field.
-func (r *mutationResolver) MovePage(ctx context.Context, target model.ContentTarget, pageID string, input model.MovePageInput) (*model.ContentChange, error) {
-	return r.movePage(ctx, target, pageID, input)
-}
-
-// DeletePage is the resolver for the deletePage field.
-func (r *mutationResolver) DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*model.ContentChange, error) {
-	return r.deletePage(ctx, target, pageID)
-}
-
-// UploadFile is the resolver for the uploadFile field.
-func (r *mutationResolver) UploadFile(ctx context.Context, target model.ContentTarget, input model.UploadFileInput) (*model.ContentChange, error) {
-	return r.uploadFile(ctx, target, input)
-}
-
-// SpaceContent is the resolver for the spaceContent field.
-func (r *queryResolver) SpaceContent(ctx context.Context, spaceID string, revisionID *string, metadata *bool, computed *bool) (*model.Revision, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
+// GrantContentRole is the resolver for the grantContentRole field.
+func (r *mutationResolver) GrantContentRole(ctx context.Context, input model.ContentGrantInput) (*model.ContentGrant, error) {
+	target, orgID, err := r.grantTarget(ctx, input.Space, input.Collection)
 	if err != nil {
 		return nil, err
 	}
-	rev, err := r.revisionOf(ctx, cs, revisionID)
+	kind, principal, err := r.grantPrincipal(ctx, orgID, input)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := r.Store.RevisionPages(ctx, rev.ID)
-	if err != nil {
+	if input.Role == nil {
+		return nil, apierr.Invalid("role", "is required")
+	}
+	if err := checkEnum("role", *input.Role, model.Roles.List()); err != nil {
 		return nil, err
 	}
-	files, err := r.Store.RevisionFiles(ctx, rev.ID)
-	if err != nil {
+	g := storage.ContentGrant{TargetKind: target.Kind, TargetID: target.ID, PrincipalKind: kind, PrincipalID: principal, Role: string(*input.Role), CreatedAt: r.Now()}
+	if err := r.Store.SetContentGrant(ctx, orgID, g); err != nil {
 		return nil, err
 	}
-	fm, err := r.fileModels(ctx, spaceID, rev.ID, files)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: r.pageTree(spaceID, pages),
-		Files: fm, ReusableContents: []map[string]any{}, Variables: map[string]any{}, CreatedAt: model.Time(rev.CreatedAt),
-		Urls: model.RevisionUrls{App: r.appURL(spaceID, "revisions", rev.ID)}}, nil
+	return grantModel(g), nil
 }
 
-// SpacePages is the resolver for the spacePages field.
-func (r *queryResolver) SpacePages(ctx context.Context, spaceID string, revisionID *string, metadata *bool, computed *bool) (*model.PageList, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
+// RevokeContentRole is the resolver for the revokeContentRole field.
+func (r *mutationResolver) RevokeContentRole(ctx context.Context, input model.ContentGrantInput) (*model.DeleteResult, error) {
+	target, orgID, err := r.grantTarget(ctx, input.Space, input.Collection)
 	if err != nil {
 		return nil, err
 	}
-	rev, err := r.revisionOf(ctx, cs, revisionID)
+	kind, principal, err := r.grantPrincipal(ctx, orgID, input)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := r.Store.RevisionPages(ctx, rev.ID)
+	deleted, err := r.Store.DeleteContentGrant(ctx, target, kind, principal)
 	if err != nil {
 		return nil, err
 	}
-	return &model.PageList{Pages: r.pageTree(spaceID, pages)}, nil
+	return &model.DeleteResult{Deleted: deleted}, nil
 }
 
-// SpacePage is the resolver for the spacePage field.
-func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *string, pagePath *string, revisionID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) (*model.RevisionPage, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
-	if err != nil {
-		return nil, err
-	}
-	if format != nil {
-		if err := checkEnum("format", *format, model.PageFormats.List()); err != nil {
-			return nil, err
-		}
-	}
-	rev, err := r.revisionOf(ctx, cs, revisionID)
-	if err != nil {
-		return nil, err
-	}
-	var p storage.ContentPage
-	switch {
-	case pageID != nil:
-		p, err = r.Store.RevisionPage(ctx, rev.ID, *pageID, false)
-	case pagePath != nil:
-		p, err = r.Store.RevisionPage(ctx, rev.ID, *pagePath, true)
-	default:
-		return nil, apierr.Invalid("pageId", "pageId or pagePath is required")
-	}
-	if err != nil {
-		return nil, notFoundAs(err, "page")
-	}
-	m := r.pageModel(spaceID, p)
-	var files []storage.File
-	if format != nil && *format == "document" {
-		if files, err = r.Store.RevisionFiles(ctx, rev.ID); err != nil {
-			return nil, err
-		}
-	}
-	r.withBody(m, p, format, files)
-	if p.Type != "link" {
-		children, err := r.Store.PageChildren(ctx, rev.ID, p.ID)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range children {
-			m.Pages = append(m.Pages, r.pageModel(spaceID, c))
-		}
-	}
-	return m, nil
-}
-
-// SpaceFiles is the resolver for the spaceFiles field.
-func (r *queryResolver) SpaceFiles(ctx context.Context, spaceID string, revisionID *string, page *string, limit *int) (*model.RevisionFileList, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
+// ContentGrants is the resolver for the contentGrants field.
+func (r *queryResolver) ContentGrants(ctx context.Context, space *string, collection *string, page *string, limit *int) (*model.ContentGrantList, error) {
+	target, _, err := r.grantTarget(ctx, space, collection)
 	if err != nil {
 		return nil, err
 	}
@@ -148,72 +62,10 @@ func (r *queryResolver) SpaceFiles(ctx context.Context, spaceID string, revision
 	if err != nil {
 		return nil, err
 	}
-	rev, err := r.revisionOf(ctx, cs, revisionID)
+	p, err := r.Store.ListContentGrants(ctx, target, pq)
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.Store.ListRevisionFiles(ctx, rev.ID, pq)
-	if err != nil {
-		return nil, err
-	}
-	items, err := r.fileModels(ctx, spaceID, rev.ID, p.Items)
-	if err != nil {
-		return nil, err
-	}
-	out := &model.RevisionFileList{Count: p.Count, Items: items}
-	if p.Next != nil {
-		out.Next = &model.Next{Page: p.Next.Encode()}
-	}
-	return out, nil
-}
-
-// SpaceFile is the resolver for the spaceFile field.
-func (r *queryResolver) SpaceFile(ctx context.Context, spaceID string, fileID string, revisionID *string) (*model.RevisionFile, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
-	if err != nil {
-		return nil, err
-	}
-	rev, err := r.revisionOf(ctx, cs, revisionID)
-	if err != nil {
-		return nil, err
-	}
-	f, err := r.Store.RevisionFile(ctx, rev.ID, fileID)
-	if err != nil {
-		return nil, notFoundAs(err, "file")
-	}
-	return r.fileModel(ctx, spaceID, rev.ID, f)
-}
-
-// SpaceFileBacklinks is the resolver for the spaceFileBacklinks field.
-func (r *queryResolver) SpaceFileBacklinks(ctx context.Context, spaceID string, fileID string, page *string, limit *int) (*model.ContentLocationList, error) {
-	return r.backlinks(ctx, spaceID, "file", fileID, page, limit)
-}
-
-// SpacePageBacklinks is the resolver for the spacePageBacklinks field.
-func (r *queryResolver) SpacePageBacklinks(ctx context.Context, spaceID string, pageID string, page *string, limit *int) (*model.ContentLocationList, error) {
-	return r.backlinks(ctx, spaceID, "page", pageID, page, limit)
-}
-
-// SpaceLinks is the resolver for the spaceLinks field.
-func (r *queryResolver) SpaceLinks(ctx context.Context, spaceID string, pageID *string, page *string, limit *int, status *model.LinkStatus) (*model.LinkList, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
-	if err != nil {
-		return nil, err
-	}
-	pid := ""
-	if pageID != nil {
-		if _, err := r.Store.RevisionPage(ctx, cs.Head.Revision, *pageID, false); err != nil {
-			return nil, notFoundAs(err, "page")
-		}
-		pid = *pageID
-	}
-	return r.listLinks(ctx, cs, cs.Head.Revision, pid, page, limit, status)
-}
-
-// ContentTemplates is the resolver for the contentTemplates field.
-func (r *queryResolver) ContentTemplates(ctx context.Context) ([]*model.ContentTemplate, error) {
-	if _, err := callerOf(ctx); err != nil {
-		return nil, err
-	}
-	return templateList(), nil
+	l := model.ContentGrantList(listOf(p, func(g storage.ContentGrant) *model.ContentGrant { return grantModel(g) }))
+	return &l, nil
 }

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"docsapi/apierr"
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
@@ -69,26 +68,27 @@ func (r *Resolver) searchSpace(ctx context.Context, spaceID, query string, page 
 }
 
 // searchOrganization searches the spaces of the organization the caller
-// may read.
+// can see (their access is loaded once and applied to every space).
 func (r *Resolver) searchOrganization(ctx context.Context, orgID, query string, page *string, limit *int) (*model.SearchSpaceList, error) {
-	s, err := r.inOrg(ctx, orgID)
+	_, a, err := r.orgContent(ctx, orgID)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.require("read", "searching the organization's content"); err != nil {
 		return nil, err
 	}
 	offset, size, err := searchPage(page, limit, query)
 	if err != nil {
 		return nil, err
 	}
-	spaces, err := r.Store.ReadableSpaces(ctx, orgID)
+	spaces, err := r.Store.LiveSpaces(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
+	titles := map[string]string{}
 	ids := make([]string, 0, len(spaces))
-	for id := range spaces {
-		ids = append(ids, id)
+	for _, s := range spaces {
+		if a.spaceRole(s) > 0 {
+			titles[s.ID] = s.Title
+			ids = append(ids, s.ID)
+		}
 	}
 	sort.Strings(ids)
 	hits, count, err := r.Store.SearchSpaces(ctx, ids, query, offset, size, 10)
@@ -97,7 +97,7 @@ func (r *Resolver) searchOrganization(ctx context.Context, orgID, query string, 
 	}
 	out := &model.SearchSpaceList{Count: count, Items: []*model.SearchSpaceResult{}, Next: nextSearchPage(offset, size, count)}
 	for _, h := range hits {
-		sr := &model.SearchSpaceResult{ID: h.SpaceID, Title: spaces[h.SpaceID], Pages: []*model.SearchPageResult{}}
+		sr := &model.SearchSpaceResult{ID: h.SpaceID, Title: titles[h.SpaceID], Pages: []*model.SearchPageResult{}}
 		for _, p := range h.Pages {
 			sr.Pages = append(sr.Pages, r.pageHitModel(p))
 		}
@@ -105,5 +105,3 @@ func (r *Resolver) searchOrganization(ctx context.Context, orgID, query string, 
 	}
 	return out, nil
 }
-
-var _ = apierr.NotFound

@@ -1,18 +1,15 @@
 package rest_test
 
-import "context"
-
 // Authorization rules and fixtures of the content routes: reads need the
-// read role (the space view permission), changes need edit.
+// space's view permission ("member" rules: a guest without a grant cannot
+// see the space and gets 404, like the other organization's admin), changes
+// need edit.
 
 func init() {
-	space := func(f *fixture) string { return "/v1/spaces/" + f.IDs["space"] }
+	space := func(f *fixture) string { return "/v1/spaces/" + f.IDs["contentSpace"] }
 	fixtureSetups = append(fixtureSetups, func(f *fixture) {
-		id, err := f.Env.DB.CreateSpaceStub(context.Background(), f.Org, "Content")
-		if err != nil {
-			panic(err)
-		}
-		f.IDs["space"] = id
+		id := f.Env.Must(201, "POST", "/v1/orgs/"+f.Org+"/spaces", f.ByRole["admin"].Token, map[string]any{"title": "Content"}).JSON()["id"].(string)
+		f.IDs["contentSpace"] = id
 		f.Env.Must(201, "POST", "/v1/spaces/"+id+"/content/template", f.ByRole["admin"].Token, map[string]any{"id": "getting-started"})
 		rev := f.Env.Must(200, "GET", "/v1/spaces/"+id+"/content", f.ByRole["admin"].Token, nil).JSON()
 		f.IDs["revision"] = rev["id"].(string)
@@ -26,7 +23,7 @@ func init() {
 		files := f.Env.Must(200, "GET", "/v1/spaces/"+id+"/content/files", f.ByRole["admin"].Token, nil).JSON()
 		f.IDs["file"] = files["items"].([]any)[0].(map[string]any)["id"].(string)
 	})
-	read := func(p func(f *fixture) string) authzRule { return authzRule{Min: "read", Path: p} }
+	read := func(p func(f *fixture) string) authzRule { return authzRule{Min: "member", Path: p} }
 	at := func(suffix string) func(f *fixture) string {
 		return func(f *fixture) string { return space(f) + suffix }
 	}
@@ -51,13 +48,13 @@ func init() {
 		"GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks":      read(file("/backlinks")),
 		"GET /v1/spaces/{spaceId}/revisions/{revisionId}":                read(rev("")),
 		"GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages":          read(rev("/pages")),
-		"GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}":  {Min: "read", Path: func(f *fixture) string { return rev("/page/")(f) + f.IDs["page"] }},
+		"GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}":  {Min: "member", Path: func(f *fixture) string { return rev("/page/")(f) + f.IDs["page"] }},
 		"GET /v1/spaces/{spaceId}/revisions/{revisionId}/path/*":         read(rev("/path/introduction")),
 		"GET /v1/spaces/{spaceId}/revisions/{revisionId}/files":          read(rev("/files")),
-		"GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}": {Min: "read", Path: func(f *fixture) string { return space(f) + "/content/files/" + f.IDs["file"] }},
+		"GET /v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}": {Min: "member", Path: func(f *fixture) string { return rev("/files/")(f) + f.IDs["file"] }},
 		"GET /v1/spaces/{spaceId}/links":                                 read(at("/links")),
 		"GET /v1/spaces/{spaceId}/search":                                read(at("/search?query=install")),
-		"GET /v1/orgs/{organizationId}/search":                           {Min: "read", Path: func(f *fixture) string { return "/v1/orgs/" + f.Org + "/search?query=install" }},
+		"GET /v1/orgs/{organizationId}/search":                           {Min: "member", Path: func(f *fixture) string { return "/v1/orgs/" + f.Org + "/search?query=install" }},
 		// Changes: a valid body whose fetch would fail, so authorization answers first.
 		"POST /v1/spaces/{spaceId}/content/import": {Min: "edit", Path: at("/content/import"),
 			Body: map[string]any{"url": "http://127.0.0.1:1/none.md", "source": "markdown"}},

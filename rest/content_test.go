@@ -3,7 +3,6 @@ package rest_test
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/base64"
 	"fmt"
 	"image"
@@ -18,14 +17,15 @@ import (
 	"docsapi/server"
 )
 
-// newSpace creates a space in orgID with an empty first revision.
+// newSpace creates a space in orgID (as its admin, env.Admin for env.Org)
+// with an empty first revision.
 func newSpace(t testing.TB, env *apitest.Env, orgID string) string {
 	t.Helper()
-	id, err := env.DB.CreateSpaceStub(context.Background(), orgID, "Docs")
-	if err != nil {
-		t.Fatal(err)
+	r := env.Do("POST", "/v1/orgs/"+orgID+"/spaces", env.Admin.Token, map[string]any{"title": "Docs"})
+	if r.Status != 201 {
+		t.Fatalf("create space: %d %s", r.Status, r.Body)
 	}
-	return id
+	return r.JSON()["id"].(string)
 }
 
 // pngBytes is a w×h PNG image.
@@ -143,7 +143,7 @@ func TestContentImportAndRead(t *testing.T) {
 		{Name: "unknown path", Method: "GET", Path: base + "/content/path/nope", Token: reader.Token, Status: 404},
 		{Name: "unknown revision", Method: "GET", Path: base + "/revisions/nope", Token: reader.Token, Status: 404},
 		{Name: "unknown space", Method: "GET", Path: "/v1/spaces/nope/content", Token: reader.Token, Status: 404},
-		{Name: "guest refused", Method: "GET", Path: base + "/content", Token: guest.Token, Status: 403},
+		{Name: "guest cannot see the space", Method: "GET", Path: base + "/content", Token: guest.Token, Status: 404},
 		{Name: "other organization", Method: "GET", Path: base + "/content", Token: foreign.Token, Status: 404},
 		{Name: "no token", Method: "GET", Path: base + "/content", Status: 401},
 		{Name: "bad metadata", Method: "GET", Path: base + "/content?metadata=maybe", Token: reader.Token, Status: 400, Contains: []string{"metadata"}},
@@ -441,9 +441,7 @@ func TestTemplatesAndPageMutations(t *testing.T) {
 	if len(errs) != 1 || errs[0].Extensions["field"] != "title" {
 		t.Fatalf("empty title: %v", errs)
 	}
-	if err := env.DB.SetSpaceLockedStub(context.Background(), space, true); err != nil {
-		t.Fatal(err)
-	}
+	env.Must(200, "PATCH", base, env.Admin.Token, map[string]any{"editMode": "locked"})
 	_, errs = gql(editor.Token, `mutation($t: ContentTarget!) { createPage(target: $t, input: {title: "x"}) { revision } }`, map[string]any{"t": target})
 	if len(errs) != 1 || errs[0].Code() != "CONFLICT" {
 		t.Fatalf("locked: %v", errs)

@@ -19,19 +19,20 @@ func mountMembers(a *API, r chi.Router) {
 		return a.Q.Members(r.Context(), path(r, "organizationId"), page, limit,
 			qEnum[model.Order](r, "order"), qStr(r, "role"), qStr(r, "search"), qEnum[model.MemberSort](r, "sort"))
 	}))
-	r.Get("/orgs/{organizationId}/members/{userId}", a.ok(func(r *http.Request) (any, error) {
+	getMember := func(r *http.Request) (any, error) {
 		return a.Q.Member(r.Context(), path(r, "organizationId"), path(r, "userId"))
-	}))
-	r.Patch("/orgs/{organizationId}/members/{userId}", a.ok(func(r *http.Request) (any, error) {
+	}
+	r.Get("/orgs/{organizationId}/members/{userId}", a.resource(getMember))
+	r.Patch("/orgs/{organizationId}/members/{userId}", a.ifMatch(getMember, a.ok(func(r *http.Request) (any, error) {
 		var in model.UpdateMemberInput
 		if err := decode(r, &in, bodyRequired); err != nil {
 			return nil, err
 		}
 		return a.M.UpdateMember(r.Context(), path(r, "organizationId"), path(r, "userId"), in)
-	}))
-	r.Delete("/orgs/{organizationId}/members/{userId}", a.deleted(func(r *http.Request) (*model.DeleteResult, error) {
+	})))
+	r.Delete("/orgs/{organizationId}/members/{userId}", a.ifMatch(getMember, a.deleted(func(r *http.Request) (*model.DeleteResult, error) {
 		return a.M.RemoveMember(r.Context(), path(r, "organizationId"), path(r, "userId"))
-	}))
+	})))
 	r.Post("/orgs/{organizationId}/ping", a.ok(func(r *http.Request) (any, error) {
 		return a.M.PingOrganization(r.Context(), path(r, "organizationId"))
 	}))

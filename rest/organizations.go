@@ -12,8 +12,8 @@ func init() { register(mountOrganizations) }
 
 func mountOrganizations(a *API, r chi.Router) {
 	r.Get("/", a.ok(func(r *http.Request) (any, error) { return a.Q.APIInformation(r.Context()) }))
-	r.Get("/user", a.ok(func(r *http.Request) (any, error) { return a.Q.Viewer(r.Context()) }))
-	r.Get("/users/{userId}", a.ok(func(r *http.Request) (any, error) { return a.Q.User(r.Context(), path(r, "userId")) }))
+	r.Get("/user", a.resource(func(r *http.Request) (any, error) { return a.Q.Viewer(r.Context()) }))
+	r.Get("/users/{userId}", a.resource(func(r *http.Request) (any, error) { return a.Q.User(r.Context(), path(r, "userId")) }))
 
 	r.Get("/orgs", a.ok(func(r *http.Request) (any, error) {
 		page, limit, err := paging(r)
@@ -22,16 +22,15 @@ func mountOrganizations(a *API, r chi.Router) {
 		}
 		return a.Q.Organizations(r.Context(), page, limit)
 	}))
-	r.Get("/orgs/{organizationId}", a.ok(func(r *http.Request) (any, error) {
-		return a.Q.Organization(r.Context(), path(r, "organizationId"))
-	}))
-	r.Patch("/orgs/{organizationId}", a.ok(func(r *http.Request) (any, error) {
+	getOrg := func(r *http.Request) (any, error) { return a.Q.Organization(r.Context(), path(r, "organizationId")) }
+	r.Get("/orgs/{organizationId}", a.resource(getOrg))
+	r.Patch("/orgs/{organizationId}", a.ifMatch(getOrg, a.ok(func(r *http.Request) (any, error) {
 		var in model.UpdateOrganizationInput
 		if err := decode(r, &in, bodyRequired); err != nil {
 			return nil, err
 		}
 		return a.M.UpdateOrganization(r.Context(), path(r, "organizationId"), in)
-	}))
+	})))
 	r.Get("/email-domains/{emailDomain}/orgs", a.ok(func(r *http.Request) (any, error) {
 		return a.Q.OrganizationsForEmailDomain(r.Context(), path(r, "emailDomain"))
 	}))

@@ -5,6 +5,7 @@
 package rest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -30,6 +31,10 @@ type API struct {
 	Q        generated.QueryResolver
 	M        generated.MutationResolver
 	Log      *slog.Logger
+
+	writeLocks writeLocks // see ifMatch
+	keyLocks   keyLocks   // see idempotent
+	openAPI    openAPIDoc // see serveOpenAPI
 }
 
 func New(res *graph.Resolver, log *slog.Logger) *API {
@@ -42,8 +47,11 @@ var families []func(a *API, r chi.Router)
 
 func register(mount func(a *API, r chi.Router)) { families = append(families, mount) }
 
-// Mount adds every /v1 route to r (r is already under /v1).
+// Mount adds every /v1 route to r (r is already under /v1 and
+// authenticated). Idempotency-Key applies to every POST and PUT by method,
+// so families never opt in.
 func (a *API) Mount(r chi.Router) {
+	r.Use(a.idempotent)
 	for _, mount := range families {
 		mount(a, r)
 	}
@@ -58,6 +66,22 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
+}
+
+// encodeJSON is the exact body WriteJSON writes for v.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return buf.Bytes(), err
+}
+
+// writeBody writes an encoded JSON body with status.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(body)
 }
 
 type errorBody struct {
@@ -105,6 +129,16 @@ func (a *API) status(code int, h handler) http.HandlerFunc {
 			if loc := locationOf(v); loc != "" {
 				w.Header().Set("Location", loc)
 			}
+		}
+		if code == http.StatusOK && wantsETag(r) {
+			body, err := encodeJSON(v)
+			if err != nil {
+				WriteError(w, r, a.Log, err)
+				return
+			}
+			w.Header().Set("ETag", etagOf(body))
+			writeBody(w, code, body)
+			return
 		}
 		WriteJSON(w, code, v)
 	}

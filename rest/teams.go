@@ -25,19 +25,20 @@ func mountTeams(a *API, r chi.Router) {
 		}
 		return a.M.CreateTeam(r.Context(), path(r, "organizationId"), in)
 	}))
-	r.Get("/orgs/{organizationId}/teams/{teamId}", a.ok(func(r *http.Request) (any, error) {
+	getTeam := func(r *http.Request) (any, error) {
 		return a.Q.Team(r.Context(), path(r, "organizationId"), path(r, "teamId"))
-	}))
-	r.Patch("/orgs/{organizationId}/teams/{teamId}", a.ok(func(r *http.Request) (any, error) {
+	}
+	r.Get("/orgs/{organizationId}/teams/{teamId}", a.resource(getTeam))
+	r.Patch("/orgs/{organizationId}/teams/{teamId}", a.ifMatch(getTeam, a.ok(func(r *http.Request) (any, error) {
 		var in model.UpdateTeamInput
 		if err := decode(r, &in, bodyRequired); err != nil {
 			return nil, err
 		}
 		return a.M.UpdateTeam(r.Context(), path(r, "organizationId"), path(r, "teamId"), in)
-	}))
-	r.Delete("/orgs/{organizationId}/teams/{teamId}", a.deleted(func(r *http.Request) (*model.DeleteResult, error) {
+	})))
+	r.Delete("/orgs/{organizationId}/teams/{teamId}", a.ifMatch(getTeam, a.deleted(func(r *http.Request) (*model.DeleteResult, error) {
 		return a.M.DeleteTeam(r.Context(), path(r, "organizationId"), path(r, "teamId"))
-	}))
+	})))
 	r.Get("/orgs/{organizationId}/teams/{teamId}/members", a.ok(func(r *http.Request) (any, error) {
 		page, limit, err := paging(r)
 		if err != nil {
@@ -54,9 +55,7 @@ func mountTeams(a *API, r chi.Router) {
 		return err
 	}))
 	r.Put("/orgs/{organizationId}/teams/{teamId}/members/{userId}", a.noContent(func(r *http.Request) error {
-		var in struct {
-			Role *model.TeamMemberRole `json:"role"`
-		}
+		var in setTeamMemberBody
 		if err := decode(r, &in, bodyOptional); err != nil {
 			return err
 		}
@@ -66,4 +65,9 @@ func mountTeams(a *API, r chi.Router) {
 	r.Delete("/orgs/{organizationId}/teams/{teamId}/members/{userId}", a.deleted(func(r *http.Request) (*model.DeleteResult, error) {
 		return a.M.RemoveTeamMember(r.Context(), path(r, "organizationId"), path(r, "teamId"), path(r, "userId"))
 	}))
+}
+
+// setTeamMemberBody is the optional body of PUT .../teams/{teamId}/members/{userId}.
+type setTeamMemberBody struct {
+	Role *model.TeamMemberRole `json:"role"`
 }

@@ -33,20 +33,31 @@ func requestID(next http.Handler) http.Handler {
 	})
 }
 
-// logRequests writes one structured line per request: method, route
-// pattern, status, duration, request id.
-func (s *Server) logRequests(next http.Handler) http.Handler {
+// observeRequests writes one structured line per request (method, route
+// pattern, status, duration, request id) and records it in the metrics.
+// Requests answered before routing (rate limited, preflight, unknown
+// paths) have the route "(none)" in the metrics, keeping series bounded.
+func (s *Server) observeRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
-		route := r.URL.Path
+		took := time.Since(start)
+		status := ww.Status()
+		if status == 0 {
+			status = http.StatusOK // the handler wrote nothing
+		}
+		route, label := r.URL.Path, "(none)"
 		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
-			route = rc.RoutePattern()
+			route, label = rc.RoutePattern(), rc.RoutePattern()
+		}
+		s.Metrics.ObserveRequest(r.Method, label, status, took)
+		if status >= 400 {
+			s.Metrics.CountError("http", (&apierr.Error{Status: status}).Code())
 		}
 		s.Log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", ww.Status()),
-			slog.Duration("duration", time.Since(start)), slog.String("request_id", middleware.GetReqID(r.Context())))
+			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", status),
+			slog.Duration("duration", took), slog.String("request_id", middleware.GetReqID(r.Context())))
 	})
 }
 

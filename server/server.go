@@ -4,6 +4,7 @@ package server
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,6 +30,7 @@ import (
 	"docsapi/graph"
 	"docsapi/graph/generated"
 	"docsapi/importer"
+	"docsapi/metrics"
 	"docsapi/rest"
 	"docsapi/storage"
 )
@@ -42,8 +44,29 @@ type Config struct {
 	TranslateURL      string
 	TranslateKey      string
 	MaxBodyBytes      int64
-	Version           string
-	Build             string
+	// MetricsAddr, when set, is where `docsapi serve` serves /metrics on a
+	// listener of its own; the main handler then has no /metrics.
+	MetricsAddr string
+	// RateLimit is the requests per RateLimitWindow of one token, and
+	// RateLimitAnonymous those of one client address for requests without
+	// a valid token; 0 turns a limit off. The window defaults to a minute.
+	RateLimit          int
+	RateLimitAnonymous int
+	RateLimitWindow    time.Duration
+	// ClientIPHeader names the header a trusted reverse proxy sets to the
+	// client's address (X-Forwarded-For, X-Real-IP); empty: the peer address.
+	ClientIPHeader string
+	// CORSOrigins are the browser origins allowed to call /v1 and /graphql
+	// ("*" for any); empty turns CORS off.
+	CORSOrigins []string
+	// GraphQL guardrails; 0 turns a limit off.
+	GraphQLComplexity  int  // largest operation complexity (each field counts 1)
+	GraphQLDepth       int  // deepest selection nesting
+	GraphQLConcurrency int  // resolvers running at once in one operation
+	NoIntrospection    bool // refuse __schema and __type queries
+	NoPlayground       bool // do not serve the playground page
+	Version            string
+	Build              string
 	// Clock replaces time.Now (tests of retention and expiry).
 	Clock func() time.Time
 }
@@ -56,6 +79,11 @@ type Server struct {
 	Log      *slog.Logger
 	Router   chi.Router
 	queues   queues
+	// Metrics is the Prometheus registry; families add their background
+	// queue gauges to it (see package metrics).
+	Metrics *metrics.Registry
+
+	limits limiters
 }
 
 // ImportFetchLimits bound every request of a content import (a website
@@ -82,8 +110,13 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
 		Fetcher: importer.Guarded{F: fetch.New(ImportFetchLimits(cfg.AllowPrivateFetch))},
 	}
-	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log}
+	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log, Metrics: metrics.New(), limits: newLimiters(cfg)}
 	res.Wake = s.Wake
+	db.ObserveWrites(s.Metrics.ObserveWrite)
+	s.Metrics.ObservePools(func() map[string]sql.DBStats {
+		w, r := db.Stats()
+		return map[string]sql.DBStats{"write": w, "read": r}
+	})
 	s.Router = s.routes()
 	return s
 }
@@ -92,7 +125,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.Se
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(requestID, s.logRequests, s.recoverPanics, s.limitBody)
+	r.Use(requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit)
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
@@ -117,6 +150,10 @@ func (s *Server) routes() chi.Router {
 		rest.WriteJSON(w, http.StatusOK, set)
 	})
 
+	if s.Config.MetricsAddr == "" {
+		r.Method(http.MethodGet, "/metrics", s.Metrics.Handler())
+	}
+
 	gql := s.graphQLHandler()
 	play := playground.Handler("docsapi GraphQL", "/graphql")
 	r.Route("/graphql", func(r chi.Router) {
@@ -124,7 +161,7 @@ func (s *Server) routes() chi.Router {
 		// load it; its requests carry the token typed into its headers).
 		r.With(func(next http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") && r.URL.Query().Get("query") == "" {
+				if !s.Config.NoPlayground && r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") && r.URL.Query().Get("query") == "" {
 					play.ServeHTTP(w, r)
 					return
 				}
@@ -148,47 +185,23 @@ func (s *Server) routes() chi.Router {
 	return r
 }
 
-// authenticate resolves the bearer token once per request and puts the
-// caller in the context for the resolvers.
-func (s *Server) authenticate(next http.Handler) http.Handler {
-	return s.authenticateOr(next, func(w http.ResponseWriter, r *http.Request, err error) { rest.WriteError(w, r, s.Log, err) })
-}
-
-// authenticateGraphQL refuses like authenticate, with a GraphQL error body
-// (same status, extensions.code UNAUTHENTICATED) that GraphQL clients read.
-func (s *Server) authenticateGraphQL(next http.Handler) http.Handler {
-	return s.authenticateOr(next, func(w http.ResponseWriter, r *http.Request, err error) {
-		e, ok := apierr.As(err)
-		if !ok {
-			rest.WriteError(w, r, s.Log, err)
-			return
-		}
-		rest.WriteJSON(w, e.Status, map[string]any{"errors": []map[string]any{{
-			"message": e.Message, "extensions": map[string]any{"code": e.Code(), "status": e.Status},
-		}}})
-	})
-}
-
-func (s *Server) authenticateOr(next http.Handler, refuse func(http.ResponseWriter, *http.Request, error)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := s.Resolver.Auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
-		if err != nil {
-			refuse(w, r, err)
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(auth.WithCaller(r.Context(), c)))
-	})
-}
-
 func (s *Server) graphQLHandler() http.Handler {
 	h := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: s.Resolver}))
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(transport.POST{})
 	h.SetQueryCache(lru.New[*ast.QueryDocument](1000))
-	h.Use(extension.Introspection{})
+	if !s.Config.NoIntrospection {
+		h.Use(extension.Introspection{})
+	}
 	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
-	h.SetErrorPresenter(presentError)
+	s.guardGraphQL(h)
+	h.SetErrorPresenter(func(ctx context.Context, err error) *gqlerror.Error {
+		gerr := presentError(ctx, err)
+		code, _ := gerr.Extensions["code"].(string)
+		s.Metrics.CountError("graphql", code)
+		return gerr
+	})
 	h.SetRecoverFunc(func(ctx context.Context, p any) error {
 		s.Log.Error("panic in resolver", "request_id", middleware.GetReqID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))

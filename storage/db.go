@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
@@ -38,6 +39,8 @@ type DB struct {
 
 	mu     sync.RWMutex
 	rstmts map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+
+	writeObserver atomic.Pointer[WriteObserver]
 }
 
 // Options tunes Open; the zero value is the durable default.
@@ -243,17 +246,39 @@ func (t *Tx) exec(q string, args ...any) (sql.Result, error) { return t.ExecCont
 
 // Write runs fn in one write transaction; an error from fn rolls it all back.
 func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
+	start := time.Now()
 	sqlTx, err := db.write.BeginTx(ctx, nil)
-	if err != nil {
-		return err
+	began := time.Now()
+	if err == nil {
+		t := &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
+		if err = fn(t); err != nil {
+			sqlTx.Rollback()
+		} else {
+			err = sqlTx.Commit()
+		}
 	}
-	t := &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
-	if err := fn(t); err != nil {
-		sqlTx.Rollback()
-		return err
+	if obs := db.writeObserver.Load(); obs != nil {
+		(*obs)(began.Sub(start), time.Since(began), err)
 	}
-	return sqlTx.Commit()
+	return err
 }
+
+// WriteObserver is told about every write transaction: how long it waited
+// for the single writer connection, how long it then held it (up to and
+// including the durable commit), and its error (nil when committed).
+type WriteObserver func(wait, hold time.Duration, err error)
+
+// ObserveWrites installs fn (nil removes it); metrics use it.
+func (db *DB) ObserveWrites(fn WriteObserver) {
+	if fn == nil {
+		db.writeObserver.Store(nil)
+		return
+	}
+	db.writeObserver.Store(&fn)
+}
+
+// Stats reports both connection pools, for metrics.
+func (db *DB) Stats() (write, read sql.DBStats) { return db.write.Stats(), db.read.Stats() }
 
 // ReadTx runs fn in one read transaction so that several queries (a page and
 // its count) see the same snapshot.

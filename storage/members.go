@@ -29,17 +29,22 @@ var (
 )
 
 // memberCounts are computed in the same query as the rows (no query per row).
-// The spaces count is the number of spaces granted to the member directly or
-// through a team; resource families that grant spaces extend memberSpacesSQL.
+// The spaces count is the number of live spaces granted to the member
+// directly or through a team.
 const memberSelect = userCols + `, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
- (SELECT COUNT(*) FROM team_members tm WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id)`
+ (SELECT COUNT(*) FROM team_members tm WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id), ` + memberSpacesSQL
+
+const memberSpacesSQL = `(SELECT COUNT(DISTINCT g.target_id) FROM content_grants g JOIN spaces s ON s.id = g.target_id
+ WHERE g.target_kind = 'space' AND s.deleted_at IS NULL AND g.organization_id = m.organization_id AND (
+ (g.principal_kind = 'user' AND g.principal_id = m.user_id) OR
+ (g.principal_kind = 'team' AND g.principal_id IN (SELECT x.team_id FROM team_members x WHERE x.organization_id = m.organization_id AND x.user_id = m.user_id))))`
 
 func scanMember(sc interface{ Scan(...any) error }, orgID string) (Member, error) {
 	var m Member
 	var role sql.NullString
 	var joined int64
 	var seen sql.NullInt64
-	u, err := scanUser(sc, &role, &m.Disabled, &m.SSO, &joined, &seen, &m.Teams)
+	u, err := scanUser(sc, &role, &m.Disabled, &m.SSO, &joined, &seen, &m.Teams, &m.Spaces)
 	if err != nil {
 		return m, err
 	}

@@ -141,3 +141,73 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 	})
 	return page, err
 }
+
+// runFilteredList is runList for lists whose rows the reader may or may not
+// see, decided in Go by keep (which uses state loaded once per request, not
+// a query per row). Every row of the list is read once, in order, so that
+// the count is exact; the page holds the kept rows after the cursor. With a
+// nil keep it is runList.
+func runFilteredList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, scan func(*sql.Rows) (T, Cursor, error), keep func(T) bool) (Page[T], error) {
+	if keep == nil {
+		return runList(ctx, db, spec, pq, scan)
+	}
+	var page Page[T]
+	dir := "ASC"
+	if spec.Desc {
+		dir = "DESC"
+	}
+	q := "SELECT " + spec.Select + " " + spec.From + " ORDER BY " + spec.SortCol + " " + dir + ", " + spec.IDCol + " " + dir
+	err := db.ReadTx(ctx, func(tx queryer) error {
+		rows, err := tx.QueryContext(ctx, q, spec.Args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var last Cursor
+		for rows.Next() {
+			item, cur, err := scan(rows)
+			if err != nil {
+				return err
+			}
+			if !keep(item) {
+				continue
+			}
+			page.Count++
+			if pq.After != nil && !cursorAfter(cur, *pq.After, spec) {
+				continue
+			}
+			if len(page.Items) == pq.Limit {
+				if page.Next == nil {
+					next := last
+					page.Next = &next
+				}
+				continue
+			}
+			page.Items = append(page.Items, item)
+			last = cur
+		}
+		return rows.Err()
+	})
+	return page, err
+}
+
+// cursorAfter tells whether row c comes after cursor a in spec's order (the
+// same comparison the keyset condition of runList makes in SQL).
+func cursorAfter(c, a Cursor, spec listSpec) bool {
+	cmp := 0
+	if spec.Text {
+		cmp = strings.Compare(c.S, a.S)
+	} else if c.N != a.N {
+		cmp = 1
+		if c.N < a.N {
+			cmp = -1
+		}
+	}
+	if cmp == 0 {
+		cmp = strings.Compare(c.ID, a.ID)
+	}
+	if spec.Desc {
+		return cmp < 0
+	}
+	return cmp > 0
+}

@@ -11,15 +11,6 @@ import (
 	"time"
 )
 
-// Revision is an immutable snapshot of a space's content.
-type Revision struct {
-	ID        string
-	SpaceID   string
-	Parents   []string
-	Type      string // edits | merge | rollback | update | computed
-	CreatedAt time.Time
-}
-
 // PageMeta is everything about a page beyond its title, slug and body.
 type PageMeta struct {
 	Emoji         string         `json:"emoji,omitempty"`
@@ -176,7 +167,11 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 			return err
 		}
 		placeTree(tree)
-		if err := insertRevisionRow(tx, id, c.SpaceID, []string{base}, c.Type); err != nil {
+		typ := c.Type
+		if typ == "" {
+			typ = "edits"
+		}
+		if err := insertRevision(tx, id, c.SpaceID, []string{base}, typ, tx.Now); err != nil {
 			return err
 		}
 		if err := writePages(tx, id, tree, c.Analyzer); err != nil {

@@ -36,7 +36,11 @@ func TestRevisionsShareUnchangedPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	space, _ := db.CreateSpaceStub(ctx, b.Organization.ID, "s")
+	sp := &Space{OrganizationID: b.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, sp); err != nil {
+		t.Fatal(err)
+	}
+	space := sp.ID
 	first, err := db.CreateRevision(ctx, RevisionChange{SpaceID: space, Activate: true, Analyzer: testAnalyzer{}, Edit: func(tr *Tree) error {
 		for i := range 50 {
 			id := "p" + strconv.Itoa(i)

@@ -247,7 +247,7 @@ func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, 
 func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []string, sectionsPer int) ([]PageHit, error) {
 	in := strings.TrimSuffix(strings.Repeat("?, ", len(pageIDs)), ", ")
 	sin := strings.TrimSuffix(strings.Repeat("?, ", len(spaces)), ", ")
-	rows, err := tx.QueryContext(ctx, `SELECT s.id, `+pageCols+` FROM spaces s JOIN revision_pages rp ON rp.revision_id = s.revision
+	rows, err := tx.QueryContext(ctx, `SELECT s.id, `+pageCols+` FROM spaces s JOIN revision_pages rp ON rp.revision_id = s.revision_id
  JOIN page_versions v ON v.hash = rp.version WHERE s.id IN (`+sin+`) AND rp.page_id IN (`+in+`)`, append(anySlice(spaces), anySlice(pageIDs)...)...)
 	if err != nil {
 		return nil, err

@@ -100,9 +100,9 @@ type Keys interface {
 	SigningKey(ctx context.Context, algorithm string, gen func() (priv, pub []byte, err error)) (SigningKey, error)
 }
 
-// Content is revisions, pages, files, links and search (storage/revisions.go,
+// Pages is revisions' pages, files, links and search (storage/revisions.go,
 // pages.go, links.go, search.go).
-type Content interface {
+type Pages interface {
 	SpaceHead(ctx context.Context, spaceID string) (SpaceHead, error)
 	CreateRevision(ctx context.Context, c RevisionChange) (string, error)
 	RevisionByID(ctx context.Context, spaceID, revID string) (Revision, error)
@@ -117,7 +117,13 @@ type Content interface {
 	Backlinks(ctx context.Context, revID, kind, target string, pq PageQuery) (Page[string], error)
 	SearchPages(ctx context.Context, spaceID, text string, offset, limit int) ([]PageHit, int, error)
 	SearchSpaces(ctx context.Context, spaceIDs []string, text string, offset, limit, pagesPer int) ([]SpaceHit, int, error)
-	ReadableSpaces(ctx context.Context, orgID string) (map[string]string, error)
+	LiveSpaces(ctx context.Context, orgID string) ([]Space, error)
+}
+
+type Idempotency interface {
+	IdempotentResponse(ctx context.Context, scope, key string, since time.Time) (IdempotentResponse, error)
+	SaveIdempotentResponse(ctx context.Context, scope, key string, res IdempotentResponse) error
+	PurgeIdempotentResponses(ctx context.Context, cutoff time.Time) (int64, error)
 }
 
 // Store is everything the resolvers use. Each resource family adds its
@@ -130,9 +136,11 @@ type Store interface {
 	Teams
 	Invites
 	OpenAPISpecs
-	Keys
 	Content
+	Keys
+	Pages
 	SAML
+	Idempotency
 	Ping(ctx context.Context) error
 }
 

@@ -17,9 +17,9 @@ type Team struct {
 	Spaces         int
 }
 
-// teamSpacesSQL counts the spaces a team is granted; the spaces family
-// replaces it once grants exist (see SetTeamSpacesCounter).
-var teamSpacesSQL = `0`
+// teamSpacesSQL counts the live spaces a team is granted a role on.
+var teamSpacesSQL = `(SELECT COUNT(*) FROM content_grants g JOIN spaces s ON s.id = g.target_id
+ WHERE g.target_kind = 'space' AND g.principal_kind = 'team' AND g.principal_id = t.id AND s.deleted_at IS NULL)`
 
 const teamCols = `t.id, t.organization_id, t.title, t.created_at,
  (SELECT COUNT(*) FROM team_members x WHERE x.team_id = t.id)`
@@ -247,7 +247,7 @@ func (db *DB) ListTeamMembers(ctx context.Context, orgID, teamID string, pq Page
 		var joined, added int64
 		var seen sql.NullInt64
 		var m Member
-		u, err := scanUser(rows, &role, &m.Disabled, &m.SSO, &joined, &seen, &m.Teams, &tm.Role, &added)
+		u, err := scanUser(rows, &role, &m.Disabled, &m.SSO, &joined, &seen, &m.Teams, &m.Spaces, &tm.Role, &added)
 		m.OrganizationID, m.User, m.Role, m.JoinedAt, m.LastSeenAt = orgID, u, nullStr(role), FromMillis(joined), nullMillis(seen)
 		tm.Member = m
 		return tm, Cursor{N: added, ID: u.ID}, err

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // envFlags is a FlagSet whose every flag defaults to its environment twin:
@@ -42,4 +43,33 @@ func (f envFlags) Int64(name string, def int64, help string) *int64 {
 		}
 	}
 	return f.FlagSet.Int64(name, def, help+" (env "+envName(name)+")")
+}
+
+func (f envFlags) Int(name string, def int, help string) *int {
+	if v, ok := os.LookupEnv(envName(name)); ok {
+		if n, err := strconv.Atoi(v); err == nil {
+			def = n
+		}
+	}
+	return f.FlagSet.Int(name, def, help+" (env "+envName(name)+")")
+}
+
+func (f envFlags) Duration(name string, def time.Duration, help string) *time.Duration {
+	if v, ok := os.LookupEnv(envName(name)); ok {
+		if d, err := time.ParseDuration(v); err == nil {
+			def = d
+		}
+	}
+	return f.FlagSet.Duration(name, def, help+" (env "+envName(name)+")")
+}
+
+// list splits a comma-separated flag value, dropping empty entries.
+func list(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

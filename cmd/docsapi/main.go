@@ -4,6 +4,8 @@
 //	docsapi serve [--addr 127.0.0.1:8080] [--db ./data/docsapi.db] ...
 //	docsapi admin bootstrap --db PATH --email E --name N --org TITLE
 //	docsapi admin user --db PATH --email E --name N [--org ORGID --role ROLE]
+//	docsapi admin backup --db PATH FILE
+//	docsapi admin restore --db PATH FILE
 //
 // Every flag has an environment twin (DOCSAPI_ADDR, DOCSAPI_DB, ...).
 package main
@@ -32,6 +34,8 @@ const usage = `usage:
   docsapi serve [flags]                 start the API server (docsapi serve -h for flags)
   docsapi admin bootstrap --db PATH --email E --name N --org TITLE
   docsapi admin user --db PATH --email E --name N [--org ORGID --role ROLE]
+  docsapi admin backup --db PATH FILE   consistent copy while the server runs
+  docsapi admin restore --db PATH FILE  replace the database with a backup (stop the server first)
   docsapi version`
 
 func main() {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,6 +28,17 @@ func serve(args []string) error {
 	translateKey := f.String("translate-key", "", "API key of the translation server")
 	maxBody := f.Int64("max-body-bytes", 10<<20, "largest accepted request body")
 	logLevel := f.String("log-level", "info", "debug, info, warn or error")
+	metricsAddr := f.String("metrics-addr", "", "serve /metrics on this address only (default: on the main listener)")
+	rateLimit := f.Int("rate-limit", 6000, "requests per --rate-limit-window of one token (0: no limit)")
+	rateLimitAnon := f.Int("rate-limit-anonymous", 1200, "requests per --rate-limit-window of one client address without a valid token (0: no limit)")
+	rateWindow := f.Duration("rate-limit-window", time.Minute, "window of the rate limits")
+	clientIPHeader := f.String("client-ip-header", "", "header in which a trusted reverse proxy gives the client address (X-Forwarded-For, X-Real-IP)")
+	corsOrigins := f.String("cors-origins", "", "comma-separated browser origins allowed to call /v1 and /graphql (* for any; empty: CORS off)")
+	gqlComplexity := f.Int("graphql-max-complexity", 1000, "largest GraphQL operation complexity (0: no limit)")
+	gqlDepth := f.Int("graphql-max-depth", 15, "deepest GraphQL selection nesting (0: no limit)")
+	gqlConcurrency := f.Int("graphql-resolver-concurrency", 16, "resolvers one GraphQL operation runs at once (0: no limit)")
+	gqlIntrospection := f.Bool("graphql-introspection", true, "answer GraphQL introspection queries")
+	gqlPlayground := f.Bool("graphql-playground", true, "serve the GraphQL playground page at /graphql")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
@@ -40,6 +52,10 @@ func serve(args []string) error {
 		Addr: *addr, DBPath: *dbPath, PublicURL: *publicURL, AllowPrivateFetch: *allowPrivate,
 		TranslateURL: *translateURL, TranslateKey: *translateKey, MaxBodyBytes: *maxBody,
 		Version: version, Build: build(),
+		MetricsAddr: *metricsAddr, RateLimit: *rateLimit, RateLimitAnonymous: *rateLimitAnon, RateLimitWindow: *rateWindow,
+		ClientIPHeader: *clientIPHeader, CORSOrigins: list(*corsOrigins),
+		GraphQLComplexity: *gqlComplexity, GraphQLDepth: *gqlDepth, GraphQLConcurrency: *gqlConcurrency,
+		NoIntrospection: !*gqlIntrospection, NoPlayground: !*gqlPlayground,
 	}
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = "http://" + cfg.Addr
@@ -50,6 +66,10 @@ func serve(args []string) error {
 	}
 	fmt.Printf("docsapi %s (%s)\n  addr=%s db=%s public-url=%s allow-private-fetch=%t translate-url=%q translate-key=%s max-body-bytes=%d log-level=%s\n",
 		cfg.Version, cfg.Build, cfg.Addr, cfg.DBPath, cfg.PublicURL, cfg.AllowPrivateFetch, cfg.TranslateURL, redacted, cfg.MaxBodyBytes, level)
+	fmt.Printf("  metrics-addr=%q rate-limit=%d rate-limit-anonymous=%d rate-limit-window=%s client-ip-header=%q cors-origins=%q\n",
+		cfg.MetricsAddr, cfg.RateLimit, cfg.RateLimitAnonymous, cfg.RateLimitWindow, cfg.ClientIPHeader, strings.Join(cfg.CORSOrigins, ","))
+	fmt.Printf("  graphql-max-complexity=%d graphql-max-depth=%d graphql-resolver-concurrency=%d graphql-introspection=%t graphql-playground=%t\n",
+		cfg.GraphQLComplexity, cfg.GraphQLDepth, cfg.GraphQLConcurrency, !cfg.NoIntrospection, !cfg.NoPlayground)
 
 	db, err := storage.Open(cfg.DBPath, storage.Options{})
 	if err != nil {
@@ -70,9 +90,21 @@ func serve(args []string) error {
 	defer stop()
 	workers := srv.StartWorkers(ctx)
 
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- httpSrv.Serve(ln) }()
 	fmt.Printf("listening on http://%s (REST under /v1, GraphQL at /graphql)\n", ln.Addr())
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", srv.Metrics.Handler())
+		metricsSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		defer metricsSrv.Close()
+		go func() { errc <- metricsSrv.Serve(mln) }()
+		fmt.Printf("metrics on http://%s/metrics\n", mln.Addr())
+	}
 	select {
 	case err := <-errc:
 		return err

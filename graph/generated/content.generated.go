@@ -24,39 +24,71 @@ import (
 
 // region    **************************** field.gotpl *****************************
 
-func (ec *executionContext) _BrokenLinksTotals_total(ctx context.Context, field graphql.CollectedField, obj *model.BrokenLinksTotals) (ret graphql.Marshaler) {
+func (ec *executionContext) _ContentGrant_target(ctx context.Context, field graphql.CollectedField, obj *model.ContentGrant) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BrokenLinksTotals_total(ctx, field)
+			return ec.fieldContext_ContentGrant_target(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Total, nil
+			return obj.Target, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.ContentPointer) graphql.Marshaler {
+			return ec.marshalNContentPointer2docsapiᚋgraphᚋmodelᚐContentPointer(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_BrokenLinksTotals_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("BrokenLinksTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+func (ec *executionContext) fieldContext_ContentGrant_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentGrant",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentPointer(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
-func (ec *executionContext) _ContentChange_revision(ctx context.Context, field graphql.CollectedField, obj *model.ContentChange) (ret graphql.Marshaler) {
+func (ec *executionContext) _ContentGrant_principalType(ctx context.Context, field graphql.CollectedField, obj *model.ContentGrant) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentChange_revision(ctx, field)
+			return ec.fieldContext_ContentGrant_principalType(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Revision, nil
+			return obj.PrincipalType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.GrantPrincipalType) graphql.Marshaler {
+			return ec.marshalNGrantPrincipalType2docsapiᚋgraphᚋmodelᚐGrantPrincipalType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentGrant_principalType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentGrant", field, false, false, errors.New("field of type GrantPrincipalType does not have child fields"))
+}
+
+func (ec *executionContext) _ContentGrant_principal(ctx context.Context, field graphql.CollectedField, obj *model.ContentGrant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentGrant_principal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Principal, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -66,1293 +98,40 @@ func (ec *executionContext) _ContentChange_revision(ctx context.Context, field g
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_ContentChange_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentChange", field, false, false, errors.New("field of type ID does not have child fields"))
+func (ec *executionContext) fieldContext_ContentGrant_principal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentGrant", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _ContentChange_page(ctx context.Context, field graphql.CollectedField, obj *model.ContentChange) (ret graphql.Marshaler) {
+func (ec *executionContext) _ContentGrant_role(ctx context.Context, field graphql.CollectedField, obj *model.ContentGrant) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentChange_page(ctx, field)
+			return ec.fieldContext_ContentGrant_role(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Page, nil
+			return obj.Role, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
-			return ec.marshalORevisionPage2ᚖdocsapiᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentChange_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ContentChange",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionPage(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ContentChange_file(ctx context.Context, field graphql.CollectedField, obj *model.ContentChange) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentChange_file(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.File, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
-			return ec.marshalORevisionFile2ᚖdocsapiᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentChange_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ContentChange",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionFile(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ContentLocation_kind(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocation_kind(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Kind, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.Role) graphql.Marshaler {
+			return ec.marshalNRole2docsapiᚋgraphᚋmodelᚐRole(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_ContentLocation_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type String does not have child fields"))
+func (ec *executionContext) fieldContext_ContentGrant_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentGrant", field, false, false, errors.New("field of type Role does not have child fields"))
 }
 
-func (ec *executionContext) _ContentLocation_organization(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
+func (ec *executionContext) _ContentGrant_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.ContentGrant) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocation_organization(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Organization, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentLocation_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _ContentLocation_space(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocation_space(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Space, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentLocation_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _ContentLocation_versionContext(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocation_versionContext(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.VersionContext, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.VersionContext) graphql.Marshaler {
-			return ec.marshalOVersionContext2ᚖdocsapiᚋgraphᚋmodelᚐVersionContext(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentLocation_versionContext(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ContentLocation",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_VersionContext(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ContentLocation_page(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocation_page(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Page, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentLocation_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _ContentLocation_file(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocation_file(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.File, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentLocation_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _ContentLocation_collection(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocation_collection(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Collection, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentLocation_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _ContentLocation_url(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocation_url(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.URL, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentLocation_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _ContentLocationList_next(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocationList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocationList_next(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Next, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Next) graphql.Marshaler {
-			return ec.marshalONext2ᚖdocsapiᚋgraphᚋmodelᚐNext(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentLocationList_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ContentLocationList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Next(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ContentLocationList_count(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocationList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocationList_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Count, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ContentLocationList_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocationList", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ContentLocationList_items(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocationList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentLocationList_items(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Items, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentLocation) graphql.Marshaler {
-			return ec.marshalNContentLocation2ᚕᚖdocsapiᚋgraphᚋmodelᚐContentLocationᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ContentLocationList_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ContentLocationList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentLocation(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ContentReferenceUsage_status(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentReferenceUsage_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.LinkStatus) graphql.Marshaler {
-			return ec.marshalNLinkStatus2docsapiᚋgraphᚋmodelᚐLinkStatus(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ContentReferenceUsage_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentReferenceUsage", field, false, false, errors.New("field of type LinkStatus does not have child fields"))
-}
-
-func (ec *executionContext) _ContentReferenceUsage_relation(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentReferenceUsage_relation(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Relation, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ContentReferenceUsage_relation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentReferenceUsage", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _ContentReferenceUsage_targetReference(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentReferenceUsage_targetReference(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TargetReference, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentLocation) graphql.Marshaler {
-			return ec.marshalOContentLocation2ᚖdocsapiᚋgraphᚋmodelᚐContentLocation(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_ContentReferenceUsage_targetReference(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ContentReferenceUsage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentLocation(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ContentReferenceUsage_locationReferences(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferenceUsage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentReferenceUsage_locationReferences(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LocationReferences, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentLocation) graphql.Marshaler {
-			return ec.marshalNContentLocation2ᚕᚖdocsapiᚋgraphᚋmodelᚐContentLocationᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ContentReferenceUsage_locationReferences(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ContentReferenceUsage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentLocation(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ContentReferencesStats_total(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferencesStats) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentReferencesStats_total(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Total, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ContentReferencesStats_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentReferencesStats", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ContentReferencesStats_broken(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferencesStats) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentReferencesStats_broken(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Broken, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.BrokenLinksTotals) graphql.Marshaler {
-			return ec.marshalNBrokenLinksTotals2docsapiᚋgraphᚋmodelᚐBrokenLinksTotals(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ContentReferencesStats_broken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ContentReferencesStats",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BrokenLinksTotals(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _ContentTemplate_id(ctx context.Context, field graphql.CollectedField, obj *model.ContentTemplate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentTemplate_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ContentTemplate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentTemplate", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _ContentTemplate_title(ctx context.Context, field graphql.CollectedField, obj *model.ContentTemplate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentTemplate_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ContentTemplate_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentTemplate", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _ContentTemplate_description(ctx context.Context, field graphql.CollectedField, obj *model.ContentTemplate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentTemplate_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Description, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ContentTemplate_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentTemplate", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _FileDimensions_width(ctx context.Context, field graphql.CollectedField, obj *model.FileDimensions) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FileDimensions_width(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Width, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_FileDimensions_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileDimensions", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _FileDimensions_height(ctx context.Context, field graphql.CollectedField, obj *model.FileDimensions) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_FileDimensions_height(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Height, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_FileDimensions_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("FileDimensions", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ImportContentResult_revision(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentResult) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ImportContentResult_revision(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Revision, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ImportContentResult_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ImportContentResult", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _ImportContentResult_importedResources(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentResult) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ImportContentResult_importedResources(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ImportedResources, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ImportContentResult_importedResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ImportContentResult", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _ImportContentResult_totalResources(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentResult) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ImportContentResult_totalResources(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TotalResources, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_ImportContentResult_totalResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ImportContentResult", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _LinkList_next(ctx context.Context, field graphql.CollectedField, obj *model.LinkList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LinkList_next(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Next, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Next) graphql.Marshaler {
-			return ec.marshalONext2ᚖdocsapiᚋgraphᚋmodelᚐNext(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_LinkList_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "LinkList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Next(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _LinkList_count(ctx context.Context, field graphql.CollectedField, obj *model.LinkList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LinkList_count(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Count, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_LinkList_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("LinkList", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _LinkList_items(ctx context.Context, field graphql.CollectedField, obj *model.LinkList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LinkList_items(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Items, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentReferenceUsage) graphql.Marshaler {
-			return ec.marshalNContentReferenceUsage2ᚕᚖdocsapiᚋgraphᚋmodelᚐContentReferenceUsageᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_LinkList_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "LinkList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentReferenceUsage(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _LinkList_stats(ctx context.Context, field graphql.CollectedField, obj *model.LinkList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LinkList_stats(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Stats, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.ContentReferencesStats) graphql.Marshaler {
-			return ec.marshalNContentReferencesStats2docsapiᚋgraphᚋmodelᚐContentReferencesStats(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_LinkList_stats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "LinkList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentReferencesStats(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _PageLayout_width(ctx context.Context, field graphql.CollectedField, obj *model.PageLayout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageLayout_width(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Width, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.PageWidth) graphql.Marshaler {
-			return ec.marshalNPageWidth2docsapiᚋgraphᚋmodelᚐPageWidth(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageLayout_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type PageWidth does not have child fields"))
-}
-
-func (ec *executionContext) _PageLayout_cover(ctx context.Context, field graphql.CollectedField, obj *model.PageLayout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageLayout_cover(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Cover, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageLayout_cover(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
-func (ec *executionContext) _PageLayout_coverSize(ctx context.Context, field graphql.CollectedField, obj *model.PageLayout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageLayout_coverSize(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CoverSize, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.PageCoverSize) graphql.Marshaler {
-			return ec.marshalNPageCoverSize2docsapiᚋgraphᚋmodelᚐPageCoverSize(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageLayout_coverSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type PageCoverSize does not have child fields"))
-}
-
-func (ec *executionContext) _PageLayout_title(ctx context.Context, field graphql.CollectedField, obj *model.PageLayout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageLayout_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageLayout_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
-func (ec *executionContext) _PageLayout_description(ctx context.Context, field graphql.CollectedField, obj *model.PageLayout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageLayout_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Description, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageLayout_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
-func (ec *executionContext) _PageLayout_tableOfContents(ctx context.Context, field graphql.CollectedField, obj *model.PageLayout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageLayout_tableOfContents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.TableOfContents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageLayout_tableOfContents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
-func (ec *executionContext) _PageLayout_outline(ctx context.Context, field graphql.CollectedField, obj *model.PageLayout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageLayout_outline(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Outline, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageLayout_outline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
-func (ec *executionContext) _PageLayout_pagination(ctx context.Context, field graphql.CollectedField, obj *model.PageLayout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageLayout_pagination(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Pagination, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageLayout_pagination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
-func (ec *executionContext) _PageLayout_metadata(ctx context.Context, field graphql.CollectedField, obj *model.PageLayout) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageLayout_metadata(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Metadata, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageLayout_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
-func (ec *executionContext) _PageList_pages(ctx context.Context, field graphql.CollectedField, obj *model.PageList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageList_pages(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Pages, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-			return ec.marshalNRevisionPage2ᚕᚖdocsapiᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageList_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "PageList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionPage(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _PageUrls_app(ctx context.Context, field graphql.CollectedField, obj *model.PageUrls) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PageUrls_app(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.App, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_PageUrls_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PageUrls", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Revision_object(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_object(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Object, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Revision_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Revision", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Revision_id(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Revision_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Revision", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _Revision_type(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Type, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Revision_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Revision", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _Revision_parents(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_parents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Parents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Revision_parents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Revision", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _Revision_pages(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_pages(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Pages, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-			return ec.marshalNRevisionPage2ᚕᚖdocsapiᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Revision_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Revision",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionPage(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Revision_files(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_files(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Files, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionFile) graphql.Marshaler {
-			return ec.marshalNRevisionFile2ᚕᚖdocsapiᚋgraphᚋmodelᚐRevisionFileᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Revision_files(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Revision",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionFile(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Revision_reusableContents(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_reusableContents(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ReusableContents, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []map[string]any) graphql.Marshaler {
-			return ec.marshalNJSONObject2ᚕmapᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Revision_reusableContents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Revision", field, false, false, errors.New("field of type JSONObject does not have child fields"))
-}
-
-func (ec *executionContext) _Revision_variables(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_variables(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Variables, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
-			return ec.marshalNJSONObject2map(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Revision_variables(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Revision", field, false, false, errors.New("field of type JSONObject does not have child fields"))
-}
-
-func (ec *executionContext) _Revision_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_createdAt(ctx, field)
+			return ec.fieldContext_ContentGrant_createdAt(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.CreatedAt, nil
@@ -1365,196 +144,17 @@ func (ec *executionContext) _Revision_createdAt(ctx context.Context, field graph
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Revision_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Revision", field, false, false, errors.New("field of type DateTime does not have child fields"))
+func (ec *executionContext) fieldContext_ContentGrant_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentGrant", field, false, false, errors.New("field of type DateTime does not have child fields"))
 }
 
-func (ec *executionContext) _Revision_urls(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+func (ec *executionContext) _ContentGrantList_next(ctx context.Context, field graphql.CollectedField, obj *model.ContentGrantList) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_urls(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Urls, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.RevisionUrls) graphql.Marshaler {
-			return ec.marshalNRevisionUrls2docsapiᚋgraphᚋmodelᚐRevisionUrls(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Revision_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Revision",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionUrls(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _RevisionFile_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFile_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionFile_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionFile_name(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFile_name(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Name, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionFile_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionFile_contentType(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFile_contentType(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ContentType, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionFile_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionFile_downloadURL(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFile_downloadURL(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DownloadURL, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionFile_downloadURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionFile_size(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFile_size(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Size, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionFile_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type Int does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionFile_dimensions(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFile_dimensions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Dimensions, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
-			return ec.marshalOFileDimensions2ᚖdocsapiᚋgraphᚋmodelᚐFileDimensions(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionFile_dimensions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "RevisionFile",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_FileDimensions(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _RevisionFileList_next(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFileList) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFileList_next(ctx, field)
+			return ec.fieldContext_ContentGrantList_next(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Next, nil
@@ -1567,9 +167,9 @@ func (ec *executionContext) _RevisionFileList_next(ctx context.Context, field gr
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_RevisionFileList_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_ContentGrantList_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "RevisionFileList",
+		Object:     "ContentGrantList",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -1580,13 +180,13 @@ func (ec *executionContext) fieldContext_RevisionFileList_next(_ context.Context
 	return fc, nil
 }
 
-func (ec *executionContext) _RevisionFileList_count(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFileList) (ret graphql.Marshaler) {
+func (ec *executionContext) _ContentGrantList_count(ctx context.Context, field graphql.CollectedField, obj *model.ContentGrantList) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFileList_count(ctx, field)
+			return ec.fieldContext_ContentGrantList_count(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Count, nil
@@ -1599,673 +199,117 @@ func (ec *executionContext) _RevisionFileList_count(ctx context.Context, field g
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_RevisionFileList_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionFileList", field, false, false, errors.New("field of type Int does not have child fields"))
+func (ec *executionContext) fieldContext_ContentGrantList_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentGrantList", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _RevisionFileList_items(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFileList) (ret graphql.Marshaler) {
+func (ec *executionContext) _ContentGrantList_items(ctx context.Context, field graphql.CollectedField, obj *model.ContentGrantList) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFileList_items(ctx, field)
+			return ec.fieldContext_ContentGrantList_items(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Items, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionFile) graphql.Marshaler {
-			return ec.marshalNRevisionFile2ᚕᚖdocsapiᚋgraphᚋmodelᚐRevisionFileᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentGrant) graphql.Marshaler {
+			return ec.marshalNContentGrant2ᚕᚖdocsapiᚋgraphᚋmodelᚐContentGrantᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_RevisionFileList_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_ContentGrantList_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "RevisionFileList",
+		Object:     "ContentGrantList",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionFile(ctx, field)
+			return ec.childFields_ContentGrant(ctx, field)
 		},
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _RevisionPage_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _ContentPointer_type(ctx context.Context, field graphql.CollectedField, obj *model.ContentPointer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_id(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type ID does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_title(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_title(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Title, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_emoji(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_emoji(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Emoji, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_icon(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_icon(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Icon, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_createdAt(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CreatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalODateTime2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type DateTime does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_updatedAt(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.UpdatedAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalODateTime2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type DateTime does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_kind(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_kind(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Kind, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_type(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_type(ctx, field)
+			return ec.fieldContext_ContentPointer_type(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Type, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.PageType) graphql.Marshaler {
-			return ec.marshalNPageType2docsapiᚋgraphᚋmodelᚐPageType(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.ContentPointerType) graphql.Marshaler {
+			return ec.marshalNContentPointerType2docsapiᚋgraphᚋmodelᚐContentPointerType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_RevisionPage_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type PageType does not have child fields"))
+func (ec *executionContext) fieldContext_ContentPointer_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPointer", field, false, false, errors.New("field of type ContentPointerType does not have child fields"))
 }
 
-func (ec *executionContext) _RevisionPage_markdown(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _ContentPointer_space(ctx context.Context, field graphql.CollectedField, obj *model.ContentPointer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_markdown(ctx, field)
+			return ec.fieldContext_ContentPointer_space(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Markdown, nil
+			return obj.Space, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_RevisionPage_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
+func (ec *executionContext) fieldContext_ContentPointer_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPointer", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _RevisionPage_document(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _ContentPointer_collection(ctx context.Context, field graphql.CollectedField, obj *model.ContentPointer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_document(ctx, field)
+			return ec.fieldContext_ContentPointer_collection(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Document, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type JSON does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_urls(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_urls(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Urls, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageUrls) graphql.Marshaler {
-			return ec.marshalOPageUrls2ᚖdocsapiᚋgraphᚋmodelᚐPageUrls(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "RevisionPage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageUrls(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _RevisionPage_slug(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_slug(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Slug, nil
+			return obj.Collection, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_RevisionPage_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_path(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_path(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Path, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_description(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_description(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Description, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_pages(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_pages(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Pages, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-			return ec.marshalORevisionPage2ᚕᚖdocsapiᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "RevisionPage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionPage(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _RevisionPage_layout(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_layout(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Layout, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageLayout) graphql.Marshaler {
-			return ec.marshalOPageLayout2ᚖdocsapiᚋgraphᚋmodelᚐPageLayout(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_layout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "RevisionPage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageLayout(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _RevisionPage_cover(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_cover(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Cover, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
-			return ec.marshalOJSONObject2map(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_cover(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type JSONObject does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_variables(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_variables(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Variables, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
-			return ec.marshalOJSONObject2map(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_variables(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type JSONObject does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_hidden(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_hidden(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Hidden, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
-			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_hidden(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_noIndex(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_noIndex(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.NoIndex, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
-			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_noIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_noRobotsIndex(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_noRobotsIndex(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.NoRobotsIndex, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
-			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_noRobotsIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_target(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_target(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Target, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
-			return ec.marshalOJSONObject2map(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type JSONObject does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionPage_href(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionPage_href(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Href, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionPage_href(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _RevisionUrls_app(ctx context.Context, field graphql.CollectedField, obj *model.RevisionUrls) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionUrls_app(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.App, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_RevisionUrls_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RevisionUrls", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _VersionContext_type(ctx context.Context, field graphql.CollectedField, obj *model.VersionContext) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_VersionContext_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Type, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_VersionContext_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("VersionContext", field, false, false, errors.New("field of type String does not have child fields"))
-}
-
-func (ec *executionContext) _VersionContext_revision(ctx context.Context, field graphql.CollectedField, obj *model.VersionContext) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_VersionContext_revision(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Revision, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_VersionContext_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("VersionContext", field, false, false, errors.New("field of type ID does not have child fields"))
+func (ec *executionContext) fieldContext_ContentPointer_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPointer", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
 
-func (ec *executionContext) unmarshalInputApplyTemplateInput(ctx context.Context, obj any) (model.ApplyTemplateInput, error) {
-	var it model.ApplyTemplateInput
+func (ec *executionContext) unmarshalInputContentGrantInput(ctx context.Context, obj any) (model.ContentGrantInput, error) {
+	var it model.ContentGrantInput
 	if obj == nil {
 		return it, nil
 	}
@@ -2275,44 +319,7 @@ func (ec *executionContext) unmarshalInputApplyTemplateInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "params"}
-	for _, k := range fieldsInOrder {
-		v, ok := asMap[k]
-		if !ok {
-			continue
-		}
-		switch k {
-		case "id":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
-			data, err := ec.unmarshalNString2string(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ID = data
-		case "params":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("params"))
-			data, err := ec.unmarshalOJSONObject2map(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Params = data
-		}
-	}
-	return it, nil
-}
-
-func (ec *executionContext) unmarshalInputContentTarget(ctx context.Context, obj any) (model.ContentTarget, error) {
-	var it model.ContentTarget
-	if obj == nil {
-		return it, nil
-	}
-
-	asMap := map[string]any{}
-	for k, v := range obj.(map[string]any) {
-		asMap[k] = v
-	}
-
-	fieldsInOrder := [...]string{"space", "changeRequest"}
+	fieldsInOrder := [...]string{"space", "collection", "team", "user", "role"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2326,20 +333,41 @@ func (ec *executionContext) unmarshalInputContentTarget(ctx context.Context, obj
 				return it, err
 			}
 			it.Space = data
-		case "changeRequest":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("changeRequest"))
+		case "collection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("collection"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.ChangeRequest = data
+			it.Collection = data
+		case "team":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("team"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Team = data
+		case "user":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("user"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.User = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalORole2ᚖdocsapiᚋgraphᚋmodelᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
 		}
 	}
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, obj any) (model.CreatePageInput, error) {
-	var it model.CreatePageInput
+func (ec *executionContext) unmarshalInputContentPointerInput(ctx context.Context, obj any) (model.ContentPointerInput, error) {
+	var it model.ContentPointerInput
 	if obj == nil {
 		return it, nil
 	}
@@ -2349,97 +377,41 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "type", "parent", "index", "slug", "emoji", "icon", "description", "markdown", "hidden", "target"}
+	fieldsInOrder := [...]string{"type", "space", "collection"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
-		case "title":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalNString2string(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Title = data
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalOPageType2ᚖdocsapiᚋgraphᚋmodelᚐPageType(ctx, v)
+			data, err := ec.unmarshalNContentPointerType2docsapiᚋgraphᚋmodelᚐContentPointerType(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Type = data
-		case "parent":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parent"))
+		case "space":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("space"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Parent = data
-		case "index":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("index"))
-			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			it.Space = data
+		case "collection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("collection"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Index = data
-		case "slug":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Slug = data
-		case "emoji":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emoji"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Emoji = data
-		case "icon":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Icon = data
-		case "description":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Description = data
-		case "markdown":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Markdown = data
-		case "hidden":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hidden"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Hidden = data
-		case "target":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("target"))
-			data, err := ec.unmarshalOJSONObject2map(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Target = data
+			it.Collection = data
 		}
 	}
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputImportContentInput(ctx context.Context, obj any) (model.ImportContentInput, error) {
-	var it model.ImportContentInput
+func (ec *executionContext) unmarshalInputContentPositionInput(ctx context.Context, obj any) (model.ContentPositionInput, error) {
+	var it model.ContentPositionInput
 	if obj == nil {
 		return it, nil
 	}
@@ -2449,34 +421,34 @@ func (ec *executionContext) unmarshalInputImportContentInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"url", "source"}
+	fieldsInOrder := [...]string{"before", "after"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
-		case "url":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+		case "before":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("before"))
+			data, err := ec.unmarshalOContentPointerInput2ᚖdocsapiᚋgraphᚋmodelᚐContentPointerInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.URL = data
-		case "source":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
-			data, err := ec.unmarshalNImportSource2docsapiᚋgraphᚋmodelᚐImportSource(ctx, v)
+			it.Before = data
+		case "after":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("after"))
+			data, err := ec.unmarshalOContentPointerInput2ᚖdocsapiᚋgraphᚋmodelᚐContentPointerInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Source = data
+			it.After = data
 		}
 	}
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputMovePageInput(ctx context.Context, obj any) (model.MovePageInput, error) {
-	var it model.MovePageInput
+func (ec *executionContext) unmarshalInputMoveContentInput(ctx context.Context, obj any) (model.MoveContentInput, error) {
+	var it model.MoveContentInput
 	if obj == nil {
 		return it, nil
 	}
@@ -2486,7 +458,7 @@ func (ec *executionContext) unmarshalInputMovePageInput(ctx context.Context, obj
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"parent", "index"}
+	fieldsInOrder := [...]string{"parent", "position"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2499,21 +471,21 @@ func (ec *executionContext) unmarshalInputMovePageInput(ctx context.Context, obj
 			if err != nil {
 				return it, err
 			}
-			it.Parent = data
-		case "index":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("index"))
-			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			it.Parent = graphql.OmittableOf(data)
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOContentPositionInput2ᚖdocsapiᚋgraphᚋmodelᚐContentPositionInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Index = data
+			it.Position = data
 		}
 	}
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, obj any) (model.UpdatePageInput, error) {
-	var it model.UpdatePageInput
+func (ec *executionContext) unmarshalInputTransferContentInput(ctx context.Context, obj any) (model.TransferContentInput, error) {
+	var it model.TransferContentInput
 	if obj == nil {
 		return it, nil
 	}
@@ -2523,120 +495,20 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "slug", "emoji", "icon", "description", "markdown", "hidden", "noIndex", "noRobotsIndex"}
+	fieldsInOrder := [...]string{"organization"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
-		case "title":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+		case "organization":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organization"))
+			data, err := ec.unmarshalNID2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Title = data
-		case "slug":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Slug = data
-		case "emoji":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emoji"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Emoji = data
-		case "icon":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Icon = data
-		case "description":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Description = data
-		case "markdown":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Markdown = data
-		case "hidden":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hidden"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Hidden = data
-		case "noIndex":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noIndex"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.NoIndex = data
-		case "noRobotsIndex":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noRobotsIndex"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.NoRobotsIndex = data
-		}
-	}
-	return it, nil
-}
-
-func (ec *executionContext) unmarshalInputUploadFileInput(ctx context.Context, obj any) (model.UploadFileInput, error) {
-	var it model.UploadFileInput
-	if obj == nil {
-		return it, nil
-	}
-
-	asMap := map[string]any{}
-	for k, v := range obj.(map[string]any) {
-		asMap[k] = v
-	}
-
-	fieldsInOrder := [...]string{"name", "contentType", "data"}
-	for _, k := range fieldsInOrder {
-		v, ok := asMap[k]
-		if !ok {
-			continue
-		}
-		switch k {
-		case "name":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
-			data, err := ec.unmarshalNString2string(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Name = data
-		case "contentType":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentType"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.ContentType = data
-		case "data":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
-			data, err := ec.unmarshalNString2string(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Data = data
+			it.Organization = data
 		}
 	}
 	return it, nil
@@ -2650,10 +522,10 @@ func (ec *executionContext) unmarshalInputUploadFileInput(ctx context.Context, o
 
 // region    **************************** object.gotpl ****************************
 
-var brokenLinksTotalsImplementors = []string{"BrokenLinksTotals"}
+var contentGrantImplementors = []string{"ContentGrant"}
 
-func (ec *executionContext) _BrokenLinksTotals(ctx context.Context, sel ast.SelectionSet, obj *model.BrokenLinksTotals) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, brokenLinksTotalsImplementors)
+func (ec *executionContext) _ContentGrant(ctx context.Context, sel ast.SelectionSet, obj *model.ContentGrant) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentGrantImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferredFieldSet := graphql.NewFieldSet(nil)
@@ -2661,9 +533,29 @@ func (ec *executionContext) _BrokenLinksTotals(ctx context.Context, sel ast.Sele
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("BrokenLinksTotals")
-		case "total":
-			out.Values[i] = ec._BrokenLinksTotals_total(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("ContentGrant")
+		case "target":
+			out.Values[i] = ec._ContentGrant_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "principalType":
+			out.Values[i] = ec._ContentGrant_principalType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "principal":
+			out.Values[i] = ec._ContentGrant_principal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._ContentGrant_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ContentGrant_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -2688,10 +580,10 @@ func (ec *executionContext) _BrokenLinksTotals(ctx context.Context, sel ast.Sele
 	return out
 }
 
-var contentChangeImplementors = []string{"ContentChange"}
+var contentGrantListImplementors = []string{"ContentGrantList"}
 
-func (ec *executionContext) _ContentChange(ctx context.Context, sel ast.SelectionSet, obj *model.ContentChange) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentChangeImplementors)
+func (ec *executionContext) _ContentGrantList(ctx context.Context, sel ast.SelectionSet, obj *model.ContentGrantList) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentGrantListImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferredFieldSet := graphql.NewFieldSet(nil)
@@ -2699,20 +591,20 @@ func (ec *executionContext) _ContentChange(ctx context.Context, sel ast.Selectio
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentChange")
-		case "revision":
-			out.Values[i] = ec._ContentChange_revision(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("ContentGrantList")
+		case "next":
+			out.Values[i] = ec._ContentGrantList_next(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._ContentGrantList_count(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "page":
-			out.Values[i] = ec._ContentChange_page(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "file":
-			out.Values[i] = ec._ContentChange_file(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
+		case "items":
+			out.Values[i] = ec._ContentGrantList_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -2736,10 +628,10 @@ func (ec *executionContext) _ContentChange(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var contentLocationImplementors = []string{"ContentLocation"}
+var contentPointerImplementors = []string{"ContentPointer"}
 
-func (ec *executionContext) _ContentLocation(ctx context.Context, sel ast.SelectionSet, obj *model.ContentLocation) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentLocationImplementors)
+func (ec *executionContext) _ContentPointer(ctx context.Context, sel ast.SelectionSet, obj *model.ContentPointer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentPointerImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferredFieldSet := graphql.NewFieldSet(nil)
@@ -2747,958 +639,20 @@ func (ec *executionContext) _ContentLocation(ctx context.Context, sel ast.Select
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentLocation")
-		case "kind":
-			out.Values[i] = ec._ContentLocation_kind(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("ContentPointer")
+		case "type":
+			out.Values[i] = ec._ContentPointer_type(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "organization":
-			out.Values[i] = ec._ContentLocation_organization(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "space":
-			out.Values[i] = ec._ContentLocation_space(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "versionContext":
-			out.Values[i] = ec._ContentLocation_versionContext(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "page":
-			out.Values[i] = ec._ContentLocation_page(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "file":
-			out.Values[i] = ec._ContentLocation_file(ctx, field, obj)
+			out.Values[i] = ec._ContentPointer_space(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "collection":
-			out.Values[i] = ec._ContentLocation_collection(ctx, field, obj)
+			out.Values[i] = ec._ContentPointer_collection(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "url":
-			out.Values[i] = ec._ContentLocation_url(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var contentLocationListImplementors = []string{"ContentLocationList"}
-
-func (ec *executionContext) _ContentLocationList(ctx context.Context, sel ast.SelectionSet, obj *model.ContentLocationList) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentLocationListImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentLocationList")
-		case "next":
-			out.Values[i] = ec._ContentLocationList_next(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "count":
-			out.Values[i] = ec._ContentLocationList_count(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "items":
-			out.Values[i] = ec._ContentLocationList_items(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var contentReferenceUsageImplementors = []string{"ContentReferenceUsage"}
-
-func (ec *executionContext) _ContentReferenceUsage(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferenceUsage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferenceUsageImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentReferenceUsage")
-		case "status":
-			out.Values[i] = ec._ContentReferenceUsage_status(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "relation":
-			out.Values[i] = ec._ContentReferenceUsage_relation(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "targetReference":
-			out.Values[i] = ec._ContentReferenceUsage_targetReference(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "locationReferences":
-			out.Values[i] = ec._ContentReferenceUsage_locationReferences(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var contentReferencesStatsImplementors = []string{"ContentReferencesStats"}
-
-func (ec *executionContext) _ContentReferencesStats(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReferencesStats) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentReferencesStatsImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentReferencesStats")
-		case "total":
-			out.Values[i] = ec._ContentReferencesStats_total(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "broken":
-			out.Values[i] = ec._ContentReferencesStats_broken(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var contentTemplateImplementors = []string{"ContentTemplate"}
-
-func (ec *executionContext) _ContentTemplate(ctx context.Context, sel ast.SelectionSet, obj *model.ContentTemplate) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentTemplateImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("ContentTemplate")
-		case "id":
-			out.Values[i] = ec._ContentTemplate_id(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "title":
-			out.Values[i] = ec._ContentTemplate_title(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "description":
-			out.Values[i] = ec._ContentTemplate_description(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var fileDimensionsImplementors = []string{"FileDimensions"}
-
-func (ec *executionContext) _FileDimensions(ctx context.Context, sel ast.SelectionSet, obj *model.FileDimensions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, fileDimensionsImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("FileDimensions")
-		case "width":
-			out.Values[i] = ec._FileDimensions_width(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "height":
-			out.Values[i] = ec._FileDimensions_height(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var importContentResultImplementors = []string{"ImportContentResult"}
-
-func (ec *executionContext) _ImportContentResult(ctx context.Context, sel ast.SelectionSet, obj *model.ImportContentResult) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, importContentResultImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("ImportContentResult")
-		case "revision":
-			out.Values[i] = ec._ImportContentResult_revision(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "importedResources":
-			out.Values[i] = ec._ImportContentResult_importedResources(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "totalResources":
-			out.Values[i] = ec._ImportContentResult_totalResources(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var linkListImplementors = []string{"LinkList"}
-
-func (ec *executionContext) _LinkList(ctx context.Context, sel ast.SelectionSet, obj *model.LinkList) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, linkListImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("LinkList")
-		case "next":
-			out.Values[i] = ec._LinkList_next(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "count":
-			out.Values[i] = ec._LinkList_count(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "items":
-			out.Values[i] = ec._LinkList_items(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "stats":
-			out.Values[i] = ec._LinkList_stats(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var pageLayoutImplementors = []string{"PageLayout"}
-
-func (ec *executionContext) _PageLayout(ctx context.Context, sel ast.SelectionSet, obj *model.PageLayout) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pageLayoutImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("PageLayout")
-		case "width":
-			out.Values[i] = ec._PageLayout_width(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "cover":
-			out.Values[i] = ec._PageLayout_cover(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "coverSize":
-			out.Values[i] = ec._PageLayout_coverSize(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "title":
-			out.Values[i] = ec._PageLayout_title(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "description":
-			out.Values[i] = ec._PageLayout_description(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "tableOfContents":
-			out.Values[i] = ec._PageLayout_tableOfContents(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "outline":
-			out.Values[i] = ec._PageLayout_outline(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "pagination":
-			out.Values[i] = ec._PageLayout_pagination(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "metadata":
-			out.Values[i] = ec._PageLayout_metadata(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var pageListImplementors = []string{"PageList"}
-
-func (ec *executionContext) _PageList(ctx context.Context, sel ast.SelectionSet, obj *model.PageList) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pageListImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("PageList")
-		case "pages":
-			out.Values[i] = ec._PageList_pages(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var pageUrlsImplementors = []string{"PageUrls"}
-
-func (ec *executionContext) _PageUrls(ctx context.Context, sel ast.SelectionSet, obj *model.PageUrls) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pageUrlsImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("PageUrls")
-		case "app":
-			out.Values[i] = ec._PageUrls_app(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var revisionImplementors = []string{"Revision"}
-
-func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet, obj *model.Revision) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("Revision")
-		case "object":
-			out.Values[i] = ec._Revision_object(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "id":
-			out.Values[i] = ec._Revision_id(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "type":
-			out.Values[i] = ec._Revision_type(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "parents":
-			out.Values[i] = ec._Revision_parents(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "pages":
-			out.Values[i] = ec._Revision_pages(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "files":
-			out.Values[i] = ec._Revision_files(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "reusableContents":
-			out.Values[i] = ec._Revision_reusableContents(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "variables":
-			out.Values[i] = ec._Revision_variables(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "createdAt":
-			out.Values[i] = ec._Revision_createdAt(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "urls":
-			out.Values[i] = ec._Revision_urls(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var revisionFileImplementors = []string{"RevisionFile"}
-
-func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionFile) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionFileImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevisionFile")
-		case "id":
-			out.Values[i] = ec._RevisionFile_id(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "name":
-			out.Values[i] = ec._RevisionFile_name(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "contentType":
-			out.Values[i] = ec._RevisionFile_contentType(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "downloadURL":
-			out.Values[i] = ec._RevisionFile_downloadURL(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "size":
-			out.Values[i] = ec._RevisionFile_size(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "dimensions":
-			out.Values[i] = ec._RevisionFile_dimensions(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var revisionFileListImplementors = []string{"RevisionFileList"}
-
-func (ec *executionContext) _RevisionFileList(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionFileList) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionFileListImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevisionFileList")
-		case "next":
-			out.Values[i] = ec._RevisionFileList_next(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "count":
-			out.Values[i] = ec._RevisionFileList_count(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "items":
-			out.Values[i] = ec._RevisionFileList_items(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var revisionPageImplementors = []string{"RevisionPage"}
-
-func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionPageImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevisionPage")
-		case "id":
-			out.Values[i] = ec._RevisionPage_id(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "title":
-			out.Values[i] = ec._RevisionPage_title(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "emoji":
-			out.Values[i] = ec._RevisionPage_emoji(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "icon":
-			out.Values[i] = ec._RevisionPage_icon(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "createdAt":
-			out.Values[i] = ec._RevisionPage_createdAt(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "updatedAt":
-			out.Values[i] = ec._RevisionPage_updatedAt(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "kind":
-			out.Values[i] = ec._RevisionPage_kind(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "type":
-			out.Values[i] = ec._RevisionPage_type(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "markdown":
-			out.Values[i] = ec._RevisionPage_markdown(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "document":
-			out.Values[i] = ec._RevisionPage_document(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "urls":
-			out.Values[i] = ec._RevisionPage_urls(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "slug":
-			out.Values[i] = ec._RevisionPage_slug(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "path":
-			out.Values[i] = ec._RevisionPage_path(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "description":
-			out.Values[i] = ec._RevisionPage_description(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "pages":
-			out.Values[i] = ec._RevisionPage_pages(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "layout":
-			out.Values[i] = ec._RevisionPage_layout(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "cover":
-			out.Values[i] = ec._RevisionPage_cover(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "variables":
-			out.Values[i] = ec._RevisionPage_variables(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "hidden":
-			out.Values[i] = ec._RevisionPage_hidden(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "noIndex":
-			out.Values[i] = ec._RevisionPage_noIndex(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "noRobotsIndex":
-			out.Values[i] = ec._RevisionPage_noRobotsIndex(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "target":
-			out.Values[i] = ec._RevisionPage_target(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "href":
-			out.Values[i] = ec._RevisionPage_href(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var revisionUrlsImplementors = []string{"RevisionUrls"}
-
-func (ec *executionContext) _RevisionUrls(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionUrls) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionUrlsImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("RevisionUrls")
-		case "app":
-			out.Values[i] = ec._RevisionUrls_app(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
-
-	ec.ProcessDeferredGroup(graphql.DeferredGroup{
-		Defers:   deferLabelToView,
-		Path:     graphql.GetPath(ctx),
-		FieldSet: deferredFieldSet,
-		Context:  ctx,
-	})
-
-	return out
-}
-
-var versionContextImplementors = []string{"VersionContext"}
-
-func (ec *executionContext) _VersionContext(ctx context.Context, sel ast.SelectionSet, obj *model.VersionContext) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, versionContextImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferredFieldSet := graphql.NewFieldSet(nil)
-	deferLabelToView := make(map[string]*graphql.FieldSetView)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("VersionContext")
-		case "type":
-			out.Values[i] = ec._VersionContext_type(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "revision":
-			out.Values[i] = ec._VersionContext_revision(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -3726,30 +680,11 @@ func (ec *executionContext) _VersionContext(ctx context.Context, sel ast.Selecti
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) unmarshalNApplyTemplateInput2docsapiᚋgraphᚋmodelᚐApplyTemplateInput(ctx context.Context, v any) (model.ApplyTemplateInput, error) {
-	res, err := ec.unmarshalInputApplyTemplateInput(ctx, v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNBrokenLinksTotals2docsapiᚋgraphᚋmodelᚐBrokenLinksTotals(ctx context.Context, sel ast.SelectionSet, v model.BrokenLinksTotals) graphql.Marshaler {
-	return ec._BrokenLinksTotals(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNContentChange2ᚖdocsapiᚋgraphᚋmodelᚐContentChange(ctx context.Context, sel ast.SelectionSet, v *model.ContentChange) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ContentChange(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNContentLocation2ᚕᚖdocsapiᚋgraphᚋmodelᚐContentLocationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentLocation) graphql.Marshaler {
+func (ec *executionContext) marshalNContentGrant2ᚕᚖdocsapiᚋgraphᚋmodelᚐContentGrantᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentGrant) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNContentLocation2ᚖdocsapiᚋgraphᚋmodelᚐContentLocation(ctx, sel, v[i])
+		return ec.marshalNContentGrant2ᚖdocsapiᚋgraphᚋmodelᚐContentGrant(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -3761,382 +696,95 @@ func (ec *executionContext) marshalNContentLocation2ᚕᚖdocsapiᚋgraphᚋmode
 	return ret
 }
 
-func (ec *executionContext) marshalNContentLocation2ᚖdocsapiᚋgraphᚋmodelᚐContentLocation(ctx context.Context, sel ast.SelectionSet, v *model.ContentLocation) graphql.Marshaler {
+func (ec *executionContext) marshalNContentGrant2ᚖdocsapiᚋgraphᚋmodelᚐContentGrant(ctx context.Context, sel ast.SelectionSet, v *model.ContentGrant) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 		return graphql.Null
 	}
-	return ec._ContentLocation(ctx, sel, v)
+	return ec._ContentGrant(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNContentLocationList2ᚖdocsapiᚋgraphᚋmodelᚐContentLocationList(ctx context.Context, sel ast.SelectionSet, v *model.ContentLocationList) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ContentLocationList(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNContentReferenceUsage2ᚕᚖdocsapiᚋgraphᚋmodelᚐContentReferenceUsageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentReferenceUsage) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNContentReferenceUsage2ᚖdocsapiᚋgraphᚋmodelᚐContentReferenceUsage(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
-func (ec *executionContext) marshalNContentReferenceUsage2ᚖdocsapiᚋgraphᚋmodelᚐContentReferenceUsage(ctx context.Context, sel ast.SelectionSet, v *model.ContentReferenceUsage) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ContentReferenceUsage(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNContentReferencesStats2docsapiᚋgraphᚋmodelᚐContentReferencesStats(ctx context.Context, sel ast.SelectionSet, v model.ContentReferencesStats) graphql.Marshaler {
-	return ec._ContentReferencesStats(ctx, sel, &v)
-}
-
-func (ec *executionContext) unmarshalNContentTarget2docsapiᚋgraphᚋmodelᚐContentTarget(ctx context.Context, v any) (model.ContentTarget, error) {
-	res, err := ec.unmarshalInputContentTarget(ctx, v)
+func (ec *executionContext) unmarshalNContentGrantInput2docsapiᚋgraphᚋmodelᚐContentGrantInput(ctx context.Context, v any) (model.ContentGrantInput, error) {
+	res, err := ec.unmarshalInputContentGrantInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNContentTemplate2ᚕᚖdocsapiᚋgraphᚋmodelᚐContentTemplateᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentTemplate) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNContentTemplate2ᚖdocsapiᚋgraphᚋmodelᚐContentTemplate(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
-func (ec *executionContext) marshalNContentTemplate2ᚖdocsapiᚋgraphᚋmodelᚐContentTemplate(ctx context.Context, sel ast.SelectionSet, v *model.ContentTemplate) graphql.Marshaler {
+func (ec *executionContext) marshalNContentGrantList2ᚖdocsapiᚋgraphᚋmodelᚐContentGrantList(ctx context.Context, sel ast.SelectionSet, v *model.ContentGrantList) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 		return graphql.Null
 	}
-	return ec._ContentTemplate(ctx, sel, v)
+	return ec._ContentGrantList(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNCreatePageInput2docsapiᚋgraphᚋmodelᚐCreatePageInput(ctx context.Context, v any) (model.CreatePageInput, error) {
-	res, err := ec.unmarshalInputCreatePageInput(ctx, v)
-	return res, graphql.ErrorOnPath(ctx, err)
+func (ec *executionContext) marshalNContentPointer2docsapiᚋgraphᚋmodelᚐContentPointer(ctx context.Context, sel ast.SelectionSet, v model.ContentPointer) graphql.Marshaler {
+	return ec._ContentPointer(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNImportContentInput2docsapiᚋgraphᚋmodelᚐImportContentInput(ctx context.Context, v any) (model.ImportContentInput, error) {
-	res, err := ec.unmarshalInputImportContentInput(ctx, v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNImportContentResult2ᚖdocsapiᚋgraphᚋmodelᚐImportContentResult(ctx context.Context, sel ast.SelectionSet, v *model.ImportContentResult) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ImportContentResult(ctx, sel, v)
-}
-
-func (ec *executionContext) unmarshalNImportSource2docsapiᚋgraphᚋmodelᚐImportSource(ctx context.Context, v any) (model.ImportSource, error) {
-	var res model.ImportSource
+func (ec *executionContext) unmarshalNContentPointerType2docsapiᚋgraphᚋmodelᚐContentPointerType(ctx context.Context, v any) (model.ContentPointerType, error) {
+	var res model.ContentPointerType
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNImportSource2docsapiᚋgraphᚋmodelᚐImportSource(ctx context.Context, sel ast.SelectionSet, v model.ImportSource) graphql.Marshaler {
+func (ec *executionContext) marshalNContentPointerType2docsapiᚋgraphᚋmodelᚐContentPointerType(ctx context.Context, sel ast.SelectionSet, v model.ContentPointerType) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNLinkList2ᚖdocsapiᚋgraphᚋmodelᚐLinkList(ctx context.Context, sel ast.SelectionSet, v *model.LinkList) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._LinkList(ctx, sel, v)
-}
-
-func (ec *executionContext) unmarshalNLinkStatus2docsapiᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, v any) (model.LinkStatus, error) {
-	var res model.LinkStatus
+func (ec *executionContext) unmarshalNGrantPrincipalType2docsapiᚋgraphᚋmodelᚐGrantPrincipalType(ctx context.Context, v any) (model.GrantPrincipalType, error) {
+	var res model.GrantPrincipalType
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNLinkStatus2docsapiᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, sel ast.SelectionSet, v model.LinkStatus) graphql.Marshaler {
+func (ec *executionContext) marshalNGrantPrincipalType2docsapiᚋgraphᚋmodelᚐGrantPrincipalType(ctx context.Context, sel ast.SelectionSet, v model.GrantPrincipalType) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNMovePageInput2docsapiᚋgraphᚋmodelᚐMovePageInput(ctx context.Context, v any) (model.MovePageInput, error) {
-	res, err := ec.unmarshalInputMovePageInput(ctx, v)
+func (ec *executionContext) unmarshalNMoveContentInput2docsapiᚋgraphᚋmodelᚐMoveContentInput(ctx context.Context, v any) (model.MoveContentInput, error) {
+	res, err := ec.unmarshalInputMoveContentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNPageCoverSize2docsapiᚋgraphᚋmodelᚐPageCoverSize(ctx context.Context, v any) (model.PageCoverSize, error) {
-	var res model.PageCoverSize
-	err := res.UnmarshalGQL(v)
+func (ec *executionContext) unmarshalNTransferContentInput2docsapiᚋgraphᚋmodelᚐTransferContentInput(ctx context.Context, v any) (model.TransferContentInput, error) {
+	res, err := ec.unmarshalInputTransferContentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNPageCoverSize2docsapiᚋgraphᚋmodelᚐPageCoverSize(ctx context.Context, sel ast.SelectionSet, v model.PageCoverSize) graphql.Marshaler {
-	return v
-}
-
-func (ec *executionContext) marshalNPageList2ᚖdocsapiᚋgraphᚋmodelᚐPageList(ctx context.Context, sel ast.SelectionSet, v *model.PageList) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._PageList(ctx, sel, v)
-}
-
-func (ec *executionContext) unmarshalNPageType2docsapiᚋgraphᚋmodelᚐPageType(ctx context.Context, v any) (model.PageType, error) {
-	var res model.PageType
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNPageType2docsapiᚋgraphᚋmodelᚐPageType(ctx context.Context, sel ast.SelectionSet, v model.PageType) graphql.Marshaler {
-	return v
-}
-
-func (ec *executionContext) unmarshalNPageWidth2docsapiᚋgraphᚋmodelᚐPageWidth(ctx context.Context, v any) (model.PageWidth, error) {
-	var res model.PageWidth
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNPageWidth2docsapiᚋgraphᚋmodelᚐPageWidth(ctx context.Context, sel ast.SelectionSet, v model.PageWidth) graphql.Marshaler {
-	return v
-}
-
-func (ec *executionContext) marshalNRevision2ᚖdocsapiᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Revision(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNRevisionFile2ᚕᚖdocsapiᚋgraphᚋmodelᚐRevisionFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionFile) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNRevisionFile2ᚖdocsapiᚋgraphᚋmodelᚐRevisionFile(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
-func (ec *executionContext) marshalNRevisionFile2ᚖdocsapiᚋgraphᚋmodelᚐRevisionFile(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._RevisionFile(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNRevisionFileList2ᚖdocsapiᚋgraphᚋmodelᚐRevisionFileList(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFileList) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._RevisionFileList(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNRevisionPage2ᚕᚖdocsapiᚋgraphᚋmodelᚐRevisionPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNRevisionPage2ᚖdocsapiᚋgraphᚋmodelᚐRevisionPage(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
-func (ec *executionContext) marshalNRevisionPage2ᚖdocsapiᚋgraphᚋmodelᚐRevisionPage(ctx context.Context, sel ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._RevisionPage(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNRevisionUrls2docsapiᚋgraphᚋmodelᚐRevisionUrls(ctx context.Context, sel ast.SelectionSet, v model.RevisionUrls) graphql.Marshaler {
-	return ec._RevisionUrls(ctx, sel, &v)
-}
-
-func (ec *executionContext) unmarshalNUpdatePageInput2docsapiᚋgraphᚋmodelᚐUpdatePageInput(ctx context.Context, v any) (model.UpdatePageInput, error) {
-	res, err := ec.unmarshalInputUpdatePageInput(ctx, v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) unmarshalNUploadFileInput2docsapiᚋgraphᚋmodelᚐUploadFileInput(ctx context.Context, v any) (model.UploadFileInput, error) {
-	res, err := ec.unmarshalInputUploadFileInput(ctx, v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalOContentLocation2ᚖdocsapiᚋgraphᚋmodelᚐContentLocation(ctx context.Context, sel ast.SelectionSet, v *model.ContentLocation) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec._ContentLocation(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalOFileDimensions2ᚖdocsapiᚋgraphᚋmodelᚐFileDimensions(ctx context.Context, sel ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec._FileDimensions(ctx, sel, v)
-}
-
-func (ec *executionContext) unmarshalOLinkStatus2ᚖdocsapiᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, v any) (*model.LinkStatus, error) {
+func (ec *executionContext) unmarshalOContentPointerInput2ᚖdocsapiᚋgraphᚋmodelᚐContentPointerInput(ctx context.Context, v any) (*model.ContentPointerInput, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(model.LinkStatus)
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
+	res, err := ec.unmarshalInputContentPointerInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOLinkStatus2ᚖdocsapiᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, sel ast.SelectionSet, v *model.LinkStatus) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return v
-}
-
-func (ec *executionContext) unmarshalOPageFormat2ᚖdocsapiᚋgraphᚋmodelᚐPageFormat(ctx context.Context, v any) (*model.PageFormat, error) {
+func (ec *executionContext) unmarshalOContentPositionInput2ᚖdocsapiᚋgraphᚋmodelᚐContentPositionInput(ctx context.Context, v any) (*model.ContentPositionInput, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(model.PageFormat)
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
+	res, err := ec.unmarshalInputContentPositionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOPageFormat2ᚖdocsapiᚋgraphᚋmodelᚐPageFormat(ctx context.Context, sel ast.SelectionSet, v *model.PageFormat) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return v
-}
-
-func (ec *executionContext) marshalOPageLayout2ᚖdocsapiᚋgraphᚋmodelᚐPageLayout(ctx context.Context, sel ast.SelectionSet, v *model.PageLayout) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec._PageLayout(ctx, sel, v)
-}
-
-func (ec *executionContext) unmarshalOPageType2ᚖdocsapiᚋgraphᚋmodelᚐPageType(ctx context.Context, v any) (*model.PageType, error) {
+func (ec *executionContext) unmarshalODefaultLevel2ᚖdocsapiᚋgraphᚋmodelᚐDefaultLevel(ctx context.Context, v any) (*model.DefaultLevel, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(model.PageType)
+	var res = new(model.DefaultLevel)
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOPageType2ᚖdocsapiᚋgraphᚋmodelᚐPageType(ctx context.Context, sel ast.SelectionSet, v *model.PageType) graphql.Marshaler {
+func (ec *executionContext) marshalODefaultLevel2ᚖdocsapiᚋgraphᚋmodelᚐDefaultLevel(ctx context.Context, sel ast.SelectionSet, v *model.DefaultLevel) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
-}
-
-func (ec *executionContext) marshalOPageUrls2ᚖdocsapiᚋgraphᚋmodelᚐPageUrls(ctx context.Context, sel ast.SelectionSet, v *model.PageUrls) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec._PageUrls(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalORevisionFile2ᚖdocsapiᚋgraphᚋmodelᚐRevisionFile(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec._RevisionFile(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalORevisionPage2ᚕᚖdocsapiᚋgraphᚋmodelᚐRevisionPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNRevisionPage2ᚖdocsapiᚋgraphᚋmodelᚐRevisionPage(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
-func (ec *executionContext) marshalORevisionPage2ᚖdocsapiᚋgraphᚋmodelᚐRevisionPage(ctx context.Context, sel ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec._RevisionPage(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalOVersionContext2ᚖdocsapiᚋgraphᚋmodelᚐVersionContext(ctx context.Context, sel ast.SelectionSet, v *model.VersionContext) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec._VersionContext(ctx, sel, v)
 }
 
 // endregion ***************************** type.gotpl *****************************

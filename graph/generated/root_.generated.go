@@ -39,10 +39,54 @@ type ComplexityRoot struct {
 		Total func(childComplexity int) int
 	}
 
+	Collection struct {
+		DefaultLevel func(childComplexity int) int
+		Description  func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Object       func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Parent       func(childComplexity int) int
+		Permissions  func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Urls         func(childComplexity int) int
+	}
+
+	CollectionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	CollectionPermissions struct {
+		Admin           func(childComplexity int) int
+		Create          func(childComplexity int) int
+		View            func(childComplexity int) int
+		ViewInviteLinks func(childComplexity int) int
+	}
+
+	CollectionURLs struct {
+		App      func(childComplexity int) int
+		Location func(childComplexity int) int
+	}
+
 	ContentChange struct {
 		File     func(childComplexity int) int
 		Page     func(childComplexity int) int
 		Revision func(childComplexity int) int
+	}
+
+	ContentGrant struct {
+		CreatedAt     func(childComplexity int) int
+		Principal     func(childComplexity int) int
+		PrincipalType func(childComplexity int) int
+		Role          func(childComplexity int) int
+		Target        func(childComplexity int) int
+	}
+
+	ContentGrantList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
 	}
 
 	ContentLocation struct {
@@ -60,6 +104,12 @@ type ComplexityRoot struct {
 		Count func(childComplexity int) int
 		Items func(childComplexity int) int
 		Next  func(childComplexity int) int
+	}
+
+	ContentPointer struct {
+		Collection func(childComplexity int) int
+		Space      func(childComplexity int) int
+		Type       func(childComplexity int) int
 	}
 
 	ContentReferenceUsage struct {
@@ -139,6 +189,17 @@ type ComplexityRoot struct {
 		Next  func(childComplexity int) int
 	}
 
+	MemberSpaceEntry struct {
+		Permission func(childComplexity int) int
+		Space      func(childComplexity int) int
+	}
+
+	MemberSpaceList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
 	MemberTeamEntry struct {
 		Member func(childComplexity int) int
 		Team   func(childComplexity int) int
@@ -152,31 +213,45 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		ApplyTemplate      func(childComplexity int, spaceID string, input model.ApplyTemplateInput) int
+		CreateCollection   func(childComplexity int, organizationID string, input *model.CreateCollectionInput) int
 		CreateLinkInvite   func(childComplexity int, organizationID string, input model.CreateLinkInviteInput) int
 		CreateOpenAPISpec  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
 		CreatePage         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
 		CreateSAMLProvider func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateSpace        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
 		CreateTeam         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
+		DeleteCollection   func(childComplexity int, collectionID string) int
 		DeleteLinkInvite   func(childComplexity int, organizationID string, inviteID string) int
 		DeleteOpenAPISpec  func(childComplexity int, organizationID string, slug string) int
 		DeletePage         func(childComplexity int, target model.ContentTarget, pageID string) int
 		DeleteSAMLProvider func(childComplexity int, organizationID string, samlProviderID string) int
+		DeleteSpace        func(childComplexity int, spaceID string) int
 		DeleteTeam         func(childComplexity int, organizationID string, teamID string) int
+		DuplicateSpace     func(childComplexity int, spaceID string) int
+		GrantContentRole   func(childComplexity int, input model.ContentGrantInput) int
 		ImportContent      func(childComplexity int, spaceID string, pageID *string, input model.ImportContentInput) int
 		InviteUsers        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
+		MoveCollection     func(childComplexity int, collectionID string, input model.MoveContentInput) int
 		MovePage           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
+		MoveSpace          func(childComplexity int, spaceID string, input model.MoveContentInput) int
 		PingOrganization   func(childComplexity int, organizationID string) int
 		PutOpenAPISpec     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
 		RemoveMember       func(childComplexity int, organizationID string, userID string) int
 		RemoveTeamMember   func(childComplexity int, organizationID string, teamID string, userID string) int
+		RestoreSpace       func(childComplexity int, spaceID string) int
+		RevokeContentRole  func(childComplexity int, input model.ContentGrantInput) int
 		RevokeCurrentToken func(childComplexity int) int
 		SetMemberSso       func(childComplexity int, organizationID string, userID string) int
 		SetTeamMember      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
+		TransferCollection func(childComplexity int, collectionID string, input model.TransferContentInput) int
+		TransferSpace      func(childComplexity int, spaceID string, input model.TransferContentInput) int
+		UpdateCollection   func(childComplexity int, collectionID string, input model.UpdateCollectionInput) int
 		UpdateMember       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOpenAPISpec  func(childComplexity int, organizationID string, slug string, input model.UpdateOpenAPISpecInput) int
 		UpdateOrganization func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
 		UpdateSAMLProvider func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
+		UpdateSpace        func(childComplexity int, spaceID string, input model.UpdateSpaceInput) int
 		UpdateTeam         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
 		UpdateTeamMembers  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
 		UploadFile         func(childComplexity int, target model.ContentTarget, input model.UploadFileInput) int
@@ -348,9 +423,14 @@ type ComplexityRoot struct {
 
 	Query struct {
 		APIInformation              func(childComplexity int) int
+		Collection                  func(childComplexity int, collectionID string) int
+		CollectionSpaces            func(childComplexity int, collectionID string, page *string, limit *int) int
+		Collections                 func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
+		ContentGrants               func(childComplexity int, space *string, collection *string, page *string, limit *int) int
 		ContentTemplates            func(childComplexity int) int
 		LinkInvites                 func(childComplexity int, organizationID string, page *string, limit *int) int
 		Member                      func(childComplexity int, organizationID string, userID string) int
+		MemberSpaces                func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
 		MemberTeams                 func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
 		Members                     func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
 		OpenAPISpec                 func(childComplexity int, organizationID string, slug string) int
@@ -366,6 +446,7 @@ type ComplexityRoot struct {
 		SamlProviders               func(childComplexity int, organizationID string, page *string, limit *int) int
 		SearchOrganization          func(childComplexity int, organizationID string, query string, page *string, limit *int) int
 		SearchSpace                 func(childComplexity int, spaceID string, query string, page *string, limit *int) int
+		Space                       func(childComplexity int, spaceID string, shareKey *string) int
 		SpaceContent                func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
 		SpaceFile                   func(childComplexity int, spaceID string, fileID string, revisionID *string) int
 		SpaceFileBacklinks          func(childComplexity int, spaceID string, fileID string, page *string, limit *int) int
@@ -374,6 +455,7 @@ type ComplexityRoot struct {
 		SpacePage                   func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
 		SpacePageBacklinks          func(childComplexity int, spaceID string, pageID string, page *string, limit *int) int
 		SpacePages                  func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
+		Spaces                      func(childComplexity int, organizationID string, page *string, limit *int) int
 		SsoProviderLogins           func(childComplexity int, organizationID string) int
 		Team                        func(childComplexity int, organizationID string, teamID string) int
 		TeamMembers                 func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
@@ -519,6 +601,52 @@ type ComplexityRoot struct {
 		App func(childComplexity int) int
 	}
 
+	Space struct {
+		ChangeRequests      func(childComplexity int) int
+		ChangeRequestsDraft func(childComplexity int) int
+		ChangeRequestsOpen  func(childComplexity int) int
+		Comments            func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		DefaultLevel        func(childComplexity int) int
+		DeletedAt           func(childComplexity int) int
+		EditMode            func(childComplexity int) int
+		Emoji               func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		Object              func(childComplexity int) int
+		Organization        func(childComplexity int) int
+		Parent              func(childComplexity int) int
+		Permissions         func(childComplexity int) int
+		Revision            func(childComplexity int) int
+		Title               func(childComplexity int) int
+		UpdatedAt           func(childComplexity int) int
+		Urls                func(childComplexity int) int
+		Visibility          func(childComplexity int) int
+	}
+
+	SpaceList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SpacePermissions struct {
+		Access          func(childComplexity int) int
+		Admin           func(childComplexity int) int
+		Comment         func(childComplexity int) int
+		Edit            func(childComplexity int) int
+		Merge           func(childComplexity int) int
+		Review          func(childComplexity int) int
+		TriggerGitSync  func(childComplexity int) int
+		View            func(childComplexity int) int
+		ViewInviteLinks func(childComplexity int) int
+	}
+
+	SpaceURLs struct {
+		App      func(childComplexity int) int
+		Icon     func(childComplexity int) int
+		Location func(childComplexity int) int
+	}
+
 	Team struct {
 		CreatedAt   func(childComplexity int) int
 		ID          func(childComplexity int) int
@@ -613,6 +741,118 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.BrokenLinksTotals.Total(childComplexity), true
 
+	case "Collection.defaultLevel":
+		if e.ComplexityRoot.Collection.DefaultLevel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.DefaultLevel(childComplexity), true
+	case "Collection.description":
+		if e.ComplexityRoot.Collection.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Description(childComplexity), true
+	case "Collection.id":
+		if e.ComplexityRoot.Collection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.ID(childComplexity), true
+	case "Collection.object":
+		if e.ComplexityRoot.Collection.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Object(childComplexity), true
+	case "Collection.organization":
+		if e.ComplexityRoot.Collection.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Organization(childComplexity), true
+	case "Collection.parent":
+		if e.ComplexityRoot.Collection.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Parent(childComplexity), true
+	case "Collection.permissions":
+		if e.ComplexityRoot.Collection.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Permissions(childComplexity), true
+	case "Collection.title":
+		if e.ComplexityRoot.Collection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Title(childComplexity), true
+	case "Collection.urls":
+		if e.ComplexityRoot.Collection.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Urls(childComplexity), true
+
+	case "CollectionList.count":
+		if e.ComplexityRoot.CollectionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionList.Count(childComplexity), true
+	case "CollectionList.items":
+		if e.ComplexityRoot.CollectionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionList.Items(childComplexity), true
+	case "CollectionList.next":
+		if e.ComplexityRoot.CollectionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionList.Next(childComplexity), true
+
+	case "CollectionPermissions.admin":
+		if e.ComplexityRoot.CollectionPermissions.Admin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionPermissions.Admin(childComplexity), true
+	case "CollectionPermissions.create":
+		if e.ComplexityRoot.CollectionPermissions.Create == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionPermissions.Create(childComplexity), true
+	case "CollectionPermissions.view":
+		if e.ComplexityRoot.CollectionPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionPermissions.View(childComplexity), true
+	case "CollectionPermissions.viewInviteLinks":
+		if e.ComplexityRoot.CollectionPermissions.ViewInviteLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionPermissions.ViewInviteLinks(childComplexity), true
+
+	case "CollectionURLs.app":
+		if e.ComplexityRoot.CollectionURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionURLs.App(childComplexity), true
+	case "CollectionURLs.location":
+		if e.ComplexityRoot.CollectionURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CollectionURLs.Location(childComplexity), true
+
 	case "ContentChange.file":
 		if e.ComplexityRoot.ContentChange.File == nil {
 			break
@@ -631,6 +871,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ContentChange.Revision(childComplexity), true
+
+	case "ContentGrant.createdAt":
+		if e.ComplexityRoot.ContentGrant.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrant.CreatedAt(childComplexity), true
+	case "ContentGrant.principal":
+		if e.ComplexityRoot.ContentGrant.Principal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrant.Principal(childComplexity), true
+	case "ContentGrant.principalType":
+		if e.ComplexityRoot.ContentGrant.PrincipalType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrant.PrincipalType(childComplexity), true
+	case "ContentGrant.role":
+		if e.ComplexityRoot.ContentGrant.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrant.Role(childComplexity), true
+	case "ContentGrant.target":
+		if e.ComplexityRoot.ContentGrant.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrant.Target(childComplexity), true
+
+	case "ContentGrantList.count":
+		if e.ComplexityRoot.ContentGrantList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrantList.Count(childComplexity), true
+	case "ContentGrantList.items":
+		if e.ComplexityRoot.ContentGrantList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrantList.Items(childComplexity), true
+	case "ContentGrantList.next":
+		if e.ComplexityRoot.ContentGrantList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentGrantList.Next(childComplexity), true
 
 	case "ContentLocation.collection":
 		if e.ComplexityRoot.ContentLocation.Collection == nil {
@@ -699,6 +989,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ContentLocationList.Next(childComplexity), true
+
+	case "ContentPointer.collection":
+		if e.ComplexityRoot.ContentPointer.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPointer.Collection(childComplexity), true
+	case "ContentPointer.space":
+		if e.ComplexityRoot.ContentPointer.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPointer.Space(childComplexity), true
+	case "ContentPointer.type":
+		if e.ComplexityRoot.ContentPointer.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPointer.Type(childComplexity), true
 
 	case "ContentReferenceUsage.locationReferences":
 		if e.ComplexityRoot.ContentReferenceUsage.LocationReferences == nil {
@@ -958,6 +1267,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemberList.Next(childComplexity), true
 
+	case "MemberSpaceEntry.permission":
+		if e.ComplexityRoot.MemberSpaceEntry.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceEntry.Permission(childComplexity), true
+	case "MemberSpaceEntry.space":
+		if e.ComplexityRoot.MemberSpaceEntry.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceEntry.Space(childComplexity), true
+
+	case "MemberSpaceList.count":
+		if e.ComplexityRoot.MemberSpaceList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceList.Count(childComplexity), true
+	case "MemberSpaceList.items":
+		if e.ComplexityRoot.MemberSpaceList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceList.Items(childComplexity), true
+	case "MemberSpaceList.next":
+		if e.ComplexityRoot.MemberSpaceList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceList.Next(childComplexity), true
+
 	case "MemberTeamEntry.member":
 		if e.ComplexityRoot.MemberTeamEntry.Member == nil {
 			break
@@ -1001,6 +1342,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApplyTemplate(childComplexity, args["spaceId"].(string), args["input"].(model.ApplyTemplateInput)), true
+	case "Mutation.createCollection":
+		if e.ComplexityRoot.Mutation.CreateCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["organizationId"].(string), args["input"].(*model.CreateCollectionInput)), true
 	case "Mutation.createLinkInvite":
 		if e.ComplexityRoot.Mutation.CreateLinkInvite == nil {
 			break
@@ -1045,6 +1397,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSAMLProviderInput)), true
+	case "Mutation.createSpace":
+		if e.ComplexityRoot.Mutation.CreateSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSpace(childComplexity, args["organizationId"].(string), args["input"].(*model.CreateSpaceInput)), true
 	case "Mutation.createTeam":
 		if e.ComplexityRoot.Mutation.CreateTeam == nil {
 			break
@@ -1056,6 +1419,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTeam(childComplexity, args["organizationId"].(string), args["input"].(model.CreateTeamInput)), true
+	case "Mutation.deleteCollection":
+		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCollection(childComplexity, args["collectionId"].(string)), true
 	case "Mutation.deleteLinkInvite":
 		if e.ComplexityRoot.Mutation.DeleteLinkInvite == nil {
 			break
@@ -1100,6 +1474,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organizationId"].(string), args["samlProviderId"].(string)), true
+	case "Mutation.deleteSpace":
+		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSpace(childComplexity, args["spaceId"].(string)), true
 	case "Mutation.deleteTeam":
 		if e.ComplexityRoot.Mutation.DeleteTeam == nil {
 			break
@@ -1111,6 +1496,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTeam(childComplexity, args["organizationId"].(string), args["teamId"].(string)), true
+	case "Mutation.duplicateSpace":
+		if e.ComplexityRoot.Mutation.DuplicateSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_duplicateSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DuplicateSpace(childComplexity, args["spaceId"].(string)), true
+	case "Mutation.grantContentRole":
+		if e.ComplexityRoot.Mutation.GrantContentRole == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_grantContentRole_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GrantContentRole(childComplexity, args["input"].(model.ContentGrantInput)), true
 	case "Mutation.importContent":
 		if e.ComplexityRoot.Mutation.ImportContent == nil {
 			break
@@ -1133,6 +1540,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InviteUsers(childComplexity, args["organizationId"].(string), args["input"].(model.InviteUsersInput)), true
+	case "Mutation.moveCollection":
+		if e.ComplexityRoot.Mutation.MoveCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveCollection(childComplexity, args["collectionId"].(string), args["input"].(model.MoveContentInput)), true
 	case "Mutation.movePage":
 		if e.ComplexityRoot.Mutation.MovePage == nil {
 			break
@@ -1144,6 +1562,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MovePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string), args["input"].(model.MovePageInput)), true
+	case "Mutation.moveSpace":
+		if e.ComplexityRoot.Mutation.MoveSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSpace(childComplexity, args["spaceId"].(string), args["input"].(model.MoveContentInput)), true
 	case "Mutation.pingOrganization":
 		if e.ComplexityRoot.Mutation.PingOrganization == nil {
 			break
@@ -1188,6 +1617,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string)), true
+	case "Mutation.restoreSpace":
+		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_restoreSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["spaceId"].(string)), true
+	case "Mutation.revokeContentRole":
+		if e.ComplexityRoot.Mutation.RevokeContentRole == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeContentRole_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeContentRole(childComplexity, args["input"].(model.ContentGrantInput)), true
 	case "Mutation.revokeCurrentToken":
 		if e.ComplexityRoot.Mutation.RevokeCurrentToken == nil {
 			break
@@ -1216,6 +1667,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string), args["role"].(*model.TeamMemberRole)), true
+	case "Mutation.transferCollection":
+		if e.ComplexityRoot.Mutation.TransferCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_transferCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TransferCollection(childComplexity, args["collectionId"].(string), args["input"].(model.TransferContentInput)), true
+	case "Mutation.transferSpace":
+		if e.ComplexityRoot.Mutation.TransferSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_transferSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TransferSpace(childComplexity, args["spaceId"].(string), args["input"].(model.TransferContentInput)), true
+	case "Mutation.updateCollection":
+		if e.ComplexityRoot.Mutation.UpdateCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCollection(childComplexity, args["collectionId"].(string), args["input"].(model.UpdateCollectionInput)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -1271,6 +1755,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organizationId"].(string), args["samlProviderId"].(string), args["input"].(model.UpdateSAMLProviderInput)), true
+	case "Mutation.updateSpace":
+		if e.ComplexityRoot.Mutation.UpdateSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSpace(childComplexity, args["spaceId"].(string), args["input"].(model.UpdateSpaceInput)), true
 	case "Mutation.updateTeam":
 		if e.ComplexityRoot.Mutation.UpdateTeam == nil {
 			break
@@ -1904,6 +2399,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APIInformation(childComplexity), true
+	case "Query.collection":
+		if e.ComplexityRoot.Query.Collection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_collection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Collection(childComplexity, args["collectionId"].(string)), true
+	case "Query.collectionSpaces":
+		if e.ComplexityRoot.Query.CollectionSpaces == nil {
+			break
+		}
+
+		args, err := ec.field_Query_collectionSpaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CollectionSpaces(childComplexity, args["collectionId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.collections":
+		if e.ComplexityRoot.Query.Collections == nil {
+			break
+		}
+
+		args, err := ec.field_Query_collections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Collections(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["nested"].(*bool)), true
+	case "Query.contentGrants":
+		if e.ComplexityRoot.Query.ContentGrants == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentGrants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentGrants(childComplexity, args["space"].(*string), args["collection"].(*string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.contentTemplates":
 		if e.ComplexityRoot.Query.ContentTemplates == nil {
 			break
@@ -1933,6 +2472,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Member(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Query.memberSpaces":
+		if e.ComplexityRoot.Query.MemberSpaces == nil {
+			break
+		}
+
+		args, err := ec.field_Query_memberSpaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MemberSpaces(childComplexity, args["organizationId"].(string), args["userId"].(string), args["page"].(*string), args["limit"].(*int), args["order"].(*model.Order)), true
 	case "Query.memberTeams":
 		if e.ComplexityRoot.Query.MemberTeams == nil {
 			break
@@ -2098,6 +2648,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SearchSpace(childComplexity, args["spaceId"].(string), args["query"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.space":
+		if e.ComplexityRoot.Query.Space == nil {
+			break
+		}
+
+		args, err := ec.field_Query_space_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Space(childComplexity, args["spaceId"].(string), args["shareKey"].(*string)), true
 	case "Query.spaceContent":
 		if e.ComplexityRoot.Query.SpaceContent == nil {
 			break
@@ -2186,6 +2747,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SpacePages(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
+	case "Query.spaces":
+		if e.ComplexityRoot.Query.Spaces == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Spaces(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.ssoProviderLogins":
 		if e.ComplexityRoot.Query.SsoProviderLogins == nil {
 			break
@@ -2781,6 +3353,214 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SearchUrls.App(childComplexity), true
 
+	case "Space.changeRequests":
+		if e.ComplexityRoot.Space.ChangeRequests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequests(childComplexity), true
+	case "Space.changeRequestsDraft":
+		if e.ComplexityRoot.Space.ChangeRequestsDraft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequestsDraft(childComplexity), true
+	case "Space.changeRequestsOpen":
+		if e.ComplexityRoot.Space.ChangeRequestsOpen == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequestsOpen(childComplexity), true
+	case "Space.comments":
+		if e.ComplexityRoot.Space.Comments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Comments(childComplexity), true
+	case "Space.createdAt":
+		if e.ComplexityRoot.Space.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.CreatedAt(childComplexity), true
+	case "Space.defaultLevel":
+		if e.ComplexityRoot.Space.DefaultLevel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.DefaultLevel(childComplexity), true
+	case "Space.deletedAt":
+		if e.ComplexityRoot.Space.DeletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.DeletedAt(childComplexity), true
+	case "Space.editMode":
+		if e.ComplexityRoot.Space.EditMode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.EditMode(childComplexity), true
+	case "Space.emoji":
+		if e.ComplexityRoot.Space.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Emoji(childComplexity), true
+	case "Space.id":
+		if e.ComplexityRoot.Space.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ID(childComplexity), true
+	case "Space.object":
+		if e.ComplexityRoot.Space.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Object(childComplexity), true
+	case "Space.organization":
+		if e.ComplexityRoot.Space.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Organization(childComplexity), true
+	case "Space.parent":
+		if e.ComplexityRoot.Space.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Parent(childComplexity), true
+	case "Space.permissions":
+		if e.ComplexityRoot.Space.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Permissions(childComplexity), true
+	case "Space.revision":
+		if e.ComplexityRoot.Space.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Revision(childComplexity), true
+	case "Space.title":
+		if e.ComplexityRoot.Space.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Title(childComplexity), true
+	case "Space.updatedAt":
+		if e.ComplexityRoot.Space.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.UpdatedAt(childComplexity), true
+	case "Space.urls":
+		if e.ComplexityRoot.Space.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Urls(childComplexity), true
+	case "Space.visibility":
+		if e.ComplexityRoot.Space.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Visibility(childComplexity), true
+
+	case "SpaceList.count":
+		if e.ComplexityRoot.SpaceList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceList.Count(childComplexity), true
+	case "SpaceList.items":
+		if e.ComplexityRoot.SpaceList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceList.Items(childComplexity), true
+	case "SpaceList.next":
+		if e.ComplexityRoot.SpaceList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceList.Next(childComplexity), true
+
+	case "SpacePermissions.access":
+		if e.ComplexityRoot.SpacePermissions.Access == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Access(childComplexity), true
+	case "SpacePermissions.admin":
+		if e.ComplexityRoot.SpacePermissions.Admin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Admin(childComplexity), true
+	case "SpacePermissions.comment":
+		if e.ComplexityRoot.SpacePermissions.Comment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Comment(childComplexity), true
+	case "SpacePermissions.edit":
+		if e.ComplexityRoot.SpacePermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Edit(childComplexity), true
+	case "SpacePermissions.merge":
+		if e.ComplexityRoot.SpacePermissions.Merge == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Merge(childComplexity), true
+	case "SpacePermissions.review":
+		if e.ComplexityRoot.SpacePermissions.Review == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.Review(childComplexity), true
+	case "SpacePermissions.triggerGitSync":
+		if e.ComplexityRoot.SpacePermissions.TriggerGitSync == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.TriggerGitSync(childComplexity), true
+	case "SpacePermissions.view":
+		if e.ComplexityRoot.SpacePermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.View(childComplexity), true
+	case "SpacePermissions.viewInviteLinks":
+		if e.ComplexityRoot.SpacePermissions.ViewInviteLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpacePermissions.ViewInviteLinks(childComplexity), true
+
+	case "SpaceURLs.app":
+		if e.ComplexityRoot.SpaceURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceURLs.App(childComplexity), true
+	case "SpaceURLs.icon":
+		if e.ComplexityRoot.SpaceURLs.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceURLs.Icon(childComplexity), true
+	case "SpaceURLs.location":
+		if e.ComplexityRoot.SpaceURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceURLs.Location(childComplexity), true
+
 	case "Team.createdAt":
 		if e.ComplexityRoot.Team.CreatedAt == nil {
 			break
@@ -2974,25 +3754,34 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputApplyTemplateInput,
+		ec.unmarshalInputContentGrantInput,
+		ec.unmarshalInputContentPointerInput,
+		ec.unmarshalInputContentPositionInput,
 		ec.unmarshalInputContentTarget,
+		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreateLinkInviteInput,
 		ec.unmarshalInputCreateOpenAPISpecInput,
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
+		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInviteUsersInput,
 		ec.unmarshalInputInviteeInput,
+		ec.unmarshalInputMoveContentInput,
 		ec.unmarshalInputMovePageInput,
 		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputOrganizationDefaultContentInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputTeamMemberRoleInput,
+		ec.unmarshalInputTransferContentInput,
+		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOpenAPISpecInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
+		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
 		ec.unmarshalInputUploadFileInput,
@@ -3141,363 +3930,208 @@ type Mutation {
   revokeCurrentToken: Boolean!
 }
 `, BuiltIn: false},
-	{Name: "../content.graphqls", Input: `"""
-An immutable snapshot of a space's content, with its parents like a commit.
-Every change (import, template, page and file mutations) makes a new
-revision; Space.revision names the active one.
+	{Name: "../collections.graphqls", Input: `"""
+A group of spaces and of other collections. Its defaultLevel flows down to
+what it holds (INHERIT); deleting it moves the spaces under it to the trash.
 """
-type Revision {
-  "Always ` + "`" + `revision` + "`" + `."
+type Collection {
+  "Always ` + "`" + `collection` + "`" + `."
   object: String!
   id: ID!
-  "edits (content changed), merge, rollback, update or computed."
-  type: String!
-  parents: [ID!]!
-  "The page tree (bodies are not included; read a page for its body)."
-  pages: [RevisionPage!]!
-  files: [RevisionFile!]!
-  "Always empty: reusable contents are not supported yet."
-  reusableContents: [JSONObject!]!
-  variables: JSONObject!
-  createdAt: DateTime!
-  urls: RevisionUrls!
-}
-
-type RevisionUrls {
-  app: String!
-}
-
-enum PageType {
-  DOCUMENT
-  GROUP
-  LINK
-  COMPUTED
-}
-
-enum PageWidth {
-  DEFAULT
-  WIDE
-}
-
-enum PageCoverSize {
-  HERO
-  FULL
-}
-
-"""
-Body format of a single-page read: MARKDOWN returns ` + "`" + `markdown` + "`" + `, DOCUMENT
-returns ` + "`" + `document` + "`" + ` (a JSON document of blocks built from the Markdown).
-"""
-enum PageFormat {
-  DOCUMENT
-  MARKDOWN
-}
-
-"""
-A page of a revision. DOCUMENT pages have a Markdown body, a slug and a path
-(derived from the slugs of the tree, unique in the revision) and child pages;
-GROUP pages only hold pages; LINK pages point at a target.
-"""
-type RevisionPage {
-  id: ID!
+  "At most 50 characters."
   title: String!
-  emoji: String
-  icon: String
-  createdAt: DateTime
-  updatedAt: DateTime
-  "Deprecated twin of type: sheet, group or link."
-  kind: String!
-  type: PageType!
-  "Body, on single-page reads with format MARKDOWN (the default)."
-  markdown: String
-  "Body as a JSON document, on single-page reads with format DOCUMENT."
-  document: JSON
-  urls: PageUrls
-  slug: String
-  path: String
+  "At most 100 characters."
   description: String
-  pages: [RevisionPage!]
-  layout: PageLayout
-  cover: JSONObject
-  variables: JSONObject
-  hidden: Boolean
-  noIndex: Boolean
-  noRobotsIndex: Boolean
-  "LINK pages: the content reference they point at."
-  target: JSONObject
-  href: String
-}
-
-type PageUrls {
-  app: String!
-}
-
-type PageLayout {
-  width: PageWidth!
-  cover: Boolean!
-  coverSize: PageCoverSize!
-  title: Boolean!
-  description: Boolean!
-  tableOfContents: Boolean!
-  outline: Boolean!
-  pagination: Boolean!
-  metadata: Boolean!
-}
-
-type PageList {
-  pages: [RevisionPage!]!
-}
-
-"""
-A file of a revision. downloadURL is served by docsapi: it carries a signed
-token valid for one hour, and works without it for callers sending their own
-bearer token.
-"""
-type RevisionFile {
-  id: ID!
-  name: String!
-  contentType: String!
-  downloadURL: String!
-  size: Int!
-  "Images only, read from the image itself."
-  dimensions: FileDimensions
-}
-
-type FileDimensions {
-  width: Int!
-  height: Int!
-}
-
-type RevisionFileList {
-  next: Next
-  count: Int!
-  items: [RevisionFile!]!
-}
-
-"Which revision a location was read in."
-type VersionContext {
-  "Always ` + "`" + `revision` + "`" + `."
-  type: String!
-  revision: ID!
-}
-
-"""
-An absolute reference to content: kind (page, file, url, space, collection)
-with the ids that locate it.
-"""
-type ContentLocation {
-  kind: String!
-  organization: ID
-  space: ID
-  versionContext: VersionContext
-  page: ID
-  file: ID
-  collection: ID
-  url: String
-}
-
-type ContentLocationList {
-  next: Next
-  count: Int!
-  items: [ContentLocation!]!
-}
-
-"""
-OK: nothing wrong; BROKEN: the target does not exist in the revision; IN_APP:
-a URL pointing into this service's app.
-"""
-enum LinkStatus {
-  OK
-  BROKEN
-  IN_APP
-}
-
-"A link target and the pages linking to it (links are computed when a revision is created)."
-type ContentReferenceUsage {
-  status: LinkStatus!
-  "Always ` + "`" + `reference` + "`" + `."
-  relation: String!
-  targetReference: ContentLocation
-  locationReferences: [ContentLocation!]!
-}
-
-type BrokenLinksTotals {
-  total: Int!
-}
-
-"total: link targets of the scope; broken: those broken (independent of the status filter)."
-type ContentReferencesStats {
-  total: Int!
-  broken: BrokenLinksTotals!
-}
-
-type LinkList {
-  next: Next
-  count: Int!
-  items: [ContentReferenceUsage!]!
-  stats: ContentReferencesStats!
-}
-
-"""
-Where imported content comes from. MARKDOWN (one .md file: one page), ZIP (a
-zip of Markdown files and images: the folder tree becomes the page tree and a
-SUMMARY.md gives order and titles), HTML (one page converted to Markdown) and
-WEBSITE (same-origin pages crawled from the URL, at most 50 pages and 60
-seconds, images imported as files) are supported; the other values answer
-400.
-"""
-enum ImportSource {
-  WEBSITE
-  DOCX
-  MARKDOWN
-  HTML
-  ZIP
-  CONFLUENCE
-  GITHUB_WIKI
-  NOTION
-  GOOGLE_DOCS
-}
-
-input ImportContentInput {
-  "Absolute http(s) URL, fetched by the server (private addresses refused unless the deployment allows them)."
-  url: String!
-  source: ImportSource!
-}
-
-type ImportContentResult {
-  "The new (active) revision."
-  revision: ID!
-  "Pages and files created."
-  importedResources: Int!
-  "Resources looked at (fetched pages, archive entries, images)."
-  totalResources: Int!
-}
-
-input ApplyTemplateInput {
-  "A built-in template: blank, getting-started or knowledge-base (see templates)."
-  id: String!
-  params: JSONObject
-}
-
-"A built-in content template."
-type ContentTemplate {
-  id: ID!
-  title: String!
-  description: String!
-}
-
-"""
-The content a mutation changes. Give space for a space's main content (live
-spaces only; a locked space refuses). changeRequest is reserved for change
-requests and refused until they exist.
-"""
-input ContentTarget {
-  space: ID
-  changeRequest: ID
-}
-
-input CreatePageInput {
-  "1 to 100 characters."
-  title: String!
-  "DOCUMENT (default), GROUP (top level only) or LINK (needs target)."
-  type: PageType
-  "Parent page id; top level when absent."
+  organization: ID!
+  "The parent collection; absent at the top level."
   parent: ID
-  "Position among the siblings (0 first); last when absent."
-  index: Int
-  "Defaults to the slug of the title; made unique among siblings."
-  slug: String
-  emoji: String
-  icon: String
-  description: String
-  markdown: String
-  hidden: Boolean
-  "LINK pages: a content reference such as {kind: url, url}."
-  target: JSONObject
+  "null: no default access; INHERIT: the parent's level."
+  defaultLevel: DefaultLevel
+  urls: CollectionURLs!
+  "What the caller may do with the collection."
+  permissions: CollectionPermissions!
 }
 
-input UpdatePageInput {
+type CollectionURLs {
+  location: String!
+  app: String!
+}
+
+type CollectionPermissions {
+  "READ or more on the collection."
+  view: Boolean!
+  "ADMIN on the collection: rename, change the default level, move, delete."
+  admin: Boolean!
+  "ADMIN on the collection."
+  viewInviteLinks: Boolean!
+  "CREATE or more: create spaces and collections in it."
+  create: Boolean!
+}
+
+type CollectionList {
+  next: Next
+  count: Int!
+  items: [Collection!]!
+}
+
+input CreateCollectionInput {
+  "At most 50 characters; defaults to ` + "`" + `Untitled` + "`" + `."
   title: String
-  slug: String
-  emoji: String
-  icon: String
-  description: String
-  markdown: String
-  hidden: Boolean
-  noIndex: Boolean
-  noRobotsIndex: Boolean
-}
-
-input MovePageInput {
-  "New parent page id; top level when absent."
+  "Parent collection (needs CREATE on it); top level without."
   parent: ID
-  "Position among the new siblings (0 first); last when absent."
-  index: Int
 }
 
-input UploadFileInput {
-  "File name, 1 to 255 characters."
-  name: String!
-  "Defaults to a type guessed from the bytes."
-  contentType: String
-  "The bytes, base64-encoded."
-  data: String!
-}
-
-"The new revision a content mutation made, with the page or file it touched."
-type ContentChange {
-  revision: ID!
-  page: RevisionPage
-  file: RevisionFile
+input UpdateCollectionInput {
+  "At most 50 characters."
+  title: String
+  "At most 100 characters; null removes it."
+  description: String
+  defaultLevel: DefaultLevel
 }
 
 extend type Query {
   """
-  A space's active revision (GET /spaces/{spaceId}/content), or the revision
-  revisionId of the space. metadata and computed are accepted for
-  compatibility (no git metadata nor computed content exists).
+  Collections of an organization the caller can see, in the stored tree order
+  (a collection, then what it holds). nested (default true) lists nested
+  collections too; false lists only the top level.
   """
-  spaceContent(spaceId: ID!, revisionId: ID, metadata: Boolean, computed: Boolean): Revision!
-  "The page tree of the active revision, or of revisionId."
-  spacePages(spaceId: ID!, revisionId: ID, metadata: Boolean, computed: Boolean): PageList!
+  collections(organizationId: ID!, page: String, limit: Int, nested: Boolean): CollectionList!
+  collection(collectionId: ID!): Collection!
+  "Spaces directly in a collection that the caller can see, in the stored order."
+  collectionSpaces(collectionId: ID!, page: String, limit: Int): SpaceList!
+}
+
+extend type Mutation {
+  "Create a collection at the end of its parent (CREATE in the organization, or on the parent)."
+  createCollection(organizationId: ID!, input: CreateCollectionInput): Collection!
+  "Change title, description or default level (ADMIN on the collection)."
+  updateCollection(collectionId: ID!, input: UpdateCollectionInput!): Collection!
   """
-  One page by id (or by path when pagePath is given instead) with its body in
-  format (MARKDOWN by default). evaluated is accepted (Markdown bodies have
-  nothing to evaluate).
+  Delete a collection and the collections under it (ADMIN on it). The spaces
+  they hold go to the trash, restorable for 7 days at the top level.
   """
-  spacePage(spaceId: ID!, pageId: ID, pagePath: String, revisionId: ID, format: PageFormat, evaluated: Boolean, metadata: Boolean, computed: Boolean): RevisionPage!
-  spaceFiles(spaceId: ID!, revisionId: ID, page: String, limit: Int): RevisionFileList!
-  spaceFile(spaceId: ID!, fileId: ID!, revisionId: ID): RevisionFile!
-  "Pages of the active revision linking to a file."
-  spaceFileBacklinks(spaceId: ID!, fileId: ID!, page: String, limit: Int): ContentLocationList!
-  "Pages of the active revision linking to a page."
-  spacePageBacklinks(spaceId: ID!, pageId: ID!, page: String, limit: Int): ContentLocationList!
-  "Link targets of the active revision (of one page with pageId), by status."
-  spaceLinks(spaceId: ID!, pageId: ID, page: String, limit: Int, status: LinkStatus): LinkList!
-  "The built-in templates."
-  contentTemplates: [ContentTemplate!]!
+  deleteCollection(collectionId: ID!): DeleteResult!
+  "Move a collection (ADMIN on it, CREATE at the destination); not into itself or under itself (400)."
+  moveCollection(collectionId: ID!, input: MoveContentInput!): Collection!
+  """
+  Move a collection with everything under it to the top level of another
+  organization (ADMIN of both). Grants on the moved content are dropped.
+  """
+  transferCollection(collectionId: ID!, input: TransferContentInput!): Collection!
+}
+`, BuiltIn: false},
+	{Name: "../content.graphqls", Input: `# Shared types of the content tree (collections and spaces) and the grants
+# that give teams and members a role on content.
+
+"""
+The role members get on content by default. A role name applies to every
+member (never above their organization role); INHERIT takes the parent
+collection's level, or the member's organization role at the top level; null
+gives no default access (only grants).
+"""
+enum DefaultLevel {
+  ADMIN
+  CREATE
+  REVIEW
+  EDIT
+  COMMENT
+  READ
+  INHERIT
+}
+
+enum ContentPointerType {
+  SPACE
+  COLLECTION
+}
+
+"A sibling in the content tree: {type: SPACE, space} or {type: COLLECTION, collection}."
+type ContentPointer {
+  type: ContentPointerType!
+  space: ID
+  collection: ID
+}
+
+input ContentPointerInput {
+  type: ContentPointerType!
+  space: ID
+  collection: ID
+}
+
+"""
+Where a moved item goes among its new siblings: before one, after one, or
+both (they must be adjacent). Without a position the item goes to the end.
+"""
+input ContentPositionInput {
+  before: ContentPointerInput
+  after: ContentPointerInput
+}
+
+"""
+A move needs at least one field. parent: a collection id, or null for the top
+level; omitted keeps the current parent (or takes the position pointer's
+parent). The pointers must be siblings at the destination (400 otherwise);
+a move that changes nothing is a 409.
+"""
+input MoveContentInput {
+  parent: ID
+  position: ContentPositionInput
+}
+
+"The organization to transfer to; the caller must be ADMIN of both organizations."
+input TransferContentInput {
+  organization: ID!
+}
+
+enum GrantPrincipalType {
+  TEAM
+  USER
+}
+
+"""
+A role on a space or a collection given to a team (every member of the team)
+or to one member. A grant on a collection reaches everything under it. Grants
+may lift a member above their organization role; they are dropped when the
+member leaves, the team is deleted, or the content moves to another
+organization.
+"""
+type ContentGrant {
+  target: ContentPointer!
+  principalType: GrantPrincipalType!
+  "The team id or the user id."
+  principal: ID!
+  role: Role!
+  createdAt: DateTime!
+}
+
+type ContentGrantList {
+  next: Next
+  count: Int!
+  items: [ContentGrant!]!
+}
+
+"Exactly one of space and collection, exactly one of team and user."
+input ContentGrantInput {
+  space: ID
+  collection: ID
+  team: ID
+  user: ID
+  "The role to give (required when granting, ignored when revoking)."
+  role: Role
+}
+
+extend type Query {
+  "Grants on a space or a collection (exactly one of the two; needs ADMIN on it)."
+  contentGrants(space: ID, collection: ID, page: String, limit: Int): ContentGrantList!
 }
 
 extend type Mutation {
   """
-  Import content from a URL into the space (EDIT): pages are added after the
-  existing ones, or, with pageId, the page's body is replaced (MARKDOWN and
-  HTML) or the pages become its children (ZIP and WEBSITE). Makes a new
-  active revision.
+  Give a team or a member a role on a space or a collection, or change it
+  (needs ADMIN on the target). There is no REST route for grants.
   """
-  importContent(spaceId: ID!, pageId: ID, input: ImportContentInput!): ImportContentResult!
-  "Add a built-in template's pages to the space (EDIT)."
-  applyTemplate(spaceId: ID!, input: ApplyTemplateInput!): Boolean!
-  "Create a page (EDIT); makes a new revision."
-  createPage(target: ContentTarget!, input: CreatePageInput!): ContentChange!
-  "Change a page (EDIT); makes a new revision."
-  updatePage(target: ContentTarget!, pageId: ID!, input: UpdatePageInput!): ContentChange!
-  "Move a page in the tree (EDIT); makes a new revision."
-  movePage(target: ContentTarget!, pageId: ID!, input: MovePageInput!): ContentChange!
-  "Delete a page and its descendants (EDIT); makes a new revision."
-  deletePage(target: ContentTarget!, pageId: ID!): ContentChange!
-  "Upload a file (EDIT, at most 10 MiB); makes a new revision."
-  uploadFile(target: ContentTarget!, input: UploadFileInput!): ContentChange!
+  grantContentRole(input: ContentGrantInput!): ContentGrant!
+  "Take a team's or a member's grant away (needs ADMIN on the target)."
+  revokeContentRole(input: ContentGrantInput!): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../invites.graphqls", Input: `"""
@@ -3923,6 +4557,365 @@ extend type Mutation {
   updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
 }
 `, BuiltIn: false},
+	{Name: "../pages.graphqls", Input: `"""
+An immutable snapshot of a space's content, with its parents like a commit.
+Every change (import, template, page and file mutations) makes a new
+revision; Space.revision names the active one.
+"""
+type Revision {
+  "Always ` + "`" + `revision` + "`" + `."
+  object: String!
+  id: ID!
+  "edits (content changed), merge, rollback, update or computed."
+  type: String!
+  parents: [ID!]!
+  "The page tree (bodies are not included; read a page for its body)."
+  pages: [RevisionPage!]!
+  files: [RevisionFile!]!
+  "Always empty: reusable contents are not supported yet."
+  reusableContents: [JSONObject!]!
+  variables: JSONObject!
+  createdAt: DateTime!
+  urls: RevisionUrls!
+}
+
+type RevisionUrls {
+  app: String!
+}
+
+enum PageType {
+  DOCUMENT
+  GROUP
+  LINK
+  COMPUTED
+}
+
+enum PageWidth {
+  DEFAULT
+  WIDE
+}
+
+enum PageCoverSize {
+  HERO
+  FULL
+}
+
+"""
+Body format of a single-page read: MARKDOWN returns ` + "`" + `markdown` + "`" + `, DOCUMENT
+returns ` + "`" + `document` + "`" + ` (a JSON document of blocks built from the Markdown).
+"""
+enum PageFormat {
+  DOCUMENT
+  MARKDOWN
+}
+
+"""
+A page of a revision. DOCUMENT pages have a Markdown body, a slug and a path
+(derived from the slugs of the tree, unique in the revision) and child pages;
+GROUP pages only hold pages; LINK pages point at a target.
+"""
+type RevisionPage {
+  id: ID!
+  title: String!
+  emoji: String
+  icon: String
+  createdAt: DateTime
+  updatedAt: DateTime
+  "Deprecated twin of type: sheet, group or link."
+  kind: String!
+  type: PageType!
+  "Body, on single-page reads with format MARKDOWN (the default)."
+  markdown: String
+  "Body as a JSON document, on single-page reads with format DOCUMENT."
+  document: JSON
+  urls: PageUrls
+  slug: String
+  path: String
+  description: String
+  pages: [RevisionPage!]
+  layout: PageLayout
+  cover: JSONObject
+  variables: JSONObject
+  hidden: Boolean
+  noIndex: Boolean
+  noRobotsIndex: Boolean
+  "LINK pages: the content reference they point at."
+  target: JSONObject
+  href: String
+}
+
+type PageUrls {
+  app: String!
+}
+
+type PageLayout {
+  width: PageWidth!
+  cover: Boolean!
+  coverSize: PageCoverSize!
+  title: Boolean!
+  description: Boolean!
+  tableOfContents: Boolean!
+  outline: Boolean!
+  pagination: Boolean!
+  metadata: Boolean!
+}
+
+type PageList {
+  pages: [RevisionPage!]!
+}
+
+"""
+A file of a revision. downloadURL is served by docsapi: it carries a signed
+token valid for one hour, and works without it for callers sending their own
+bearer token.
+"""
+type RevisionFile {
+  id: ID!
+  name: String!
+  contentType: String!
+  downloadURL: String!
+  size: Int!
+  "Images only, read from the image itself."
+  dimensions: FileDimensions
+}
+
+type FileDimensions {
+  width: Int!
+  height: Int!
+}
+
+type RevisionFileList {
+  next: Next
+  count: Int!
+  items: [RevisionFile!]!
+}
+
+"Which revision a location was read in."
+type VersionContext {
+  "Always ` + "`" + `revision` + "`" + `."
+  type: String!
+  revision: ID!
+}
+
+"""
+An absolute reference to content: kind (page, file, url, space, collection)
+with the ids that locate it.
+"""
+type ContentLocation {
+  kind: String!
+  organization: ID
+  space: ID
+  versionContext: VersionContext
+  page: ID
+  file: ID
+  collection: ID
+  url: String
+}
+
+type ContentLocationList {
+  next: Next
+  count: Int!
+  items: [ContentLocation!]!
+}
+
+"""
+OK: nothing wrong; BROKEN: the target does not exist in the revision; IN_APP:
+a URL pointing into this service's app.
+"""
+enum LinkStatus {
+  OK
+  BROKEN
+  IN_APP
+}
+
+"A link target and the pages linking to it (links are computed when a revision is created)."
+type ContentReferenceUsage {
+  status: LinkStatus!
+  "Always ` + "`" + `reference` + "`" + `."
+  relation: String!
+  targetReference: ContentLocation
+  locationReferences: [ContentLocation!]!
+}
+
+type BrokenLinksTotals {
+  total: Int!
+}
+
+"total: link targets of the scope; broken: those broken (independent of the status filter)."
+type ContentReferencesStats {
+  total: Int!
+  broken: BrokenLinksTotals!
+}
+
+type LinkList {
+  next: Next
+  count: Int!
+  items: [ContentReferenceUsage!]!
+  stats: ContentReferencesStats!
+}
+
+"""
+Where imported content comes from. MARKDOWN (one .md file: one page), ZIP (a
+zip of Markdown files and images: the folder tree becomes the page tree and a
+SUMMARY.md gives order and titles), HTML (one page converted to Markdown) and
+WEBSITE (same-origin pages crawled from the URL, at most 50 pages and 60
+seconds, images imported as files) are supported; the other values answer
+400.
+"""
+enum ImportSource {
+  WEBSITE
+  DOCX
+  MARKDOWN
+  HTML
+  ZIP
+  CONFLUENCE
+  GITHUB_WIKI
+  NOTION
+  GOOGLE_DOCS
+}
+
+input ImportContentInput {
+  "Absolute http(s) URL, fetched by the server (private addresses refused unless the deployment allows them)."
+  url: String!
+  source: ImportSource!
+}
+
+type ImportContentResult {
+  "The new (active) revision."
+  revision: ID!
+  "Pages and files created."
+  importedResources: Int!
+  "Resources looked at (fetched pages, archive entries, images)."
+  totalResources: Int!
+}
+
+input ApplyTemplateInput {
+  "A built-in template: blank, getting-started or knowledge-base (see templates)."
+  id: String!
+  params: JSONObject
+}
+
+"A built-in content template."
+type ContentTemplate {
+  id: ID!
+  title: String!
+  description: String!
+}
+
+"""
+The content a mutation changes. Give space for a space's main content (live
+spaces only; a locked space refuses). changeRequest is reserved for change
+requests and refused until they exist.
+"""
+input ContentTarget {
+  space: ID
+  changeRequest: ID
+}
+
+input CreatePageInput {
+  "1 to 100 characters."
+  title: String!
+  "DOCUMENT (default), GROUP (top level only) or LINK (needs target)."
+  type: PageType
+  "Parent page id; top level when absent."
+  parent: ID
+  "Position among the siblings (0 first); last when absent."
+  index: Int
+  "Defaults to the slug of the title; made unique among siblings."
+  slug: String
+  emoji: String
+  icon: String
+  description: String
+  markdown: String
+  hidden: Boolean
+  "LINK pages: a content reference such as {kind: url, url}."
+  target: JSONObject
+}
+
+input UpdatePageInput {
+  title: String
+  slug: String
+  emoji: String
+  icon: String
+  description: String
+  markdown: String
+  hidden: Boolean
+  noIndex: Boolean
+  noRobotsIndex: Boolean
+}
+
+input MovePageInput {
+  "New parent page id; top level when absent."
+  parent: ID
+  "Position among the new siblings (0 first); last when absent."
+  index: Int
+}
+
+input UploadFileInput {
+  "File name, 1 to 255 characters."
+  name: String!
+  "Defaults to a type guessed from the bytes."
+  contentType: String
+  "The bytes, base64-encoded."
+  data: String!
+}
+
+"The new revision a content mutation made, with the page or file it touched."
+type ContentChange {
+  revision: ID!
+  page: RevisionPage
+  file: RevisionFile
+}
+
+extend type Query {
+  """
+  A space's active revision (GET /spaces/{spaceId}/content), or the revision
+  revisionId of the space. metadata and computed are accepted for
+  compatibility (no git metadata nor computed content exists).
+  """
+  spaceContent(spaceId: ID!, revisionId: ID, metadata: Boolean, computed: Boolean): Revision!
+  "The page tree of the active revision, or of revisionId."
+  spacePages(spaceId: ID!, revisionId: ID, metadata: Boolean, computed: Boolean): PageList!
+  """
+  One page by id (or by path when pagePath is given instead) with its body in
+  format (MARKDOWN by default). evaluated is accepted (Markdown bodies have
+  nothing to evaluate).
+  """
+  spacePage(spaceId: ID!, pageId: ID, pagePath: String, revisionId: ID, format: PageFormat, evaluated: Boolean, metadata: Boolean, computed: Boolean): RevisionPage!
+  spaceFiles(spaceId: ID!, revisionId: ID, page: String, limit: Int): RevisionFileList!
+  spaceFile(spaceId: ID!, fileId: ID!, revisionId: ID): RevisionFile!
+  "Pages of the active revision linking to a file."
+  spaceFileBacklinks(spaceId: ID!, fileId: ID!, page: String, limit: Int): ContentLocationList!
+  "Pages of the active revision linking to a page."
+  spacePageBacklinks(spaceId: ID!, pageId: ID!, page: String, limit: Int): ContentLocationList!
+  "Link targets of the active revision (of one page with pageId), by status."
+  spaceLinks(spaceId: ID!, pageId: ID, page: String, limit: Int, status: LinkStatus): LinkList!
+  "The built-in templates."
+  contentTemplates: [ContentTemplate!]!
+}
+
+extend type Mutation {
+  """
+  Import content from a URL into the space (EDIT): pages are added after the
+  existing ones, or, with pageId, the page's body is replaced (MARKDOWN and
+  HTML) or the pages become its children (ZIP and WEBSITE). Makes a new
+  active revision.
+  """
+  importContent(spaceId: ID!, pageId: ID, input: ImportContentInput!): ImportContentResult!
+  "Add a built-in template's pages to the space (EDIT)."
+  applyTemplate(spaceId: ID!, input: ApplyTemplateInput!): Boolean!
+  "Create a page (EDIT); makes a new revision."
+  createPage(target: ContentTarget!, input: CreatePageInput!): ContentChange!
+  "Change a page (EDIT); makes a new revision."
+  updatePage(target: ContentTarget!, pageId: ID!, input: UpdatePageInput!): ContentChange!
+  "Move a page in the tree (EDIT); makes a new revision."
+  movePage(target: ContentTarget!, pageId: ID!, input: MovePageInput!): ContentChange!
+  "Delete a page and its descendants (EDIT); makes a new revision."
+  deletePage(target: ContentTarget!, pageId: ID!): ContentChange!
+  "Upload a file (EDIT, at most 10 MiB); makes a new revision."
+  uploadFile(target: ContentTarget!, input: UploadFileInput!): ContentChange!
+}
+`, BuiltIn: false},
 	{Name: "../saml.graphqls", Input: `"""
 A SAML 2.0 identity provider of an organization: its members sign in through
 it. entityID, ssoURL and certificate are empty strings until set; the
@@ -4107,6 +5100,179 @@ extend type Query {
   searchOrganization(organizationId: ID!, query: String!, page: String, limit: Int): SearchSpaceList!
 }
 `, BuiltIn: false},
+	{Name: "../spaces.graphqls", Input: `"""
+Who may read a space's published content. IN_COLLECTION (only for spaces in
+a collection) also gives every member at least their role on the parent
+collection; PUBLIC and UNLISTED give every member of the organization READ.
+"""
+enum ContentVisibility {
+  PUBLIC
+  UNLISTED
+  SHARE_LINK
+  VISITOR_AUTH
+  IN_COLLECTION
+  PRIVATE
+}
+
+"LIVE: content may change. LOCKED: every content change is refused with 409 until unlocked."
+enum SpaceEditMode {
+  LIVE
+  LOCKED
+}
+
+"A container of content with an active revision."
+type Space {
+  "Always ` + "`" + `space` + "`" + `."
+  object: String!
+  id: ID!
+  "At most 50 characters."
+  title: String!
+  "An emoji; empty when the space has none."
+  emoji: String!
+  visibility: ContentVisibility!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "Set while the space is in the trash (only ever seen in the answer of a delete-restore cycle)."
+  deletedAt: DateTime
+  editMode: SpaceEditMode!
+  organization: ID!
+  "The parent collection; absent at the top level."
+  parent: ID
+  "The active revision."
+  revision: ID!
+  "null: no default access; INHERIT: the parent collection's level."
+  defaultLevel: DefaultLevel
+  "Open comments."
+  comments: Int!
+  changeRequests: Int!
+  changeRequestsOpen: Int!
+  changeRequestsDraft: Int!
+  urls: SpaceURLs!
+  "What the caller may do with the space."
+  permissions: SpacePermissions!
+}
+
+type SpaceURLs {
+  location: String!
+  app: String!
+  "The space's icon, when it has one instead of an emoji."
+  icon: String
+}
+
+"""
+Computed for the caller from their effective role on the space. edit, merge
+and triggerGitSync are false while the space is locked.
+"""
+type SpacePermissions {
+  "READ or more."
+  view: Boolean!
+  "READ or more."
+  access: Boolean!
+  "ADMIN: settings, move, delete, restore."
+  admin: Boolean!
+  "ADMIN."
+  viewInviteLinks: Boolean!
+  "EDIT or more, and the space is live."
+  edit: Boolean!
+  "EDIT or more, and the space is live."
+  triggerGitSync: Boolean!
+  "COMMENT or more."
+  comment: Boolean!
+  "REVIEW or more, and the space is live."
+  merge: Boolean!
+  "REVIEW or more."
+  review: Boolean!
+}
+
+type SpaceList {
+  next: Next
+  count: Int!
+  items: [Space!]!
+}
+
+"A space a member can reach, with the member's role on it."
+type MemberSpaceEntry {
+  permission: Role!
+  space: Space!
+}
+
+type MemberSpaceList {
+  next: Next
+  count: Int!
+  items: [MemberSpaceEntry!]!
+}
+
+input CreateSpaceInput {
+  "At most 50 characters; defaults to ` + "`" + `Untitled` + "`" + `."
+  title: String
+  emoji: String
+  "Parent collection (needs CREATE on it); top level without."
+  parent: ID
+  "Defaults to LIVE."
+  editMode: SpaceEditMode
+}
+
+"""
+Every field is optional. emoji and icon (an http(s) URL) replace each other;
+both null removes whichever the space has; giving both is a 400.
+"""
+input UpdateSpaceInput {
+  editMode: SpaceEditMode
+  "At most 50 characters."
+  title: String
+  defaultLevel: DefaultLevel
+  "IN_COLLECTION only for a space in a collection (400 otherwise)."
+  visibility: ContentVisibility
+  emoji: String
+  icon: String
+}
+
+extend type Query {
+  "Live spaces of an organization the caller can see, in the stored tree order."
+  spaces(organizationId: ID!, page: String, limit: Int): SpaceList!
+  """
+  A space. shareKey is accepted for published share-link URLs; it does not
+  widen access yet (the sites family validates share keys).
+  """
+  space(spaceId: ID!, shareKey: String): Space!
+  """
+  The spaces a member can reach, with the member's role on each, ordered by
+  creation time (order, default DESC). The caller needs READ in the
+  organization (or to be that member) and sees only spaces they can see too.
+  """
+  memberSpaces(organizationId: ID!, userId: ID!, page: String, limit: Int, order: Order): MemberSpaceList!
+}
+
+extend type Mutation {
+  """
+  Create a space with an empty first revision, at the end of its parent
+  (CREATE in the organization, or on the parent collection).
+  """
+  createSpace(organizationId: ID!, input: CreateSpaceInput): Space!
+  "Change settings (ADMIN on the space)."
+  updateSpace(spaceId: ID!, input: UpdateSpaceInput!): Space!
+  "Put a space in the trash (ADMIN); it is removed for good after 7 days."
+  deleteSpace(spaceId: ID!): DeleteResult!
+  """
+  Copy a space right after the original: settings, revisions and grants
+  (READ on it, CREATE where the copy goes). Comments and change requests are
+  not copied.
+  """
+  duplicateSpace(spaceId: ID!): Space!
+  "Take a space out of the trash within 7 days of its deletion (ADMIN); 404 afterwards."
+  restoreSpace(spaceId: ID!): Space!
+  """
+  Move a space (ADMIN on it, CREATE at the destination). Moving to the top
+  level turns IN_COLLECTION visibility into PRIVATE.
+  """
+  moveSpace(spaceId: ID!, input: MoveContentInput!): Space!
+  """
+  Move a space to the top level of another organization (ADMIN of both).
+  Its grants are dropped; IN_COLLECTION visibility becomes PRIVATE.
+  """
+  transferSpace(spaceId: ID!, input: TransferContentInput!): Space!
+}
+`, BuiltIn: false},
 	{Name: "../teams.graphqls", Input: `"A named group of members; content can be shared with a team at once."
 type Team {
   "Always ` + "`" + `team` + "`" + `."
@@ -4274,6 +5440,66 @@ func (ec *executionContext) childFields_BrokenLinksTotals(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type BrokenLinksTotals", field.Name)
 }
 
+func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Collection_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Collection_id(ctx, field)
+	case "title":
+		return ec.fieldContext_Collection_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Collection_description(ctx, field)
+	case "organization":
+		return ec.fieldContext_Collection_organization(ctx, field)
+	case "parent":
+		return ec.fieldContext_Collection_parent(ctx, field)
+	case "defaultLevel":
+		return ec.fieldContext_Collection_defaultLevel(ctx, field)
+	case "urls":
+		return ec.fieldContext_Collection_urls(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Collection_permissions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Collection", field.Name)
+}
+
+func (ec *executionContext) childFields_CollectionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_CollectionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_CollectionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_CollectionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CollectionList", field.Name)
+}
+
+func (ec *executionContext) childFields_CollectionPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_CollectionPermissions_view(ctx, field)
+	case "admin":
+		return ec.fieldContext_CollectionPermissions_admin(ctx, field)
+	case "viewInviteLinks":
+		return ec.fieldContext_CollectionPermissions_viewInviteLinks(ctx, field)
+	case "create":
+		return ec.fieldContext_CollectionPermissions_create(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CollectionPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_CollectionURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_CollectionURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_CollectionURLs_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CollectionURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_ContentChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revision":
@@ -4284,6 +5510,34 @@ func (ec *executionContext) childFields_ContentChange(ctx context.Context, field
 		return ec.fieldContext_ContentChange_file(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ContentChange", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentGrant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "target":
+		return ec.fieldContext_ContentGrant_target(ctx, field)
+	case "principalType":
+		return ec.fieldContext_ContentGrant_principalType(ctx, field)
+	case "principal":
+		return ec.fieldContext_ContentGrant_principal(ctx, field)
+	case "role":
+		return ec.fieldContext_ContentGrant_role(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ContentGrant_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentGrant", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentGrantList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_ContentGrantList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_ContentGrantList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_ContentGrantList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentGrantList", field.Name)
 }
 
 func (ec *executionContext) childFields_ContentLocation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4318,6 +5572,18 @@ func (ec *executionContext) childFields_ContentLocationList(ctx context.Context,
 		return ec.fieldContext_ContentLocationList_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ContentLocationList", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentPointer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_ContentPointer_type(ctx, field)
+	case "space":
+		return ec.fieldContext_ContentPointer_space(ctx, field)
+	case "collection":
+		return ec.fieldContext_ContentPointer_collection(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentPointer", field.Name)
 }
 
 func (ec *executionContext) childFields_ContentReferenceUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4472,6 +5738,28 @@ func (ec *executionContext) childFields_MemberList(ctx context.Context, field gr
 		return ec.fieldContext_MemberList_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MemberList", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberSpaceEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_MemberSpaceEntry_permission(ctx, field)
+	case "space":
+		return ec.fieldContext_MemberSpaceEntry_space(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberSpaceEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberSpaceList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_MemberSpaceList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_MemberSpaceList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_MemberSpaceList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberSpaceList", field.Name)
 }
 
 func (ec *executionContext) childFields_MemberTeamEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5096,6 +6384,98 @@ func (ec *executionContext) childFields_SearchUrls(ctx context.Context, field gr
 		return ec.fieldContext_SearchUrls_app(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Space_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Space_id(ctx, field)
+	case "title":
+		return ec.fieldContext_Space_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_Space_emoji(ctx, field)
+	case "visibility":
+		return ec.fieldContext_Space_visibility(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Space_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Space_updatedAt(ctx, field)
+	case "deletedAt":
+		return ec.fieldContext_Space_deletedAt(ctx, field)
+	case "editMode":
+		return ec.fieldContext_Space_editMode(ctx, field)
+	case "organization":
+		return ec.fieldContext_Space_organization(ctx, field)
+	case "parent":
+		return ec.fieldContext_Space_parent(ctx, field)
+	case "revision":
+		return ec.fieldContext_Space_revision(ctx, field)
+	case "defaultLevel":
+		return ec.fieldContext_Space_defaultLevel(ctx, field)
+	case "comments":
+		return ec.fieldContext_Space_comments(ctx, field)
+	case "changeRequests":
+		return ec.fieldContext_Space_changeRequests(ctx, field)
+	case "changeRequestsOpen":
+		return ec.fieldContext_Space_changeRequestsOpen(ctx, field)
+	case "changeRequestsDraft":
+		return ec.fieldContext_Space_changeRequestsDraft(ctx, field)
+	case "urls":
+		return ec.fieldContext_Space_urls(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Space_permissions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SpaceList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SpaceList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SpaceList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceList", field.Name)
+}
+
+func (ec *executionContext) childFields_SpacePermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_SpacePermissions_view(ctx, field)
+	case "access":
+		return ec.fieldContext_SpacePermissions_access(ctx, field)
+	case "admin":
+		return ec.fieldContext_SpacePermissions_admin(ctx, field)
+	case "viewInviteLinks":
+		return ec.fieldContext_SpacePermissions_viewInviteLinks(ctx, field)
+	case "edit":
+		return ec.fieldContext_SpacePermissions_edit(ctx, field)
+	case "triggerGitSync":
+		return ec.fieldContext_SpacePermissions_triggerGitSync(ctx, field)
+	case "comment":
+		return ec.fieldContext_SpacePermissions_comment(ctx, field)
+	case "merge":
+		return ec.fieldContext_SpacePermissions_merge(ctx, field)
+	case "review":
+		return ec.fieldContext_SpacePermissions_review(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpacePermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_SpaceURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_SpaceURLs_app(ctx, field)
+	case "icon":
+		return ec.fieldContext_SpaceURLs_icon(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -29,11 +29,10 @@ func mountOpenAPI(a *API, r chi.Router) {
 		}
 		return a.M.CreateOpenAPISpec(r.Context(), org(r), in)
 	}))
-	r.Get(spec, a.ok(func(r *http.Request) (any, error) {
-		return a.Q.OpenAPISpec(r.Context(), org(r), slug(r))
-	}))
+	get := func(r *http.Request) (any, error) { return a.Q.OpenAPISpec(r.Context(), org(r), slug(r)) }
+	r.Get(spec, a.resource(get))
 	// PUT answers 201 when it created the spec and 200 when it updated it.
-	r.Put(spec, func(w http.ResponseWriter, r *http.Request) {
+	r.Put(spec, a.ifMatch(get, func(w http.ResponseWriter, r *http.Request) {
 		var in model.PutOpenAPISpecInput
 		if err := decode(r, &in, bodyRequired); err != nil {
 			WriteError(w, r, a.Log, err)
@@ -50,17 +49,17 @@ func mountOpenAPI(a *API, r chi.Router) {
 			return
 		}
 		WriteJSON(w, http.StatusOK, res.Spec)
-	})
-	r.Patch(spec, a.ok(func(r *http.Request) (any, error) {
+	}))
+	r.Patch(spec, a.ifMatch(get, a.ok(func(r *http.Request) (any, error) {
 		var in model.UpdateOpenAPISpecInput
 		if err := decode(r, &in, bodyRequired); err != nil {
 			return nil, err
 		}
 		return a.M.UpdateOpenAPISpec(r.Context(), org(r), slug(r), in)
-	}))
-	r.Delete(spec, a.deleted(func(r *http.Request) (*model.DeleteResult, error) {
+	})))
+	r.Delete(spec, a.ifMatch(get, a.deleted(func(r *http.Request) (*model.DeleteResult, error) {
 		return a.M.DeleteOpenAPISpec(r.Context(), org(r), slug(r))
-	}))
+	})))
 
 	r.Get(spec+"/versions", a.ok(func(r *http.Request) (any, error) {
 		page, limit, err := paging(r)

@@ -1,0 +1,229 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// Collection groups spaces and other collections of one organization.
+type Collection struct {
+	ID             string
+	OrganizationID string
+	ParentID       *string
+	Title          string
+	Description    *string
+	DefaultLevel   *string // a role, "inherit", or nil (no default access)
+	SortKey        string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+const collectionCols = `c.id, c.organization_id, c.parent_id, c.title, c.description, c.default_level, c.sort_key, c.created_at, c.updated_at`
+
+func scanCollection(sc interface{ Scan(...any) error }) (Collection, error) {
+	var c Collection
+	var parent, desc, level sql.NullString
+	var created, updated int64
+	if err := sc.Scan(&c.ID, &c.OrganizationID, &parent, &c.Title, &desc, &level, &c.SortKey, &created, &updated); err != nil {
+		return c, notFound(err)
+	}
+	c.ParentID, c.Description, c.DefaultLevel = nullStr(parent), nullStr(desc), nullStr(level)
+	c.CreatedAt, c.UpdatedAt = FromMillis(created), FromMillis(updated)
+	return c, nil
+}
+
+// Collection reads a collection of any organization; the resolver decides
+// who may see it.
+func (db *DB) Collection(ctx context.Context, id string) (Collection, error) {
+	return scanCollection(db.r().QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.id = ?`, id))
+}
+
+// ListCollections pages through orgID's collections in tree order: only
+// the top level unless nested. keep, when set, drops the collections the
+// reader may not see (evaluated in Go on every row, so the count is exact).
+func (db *DB) ListCollections(ctx context.Context, orgID string, nested bool, keep func(Collection) bool, pq PageQuery) (Page[Collection], error) {
+	from := `FROM collections c WHERE c.organization_id = ?`
+	if !nested {
+		from += ` AND c.parent_id IS NULL`
+	}
+	spec := listSpec{Select: collectionCols, From: from, Args: []any{orgID}, SortCol: "c.sort_key", IDCol: "c.id", Text: true}
+	return runFilteredList(ctx, db, spec, pq, func(rows *sql.Rows) (Collection, Cursor, error) {
+		c, err := scanCollection(rows)
+		return c, Cursor{S: c.SortKey, ID: c.ID}, err
+	}, keep)
+}
+
+// CreateCollection inserts c at the end of its parent (c.ID and the
+// timestamps are filled in).
+func (db *DB) CreateCollection(ctx context.Context, c *Collection) error {
+	c.ID = NewID()
+	return db.Write(ctx, func(tx *Tx) error {
+		c.CreatedAt, c.UpdatedAt = tx.Now, tx.Now
+		if _, err := tx.exec(`INSERT INTO collections (id, organization_id, parent_id, title, description, default_level, position, sort_key, created_at, updated_at)
+ VALUES (?, ?, ?, ?, ?, ?, '', '', ?, ?)`, c.ID, c.OrganizationID, strOrNil(c.ParentID), c.Title, strOrNil(c.Description), strOrNil(c.DefaultLevel), ms(tx.Now), ms(tx.Now)); err != nil {
+			return err
+		}
+		return place(tx, c.OrganizationID, ContentRef{KindCollection, c.ID}, c.ParentID, false, Placement{})
+	})
+}
+
+// CollectionPatch holds the fields to change; nil leaves a field as it is.
+type CollectionPatch struct {
+	Title        *string
+	Description  **string
+	DefaultLevel **string
+}
+
+func (db *DB) UpdateCollection(ctx context.Context, id string, p CollectionPatch) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		set, args := []string{"updated_at = ?"}, []any{ms(tx.Now)}
+		if p.Title != nil {
+			set, args = append(set, "title = ?"), append(args, *p.Title)
+		}
+		if p.Description != nil {
+			set, args = append(set, "description = ?"), append(args, strOrNil(*p.Description))
+		}
+		if p.DefaultLevel != nil {
+			set, args = append(set, "default_level = ?"), append(args, strOrNil(*p.DefaultLevel))
+		}
+		return updateByID(tx, "collections", id, set, args)
+	})
+}
+
+// updateByID runs UPDATE table SET set... WHERE id; ErrNotFound when no row.
+func updateByID(tx *Tx, table, id string, set []string, args []any) error {
+	q := `UPDATE ` + table + ` SET `
+	for i, s := range set {
+		if i > 0 {
+			q += ", "
+		}
+		q += s
+	}
+	res, err := tx.exec(q+` WHERE id = ?`, append(args, id)...)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// DeleteCollection deletes a collection and every collection under it. The
+// spaces they hold go to the trash (restorable for the retention period, at
+// the top level since their collection is gone); nothing is removed for good.
+// It reports false when the collection did not exist.
+func (db *DB) DeleteCollection(ctx context.Context, id string) (bool, error) {
+	deleted := false
+	err := db.Write(ctx, func(tx *Tx) error {
+		var orgID string
+		err := tx.QueryRowContext(tx.ctx, `SELECT organization_id FROM collections WHERE id = ?`, id).Scan(&orgID)
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ids, err := subtreeCollections(tx, id)
+		if err != nil {
+			return err
+		}
+		end, err := lastTopPosition(tx, orgID)
+		if err != nil {
+			return err
+		}
+		for _, cid := range ids {
+			spaceIDs, err := queryIDs(tx, `SELECT id FROM spaces WHERE parent_id = ? ORDER BY position, id`, cid)
+			if err != nil {
+				return err
+			}
+			// Live spaces go to the trash now; spaces already there keep
+			// their deletion time. They are restored at the end of the top
+			// level, where in-collection visibility means nothing, so it
+			// narrows to private.
+			for _, sid := range spaceIDs {
+				end += posGap
+				if _, err := tx.exec(`UPDATE spaces SET deleted_at = COALESCE(deleted_at, ?), parent_id = NULL, position = ?,
+ visibility = CASE WHEN visibility = 'in-collection' THEN 'private' ELSE visibility END WHERE id = ?`, ms(tx.Now), posKey(end), sid); err != nil {
+					return err
+				}
+			}
+		}
+		if err := deleteGrantsOn(tx, KindCollection, ids...); err != nil {
+			return err
+		}
+		// Children first: parent_id references the collection above.
+		for i := len(ids) - 1; i >= 0; i-- {
+			if _, err := tx.exec(`DELETE FROM collections WHERE id = ?`, ids[i]); err != nil {
+				return err
+			}
+		}
+		deleted = true
+		return refreshLevel(tx, orgID, nil)
+	})
+	return deleted, err
+}
+
+// MoveCollection places a collection under parent (nil: top level) at.
+// The caller checked that parent is not the collection or under it.
+func (db *DB) MoveCollection(ctx context.Context, id string, parent *string, at Placement) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		c, err := scanCollection(tx.QueryRowContext(tx.ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.id = ?`, id))
+		if err != nil {
+			return err
+		}
+		same := samePtr(c.ParentID, parent)
+		if err := place(tx, c.OrganizationID, ContentRef{KindCollection, id}, parent, same, at); err != nil {
+			return err
+		}
+		_, err = tx.exec(`UPDATE collections SET updated_at = ? WHERE id = ?`, ms(tx.Now), id)
+		return err
+	})
+}
+
+// lastTopPosition is the highest position used at the top level of orgID,
+// trashed spaces included.
+func lastTopPosition(tx *Tx, orgID string) (int64, error) {
+	var a, b sql.NullString
+	err := tx.QueryRowContext(tx.ctx, `SELECT (SELECT MAX(position) FROM collections WHERE organization_id = ? AND parent_id IS NULL),
+ (SELECT MAX(position) FROM spaces WHERE organization_id = ? AND parent_id IS NULL)`, orgID, orgID).Scan(&a, &b)
+	return max(posValue(a.String), posValue(b.String)), err
+}
+
+func samePtr(a, b *string) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
+
+// TransferCollection moves a collection, with every collection and space
+// under it (trashed spaces included), to the top level of organization to.
+// Grants on the moved content are dropped: they name teams and members of
+// the organization it leaves.
+func (db *DB) TransferCollection(ctx context.Context, id, to string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		ids, err := subtreeCollections(tx, id)
+		if err != nil {
+			return err
+		}
+		for _, cid := range ids {
+			if _, err := tx.exec(`UPDATE collections SET organization_id = ?, updated_at = ? WHERE id = ?`, to, ms(tx.Now), cid); err != nil {
+				return err
+			}
+			spaceIDs, err := queryIDs(tx, `SELECT id FROM spaces WHERE parent_id = ?`, cid)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.exec(`UPDATE spaces SET organization_id = ?, updated_at = ? WHERE parent_id = ?`, to, ms(tx.Now), cid); err != nil {
+				return err
+			}
+			if err := deleteGrantsOn(tx, KindSpace, spaceIDs...); err != nil {
+				return err
+			}
+		}
+		if err := deleteGrantsOn(tx, KindCollection, ids...); err != nil {
+			return err
+		}
+		if _, err := tx.exec(`UPDATE collections SET parent_id = NULL WHERE id = ?`, id); err != nil {
+			return err
+		}
+		return place(tx, to, ContentRef{KindCollection, id}, nil, false, Placement{})
+	})
+}

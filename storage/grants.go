@@ -1,0 +1,97 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Content grants: a role on a space or a collection given to a team or to a
+// member. They are removed with what they point at: the member leaving, the
+// team being deleted, the space being purged, the collection being deleted,
+// or the content being transferred to another organization.
+
+const grantSelect = `SELECT g.target_kind, g.target_id, g.principal_kind, g.principal_id, g.role, g.created_at FROM content_grants g`
+
+func scanGrant(sc interface{ Scan(...any) error }) (ContentGrant, error) {
+	var g ContentGrant
+	var created int64
+	err := sc.Scan(&g.TargetKind, &g.TargetID, &g.PrincipalKind, &g.PrincipalID, &g.Role, &created)
+	g.CreatedAt = FromMillis(created)
+	return g, err
+}
+
+func scanGrants(rows *sql.Rows, err error) ([]ContentGrant, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ContentGrant
+	for rows.Next() {
+		g, err := scanGrant(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// SetContentGrant gives (or changes) a principal's role on a target of orgID.
+func (db *DB) SetContentGrant(ctx context.Context, orgID string, g ContentGrant) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		_, err := tx.exec(`INSERT INTO content_grants (organization_id, target_kind, target_id, principal_kind, principal_id, role, created_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?)
+ ON CONFLICT (target_kind, target_id, principal_kind, principal_id) DO UPDATE SET role = excluded.role`,
+			orgID, g.TargetKind, g.TargetID, g.PrincipalKind, g.PrincipalID, g.Role, ms(tx.Now))
+		return err
+	})
+}
+
+// DeleteContentGrant removes a grant; false when there was none.
+func (db *DB) DeleteContentGrant(ctx context.Context, target ContentRef, principalKind, principalID string) (bool, error) {
+	var n int64
+	err := db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`DELETE FROM content_grants WHERE target_kind = ? AND target_id = ? AND principal_kind = ? AND principal_id = ?`,
+			target.Kind, target.ID, principalKind, principalID)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n > 0, err
+}
+
+// ListContentGrants pages through the grants made on one target, oldest first.
+func (db *DB) ListContentGrants(ctx context.Context, target ContentRef, pq PageQuery) (Page[ContentGrant], error) {
+	spec := listSpec{
+		Select: `g.target_kind, g.target_id, g.principal_kind, g.principal_id, g.role, g.created_at`,
+		From:   `FROM content_grants g WHERE g.target_kind = ? AND g.target_id = ?`,
+		Args:   []any{target.Kind, target.ID}, SortCol: "g.created_at", IDCol: "g.principal_id",
+	}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (ContentGrant, Cursor, error) {
+		g, err := scanGrant(rows)
+		return g, Cursor{N: g.CreatedAt.UnixMilli(), ID: g.PrincipalID}, err
+	})
+}
+
+// deleteGrantsOn drops the grants on the given targets of one kind.
+func deleteGrantsOn(tx *Tx, kind string, ids ...string) error {
+	for _, id := range ids {
+		if _, err := tx.exec(`DELETE FROM content_grants WHERE target_kind = ? AND target_id = ?`, kind, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func init() {
+	memberRemovalHooks = append(memberRemovalHooks, func(tx *Tx, orgID, userID string) error {
+		_, err := tx.exec(`DELETE FROM content_grants WHERE organization_id = ? AND principal_kind = 'user' AND principal_id = ?`, orgID, userID)
+		return err
+	})
+	teamRemovalHooks = append(teamRemovalHooks, func(tx *Tx, orgID, teamID string) error {
+		_, err := tx.exec(`DELETE FROM content_grants WHERE organization_id = ? AND principal_kind = 'team' AND principal_id = ?`, orgID, teamID)
+		return err
+	})
+}

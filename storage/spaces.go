@@ -1,0 +1,374 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// Space is a container of content with an active revision. A space in the
+// trash has DeletedAt set and is hidden from every list and read; the
+// resolvers decide that, storage returns it as it is.
+type Space struct {
+	ID                  string
+	OrganizationID      string
+	ParentID            *string
+	Title               string
+	Emoji               *string
+	Icon                *string
+	Visibility          string
+	EditMode            string
+	DefaultLevel        *string // a role, "inherit", or nil (no default access)
+	RevisionID          string
+	Comments            int
+	ChangeRequests      int
+	ChangeRequestsOpen  int
+	ChangeRequestsDraft int
+	SortKey             string
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+	DeletedAt           *time.Time
+}
+
+const spaceCols = `s.id, s.organization_id, s.parent_id, s.title, s.emoji, s.icon, s.visibility, s.edit_mode, s.default_level,
+ s.revision_id, s.comments, s.change_requests, s.change_requests_open, s.change_requests_draft, s.sort_key,
+ s.created_at, s.updated_at, s.deleted_at`
+
+func scanSpace(sc interface{ Scan(...any) error }) (Space, error) {
+	var s Space
+	var parent, emoji, icon, level sql.NullString
+	var created, updated int64
+	var deleted sql.NullInt64
+	if err := sc.Scan(&s.ID, &s.OrganizationID, &parent, &s.Title, &emoji, &icon, &s.Visibility, &s.EditMode, &level,
+		&s.RevisionID, &s.Comments, &s.ChangeRequests, &s.ChangeRequestsOpen, &s.ChangeRequestsDraft, &s.SortKey,
+		&created, &updated, &deleted); err != nil {
+		return s, notFound(err)
+	}
+	s.ParentID, s.Emoji, s.Icon, s.DefaultLevel = nullStr(parent), nullStr(emoji), nullStr(icon), nullStr(level)
+	s.CreatedAt, s.UpdatedAt, s.DeletedAt = FromMillis(created), FromMillis(updated), nullMillis(deleted)
+	return s, nil
+}
+
+// Space reads a space of any organization, trashed or not.
+func (db *DB) Space(ctx context.Context, id string) (Space, error) {
+	return scanSpace(db.r().QueryRowContext(ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id = ?`, id))
+}
+
+// SpaceFilter selects and orders a list of live spaces of one organization.
+type SpaceFilter struct {
+	OrganizationID string
+	ParentID       *string // only the spaces directly in this collection
+	ByCreation     bool    // order by creation time instead of the stored tree order
+	Desc           bool
+}
+
+// ListSpaces pages through live spaces. keep, when set, drops the spaces
+// the reader may not see (see runFilteredList).
+func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bool, pq PageQuery) (Page[Space], error) {
+	from := `FROM spaces s WHERE s.organization_id = ? AND s.deleted_at IS NULL`
+	args := []any{f.OrganizationID}
+	if f.ParentID != nil {
+		from += ` AND s.parent_id = ?`
+		args = append(args, *f.ParentID)
+	}
+	spec := listSpec{Select: spaceCols, From: from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc}
+	cursor := func(s Space) Cursor { return Cursor{S: s.SortKey, ID: s.ID} }
+	if f.ByCreation {
+		spec.SortCol, spec.Text = "s.created_at", false
+		cursor = func(s Space) Cursor { return Cursor{N: s.CreatedAt.UnixMilli(), ID: s.ID} }
+	}
+	return runFilteredList(ctx, db, spec, pq, func(rows *sql.Rows) (Space, Cursor, error) {
+		s, err := scanSpace(rows)
+		return s, cursor(s), err
+	}, keep)
+}
+
+// insertRevision adds a revision to a space.
+func insertRevision(tx *Tx, id, spaceID string, parents []string, typ string, at time.Time) error {
+	if parents == nil {
+		parents = []string{}
+	}
+	_, err := tx.exec(`INSERT INTO revisions (id, space_id, parents, type, created_at) VALUES (?, ?, ?, ?, ?)`, id, spaceID, jsonText(parents), typ, ms(at))
+	return err
+}
+
+func insertSpace(tx *Tx, s *Space) error {
+	_, err := tx.exec(`INSERT INTO spaces (id, organization_id, parent_id, title, emoji, icon, visibility, edit_mode, default_level,
+ revision_id, position, sort_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', '', ?, ?)`,
+		s.ID, s.OrganizationID, strOrNil(s.ParentID), s.Title, strOrNil(s.Emoji), strOrNil(s.Icon), s.Visibility, s.EditMode,
+		strOrNil(s.DefaultLevel), s.RevisionID, ms(s.CreatedAt), ms(s.UpdatedAt))
+	return err
+}
+
+// CreateSpace inserts s at the end of its parent with an empty first
+// revision (s.ID, s.RevisionID and the timestamps are filled in).
+func (db *DB) CreateSpace(ctx context.Context, s *Space) error {
+	s.ID, s.RevisionID = NewID(), NewID()
+	return db.Write(ctx, func(tx *Tx) error {
+		s.CreatedAt, s.UpdatedAt = tx.Now, tx.Now
+		if err := insertSpace(tx, s); err != nil {
+			return err
+		}
+		if err := insertRevision(tx, s.RevisionID, s.ID, nil, "edits", tx.Now); err != nil {
+			return err
+		}
+		return place(tx, s.OrganizationID, ContentRef{KindSpace, s.ID}, s.ParentID, false, Placement{})
+	})
+}
+
+// SpacePatch holds the fields to change; nil leaves a field as it is.
+type SpacePatch struct {
+	Title        *string
+	EditMode     *string
+	Visibility   *string
+	DefaultLevel **string
+	Emoji        **string
+	Icon         **string
+}
+
+func (db *DB) UpdateSpace(ctx context.Context, id string, p SpacePatch) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		set, args := []string{"updated_at = ?"}, []any{ms(tx.Now)}
+		add := func(col string, v any) { set, args = append(set, col+" = ?"), append(args, v) }
+		if p.Title != nil {
+			add("title", *p.Title)
+		}
+		if p.EditMode != nil {
+			add("edit_mode", *p.EditMode)
+		}
+		if p.Visibility != nil {
+			add("visibility", *p.Visibility)
+		}
+		if p.DefaultLevel != nil {
+			add("default_level", strOrNil(*p.DefaultLevel))
+		}
+		if p.Emoji != nil {
+			add("emoji", strOrNil(*p.Emoji))
+		}
+		if p.Icon != nil {
+			add("icon", strOrNil(*p.Icon))
+		}
+		return updateByID(tx, "spaces", id, set, args)
+	})
+}
+
+// SpaceCounters is a change of a space's counters (deltas).
+type SpaceCounters struct {
+	Comments, ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int
+}
+
+// adjustSpaceCounters applies d to a space's counters. Families that create
+// or change comments and change requests call it in the same transaction as
+// the change, so the counters are exact at all times.
+func adjustSpaceCounters(tx *Tx, spaceID string, d SpaceCounters) error {
+	_, err := tx.exec(`UPDATE spaces SET comments = comments + ?, change_requests = change_requests + ?,
+ change_requests_open = change_requests_open + ?, change_requests_draft = change_requests_draft + ? WHERE id = ?`,
+		d.Comments, d.ChangeRequests, d.ChangeRequestsOpen, d.ChangeRequestsDraft, spaceID)
+	return err
+}
+
+// TrashSpace puts a live space in the trash; false when there was no live
+// space with that id.
+func (db *DB) TrashSpace(ctx context.Context, id string) (bool, error) {
+	var n int64
+	err := db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`UPDATE spaces SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL`, ms(tx.Now), id)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n > 0, err
+}
+
+// RestoreSpace takes a space out of the trash when it was deleted after
+// since; ErrNotFound otherwise. It comes back where it was (its collection
+// and rank), or at the top level when its collection was deleted meanwhile.
+func (db *DB) RestoreSpace(ctx context.Context, id string, since time.Time) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		var parent sql.NullString
+		err := tx.QueryRowContext(tx.ctx, `SELECT parent_id FROM spaces WHERE id = ? AND deleted_at IS NOT NULL AND deleted_at > ?`, id, ms(since)).Scan(&parent)
+		if err != nil {
+			return notFound(err)
+		}
+		if _, err := tx.exec(`UPDATE spaces SET deleted_at = NULL, updated_at = ? WHERE id = ?`, ms(tx.Now), id); err != nil {
+			return err
+		}
+		return refreshItem(tx, ContentRef{KindSpace, id}, nullStr(parent))
+	})
+}
+
+// spaceRemovalHooks let other families delete rows that point at a space
+// (change requests, comments, site links) in the purging transaction.
+var spaceRemovalHooks []func(tx *Tx, spaceID string) error
+
+// PurgeSpaces removes for good the spaces trashed at or before cutoff, with
+// their revisions and grants, and returns how many it removed.
+func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
+	ids, err := queryIDs(db.r(), `SELECT id FROM spaces WHERE deleted_at IS NOT NULL AND deleted_at <= ?`, ms(cutoff))
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	n := 0
+	err = db.Write(ctx, func(tx *Tx) error {
+		for _, id := range ids {
+			for _, hook := range spaceRemovalHooks {
+				if err := hook(tx, id); err != nil {
+					return err
+				}
+			}
+			if err := deleteGrantsOn(tx, KindSpace, id); err != nil {
+				return err
+			}
+			// Re-check inside the transaction: a restore may have won the race.
+			res, err := tx.exec(`DELETE FROM spaces WHERE id = ? AND deleted_at IS NOT NULL AND deleted_at <= ?`, id, ms(cutoff))
+			if err != nil {
+				return err
+			}
+			k, _ := res.RowsAffected()
+			n += int(k)
+		}
+		return nil
+	})
+	return n, err
+}
+
+// DuplicateSpace copies a space right after the original: its settings,
+// its revisions (with their parent links) and its grants. Comments and
+// change requests are not copied, so the copy's counters start at zero.
+func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, error) {
+	newID := NewID()
+	err := db.Write(ctx, func(tx *Tx) error {
+		src, err := scanSpace(tx.QueryRowContext(tx.ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id = ? AND s.deleted_at IS NULL`, id))
+		if err != nil {
+			return err
+		}
+		type rev struct {
+			id, typ string
+			parents []string
+			at      int64
+		}
+		rows, err := tx.QueryContext(tx.ctx, `SELECT id, type, parents, created_at FROM revisions WHERE space_id = ? ORDER BY created_at, id`, id)
+		if err != nil {
+			return err
+		}
+		var revs []rev
+		for rows.Next() {
+			var r rev
+			var parents sql.NullString
+			if err := rows.Scan(&r.id, &r.typ, &parents, &r.at); err != nil {
+				rows.Close()
+				return err
+			}
+			r.parents = fromJSONText[[]string](parents)
+			revs = append(revs, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		ids := map[string]string{}
+		for _, r := range revs {
+			ids[r.id] = NewID()
+		}
+		dup := src
+		dup.ID, dup.Title, dup.CreatedAt, dup.UpdatedAt = newID, title, tx.Now, tx.Now
+		dup.RevisionID = ids[src.RevisionID]
+		if dup.RevisionID == "" {
+			dup.RevisionID = NewID()
+			revs = append(revs, rev{id: src.RevisionID, typ: "edits", at: ms(tx.Now)})
+			ids[src.RevisionID] = dup.RevisionID
+		}
+		if err := insertSpace(tx, &dup); err != nil {
+			return err
+		}
+		for _, r := range revs {
+			parents := make([]string, 0, len(r.parents))
+			for _, p := range r.parents {
+				if np, ok := ids[p]; ok {
+					parents = append(parents, np)
+				}
+			}
+			if err := insertRevision(tx, ids[r.id], newID, parents, r.typ, FromMillis(r.at)); err != nil {
+				return err
+			}
+		}
+		if err := copyRevisionContent(tx, id, newID, ids); err != nil {
+			return err
+		}
+		if _, err := tx.exec(`INSERT INTO content_grants (organization_id, target_kind, target_id, principal_kind, principal_id, role, created_at)
+ SELECT organization_id, target_kind, ?, principal_kind, principal_id, role, ? FROM content_grants WHERE target_kind = 'space' AND target_id = ?`,
+			newID, ms(tx.Now), id); err != nil {
+			return err
+		}
+		return place(tx, src.OrganizationID, ContentRef{KindSpace, newID}, src.ParentID, false, Placement{After: &ContentRef{KindSpace, id}})
+	})
+	return newID, err
+}
+
+// MoveSpace places a live space under parent (nil: top level) at. Leaving
+// collections for the top level narrows in-collection visibility to private.
+func (db *DB) MoveSpace(ctx context.Context, id string, parent *string, at Placement) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		s, err := scanSpace(tx.QueryRowContext(tx.ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id = ?`, id))
+		if err != nil {
+			return err
+		}
+		if err := place(tx, s.OrganizationID, ContentRef{KindSpace, id}, parent, samePtr(s.ParentID, parent), at); err != nil {
+			return err
+		}
+		q := `UPDATE spaces SET updated_at = ? WHERE id = ?`
+		if parent == nil {
+			q = `UPDATE spaces SET updated_at = ?, visibility = CASE WHEN visibility = 'in-collection' THEN 'private' ELSE visibility END WHERE id = ?`
+		}
+		_, err = tx.exec(q, ms(tx.Now), id)
+		return err
+	})
+}
+
+// TransferSpace moves a space to the top level of organization to (its
+// grants are dropped: they name teams and members of the organization it
+// leaves).
+func (db *DB) TransferSpace(ctx context.Context, id, to string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(`UPDATE spaces SET organization_id = ?, parent_id = NULL, updated_at = ?,
+ visibility = CASE WHEN visibility = 'in-collection' THEN 'private' ELSE visibility END WHERE id = ?`, to, ms(tx.Now), id); err != nil {
+			return err
+		}
+		if err := deleteGrantsOn(tx, KindSpace, id); err != nil {
+			return err
+		}
+		return place(tx, to, ContentRef{KindSpace, id}, nil, false, Placement{})
+	})
+}
+
+// Revision is one revision of a space's content.
+type Revision struct {
+	ID        string
+	SpaceID   string
+	Parents   []string
+	Type      string
+	CreatedAt time.Time
+}
+
+// Revisions lists a space's revisions, oldest first.
+func (db *DB) Revisions(ctx context.Context, spaceID string) ([]Revision, error) {
+	rows, err := db.r().QueryContext(ctx, `SELECT id, space_id, parents, type, created_at FROM revisions WHERE space_id = ? ORDER BY created_at, id`, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Revision
+	for rows.Next() {
+		var r Revision
+		var parents sql.NullString
+		var at int64
+		if err := rows.Scan(&r.ID, &r.SpaceID, &parents, &r.Type, &at); err != nil {
+			return nil, err
+		}
+		r.Parents, r.CreatedAt = fromJSONText[[]string](parents), FromMillis(at)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
