@@ -448,3 +448,31 @@ func TestTemplatesAndPageMutations(t *testing.T) {
 	}
 	env.Must(409, "POST", base+"/content/template", editor.Token, map[string]any{"id": "blank"})
 }
+
+// A duplicated space gets the content and the search index of the original
+// (rows only: page versions and file bytes are shared); a purge-free delete
+// hides both.
+func TestDuplicatedSpaceKeepsContent(t *testing.T) {
+	env := apitest.New(t)
+	site := contentSite(t)
+	space := newSpace(t, env, env.Org)
+	importInto(t, env, space, "zip", site.URL+"/docs.zip")
+	copyID := env.Must(201, "POST", "/v1/spaces/"+space+"/duplicate", env.Admin.Token, nil).JSON()["id"].(string)
+	orig := env.Must(200, "GET", "/v1/spaces/"+space+"/content/pages", env.Admin.Token, nil)
+	dup := env.Must(200, "GET", "/v1/spaces/"+copyID+"/content/pages", env.Admin.Token, nil)
+	if !bytes.Equal(orig.Body, bytes.ReplaceAll(dup.Body, []byte(copyID), []byte(space))) {
+		t.Fatalf("pages differ:\n%s\n%s", orig.Body, dup.Body)
+	}
+	if r := env.Must(200, "GET", "/v1/spaces/"+copyID+"/search?query=unlisted", env.Admin.Token, nil).JSON(); r["count"].(float64) != 1 {
+		t.Fatalf("search in the copy: %v", r)
+	}
+	files := env.Must(200, "GET", "/v1/spaces/"+copyID+"/content/files", env.Admin.Token, nil).JSON()
+	if files["count"].(float64) != 1 {
+		t.Fatalf("files of the copy: %v", files)
+	}
+	env.Must(205, "DELETE", "/v1/spaces/"+copyID, env.Admin.Token, nil)
+	env.Must(404, "GET", "/v1/spaces/"+copyID+"/search?query=unlisted", env.Admin.Token, nil)
+	if r := env.Must(200, "GET", "/v1/orgs/"+env.Org+"/search?query=unlisted", env.Admin.Token, nil).JSON(); r["count"].(float64) != 1 {
+		t.Fatalf("organization search skips trashed spaces: %v", r)
+	}
+}
