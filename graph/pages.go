@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"path"
 	"strings"
@@ -451,5 +450,3 @@ func isFileName(p string) bool {
 	ext := strings.ToLower(path.Ext(p))
 	return ext != "" && ext != ".md" && ext != ".html" && ext != ".htm"
 }
-
-var errNoChange = errors.New("no change")

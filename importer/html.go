@@ -186,7 +186,7 @@ func Website(ctx context.Context, f Fetcher, start string, lim Limits) (*Result,
 		}
 		pages = append(pages, hp)
 		p := &Page{Title: orDefault(hp.title, nameOf(res.URL)), Markdown: hp.markdown}
-		p.Slug = strings.TrimSuffix(slugs.unique(slugOr(strings.Trim(hp.url.Path, "/"), slugOr(p.Title, "home"))), "")
+		p.Slug = slugs.unique(slugOr(strings.Trim(hp.url.Path, "/"), slugOr(p.Title, "home")))
 		out.Pages = append(out.Pages, p)
 		pageOfURL[u] = p
 		pageOfURL[res.URL] = p

@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"strings"
 )
 
@@ -119,5 +118,3 @@ func (db *DB) FileBytes(ctx context.Context, blob string) ([]byte, error) {
 	err := db.r().QueryRowContext(ctx, `SELECT bytes FROM file_blobs WHERE hash = ?`, blob).Scan(&b)
 	return b, notFound(err)
 }
-
-var _ = json.Marshal
