@@ -48,14 +48,17 @@ func bigSpace(b *testing.B, env *apitest.Env, n int) string {
 	return space
 }
 
-// BenchmarkSearch10k searches a space of 10,000 pages.
+// BenchmarkSearch10k searches a space of 10,000 pages: a word on one
+// page, a word on 100 pages, and words on every page.
 func BenchmarkSearch10k(b *testing.B) {
 	env := apitest.New(b)
 	space := bigSpace(b, env, 10000)
-	queries := []string{"topic42", "item9876", "common subject", "details lorem", "magna"}
-	b.ResetTimer()
-	for i := range b.N {
-		env.Must(200, "GET", "/v1/spaces/"+space+"/search?query="+urlQuery(queries[i%len(queries)]), env.Admin.Token, nil)
+	for _, q := range []string{"item9876", "topic42", "common subject", "magna"} {
+		b.Run(q, func(b *testing.B) {
+			for range b.N {
+				env.Must(200, "GET", "/v1/spaces/"+space+"/search?query="+urlQuery(q), env.Admin.Token, nil)
+			}
+		})
 	}
 }
 
