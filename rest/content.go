@@ -129,15 +129,23 @@ func mountContent(a *API, r chi.Router) {
 	r.Get("/spaces/{spaceId}/links", a.ok(links))
 	r.Get("/spaces/{spaceId}/content/page/{pageId}/links", a.ok(links))
 
-	importer := func(r *http.Request) (any, error) {
+	// Imports answer 201 with a Location naming the new revision.
+	importer := func(w http.ResponseWriter, r *http.Request) {
 		var in model.ImportContentInput
-		if err := decode(r, &in, bodyRequired); err != nil {
-			return nil, err
+		err := decode(r, &in, bodyRequired)
+		var res *model.ImportContentResult
+		if err == nil {
+			res, err = a.M.ImportContent(r.Context(), path(r, "spaceId"), optional(path(r, "pageId")), in)
 		}
-		return a.M.ImportContent(r.Context(), path(r, "spaceId"), optional(path(r, "pageId")), in)
+		if err != nil {
+			WriteError(w, r, a.Log, err)
+			return
+		}
+		w.Header().Set("Location", a.Resolver.Config.PublicURL+"/v1/spaces/"+path(r, "spaceId")+"/revisions/"+res.Revision)
+		WriteJSON(w, http.StatusCreated, res)
 	}
-	r.Post("/spaces/{spaceId}/content/import", a.created(importer))
-	r.Post("/spaces/{spaceId}/content/page/{pageId}/import", a.created(importer))
+	r.Post("/spaces/{spaceId}/content/import", importer)
+	r.Post("/spaces/{spaceId}/content/page/{pageId}/import", importer)
 
 	r.Post("/spaces/{spaceId}/content/template", func(w http.ResponseWriter, r *http.Request) {
 		var in model.ApplyTemplateInput

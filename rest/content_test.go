@@ -101,7 +101,11 @@ func contentSite(t testing.TB) *httptest.Server {
 func importInto(t *testing.T, env *apitest.Env, space, source, url string) map[string]any {
 	t.Helper()
 	r := env.Must(201, "POST", "/v1/spaces/"+space+"/content/import", env.Admin.Token, map[string]any{"url": url, "source": source})
-	return r.JSON()
+	res := r.JSON()
+	if loc := r.Header.Get("Location"); loc != env.HTTP.URL+"/v1/spaces/"+space+"/revisions/"+res["revision"].(string) {
+		t.Errorf("Location %q", loc)
+	}
+	return res
 }
 
 func TestContentImportAndRead(t *testing.T) {
