@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"docsapi/auth"
+	"docsapi/delivery"
 	"docsapi/storage"
 )
 
@@ -22,4 +23,7 @@ type Resolver struct {
 	Config Config
 	Now    func() time.Time
 	Signer *Signer
+	// Deliveries carries integration events to development tunnels (queued)
+	// and renders (synchronously, through its Doer).
+	Deliveries *delivery.Worker
 }

@@ -25,6 +25,7 @@ import (
 
 	"docsapi/apierr"
 	"docsapi/auth"
+	"docsapi/delivery"
 	"docsapi/graph"
 	"docsapi/graph/generated"
 	"docsapi/rest"
@@ -44,6 +45,9 @@ type Config struct {
 	Build             string
 	// Clock replaces time.Now (tests of retention and expiry).
 	Clock func() time.Time
+	// Outbound sends requests to integration runtimes (development tunnels);
+	// nil means delivery.DefaultDoer. The guarded fetcher goes here.
+	Outbound delivery.Doer
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -71,6 +75,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 	}
+	res.Deliveries = delivery.NewWorker(db, cfg.Outbound, cfg.Clock, log)
 	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log}
 	s.Router = s.routes()
 	return s
@@ -122,6 +127,7 @@ func (s *Server) routes() chi.Router {
 	})
 
 	api := rest.New(s.Resolver, s.Log)
+	api.MountPublic(r)
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(s.authenticate)
 		r.NotFound(rest.NotFound)

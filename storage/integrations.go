@@ -268,10 +268,11 @@ func insertImage(tx *Tx, integrationID string, f ImageFile) (string, error) {
 	return id, err
 }
 
-// IntegrationImage reads a stored icon or preview image.
-func (db *DB) IntegrationImage(ctx context.Context, id string) (ImageFile, error) {
+// IntegrationImage reads a stored icon or preview image of an integration.
+func (db *DB) IntegrationImage(ctx context.Context, name, id string) (ImageFile, error) {
 	var f ImageFile
-	err := db.r().QueryRowContext(ctx, `SELECT content_type, width, height, data FROM integration_files WHERE id = ?`, id).
+	err := db.r().QueryRowContext(ctx, `SELECT f.content_type, f.width, f.height, f.data FROM integration_files f
+ JOIN integrations i ON i.id = f.integration_id WHERE i.name = ? AND f.id = ?`, name, id).
 		Scan(&f.ContentType, &f.Width, &f.Height, &f.Data)
 	return f, notFound(err)
 }

@@ -71,7 +71,7 @@ type Integrations interface {
 	ListIntegrations(ctx context.Context, f IntegrationFilter, pq PageQuery) (Page[Integration], error)
 	PublishIntegration(ctx context.Context, p IntegrationPublish, newSecret string) error
 	UnpublishIntegration(ctx context.Context, integrationID string) (bool, []string, error)
-	IntegrationImage(ctx context.Context, id string) (ImageFile, error)
+	IntegrationImage(ctx context.Context, name, id string) (ImageFile, error)
 	SetDevelopmentMode(ctx context.Context, integrationID string, tunnelURL *string, all bool) error
 	RotateSigningSecret(ctx context.Context, integrationID, secret string) error
 	AdminOrganizations(ctx context.Context, userID string) ([]string, error)
