@@ -30,6 +30,8 @@ type Env struct {
 	DB     *storage.DB
 	HTTP   *httptest.Server
 	Clock  *Clock
+	// DBPath is the database file (tests of restarts reopen it).
+	DBPath string
 
 	// Org is a bootstrapped organization whose admin is Admin.
 	Org   string
@@ -69,11 +71,12 @@ type Options struct {
 func New(t testing.TB, opts ...Options) *Env {
 	t.Helper()
 	clock := &Clock{now: time.Now().UTC()}
-	db, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Clock: clock.Now})
+	dbPath := filepath.Join(t.TempDir(), "test.db")
+	db, err := storage.Open(dbPath, storage.Options{Clock: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &Env{T: t, DB: db, Clock: clock}
+	e := &Env{T: t, DB: db, Clock: clock, DBPath: dbPath}
 	cfg := server.Config{Version: "test", Build: "test", Clock: clock.Now, AllowPrivateFetch: true}
 	// The public URL must be known before the server exists: listen first.
 	e.HTTP = httptest.NewUnstartedServer(nil)

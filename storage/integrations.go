@@ -170,16 +170,16 @@ type ImageFile struct {
 // IntegrationPublish is one publication: it replaces every field of the
 // integration (Secrets nil keeps the stored secrets).
 type IntegrationPublish struct {
-	Name, OrganizationID                                   string
+	Name, OrganizationID                                     string
 	Runtime, Title, Description, Summary, Visibility, Target string
-	Scopes, Categories                                     []string
-	Blocks, ContentSources, ExternalLinks, Configurations  json.RawMessage
-	BlockDomains                                           []string
-	Script                                                 string
-	Secrets                                                map[string]string
-	CSP                                                    json.RawMessage
-	Icon                                                   *ImageFile
-	PreviewImages                                          []ImageFile
+	Scopes, Categories                                       []string
+	Blocks, ContentSources, ExternalLinks, Configurations    json.RawMessage
+	BlockDomains                                             []string
+	Script                                                   string
+	Secrets                                                  map[string]string
+	CSP                                                      json.RawMessage
+	Icon                                                     *ImageFile
+	PreviewImages                                            []ImageFile
 }
 
 // PublishIntegration creates the integration (version 1, with newSecret as
