@@ -37,12 +37,13 @@ type Event struct {
 	Payload        json.RawMessage
 	Status         string
 	CreatedAt      time.Time
+	Seq            int64 // recording order
 }
 
 func insertEvents(tx *Tx, events []NewEvent) error {
 	for _, e := range events {
-		if _, err := tx.exec(`INSERT INTO integration_events (id, integration_id, installation_id, organization_id, type, payload, status, created_at)
- VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, e.ID, e.IntegrationID, nullIfEmpty(e.InstallationID), nullIfEmpty(e.OrganizationID), e.Type, string(e.Payload), e.Status, ms(tx.Now)); err != nil {
+		if _, err := tx.exec(`INSERT INTO integration_events (id, seq, integration_id, installation_id, organization_id, type, payload, status, created_at)
+ VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM integration_events), ?, ?, ?, ?, ?, ?, ?)`, e.ID, e.IntegrationID, nullIfEmpty(e.InstallationID), nullIfEmpty(e.OrganizationID), e.Type, string(e.Payload), e.Status, ms(tx.Now)); err != nil {
 			return err
 		}
 		if err := appendLogs(tx, e.ID, e.Logs); err != nil {
@@ -92,14 +93,14 @@ func (db *DB) RecordEvents(ctx context.Context, events ...NewEvent) error {
 	return db.Write(ctx, func(tx *Tx) error { return insertEvents(tx, events) })
 }
 
-const eventCols = `e.id, e.integration_id, e.installation_id, e.type, e.payload, e.status, e.created_at`
+const eventCols = `e.id, e.integration_id, e.installation_id, e.type, e.payload, e.status, e.created_at, e.seq`
 
 func scanEvent(sc interface{ Scan(...any) error }) (Event, error) {
 	var e Event
 	var inst sql.NullString
 	var payload string
 	var created int64
-	if err := sc.Scan(&e.ID, &e.IntegrationID, &inst, &e.Type, &payload, &e.Status, &created); err != nil {
+	if err := sc.Scan(&e.ID, &e.IntegrationID, &inst, &e.Type, &payload, &e.Status, &created, &e.Seq); err != nil {
 		return e, notFound(err)
 	}
 	e.InstallationID = inst.String
@@ -111,10 +112,10 @@ func scanEvent(sc interface{ Scan(...any) error }) (Event, error) {
 // ListEvents pages through an integration's events, newest first.
 func (db *DB) ListEvents(ctx context.Context, integrationID string, pq PageQuery) (Page[Event], error) {
 	spec := listSpec{Select: eventCols, From: `FROM integration_events e WHERE e.integration_id = ?`, Args: []any{integrationID},
-		SortCol: "e.created_at", IDCol: "e.id", Desc: true}
+		SortCol: "e.seq", IDCol: "e.id", Desc: true}
 	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (Event, Cursor, error) {
 		e, err := scanEvent(rows)
-		return e, Cursor{N: e.CreatedAt.UnixMilli(), ID: e.ID}, err
+		return e, Cursor{N: e.Seq, ID: e.ID}, err
 	})
 }
 

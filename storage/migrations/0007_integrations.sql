@@ -127,6 +127,7 @@ CREATE INDEX integration_installation_tokens_by_installation ON integration_inst
 -- events outlive it (installation_deleted is about a removed installation).
 CREATE TABLE integration_events (
     id              TEXT PRIMARY KEY,
+    seq             INTEGER NOT NULL UNIQUE,     -- recording order (events of one millisecond too)
     integration_id  TEXT NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,
     installation_id TEXT,
     organization_id TEXT,                        -- organization the event comes from
@@ -135,7 +136,7 @@ CREATE TABLE integration_events (
     status          TEXT NOT NULL,               -- pending | success | failed
     created_at      INTEGER NOT NULL
 );
-CREATE INDEX integration_events_by_integration ON integration_events (integration_id, created_at, id);
+CREATE INDEX integration_events_by_integration ON integration_events (integration_id, seq);
 
 CREATE TABLE integration_event_logs (
     event_id  TEXT NOT NULL REFERENCES integration_events(id) ON DELETE CASCADE,
