@@ -101,16 +101,51 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 }
 
 // Run is the background loop: it keeps up to Policy.Concurrency attempts in
-// flight, each recorded as soon as it ends (a slow tunnel holds one slot,
-// not the queue), and sleeps until the next delivery is due, a Notify, or
-// the poll interval. It returns when ctx is cancelled and in-flight attempts
-// have been recorded.
+// flight (a slow tunnel holds one slot, not the queue), records outcomes as
+// they come in batches of whatever has finished (one commit for many
+// deliveries), and sleeps until the next delivery is due, a Notify, a freed
+// slot, or the poll interval. It returns when ctx is cancelled and the
+// attempts in flight have been recorded.
 func (w *Worker) Run(ctx context.Context) {
 	slots := max(w.Policy.Concurrency, 1)
 	sem := make(chan struct{}, slots)
-	done := make(chan struct{}, 1) // an attempt ended: a slot is free
-	var wg sync.WaitGroup
-	defer wg.Wait()
+	freed := make(chan struct{}, 1)
+	results := make(chan storage.DeliveryOutcome, slots)
+	recorded := make(chan struct{})
+	go func() {
+		defer close(recorded)
+		for o := range results {
+			batch := []storage.DeliveryOutcome{o}
+		more:
+			for len(batch) < 256 {
+				select {
+				case o, ok := <-results:
+					if !ok {
+						break more
+					}
+					batch = append(batch, o)
+				default:
+					break more
+				}
+			}
+			if err := w.Store.FinishDeliveries(context.WithoutCancel(ctx), batch); err != nil {
+				w.Log.Error("recording deliveries", "count", len(batch), "error", err)
+			}
+			for range batch {
+				<-sem
+			}
+			select {
+			case freed <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	var attempts sync.WaitGroup
+	defer func() {
+		attempts.Wait()
+		close(results)
+		<-recorded
+	}()
 	for {
 		free := slots - len(sem)
 		claimed := 0
@@ -122,18 +157,10 @@ func (w *Worker) Run(ctx context.Context) {
 			claimed = len(ds)
 			for _, d := range ds {
 				sem <- struct{}{}
-				wg.Add(1)
+				attempts.Add(1)
 				go func() {
-					defer wg.Done()
-					o := w.attempt(ctx, d)
-					if err := w.Store.FinishDeliveries(context.WithoutCancel(ctx), []storage.DeliveryOutcome{o}); err != nil {
-						w.Log.Error("recording a delivery", "event", d.EventID, "error", err)
-					}
-					<-sem
-					select {
-					case done <- struct{}{}:
-					default:
-					}
+					defer attempts.Done()
+					results <- w.attempt(ctx, d)
 				}()
 			}
 		}
@@ -152,7 +179,7 @@ func (w *Worker) Run(ctx context.Context) {
 			timer.Stop()
 			return
 		case <-w.wake:
-		case <-done:
+		case <-freed:
 		case <-timer.C:
 		}
 		timer.Stop()
@@ -179,8 +206,8 @@ func (w *Worker) attempt(ctx context.Context, d storage.Delivery) storage.Delive
 	retry := false
 	switch {
 	case err != nil && ctx.Err() != nil:
-		// Shutting down: the attempt does not count; retry at once after restart.
-		log("warn", "delivery attempt %s to %s interrupted by shutdown", of, *d.TunnelURL)
+		// Shutting down: due again at once, so the next start retries it.
+		log("warn", "delivery attempt %s to %s interrupted by shutdown; retried at the next start", of, *d.TunnelURL)
 		o.RetryAt = now
 		return o
 	case err != nil:
