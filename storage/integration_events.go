@@ -167,6 +167,11 @@ type Delivery struct {
 // attempt count grows by one.
 func (db *DB) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Delivery, error) {
 	var out []Delivery
+	// An idle queue costs one read, not a write transaction.
+	var due int
+	if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM integration_deliveries WHERE next_attempt_at <= ? LIMIT 1) d`, ms(now)).Scan(&due); err != nil || due == 0 {
+		return nil, err
+	}
 	err := db.Write(ctx, func(tx *Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT d.event_id, d.integration_id, i.name, e.type, e.payload, d.attempts, i.dev_tunnel_url, i.signing_secret, i.csp
  FROM integration_deliveries d JOIN integration_events e ON e.id = d.event_id JOIN integrations i ON i.id = d.integration_id
