@@ -97,10 +97,7 @@ func (r *mutationResolver) UpdateIntegrationInstallation(ctx context.Context, in
 func (r *mutationResolver) UninstallIntegration(ctx context.Context, integrationName string, installationID string) (*model.DeleteResult, error) {
 	_, it, in, err := r.installationFor(ctx, integrationName, installationID, removeInstallation)
 	if err != nil {
-		if e, ok := apierr.As(err); ok && e.Status == 404 {
-			return &model.DeleteResult{}, nil
-		}
-		return nil, err
+		return deleteRefusal(err)
 	}
 	deleted, tokens, err := r.Store.DeleteInstallation(ctx, it.ID, in.ID, func(prev storage.Installation, targets []storage.TargetInstallation) []storage.NewEvent {
 		var evs []storage.NewEvent

@@ -37,12 +37,13 @@ func userCaller(ctx context.Context, action string) (auth.Caller, error) {
 // memberOfOwner tells whether the caller belongs to the integration's
 // owning organization (honouring organization-scoped tokens).
 func memberOfOwner(c auth.Caller, it storage.Integration) bool {
-	return it.Membership != nil && !isInstallationToken(c) && (c.OrganizationID == "" || c.OrganizationID == it.OrganizationID)
+	return it.Membership != nil && (c.OrganizationID == "" || c.OrganizationID == it.OrganizationID)
 }
 
-// ownerAdmin: the caller administrates the integration's owning organization.
+// ownerAdmin: the caller administrates the integration's owning
+// organization (installation tokens never do: they act as READ members).
 func ownerAdmin(c auth.Caller, it storage.Integration) bool {
-	return memberOfOwner(c, it) && atLeast(it.Membership.Role, "admin")
+	return memberOfOwner(c, it) && !isInstallationToken(c) && atLeast(it.Membership.Role, "admin")
 }
 
 // visibleIntegration loads an integration the caller may see: public and
@@ -120,7 +121,10 @@ func (r *Resolver) integrationModel(c auth.Caller, it storage.Integration, canIn
 	}
 	member := memberOfOwner(c, it)
 	var role *string
-	if member {
+	switch {
+	case member && isInstallationToken(c):
+		role = &installationRole
+	case member:
 		role = it.Membership.Role
 	}
 	m.Owner = r.orgModel(it.Owner, role, member)

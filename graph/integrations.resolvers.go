@@ -21,10 +21,7 @@ func (r *mutationResolver) PublishIntegration(ctx context.Context, integrationNa
 func (r *mutationResolver) UnpublishIntegration(ctx context.Context, integrationName string) (*model.DeleteResult, error) {
 	_, it, err := r.ownedIntegration(ctx, integrationName, "unpublishing an integration")
 	if err != nil {
-		if e, ok := apierr.As(err); ok && e.Status == 404 {
-			return &model.DeleteResult{Deleted: false}, nil
-		}
-		return nil, err
+		return deleteRefusal(err)
 	}
 	deleted, tokens, err := r.Store.UnpublishIntegration(ctx, it.ID)
 	if err != nil {
@@ -52,7 +49,10 @@ func (r *mutationResolver) SetIntegrationDevelopmentMode(ctx context.Context, in
 		return false, err
 	}
 	all := input.All != nil && *input.All
-	return err == nil, r.Store.SetDevelopmentMode(ctx, it.ID, input.TunnelURL, all)
+	if err := r.Store.SetDevelopmentMode(ctx, it.ID, input.TunnelURL, all); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // DisableIntegrationDevelopmentMode is the resolver for the disableIntegrationDevelopmentMode field.
@@ -64,7 +64,10 @@ func (r *mutationResolver) DisableIntegrationDevelopmentMode(ctx context.Context
 	if err != nil {
 		return false, err
 	}
-	return true, r.Store.SetDevelopmentMode(ctx, it.ID, nil, false)
+	if err := r.Store.SetDevelopmentMode(ctx, it.ID, nil, false); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // RotateIntegrationSigningSecret is the resolver for the rotateIntegrationSigningSecret field.
