@@ -47,6 +47,19 @@ var families []func(a *API, r chi.Router)
 
 func register(mount func(a *API, r chi.Router)) { families = append(families, mount) }
 
+// publicFamilies mount routes outside /v1 that need no token (integration
+// assets).
+var publicFamilies []func(a *API, r chi.Router)
+
+func registerPublic(mount func(a *API, r chi.Router)) { publicFamilies = append(publicFamilies, mount) }
+
+// MountPublic adds the token-less routes to the root router.
+func (a *API) MountPublic(r chi.Router) {
+	for _, mount := range publicFamilies {
+		mount(a, r)
+	}
+}
+
 // Mount adds every /v1 route to r (r is already under /v1 and
 // authenticated). Idempotency-Key applies to every POST and PUT by method,
 // so families never opt in.
