@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Measures docsapi against a bare chi + SQLite server on this machine, over
+# loopback, and prints a table of throughput, latency and the ratio to bare.
+#
+#   bench/run.sh                 # 10 s per measurement, 16 concurrent clients
+#   DURATION=5s CONC=8 bench/run.sh
+#   LEVELS="warn" bench/run.sh   # only with the request log off
+#
+# docsapi runs twice: with its request log on (info, written to a file, as in
+# production) and off (warn). Everything lives in a temporary folder that is
+# removed at the end; both servers listen on 127.0.0.1 only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-10s}
+WARMUP=${WARMUP:-2s}
+CONC=${CONC:-16}
+MEMBERS=${MEMBERS:-10000}
+TEAMS=${TEAMS:-50}
+LEVELS=${LEVELS:-"info warn"}
+GO=${GO:-go}
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "building into $work ..." >&2
+$GO build -o "$work/docsapi" ./cmd/docsapi
+$GO build -o "$work/bare" ./bench/bare
+$GO build -o "$work/load" ./bench/load
+$GO build -o "$work/seed" ./bench/seed
+
+echo "seeding $MEMBERS members, $TEAMS teams ..." >&2
+seed=$("$work/seed" --db "$work/docsapi.db" --members "$MEMBERS" --teams "$TEAMS")
+field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" <<<"$2"; }
+org=$(field organization "$seed")
+token=$(field token "$seed")
+
+# wait_for FILE PATTERN: until the server printed its address.
+wait_for() {
+  for _ in $(seq 1 200); do
+    if grep -q "$2" "$1" 2>/dev/null; then return 0; fi
+    sleep 0.05
+  done
+  echo "server did not start; its output:" >&2; cat "$1" >&2; exit 1
+}
+
+"$work/bare" --addr 127.0.0.1:0 --db "$work/bare.db" --rows "$MEMBERS" >"$work/bare.out" 2>&1 &
+pids+=($!)
+wait_for "$work/bare.out" '"addr"'
+bare_addr=$(field addr "$(cat "$work/bare.out")")
+bare_id=$(field id "$(cat "$work/bare.out")")
+
+start_docsapi() { # LEVEL -> sets api, api_pid
+  "$work/docsapi" serve --addr 127.0.0.1:0 --db "$work/docsapi.db" --log-level "$1" \
+    >"$work/docsapi-$1.out" 2>"$work/docsapi-$1.log" &
+  api_pid=$!
+  pids+=($api_pid)
+  wait_for "$work/docsapi-$1.out" 'listening on'
+  api=$(sed -n 's/^listening on http:\/\/\([^ ]*\).*/\1/p' "$work/docsapi-$1.out")
+}
+
+# measure NAME ARGS... -> prints "rps p50 p99" (tab-separated)
+measure() {
+  local out
+  out=$("$work/load" -tsv -c "$CONC" -d "$DURATION" -warmup "$WARMUP" "$@") || {
+    echo "load failed: $*" >&2; "$work/load" -c 1 -n 1 -warmup 0 "$@" >&2 || true; exit 1; }
+  cut -f1-3 <<<"$out"
+}
+
+auth="Authorization: Bearer $token"
+declare -A res
+
+bare_run() {
+  res[bare_get]=$(measure -url "http://$bare_addr/items/$bare_id")
+  res[bare_list]=$(measure -url "http://$bare_addr/items?limit=100")
+  res[bare_create]=$(measure -method PUT -body '{"title":"bench"}' -expect 201 -url "http://$bare_addr/items")
+}
+
+for level in $LEVELS; do
+  start_docsapi "$level"
+  echo "measuring docsapi (log level $level) and bare ..." >&2
+  res[${level}_get]=$(measure -H "$auth" -url "http://$api/v1/orgs/$org")
+  res[${level}_list]=$(measure -H "$auth" -url "http://$api/v1/orgs/$org/members?limit=100")
+  res[${level}_create]=$(measure -H "$auth" -method PUT -body '{"title":"bench"}' -expect 201 -url "http://$api/v1/orgs/$org/teams")
+  # Bare is measured right after each docsapi run so both see the same machine state.
+  bare_run
+  for k in get list create; do res[bare_${k}_${level}]=${res[bare_$k]}; done
+  kill "$api_pid"; wait "$api_pid" 2>/dev/null || true
+done
+
+name_get="GET /v1/orgs/{id} vs PK read"
+name_list="GET members?limit=100 ($MEMBERS) vs keyset page"
+name_create="PUT /v1/orgs/{id}/teams vs insert"
+declare -A target=([get]=0.75 [list]=0.60 [create]=0.80)
+
+echo
+echo "docsapi vs bare chi+SQLite; $(nproc) cores, concurrency $CONC, $DURATION each, $(go env GOVERSION)"
+printf '%-46s %-5s %9s %8s %8s %9s %8s %8s %6s %6s\n' comparison log "req/s" "p50 ms" "p99 ms" "bare r/s" "p50 ms" "p99 ms" ratio target
+for level in $LEVELS; do
+  for k in get list create; do
+    read -r a50 ap50 ap99 <<<"${res[${level}_$k]}"
+    read -r b50 bp50 bp99 <<<"${res[bare_${k}_${level}]}"
+    ratio=$(awk -v a="$a50" -v b="$b50" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    ok=$(awk -v r="$ratio" -v t="${target[$k]}" 'BEGIN { print (r >= t ? "ok" : "BELOW") }')
+    n=name_$k
+    printf '%-46s %-5s %9s %8s %8s %9s %8s %8s %6s %4s %s\n' "${!n}" "$level" "$a50" "$ap50" "$ap99" "$b50" "$bp50" "$bp99" "$ratio" "${target[$k]}" "$ok"
+  done
+done

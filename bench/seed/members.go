@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"docsapi/storage"
+)
+
+func init() {
+	register("members", 0, "members to add to the organization (new users)", seedMembers)
+	register("teams", 0, "teams to create; every seeded member joins one of them (round robin)", seedTeams)
+}
+
+// seedMembers adds n users as members with distinct join times (one second
+// apart, oldest first) and a spread of roles, so lists sort realistically.
+func seedMembers(ctx context.Context, e *Env, n int) error {
+	roles := []any{"read", "comment", "edit", "review", "create", nil}
+	base := time.Now().Add(-time.Duration(n+1) * time.Second).UnixMilli()
+	users := make([][]any, 0, n)
+	members := make([][]any, 0, n)
+	ids := make([]string, 0, n)
+	for i := range n {
+		id := storage.NewID()
+		ids = append(ids, id)
+		at := base + int64(i)*1000
+		users = append(users, []any{id, fmt.Sprintf("member%05d-%s@example.com", i, id[:6]), fmt.Sprintf("Member %05d", i), 1, at})
+		members = append(members, []any{e.Org, id, roles[i%len(roles)], at})
+	}
+	err := e.DB.Write(ctx, func(tx *storage.Tx) error {
+		if err := batchInsert(tx, ctx, "users", []string{"id", "email", "display_name", "signed_in", "created_at"}, users); err != nil {
+			return err
+		}
+		return batchInsert(tx, ctx, "members", []string{"organization_id", "user_id", "role", "joined_at"}, members)
+	})
+	if err != nil {
+		return err
+	}
+	e.Out["members"] = n
+	e.Out["member"] = ids[n/2]
+	memberIDs = ids
+	return nil
+}
+
+// memberIDs are the members seedMembers added, for the seeders after it.
+var memberIDs []string
+
+// seedTeams creates n teams; the seeded members join them round robin.
+func seedTeams(ctx context.Context, e *Env, n int) error {
+	base := time.Now().Add(-time.Duration(n+1) * time.Second).UnixMilli()
+	teams := make([][]any, 0, n)
+	ids := make([]string, 0, n)
+	for i := range n {
+		id := storage.NewID()
+		ids = append(ids, id)
+		teams = append(teams, []any{id, e.Org, fmt.Sprintf("Team %04d", i), base + int64(i)*1000})
+	}
+	tms := make([][]any, 0, len(memberIDs))
+	for i, uid := range memberIDs {
+		tms = append(tms, []any{ids[i%n], e.Org, uid, "member", base})
+	}
+	err := e.DB.Write(ctx, func(tx *storage.Tx) error {
+		if err := batchInsert(tx, ctx, "teams", []string{"id", "organization_id", "title", "created_at"}, teams); err != nil {
+			return err
+		}
+		return batchInsert(tx, ctx, "team_members", []string{"team_id", "organization_id", "user_id", "role", "added_at"}, tms)
+	})
+	if err != nil {
+		return err
+	}
+	e.Out["teams"] = n
+	e.Out["team"] = ids[0]
+	return nil
+}
