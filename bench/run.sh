@@ -32,7 +32,7 @@ echo "building into $work ..." >&2
 $GO build -o "$work/docsapi" ./cmd/docsapi
 $GO build -o "$work/bare" ./bench/bare
 $GO build -o "$work/load" ./bench/load
-$GO build -o "$work/seed" ./bench/seed
+$GO build -o "$work/seed" ./bench/seed/cmd/seed
 
 echo "seeding $MEMBERS members, $TEAMS teams ..." >&2
 seed=$("$work/seed" --db "$work/docsapi.db" --members "$MEMBERS" --teams "$TEAMS")

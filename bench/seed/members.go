@@ -1,4 +1,4 @@
-package main
+package seed
 
 import (
 	"context"
@@ -9,13 +9,13 @@ import (
 )
 
 func init() {
-	register("members", 0, "members to add to the organization (new users)", seedMembers)
-	register("teams", 0, "teams to create; every seeded member joins one of them (round robin)", seedTeams)
+	register("members", "members to add to the organization (new users)", Members)
+	register("teams", "teams to create; every seeded member joins one of them (round robin)", Teams)
 }
 
-// seedMembers adds n users as members with distinct join times (one second
+// Members adds n users as members with distinct join times (one second
 // apart, oldest first) and a spread of roles, so lists sort realistically.
-func seedMembers(ctx context.Context, e *Env, n int) error {
+func Members(ctx context.Context, e *Env, n int) error {
 	roles := []any{"read", "comment", "edit", "review", "create", nil}
 	base := time.Now().Add(-time.Duration(n+1) * time.Second).UnixMilli()
 	users := make([][]any, 0, n)
@@ -39,15 +39,12 @@ func seedMembers(ctx context.Context, e *Env, n int) error {
 	}
 	e.Out["members"] = n
 	e.Out["member"] = ids[n/2]
-	memberIDs = ids
+	e.MemberIDs = append(e.MemberIDs, ids...)
 	return nil
 }
 
-// memberIDs are the members seedMembers added, for the seeders after it.
-var memberIDs []string
-
-// seedTeams creates n teams; the seeded members join them round robin.
-func seedTeams(ctx context.Context, e *Env, n int) error {
+// Teams creates n teams; the seeded members join them round robin.
+func Teams(ctx context.Context, e *Env, n int) error {
 	base := time.Now().Add(-time.Duration(n+1) * time.Second).UnixMilli()
 	teams := make([][]any, 0, n)
 	ids := make([]string, 0, n)
@@ -56,8 +53,8 @@ func seedTeams(ctx context.Context, e *Env, n int) error {
 		ids = append(ids, id)
 		teams = append(teams, []any{id, e.Org, fmt.Sprintf("Team %04d", i), base + int64(i)*1000})
 	}
-	tms := make([][]any, 0, len(memberIDs))
-	for i, uid := range memberIDs {
+	tms := make([][]any, 0, len(e.MemberIDs))
+	for i, uid := range e.MemberIDs {
 		tms = append(tms, []any{ids[i%n], e.Org, uid, "member", base})
 	}
 	err := e.DB.Write(ctx, func(tx *storage.Tx) error {
