@@ -61,27 +61,33 @@ type MemberFilter struct {
 }
 
 func (db *DB) ListMembers(ctx context.Context, orgID string, f MemberFilter, pq PageQuery) (Page[Member], error) {
-	from := `FROM members m JOIN users u ON u.id = m.user_id WHERE m.organization_id = ?`
+	// where holds the conditions on members alone; the users join is only
+	// needed for the text search (every member has a user: NOT NULL foreign
+	// key), so without one the total is counted on the members index only.
+	where := ` WHERE m.organization_id = ?`
 	args := []any{orgID}
 	if f.Role != nil {
 		if *f.Role == "guest" {
-			from += ` AND m.role IS NULL`
+			where += ` AND m.role IS NULL`
 		} else {
-			from += ` AND m.role = ?`
+			where += ` AND m.role = ?`
 			args = append(args, *f.Role)
 		}
-	}
-	if f.Search != "" {
-		from += ` AND (lower(u.display_name) LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
-		pat := "%" + likeEscape(strings.ToLower(f.Search)) + "%"
-		args = append(args, pat, pat)
 	}
 	sortCol := "m.joined_at"
 	if f.SortBySeen {
 		sortCol = "m.last_seen_at"
-		from += ` AND m.last_seen_at IS NOT NULL`
+		where += ` AND m.last_seen_at IS NOT NULL`
 	}
-	spec := listSpec{Select: memberSelect, From: from, Args: args, SortCol: sortCol, IDCol: "m.user_id", Desc: !f.Asc}
+	spec := listSpec{Select: memberSelect, SortCol: sortCol, IDCol: "m.user_id", Desc: !f.Asc}
+	if f.Search != "" {
+		where += ` AND (lower(u.display_name) LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
+		pat := "%" + likeEscape(strings.ToLower(f.Search)) + "%"
+		args = append(args, pat, pat)
+	} else {
+		spec.CountFrom, spec.CountArgs = `FROM members m`+where, args
+	}
+	spec.From, spec.Args = `FROM members m JOIN users u ON u.id = m.user_id`+where, args
 	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (Member, Cursor, error) {
 		m, err := scanMember(rows, orgID)
 		key := m.JoinedAt.UnixMilli()

@@ -72,6 +72,11 @@ type listSpec struct {
 	Select  string // columns, without SELECT
 	From    string // FROM ... WHERE ...
 	Args    []any
+	// CountFrom and CountArgs, when set, count the same rows more cheaply
+	// (without joins that cannot change the total, such as a join along a
+	// NOT NULL foreign key); the page still uses From.
+	CountFrom string
+	CountArgs []any
 	SortCol string // column holding the sort key
 	IDCol   string // unique tiebreak column
 	Desc    bool
@@ -99,8 +104,12 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 	q += " ORDER BY " + spec.SortCol + " " + dir + ", " + spec.IDCol + " " + dir + " LIMIT ?"
 	args = append(args, pq.Limit+1)
 
+	countFrom, countArgs := spec.From, spec.Args
+	if spec.CountFrom != "" {
+		countFrom, countArgs = spec.CountFrom, spec.CountArgs
+	}
 	err := db.ReadTx(ctx, func(tx queryer) error {
-		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) "+spec.From, spec.Args...).Scan(&page.Count); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) "+countFrom, countArgs...).Scan(&page.Count); err != nil {
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, q, args...)
