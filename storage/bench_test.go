@@ -13,7 +13,9 @@ import (
 // (spread over 50 teams). Only benchmarks call it: seeding costs ~0.5 s.
 func seeded(b *testing.B, members int) (*storage.DB, *seed.Env) {
 	b.Helper()
-	db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{})
+	path := filepath.Join(b.TempDir(), "bench.db")
+	lastPath = path
+	db, err := storage.Open(path, storage.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,3 +60,7 @@ func BenchmarkOrganizationFor(b *testing.B) {
 		}
 	}
 }
+
+var lastPath string
+
+func dbPathOf(b *testing.B) string { return lastPath }

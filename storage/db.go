@@ -38,6 +38,8 @@ type DB struct {
 
 	mu     sync.RWMutex
 	rstmts map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+
+	counts countCache // list totals, valid while the change counter stands still
 }
 
 // Options tunes Open; the zero value is the durable default.
@@ -83,7 +85,7 @@ func Open(path string, opt Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 
-	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}}
+	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}}}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -119,6 +121,14 @@ func (db *DB) Ping(ctx context.Context) error {
 func (db *DB) migrate(ctx context.Context) error {
 	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("migrations table: %w", err)
+	}
+	// The change counter: one row, bumped by every write transaction (see
+	// Write), read by lists to know whether a cached total is still exact.
+	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS change_counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("change counter: %w", err)
+	}
+	if _, err := db.write.ExecContext(ctx, `INSERT INTO change_counter (id, n) SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM change_counter)`); err != nil {
+		return fmt.Errorf("change counter: %w", err)
 	}
 	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
 	if err != nil {
@@ -242,6 +252,9 @@ func (t *Tx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result
 func (t *Tx) exec(q string, args ...any) (sql.Result, error) { return t.ExecContext(t.ctx, q, args...) }
 
 // Write runs fn in one write transaction; an error from fn rolls it all back.
+// Every committed write also bumps the change counter, in the same
+// transaction, so that cached list totals (countCache) are never stale, even
+// for writes made by another process on the same file (docsapi admin).
 func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	sqlTx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -249,6 +262,10 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	t := &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
 	if err := fn(t); err != nil {
+		sqlTx.Rollback()
+		return err
+	}
+	if _, err := t.exec(`UPDATE change_counter SET n = n + 1 WHERE id = 1`); err != nil {
 		sqlTx.Rollback()
 		return err
 	}
