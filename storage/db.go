@@ -185,6 +185,25 @@ func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return s, nil
 }
 
+// cachedStmt is the prepared statement for query, or nil when it has not
+// been prepared yet; it never touches the pool.
+func (db *DB) cachedStmt(query string) *sql.Stmt {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.rstmts[query]
+}
+
+// prepare readies queries on the reader pool before a read transaction
+// starts (see readTx).
+func (db *DB) prepare(ctx context.Context, queries ...string) error {
+	for _, q := range queries {
+		if _, err := db.stmt(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func firstLine(q string) string {
 	q = strings.TrimSpace(q)
 	if i := strings.IndexByte(q, '\n'); i > 0 {
@@ -288,20 +307,24 @@ type readTx struct {
 	db *DB
 }
 
+// A read transaction never prepares through the pool: that needs a second
+// connection while the transaction holds one, and with every reader
+// connection held by a transaction waiting to prepare, none would ever be
+// free (the pool deadlocked on a cold start under concurrent lists). So it
+// uses statements prepared beforehand (see prepare; runList does it before
+// ReadTx) and runs anything else unprepared on its own connection.
 func (t *readTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	s, err := t.db.stmt(ctx, q)
-	if err != nil {
-		return nil, err
+	if s := t.db.cachedStmt(q); s != nil {
+		return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
 	}
-	return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+	return t.tx.QueryContext(ctx, q, args...)
 }
 
 func (t *readTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	s, err := t.db.stmt(ctx, q)
-	if err != nil {
-		return t.tx.QueryRowContext(ctx, q, args...)
+	if s := t.db.cachedStmt(q); s != nil {
+		return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 	}
-	return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	return t.tx.QueryRowContext(ctx, q, args...)
 }
 
 func (t *readTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {

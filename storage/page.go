@@ -112,6 +112,9 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 		countFrom, countArgs = spec.CountFrom, spec.CountArgs
 	}
 	countQ := "SELECT COUNT(*) " + countFrom
+	if err := db.prepare(ctx, changeCounterSQL, countQ, q); err != nil {
+		return page, err
+	}
 	err := db.ReadTx(ctx, func(tx queryer) error {
 		if err := db.counts.count(ctx, tx, countQ, countArgs, &page.Count); err != nil {
 			return err
