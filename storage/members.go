@@ -28,11 +28,11 @@ var (
 	ErrExists        = errors.New("storage: already exists")
 )
 
-// memberCounts are computed in the same query as the rows (no query per row).
+// memberCounts come with the row (no query per row): the team count is
+// stored on the membership and kept exact by the team writes (teams.go).
 // The spaces count is the number of spaces granted to the member directly or
 // through a team; resource families that grant spaces extend memberSpacesSQL.
-const memberSelect = userCols + `, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
- (SELECT COUNT(*) FROM team_members tm WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id)`
+const memberSelect = userCols + `, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at, m.team_count`
 
 func scanMember(sc interface{ Scan(...any) error }, orgID string) (Member, error) {
 	var m Member
