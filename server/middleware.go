@@ -37,6 +37,10 @@ func requestID(next http.Handler) http.Handler {
 // pattern, status, duration, request id.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.Log.Enabled(r.Context(), slog.LevelInfo) { // --log-level warn: no wrapping, no clock reads
+			next.ServeHTTP(w, r)
+			return
+		}
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
