@@ -52,7 +52,8 @@ wait_for() {
 }
 
 "$work/bare" --addr 127.0.0.1:0 --db "$work/bare.db" --rows "$MEMBERS" >"$work/bare.out" 2>&1 &
-pids+=($!)
+bare_pid=$!
+pids+=($bare_pid)
 wait_for "$work/bare.out" '"addr"'
 bare_addr=$(field addr "$(cat "$work/bare.out")")
 bare_id=$(field id "$(cat "$work/bare.out")")
@@ -66,12 +67,18 @@ start_docsapi() { # LEVEL -> sets api, api_pid
   api=$(sed -n 's/^listening on http:\/\/\([^ ]*\).*/\1/p' "$work/docsapi-$1.out")
 }
 
-# measure NAME ARGS... -> prints "rps p50 p99" (tab-separated)
+# measure PID ARGS... -> "rps p50 p99 cpu": load's figures and the server's
+# CPU time per request (from /proc: stable even when the machine is shared).
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 measure() {
-  local out
-  out=$("$work/load" -tsv -c "$CONC" -d "$DURATION" -warmup "$WARMUP" "$@") || {
+  local pid=$1 out t0 t1; shift
+  "$work/load" -c "$CONC" -d "$WARMUP" -warmup 0 "$@" >/dev/null 2>&1 || true
+  t0=$(cpu_ticks "$pid")
+  out=$("$work/load" -tsv -c "$CONC" -d "$DURATION" -warmup 0 "$@") || {
     echo "load failed: $*" >&2; "$work/load" -c 1 -n 1 -warmup 0 "$@" >&2 || true; exit 1; }
-  cut -f1-3 <<<"$out"
+  t1=$(cpu_ticks "$pid")
+  awk -v o="$out" -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+    split(o, f, "\t"); printf "%s\t%s\t%s\t%.3f\n", f[1], f[2], f[3], (b - a) / hz * 1000 / f[4] }'
 }
 
 auth="Authorization: Bearer $token"
@@ -89,12 +96,12 @@ for level in $LEVELS; do
   start_docsapi "$level"
   echo "measuring docsapi (log level $level) and bare, $ROUNDS rounds ..." >&2
   for _ in $(seq 1 "$ROUNDS"); do
-    keep "${level}_get" "$(measure -H "$auth" -url "http://$api/v1/orgs/$org")"
-    keep "bare_get_$level" "$(measure -url "http://$bare_addr/items/$bare_id")"
-    keep "${level}_list" "$(measure -H "$auth" -url "http://$api/v1/orgs/$org/members?limit=100")"
-    keep "bare_list_$level" "$(measure -url "http://$bare_addr/items?limit=100")"
-    keep "${level}_create" "$(measure -H "$auth" -method PUT -body '{"title":"bench"}' -expect 201 -url "http://$api/v1/orgs/$org/teams")"
-    keep "bare_create_$level" "$(measure -method PUT -body '{"title":"bench"}' -expect 201 -url "http://$bare_addr/items")"
+    keep "${level}_get" "$(measure "$api_pid" -H "$auth" -url "http://$api/v1/orgs/$org")"
+    keep "bare_get_$level" "$(measure "$bare_pid" -url "http://$bare_addr/items/$bare_id")"
+    keep "${level}_list" "$(measure "$api_pid" -H "$auth" -url "http://$api/v1/orgs/$org/members?limit=100")"
+    keep "bare_list_$level" "$(measure "$bare_pid" -url "http://$bare_addr/items?limit=100")"
+    keep "${level}_create" "$(measure "$api_pid" -H "$auth" -method PUT -body '{"title":"bench"}' -expect 201 -url "http://$api/v1/orgs/$org/teams")"
+    keep "bare_create_$level" "$(measure "$bare_pid" -method PUT -body '{"title":"bench"}' -expect 201 -url "http://$bare_addr/items")"
   done
   kill "$api_pid"; wait "$api_pid" 2>/dev/null || true
 done
@@ -106,14 +113,15 @@ declare -A target=([get]=0.75 [list]=0.60 [create]=0.80)
 
 echo
 echo "docsapi vs bare chi+SQLite; $(nproc) cores, concurrency $CONC, $DURATION per run, best of $ROUNDS, $($GO env GOVERSION)"
-printf '%-46s %-5s %9s %8s %8s %9s %8s %8s %6s %6s\n' comparison log "req/s" "p50 ms" "p99 ms" "bare r/s" "p50 ms" "p99 ms" ratio target
+printf '%-46s %-5s %8s %7s %7s %7s | %8s %7s %7s %7s | %5s %6s\n' comparison log "req/s" "p50 ms" "p99 ms" "cpu ms" "bare r/s" "p50 ms" "p99 ms" "cpu ms" ratio target
 for level in $LEVELS; do
   for k in get list create; do
-    read -r a50 ap50 ap99 <<<"${res[${level}_$k]}"
-    read -r b50 bp50 bp99 <<<"${res[bare_${k}_${level}]}"
+    read -r a50 ap50 ap99 acpu <<<"${res[${level}_$k]}"
+    read -r b50 bp50 bp99 bcpu <<<"${res[bare_${k}_${level}]}"
     ratio=$(awk -v a="$a50" -v b="$b50" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
     ok=$(awk -v r="$ratio" -v t="${target[$k]}" 'BEGIN { print (r >= t ? "ok" : "BELOW") }')
     n=name_$k
-    printf '%-46s %-5s %9s %8s %8s %9s %8s %8s %6s %4s %s\n' "${!n}" "$level" "$a50" "$ap50" "$ap99" "$b50" "$bp50" "$bp99" "$ratio" "${target[$k]}" "$ok"
+    printf '%-46s %-5s %8s %7s %7s %7s | %8s %7s %7s %7s | %5s %4s %s\n' "${!n}" "$level" "$a50" "$ap50" "$ap99" "$acpu" "$b50" "$bp50" "$bp99" "$bcpu" "$ratio" "${target[$k]}" "$ok"
   done
 done
+echo "cpu ms: server CPU time per request (user+system, from /proc), the figure least affected by other load on the machine."
