@@ -112,6 +112,15 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		body.Error.Code, body.Error.Message = e.Status, e.Message
 	} else {
 		reqID := middleware.GetReqID(r.Context())
+		if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
+			// The client went away (or timed out) mid-request: not a server
+			// fault, and nobody reads the answer.
+			if log != nil {
+				log.Info("request abandoned by the client", "request_id", reqID, "method", r.Method, "path", r.URL.Path, "error", err)
+			}
+			w.WriteHeader(499) // nginx's "client closed request", for the request log only
+			return
+		}
 		if log != nil {
 			log.Error("internal error", "request_id", reqID, "method", r.Method, "path", r.URL.Path, "error", err)
 		}
