@@ -26,3 +26,7 @@ test-go:
 
 test-client: build
 	cd test/client && npm ci --no-audit --no-fund && DOCSAPI_BIN=$(CURDIR)/docsapi npm test
+
+# docsapi against a bare chi + SQLite server on loopback (see README, Performance).
+bench:
+	bench/run.sh

@@ -42,6 +42,8 @@ func (e *Error) Code() string {
 		return "UNPROCESSABLE"
 	case http.StatusTooManyRequests:
 		return "RATE_LIMITED"
+	case http.StatusBadGateway:
+		return "BAD_GATEWAY"
 	default:
 		return "INTERNAL"
 	}

@@ -23,6 +23,10 @@ import (
 // TokenPrefix marks docsapi API tokens, so that leaked ones are easy to grep.
 const TokenPrefix = "dapi_"
 
+// KindInstallation marks integration installation tokens (see
+// graph/installations.go for what they may do).
+const KindInstallation = "installation"
+
 // Caller is who is making the request.
 type Caller struct {
 	UserID  string

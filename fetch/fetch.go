@@ -302,3 +302,31 @@ func (f *Fetcher) classify(ctx context.Context, u string, err error) error {
 	}
 	return &Error{Kind: KindNetwork, URL: u, Err: err}
 }
+
+// Do sends req (any method) through the same guard: the dial-time address
+// check, the redirect checks and the overall time bound. The response body is
+// cut at MaxBytes. It makes a Fetcher usable wherever an http.Client's Do is
+// expected (integration deliveries to development tunnels).
+func (f *Fetcher) Do(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(req.Context(), f.opts.Timeout)
+	res, err := f.client.Do(req.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	res.Body = &boundedBody{r: io.LimitReader(res.Body, f.opts.MaxBytes), c: res.Body, cancel: cancel}
+	return res, nil
+}
+
+type boundedBody struct {
+	r      io.Reader
+	c      io.Closer
+	cancel context.CancelFunc
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) { return b.r.Read(p) }
+func (b *boundedBody) Close() error {
+	err := b.c.Close()
+	b.cancel()
+	return err
+}

@@ -66,6 +66,11 @@ func (r *Resolver) inOrg(ctx context.Context, orgID string) (orgScope, error) {
 		return orgScope{}, apierr.NotFound("organization")
 	}
 	org, m, err := r.Store.OrganizationFor(ctx, orgID, c.UserID)
+	if err == nil && c.Kind == auth.KindInstallation {
+		// An installation token acts for its installation, not for the user
+		// who minted it: it reads its organization as a READ member would.
+		m = &storage.Membership{Role: &installationRole}
+	}
 	if errors.Is(err, storage.ErrNotFound) || (err == nil && m == nil) {
 		return orgScope{}, apierr.NotFound("organization")
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"docsapi/auth"
+	"docsapi/delivery"
 	"docsapi/importer"
 	"docsapi/storage"
 )
@@ -30,4 +31,7 @@ type Resolver struct {
 	// Wake signals the background worker of a queue that work was recorded
 	// (nil when no worker runs, as in tests that run the queue themselves).
 	Wake func(queue string)
+	// Deliveries carries integration events to development tunnels (queued)
+	// and renders (synchronously, through its Doer).
+	Deliveries *delivery.Worker
 }

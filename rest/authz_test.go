@@ -24,6 +24,10 @@ type authzRule struct {
 	// Body is a valid body, so that input validation cannot answer before
 	// authorization does.
 	Body any
+	// BodyFor builds the body from the fixture when it must name fixture
+	// resources (the organization an integration is published or
+	// installed in); it wins over Body.
+	BodyFor func(f *fixture) any
 	// NoForeign skips the other-organization check (public reads such as the
 	// SSO login list).
 	NoForeign bool
@@ -91,6 +95,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		}
 		method := strings.SplitN(key, " ", 2)[0]
 		p := rule.Path(f)
+		if rule.BodyFor != nil {
+			rule.Body = rule.BodyFor(f)
+		}
 		t.Run(key, func(t *testing.T) {
 			if r := f.Env.Do(method, p, "", rule.Body); r.Status != http.StatusUnauthorized {
 				t.Errorf("without token: %d, want 401 (%s)", r.Status, r.Body)

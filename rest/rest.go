@@ -47,6 +47,19 @@ var families []func(a *API, r chi.Router)
 
 func register(mount func(a *API, r chi.Router)) { families = append(families, mount) }
 
+// publicFamilies mount routes outside /v1 that need no token (integration
+// assets).
+var publicFamilies []func(a *API, r chi.Router)
+
+func registerPublic(mount func(a *API, r chi.Router)) { publicFamilies = append(publicFamilies, mount) }
+
+// MountPublic adds the token-less routes to the root router.
+func (a *API) MountPublic(r chi.Router) {
+	for _, mount := range publicFamilies {
+		mount(a, r)
+	}
+}
+
 // Mount adds every /v1 route to r (r is already under /v1 and
 // authenticated). Idempotency-Key applies to every POST and PUT by method,
 // so families never opt in.
@@ -99,6 +112,15 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		body.Error.Code, body.Error.Message = e.Status, e.Message
 	} else {
 		reqID := middleware.GetReqID(r.Context())
+		if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
+			// The client went away (or timed out) mid-request: not a server
+			// fault, and nobody reads the answer.
+			if log != nil {
+				log.Info("request abandoned by the client", "request_id", reqID, "method", r.Method, "path", r.URL.Path, "error", err)
+			}
+			w.WriteHeader(499) // nginx's "client closed request", for the request log only
+			return
+		}
 		if log != nil {
 			log.Error("internal error", "request_id", reqID, "method", r.Method, "path", r.URL.Path, "error", err)
 		}

@@ -39,6 +39,10 @@ func requestID(next http.Handler) http.Handler {
 // paths) have the route "(none)" in the metrics, keeping series bounded.
 func (s *Server) observeRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.Log.Enabled(r.Context(), slog.LevelInfo) { // --log-level warn: no wrapping, no clock reads
+			next.ServeHTTP(w, r)
+			return
+		}
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)

@@ -26,6 +26,7 @@ import (
 
 	"docsapi/apierr"
 	"docsapi/auth"
+	"docsapi/delivery"
 	"docsapi/fetch"
 	"docsapi/graph"
 	"docsapi/graph/generated"
@@ -69,6 +70,9 @@ type Config struct {
 	Build              string
 	// Clock replaces time.Now (tests of retention and expiry).
 	Clock func() time.Time
+	// Outbound sends requests to integration runtimes (development tunnels);
+	// nil means the guarded fetcher (package fetch) honouring AllowPrivateFetch.
+	Outbound delivery.Doer
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -110,6 +114,12 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
 		Fetcher: importer.Guarded{F: fetch.New(ImportFetchLimits(cfg.AllowPrivateFetch))},
 	}
+	if cfg.Outbound == nil {
+		// Deliveries and renders reach integration tunnels through the same
+		// guard as every other server-side request.
+		cfg.Outbound = fetch.New(fetch.Options{AllowPrivate: cfg.AllowPrivateFetch, Timeout: 15 * time.Second, MaxBytes: 4 << 20})
+	}
+	res.Deliveries = delivery.NewWorker(db, cfg.Outbound, cfg.Clock, log)
 	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log, Metrics: metrics.New(), limits: newLimiters(cfg)}
 	res.Wake = s.Wake
 	db.ObserveWrites(s.Metrics.ObserveWrite)
@@ -176,6 +186,7 @@ func (s *Server) routes() chi.Router {
 	r.Get("/files/{spaceId}/{revisionId}/{fileId}/{name}", api.DownloadFile(s.Resolver.Auth))
 	// SAML logins happen in a browser, before any token exists.
 	r.Route("/sso", api.MountSSO)
+	api.MountPublic(r)
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(s.authenticate)
 		r.NotFound(rest.NotFound)

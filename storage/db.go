@@ -41,6 +41,7 @@ type DB struct {
 	rstmts map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
 
 	writeObserver atomic.Pointer[WriteObserver]
+	counts        countCache // list totals, valid while the change counter stands still
 }
 
 // Options tunes Open; the zero value is the durable default.
@@ -86,7 +87,7 @@ func Open(path string, opt Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 
-	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}}
+	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}}}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -122,6 +123,14 @@ func (db *DB) Ping(ctx context.Context) error {
 func (db *DB) migrate(ctx context.Context) error {
 	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("migrations table: %w", err)
+	}
+	// The change counter: one row, bumped by every write transaction (see
+	// Write), read by lists to know whether a cached total is still exact.
+	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS change_counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("change counter: %w", err)
+	}
+	if _, err := db.write.ExecContext(ctx, `INSERT INTO change_counter (id, n) SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM change_counter)`); err != nil {
+		return fmt.Errorf("change counter: %w", err)
 	}
 	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
 	if err != nil {
@@ -176,6 +185,25 @@ func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	}
 	cache[query] = s
 	return s, nil
+}
+
+// cachedStmt is the prepared statement for query, or nil when it has not
+// been prepared yet; it never touches the pool.
+func (db *DB) cachedStmt(query string) *sql.Stmt {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.rstmts[query]
+}
+
+// prepare readies queries on the reader pool before a read transaction
+// starts (see readTx).
+func (db *DB) prepare(ctx context.Context, queries ...string) error {
+	for _, q := range queries {
+		if _, err := db.stmt(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func firstLine(q string) string {
@@ -245,13 +273,19 @@ func (t *Tx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result
 func (t *Tx) exec(q string, args ...any) (sql.Result, error) { return t.ExecContext(t.ctx, q, args...) }
 
 // Write runs fn in one write transaction; an error from fn rolls it all back.
+// Every committed write also bumps the change counter, in the same
+// transaction, so that cached list totals (countCache) are never stale, even
+// for writes made by another process on the same file (docsapi admin).
 func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	start := time.Now()
 	sqlTx, err := db.write.BeginTx(ctx, nil)
 	began := time.Now()
 	if err == nil {
 		t := &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
-		if err = fn(t); err != nil {
+		if err = fn(t); err == nil {
+			_, err = t.exec(`UPDATE change_counter SET n = n + 1 WHERE id = 1`)
+		}
+		if err != nil {
 			sqlTx.Rollback()
 		} else {
 			err = sqlTx.Commit()
@@ -296,20 +330,24 @@ type readTx struct {
 	db *DB
 }
 
+// A read transaction never prepares through the pool: that needs a second
+// connection while the transaction holds one, and with every reader
+// connection held by a transaction waiting to prepare, none would ever be
+// free (the pool deadlocked on a cold start under concurrent lists). So it
+// uses statements prepared beforehand (see prepare; runList does it before
+// ReadTx) and runs anything else unprepared on its own connection.
 func (t *readTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	s, err := t.db.stmt(ctx, q)
-	if err != nil {
-		return nil, err
+	if s := t.db.cachedStmt(q); s != nil {
+		return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
 	}
-	return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+	return t.tx.QueryContext(ctx, q, args...)
 }
 
 func (t *readTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	s, err := t.db.stmt(ctx, q)
-	if err != nil {
-		return t.tx.QueryRowContext(ctx, q, args...)
+	if s := t.db.cachedStmt(q); s != nil {
+		return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 	}
-	return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	return t.tx.QueryRowContext(ctx, q, args...)
 }
 
 func (t *readTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {

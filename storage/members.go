@@ -28,11 +28,11 @@ var (
 	ErrExists        = errors.New("storage: already exists")
 )
 
-// memberCounts are computed in the same query as the rows (no query per row).
-// The spaces count is the number of live spaces granted to the member
-// directly or through a team.
-const memberSelect = userCols + `, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
- (SELECT COUNT(*) FROM team_members tm WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id), ` + memberSpacesSQL
+// memberCounts come with the row (no query per row): the team count is
+// stored on the membership and kept exact by the team writes (teams.go); the
+// spaces count is the number of live spaces granted to the member directly
+// or through a team.
+const memberSelect = userCols + `, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at, m.team_count, ` + memberSpacesSQL
 
 const memberSpacesSQL = `(SELECT COUNT(DISTINCT g.target_id) FROM content_grants g JOIN spaces s ON s.id = g.target_id
  WHERE g.target_kind = 'space' AND s.deleted_at IS NULL AND g.organization_id = m.organization_id AND (
@@ -66,27 +66,33 @@ type MemberFilter struct {
 }
 
 func (db *DB) ListMembers(ctx context.Context, orgID string, f MemberFilter, pq PageQuery) (Page[Member], error) {
-	from := `FROM members m JOIN users u ON u.id = m.user_id WHERE m.organization_id = ?`
+	// where holds the conditions on members alone; the users join is only
+	// needed for the text search (every member has a user: NOT NULL foreign
+	// key), so without one the total is counted on the members index only.
+	where := ` WHERE m.organization_id = ?`
 	args := []any{orgID}
 	if f.Role != nil {
 		if *f.Role == "guest" {
-			from += ` AND m.role IS NULL`
+			where += ` AND m.role IS NULL`
 		} else {
-			from += ` AND m.role = ?`
+			where += ` AND m.role = ?`
 			args = append(args, *f.Role)
 		}
-	}
-	if f.Search != "" {
-		from += ` AND (lower(u.display_name) LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
-		pat := "%" + likeEscape(strings.ToLower(f.Search)) + "%"
-		args = append(args, pat, pat)
 	}
 	sortCol := "m.joined_at"
 	if f.SortBySeen {
 		sortCol = "m.last_seen_at"
-		from += ` AND m.last_seen_at IS NOT NULL`
+		where += ` AND m.last_seen_at IS NOT NULL`
 	}
-	spec := listSpec{Select: memberSelect, From: from, Args: args, SortCol: sortCol, IDCol: "m.user_id", Desc: !f.Asc}
+	spec := listSpec{Select: memberSelect, SortCol: sortCol, IDCol: "m.user_id", Desc: !f.Asc}
+	if f.Search != "" {
+		where += ` AND (lower(u.display_name) LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
+		pat := "%" + likeEscape(strings.ToLower(f.Search)) + "%"
+		args = append(args, pat, pat)
+	} else {
+		spec.CountFrom, spec.CountArgs = `FROM members m`+where, args
+	}
+	spec.From, spec.Args = `FROM members m JOIN users u ON u.id = m.user_id`+where, args
 	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (Member, Cursor, error) {
 		m, err := scanMember(rows, orgID)
 		key := m.JoinedAt.UnixMilli()

@@ -7,7 +7,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // NewID returns an opaque random identifier: 20 characters of base32
@@ -78,13 +81,18 @@ type Page[T any] struct {
 // listSpec describes a keyset-paginated list. From must contain a WHERE
 // clause; the keyset condition is appended to it with AND.
 type listSpec struct {
-	Select  string // columns, without SELECT
-	From    string // FROM ... WHERE ...
-	Args    []any
-	SortCol string // column holding the sort key
-	IDCol   string // unique tiebreak column
-	Desc    bool
-	Text    bool // the sort key is text (Cursor.S) rather than a number (Cursor.N)
+	Select string // columns, without SELECT
+	From   string // FROM ... WHERE ...
+	Args   []any
+	// CountFrom and CountArgs, when set, count the same rows more cheaply
+	// (without joins that cannot change the total, such as a join along a
+	// NOT NULL foreign key); the page still uses From.
+	CountFrom string
+	CountArgs []any
+	SortCol   string // column holding the sort key
+	IDCol     string // unique tiebreak column
+	Desc      bool
+	Text      bool // the sort key is text (Cursor.S) rather than a number (Cursor.N)
 }
 
 // runList reads one page and the list's total in one read snapshot. scan
@@ -108,8 +116,16 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 	q += " ORDER BY " + spec.SortCol + " " + dir + ", " + spec.IDCol + " " + dir + " LIMIT ?"
 	args = append(args, pq.Limit+1)
 
+	countFrom, countArgs := spec.From, spec.Args
+	if spec.CountFrom != "" {
+		countFrom, countArgs = spec.CountFrom, spec.CountArgs
+	}
+	countQ := "SELECT COUNT(*) " + countFrom
+	if err := db.prepare(ctx, changeCounterSQL, countQ, q); err != nil {
+		return page, err
+	}
 	err := db.ReadTx(ctx, func(tx queryer) error {
-		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) "+spec.From, spec.Args...).Scan(&page.Count); err != nil {
+		if err := db.counts.count(ctx, tx, countQ, countArgs, &page.Count); err != nil {
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, q, args...)
@@ -210,4 +226,78 @@ func cursorAfter(c, a Cursor, spec listSpec) bool {
 		return cmp < 0
 	}
 	return cmp > 0
+}
+
+// countCache keeps list totals between writes. Counting a large list (10,000
+// members) costs far more than reading a page of it, and totals only change
+// when something is written. An entry is keyed by the count query and its
+// arguments and remembers the change counter of the snapshot it was counted
+// in; a list reads the counter in its own snapshot and reuses the total only
+// when the counter is the same, so the total is always that snapshot's.
+type countCache struct {
+	mu sync.RWMutex
+	m  map[string]countEntry
+}
+
+type countEntry struct {
+	version int64
+	n       int
+}
+
+// maxCountEntries bounds the cache (text searches make many distinct keys).
+const maxCountEntries = 10_000
+
+const changeCounterSQL = `SELECT n FROM change_counter WHERE id = 1`
+
+// count sets *n to the result of query (a COUNT) in tx's snapshot.
+func (c *countCache) count(ctx context.Context, tx queryer, query string, args []any, n *int) error {
+	var version int64
+	if err := tx.QueryRowContext(ctx, changeCounterSQL).Scan(&version); err != nil {
+		return err
+	}
+	key := countKey(query, args)
+	c.mu.RLock()
+	e, hit := c.m[key]
+	c.mu.RUnlock()
+	if hit && e.version == version {
+		*n = e.n
+		return nil
+	}
+	if err := tx.QueryRowContext(ctx, query, args...).Scan(n); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	if len(c.m) >= maxCountEntries {
+		clear(c.m)
+	}
+	if old, ok := c.m[key]; !ok || old.version < version {
+		c.m[key] = countEntry{version: version, n: *n}
+	}
+	c.mu.Unlock()
+	return nil
+}
+
+// countKey tags each argument with its type so that distinct argument lists
+// never make the same key.
+func countKey(query string, args []any) string {
+	var b strings.Builder
+	b.WriteString(query)
+	for _, a := range args {
+		switch v := a.(type) {
+		case string:
+			b.WriteString("\x00s")
+			b.WriteString(v)
+		case int64:
+			b.WriteString("\x00i")
+			b.WriteString(strconv.FormatInt(v, 10))
+		case int:
+			b.WriteString("\x00i")
+			b.WriteString(strconv.Itoa(v))
+		case nil:
+			b.WriteString("\x00n")
+		default:
+			fmt.Fprintf(&b, "\x00%T:%v", v, v)
+		}
+	}
+	return b.String()
 }

@@ -96,6 +96,46 @@ type OpenAPISpecs interface {
 	RequeueInterruptedOpenAPIJobs(ctx context.Context) (int, error)
 }
 
+type Integrations interface {
+	IntegrationByName(ctx context.Context, name, userID string) (Integration, error)
+	ListIntegrations(ctx context.Context, f IntegrationFilter, pq PageQuery) (Page[Integration], error)
+	PublishIntegration(ctx context.Context, p IntegrationPublish, newSecret string) error
+	UnpublishIntegration(ctx context.Context, integrationID string) (bool, []string, error)
+	IntegrationImage(ctx context.Context, name, id string) (ImageFile, error)
+	SetDevelopmentMode(ctx context.Context, integrationID string, tunnelURL *string, all bool) error
+	RotateSigningSecret(ctx context.Context, integrationID, secret string) error
+	AdminOrganizations(ctx context.Context, userID string) ([]string, error)
+	MemberOrganizations(ctx context.Context, userID string) ([]string, error)
+	OrganizationByRef(ctx context.Context, ref string) (string, error)
+
+	Installation(ctx context.Context, integrationID, installationID string) (Installation, error)
+	ListInstallations(ctx context.Context, integrationID string, f InstallationFilter, pq PageQuery) (Page[Installation], error)
+	ListOrganizationInstallations(ctx context.Context, orgID, userID, search string, pq PageQuery) (Page[OrgInstallation], error)
+	CreateInstallation(ctx context.Context, integrationID, orgID string, c InstallationChange) (Installation, error)
+	UpdateInstallation(ctx context.Context, integrationID, installationID string, c InstallationChange) (Installation, error)
+	DeleteInstallation(ctx context.Context, integrationID, installationID string, events func(prev Installation, targets []TargetInstallation) []NewEvent) (bool, []string, error)
+	CreateInstallationToken(ctx context.Context, installationID string, t *Token) error
+	InstallationOfToken(ctx context.Context, tokenID string) (Installation, []string, error)
+
+	TargetInstallation(ctx context.Context, installationID, kind, targetID string) (TargetInstallation, error)
+	ListTargetInstallations(ctx context.Context, integrationID string, f TargetFilter, pq PageQuery) (Page[TargetInstallation], error)
+	CreateTargetInstallation(ctx context.Context, in Installation, kind, targetID string, c TargetChange) (TargetInstallation, error)
+	UpdateTargetInstallation(ctx context.Context, installationID, kind, targetID string, c TargetChange) (TargetInstallation, error)
+	DeleteTargetInstallation(ctx context.Context, installationID, kind, targetID string, events func(prev TargetInstallation) []NewEvent) (bool, error)
+
+	RecordEvents(ctx context.Context, events ...NewEvent) error
+	ListEvents(ctx context.Context, integrationID string, pq PageQuery) (Page[Event], error)
+	Event(ctx context.Context, integrationID, eventID string) (Event, []LogLine, error)
+}
+
+// Deliveries is the queue of event deliveries to development tunnels (used
+// by the delivery worker).
+type Deliveries interface {
+	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Delivery, error)
+	FinishDeliveries(ctx context.Context, outcomes []DeliveryOutcome) error
+	NextDeliveryAt(ctx context.Context) (time.Time, bool, error)
+}
+
 type Keys interface {
 	SigningKey(ctx context.Context, algorithm string, gen func() (priv, pub []byte, err error)) (SigningKey, error)
 }
@@ -141,7 +181,11 @@ type Store interface {
 	Pages
 	SAML
 	Idempotency
+	Integrations
 	Ping(ctx context.Context) error
 }
 
-var _ Store = (*DB)(nil)
+var (
+	_ Store      = (*DB)(nil)
+	_ Deliveries = (*DB)(nil)
+)

@@ -138,6 +138,11 @@ func (db *DB) DeleteTeam(ctx context.Context, orgID, teamID string) (bool, error
 				return err
 			}
 		}
+		// The memberships go with the team (cascade): uncount them first.
+		if _, err := tx.exec(`UPDATE members SET team_count = team_count - 1
+ WHERE organization_id = ? AND user_id IN (SELECT user_id FROM team_members WHERE team_id = ?)`, orgID, teamID); err != nil {
+			return err
+		}
 		res, err := tx.exec(`DELETE FROM teams WHERE id = ? AND organization_id = ?`, teamID, orgID)
 		if err != nil {
 			return err
@@ -161,7 +166,33 @@ func upsertTeamMember(tx *Tx, teamID, orgID, userID, role string, keepRole bool)
 		q = `INSERT INTO team_members (team_id, organization_id, user_id, role, added_at) VALUES (?, ?, ?, ?, ?)
  ON CONFLICT (team_id, user_id) DO NOTHING`
 	}
-	_, err := tx.exec(q, teamID, orgID, userID, role, ms(tx.Now))
+	if _, err := tx.exec(q, teamID, orgID, userID, role, ms(tx.Now)); err != nil {
+		return err
+	}
+	return refreshTeamCount(tx, teamID, userID)
+}
+
+// removeTeamMember drops one membership; it reports whether there was one.
+func removeTeamMember(tx *Tx, teamID, userID string) (bool, error) {
+	res, err := tx.exec(`DELETE FROM team_members WHERE team_id = ? AND user_id = ?`, teamID, userID)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil || n == 0 {
+		return false, err
+	}
+	return true, refreshTeamCount(tx, teamID, userID)
+}
+
+// refreshTeamCount recounts the teams of userID in the team's organization
+// into members.team_count (read by the members list). Every change to
+// team_members goes through upsertTeamMember or removeTeamMember, which call
+// it in the same transaction, so the stored count is always exact.
+func refreshTeamCount(tx *Tx, teamID, userID string) error {
+	_, err := tx.exec(`UPDATE members SET team_count = (SELECT COUNT(*) FROM team_members tm
+   WHERE tm.organization_id = members.organization_id AND tm.user_id = members.user_id)
+ WHERE user_id = ? AND organization_id = (SELECT organization_id FROM teams WHERE id = ?)`, userID, teamID)
 	return err
 }
 
@@ -201,7 +232,7 @@ func (db *DB) ChangeTeamMembers(ctx context.Context, orgID, teamID string, c Tea
 			}
 		}
 		for uid := range removed {
-			if _, err := tx.exec(`DELETE FROM team_members WHERE team_id = ? AND user_id = ?`, teamID, uid); err != nil {
+			if _, err := removeTeamMember(tx, teamID, uid); err != nil {
 				return err
 			}
 		}
@@ -216,16 +247,13 @@ func (db *DB) SetTeamMember(ctx context.Context, orgID, teamID, userID, role str
 
 // RemoveTeamMember reports false when userID was not in the team.
 func (db *DB) RemoveTeamMember(ctx context.Context, teamID, userID string) (bool, error) {
-	var n int64
+	var removed bool
 	err := db.Write(ctx, func(tx *Tx) error {
-		res, err := tx.exec(`DELETE FROM team_members WHERE team_id = ? AND user_id = ?`, teamID, userID)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
+		var err error
+		removed, err = removeTeamMember(tx, teamID, userID)
 		return err
 	})
-	return n > 0, err
+	return removed, err
 }
 
 // TeamMember is one entry of a team's member list.

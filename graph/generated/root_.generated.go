@@ -145,6 +145,182 @@ type ComplexityRoot struct {
 		TotalResources    func(childComplexity int) int
 	}
 
+	InstallationTarget struct {
+		Organization func(childComplexity int) int
+	}
+
+	InstallationToken struct {
+		Token func(childComplexity int) int
+	}
+
+	InstallationURLs struct {
+		App            func(childComplexity int) int
+		Location       func(childComplexity int) int
+		PublicEndpoint func(childComplexity int) int
+	}
+
+	Integration struct {
+		Blocks                func(childComplexity int) int
+		Categories            func(childComplexity int) int
+		Configurations        func(childComplexity int) int
+		ContentSecurityPolicy func(childComplexity int) int
+		ContentSources        func(childComplexity int) int
+		Description           func(childComplexity int) int
+		ExternalLinks         func(childComplexity int) int
+		Name                  func(childComplexity int) int
+		Object                func(childComplexity int) int
+		Owner                 func(childComplexity int) int
+		Permissions           func(childComplexity int) int
+		PreviewImages         func(childComplexity int) int
+		Scopes                func(childComplexity int) int
+		Summary               func(childComplexity int) int
+		Target                func(childComplexity int) int
+		Title                 func(childComplexity int) int
+		Urls                  func(childComplexity int) int
+		Verified              func(childComplexity int) int
+		Version               func(childComplexity int) int
+		Visibility            func(childComplexity int) int
+	}
+
+	IntegrationBlock struct {
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Icon        func(childComplexity int) int
+		Markdown    func(childComplexity int) int
+		Title       func(childComplexity int) int
+		URLUnfurl   func(childComplexity int) int
+	}
+
+	IntegrationBlockMarkdown struct {
+		Body      func(childComplexity int) int
+		Codeblock func(childComplexity int) int
+	}
+
+	IntegrationConfigurationComponent struct {
+		ComponentID func(childComplexity int) int
+	}
+
+	IntegrationContentSource struct {
+		Configuration func(childComplexity int) int
+		Description   func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Icon          func(childComplexity int) int
+		Title         func(childComplexity int) int
+	}
+
+	IntegrationDevelopment struct {
+		All           func(childComplexity int) int
+		Enabled       func(childComplexity int) int
+		SigningSecret func(childComplexity int) int
+		TunnelURL     func(childComplexity int) int
+	}
+
+	IntegrationEvent struct {
+		CreatedAt      func(childComplexity int) int
+		ID             func(childComplexity int) int
+		InstallationID func(childComplexity int) int
+		IntegrationID  func(childComplexity int) int
+		Payload        func(childComplexity int) int
+		Status         func(childComplexity int) int
+	}
+
+	IntegrationEventDetail struct {
+		Event func(childComplexity int) int
+		Trace func(childComplexity int) int
+	}
+
+	IntegrationEventList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	IntegrationEventLog struct {
+		Level     func(childComplexity int) int
+		Message   func(childComplexity int) int
+		Timestamp func(childComplexity int) int
+	}
+
+	IntegrationEventTrace struct {
+		Logs func(childComplexity int) int
+	}
+
+	IntegrationExternalLink struct {
+		Label func(childComplexity int) int
+		URL   func(childComplexity int) int
+	}
+
+	IntegrationInstallation struct {
+		Configuration  func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		ExternalIds    func(childComplexity int) int
+		ID             func(childComplexity int) int
+		SiteSelection  func(childComplexity int) int
+		SpaceSelection func(childComplexity int) int
+		Spaces         func(childComplexity int) int
+		Status         func(childComplexity int) int
+		Target         func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+		Urls           func(childComplexity int) int
+	}
+
+	IntegrationInstallationList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	IntegrationList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	IntegrationPermissions struct {
+		Admin   func(childComplexity int) int
+		Install func(childComplexity int) int
+	}
+
+	IntegrationSiteInstallation struct {
+		Configuration func(childComplexity int) int
+		ExternalIds   func(childComplexity int) int
+		Installation  func(childComplexity int) int
+		Integration   func(childComplexity int) int
+		Site          func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Urls          func(childComplexity int) int
+	}
+
+	IntegrationSiteInstallationList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	IntegrationSpaceInstallation struct {
+		Configuration func(childComplexity int) int
+		ExternalIds   func(childComplexity int) int
+		Installation  func(childComplexity int) int
+		Integration   func(childComplexity int) int
+		Space         func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Urls          func(childComplexity int) int
+	}
+
+	IntegrationSpaceInstallationList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	IntegrationURLs struct {
+		App            func(childComplexity int) int
+		Assets         func(childComplexity int) int
+		Icon           func(childComplexity int) int
+		Location       func(childComplexity int) int
+		PublicEndpoint func(childComplexity int) int
+	}
+
 	InviteUsersResult struct {
 		Invited func(childComplexity int) int
 		Users   func(childComplexity int) int
@@ -212,49 +388,64 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		ApplyTemplate      func(childComplexity int, spaceID string, input model.ApplyTemplateInput) int
-		CreateCollection   func(childComplexity int, organizationID string, input *model.CreateCollectionInput) int
-		CreateLinkInvite   func(childComplexity int, organizationID string, input model.CreateLinkInviteInput) int
-		CreateOpenAPISpec  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
-		CreatePage         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
-		CreateSAMLProvider func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
-		CreateSpace        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
-		CreateTeam         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
-		DeleteCollection   func(childComplexity int, collectionID string) int
-		DeleteLinkInvite   func(childComplexity int, organizationID string, inviteID string) int
-		DeleteOpenAPISpec  func(childComplexity int, organizationID string, slug string) int
-		DeletePage         func(childComplexity int, target model.ContentTarget, pageID string) int
-		DeleteSAMLProvider func(childComplexity int, organizationID string, samlProviderID string) int
-		DeleteSpace        func(childComplexity int, spaceID string) int
-		DeleteTeam         func(childComplexity int, organizationID string, teamID string) int
-		DuplicateSpace     func(childComplexity int, spaceID string) int
-		GrantContentRole   func(childComplexity int, input model.ContentGrantInput) int
-		ImportContent      func(childComplexity int, spaceID string, pageID *string, input model.ImportContentInput) int
-		InviteUsers        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
-		MoveCollection     func(childComplexity int, collectionID string, input model.MoveContentInput) int
-		MovePage           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
-		MoveSpace          func(childComplexity int, spaceID string, input model.MoveContentInput) int
-		PingOrganization   func(childComplexity int, organizationID string) int
-		PutOpenAPISpec     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
-		RemoveMember       func(childComplexity int, organizationID string, userID string) int
-		RemoveTeamMember   func(childComplexity int, organizationID string, teamID string, userID string) int
-		RestoreSpace       func(childComplexity int, spaceID string) int
-		RevokeContentRole  func(childComplexity int, input model.ContentGrantInput) int
-		RevokeCurrentToken func(childComplexity int) int
-		SetMemberSso       func(childComplexity int, organizationID string, userID string) int
-		SetTeamMember      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
-		TransferCollection func(childComplexity int, collectionID string, input model.TransferContentInput) int
-		TransferSpace      func(childComplexity int, spaceID string, input model.TransferContentInput) int
-		UpdateCollection   func(childComplexity int, collectionID string, input model.UpdateCollectionInput) int
-		UpdateMember       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
-		UpdateOpenAPISpec  func(childComplexity int, organizationID string, slug string, input model.UpdateOpenAPISpecInput) int
-		UpdateOrganization func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdatePage         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
-		UpdateSAMLProvider func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
-		UpdateSpace        func(childComplexity int, spaceID string, input model.UpdateSpaceInput) int
-		UpdateTeam         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
-		UpdateTeamMembers  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
-		UploadFile         func(childComplexity int, target model.ContentTarget, input model.UploadFileInput) int
+		ApplyTemplate                      func(childComplexity int, spaceID string, input model.ApplyTemplateInput) int
+		CreateCollection                   func(childComplexity int, organizationID string, input *model.CreateCollectionInput) int
+		CreateInstallationToken            func(childComplexity int, integrationName string, installationID string) int
+		CreateLinkInvite                   func(childComplexity int, organizationID string, input model.CreateLinkInviteInput) int
+		CreateOpenAPISpec                  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
+		CreatePage                         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
+		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateSpace                        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
+		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
+		DeleteCollection                   func(childComplexity int, collectionID string) int
+		DeleteLinkInvite                   func(childComplexity int, organizationID string, inviteID string) int
+		DeleteOpenAPISpec                  func(childComplexity int, organizationID string, slug string) int
+		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
+		DeleteSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string) int
+		DeleteSpace                        func(childComplexity int, spaceID string) int
+		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
+		DisableIntegrationDevelopmentMode  func(childComplexity int, integrationName string) int
+		DuplicateSpace                     func(childComplexity int, spaceID string) int
+		GrantContentRole                   func(childComplexity int, input model.ContentGrantInput) int
+		ImportContent                      func(childComplexity int, spaceID string, pageID *string, input model.ImportContentInput) int
+		InstallIntegration                 func(childComplexity int, integrationName string, input model.InstallIntegrationInput) int
+		InstallIntegrationOnSite           func(childComplexity int, integrationName string, installationID string, siteID string) int
+		InstallIntegrationOnSpace          func(childComplexity int, integrationName string, installationID string, spaceID string) int
+		InviteUsers                        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
+		MoveCollection                     func(childComplexity int, collectionID string, input model.MoveContentInput) int
+		MovePage                           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
+		MoveSpace                          func(childComplexity int, spaceID string, input model.MoveContentInput) int
+		PingOrganization                   func(childComplexity int, organizationID string) int
+		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
+		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
+		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
+		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
+		RestoreSpace                       func(childComplexity int, spaceID string) int
+		RevokeContentRole                  func(childComplexity int, input model.ContentGrantInput) int
+		RevokeCurrentToken                 func(childComplexity int) int
+		RotateIntegrationSigningSecret     func(childComplexity int, integrationName string) int
+		SetIntegrationDevelopmentMode      func(childComplexity int, integrationName string, input model.SetIntegrationDevelopmentModeInput) int
+		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
+		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
+		TransferCollection                 func(childComplexity int, collectionID string, input model.TransferContentInput) int
+		TransferSpace                      func(childComplexity int, spaceID string, input model.TransferContentInput) int
+		UninstallIntegration               func(childComplexity int, integrationName string, installationID string) int
+		UninstallIntegrationFromSite       func(childComplexity int, integrationName string, installationID string, siteID string) int
+		UninstallIntegrationFromSpace      func(childComplexity int, integrationName string, installationID string, spaceID string) int
+		UnpublishIntegration               func(childComplexity int, integrationName string) int
+		UpdateCollection                   func(childComplexity int, collectionID string, input model.UpdateCollectionInput) int
+		UpdateIntegrationInstallation      func(childComplexity int, integrationName string, installationID string, input model.UpdateInstallationInput) int
+		UpdateIntegrationSiteInstallation  func(childComplexity int, integrationName string, installationID string, siteID string, input model.UpdateTargetInstallationInput) int
+		UpdateIntegrationSpaceInstallation func(childComplexity int, integrationName string, installationID string, spaceID string, input model.UpdateTargetInstallationInput) int
+		UpdateMember                       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOpenAPISpec                  func(childComplexity int, organizationID string, slug string, input model.UpdateOpenAPISpecInput) int
+		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdatePage                         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
+		UpdateSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
+		UpdateSpace                        func(childComplexity int, spaceID string, input model.UpdateSpaceInput) int
+		UpdateTeam                         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
+		UpdateTeamMembers                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
+		UploadFile                         func(childComplexity int, target model.ContentTarget, input model.UploadFileInput) int
 	}
 
 	Next struct {
@@ -364,6 +555,17 @@ type ComplexityRoot struct {
 		Type func(childComplexity int) int
 	}
 
+	OrganizationInstallation struct {
+		Installation func(childComplexity int) int
+		Integration  func(childComplexity int) int
+	}
+
+	OrganizationInstallationList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
 	OrganizationList struct {
 		Count func(childComplexity int) int
 		Items func(childComplexity int) int
@@ -422,46 +624,67 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIInformation              func(childComplexity int) int
-		Collection                  func(childComplexity int, collectionID string) int
-		CollectionSpaces            func(childComplexity int, collectionID string, page *string, limit *int) int
-		Collections                 func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
-		ContentGrants               func(childComplexity int, space *string, collection *string, page *string, limit *int) int
-		ContentTemplates            func(childComplexity int) int
-		LinkInvites                 func(childComplexity int, organizationID string, page *string, limit *int) int
-		Member                      func(childComplexity int, organizationID string, userID string) int
-		MemberSpaces                func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
-		MemberTeams                 func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
-		Members                     func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
-		OpenAPISpec                 func(childComplexity int, organizationID string, slug string) int
-		OpenAPISpecVersion          func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersionContent   func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersionDocument  func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersions         func(childComplexity int, organizationID string, slug string, page *string, limit *int) int
-		OpenAPISpecs                func(childComplexity int, organizationID string, page *string, limit *int) int
-		Organization                func(childComplexity int, id string) int
-		Organizations               func(childComplexity int, page *string, limit *int) int
-		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
-		SamlProvider                func(childComplexity int, organizationID string, samlProviderID string) int
-		SamlProviders               func(childComplexity int, organizationID string, page *string, limit *int) int
-		SearchOrganization          func(childComplexity int, organizationID string, query string, page *string, limit *int) int
-		SearchSpace                 func(childComplexity int, spaceID string, query string, page *string, limit *int) int
-		Space                       func(childComplexity int, spaceID string, shareKey *string) int
-		SpaceContent                func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
-		SpaceFile                   func(childComplexity int, spaceID string, fileID string, revisionID *string) int
-		SpaceFileBacklinks          func(childComplexity int, spaceID string, fileID string, page *string, limit *int) int
-		SpaceFiles                  func(childComplexity int, spaceID string, revisionID *string, page *string, limit *int) int
-		SpaceLinks                  func(childComplexity int, spaceID string, pageID *string, page *string, limit *int, status *model.LinkStatus) int
-		SpacePage                   func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
-		SpacePageBacklinks          func(childComplexity int, spaceID string, pageID string, page *string, limit *int) int
-		SpacePages                  func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
-		Spaces                      func(childComplexity int, organizationID string, page *string, limit *int) int
-		SsoProviderLogins           func(childComplexity int, organizationID string) int
-		Team                        func(childComplexity int, organizationID string, teamID string) int
-		TeamMembers                 func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
-		Teams                       func(childComplexity int, organizationID string, page *string, limit *int, owner *string, title *string) int
-		User                        func(childComplexity int, id string) int
-		Viewer                      func(childComplexity int) int
+		APIInformation                func(childComplexity int) int
+		Collection                    func(childComplexity int, collectionID string) int
+		CollectionSpaces              func(childComplexity int, collectionID string, page *string, limit *int) int
+		Collections                   func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
+		ContentGrants                 func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		ContentTemplates              func(childComplexity int) int
+		InstallationSite              func(childComplexity int, integrationName string, installationID string, siteID string) int
+		InstallationSites             func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
+		InstallationSpace             func(childComplexity int, integrationName string, installationID string, spaceID string) int
+		InstallationSpaces            func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
+		Integration                   func(childComplexity int, integrationName string) int
+		IntegrationDevelopment        func(childComplexity int, integrationName string) int
+		IntegrationEvent              func(childComplexity int, integrationName string, eventID string) int
+		IntegrationEvents             func(childComplexity int, integrationName string, page *string, limit *int) int
+		IntegrationInstallation       func(childComplexity int, integrationName string, installationID string) int
+		IntegrationInstallations      func(childComplexity int, integrationName string, page *string, limit *int, externalID *string) int
+		IntegrationSiteInstallations  func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
+		IntegrationSpaceInstallations func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
+		Integrations                  func(childComplexity int, page *string, limit *int, search *string, category *model.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *model.IntegrationScope, target *model.IntegrationTarget) int
+		LinkInvites                   func(childComplexity int, organizationID string, page *string, limit *int) int
+		Member                        func(childComplexity int, organizationID string, userID string) int
+		MemberSpaces                  func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
+		MemberTeams                   func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
+		Members                       func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
+		OpenAPISpec                   func(childComplexity int, organizationID string, slug string) int
+		OpenAPISpecVersion            func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersionContent     func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersionDocument    func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersions           func(childComplexity int, organizationID string, slug string, page *string, limit *int) int
+		OpenAPISpecs                  func(childComplexity int, organizationID string, page *string, limit *int) int
+		Organization                  func(childComplexity int, id string) int
+		OrganizationInstallations     func(childComplexity int, organizationID string, page *string, limit *int, search *string) int
+		Organizations                 func(childComplexity int, page *string, limit *int) int
+		OrganizationsForEmailDomain   func(childComplexity int, emailDomain string) int
+		RenderIntegrationUI           func(childComplexity int, integrationName string, request string) int
+		SamlProvider                  func(childComplexity int, organizationID string, samlProviderID string) int
+		SamlProviders                 func(childComplexity int, organizationID string, page *string, limit *int) int
+		SearchOrganization            func(childComplexity int, organizationID string, query string, page *string, limit *int) int
+		SearchSpace                   func(childComplexity int, spaceID string, query string, page *string, limit *int) int
+		Space                         func(childComplexity int, spaceID string, shareKey *string) int
+		SpaceContent                  func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
+		SpaceFile                     func(childComplexity int, spaceID string, fileID string, revisionID *string) int
+		SpaceFileBacklinks            func(childComplexity int, spaceID string, fileID string, page *string, limit *int) int
+		SpaceFiles                    func(childComplexity int, spaceID string, revisionID *string, page *string, limit *int) int
+		SpaceLinks                    func(childComplexity int, spaceID string, pageID *string, page *string, limit *int, status *model.LinkStatus) int
+		SpacePage                     func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
+		SpacePageBacklinks            func(childComplexity int, spaceID string, pageID string, page *string, limit *int) int
+		SpacePages                    func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
+		Spaces                        func(childComplexity int, organizationID string, page *string, limit *int) int
+		SsoProviderLogins             func(childComplexity int, organizationID string) int
+		Team                          func(childComplexity int, organizationID string, teamID string) int
+		TeamMembers                   func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
+		Teams                         func(childComplexity int, organizationID string, page *string, limit *int, owner *string, title *string) int
+		User                          func(childComplexity int, id string) int
+		Viewer                        func(childComplexity int) int
+	}
+
+	RenderResult struct {
+		CacheControl          func(childComplexity int) int
+		ContentSecurityPolicy func(childComplexity int) int
+		Output                func(childComplexity int) int
 	}
 
 	Revision struct {
@@ -645,6 +868,11 @@ type ComplexityRoot struct {
 		App      func(childComplexity int) int
 		Icon     func(childComplexity int) int
 		Location func(childComplexity int) int
+	}
+
+	TargetInstallationURLs struct {
+		Location       func(childComplexity int) int
+		PublicEndpoint func(childComplexity int) int
 	}
 
 	Team struct {
@@ -1105,6 +1333,654 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ImportContentResult.TotalResources(childComplexity), true
 
+	case "InstallationTarget.organization":
+		if e.ComplexityRoot.InstallationTarget.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallationTarget.Organization(childComplexity), true
+
+	case "InstallationToken.token":
+		if e.ComplexityRoot.InstallationToken.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallationToken.Token(childComplexity), true
+
+	case "InstallationURLs.app":
+		if e.ComplexityRoot.InstallationURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallationURLs.App(childComplexity), true
+	case "InstallationURLs.location":
+		if e.ComplexityRoot.InstallationURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallationURLs.Location(childComplexity), true
+	case "InstallationURLs.publicEndpoint":
+		if e.ComplexityRoot.InstallationURLs.PublicEndpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InstallationURLs.PublicEndpoint(childComplexity), true
+
+	case "Integration.blocks":
+		if e.ComplexityRoot.Integration.Blocks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Blocks(childComplexity), true
+	case "Integration.categories":
+		if e.ComplexityRoot.Integration.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Categories(childComplexity), true
+	case "Integration.configurations":
+		if e.ComplexityRoot.Integration.Configurations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Configurations(childComplexity), true
+	case "Integration.contentSecurityPolicy":
+		if e.ComplexityRoot.Integration.ContentSecurityPolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.ContentSecurityPolicy(childComplexity), true
+	case "Integration.contentSources":
+		if e.ComplexityRoot.Integration.ContentSources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.ContentSources(childComplexity), true
+	case "Integration.description":
+		if e.ComplexityRoot.Integration.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Description(childComplexity), true
+	case "Integration.externalLinks":
+		if e.ComplexityRoot.Integration.ExternalLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.ExternalLinks(childComplexity), true
+	case "Integration.name":
+		if e.ComplexityRoot.Integration.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Name(childComplexity), true
+	case "Integration.object":
+		if e.ComplexityRoot.Integration.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Object(childComplexity), true
+	case "Integration.owner":
+		if e.ComplexityRoot.Integration.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Owner(childComplexity), true
+	case "Integration.permissions":
+		if e.ComplexityRoot.Integration.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Permissions(childComplexity), true
+	case "Integration.previewImages":
+		if e.ComplexityRoot.Integration.PreviewImages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.PreviewImages(childComplexity), true
+	case "Integration.scopes":
+		if e.ComplexityRoot.Integration.Scopes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Scopes(childComplexity), true
+	case "Integration.summary":
+		if e.ComplexityRoot.Integration.Summary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Summary(childComplexity), true
+	case "Integration.target":
+		if e.ComplexityRoot.Integration.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Target(childComplexity), true
+	case "Integration.title":
+		if e.ComplexityRoot.Integration.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Title(childComplexity), true
+	case "Integration.urls":
+		if e.ComplexityRoot.Integration.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Urls(childComplexity), true
+	case "Integration.verified":
+		if e.ComplexityRoot.Integration.Verified == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Verified(childComplexity), true
+	case "Integration.version":
+		if e.ComplexityRoot.Integration.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Version(childComplexity), true
+	case "Integration.visibility":
+		if e.ComplexityRoot.Integration.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Visibility(childComplexity), true
+
+	case "IntegrationBlock.description":
+		if e.ComplexityRoot.IntegrationBlock.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.Description(childComplexity), true
+	case "IntegrationBlock.id":
+		if e.ComplexityRoot.IntegrationBlock.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.ID(childComplexity), true
+	case "IntegrationBlock.icon":
+		if e.ComplexityRoot.IntegrationBlock.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.Icon(childComplexity), true
+	case "IntegrationBlock.markdown":
+		if e.ComplexityRoot.IntegrationBlock.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.Markdown(childComplexity), true
+	case "IntegrationBlock.title":
+		if e.ComplexityRoot.IntegrationBlock.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.Title(childComplexity), true
+	case "IntegrationBlock.urlUnfurl":
+		if e.ComplexityRoot.IntegrationBlock.URLUnfurl == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.URLUnfurl(childComplexity), true
+
+	case "IntegrationBlockMarkdown.body":
+		if e.ComplexityRoot.IntegrationBlockMarkdown.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlockMarkdown.Body(childComplexity), true
+	case "IntegrationBlockMarkdown.codeblock":
+		if e.ComplexityRoot.IntegrationBlockMarkdown.Codeblock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlockMarkdown.Codeblock(childComplexity), true
+
+	case "IntegrationConfigurationComponent.componentId":
+		if e.ComplexityRoot.IntegrationConfigurationComponent.ComponentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationConfigurationComponent.ComponentID(childComplexity), true
+
+	case "IntegrationContentSource.configuration":
+		if e.ComplexityRoot.IntegrationContentSource.Configuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationContentSource.Configuration(childComplexity), true
+	case "IntegrationContentSource.description":
+		if e.ComplexityRoot.IntegrationContentSource.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationContentSource.Description(childComplexity), true
+	case "IntegrationContentSource.id":
+		if e.ComplexityRoot.IntegrationContentSource.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationContentSource.ID(childComplexity), true
+	case "IntegrationContentSource.icon":
+		if e.ComplexityRoot.IntegrationContentSource.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationContentSource.Icon(childComplexity), true
+	case "IntegrationContentSource.title":
+		if e.ComplexityRoot.IntegrationContentSource.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationContentSource.Title(childComplexity), true
+
+	case "IntegrationDevelopment.all":
+		if e.ComplexityRoot.IntegrationDevelopment.All == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationDevelopment.All(childComplexity), true
+	case "IntegrationDevelopment.enabled":
+		if e.ComplexityRoot.IntegrationDevelopment.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationDevelopment.Enabled(childComplexity), true
+	case "IntegrationDevelopment.signingSecret":
+		if e.ComplexityRoot.IntegrationDevelopment.SigningSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationDevelopment.SigningSecret(childComplexity), true
+	case "IntegrationDevelopment.tunnelUrl":
+		if e.ComplexityRoot.IntegrationDevelopment.TunnelURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationDevelopment.TunnelURL(childComplexity), true
+
+	case "IntegrationEvent.createdAt":
+		if e.ComplexityRoot.IntegrationEvent.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEvent.CreatedAt(childComplexity), true
+	case "IntegrationEvent.id":
+		if e.ComplexityRoot.IntegrationEvent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEvent.ID(childComplexity), true
+	case "IntegrationEvent.installationId":
+		if e.ComplexityRoot.IntegrationEvent.InstallationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEvent.InstallationID(childComplexity), true
+	case "IntegrationEvent.integrationId":
+		if e.ComplexityRoot.IntegrationEvent.IntegrationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEvent.IntegrationID(childComplexity), true
+	case "IntegrationEvent.payload":
+		if e.ComplexityRoot.IntegrationEvent.Payload == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEvent.Payload(childComplexity), true
+	case "IntegrationEvent.status":
+		if e.ComplexityRoot.IntegrationEvent.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEvent.Status(childComplexity), true
+
+	case "IntegrationEventDetail.event":
+		if e.ComplexityRoot.IntegrationEventDetail.Event == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEventDetail.Event(childComplexity), true
+	case "IntegrationEventDetail.trace":
+		if e.ComplexityRoot.IntegrationEventDetail.Trace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEventDetail.Trace(childComplexity), true
+
+	case "IntegrationEventList.count":
+		if e.ComplexityRoot.IntegrationEventList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEventList.Count(childComplexity), true
+	case "IntegrationEventList.items":
+		if e.ComplexityRoot.IntegrationEventList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEventList.Items(childComplexity), true
+	case "IntegrationEventList.next":
+		if e.ComplexityRoot.IntegrationEventList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEventList.Next(childComplexity), true
+
+	case "IntegrationEventLog.level":
+		if e.ComplexityRoot.IntegrationEventLog.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEventLog.Level(childComplexity), true
+	case "IntegrationEventLog.message":
+		if e.ComplexityRoot.IntegrationEventLog.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEventLog.Message(childComplexity), true
+	case "IntegrationEventLog.timestamp":
+		if e.ComplexityRoot.IntegrationEventLog.Timestamp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEventLog.Timestamp(childComplexity), true
+
+	case "IntegrationEventTrace.logs":
+		if e.ComplexityRoot.IntegrationEventTrace.Logs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationEventTrace.Logs(childComplexity), true
+
+	case "IntegrationExternalLink.label":
+		if e.ComplexityRoot.IntegrationExternalLink.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationExternalLink.Label(childComplexity), true
+	case "IntegrationExternalLink.url":
+		if e.ComplexityRoot.IntegrationExternalLink.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationExternalLink.URL(childComplexity), true
+
+	case "IntegrationInstallation.configuration":
+		if e.ComplexityRoot.IntegrationInstallation.Configuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Configuration(childComplexity), true
+	case "IntegrationInstallation.createdAt":
+		if e.ComplexityRoot.IntegrationInstallation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.CreatedAt(childComplexity), true
+	case "IntegrationInstallation.externalIds":
+		if e.ComplexityRoot.IntegrationInstallation.ExternalIds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.ExternalIds(childComplexity), true
+	case "IntegrationInstallation.id":
+		if e.ComplexityRoot.IntegrationInstallation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.ID(childComplexity), true
+	case "IntegrationInstallation.site_selection":
+		if e.ComplexityRoot.IntegrationInstallation.SiteSelection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SiteSelection(childComplexity), true
+	case "IntegrationInstallation.space_selection":
+		if e.ComplexityRoot.IntegrationInstallation.SpaceSelection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SpaceSelection(childComplexity), true
+	case "IntegrationInstallation.spaces":
+		if e.ComplexityRoot.IntegrationInstallation.Spaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Spaces(childComplexity), true
+	case "IntegrationInstallation.status":
+		if e.ComplexityRoot.IntegrationInstallation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Status(childComplexity), true
+	case "IntegrationInstallation.target":
+		if e.ComplexityRoot.IntegrationInstallation.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Target(childComplexity), true
+	case "IntegrationInstallation.updatedAt":
+		if e.ComplexityRoot.IntegrationInstallation.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.UpdatedAt(childComplexity), true
+	case "IntegrationInstallation.urls":
+		if e.ComplexityRoot.IntegrationInstallation.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Urls(childComplexity), true
+
+	case "IntegrationInstallationList.count":
+		if e.ComplexityRoot.IntegrationInstallationList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationList.Count(childComplexity), true
+	case "IntegrationInstallationList.items":
+		if e.ComplexityRoot.IntegrationInstallationList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationList.Items(childComplexity), true
+	case "IntegrationInstallationList.next":
+		if e.ComplexityRoot.IntegrationInstallationList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationList.Next(childComplexity), true
+
+	case "IntegrationList.count":
+		if e.ComplexityRoot.IntegrationList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationList.Count(childComplexity), true
+	case "IntegrationList.items":
+		if e.ComplexityRoot.IntegrationList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationList.Items(childComplexity), true
+	case "IntegrationList.next":
+		if e.ComplexityRoot.IntegrationList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationList.Next(childComplexity), true
+
+	case "IntegrationPermissions.admin":
+		if e.ComplexityRoot.IntegrationPermissions.Admin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationPermissions.Admin(childComplexity), true
+	case "IntegrationPermissions.install":
+		if e.ComplexityRoot.IntegrationPermissions.Install == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationPermissions.Install(childComplexity), true
+
+	case "IntegrationSiteInstallation.configuration":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Configuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Configuration(childComplexity), true
+	case "IntegrationSiteInstallation.externalIds":
+		if e.ComplexityRoot.IntegrationSiteInstallation.ExternalIds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.ExternalIds(childComplexity), true
+	case "IntegrationSiteInstallation.installation":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Installation(childComplexity), true
+	case "IntegrationSiteInstallation.integration":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Integration(childComplexity), true
+	case "IntegrationSiteInstallation.site":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Site(childComplexity), true
+	case "IntegrationSiteInstallation.status":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Status(childComplexity), true
+	case "IntegrationSiteInstallation.urls":
+		if e.ComplexityRoot.IntegrationSiteInstallation.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.Urls(childComplexity), true
+
+	case "IntegrationSiteInstallationList.count":
+		if e.ComplexityRoot.IntegrationSiteInstallationList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallationList.Count(childComplexity), true
+	case "IntegrationSiteInstallationList.items":
+		if e.ComplexityRoot.IntegrationSiteInstallationList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallationList.Items(childComplexity), true
+	case "IntegrationSiteInstallationList.next":
+		if e.ComplexityRoot.IntegrationSiteInstallationList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallationList.Next(childComplexity), true
+
+	case "IntegrationSpaceInstallation.configuration":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Configuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Configuration(childComplexity), true
+	case "IntegrationSpaceInstallation.externalIds":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.ExternalIds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.ExternalIds(childComplexity), true
+	case "IntegrationSpaceInstallation.installation":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Installation(childComplexity), true
+	case "IntegrationSpaceInstallation.integration":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Integration(childComplexity), true
+	case "IntegrationSpaceInstallation.space":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Space(childComplexity), true
+	case "IntegrationSpaceInstallation.status":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Status(childComplexity), true
+	case "IntegrationSpaceInstallation.urls":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Urls(childComplexity), true
+
+	case "IntegrationSpaceInstallationList.count":
+		if e.ComplexityRoot.IntegrationSpaceInstallationList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationList.Count(childComplexity), true
+	case "IntegrationSpaceInstallationList.items":
+		if e.ComplexityRoot.IntegrationSpaceInstallationList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationList.Items(childComplexity), true
+	case "IntegrationSpaceInstallationList.next":
+		if e.ComplexityRoot.IntegrationSpaceInstallationList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationList.Next(childComplexity), true
+
+	case "IntegrationURLs.app":
+		if e.ComplexityRoot.IntegrationURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.App(childComplexity), true
+	case "IntegrationURLs.assets":
+		if e.ComplexityRoot.IntegrationURLs.Assets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.Assets(childComplexity), true
+	case "IntegrationURLs.icon":
+		if e.ComplexityRoot.IntegrationURLs.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.Icon(childComplexity), true
+	case "IntegrationURLs.location":
+		if e.ComplexityRoot.IntegrationURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.Location(childComplexity), true
+	case "IntegrationURLs.publicEndpoint":
+		if e.ComplexityRoot.IntegrationURLs.PublicEndpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.PublicEndpoint(childComplexity), true
+
 	case "InviteUsersResult.invited":
 		if e.ComplexityRoot.InviteUsersResult.Invited == nil {
 			break
@@ -1353,6 +2229,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["organizationId"].(string), args["input"].(*model.CreateCollectionInput)), true
+	case "Mutation.createInstallationToken":
+		if e.ComplexityRoot.Mutation.CreateInstallationToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createInstallationToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateInstallationToken(childComplexity, args["integrationName"].(string), args["installationId"].(string)), true
 	case "Mutation.createLinkInvite":
 		if e.ComplexityRoot.Mutation.CreateLinkInvite == nil {
 			break
@@ -1496,6 +2383,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTeam(childComplexity, args["organizationId"].(string), args["teamId"].(string)), true
+	case "Mutation.disableIntegrationDevelopmentMode":
+		if e.ComplexityRoot.Mutation.DisableIntegrationDevelopmentMode == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_disableIntegrationDevelopmentMode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DisableIntegrationDevelopmentMode(childComplexity, args["integrationName"].(string)), true
 	case "Mutation.duplicateSpace":
 		if e.ComplexityRoot.Mutation.DuplicateSpace == nil {
 			break
@@ -1529,6 +2427,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["pageId"].(*string), args["input"].(model.ImportContentInput)), true
+	case "Mutation.installIntegration":
+		if e.ComplexityRoot.Mutation.InstallIntegration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installIntegration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallIntegration(childComplexity, args["integrationName"].(string), args["input"].(model.InstallIntegrationInput)), true
+	case "Mutation.installIntegrationOnSite":
+		if e.ComplexityRoot.Mutation.InstallIntegrationOnSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installIntegrationOnSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallIntegrationOnSite(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["siteId"].(string)), true
+	case "Mutation.installIntegrationOnSpace":
+		if e.ComplexityRoot.Mutation.InstallIntegrationOnSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installIntegrationOnSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallIntegrationOnSpace(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["spaceId"].(string)), true
 	case "Mutation.inviteUsers":
 		if e.ComplexityRoot.Mutation.InviteUsers == nil {
 			break
@@ -1584,6 +2515,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PingOrganization(childComplexity, args["organizationId"].(string)), true
+	case "Mutation.publishIntegration":
+		if e.ComplexityRoot.Mutation.PublishIntegration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishIntegration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishIntegration(childComplexity, args["integrationName"].(string), args["input"].(model.PublishIntegrationInput)), true
 	case "Mutation.putOpenAPISpec":
 		if e.ComplexityRoot.Mutation.PutOpenAPISpec == nil {
 			break
@@ -1645,6 +2587,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeCurrentToken(childComplexity), true
+	case "Mutation.rotateIntegrationSigningSecret":
+		if e.ComplexityRoot.Mutation.RotateIntegrationSigningSecret == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateIntegrationSigningSecret_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateIntegrationSigningSecret(childComplexity, args["integrationName"].(string)), true
+	case "Mutation.setIntegrationDevelopmentMode":
+		if e.ComplexityRoot.Mutation.SetIntegrationDevelopmentMode == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setIntegrationDevelopmentMode_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetIntegrationDevelopmentMode(childComplexity, args["integrationName"].(string), args["input"].(model.SetIntegrationDevelopmentModeInput)), true
 	case "Mutation.setMemberSSO":
 		if e.ComplexityRoot.Mutation.SetMemberSso == nil {
 			break
@@ -1689,6 +2653,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TransferSpace(childComplexity, args["spaceId"].(string), args["input"].(model.TransferContentInput)), true
+	case "Mutation.uninstallIntegration":
+		if e.ComplexityRoot.Mutation.UninstallIntegration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uninstallIntegration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UninstallIntegration(childComplexity, args["integrationName"].(string), args["installationId"].(string)), true
+	case "Mutation.uninstallIntegrationFromSite":
+		if e.ComplexityRoot.Mutation.UninstallIntegrationFromSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uninstallIntegrationFromSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UninstallIntegrationFromSite(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["siteId"].(string)), true
+	case "Mutation.uninstallIntegrationFromSpace":
+		if e.ComplexityRoot.Mutation.UninstallIntegrationFromSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uninstallIntegrationFromSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UninstallIntegrationFromSpace(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["spaceId"].(string)), true
+	case "Mutation.unpublishIntegration":
+		if e.ComplexityRoot.Mutation.UnpublishIntegration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unpublishIntegration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnpublishIntegration(childComplexity, args["integrationName"].(string)), true
 	case "Mutation.updateCollection":
 		if e.ComplexityRoot.Mutation.UpdateCollection == nil {
 			break
@@ -1700,6 +2708,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCollection(childComplexity, args["collectionId"].(string), args["input"].(model.UpdateCollectionInput)), true
+	case "Mutation.updateIntegrationInstallation":
+		if e.ComplexityRoot.Mutation.UpdateIntegrationInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateIntegrationInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateIntegrationInstallation(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["input"].(model.UpdateInstallationInput)), true
+	case "Mutation.updateIntegrationSiteInstallation":
+		if e.ComplexityRoot.Mutation.UpdateIntegrationSiteInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateIntegrationSiteInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateIntegrationSiteInstallation(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["siteId"].(string), args["input"].(model.UpdateTargetInstallationInput)), true
+	case "Mutation.updateIntegrationSpaceInstallation":
+		if e.ComplexityRoot.Mutation.UpdateIntegrationSpaceInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateIntegrationSpaceInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateIntegrationSpaceInstallation(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["spaceId"].(string), args["input"].(model.UpdateTargetInstallationInput)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -2204,6 +3245,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrganizationDefaultContent.Type(childComplexity), true
 
+	case "OrganizationInstallation.installation":
+		if e.ComplexityRoot.OrganizationInstallation.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationInstallation.Installation(childComplexity), true
+	case "OrganizationInstallation.integration":
+		if e.ComplexityRoot.OrganizationInstallation.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationInstallation.Integration(childComplexity), true
+
+	case "OrganizationInstallationList.count":
+		if e.ComplexityRoot.OrganizationInstallationList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationInstallationList.Count(childComplexity), true
+	case "OrganizationInstallationList.items":
+		if e.ComplexityRoot.OrganizationInstallationList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationInstallationList.Items(childComplexity), true
+	case "OrganizationInstallationList.next":
+		if e.ComplexityRoot.OrganizationInstallationList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationInstallationList.Next(childComplexity), true
+
 	case "OrganizationList.count":
 		if e.ComplexityRoot.OrganizationList.Count == nil {
 			break
@@ -2449,6 +3522,149 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ContentTemplates(childComplexity), true
+	case "Query.installationSite":
+		if e.ComplexityRoot.Query.InstallationSite == nil {
+			break
+		}
+
+		args, err := ec.field_Query_installationSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InstallationSite(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["siteId"].(string)), true
+	case "Query.installationSites":
+		if e.ComplexityRoot.Query.InstallationSites == nil {
+			break
+		}
+
+		args, err := ec.field_Query_installationSites_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InstallationSites(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.installationSpace":
+		if e.ComplexityRoot.Query.InstallationSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Query_installationSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InstallationSpace(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["spaceId"].(string)), true
+	case "Query.installationSpaces":
+		if e.ComplexityRoot.Query.InstallationSpaces == nil {
+			break
+		}
+
+		args, err := ec.field_Query_installationSpaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.InstallationSpaces(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.integration":
+		if e.ComplexityRoot.Query.Integration == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Integration(childComplexity, args["integrationName"].(string)), true
+	case "Query.integrationDevelopment":
+		if e.ComplexityRoot.Query.IntegrationDevelopment == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integrationDevelopment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.IntegrationDevelopment(childComplexity, args["integrationName"].(string)), true
+	case "Query.integrationEvent":
+		if e.ComplexityRoot.Query.IntegrationEvent == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integrationEvent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.IntegrationEvent(childComplexity, args["integrationName"].(string), args["eventId"].(string)), true
+	case "Query.integrationEvents":
+		if e.ComplexityRoot.Query.IntegrationEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integrationEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.IntegrationEvents(childComplexity, args["integrationName"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.integrationInstallation":
+		if e.ComplexityRoot.Query.IntegrationInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integrationInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.IntegrationInstallation(childComplexity, args["integrationName"].(string), args["installationId"].(string)), true
+	case "Query.integrationInstallations":
+		if e.ComplexityRoot.Query.IntegrationInstallations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integrationInstallations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.IntegrationInstallations(childComplexity, args["integrationName"].(string), args["page"].(*string), args["limit"].(*int), args["externalId"].(*string)), true
+	case "Query.integrationSiteInstallations":
+		if e.ComplexityRoot.Query.IntegrationSiteInstallations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integrationSiteInstallations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.IntegrationSiteInstallations(childComplexity, args["integrationName"].(string), args["page"].(*string), args["limit"].(*int), args["externalId"].(*string), args["extended"].(*bool)), true
+	case "Query.integrationSpaceInstallations":
+		if e.ComplexityRoot.Query.IntegrationSpaceInstallations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integrationSpaceInstallations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.IntegrationSpaceInstallations(childComplexity, args["integrationName"].(string), args["page"].(*string), args["limit"].(*int), args["externalId"].(*string), args["extended"].(*bool)), true
+	case "Query.integrations":
+		if e.ComplexityRoot.Query.Integrations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_integrations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Integrations(childComplexity, args["page"].(*string), args["limit"].(*int), args["search"].(*string), args["category"].(*model.IntegrationCategory), args["blockDomain"].(*string), args["blocks"].(*bool), args["contentSources"].(*bool), args["owner"].(*string), args["scope"].(*model.IntegrationScope), args["target"].(*model.IntegrationTarget)), true
 
 	case "Query.linkInvites":
 		if e.ComplexityRoot.Query.LinkInvites == nil {
@@ -2582,6 +3798,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Organization(childComplexity, args["id"].(string)), true
+	case "Query.organizationInstallations":
+		if e.ComplexityRoot.Query.OrganizationInstallations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_organizationInstallations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrganizationInstallations(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["search"].(*string)), true
 	case "Query.organizations":
 		if e.ComplexityRoot.Query.Organizations == nil {
 			break
@@ -2604,6 +3831,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationsForEmailDomain(childComplexity, args["emailDomain"].(string)), true
+	case "Query.renderIntegrationUI":
+		if e.ComplexityRoot.Query.RenderIntegrationUI == nil {
+			break
+		}
+
+		args, err := ec.field_Query_renderIntegrationUI_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RenderIntegrationUI(childComplexity, args["integrationName"].(string), args["request"].(string)), true
 	case "Query.samlProvider":
 		if e.ComplexityRoot.Query.SamlProvider == nil {
 			break
@@ -2819,6 +4057,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
+
+	case "RenderResult.cacheControl":
+		if e.ComplexityRoot.RenderResult.CacheControl == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RenderResult.CacheControl(childComplexity), true
+	case "RenderResult.contentSecurityPolicy":
+		if e.ComplexityRoot.RenderResult.ContentSecurityPolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RenderResult.ContentSecurityPolicy(childComplexity), true
+	case "RenderResult.output":
+		if e.ComplexityRoot.RenderResult.Output == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RenderResult.Output(childComplexity), true
 
 	case "Revision.createdAt":
 		if e.ComplexityRoot.Revision.CreatedAt == nil {
@@ -3561,6 +4818,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SpaceURLs.Location(childComplexity), true
 
+	case "TargetInstallationURLs.location":
+		if e.ComplexityRoot.TargetInstallationURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TargetInstallationURLs.Location(childComplexity), true
+	case "TargetInstallationURLs.publicEndpoint":
+		if e.ComplexityRoot.TargetInstallationURLs.PublicEndpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TargetInstallationURLs.PublicEndpoint(childComplexity), true
+
 	case "Team.createdAt":
 		if e.ComplexityRoot.Team.CreatedAt == nil {
 			break
@@ -3766,22 +5036,28 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputImportContentInput,
+		ec.unmarshalInputInstallIntegrationInput,
+		ec.unmarshalInputIntegrationExternalLinkInput,
 		ec.unmarshalInputInviteUsersInput,
 		ec.unmarshalInputInviteeInput,
 		ec.unmarshalInputMoveContentInput,
 		ec.unmarshalInputMovePageInput,
 		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputOrganizationDefaultContentInput,
+		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
+		ec.unmarshalInputSetIntegrationDevelopmentModeInput,
 		ec.unmarshalInputTeamMemberRoleInput,
 		ec.unmarshalInputTransferContentInput,
 		ec.unmarshalInputUpdateCollectionInput,
+		ec.unmarshalInputUpdateInstallationInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOpenAPISpecInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
 		ec.unmarshalInputUpdateSpaceInput,
+		ec.unmarshalInputUpdateTargetInstallationInput,
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
 		ec.unmarshalInputUploadFileInput,
@@ -4132,6 +5408,483 @@ extend type Mutation {
   grantContentRole(input: ContentGrantInput!): ContentGrant!
   "Take a team's or a member's grant away (needs ADMIN on the target)."
   revokeContentRole(input: ContentGrantInput!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../installations.graphqls", Input: `"""
+An integration installed on an organization. Visible to admins of the
+owning organization of the integration and to admins of the installation's
+organization; installation tokens see their own installation.
+"""
+type IntegrationInstallation {
+  id: ID!
+  """
+  ACTIVE when the configuration holds every required property of the
+  integration's account configuration, PENDING until then. PAUSED is never
+  set by docsapi.
+  """
+  status: InstallationStatus!
+  space_selection: InstallationSelection!
+  site_selection: InstallationSelection!
+  "Number of space installations under this installation."
+  spaces: Int!
+  configuration: JSONObject!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  urls: InstallationURLs!
+  externalIds: [String!]!
+  target: InstallationTarget!
+}
+
+enum InstallationStatus {
+  ACTIVE
+  PENDING
+  PAUSED
+}
+
+enum InstallationSelection {
+  ALL
+  SELECTED
+}
+
+type InstallationURLs {
+  location: String!
+  app: String!
+  publicEndpoint: String!
+}
+
+type InstallationTarget {
+  organization: String!
+}
+
+type IntegrationInstallationList {
+  next: Next
+  count: Int!
+  items: [IntegrationInstallation!]!
+}
+
+type OrganizationInstallation {
+  installation: IntegrationInstallation!
+  integration: Integration!
+}
+
+type OrganizationInstallationList {
+  next: Next
+  count: Int!
+  items: [OrganizationInstallation!]!
+}
+
+type TargetInstallationURLs {
+  location: String!
+  publicEndpoint: String!
+}
+
+"An integration installed on a space. space is the space id."
+type IntegrationSpaceInstallation {
+  integration: String!
+  installation: String!
+  status: InstallationStatus!
+  configuration: JSONObject!
+  externalIds: [String!]!
+  urls: TargetInstallationURLs!
+  space: String!
+}
+
+type IntegrationSpaceInstallationList {
+  next: Next
+  count: Int!
+  items: [IntegrationSpaceInstallation!]!
+}
+
+"An integration installed on a site. site is the site id."
+type IntegrationSiteInstallation {
+  integration: String!
+  installation: String!
+  status: InstallationStatus!
+  configuration: JSONObject!
+  externalIds: [String!]!
+  urls: TargetInstallationURLs!
+  site: String!
+}
+
+type IntegrationSiteInstallationList {
+  next: Next
+  count: Int!
+  items: [IntegrationSiteInstallation!]!
+}
+
+"""
+A temporary (one hour) API token of an installation: it reads the
+installation's organization as a READ member would, changes nothing there,
+reads and updates its own installation, and carries the integration's scopes
+for the content families that check them.
+"""
+type InstallationToken {
+  token: String!
+}
+
+input InstallIntegrationInput {
+  "Id of the organization to install on; the caller must be an admin there."
+  organization: String!
+}
+
+input UpdateInstallationInput {
+  "At most 5."
+  externalIds: [String!]
+  "Replaces the configuration; validated against the integration's account configuration schema."
+  configuration: JSONObject
+  space_selection: InstallationSelection
+  site_selection: InstallationSelection
+}
+
+input UpdateTargetInstallationInput {
+  "At most 5."
+  externalIds: [String!]
+  "Replaces the configuration; validated against the integration's space (or site) configuration schema."
+  configuration: JSONObject
+}
+
+extend type Query {
+  """
+  Installations of an integration: all of them for admins of the owning
+  organization, otherwise those in organizations the caller administrates.
+  """
+  integrationInstallations(integrationName: String!, page: String, limit: Int, externalId: String): IntegrationInstallationList!
+  integrationInstallation(integrationName: String!, installationId: ID!): IntegrationInstallation!
+  "Installations in an organization, each with its integration (ADMIN); search matches the integration's name or title."
+  organizationInstallations(organizationId: ID!, page: String, limit: Int, search: String): OrganizationInstallationList!
+  """
+  Space installations of an integration, scoped like integrationInstallations.
+  extended (full Space objects instead of ids) is not available yet: true
+  answers 501.
+  """
+  integrationSpaceInstallations(integrationName: String!, page: String, limit: Int, externalId: String, extended: Boolean): IntegrationSpaceInstallationList!
+  "Site installations of an integration, scoped like integrationInstallations; extended=true answers 501 (not available yet)."
+  integrationSiteInstallations(integrationName: String!, page: String, limit: Int, externalId: String, extended: Boolean): IntegrationSiteInstallationList!
+  installationSpaces(integrationName: String!, installationId: ID!, page: String, limit: Int): IntegrationSpaceInstallationList!
+  installationSpace(integrationName: String!, installationId: ID!, spaceId: ID!): IntegrationSpaceInstallation!
+  installationSites(integrationName: String!, installationId: ID!, page: String, limit: Int): IntegrationSiteInstallationList!
+  installationSite(integrationName: String!, installationId: ID!, siteId: ID!): IntegrationSiteInstallation!
+}
+
+extend type Mutation {
+  "Install on an organization (ADMIN there)."
+  installIntegration(integrationName: String!, input: InstallIntegrationInput!): IntegrationInstallation!
+  "Update an installation (ADMIN of its organization or of the integration's owner, or its own installation token)."
+  updateIntegrationInstallation(integrationName: String!, installationId: ID!, input: UpdateInstallationInput!): IntegrationInstallation!
+  "Uninstall (ADMIN of the installation's organization or of the integration's owner): removes its space and site installations and revokes its tokens."
+  uninstallIntegration(integrationName: String!, installationId: ID!): DeleteResult!
+  "Mint a temporary installation token (ADMIN of the integration's owning organization)."
+  createInstallationToken(integrationName: String!, installationId: ID!): InstallationToken!
+  "Install on a space of the installation's organization (ADMIN there)."
+  installIntegrationOnSpace(integrationName: String!, installationId: ID!, spaceId: ID!): IntegrationSpaceInstallation!
+  updateIntegrationSpaceInstallation(integrationName: String!, installationId: ID!, spaceId: ID!, input: UpdateTargetInstallationInput!): IntegrationSpaceInstallation!
+  uninstallIntegrationFromSpace(integrationName: String!, installationId: ID!, spaceId: ID!): DeleteResult!
+  "Install on a site of the installation's organization (ADMIN there)."
+  installIntegrationOnSite(integrationName: String!, installationId: ID!, siteId: ID!): IntegrationSiteInstallation!
+  updateIntegrationSiteInstallation(integrationName: String!, installationId: ID!, siteId: ID!, input: UpdateTargetInstallationInput!): IntegrationSiteInstallation!
+  uninstallIntegrationFromSite(integrationName: String!, installationId: ID!, siteId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../integrations.graphqls", Input: `"""
+An integration published by an organization. Visibility: PUBLIC integrations
+are listed and readable by everyone; UNLISTED ones are readable and
+installable by anyone who knows the name but listed only to members of the
+owning organization; PRIVATE ones exist only for members of the owning
+organization (everyone else gets 404).
+"""
+type Integration {
+  "Always ` + "`" + `integration` + "`" + `."
+  object: String!
+  "Unique name, ^[a-zA-Z0-9-_.]+$, at most 100 characters."
+  name: String!
+  "Incremented by every publication (1 for the first)."
+  version: Int!
+  title: String!
+  description: String!
+  "Long-form Markdown."
+  summary: String!
+  "URLs of the preview images (served by docsapi)."
+  previewImages: [String!]!
+  target: IntegrationTarget!
+  "Always false: a self-hosted docsapi verifies no integration."
+  verified: Boolean!
+  visibility: IntegrationVisibility!
+  scopes: [IntegrationScope!]!
+  categories: [IntegrationCategory!]!
+  blocks: [IntegrationBlock!]!
+  contentSources: [IntegrationContentSource!]!
+  "{account, space, site}: each a property schema {properties, required} or {componentId}."
+  configurations: JSONObject!
+  externalLinks: [IntegrationExternalLink!]!
+  owner: Organization!
+  urls: IntegrationURLs!
+  permissions: IntegrationPermissions!
+  "A header value, or a map from directive to value."
+  contentSecurityPolicy: JSON
+}
+
+"Where an integration may be installed. Every installation starts on an organization; SPACE and SITE integrations are then installed on spaces or sites of it, ORGANIZATION ones on neither, ALL on both."
+enum IntegrationTarget {
+  ALL
+  SITE
+  SPACE
+  ORGANIZATION
+}
+
+enum IntegrationVisibility {
+  PUBLIC
+  PRIVATE
+  UNLISTED
+}
+
+enum IntegrationRuntime {
+  V1
+  V2
+}
+
+enum IntegrationScope {
+  SPACE_VIEWS_READ
+  SPACE_CONTENT_READ
+  SPACE_CONTENT_WRITE
+  SPACE_METADATA_READ
+  SPACE_METADATA_WRITE
+  SPACE_SCRIPT_INJECT
+  SPACE_SCRIPT_COOKIES
+  SPACE_GIT_SYNC
+  SPACE_VISITOR_AUTH
+  SITE_METADATA_READ
+  SITE_VIEWS_READ
+  SITE_SCRIPT_INJECT
+  SITE_SCRIPT_COOKIES
+  SITE_VISITOR_AUTH
+  SITE_ADAPTIVE_READ
+  SITE_ADAPTIVE_WRITE
+  OPENAPI_READ
+  OPENAPI_WRITE
+  CONVERSATIONS_INGEST
+}
+
+enum IntegrationCategory {
+  ANALYTICS
+  COLLABORATION
+  CONTENT
+  GITSYNC
+  MARKETING
+  VISITOR_AUTH
+  OTHER
+}
+
+type IntegrationBlock {
+  id: String!
+  title: String!
+  description: String
+  icon: String
+  urlUnfurl: [String!]
+  markdown: IntegrationBlockMarkdown
+}
+
+type IntegrationBlockMarkdown {
+  codeblock: String!
+  body: String!
+}
+
+type IntegrationContentSource {
+  id: String!
+  title: String!
+  description: String
+  icon: String
+  configuration: IntegrationConfigurationComponent!
+}
+
+type IntegrationConfigurationComponent {
+  componentId: String!
+}
+
+type IntegrationExternalLink {
+  url: String!
+  label: String!
+}
+
+type IntegrationURLs {
+  location: String!
+  icon: String
+  app: String!
+  assets: String!
+  publicEndpoint: String!
+}
+
+type IntegrationPermissions {
+  "The caller is an admin of the owning organization (may publish again, unpublish, read events, use development mode)."
+  admin: Boolean!
+  "The caller may install the integration on an organization they administrate."
+  install: Boolean!
+}
+
+type IntegrationList {
+  next: Next
+  count: Int!
+  items: [Integration!]!
+}
+
+input IntegrationExternalLinkInput {
+  url: String!
+  label: String!
+}
+
+"""
+A publication. It replaces every field of the integration (omitted fields
+take their defaults) except secrets, which are kept when omitted because they
+are write-only.
+"""
+input PublishIntegrationInput {
+  "V1 when omitted."
+  runtime: IntegrationRuntime
+  "Base64 PNG, JPEG, GIF or WebP."
+  icon: String
+  "2 to 30 characters."
+  title: String!
+  "At most 100 characters."
+  description: String!
+  "Markdown, at most 2048 characters."
+  summary: String
+  "At most 3 base64 images."
+  previewImages: [String!]
+  "PUBLIC when omitted."
+  visibility: IntegrationVisibility
+  "ALL when omitted."
+  target: IntegrationTarget
+  scopes: [IntegrationScope!]!
+  categories: [IntegrationCategory!]
+  "[{id, title (2..40), description (..150), icon, urlUnfurl: [url pattern], markdown: {codeblock, body}}]"
+  blocks: JSON
+  "[{id, title (2..40), description (..150), icon, configuration: {componentId}}]"
+  contentSources: JSON
+  "At most 5."
+  externalLinks: [IntegrationExternalLinkInput!]
+  "{account, space, site}: {properties: {name: {type: string|number|boolean|button, title, description, default, enum, completion_url, callback_url, button_text}}, required: [name]} or {componentId}."
+  configurations: JSON
+  script: String!
+  "Id or subdomain (hostname) of the publishing organization; the caller must be an admin there."
+  organization: String!
+  "At most 20 string values; never returned."
+  secrets: JSONObject
+  "A header value or a map from directive to value; sent as Content-Security-Policy with block (ui_render) and script fetch events."
+  contentSecurityPolicy: JSON
+}
+
+input SetIntegrationDevelopmentModeInput {
+  "URL of the tunnel receiving the events, 1 to 256 characters, http or https."
+  tunnelUrl: String!
+  "Forward events of every organization, not only the owning organization's. False when omitted."
+  all: Boolean
+}
+
+"Development mode of an integration, readable by admins of the owning organization."
+type IntegrationDevelopment {
+  enabled: Boolean!
+  tunnelUrl: String
+  all: Boolean!
+  """
+  HMAC-SHA256 key of deliveries: each POST to the tunnel carries
+  X-Docsapi-Timestamp (unix seconds) and X-Docsapi-Signature
+  "v1=" + hex(HMAC-SHA256(signingSecret, timestamp + "." + body)).
+  """
+  signingSecret: String!
+}
+
+"The UI a runtime rendered: the ContentKit output ({type: element, element, state, props} or {type: complete, returnValue})."
+type RenderResult {
+  output: JSONObject!
+  "The runtime's Cache-Control header."
+  cacheControl: String
+  "The integration's content security policy as a header value."
+  contentSecurityPolicy: String
+}
+
+"""
+An event recorded for an integration: installation changes, renders.
+status is PENDING while a delivery to the development tunnel is queued or
+being retried, then SUCCESS or FAILED.
+"""
+type IntegrationEvent {
+  id: ID!
+  integrationId: String!
+  installationId: String
+  createdAt: DateTime!
+  "{eventId, type, installationId, status, previous: {status, configuration}, spaceId | siteId, ...} as delivered."
+  payload: JSONObject!
+  status: IntegrationEventStatus!
+}
+
+enum IntegrationEventStatus {
+  SUCCESS
+  FAILED
+  PENDING
+}
+
+enum IntegrationLogLevel {
+  DEBUG
+  INFO
+  WARN
+  ERROR
+}
+
+type IntegrationEventList {
+  next: Next
+  count: Int!
+  items: [IntegrationEvent!]!
+}
+
+type IntegrationEventDetail {
+  event: IntegrationEvent!
+  trace: IntegrationEventTrace!
+}
+
+type IntegrationEventTrace {
+  logs: [IntegrationEventLog!]!
+}
+
+type IntegrationEventLog {
+  message: String!
+  timestamp: DateTime!
+  level: IntegrationLogLevel!
+}
+
+extend type Query {
+  """
+  Integrations the caller may see, by name. search: substring of the name;
+  blockDomain: host (or parent domain) of a block's urlUnfurl; blocks and
+  contentSources: true only with, false only without; owner: id or
+  subdomain of the owning organization.
+  """
+  integrations(page: String, limit: Int, search: String, category: IntegrationCategory, blockDomain: String,
+    blocks: Boolean, contentSources: Boolean, owner: String, scope: IntegrationScope, target: IntegrationTarget): IntegrationList!
+  integration(integrationName: String!): Integration!
+  "Events of an integration, newest first (ADMIN of the owning organization)."
+  integrationEvents(integrationName: String!, page: String, limit: Int): IntegrationEventList!
+  "One event with its trace (ADMIN of the owning organization)."
+  integrationEvent(integrationName: String!, eventId: ID!): IntegrationEventDetail!
+  "Development mode and the delivery signing secret (ADMIN of the owning organization)."
+  integrationDevelopment(integrationName: String!): IntegrationDevelopment!
+  """
+  Render a UI through the integration's runtime (the development tunnel).
+  request is LZ-string compressed JSON (URI-component encoding) of
+  {componentId, props, context, state?, action?}.
+  """
+  renderIntegrationUI(integrationName: String!, request: String!): RenderResult!
+}
+
+extend type Mutation {
+  "Publish an integration or a new version of it (ADMIN of the publishing organization, which must own the name)."
+  publishIntegration(integrationName: String!, input: PublishIntegrationInput!): Integration!
+  "Unpublish: removes the integration with its installations, tokens, events and images (ADMIN of the owning organization)."
+  unpublishIntegration(integrationName: String!): DeleteResult!
+  "Turn development mode on (ADMIN of the owning organization)."
+  setIntegrationDevelopmentMode(integrationName: String!, input: SetIntegrationDevelopmentModeInput!): Boolean!
+  "Turn development mode off; pending deliveries then fail (ADMIN of the owning organization)."
+  disableIntegrationDevelopmentMode(integrationName: String!): Boolean!
+  "Replace the delivery signing secret (ADMIN of the owning organization)."
+  rotateIntegrationSigningSecret(integrationName: String!): IntegrationDevelopment!
 }
 `, BuiltIn: false},
 	{Name: "../invites.graphqls", Input: `"""
@@ -5652,6 +7405,358 @@ func (ec *executionContext) childFields_ImportContentResult(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type ImportContentResult", field.Name)
 }
 
+func (ec *executionContext) childFields_InstallationTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "organization":
+		return ec.fieldContext_InstallationTarget_organization(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InstallationTarget", field.Name)
+}
+
+func (ec *executionContext) childFields_InstallationToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "token":
+		return ec.fieldContext_InstallationToken_token(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InstallationToken", field.Name)
+}
+
+func (ec *executionContext) childFields_InstallationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_InstallationURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_InstallationURLs_app(ctx, field)
+	case "publicEndpoint":
+		return ec.fieldContext_InstallationURLs_publicEndpoint(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InstallationURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_Integration(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Integration_object(ctx, field)
+	case "name":
+		return ec.fieldContext_Integration_name(ctx, field)
+	case "version":
+		return ec.fieldContext_Integration_version(ctx, field)
+	case "title":
+		return ec.fieldContext_Integration_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Integration_description(ctx, field)
+	case "summary":
+		return ec.fieldContext_Integration_summary(ctx, field)
+	case "previewImages":
+		return ec.fieldContext_Integration_previewImages(ctx, field)
+	case "target":
+		return ec.fieldContext_Integration_target(ctx, field)
+	case "verified":
+		return ec.fieldContext_Integration_verified(ctx, field)
+	case "visibility":
+		return ec.fieldContext_Integration_visibility(ctx, field)
+	case "scopes":
+		return ec.fieldContext_Integration_scopes(ctx, field)
+	case "categories":
+		return ec.fieldContext_Integration_categories(ctx, field)
+	case "blocks":
+		return ec.fieldContext_Integration_blocks(ctx, field)
+	case "contentSources":
+		return ec.fieldContext_Integration_contentSources(ctx, field)
+	case "configurations":
+		return ec.fieldContext_Integration_configurations(ctx, field)
+	case "externalLinks":
+		return ec.fieldContext_Integration_externalLinks(ctx, field)
+	case "owner":
+		return ec.fieldContext_Integration_owner(ctx, field)
+	case "urls":
+		return ec.fieldContext_Integration_urls(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Integration_permissions(ctx, field)
+	case "contentSecurityPolicy":
+		return ec.fieldContext_Integration_contentSecurityPolicy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Integration", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationBlock(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_IntegrationBlock_id(ctx, field)
+	case "title":
+		return ec.fieldContext_IntegrationBlock_title(ctx, field)
+	case "description":
+		return ec.fieldContext_IntegrationBlock_description(ctx, field)
+	case "icon":
+		return ec.fieldContext_IntegrationBlock_icon(ctx, field)
+	case "urlUnfurl":
+		return ec.fieldContext_IntegrationBlock_urlUnfurl(ctx, field)
+	case "markdown":
+		return ec.fieldContext_IntegrationBlock_markdown(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationBlock", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationBlockMarkdown(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "codeblock":
+		return ec.fieldContext_IntegrationBlockMarkdown_codeblock(ctx, field)
+	case "body":
+		return ec.fieldContext_IntegrationBlockMarkdown_body(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationBlockMarkdown", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationConfigurationComponent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "componentId":
+		return ec.fieldContext_IntegrationConfigurationComponent_componentId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationConfigurationComponent", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationContentSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_IntegrationContentSource_id(ctx, field)
+	case "title":
+		return ec.fieldContext_IntegrationContentSource_title(ctx, field)
+	case "description":
+		return ec.fieldContext_IntegrationContentSource_description(ctx, field)
+	case "icon":
+		return ec.fieldContext_IntegrationContentSource_icon(ctx, field)
+	case "configuration":
+		return ec.fieldContext_IntegrationContentSource_configuration(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationContentSource", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationDevelopment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "enabled":
+		return ec.fieldContext_IntegrationDevelopment_enabled(ctx, field)
+	case "tunnelUrl":
+		return ec.fieldContext_IntegrationDevelopment_tunnelUrl(ctx, field)
+	case "all":
+		return ec.fieldContext_IntegrationDevelopment_all(ctx, field)
+	case "signingSecret":
+		return ec.fieldContext_IntegrationDevelopment_signingSecret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationDevelopment", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_IntegrationEvent_id(ctx, field)
+	case "integrationId":
+		return ec.fieldContext_IntegrationEvent_integrationId(ctx, field)
+	case "installationId":
+		return ec.fieldContext_IntegrationEvent_installationId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_IntegrationEvent_createdAt(ctx, field)
+	case "payload":
+		return ec.fieldContext_IntegrationEvent_payload(ctx, field)
+	case "status":
+		return ec.fieldContext_IntegrationEvent_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationEventDetail(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "event":
+		return ec.fieldContext_IntegrationEventDetail_event(ctx, field)
+	case "trace":
+		return ec.fieldContext_IntegrationEventDetail_trace(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationEventDetail", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationEventList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_IntegrationEventList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_IntegrationEventList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_IntegrationEventList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationEventList", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationEventLog(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "message":
+		return ec.fieldContext_IntegrationEventLog_message(ctx, field)
+	case "timestamp":
+		return ec.fieldContext_IntegrationEventLog_timestamp(ctx, field)
+	case "level":
+		return ec.fieldContext_IntegrationEventLog_level(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationEventLog", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationEventTrace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "logs":
+		return ec.fieldContext_IntegrationEventTrace_logs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationEventTrace", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationExternalLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_IntegrationExternalLink_url(ctx, field)
+	case "label":
+		return ec.fieldContext_IntegrationExternalLink_label(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationExternalLink", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationInstallation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_IntegrationInstallation_id(ctx, field)
+	case "status":
+		return ec.fieldContext_IntegrationInstallation_status(ctx, field)
+	case "space_selection":
+		return ec.fieldContext_IntegrationInstallation_space_selection(ctx, field)
+	case "site_selection":
+		return ec.fieldContext_IntegrationInstallation_site_selection(ctx, field)
+	case "spaces":
+		return ec.fieldContext_IntegrationInstallation_spaces(ctx, field)
+	case "configuration":
+		return ec.fieldContext_IntegrationInstallation_configuration(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_IntegrationInstallation_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_IntegrationInstallation_updatedAt(ctx, field)
+	case "urls":
+		return ec.fieldContext_IntegrationInstallation_urls(ctx, field)
+	case "externalIds":
+		return ec.fieldContext_IntegrationInstallation_externalIds(ctx, field)
+	case "target":
+		return ec.fieldContext_IntegrationInstallation_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationInstallation", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationInstallationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_IntegrationInstallationList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_IntegrationInstallationList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_IntegrationInstallationList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationInstallationList", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_IntegrationList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_IntegrationList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_IntegrationList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationList", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "admin":
+		return ec.fieldContext_IntegrationPermissions_admin(ctx, field)
+	case "install":
+		return ec.fieldContext_IntegrationPermissions_install(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSiteInstallation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "integration":
+		return ec.fieldContext_IntegrationSiteInstallation_integration(ctx, field)
+	case "installation":
+		return ec.fieldContext_IntegrationSiteInstallation_installation(ctx, field)
+	case "status":
+		return ec.fieldContext_IntegrationSiteInstallation_status(ctx, field)
+	case "configuration":
+		return ec.fieldContext_IntegrationSiteInstallation_configuration(ctx, field)
+	case "externalIds":
+		return ec.fieldContext_IntegrationSiteInstallation_externalIds(ctx, field)
+	case "urls":
+		return ec.fieldContext_IntegrationSiteInstallation_urls(ctx, field)
+	case "site":
+		return ec.fieldContext_IntegrationSiteInstallation_site(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSiteInstallation", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSiteInstallationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_IntegrationSiteInstallationList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_IntegrationSiteInstallationList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_IntegrationSiteInstallationList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSiteInstallationList", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSpaceInstallation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "integration":
+		return ec.fieldContext_IntegrationSpaceInstallation_integration(ctx, field)
+	case "installation":
+		return ec.fieldContext_IntegrationSpaceInstallation_installation(ctx, field)
+	case "status":
+		return ec.fieldContext_IntegrationSpaceInstallation_status(ctx, field)
+	case "configuration":
+		return ec.fieldContext_IntegrationSpaceInstallation_configuration(ctx, field)
+	case "externalIds":
+		return ec.fieldContext_IntegrationSpaceInstallation_externalIds(ctx, field)
+	case "urls":
+		return ec.fieldContext_IntegrationSpaceInstallation_urls(ctx, field)
+	case "space":
+		return ec.fieldContext_IntegrationSpaceInstallation_space(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSpaceInstallation", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSpaceInstallationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_IntegrationSpaceInstallationList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_IntegrationSpaceInstallationList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_IntegrationSpaceInstallationList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSpaceInstallationList", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_IntegrationURLs_location(ctx, field)
+	case "icon":
+		return ec.fieldContext_IntegrationURLs_icon(ctx, field)
+	case "app":
+		return ec.fieldContext_IntegrationURLs_app(ctx, field)
+	case "assets":
+		return ec.fieldContext_IntegrationURLs_assets(ctx, field)
+	case "publicEndpoint":
+		return ec.fieldContext_IntegrationURLs_publicEndpoint(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_InviteUsersResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "users":
@@ -5998,6 +8103,28 @@ func (ec *executionContext) childFields_OrganizationDefaultContent(ctx context.C
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationDefaultContent", field.Name)
 }
 
+func (ec *executionContext) childFields_OrganizationInstallation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "installation":
+		return ec.fieldContext_OrganizationInstallation_installation(ctx, field)
+	case "integration":
+		return ec.fieldContext_OrganizationInstallation_integration(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrganizationInstallation", field.Name)
+}
+
+func (ec *executionContext) childFields_OrganizationInstallationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_OrganizationInstallationList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_OrganizationInstallationList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_OrganizationInstallationList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrganizationInstallationList", field.Name)
+}
+
 func (ec *executionContext) childFields_OrganizationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "next":
@@ -6110,6 +8237,18 @@ func (ec *executionContext) childFields_PingResult(ctx context.Context, field gr
 		return ec.fieldContext_PingResult_serviceVisitorClaims(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
+}
+
+func (ec *executionContext) childFields_RenderResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "output":
+		return ec.fieldContext_RenderResult_output(ctx, field)
+	case "cacheControl":
+		return ec.fieldContext_RenderResult_cacheControl(ctx, field)
+	case "contentSecurityPolicy":
+		return ec.fieldContext_RenderResult_contentSecurityPolicy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RenderResult", field.Name)
 }
 
 func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6476,6 +8615,16 @@ func (ec *executionContext) childFields_SpaceURLs(ctx context.Context, field gra
 		return ec.fieldContext_SpaceURLs_icon(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_TargetInstallationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_TargetInstallationURLs_location(ctx, field)
+	case "publicEndpoint":
+		return ec.fieldContext_TargetInstallationURLs_publicEndpoint(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TargetInstallationURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

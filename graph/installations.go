@@ -1,0 +1,388 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"docsapi/apierr"
+	"docsapi/auth"
+	"docsapi/graph/model"
+	"docsapi/storage"
+)
+
+// Installation tokens (POST .../installations/{id}/tokens) are minted by
+// admins of the integration's owning organization. What such a token may do:
+//   - it is bound to the installation's organization (tokens.organization_id,
+//     which inOrg honours: every other organization answers 404);
+//   - in that organization it acts as a READ member (inOrg gives it that
+//     role whatever the minting user's membership), so it changes nothing
+//     that needs a higher role;
+//   - it reads and updates its own installation and the space and site
+//     installations under it, and nothing else of the integrations family
+//     (publishing, installing, development mode, events: 403);
+//   - requireScope checks the integration's scopes for the content
+//     families (spaces, sites, OpenAPI) that accept installation tokens;
+//   - it expires after an hour and is revoked with its installation.
+var installationRole = "read"
+
+// requireScope refuses an installation token whose integration lacks
+// scope; other callers pass (their role decides).
+func (r *Resolver) requireScope(ctx context.Context, scope model.IntegrationScope) error {
+	c, err := callerOf(ctx)
+	if err != nil || !isInstallationToken(c) {
+		return err
+	}
+	_, scopes, err := r.Store.InstallationOfToken(ctx, c.TokenID)
+	if err != nil {
+		return notFoundAs(err, "installation")
+	}
+	if !slices.Contains(scopes, string(scope)) {
+		return apierr.Forbidden("the integration was not granted the %s scope", scope)
+	}
+	return nil
+}
+
+// installationRule says who besides admins of the installation's
+// organization may act on an installation.
+type installationRule struct {
+	action     string
+	ownerAdmin bool // admins of the integration's owning organization
+	token      bool // the installation's own tokens
+}
+
+var (
+	readInstallation   = installationRule{action: "reading an installation", ownerAdmin: true, token: true}
+	updateInstallation = installationRule{action: "updating an installation", ownerAdmin: true, token: true}
+	removeInstallation = installationRule{action: "uninstalling an integration", ownerAdmin: true}
+	installOnTarget    = installationRule{action: "installing on or uninstalling from a space or site"}
+)
+
+// installationFor loads an installation the caller may act on by rule:
+// others who belong to the installation's or the owner's organization get
+// 403, everyone else 404.
+func (r *Resolver) installationFor(ctx context.Context, name, installationID string, rule installationRule) (auth.Caller, storage.Integration, storage.Installation, error) {
+	c, it, err := r.visibleIntegration(ctx, name)
+	if err != nil {
+		return c, it, storage.Installation{}, err
+	}
+	in, err := r.Store.Installation(ctx, it.ID, installationID)
+	if err != nil {
+		return c, it, in, notFoundAs(err, "installation")
+	}
+	if isInstallationToken(c) {
+		own, _, err := r.Store.InstallationOfToken(ctx, c.TokenID)
+		if err == nil && own.ID == in.ID && rule.token {
+			return c, it, in, nil
+		}
+		return c, it, in, apierr.NotFound("installation")
+	}
+	if rule.ownerAdmin && ownerAdmin(c, it) {
+		return c, it, in, nil
+	}
+	var m *storage.Membership
+	if c.OrganizationID == "" || c.OrganizationID == in.OrganizationID {
+		if m, err = r.Store.MembershipOf(ctx, in.OrganizationID, c.UserID); err != nil {
+			return c, it, in, err
+		}
+	}
+	if m != nil && atLeast(m.Role, "admin") {
+		return c, it, in, nil
+	}
+	if m != nil || memberOfOwner(c, it) {
+		return c, it, in, apierr.Forbidden("%s needs the admin role in the installation's organization", rule.action)
+	}
+	return c, it, in, apierr.NotFound("installation")
+}
+
+// installationScope is which installations of an integration the caller
+// lists: all of them for owner admins, those of organizations they
+// administrate otherwise, and its own for an installation token.
+func (r *Resolver) installationScope(ctx context.Context, c auth.Caller, it storage.Integration) (storage.InstallationFilter, error) {
+	if isInstallationToken(c) {
+		own, _, err := r.Store.InstallationOfToken(ctx, c.TokenID)
+		if err != nil || own.IntegrationID != it.ID {
+			return storage.InstallationFilter{}, nil
+		}
+		return storage.InstallationFilter{Orgs: []string{own.OrganizationID}}, nil
+	}
+	if ownerAdmin(c, it) {
+		return storage.InstallationFilter{AllOrgs: true}, nil
+	}
+	orgs, err := r.callerOrgs(ctx, c, true)
+	return storage.InstallationFilter{Orgs: orgs}, err
+}
+
+func (r *Resolver) installationModel(in storage.Installation) *model.IntegrationInstallation {
+	loc := r.Config.PublicURL + "/v1/integrations/" + in.IntegrationName + "/installations/" + in.ID
+	m := &model.IntegrationInstallation{
+		ID: in.ID, Status: model.InstallationStatus(in.Status), SpaceSelection: model.InstallationSelection(in.SpaceSelection),
+		SiteSelection: model.InstallationSelection(in.SiteSelection), Spaces: in.Spaces, Configuration: map[string]any{},
+		CreatedAt: model.Time(in.CreatedAt), UpdatedAt: model.Time(in.UpdatedAt), ExternalIds: in.ExternalIDs,
+		Urls:   model.InstallationURLs{Location: loc, App: r.Config.PublicURL + "/o/" + in.OrganizationID + "/integrations/" + in.IntegrationName, PublicEndpoint: loc},
+		Target: model.InstallationTarget{Organization: in.OrganizationID},
+	}
+	if m.ExternalIds == nil {
+		m.ExternalIds = []string{}
+	}
+	json.Unmarshal(in.Configuration, &m.Configuration)
+	return m
+}
+
+// targetEntry is the common part of space and site installation entries.
+type targetEntry struct {
+	integration, installation string
+	status                    model.InstallationStatus
+	configuration             map[string]any
+	externalIDs               []string
+	urls                      model.TargetInstallationURLs
+	target                    string
+}
+
+func (r *Resolver) targetEntryOf(t storage.TargetInstallation) targetEntry {
+	loc := fmt.Sprintf("%s/v1/integrations/%s/installations/%s/%ss/%s", r.Config.PublicURL, t.IntegrationName, t.InstallationID, t.Kind, t.TargetID)
+	e := targetEntry{integration: t.IntegrationName, installation: t.InstallationID, status: model.InstallationStatus(t.Status),
+		configuration: map[string]any{}, externalIDs: t.ExternalIDs, urls: model.TargetInstallationURLs{Location: loc, PublicEndpoint: loc}, target: t.TargetID}
+	if e.externalIDs == nil {
+		e.externalIDs = []string{}
+	}
+	json.Unmarshal(t.Configuration, &e.configuration)
+	return e
+}
+
+func (r *Resolver) spaceInstallationModel(t storage.TargetInstallation) *model.IntegrationSpaceInstallation {
+	e := r.targetEntryOf(t)
+	return &model.IntegrationSpaceInstallation{Integration: e.integration, Installation: e.installation, Status: e.status,
+		Configuration: e.configuration, ExternalIds: e.externalIDs, Urls: e.urls, Space: e.target}
+}
+
+func (r *Resolver) siteInstallationModel(t storage.TargetInstallation) *model.IntegrationSiteInstallation {
+	e := r.targetEntryOf(t)
+	return &model.IntegrationSiteInstallation{Integration: e.integration, Installation: e.installation, Status: e.status,
+		Configuration: e.configuration, ExternalIds: e.externalIDs, Urls: e.urls, Site: e.target}
+}
+
+// targetAllows tells whether an integration with target may be installed
+// at level. Every installation starts on an organization (space and site
+// installations hang under it, as the paths .../installations/{id}/spaces
+// show), so the organization level is open to every target.
+func targetAllows(target, level string) bool {
+	return level == "organization" || target == "all" || target == level
+}
+
+// checkExternalIDs: at most 5 non-empty ids of at most 100 characters.
+func checkExternalIDs(ids []string) error {
+	if len(ids) > 5 {
+		return apierr.Invalid("externalIds", "must hold at most 5 ids")
+	}
+	for i, id := range ids {
+		if err := checkLen(fmt.Sprintf("externalIds[%d]", i), id, 1, 100); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkConfiguration validates conf against the integration's
+// configuration schema of level (account, space or site) and says whether
+// every required property is set. Without a property schema (none, or a
+// custom {componentId} UI) any object is accepted.
+func checkConfiguration(confs json.RawMessage, level string, conf map[string]any) (json.RawMessage, bool, error) {
+	raw, _ := json.Marshal(conf) // normalizes numbers from either transport
+	var values map[string]any
+	json.Unmarshal(raw, &values)
+	if values == nil {
+		values = map[string]any{}
+	}
+	var all map[string]map[string]any
+	json.Unmarshal(confs, &all)
+	schema := all[level]
+	if schema == nil || schema["componentId"] != nil {
+		return raw, true, nil
+	}
+	s, err := parseConfigSchema("configurations."+level, schema)
+	if err != nil {
+		return nil, false, err
+	}
+	for k, v := range values {
+		f := "configuration." + k
+		p, ok := s.Properties[k]
+		if !ok {
+			return nil, false, apierr.Invalid(f, "is not a property of the integration's %s configuration", level)
+		}
+		if v == nil {
+			delete(values, k)
+			continue
+		}
+		switch p.Type {
+		case "string":
+			str, ok := v.(string)
+			if !ok {
+				return nil, false, apierr.Invalid(f, "must be a string")
+			}
+			if p.Enum != nil && !slices.Contains(p.Enum, str) {
+				return nil, false, apierr.Invalid(f, "must be one of %v", p.Enum)
+			}
+		case "number":
+			if _, ok := v.(float64); !ok {
+				return nil, false, apierr.Invalid(f, "must be a number")
+			}
+		case "boolean":
+			if _, ok := v.(bool); !ok {
+				return nil, false, apierr.Invalid(f, "must be a boolean")
+			}
+		case "button":
+			return nil, false, apierr.Invalid(f, "is a button: it holds no value")
+		}
+	}
+	complete := true
+	for _, k := range s.Required {
+		if _, ok := values[k]; !ok {
+			complete = false
+		}
+	}
+	raw, _ = json.Marshal(values)
+	return raw, complete, nil
+}
+
+// statusFor is an installation's status: active once its configuration is
+// complete, pending until then.
+func statusFor(complete bool) string {
+	if complete {
+		return "active"
+	}
+	return "pending"
+}
+
+// Space and site installations. TODO(spaces, sites): once those families
+// land, check in installOnTarget, targetFor, updateTarget and
+// uninstallTarget that targetID is a space (site) of the installation's
+// organization — 404 "space"/"site" otherwise — and that the caller may
+// administrate it; until then targetID is taken as given and only the
+// installation's organization is checked.
+
+func (r *Resolver) installOnTarget(ctx context.Context, name, installationID, kind, targetID string) (storage.TargetInstallation, error) {
+	// installOnTarget admits neither owner admins nor installation tokens.
+	_, it, in, err := r.installationFor(ctx, name, installationID, installOnTarget)
+	if err != nil {
+		return storage.TargetInstallation{}, err
+	}
+	if err := checkLen(kind, targetID, 1, 100); err != nil {
+		return storage.TargetInstallation{}, err
+	}
+	if !targetAllows(it.Target, kind) {
+		return storage.TargetInstallation{}, apierr.Invalid(kind, "integration %q cannot be installed on %ss (target %s)", it.Name, kind, it.Target)
+	}
+	conf, complete, err := checkConfiguration(it.Configurations, kind, nil)
+	if err != nil {
+		return storage.TargetInstallation{}, err
+	}
+	t, err := r.Store.CreateTargetInstallation(ctx, in, kind, targetID, storage.TargetChange{Status: statusFor(complete), Configuration: conf, Events: r.targetEvents(it)})
+	if errors.Is(err, storage.ErrAlreadyInstalled) {
+		return t, apierr.Conflict("integration %q is already installed on this %s", it.Name, kind)
+	}
+	if err == nil {
+		r.notifyDeliveries()
+	}
+	return t, err
+}
+
+func (r *Resolver) targetFor(ctx context.Context, name, installationID, kind, targetID string) (storage.TargetInstallation, error) {
+	_, _, in, err := r.installationFor(ctx, name, installationID, readInstallation)
+	if err != nil {
+		return storage.TargetInstallation{}, err
+	}
+	t, err := r.Store.TargetInstallation(ctx, in.ID, kind, targetID)
+	return t, notFoundAs(err, kind+" installation")
+}
+
+func (r *Resolver) updateTarget(ctx context.Context, name, installationID, kind, targetID string, input model.UpdateTargetInstallationInput) (storage.TargetInstallation, error) {
+	_, it, in, err := r.installationFor(ctx, name, installationID, updateInstallation)
+	if err != nil {
+		return storage.TargetInstallation{}, err
+	}
+	prev, err := r.Store.TargetInstallation(ctx, in.ID, kind, targetID)
+	if err != nil {
+		return prev, notFoundAs(err, kind+" installation")
+	}
+	c := storage.TargetChange{Status: prev.Status, Events: r.targetEvents(it)}
+	if input.ExternalIds != nil {
+		if err := checkExternalIDs(input.ExternalIds); err != nil {
+			return prev, err
+		}
+		c.ExternalIDs = &input.ExternalIds
+	}
+	if input.Configuration != nil {
+		conf, complete, err := checkConfiguration(it.Configurations, kind, input.Configuration)
+		if err != nil {
+			return prev, err
+		}
+		c.Configuration, c.Status = conf, statusFor(complete)
+	}
+	t, err := r.Store.UpdateTargetInstallation(ctx, in.ID, kind, targetID, c)
+	if err != nil {
+		return t, notFoundAs(err, kind+" installation")
+	}
+	r.notifyDeliveries()
+	return t, nil
+}
+
+func (r *Resolver) uninstallTarget(ctx context.Context, name, installationID, kind, targetID string) (*model.DeleteResult, error) {
+	_, it, in, err := r.installationFor(ctx, name, installationID, installOnTarget)
+	if err != nil {
+		return deleteRefusal(err)
+	}
+	deleted, err := r.Store.DeleteTargetInstallation(ctx, in.ID, kind, targetID, func(prev storage.TargetInstallation) []storage.NewEvent {
+		return []storage.NewEvent{r.targetDeletedEvent(it, prev)}
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.notifyDeliveries()
+	return &model.DeleteResult{Deleted: deleted}, nil
+}
+
+// listTargets lists space or site installations: of one installation, or
+// of the whole integration within the caller's installation scope.
+func (r *Resolver) listTargets(ctx context.Context, name, installationID, kind string, page *string, limit *int, externalID *string, extended *bool) (storage.Page[storage.TargetInstallation], error) {
+	var none storage.Page[storage.TargetInstallation]
+	if extended != nil && *extended {
+		return none, apierr.New(501, "extended: full %s objects are not available yet; omit extended or pass false to get %s ids", kind, kind)
+	}
+	pq, err := pageQuery(page, limit)
+	if err != nil {
+		return none, err
+	}
+	f := storage.TargetFilter{Kind: kind}
+	var it storage.Integration
+	if installationID != "" {
+		var in storage.Installation
+		if _, it, in, err = r.installationFor(ctx, name, installationID, readInstallation); err != nil {
+			return none, err
+		}
+		f.InstallationID, f.Installations.AllOrgs = in.ID, true
+	} else {
+		var c auth.Caller
+		if c, it, err = r.visibleIntegration(ctx, name); err != nil {
+			return none, err
+		}
+		if f.Installations, err = r.installationScope(ctx, c, it); err != nil {
+			return none, err
+		}
+	}
+	if externalID != nil {
+		f.Installations.ExternalID = *externalID
+	}
+	return r.Store.ListTargetInstallations(ctx, it.ID, f, pq)
+}
+
+// deleteRefusal turns a 404 of a delete into "nothing was deleted" (204):
+// something the caller may not see counts as not existing.
+func deleteRefusal(err error) (*model.DeleteResult, error) {
+	if e, ok := apierr.As(err); ok && e.Status == 404 {
+		return &model.DeleteResult{}, nil
+	}
+	return nil, err
+}

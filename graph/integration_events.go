@@ -1,0 +1,273 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	lzstring "github.com/daku10/go-lz-string"
+
+	"docsapi/apierr"
+	"docsapi/auth"
+	"docsapi/delivery"
+	"docsapi/graph/model"
+	"docsapi/storage"
+)
+
+// Events. Every change of an installation records one event in the same
+// transaction as the change:
+//   installation_setup          installed, or updated (previous {status, configuration})
+//   installation_deleted        uninstalled from the organization: docsapi's one
+//                               type beyond the reference's list, named after
+//                               space_/site_installation_deleted, which carry
+//                               the same previous {status, configuration}
+//   space_installation_setup    installed on or updated for a space (spaceId)
+//   space_installation_deleted  uninstalled from a space (also for each space
+//                               when its organization installation goes)
+//   site_installation_setup / site_installation_deleted  the same for sites
+//   ui_render                   a render (GET .../render)
+// The payload is {eventId, type, installationId, status, previous, ...} and
+// is exactly what the tunnel receives.
+//
+// Forwarding: while development mode is on, an event is queued for the
+// tunnel when it comes from the owning organization, or from any
+// organization with all=true; its status is pending until delivered
+// (success) or given up (failed). Other events are recorded with status
+// success and a trace line saying why nothing was delivered.
+
+// newEvent builds an event of integration it coming from organization orgID.
+func (r *Resolver) newEvent(it storage.Integration, orgID, installationID, typ string, fields map[string]any) storage.NewEvent {
+	id := storage.NewID()
+	payload := map[string]any{"eventId": id, "type": typ}
+	if installationID != "" {
+		payload["installationId"] = installationID
+	}
+	for k, v := range fields {
+		payload[k] = v
+	}
+	raw, _ := json.Marshal(payload)
+	e := storage.NewEvent{ID: id, IntegrationID: it.ID, InstallationID: installationID, OrganizationID: orgID, Type: typ, Payload: raw}
+	switch {
+	case it.DevTunnelURL == nil:
+		e.Status = "success"
+		e.Logs = []storage.LogLine{{Level: "info", Message: "recorded; development mode is off, so there is no runtime to deliver to (docsapi runs no integration scripts)"}}
+	case !it.DevAll && orgID != it.OrganizationID:
+		e.Status = "success"
+		e.Logs = []storage.LogLine{{Level: "info", Message: "recorded; not forwarded to the development tunnel: the event comes from another organization and development mode forwards only the owning organization's events (all=false)"}}
+	default:
+		e.Status, e.Deliver = "pending", true
+		e.Logs = []storage.LogLine{{Level: "debug", Message: "queued for delivery to the development tunnel " + *it.DevTunnelURL}}
+	}
+	return e
+}
+
+// previousState is the payload's previous {status, configuration}.
+func previousState(status string, conf json.RawMessage) map[string]any {
+	return map[string]any{"status": status, "configuration": conf}
+}
+
+// installationEvents builds installation_setup events for CreateInstallation
+// and UpdateInstallation.
+func (r *Resolver) installationEvents(it storage.Integration) func(prev *storage.Installation, next storage.Installation) []storage.NewEvent {
+	return func(prev *storage.Installation, next storage.Installation) []storage.NewEvent {
+		fields := map[string]any{"status": next.Status}
+		if prev != nil {
+			fields["previous"] = previousState(prev.Status, prev.Configuration)
+		}
+		return []storage.NewEvent{r.newEvent(it, next.OrganizationID, next.ID, "installation_setup", fields)}
+	}
+}
+
+// targetEvents builds space_/site_installation_setup events.
+func (r *Resolver) targetEvents(it storage.Integration) func(prev *storage.TargetInstallation, next storage.TargetInstallation) []storage.NewEvent {
+	return func(prev *storage.TargetInstallation, next storage.TargetInstallation) []storage.NewEvent {
+		fields := map[string]any{"status": next.Status, next.Kind + "Id": next.TargetID}
+		if prev != nil {
+			fields["previous"] = previousState(prev.Status, prev.Configuration)
+		}
+		return []storage.NewEvent{r.newEvent(it, next.OrganizationID, next.InstallationID, next.Kind+"_installation_setup", fields)}
+	}
+}
+
+func (r *Resolver) targetDeletedEvent(it storage.Integration, t storage.TargetInstallation) storage.NewEvent {
+	return r.newEvent(it, t.OrganizationID, t.InstallationID, t.Kind+"_installation_deleted",
+		map[string]any{t.Kind + "Id": t.TargetID, "previous": previousState(t.Status, t.Configuration)})
+}
+
+// notifyDeliveries wakes the delivery worker after events were queued.
+func (r *Resolver) notifyDeliveries() {
+	if r.Deliveries != nil {
+		r.Deliveries.Notify()
+	}
+}
+
+func eventModel(e storage.Event) *model.IntegrationEvent {
+	m := &model.IntegrationEvent{ID: e.ID, IntegrationID: e.IntegrationID, CreatedAt: model.Time(e.CreatedAt),
+		Payload: map[string]any{}, Status: model.IntegrationEventStatus(e.Status)}
+	if e.InstallationID != "" {
+		id := e.InstallationID
+		m.InstallationID = &id
+	}
+	json.Unmarshal(e.Payload, &m.Payload)
+	return m
+}
+
+// renderTimeout bounds a render: the caller waits for the runtime.
+const renderTimeout = 10 * time.Second
+
+// renderRequest is the decompressed render request.
+type renderRequest struct {
+	ComponentID *string        `json:"componentId"`
+	Props       map[string]any `json:"props"`
+	State       map[string]any `json:"state"`
+	Context     map[string]any `json:"context"`
+	Action      any            `json:"action"`
+}
+
+// parseRenderRequest decompresses and checks the request parameter.
+func parseRenderRequest(compressed string) (renderRequest, error) {
+	var req renderRequest
+	bad := apierr.Invalid("request", "must be JSON compressed with LZ-string (compressToEncodedURIComponent)")
+	if compressed == "" {
+		return req, apierr.Invalid("request", "is required")
+	}
+	raw, err := lzstring.DecompressFromEncodedURIComponent(compressed)
+	if err != nil || raw == "" {
+		return req, bad
+	}
+	if err := json.Unmarshal([]byte(raw), &req); err != nil {
+		return req, apierr.Invalid("request", "does not decompress to a JSON object {componentId, props, context}")
+	}
+	switch {
+	case req.ComponentID == nil || *req.ComponentID == "":
+		return req, apierr.Invalid("request.componentId", "is required")
+	case req.Props == nil:
+		return req, apierr.Invalid("request.props", "is required (an object)")
+	case req.Context == nil:
+		return req, apierr.Invalid("request.context", "is required (an object)")
+	}
+	if t, _ := req.Context["type"].(string); t == "" {
+		return req, apierr.Invalid("request.context.type", "is required")
+	}
+	return req, nil
+}
+
+// renderOrigin is the organization a render comes from: the context's
+// organization when the caller belongs to it, else the owner when the
+// caller belongs to the owner, else none (another organization).
+func (r *Resolver) renderOrigin(ctx context.Context, c auth.Caller, it storage.Integration, req renderRequest) (string, string, error) {
+	if orgID, _ := req.Context["organizationId"].(string); orgID != "" && (c.OrganizationID == "" || c.OrganizationID == orgID) {
+		m, err := r.Store.MembershipOf(ctx, orgID, c.UserID)
+		if err != nil {
+			return "", "", err
+		}
+		if m != nil || isInstallationToken(c) {
+			p, err := r.Store.ListInstallations(ctx, it.ID, storage.InstallationFilter{Orgs: []string{orgID}}, storage.PageQuery{Limit: 1})
+			if err != nil {
+				return "", "", err
+			}
+			inst := ""
+			if len(p.Items) > 0 {
+				inst = p.Items[0].ID
+			}
+			return orgID, inst, nil
+		}
+	}
+	if memberOfOwner(c, it) {
+		return it.OrganizationID, "", nil
+	}
+	return "", "", nil
+}
+
+// render sends a ui_render event to the development tunnel and returns the
+// runtime's answer; the render is recorded as an event with its trace.
+func (r *Resolver) render(ctx context.Context, name, compressed string) (*model.RenderResult, error) {
+	c, it, err := r.visibleIntegration(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	req, err := parseRenderRequest(compressed)
+	if err != nil {
+		return nil, err
+	}
+	orgID, installationID, err := r.renderOrigin(ctx, c, it, req)
+	if err != nil {
+		return nil, err
+	}
+	fields := map[string]any{"componentId": *req.ComponentID, "props": req.Props, "context": req.Context, "auth": map[string]any{"userId": c.UserID}}
+	if req.State != nil {
+		fields["state"] = req.State
+	}
+	if req.Action != nil {
+		fields["action"] = req.Action
+	}
+	ev := r.newEvent(it, orgID, installationID, "ui_render", fields)
+	ev.Deliver = false // renders are sent now, not queued: the caller waits for the answer
+	if ev.Status != "pending" {
+		ev.Status = "failed"
+		ev.Logs = append(ev.Logs, storage.LogLine{Level: "error", Message: "render refused: no reachable runtime"})
+		if err := r.Store.RecordEvents(ctx, ev); err != nil {
+			return nil, err
+		}
+		why := "development mode is off"
+		if it.DevTunnelURL != nil {
+			why = "development mode forwards only the owning organization's requests (all=false)"
+		}
+		return nil, apierr.Conflict("integration %q has no reachable runtime: %s, and docsapi runs no integration scripts; turn development mode on with PUT /v1/integrations/%s/dev", it.Name, why, it.Name)
+	}
+	csp := delivery.CSPHeader(it.CSP)
+	res, sendErr := delivery.Send(ctx, r.Deliveries.Doer, r.Now(), renderTimeout, delivery.Request{
+		URL: *it.DevTunnelURL, Secret: it.SigningSecret, Integration: it.Name, EventID: ev.ID, EventType: "ui_render", Attempt: 1, Body: ev.Payload, CSP: csp,
+	})
+	out, failure := renderOutput(res, sendErr)
+	line := fmt.Sprintf("render sent to %s: HTTP %d in %s", *it.DevTunnelURL, res.Status, res.Duration.Round(time.Millisecond))
+	if sendErr != nil {
+		line = fmt.Sprintf("render sent to %s failed: %v", *it.DevTunnelURL, sendErr)
+	}
+	ev.Status = "success"
+	ev.Logs = append(ev.Logs, storage.LogLine{Level: "info", Message: line, At: r.Now()})
+	if failure != "" {
+		ev.Status = "failed"
+		ev.Logs = append(ev.Logs, storage.LogLine{Level: "error", Message: failure, At: r.Now()})
+	}
+	if err := r.Store.RecordEvents(context.WithoutCancel(ctx), ev); err != nil {
+		return nil, err
+	}
+	if failure != "" {
+		return nil, apierr.New(502, "integration %q runtime: %s", it.Name, failure)
+	}
+	result := &model.RenderResult{Output: out}
+	if cc := res.Header.Get("Cache-Control"); cc != "" {
+		result.CacheControl = &cc
+	}
+	if csp != "" {
+		result.ContentSecurityPolicy = &csp
+	}
+	return result, nil
+}
+
+// renderOutput checks a runtime's answer is ContentKit render output
+// ({type: element, element, ...} or {type: complete, ...}).
+func renderOutput(res delivery.Response, err error) (map[string]any, string) {
+	if err != nil {
+		return nil, err.Error()
+	}
+	if res.Status < 200 || res.Status > 299 {
+		return nil, fmt.Sprintf("answered HTTP %d", res.Status)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(res.Body, &out); err != nil {
+		return nil, "answered something that is not a JSON object"
+	}
+	switch out["type"] {
+	case "element":
+		if _, ok := out["element"].(map[string]any); !ok {
+			return nil, "answered an element output without an element object"
+		}
+	case "complete":
+	default:
+		return nil, `answered an output whose type is neither "element" nor "complete"`
+	}
+	return out, ""
+}

@@ -1,0 +1,170 @@
+package model
+
+import "io"
+
+// InstallationStatus is the state of an installation.
+type InstallationStatus string
+
+var InstallationStatuses = newEnum[InstallationStatus]("active", "pending", "paused")
+
+func (v InstallationStatus) MarshalGQL(w io.Writer)     { InstallationStatuses.marshal(w, v) }
+func (v *InstallationStatus) UnmarshalGQL(in any) error { return InstallationStatuses.unmarshal(in, v) }
+func (v InstallationStatus) IsValid() bool              { return InstallationStatuses.valid[v] }
+
+// InstallationSelection says whether an installation covers all spaces (or
+// sites) of its organization or a selection.
+type InstallationSelection string
+
+var InstallationSelections = newEnum[InstallationSelection]("all", "selected")
+
+func (v InstallationSelection) MarshalGQL(w io.Writer) { InstallationSelections.marshal(w, v) }
+func (v *InstallationSelection) UnmarshalGQL(in any) error {
+	return InstallationSelections.unmarshal(in, v)
+}
+func (v InstallationSelection) IsValid() bool { return InstallationSelections.valid[v] }
+
+type IntegrationInstallation struct {
+	ID             string                `json:"id"`
+	Status         InstallationStatus    `json:"status"`
+	SpaceSelection InstallationSelection `json:"space_selection"`
+	SiteSelection  InstallationSelection `json:"site_selection"`
+	Spaces         int                   `json:"spaces"`
+	Configuration  map[string]any        `json:"configuration"`
+	CreatedAt      string                `json:"createdAt"`
+	UpdatedAt      string                `json:"updatedAt"`
+	Urls           InstallationURLs      `json:"urls"`
+	ExternalIds    []string              `json:"externalIds"`
+	Target         InstallationTarget    `json:"target"`
+}
+
+type InstallationURLs struct {
+	Location       string `json:"location"`
+	App            string `json:"app"`
+	PublicEndpoint string `json:"publicEndpoint"`
+}
+
+type InstallationTarget struct {
+	Organization string `json:"organization"`
+}
+
+type IntegrationInstallationList List[*IntegrationInstallation]
+
+// OrganizationInstallation is an entry of GET /orgs/{id}/installations.
+type OrganizationInstallation struct {
+	Installation *IntegrationInstallation `json:"installation"`
+	Integration  *Integration             `json:"integration"`
+}
+
+type OrganizationInstallationList List[*OrganizationInstallation]
+
+type InstallIntegrationInput struct {
+	Organization *string `json:"organization"`
+}
+
+// UpdateInstallationInput: omitted fields keep their value; configuration
+// replaces the whole configuration.
+type UpdateInstallationInput struct {
+	ExternalIds    []string               `json:"externalIds,omitempty"`
+	Configuration  map[string]any         `json:"configuration,omitempty"`
+	SpaceSelection *InstallationSelection `json:"space_selection,omitempty"`
+	SiteSelection  *InstallationSelection `json:"site_selection,omitempty"`
+}
+
+// TargetInstallationInput is the body of installing on a space or a site;
+// exactly the key of its kind is read.
+type TargetInstallationInput struct {
+	Space *string `json:"space,omitempty"`
+	Site  *string `json:"site,omitempty"`
+}
+
+type UpdateTargetInstallationInput struct {
+	ExternalIds   []string       `json:"externalIds,omitempty"`
+	Configuration map[string]any `json:"configuration,omitempty"`
+}
+
+type TargetInstallationURLs struct {
+	Location       string `json:"location"`
+	PublicEndpoint string `json:"publicEndpoint"`
+}
+
+// IntegrationSpaceInstallation is an integration installed on a space.
+// Space is the space id (the extended Space object is not available yet).
+type IntegrationSpaceInstallation struct {
+	Integration   string                 `json:"integration"`
+	Installation  string                 `json:"installation"`
+	Status        InstallationStatus     `json:"status"`
+	Configuration map[string]any         `json:"configuration"`
+	ExternalIds   []string               `json:"externalIds"`
+	Urls          TargetInstallationURLs `json:"urls"`
+	Space         string                 `json:"space"`
+}
+
+type IntegrationSpaceInstallationList List[*IntegrationSpaceInstallation]
+
+// IntegrationSiteInstallation is an integration installed on a site.
+type IntegrationSiteInstallation struct {
+	Integration   string                 `json:"integration"`
+	Installation  string                 `json:"installation"`
+	Status        InstallationStatus     `json:"status"`
+	Configuration map[string]any         `json:"configuration"`
+	ExternalIds   []string               `json:"externalIds"`
+	Urls          TargetInstallationURLs `json:"urls"`
+	Site          string                 `json:"site"`
+}
+
+type IntegrationSiteInstallationList List[*IntegrationSiteInstallation]
+
+// InstallationToken is a temporary API token of an installation.
+type InstallationToken struct {
+	Token string `json:"token"`
+}
+
+// IntegrationEventStatus is the outcome of an event. pending (a docsapi
+// addition to success|failed) marks an event whose delivery to the
+// development tunnel is still queued or being retried.
+type IntegrationEventStatus string
+
+var IntegrationEventStatuses = newEnum[IntegrationEventStatus]("success", "failed", "pending")
+
+func (v IntegrationEventStatus) MarshalGQL(w io.Writer) { IntegrationEventStatuses.marshal(w, v) }
+func (v *IntegrationEventStatus) UnmarshalGQL(in any) error {
+	return IntegrationEventStatuses.unmarshal(in, v)
+}
+func (v IntegrationEventStatus) IsValid() bool { return IntegrationEventStatuses.valid[v] }
+
+// IntegrationLogLevel is the level of a trace line.
+type IntegrationLogLevel string
+
+var IntegrationLogLevels = newEnum[IntegrationLogLevel]("debug", "info", "warn", "error")
+
+func (v IntegrationLogLevel) MarshalGQL(w io.Writer) { IntegrationLogLevels.marshal(w, v) }
+func (v *IntegrationLogLevel) UnmarshalGQL(in any) error {
+	return IntegrationLogLevels.unmarshal(in, v)
+}
+func (v IntegrationLogLevel) IsValid() bool { return IntegrationLogLevels.valid[v] }
+
+type IntegrationEvent struct {
+	ID             string                 `json:"id"`
+	IntegrationID  string                 `json:"integrationId"`
+	InstallationID *string                `json:"installationId,omitempty"`
+	CreatedAt      string                 `json:"createdAt"`
+	Payload        map[string]any         `json:"payload"`
+	Status         IntegrationEventStatus `json:"status"`
+}
+
+type IntegrationEventList List[*IntegrationEvent]
+
+type IntegrationEventDetail struct {
+	Event *IntegrationEvent      `json:"event"`
+	Trace *IntegrationEventTrace `json:"trace"`
+}
+
+type IntegrationEventTrace struct {
+	Logs []*IntegrationEventLog `json:"logs"`
+}
+
+type IntegrationEventLog struct {
+	Message   string              `json:"message"`
+	Timestamp string              `json:"timestamp"`
+	Level     IntegrationLogLevel `json:"level"`
+}

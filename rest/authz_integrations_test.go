@@ -1,0 +1,71 @@
+package rest_test
+
+import (
+	"encoding/json"
+
+	lzstring "github.com/daku10/go-lz-string"
+)
+
+// Authorization rules and fixtures of the integrations family. The fixture
+// integration is private to the fixture organization, so the other
+// organization's admin meets 404 on every route that names it; routes that
+// name no organization use Min "member" (any member of the owning
+// organization may read the integration) or "" (GET /integrations).
+
+func init() {
+	in := func(f *fixture) string { return "/v1/integrations/fixture-int" }
+	inst := func(f *fixture) string { return in(f) + "/installations/" + f.IDs["installation"] }
+	fixtureSetups = append(fixtureSetups, func(f *fixture) {
+		admin := f.ByRole["admin"]
+		f.Env.Must(200, "POST", in(f), admin.Token, publishBody(f.Org, map[string]any{"visibility": "private"}))
+		r := f.Env.Must(201, "POST", in(f)+"/installations", admin.Token, map[string]any{"organization": f.Org})
+		f.IDs["installation"] = r.JSON()["id"].(string)
+		f.Env.Must(201, "POST", inst(f)+"/spaces", admin.Token, map[string]any{"space": "fixture-space"})
+		f.Env.Must(201, "POST", inst(f)+"/sites", admin.Token, map[string]any{"site": "fixture-site"})
+		var l struct {
+			Items []struct{ ID string } `json:"items"`
+		}
+		f.Env.Must(200, "GET", in(f)+"/events", admin.Token, nil).Decode(f.Env.T, &l)
+		f.IDs["event"] = l.Items[0].ID
+	})
+	raw, _ := json.Marshal(map[string]any{"componentId": "c", "props": map[string]any{}, "context": map[string]any{"type": "document"}})
+	request, _ := lzstring.CompressToEncodedURIComponent(string(raw))
+	rules := map[string]authzRule{
+		"GET /v1/integrations":                                    {Path: func(f *fixture) string { return "/v1/integrations" }},
+		"GET /v1/integrations/{integrationName}":                  {Min: "member", Path: in},
+		"POST /v1/integrations/{integrationName}":                 {Min: "admin", Path: in, BodyFor: func(f *fixture) any { return publishBody(f.Org, nil) }},
+		"DELETE /v1/integrations/{integrationName}":               {Min: "admin", Path: in},
+		"GET /v1/integrations/{integrationName}/events":           {Min: "admin", Path: func(f *fixture) string { return in(f) + "/events" }},
+		"GET /v1/integrations/{integrationName}/events/{eventId}": {Min: "admin", Path: func(f *fixture) string { return in(f) + "/events/" + f.IDs["event"] }},
+		"PUT /v1/integrations/{integrationName}/dev":              {Min: "admin", Path: func(f *fixture) string { return in(f) + "/dev" }, Body: map[string]any{"tunnelUrl": "https://tunnel.example"}},
+		"DELETE /v1/integrations/{integrationName}/dev":           {Min: "admin", Path: func(f *fixture) string { return in(f) + "/dev" }},
+		"GET /v1/integrations/{integrationName}/render":           {Min: "member", Path: func(f *fixture) string { return in(f) + "/render?request=" + request }},
+		"GET /v1/integrations/{integrationName}/spaces":           {Min: "member", Path: func(f *fixture) string { return in(f) + "/spaces" }},
+		"GET /v1/integrations/{integrationName}/sites":            {Min: "member", Path: func(f *fixture) string { return in(f) + "/sites" }},
+		"GET /v1/integrations/{integrationName}/installations":    {Min: "member", Path: func(f *fixture) string { return in(f) + "/installations" }},
+		"POST /v1/integrations/{integrationName}/installations": {Min: "admin", Path: func(f *fixture) string { return in(f) + "/installations" },
+			BodyFor: func(f *fixture) any { return map[string]any{"organization": f.Org} }},
+		"GET /v1/integrations/{integrationName}/installations/{installationId}":         {Min: "admin", Path: inst},
+		"PATCH /v1/integrations/{integrationName}/installations/{installationId}":       {Min: "admin", Path: inst, Body: map[string]any{"externalIds": []string{"x"}}},
+		"DELETE /v1/integrations/{integrationName}/installations/{installationId}":      {Min: "admin", Path: inst},
+		"POST /v1/integrations/{integrationName}/installations/{installationId}/tokens": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/tokens" }},
+		"GET /v1/integrations/{integrationName}/installations/{installationId}/spaces":  {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces" }},
+		"POST /v1/integrations/{integrationName}/installations/{installationId}/spaces": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces" },
+			Body: map[string]any{"space": "another-space"}},
+		"GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces/fixture-space" }},
+		"PATCH /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces/fixture-space" },
+			Body: map[string]any{"externalIds": []string{"x"}}},
+		"DELETE /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces/fixture-space" }},
+		"GET /v1/integrations/{integrationName}/installations/{installationId}/sites":               {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites" }},
+		"POST /v1/integrations/{integrationName}/installations/{installationId}/sites": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites" },
+			Body: map[string]any{"site": "another-site"}},
+		"GET /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites/fixture-site" }},
+		"PATCH /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites/fixture-site" },
+			Body: map[string]any{"externalIds": []string{"x"}}},
+		"DELETE /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites/fixture-site" }},
+		"GET /v1/orgs/{organizationId}/installations":                                             {Min: "admin", Path: func(f *fixture) string { return "/v1/orgs/" + f.Org + "/installations" }},
+	}
+	for k, v := range rules {
+		authzRules[k] = v
+	}
+}

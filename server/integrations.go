@@ -1,0 +1,9 @@
+package server
+
+import "context"
+
+// The integration event delivery worker drains the persistent queue of
+// deliveries to development tunnels.
+func init() {
+	RegisterWorker(func(ctx context.Context, s *Server) { s.Resolver.Deliveries.Run(ctx) })
+}

@@ -1,0 +1,188 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+)
+
+// TargetInstallation is an installation on one space or site, under an
+// organization installation.
+type TargetInstallation struct {
+	InstallationID  string
+	IntegrationID   string
+	IntegrationName string
+	OrganizationID  string
+	Kind            string // space | site
+	TargetID        string
+	Status          string
+	Configuration   json.RawMessage
+	ExternalIDs     []string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+const targetCols = `s.installation_id, s.integration_id, i.name, x.organization_id, s.kind, s.target_id, s.status,
+ s.configuration, s.external_ids, s.created_at, s.updated_at`
+
+const targetFrom = `FROM integration_target_installations s JOIN integration_installations x ON x.id = s.installation_id
+ JOIN integrations i ON i.id = s.integration_id`
+
+func scanTarget(sc interface{ Scan(...any) error }) (TargetInstallation, error) {
+	var t TargetInstallation
+	var conf string
+	var ext sql.NullString
+	var created, updated int64
+	if err := sc.Scan(&t.InstallationID, &t.IntegrationID, &t.IntegrationName, &t.OrganizationID, &t.Kind, &t.TargetID, &t.Status,
+		&conf, &ext, &created, &updated); err != nil {
+		return t, notFound(err)
+	}
+	t.Configuration = json.RawMessage(conf)
+	t.ExternalIDs = fromJSONText[[]string](ext)
+	t.CreatedAt, t.UpdatedAt = FromMillis(created), FromMillis(updated)
+	return t, nil
+}
+
+// TargetInstallation reads the installation of installationID on one space
+// or site.
+func (db *DB) TargetInstallation(ctx context.Context, installationID, kind, targetID string) (TargetInstallation, error) {
+	return scanTarget(db.r().QueryRowContext(ctx, `SELECT `+targetCols+` `+targetFrom+`
+ WHERE s.installation_id = ? AND s.kind = ? AND s.target_id = ?`, installationID, kind, targetID))
+}
+
+func targetTx(tx *Tx, installationID, kind, targetID string) (TargetInstallation, error) {
+	return scanTarget(tx.QueryRowContext(tx.ctx, `SELECT `+targetCols+` `+targetFrom+`
+ WHERE s.installation_id = ? AND s.kind = ? AND s.target_id = ?`, installationID, kind, targetID))
+}
+
+func targetsOfInstallation(tx *Tx, installationID string) ([]TargetInstallation, error) {
+	rows, err := tx.QueryContext(tx.ctx, `SELECT `+targetCols+` `+targetFrom+` WHERE s.installation_id = ? ORDER BY s.created_at, s.target_id`, installationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []TargetInstallation
+	for rows.Next() {
+		t, err := scanTarget(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// TargetFilter narrows a list of space or site installations: those of one
+// installation, or of an integration in the given organizations.
+type TargetFilter struct {
+	Kind           string
+	InstallationID string // when set, only this installation's
+	Installations  InstallationFilter
+}
+
+// ListTargetInstallations pages through space or site installations of an
+// integration.
+func (db *DB) ListTargetInstallations(ctx context.Context, integrationID string, f TargetFilter, pq PageQuery) (Page[TargetInstallation], error) {
+	from, args := f.Installations.where(targetFrom+` WHERE s.integration_id = ? AND s.kind = ?`, []any{integrationID, f.Kind})
+	if f.InstallationID != "" {
+		from += ` AND s.installation_id = ?`
+		args = append(args, f.InstallationID)
+	}
+	if f.Installations.ExternalID != "" {
+		from += ` AND EXISTS (SELECT 1 FROM integration_external_ids e WHERE e.installation_id = s.installation_id
+ AND e.kind = s.kind AND e.target_id = s.target_id AND e.external_id = ?)`
+		args = append(args, f.Installations.ExternalID)
+	}
+	spec := listSpec{Select: targetCols, From: from, Args: args, SortCol: "s.created_at", IDCol: "s.target_id"}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (TargetInstallation, Cursor, error) {
+		t, err := scanTarget(rows)
+		return t, Cursor{N: t.CreatedAt.UnixMilli(), ID: t.TargetID}, err
+	})
+}
+
+// TargetChange is what installing on or updating a space or site writes.
+type TargetChange struct {
+	Status        string
+	Configuration json.RawMessage // nil keeps it
+	ExternalIDs   *[]string
+	Events        func(prev *TargetInstallation, next TargetInstallation) []NewEvent
+}
+
+// CreateTargetInstallation installs on a space or site; ErrAlreadyInstalled
+// when the integration is already installed there.
+func (db *DB) CreateTargetInstallation(ctx context.Context, in Installation, kind, targetID string, c TargetChange) (TargetInstallation, error) {
+	var out TargetInstallation
+	err := db.Write(ctx, func(tx *Tx) error {
+		conf := c.Configuration
+		if conf == nil {
+			conf = json.RawMessage(`{}`)
+		}
+		_, err := tx.exec(`INSERT INTO integration_target_installations (installation_id, integration_id, kind, target_id, status, configuration, created_at, updated_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, in.ID, in.IntegrationID, kind, targetID, c.Status, string(conf), ms(tx.Now), ms(tx.Now))
+		if err != nil {
+			return uniqueAs(err, ErrAlreadyInstalled)
+		}
+		if out, err = targetTx(tx, in.ID, kind, targetID); err != nil {
+			return err
+		}
+		return insertEvents(tx, c.Events(nil, out))
+	})
+	return out, err
+}
+
+// UpdateTargetInstallation applies c to a space or site installation.
+func (db *DB) UpdateTargetInstallation(ctx context.Context, installationID, kind, targetID string, c TargetChange) (TargetInstallation, error) {
+	var out TargetInstallation
+	err := db.Write(ctx, func(tx *Tx) error {
+		prev, err := targetTx(tx, installationID, kind, targetID)
+		if err != nil {
+			return err
+		}
+		set, args := `status = ?, updated_at = ?`, []any{c.Status, ms(tx.Now)}
+		if c.Configuration != nil {
+			set += `, configuration = ?`
+			args = append(args, string(c.Configuration))
+		}
+		if c.ExternalIDs != nil {
+			set += `, external_ids = ?`
+			args = append(args, jsonText(*c.ExternalIDs))
+			if err := setExternalIDs(tx, installationID, kind, targetID, *c.ExternalIDs); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.exec(`UPDATE integration_target_installations SET `+set+` WHERE installation_id = ? AND kind = ? AND target_id = ?`,
+			append(args, installationID, kind, targetID)...); err != nil {
+			return err
+		}
+		if out, err = targetTx(tx, installationID, kind, targetID); err != nil {
+			return err
+		}
+		return insertEvents(tx, c.Events(&prev, out))
+	})
+	return out, err
+}
+
+// DeleteTargetInstallation uninstalls from a space or site; false when it
+// was not installed there.
+func (db *DB) DeleteTargetInstallation(ctx context.Context, installationID, kind, targetID string, events func(prev TargetInstallation) []NewEvent) (bool, error) {
+	var deleted bool
+	err := db.Write(ctx, func(tx *Tx) error {
+		prev, err := targetTx(tx, installationID, kind, targetID)
+		if err == ErrNotFound {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.exec(`DELETE FROM integration_external_ids WHERE installation_id = ? AND kind = ? AND target_id = ?`, installationID, kind, targetID); err != nil {
+			return err
+		}
+		if _, err := tx.exec(`DELETE FROM integration_target_installations WHERE installation_id = ? AND kind = ? AND target_id = ?`, installationID, kind, targetID); err != nil {
+			return err
+		}
+		deleted = true
+		return insertEvents(tx, events(prev))
+	})
+	return deleted, err
+}
