@@ -39,10 +39,6 @@ func requestID(next http.Handler) http.Handler {
 // paths) have the route "(none)" in the metrics, keeping series bounded.
 func (s *Server) observeRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.Log.Enabled(r.Context(), slog.LevelInfo) { // --log-level warn: no wrapping, no clock reads
-			next.ServeHTTP(w, r)
-			return
-		}
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
@@ -58,6 +54,9 @@ func (s *Server) observeRequests(next http.Handler) http.Handler {
 		s.Metrics.ObserveRequest(r.Method, label, status, took)
 		if status >= 400 {
 			s.Metrics.CountError("http", (&apierr.Error{Status: status}).Code())
+		}
+		if !s.Log.Enabled(r.Context(), slog.LevelInfo) { // --log-level warn: metrics only
+			return
 		}
 		s.Log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", status),
