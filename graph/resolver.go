@@ -5,6 +5,7 @@ import (
 
 	"docsapi/auth"
 	"docsapi/delivery"
+	"docsapi/importer"
 	"docsapi/storage"
 )
 
@@ -23,6 +24,8 @@ type Resolver struct {
 	Config Config
 	Now    func() time.Time
 	Signer *Signer
+	// Fetcher makes server-side requests on a user's behalf (imports).
+	Fetcher importer.Fetcher
 
 	samlCreds samlCredentials // the SAML service provider's key pair, loaded on first use
 	// Wake signals the background worker of a queue that work was recorded

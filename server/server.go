@@ -30,6 +30,7 @@ import (
 	"docsapi/fetch"
 	"docsapi/graph"
 	"docsapi/graph/generated"
+	"docsapi/importer"
 	"docsapi/metrics"
 	"docsapi/rest"
 	"docsapi/storage"
@@ -89,6 +90,12 @@ type Server struct {
 	limits limiters
 }
 
+// ImportFetchLimits bound every request of a content import (a website
+// crawl makes one per page and image, within its own overall time limit).
+func ImportFetchLimits(allowPrivate bool) fetch.Options {
+	return fetch.Options{AllowPrivate: allowPrivate, MaxBytes: 20 << 20, Timeout: 20 * time.Second, MaxRedirects: 5, UserAgent: "docsapi-import/1"}
+}
+
 // New wires the resolvers, REST routes and GraphQL over db.
 func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	if cfg.MaxBodyBytes <= 0 {
@@ -104,6 +111,8 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
+		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
+		Fetcher: importer.Guarded{F: fetch.New(ImportFetchLimits(cfg.AllowPrivateFetch))},
 	}
 	if cfg.Outbound == nil {
 		// Deliveries and renders reach integration tunnels through the same
@@ -172,6 +181,9 @@ func (s *Server) routes() chi.Router {
 	})
 
 	api := rest.New(s.Resolver, s.Log)
+	// File downloads work with a signed link or the caller's bearer token,
+	// so they sit outside /v1's mandatory authentication.
+	r.Get("/files/{spaceId}/{revisionId}/{fileId}/{name}", api.DownloadFile(s.Resolver.Auth))
 	// SAML logins happen in a browser, before any token exists.
 	r.Route("/sso", api.MountSSO)
 	api.MountPublic(r)

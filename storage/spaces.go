@@ -294,6 +294,9 @@ func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, err
 				return err
 			}
 		}
+		if err := copyRevisionContent(tx, id, newID, ids); err != nil {
+			return err
+		}
 		if _, err := tx.exec(`INSERT INTO content_grants (organization_id, target_kind, target_id, principal_kind, principal_id, role, created_at)
  SELECT organization_id, target_kind, ?, principal_kind, principal_id, role, ? FROM content_grants WHERE target_kind = 'space' AND target_id = ?`,
 			newID, ms(tx.Now), id); err != nil {

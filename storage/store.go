@@ -140,6 +140,26 @@ type Keys interface {
 	SigningKey(ctx context.Context, algorithm string, gen func() (priv, pub []byte, err error)) (SigningKey, error)
 }
 
+// Pages is revisions' pages, files, links and search (storage/revisions.go,
+// pages.go, links.go, search.go).
+type Pages interface {
+	SpaceHead(ctx context.Context, spaceID string) (SpaceHead, error)
+	CreateRevision(ctx context.Context, c RevisionChange) (string, error)
+	RevisionByID(ctx context.Context, spaceID, revID string) (Revision, error)
+	RevisionPages(ctx context.Context, revID string) ([]ContentPage, error)
+	RevisionPage(ctx context.Context, revID, key string, byPath bool) (ContentPage, error)
+	PageChildren(ctx context.Context, revID, parentID string) ([]ContentPage, error)
+	RevisionFiles(ctx context.Context, revID string) ([]File, error)
+	ListRevisionFiles(ctx context.Context, revID string, pq PageQuery) (Page[File], error)
+	RevisionFile(ctx context.Context, revID, fileID string) (File, error)
+	FileBytes(ctx context.Context, blob string) ([]byte, error)
+	ListLinks(ctx context.Context, revID, pageID, status string, pq PageQuery) (Page[LinkUsage], LinkStats, error)
+	Backlinks(ctx context.Context, revID, kind, target string, pq PageQuery) (Page[string], error)
+	SearchPages(ctx context.Context, spaceID, text string, offset, limit int) ([]PageHit, int, error)
+	SearchSpaces(ctx context.Context, spaceIDs []string, text string, offset, limit, pagesPer int) ([]SpaceHit, int, error)
+	LiveSpaces(ctx context.Context, orgID string) ([]Space, error)
+}
+
 type Idempotency interface {
 	IdempotentResponse(ctx context.Context, scope, key string, since time.Time) (IdempotentResponse, error)
 	SaveIdempotentResponse(ctx context.Context, scope, key string, res IdempotentResponse) error
@@ -158,6 +178,7 @@ type Store interface {
 	OpenAPISpecs
 	Content
 	Keys
+	Pages
 	SAML
 	Idempotency
 	Integrations

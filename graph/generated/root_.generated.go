@@ -35,6 +35,10 @@ type ComplexityRoot struct {
 		Version func(childComplexity int) int
 	}
 
+	BrokenLinksTotals struct {
+		Total func(childComplexity int) int
+	}
+
 	Collection struct {
 		DefaultLevel func(childComplexity int) int
 		Description  func(childComplexity int) int
@@ -65,6 +69,12 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	ContentChange struct {
+		File     func(childComplexity int) int
+		Page     func(childComplexity int) int
+		Revision func(childComplexity int) int
+	}
+
 	ContentGrant struct {
 		CreatedAt     func(childComplexity int) int
 		Principal     func(childComplexity int) int
@@ -79,14 +89,60 @@ type ComplexityRoot struct {
 		Next  func(childComplexity int) int
 	}
 
+	ContentLocation struct {
+		Collection     func(childComplexity int) int
+		File           func(childComplexity int) int
+		Kind           func(childComplexity int) int
+		Organization   func(childComplexity int) int
+		Page           func(childComplexity int) int
+		Space          func(childComplexity int) int
+		URL            func(childComplexity int) int
+		VersionContext func(childComplexity int) int
+	}
+
+	ContentLocationList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
 	ContentPointer struct {
 		Collection func(childComplexity int) int
 		Space      func(childComplexity int) int
 		Type       func(childComplexity int) int
 	}
 
+	ContentReferenceUsage struct {
+		LocationReferences func(childComplexity int) int
+		Relation           func(childComplexity int) int
+		Status             func(childComplexity int) int
+		TargetReference    func(childComplexity int) int
+	}
+
+	ContentReferencesStats struct {
+		Broken func(childComplexity int) int
+		Total  func(childComplexity int) int
+	}
+
+	ContentTemplate struct {
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Title       func(childComplexity int) int
+	}
+
 	DeleteResult struct {
 		Deleted func(childComplexity int) int
+	}
+
+	FileDimensions struct {
+		Height func(childComplexity int) int
+		Width  func(childComplexity int) int
+	}
+
+	ImportContentResult struct {
+		ImportedResources func(childComplexity int) int
+		Revision          func(childComplexity int) int
+		TotalResources    func(childComplexity int) int
 	}
 
 	InstallationTarget struct {
@@ -283,6 +339,13 @@ type ComplexityRoot struct {
 		Next  func(childComplexity int) int
 	}
 
+	LinkList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+		Stats func(childComplexity int) int
+	}
+
 	Member struct {
 		Disabled   func(childComplexity int) int
 		ID         func(childComplexity int) int
@@ -325,27 +388,32 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		ApplyTemplate                      func(childComplexity int, spaceID string, input model.ApplyTemplateInput) int
 		CreateCollection                   func(childComplexity int, organizationID string, input *model.CreateCollectionInput) int
 		CreateInstallationToken            func(childComplexity int, integrationName string, installationID string) int
 		CreateLinkInvite                   func(childComplexity int, organizationID string, input model.CreateLinkInviteInput) int
 		CreateOpenAPISpec                  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
+		CreatePage                         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
 		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateSpace                        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
 		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
 		DeleteCollection                   func(childComplexity int, collectionID string) int
 		DeleteLinkInvite                   func(childComplexity int, organizationID string, inviteID string) int
 		DeleteOpenAPISpec                  func(childComplexity int, organizationID string, slug string) int
+		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
 		DeleteSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string) int
 		DeleteSpace                        func(childComplexity int, spaceID string) int
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
 		DisableIntegrationDevelopmentMode  func(childComplexity int, integrationName string) int
 		DuplicateSpace                     func(childComplexity int, spaceID string) int
 		GrantContentRole                   func(childComplexity int, input model.ContentGrantInput) int
+		ImportContent                      func(childComplexity int, spaceID string, pageID *string, input model.ImportContentInput) int
 		InstallIntegration                 func(childComplexity int, integrationName string, input model.InstallIntegrationInput) int
 		InstallIntegrationOnSite           func(childComplexity int, integrationName string, installationID string, siteID string) int
 		InstallIntegrationOnSpace          func(childComplexity int, integrationName string, installationID string, spaceID string) int
 		InviteUsers                        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
 		MoveCollection                     func(childComplexity int, collectionID string, input model.MoveContentInput) int
+		MovePage                           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
 		MoveSpace                          func(childComplexity int, spaceID string, input model.MoveContentInput) int
 		PingOrganization                   func(childComplexity int, organizationID string) int
 		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
@@ -372,10 +440,12 @@ type ComplexityRoot struct {
 		UpdateMember                       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOpenAPISpec                  func(childComplexity int, organizationID string, slug string, input model.UpdateOpenAPISpecInput) int
 		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdatePage                         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
 		UpdateSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
 		UpdateSpace                        func(childComplexity int, spaceID string, input model.UpdateSpaceInput) int
 		UpdateTeam                         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
 		UpdateTeamMembers                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
+		UploadFile                         func(childComplexity int, target model.ContentTarget, input model.UploadFileInput) int
 	}
 
 	Next struct {
@@ -529,6 +599,26 @@ type ComplexityRoot struct {
 		Organizations func(childComplexity int) int
 	}
 
+	PageLayout struct {
+		Cover           func(childComplexity int) int
+		CoverSize       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		Metadata        func(childComplexity int) int
+		Outline         func(childComplexity int) int
+		Pagination      func(childComplexity int) int
+		TableOfContents func(childComplexity int) int
+		Title           func(childComplexity int) int
+		Width           func(childComplexity int) int
+	}
+
+	PageList struct {
+		Pages func(childComplexity int) int
+	}
+
+	PageUrls struct {
+		App func(childComplexity int) int
+	}
+
 	PingResult struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
@@ -539,6 +629,7 @@ type ComplexityRoot struct {
 		CollectionSpaces              func(childComplexity int, collectionID string, page *string, limit *int) int
 		Collections                   func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
 		ContentGrants                 func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		ContentTemplates              func(childComplexity int) int
 		InstallationSite              func(childComplexity int, integrationName string, installationID string, siteID string) int
 		InstallationSites             func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
 		InstallationSpace             func(childComplexity int, integrationName string, installationID string, spaceID string) int
@@ -570,7 +661,17 @@ type ComplexityRoot struct {
 		RenderIntegrationUI           func(childComplexity int, integrationName string, request string) int
 		SamlProvider                  func(childComplexity int, organizationID string, samlProviderID string) int
 		SamlProviders                 func(childComplexity int, organizationID string, page *string, limit *int) int
+		SearchOrganization            func(childComplexity int, organizationID string, query string, page *string, limit *int) int
+		SearchSpace                   func(childComplexity int, spaceID string, query string, page *string, limit *int) int
 		Space                         func(childComplexity int, spaceID string, shareKey *string) int
+		SpaceContent                  func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
+		SpaceFile                     func(childComplexity int, spaceID string, fileID string, revisionID *string) int
+		SpaceFileBacklinks            func(childComplexity int, spaceID string, fileID string, page *string, limit *int) int
+		SpaceFiles                    func(childComplexity int, spaceID string, revisionID *string, page *string, limit *int) int
+		SpaceLinks                    func(childComplexity int, spaceID string, pageID *string, page *string, limit *int, status *model.LinkStatus) int
+		SpacePage                     func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
+		SpacePageBacklinks            func(childComplexity int, spaceID string, pageID string, page *string, limit *int) int
+		SpacePages                    func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
 		Spaces                        func(childComplexity int, organizationID string, page *string, limit *int) int
 		SsoProviderLogins             func(childComplexity int, organizationID string) int
 		Team                          func(childComplexity int, organizationID string, teamID string) int
@@ -584,6 +685,64 @@ type ComplexityRoot struct {
 		CacheControl          func(childComplexity int) int
 		ContentSecurityPolicy func(childComplexity int) int
 		Output                func(childComplexity int) int
+	}
+
+	Revision struct {
+		CreatedAt        func(childComplexity int) int
+		Files            func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Object           func(childComplexity int) int
+		Pages            func(childComplexity int) int
+		Parents          func(childComplexity int) int
+		ReusableContents func(childComplexity int) int
+		Type             func(childComplexity int) int
+		Urls             func(childComplexity int) int
+		Variables        func(childComplexity int) int
+	}
+
+	RevisionFile struct {
+		ContentType func(childComplexity int) int
+		Dimensions  func(childComplexity int) int
+		DownloadURL func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Size        func(childComplexity int) int
+	}
+
+	RevisionFileList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	RevisionPage struct {
+		Cover         func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Document      func(childComplexity int) int
+		Emoji         func(childComplexity int) int
+		Hidden        func(childComplexity int) int
+		Href          func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Icon          func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		Layout        func(childComplexity int) int
+		Markdown      func(childComplexity int) int
+		NoIndex       func(childComplexity int) int
+		NoRobotsIndex func(childComplexity int) int
+		Pages         func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Slug          func(childComplexity int) int
+		Target        func(childComplexity int) int
+		Title         func(childComplexity int) int
+		Type          func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+		Urls          func(childComplexity int) int
+		Variables     func(childComplexity int) int
+	}
+
+	RevisionUrls struct {
+		App func(childComplexity int) int
 	}
 
 	SAMLProvider struct {
@@ -625,6 +784,44 @@ type ComplexityRoot struct {
 
 	SSOProviderLogins struct {
 		Items func(childComplexity int) int
+	}
+
+	SearchPageList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SearchPageResult struct {
+		ID       func(childComplexity int) int
+		Path     func(childComplexity int) int
+		Sections func(childComplexity int) int
+		Title    func(childComplexity int) int
+		Urls     func(childComplexity int) int
+	}
+
+	SearchSectionResult struct {
+		Body  func(childComplexity int) int
+		ID    func(childComplexity int) int
+		Path  func(childComplexity int) int
+		Title func(childComplexity int) int
+		Urls  func(childComplexity int) int
+	}
+
+	SearchSpaceList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SearchSpaceResult struct {
+		ID    func(childComplexity int) int
+		Pages func(childComplexity int) int
+		Title func(childComplexity int) int
+	}
+
+	SearchUrls struct {
+		App func(childComplexity int) int
 	}
 
 	Space struct {
@@ -731,6 +928,11 @@ type ComplexityRoot struct {
 	UserURLs struct {
 		Location func(childComplexity int) int
 	}
+
+	VersionContext struct {
+		Revision func(childComplexity int) int
+		Type     func(childComplexity int) int
+	}
 }
 
 type executableSchema graphql.ExecutableSchemaState[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -759,6 +961,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApiInformation.Version(childComplexity), true
+
+	case "BrokenLinksTotals.total":
+		if e.ComplexityRoot.BrokenLinksTotals.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BrokenLinksTotals.Total(childComplexity), true
 
 	case "Collection.defaultLevel":
 		if e.ComplexityRoot.Collection.DefaultLevel == nil {
@@ -872,6 +1081,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CollectionURLs.Location(childComplexity), true
 
+	case "ContentChange.file":
+		if e.ComplexityRoot.ContentChange.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentChange.File(childComplexity), true
+	case "ContentChange.page":
+		if e.ComplexityRoot.ContentChange.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentChange.Page(childComplexity), true
+	case "ContentChange.revision":
+		if e.ComplexityRoot.ContentChange.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentChange.Revision(childComplexity), true
+
 	case "ContentGrant.createdAt":
 		if e.ComplexityRoot.ContentGrant.CreatedAt == nil {
 			break
@@ -922,6 +1150,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentGrantList.Next(childComplexity), true
 
+	case "ContentLocation.collection":
+		if e.ComplexityRoot.ContentLocation.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocation.Collection(childComplexity), true
+	case "ContentLocation.file":
+		if e.ComplexityRoot.ContentLocation.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocation.File(childComplexity), true
+	case "ContentLocation.kind":
+		if e.ComplexityRoot.ContentLocation.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocation.Kind(childComplexity), true
+	case "ContentLocation.organization":
+		if e.ComplexityRoot.ContentLocation.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocation.Organization(childComplexity), true
+	case "ContentLocation.page":
+		if e.ComplexityRoot.ContentLocation.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocation.Page(childComplexity), true
+	case "ContentLocation.space":
+		if e.ComplexityRoot.ContentLocation.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocation.Space(childComplexity), true
+	case "ContentLocation.url":
+		if e.ComplexityRoot.ContentLocation.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocation.URL(childComplexity), true
+	case "ContentLocation.versionContext":
+		if e.ComplexityRoot.ContentLocation.VersionContext == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocation.VersionContext(childComplexity), true
+
+	case "ContentLocationList.count":
+		if e.ComplexityRoot.ContentLocationList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocationList.Count(childComplexity), true
+	case "ContentLocationList.items":
+		if e.ComplexityRoot.ContentLocationList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocationList.Items(childComplexity), true
+	case "ContentLocationList.next":
+		if e.ComplexityRoot.ContentLocationList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLocationList.Next(childComplexity), true
+
 	case "ContentPointer.collection":
 		if e.ComplexityRoot.ContentPointer.Collection == nil {
 			break
@@ -941,12 +1237,101 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentPointer.Type(childComplexity), true
 
+	case "ContentReferenceUsage.locationReferences":
+		if e.ComplexityRoot.ContentReferenceUsage.LocationReferences == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.LocationReferences(childComplexity), true
+	case "ContentReferenceUsage.relation":
+		if e.ComplexityRoot.ContentReferenceUsage.Relation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.Relation(childComplexity), true
+	case "ContentReferenceUsage.status":
+		if e.ComplexityRoot.ContentReferenceUsage.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.Status(childComplexity), true
+	case "ContentReferenceUsage.targetReference":
+		if e.ComplexityRoot.ContentReferenceUsage.TargetReference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferenceUsage.TargetReference(childComplexity), true
+
+	case "ContentReferencesStats.broken":
+		if e.ComplexityRoot.ContentReferencesStats.Broken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferencesStats.Broken(childComplexity), true
+	case "ContentReferencesStats.total":
+		if e.ComplexityRoot.ContentReferencesStats.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReferencesStats.Total(childComplexity), true
+
+	case "ContentTemplate.description":
+		if e.ComplexityRoot.ContentTemplate.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentTemplate.Description(childComplexity), true
+	case "ContentTemplate.id":
+		if e.ComplexityRoot.ContentTemplate.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentTemplate.ID(childComplexity), true
+	case "ContentTemplate.title":
+		if e.ComplexityRoot.ContentTemplate.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentTemplate.Title(childComplexity), true
+
 	case "DeleteResult.deleted":
 		if e.ComplexityRoot.DeleteResult.Deleted == nil {
 			break
 		}
 
 		return e.ComplexityRoot.DeleteResult.Deleted(childComplexity), true
+
+	case "FileDimensions.height":
+		if e.ComplexityRoot.FileDimensions.Height == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FileDimensions.Height(childComplexity), true
+	case "FileDimensions.width":
+		if e.ComplexityRoot.FileDimensions.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FileDimensions.Width(childComplexity), true
+
+	case "ImportContentResult.importedResources":
+		if e.ComplexityRoot.ImportContentResult.ImportedResources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportContentResult.ImportedResources(childComplexity), true
+	case "ImportContentResult.revision":
+		if e.ComplexityRoot.ImportContentResult.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportContentResult.Revision(childComplexity), true
+	case "ImportContentResult.totalResources":
+		if e.ComplexityRoot.ImportContentResult.TotalResources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportContentResult.TotalResources(childComplexity), true
 
 	case "InstallationTarget.organization":
 		if e.ComplexityRoot.InstallationTarget.Organization == nil {
@@ -1653,6 +2038,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LinkInviteList.Next(childComplexity), true
 
+	case "LinkList.count":
+		if e.ComplexityRoot.LinkList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkList.Count(childComplexity), true
+	case "LinkList.items":
+		if e.ComplexityRoot.LinkList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkList.Items(childComplexity), true
+	case "LinkList.next":
+		if e.ComplexityRoot.LinkList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkList.Next(childComplexity), true
+	case "LinkList.stats":
+		if e.ComplexityRoot.LinkList.Stats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkList.Stats(childComplexity), true
+
 	case "Member.disabled":
 		if e.ComplexityRoot.Member.Disabled == nil {
 			break
@@ -1797,6 +2207,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemberTeamList.Next(childComplexity), true
 
+	case "Mutation.applyTemplate":
+		if e.ComplexityRoot.Mutation.ApplyTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_applyTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ApplyTemplate(childComplexity, args["spaceId"].(string), args["input"].(model.ApplyTemplateInput)), true
 	case "Mutation.createCollection":
 		if e.ComplexityRoot.Mutation.CreateCollection == nil {
 			break
@@ -1841,6 +2262,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateOpenAPISpec(childComplexity, args["organizationId"].(string), args["input"].(model.CreateOpenAPISpecInput)), true
+	case "Mutation.createPage":
+		if e.ComplexityRoot.Mutation.CreatePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePage(childComplexity, args["target"].(model.ContentTarget), args["input"].(model.CreatePageInput)), true
 	case "Mutation.createSAMLProvider":
 		if e.ComplexityRoot.Mutation.CreateSAMLProvider == nil {
 			break
@@ -1907,6 +2339,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string)), true
+	case "Mutation.deletePage":
+		if e.ComplexityRoot.Mutation.DeletePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string)), true
 	case "Mutation.deleteSAMLProvider":
 		if e.ComplexityRoot.Mutation.DeleteSAMLProvider == nil {
 			break
@@ -1973,6 +2416,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.GrantContentRole(childComplexity, args["input"].(model.ContentGrantInput)), true
+	case "Mutation.importContent":
+		if e.ComplexityRoot.Mutation.ImportContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["pageId"].(*string), args["input"].(model.ImportContentInput)), true
 	case "Mutation.installIntegration":
 		if e.ComplexityRoot.Mutation.InstallIntegration == nil {
 			break
@@ -2028,6 +2482,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MoveCollection(childComplexity, args["collectionId"].(string), args["input"].(model.MoveContentInput)), true
+	case "Mutation.movePage":
+		if e.ComplexityRoot.Mutation.MovePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_movePage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MovePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string), args["input"].(model.MovePageInput)), true
 	case "Mutation.moveSpace":
 		if e.ComplexityRoot.Mutation.MoveSpace == nil {
 			break
@@ -2309,6 +2774,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrganization(childComplexity, args["id"].(string), args["input"].(model.UpdateOrganizationInput)), true
+	case "Mutation.updatePage":
+		if e.ComplexityRoot.Mutation.UpdatePage == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string), args["input"].(model.UpdatePageInput)), true
 	case "Mutation.updateSAMLProvider":
 		if e.ComplexityRoot.Mutation.UpdateSAMLProvider == nil {
 			break
@@ -2353,6 +2829,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTeamMembers(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["input"].(model.UpdateTeamMembersInput)), true
+	case "Mutation.uploadFile":
+		if e.ComplexityRoot.Mutation.UploadFile == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadFile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadFile(childComplexity, args["target"].(model.ContentTarget), args["input"].(model.UploadFileInput)), true
 
 	case "Next.page":
 		if e.ComplexityRoot.Next.Page == nil {
@@ -2903,6 +3390,75 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrganizationsForEmailDomain.Organizations(childComplexity), true
 
+	case "PageLayout.cover":
+		if e.ComplexityRoot.PageLayout.Cover == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Cover(childComplexity), true
+	case "PageLayout.coverSize":
+		if e.ComplexityRoot.PageLayout.CoverSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.CoverSize(childComplexity), true
+	case "PageLayout.description":
+		if e.ComplexityRoot.PageLayout.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Description(childComplexity), true
+	case "PageLayout.metadata":
+		if e.ComplexityRoot.PageLayout.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Metadata(childComplexity), true
+	case "PageLayout.outline":
+		if e.ComplexityRoot.PageLayout.Outline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Outline(childComplexity), true
+	case "PageLayout.pagination":
+		if e.ComplexityRoot.PageLayout.Pagination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Pagination(childComplexity), true
+	case "PageLayout.tableOfContents":
+		if e.ComplexityRoot.PageLayout.TableOfContents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.TableOfContents(childComplexity), true
+	case "PageLayout.title":
+		if e.ComplexityRoot.PageLayout.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Title(childComplexity), true
+	case "PageLayout.width":
+		if e.ComplexityRoot.PageLayout.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLayout.Width(childComplexity), true
+
+	case "PageList.pages":
+		if e.ComplexityRoot.PageList.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageList.Pages(childComplexity), true
+
+	case "PageUrls.app":
+		if e.ComplexityRoot.PageUrls.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageUrls.App(childComplexity), true
+
 	case "PingResult.serviceVisitorClaims":
 		if e.ComplexityRoot.PingResult.ServiceVisitorClaims == nil {
 			break
@@ -2960,6 +3516,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ContentGrants(childComplexity, args["space"].(*string), args["collection"].(*string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.contentTemplates":
+		if e.ComplexityRoot.Query.ContentTemplates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ContentTemplates(childComplexity), true
 	case "Query.installationSite":
 		if e.ComplexityRoot.Query.InstallationSite == nil {
 			break
@@ -3302,6 +3864,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SamlProviders(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.searchOrganization":
+		if e.ComplexityRoot.Query.SearchOrganization == nil {
+			break
+		}
+
+		args, err := ec.field_Query_searchOrganization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SearchOrganization(childComplexity, args["organizationId"].(string), args["query"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.searchSpace":
+		if e.ComplexityRoot.Query.SearchSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Query_searchSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SearchSpace(childComplexity, args["spaceId"].(string), args["query"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.space":
 		if e.ComplexityRoot.Query.Space == nil {
 			break
@@ -3313,6 +3897,94 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Space(childComplexity, args["spaceId"].(string), args["shareKey"].(*string)), true
+	case "Query.spaceContent":
+		if e.ComplexityRoot.Query.SpaceContent == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceContent(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
+	case "Query.spaceFile":
+		if e.ComplexityRoot.Query.SpaceFile == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceFile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceFile(childComplexity, args["spaceId"].(string), args["fileId"].(string), args["revisionId"].(*string)), true
+	case "Query.spaceFileBacklinks":
+		if e.ComplexityRoot.Query.SpaceFileBacklinks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceFileBacklinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceFileBacklinks(childComplexity, args["spaceId"].(string), args["fileId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.spaceFiles":
+		if e.ComplexityRoot.Query.SpaceFiles == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceFiles_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceFiles(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.spaceLinks":
+		if e.ComplexityRoot.Query.SpaceLinks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceLinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceLinks(childComplexity, args["spaceId"].(string), args["pageId"].(*string), args["page"].(*string), args["limit"].(*int), args["status"].(*model.LinkStatus)), true
+	case "Query.spacePage":
+		if e.ComplexityRoot.Query.SpacePage == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spacePage_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpacePage(childComplexity, args["spaceId"].(string), args["pageId"].(*string), args["pagePath"].(*string), args["revisionId"].(*string), args["format"].(*model.PageFormat), args["evaluated"].(*bool), args["metadata"].(*bool), args["computed"].(*bool)), true
+	case "Query.spacePageBacklinks":
+		if e.ComplexityRoot.Query.SpacePageBacklinks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spacePageBacklinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpacePageBacklinks(childComplexity, args["spaceId"].(string), args["pageId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.spacePages":
+		if e.ComplexityRoot.Query.SpacePages == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spacePages_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpacePages(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
 	case "Query.spaces":
 		if e.ComplexityRoot.Query.Spaces == nil {
 			break
@@ -3404,6 +4076,269 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RenderResult.Output(childComplexity), true
+
+	case "Revision.createdAt":
+		if e.ComplexityRoot.Revision.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.CreatedAt(childComplexity), true
+	case "Revision.files":
+		if e.ComplexityRoot.Revision.Files == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Files(childComplexity), true
+	case "Revision.id":
+		if e.ComplexityRoot.Revision.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.ID(childComplexity), true
+	case "Revision.object":
+		if e.ComplexityRoot.Revision.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Object(childComplexity), true
+	case "Revision.pages":
+		if e.ComplexityRoot.Revision.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Pages(childComplexity), true
+	case "Revision.parents":
+		if e.ComplexityRoot.Revision.Parents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Parents(childComplexity), true
+	case "Revision.reusableContents":
+		if e.ComplexityRoot.Revision.ReusableContents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.ReusableContents(childComplexity), true
+	case "Revision.type":
+		if e.ComplexityRoot.Revision.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Type(childComplexity), true
+	case "Revision.urls":
+		if e.ComplexityRoot.Revision.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Urls(childComplexity), true
+	case "Revision.variables":
+		if e.ComplexityRoot.Revision.Variables == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Variables(childComplexity), true
+
+	case "RevisionFile.contentType":
+		if e.ComplexityRoot.RevisionFile.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.ContentType(childComplexity), true
+	case "RevisionFile.dimensions":
+		if e.ComplexityRoot.RevisionFile.Dimensions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.Dimensions(childComplexity), true
+	case "RevisionFile.downloadURL":
+		if e.ComplexityRoot.RevisionFile.DownloadURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.DownloadURL(childComplexity), true
+	case "RevisionFile.id":
+		if e.ComplexityRoot.RevisionFile.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.ID(childComplexity), true
+	case "RevisionFile.name":
+		if e.ComplexityRoot.RevisionFile.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.Name(childComplexity), true
+	case "RevisionFile.size":
+		if e.ComplexityRoot.RevisionFile.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.Size(childComplexity), true
+
+	case "RevisionFileList.count":
+		if e.ComplexityRoot.RevisionFileList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFileList.Count(childComplexity), true
+	case "RevisionFileList.items":
+		if e.ComplexityRoot.RevisionFileList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFileList.Items(childComplexity), true
+	case "RevisionFileList.next":
+		if e.ComplexityRoot.RevisionFileList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFileList.Next(childComplexity), true
+
+	case "RevisionPage.cover":
+		if e.ComplexityRoot.RevisionPage.Cover == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Cover(childComplexity), true
+	case "RevisionPage.createdAt":
+		if e.ComplexityRoot.RevisionPage.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.CreatedAt(childComplexity), true
+	case "RevisionPage.description":
+		if e.ComplexityRoot.RevisionPage.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Description(childComplexity), true
+	case "RevisionPage.document":
+		if e.ComplexityRoot.RevisionPage.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Document(childComplexity), true
+	case "RevisionPage.emoji":
+		if e.ComplexityRoot.RevisionPage.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Emoji(childComplexity), true
+	case "RevisionPage.hidden":
+		if e.ComplexityRoot.RevisionPage.Hidden == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Hidden(childComplexity), true
+	case "RevisionPage.href":
+		if e.ComplexityRoot.RevisionPage.Href == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Href(childComplexity), true
+	case "RevisionPage.id":
+		if e.ComplexityRoot.RevisionPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.ID(childComplexity), true
+	case "RevisionPage.icon":
+		if e.ComplexityRoot.RevisionPage.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Icon(childComplexity), true
+	case "RevisionPage.kind":
+		if e.ComplexityRoot.RevisionPage.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Kind(childComplexity), true
+	case "RevisionPage.layout":
+		if e.ComplexityRoot.RevisionPage.Layout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Layout(childComplexity), true
+	case "RevisionPage.markdown":
+		if e.ComplexityRoot.RevisionPage.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Markdown(childComplexity), true
+	case "RevisionPage.noIndex":
+		if e.ComplexityRoot.RevisionPage.NoIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.NoIndex(childComplexity), true
+	case "RevisionPage.noRobotsIndex":
+		if e.ComplexityRoot.RevisionPage.NoRobotsIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.NoRobotsIndex(childComplexity), true
+	case "RevisionPage.pages":
+		if e.ComplexityRoot.RevisionPage.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Pages(childComplexity), true
+	case "RevisionPage.path":
+		if e.ComplexityRoot.RevisionPage.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Path(childComplexity), true
+	case "RevisionPage.slug":
+		if e.ComplexityRoot.RevisionPage.Slug == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Slug(childComplexity), true
+	case "RevisionPage.target":
+		if e.ComplexityRoot.RevisionPage.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Target(childComplexity), true
+	case "RevisionPage.title":
+		if e.ComplexityRoot.RevisionPage.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Title(childComplexity), true
+	case "RevisionPage.type":
+		if e.ComplexityRoot.RevisionPage.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Type(childComplexity), true
+	case "RevisionPage.updatedAt":
+		if e.ComplexityRoot.RevisionPage.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.UpdatedAt(childComplexity), true
+	case "RevisionPage.urls":
+		if e.ComplexityRoot.RevisionPage.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Urls(childComplexity), true
+	case "RevisionPage.variables":
+		if e.ComplexityRoot.RevisionPage.Variables == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Variables(childComplexity), true
+
+	case "RevisionUrls.app":
+		if e.ComplexityRoot.RevisionUrls.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionUrls.App(childComplexity), true
 
 	case "SAMLProvider.certificate":
 		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
@@ -3548,6 +4483,132 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SSOProviderLogins.Items(childComplexity), true
+
+	case "SearchPageList.count":
+		if e.ComplexityRoot.SearchPageList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageList.Count(childComplexity), true
+	case "SearchPageList.items":
+		if e.ComplexityRoot.SearchPageList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageList.Items(childComplexity), true
+	case "SearchPageList.next":
+		if e.ComplexityRoot.SearchPageList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageList.Next(childComplexity), true
+
+	case "SearchPageResult.id":
+		if e.ComplexityRoot.SearchPageResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.ID(childComplexity), true
+	case "SearchPageResult.path":
+		if e.ComplexityRoot.SearchPageResult.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Path(childComplexity), true
+	case "SearchPageResult.sections":
+		if e.ComplexityRoot.SearchPageResult.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Sections(childComplexity), true
+	case "SearchPageResult.title":
+		if e.ComplexityRoot.SearchPageResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Title(childComplexity), true
+	case "SearchPageResult.urls":
+		if e.ComplexityRoot.SearchPageResult.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Urls(childComplexity), true
+
+	case "SearchSectionResult.body":
+		if e.ComplexityRoot.SearchSectionResult.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Body(childComplexity), true
+	case "SearchSectionResult.id":
+		if e.ComplexityRoot.SearchSectionResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.ID(childComplexity), true
+	case "SearchSectionResult.path":
+		if e.ComplexityRoot.SearchSectionResult.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Path(childComplexity), true
+	case "SearchSectionResult.title":
+		if e.ComplexityRoot.SearchSectionResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Title(childComplexity), true
+	case "SearchSectionResult.urls":
+		if e.ComplexityRoot.SearchSectionResult.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Urls(childComplexity), true
+
+	case "SearchSpaceList.count":
+		if e.ComplexityRoot.SearchSpaceList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceList.Count(childComplexity), true
+	case "SearchSpaceList.items":
+		if e.ComplexityRoot.SearchSpaceList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceList.Items(childComplexity), true
+	case "SearchSpaceList.next":
+		if e.ComplexityRoot.SearchSpaceList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceList.Next(childComplexity), true
+
+	case "SearchSpaceResult.id":
+		if e.ComplexityRoot.SearchSpaceResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.ID(childComplexity), true
+	case "SearchSpaceResult.pages":
+		if e.ComplexityRoot.SearchSpaceResult.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.Pages(childComplexity), true
+	case "SearchSpaceResult.title":
+		if e.ComplexityRoot.SearchSpaceResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.Title(childComplexity), true
+
+	case "SearchUrls.app":
+		if e.ComplexityRoot.SearchUrls.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchUrls.App(childComplexity), true
 
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
@@ -3941,6 +5002,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UserURLs.Location(childComplexity), true
 
+	case "VersionContext.revision":
+		if e.ComplexityRoot.VersionContext.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionContext.Revision(childComplexity), true
+	case "VersionContext.type":
+		if e.ComplexityRoot.VersionContext.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionContext.Type(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -3949,20 +5023,25 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputApplyTemplateInput,
 		ec.unmarshalInputContentGrantInput,
 		ec.unmarshalInputContentPointerInput,
 		ec.unmarshalInputContentPositionInput,
+		ec.unmarshalInputContentTarget,
 		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreateLinkInviteInput,
 		ec.unmarshalInputCreateOpenAPISpecInput,
+		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
+		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInstallIntegrationInput,
 		ec.unmarshalInputIntegrationExternalLinkInput,
 		ec.unmarshalInputInviteUsersInput,
 		ec.unmarshalInputInviteeInput,
 		ec.unmarshalInputMoveContentInput,
+		ec.unmarshalInputMovePageInput,
 		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputOrganizationDefaultContentInput,
 		ec.unmarshalInputPublishIntegrationInput,
@@ -3975,11 +5054,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOpenAPISpecInput,
 		ec.unmarshalInputUpdateOrganizationInput,
+		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
 		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTargetInstallationInput,
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
+		ec.unmarshalInputUploadFileInput,
 	)
 	first := true
 
@@ -5229,6 +6310,365 @@ extend type Mutation {
   updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
 }
 `, BuiltIn: false},
+	{Name: "../pages.graphqls", Input: `"""
+An immutable snapshot of a space's content, with its parents like a commit.
+Every change (import, template, page and file mutations) makes a new
+revision; Space.revision names the active one.
+"""
+type Revision {
+  "Always ` + "`" + `revision` + "`" + `."
+  object: String!
+  id: ID!
+  "edits (content changed), merge, rollback, update or computed."
+  type: String!
+  parents: [ID!]!
+  "The page tree (bodies are not included; read a page for its body)."
+  pages: [RevisionPage!]!
+  files: [RevisionFile!]!
+  "Always empty: reusable contents are not supported yet."
+  reusableContents: [JSONObject!]!
+  variables: JSONObject!
+  createdAt: DateTime!
+  urls: RevisionUrls!
+}
+
+type RevisionUrls {
+  app: String!
+}
+
+enum PageType {
+  DOCUMENT
+  GROUP
+  LINK
+  COMPUTED
+}
+
+enum PageWidth {
+  DEFAULT
+  WIDE
+}
+
+enum PageCoverSize {
+  HERO
+  FULL
+}
+
+"""
+Body format of a single-page read: MARKDOWN returns ` + "`" + `markdown` + "`" + `, DOCUMENT
+returns ` + "`" + `document` + "`" + ` (a JSON document of blocks built from the Markdown).
+"""
+enum PageFormat {
+  DOCUMENT
+  MARKDOWN
+}
+
+"""
+A page of a revision. DOCUMENT pages have a Markdown body, a slug and a path
+(derived from the slugs of the tree, unique in the revision) and child pages;
+GROUP pages only hold pages; LINK pages point at a target.
+"""
+type RevisionPage {
+  id: ID!
+  title: String!
+  emoji: String
+  icon: String
+  createdAt: DateTime
+  updatedAt: DateTime
+  "Deprecated twin of type: sheet, group or link."
+  kind: String!
+  type: PageType!
+  "Body, on single-page reads with format MARKDOWN (the default)."
+  markdown: String
+  "Body as a JSON document, on single-page reads with format DOCUMENT."
+  document: JSON
+  urls: PageUrls
+  slug: String
+  path: String
+  description: String
+  pages: [RevisionPage!]
+  layout: PageLayout
+  cover: JSONObject
+  variables: JSONObject
+  hidden: Boolean
+  noIndex: Boolean
+  noRobotsIndex: Boolean
+  "LINK pages: the content reference they point at."
+  target: JSONObject
+  href: String
+}
+
+type PageUrls {
+  app: String!
+}
+
+type PageLayout {
+  width: PageWidth!
+  cover: Boolean!
+  coverSize: PageCoverSize!
+  title: Boolean!
+  description: Boolean!
+  tableOfContents: Boolean!
+  outline: Boolean!
+  pagination: Boolean!
+  metadata: Boolean!
+}
+
+type PageList {
+  pages: [RevisionPage!]!
+}
+
+"""
+A file of a revision. downloadURL is served by docsapi: it carries a signed
+token valid for one hour, and works without it for callers sending their own
+bearer token.
+"""
+type RevisionFile {
+  id: ID!
+  name: String!
+  contentType: String!
+  downloadURL: String!
+  size: Int!
+  "Images only, read from the image itself."
+  dimensions: FileDimensions
+}
+
+type FileDimensions {
+  width: Int!
+  height: Int!
+}
+
+type RevisionFileList {
+  next: Next
+  count: Int!
+  items: [RevisionFile!]!
+}
+
+"Which revision a location was read in."
+type VersionContext {
+  "Always ` + "`" + `revision` + "`" + `."
+  type: String!
+  revision: ID!
+}
+
+"""
+An absolute reference to content: kind (page, file, url, space, collection)
+with the ids that locate it.
+"""
+type ContentLocation {
+  kind: String!
+  organization: ID
+  space: ID
+  versionContext: VersionContext
+  page: ID
+  file: ID
+  collection: ID
+  url: String
+}
+
+type ContentLocationList {
+  next: Next
+  count: Int!
+  items: [ContentLocation!]!
+}
+
+"""
+OK: nothing wrong; BROKEN: the target does not exist in the revision; IN_APP:
+a URL pointing into this service's app.
+"""
+enum LinkStatus {
+  OK
+  BROKEN
+  IN_APP
+}
+
+"A link target and the pages linking to it (links are computed when a revision is created)."
+type ContentReferenceUsage {
+  status: LinkStatus!
+  "Always ` + "`" + `reference` + "`" + `."
+  relation: String!
+  targetReference: ContentLocation
+  locationReferences: [ContentLocation!]!
+}
+
+type BrokenLinksTotals {
+  total: Int!
+}
+
+"total: link targets of the scope; broken: those broken (independent of the status filter)."
+type ContentReferencesStats {
+  total: Int!
+  broken: BrokenLinksTotals!
+}
+
+type LinkList {
+  next: Next
+  count: Int!
+  items: [ContentReferenceUsage!]!
+  stats: ContentReferencesStats!
+}
+
+"""
+Where imported content comes from. MARKDOWN (one .md file: one page), ZIP (a
+zip of Markdown files and images: the folder tree becomes the page tree and a
+SUMMARY.md gives order and titles), HTML (one page converted to Markdown) and
+WEBSITE (same-origin pages crawled from the URL, at most 50 pages and 60
+seconds, images imported as files) are supported; the other values answer
+400.
+"""
+enum ImportSource {
+  WEBSITE
+  DOCX
+  MARKDOWN
+  HTML
+  ZIP
+  CONFLUENCE
+  GITHUB_WIKI
+  NOTION
+  GOOGLE_DOCS
+}
+
+input ImportContentInput {
+  "Absolute http(s) URL, fetched by the server (private addresses refused unless the deployment allows them)."
+  url: String!
+  source: ImportSource!
+}
+
+type ImportContentResult {
+  "The new (active) revision."
+  revision: ID!
+  "Pages and files created."
+  importedResources: Int!
+  "Resources looked at (fetched pages, archive entries, images)."
+  totalResources: Int!
+}
+
+input ApplyTemplateInput {
+  "A built-in template: blank, getting-started or knowledge-base (see templates)."
+  id: String!
+  params: JSONObject
+}
+
+"A built-in content template."
+type ContentTemplate {
+  id: ID!
+  title: String!
+  description: String!
+}
+
+"""
+The content a mutation changes. Give space for a space's main content (live
+spaces only; a locked space refuses). changeRequest is reserved for change
+requests and refused until they exist.
+"""
+input ContentTarget {
+  space: ID
+  changeRequest: ID
+}
+
+input CreatePageInput {
+  "1 to 100 characters."
+  title: String!
+  "DOCUMENT (default), GROUP (top level only) or LINK (needs target)."
+  type: PageType
+  "Parent page id; top level when absent."
+  parent: ID
+  "Position among the siblings (0 first); last when absent."
+  index: Int
+  "Defaults to the slug of the title; made unique among siblings."
+  slug: String
+  emoji: String
+  icon: String
+  description: String
+  markdown: String
+  hidden: Boolean
+  "LINK pages: a content reference such as {kind: url, url}."
+  target: JSONObject
+}
+
+input UpdatePageInput {
+  title: String
+  slug: String
+  emoji: String
+  icon: String
+  description: String
+  markdown: String
+  hidden: Boolean
+  noIndex: Boolean
+  noRobotsIndex: Boolean
+}
+
+input MovePageInput {
+  "New parent page id; top level when absent."
+  parent: ID
+  "Position among the new siblings (0 first); last when absent."
+  index: Int
+}
+
+input UploadFileInput {
+  "File name, 1 to 255 characters."
+  name: String!
+  "Defaults to a type guessed from the bytes."
+  contentType: String
+  "The bytes, base64-encoded."
+  data: String!
+}
+
+"The new revision a content mutation made, with the page or file it touched."
+type ContentChange {
+  revision: ID!
+  page: RevisionPage
+  file: RevisionFile
+}
+
+extend type Query {
+  """
+  A space's active revision (GET /spaces/{spaceId}/content), or the revision
+  revisionId of the space. metadata and computed are accepted for
+  compatibility (no git metadata nor computed content exists).
+  """
+  spaceContent(spaceId: ID!, revisionId: ID, metadata: Boolean, computed: Boolean): Revision!
+  "The page tree of the active revision, or of revisionId."
+  spacePages(spaceId: ID!, revisionId: ID, metadata: Boolean, computed: Boolean): PageList!
+  """
+  One page by id (or by path when pagePath is given instead) with its body in
+  format (MARKDOWN by default). evaluated is accepted (Markdown bodies have
+  nothing to evaluate).
+  """
+  spacePage(spaceId: ID!, pageId: ID, pagePath: String, revisionId: ID, format: PageFormat, evaluated: Boolean, metadata: Boolean, computed: Boolean): RevisionPage!
+  spaceFiles(spaceId: ID!, revisionId: ID, page: String, limit: Int): RevisionFileList!
+  spaceFile(spaceId: ID!, fileId: ID!, revisionId: ID): RevisionFile!
+  "Pages of the active revision linking to a file."
+  spaceFileBacklinks(spaceId: ID!, fileId: ID!, page: String, limit: Int): ContentLocationList!
+  "Pages of the active revision linking to a page."
+  spacePageBacklinks(spaceId: ID!, pageId: ID!, page: String, limit: Int): ContentLocationList!
+  "Link targets of the active revision (of one page with pageId), by status."
+  spaceLinks(spaceId: ID!, pageId: ID, page: String, limit: Int, status: LinkStatus): LinkList!
+  "The built-in templates."
+  contentTemplates: [ContentTemplate!]!
+}
+
+extend type Mutation {
+  """
+  Import content from a URL into the space (EDIT): pages are added after the
+  existing ones, or, with pageId, the page's body is replaced (MARKDOWN and
+  HTML) or the pages become its children (ZIP and WEBSITE). Makes a new
+  active revision.
+  """
+  importContent(spaceId: ID!, pageId: ID, input: ImportContentInput!): ImportContentResult!
+  "Add a built-in template's pages to the space (EDIT)."
+  applyTemplate(spaceId: ID!, input: ApplyTemplateInput!): Boolean!
+  "Create a page (EDIT); makes a new revision."
+  createPage(target: ContentTarget!, input: CreatePageInput!): ContentChange!
+  "Change a page (EDIT); makes a new revision."
+  updatePage(target: ContentTarget!, pageId: ID!, input: UpdatePageInput!): ContentChange!
+  "Move a page in the tree (EDIT); makes a new revision."
+  movePage(target: ContentTarget!, pageId: ID!, input: MovePageInput!): ContentChange!
+  "Delete a page and its descendants (EDIT); makes a new revision."
+  deletePage(target: ContentTarget!, pageId: ID!): ContentChange!
+  "Upload a file (EDIT, at most 10 MiB); makes a new revision."
+  uploadFile(target: ContentTarget!, input: UploadFileInput!): ContentChange!
+}
+`, BuiltIn: false},
 	{Name: "../saml.graphqls", Input: `"""
 A SAML 2.0 identity provider of an organization: its members sign in through
 it. entityID, ssoURL and certificate are empty strings until set; the
@@ -5353,6 +6793,64 @@ extend type Mutation {
   updateSAMLProvider(organizationId: ID!, samlProviderId: ID!, input: UpdateSAMLProviderInput!): SAMLProvider!
   "Delete an identity provider (ADMIN); logins in progress through it fail."
   deleteSAMLProvider(organizationId: ID!, samlProviderId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../search.graphqls", Input: `"A matching section of a page: the text under one heading."
+type SearchSectionResult {
+  "The heading's anchor (empty for the text before the first heading)."
+  id: String!
+  title: String!
+  "Page path with the anchor."
+  path: String!
+  "Excerpt of the section around the match."
+  body: String!
+  urls: SearchUrls!
+}
+
+type SearchUrls {
+  app: String!
+}
+
+"A matching page with its best sections (at most 5)."
+type SearchPageResult {
+  id: ID!
+  title: String!
+  path: String!
+  sections: [SearchSectionResult!]!
+  urls: SearchUrls!
+}
+
+type SearchSpaceResult {
+  id: ID!
+  title: String!
+  pages: [SearchPageResult!]!
+}
+
+type SearchPageList {
+  next: Next
+  count: Int!
+  items: [SearchPageResult!]!
+}
+
+type SearchSpaceList {
+  next: Next
+  count: Int!
+  items: [SearchSpaceResult!]!
+}
+
+extend type Query {
+  """
+  Full-text search of a space's active revision: every word must match (the
+  last as a prefix); pages ranked by their best section (BM25, titles weigh
+  more). query: 1 to 512 characters.
+  """
+  searchSpace(spaceId: ID!, query: String!, page: String, limit: Int): SearchPageList!
+  """
+  Full-text search over the active revisions of the organization's spaces
+  the caller can read; spaces ranked by their best match, each with up to 10
+  pages.
+  """
+  searchOrganization(organizationId: ID!, query: String!, page: String, limit: Int): SearchSpaceList!
 }
 `, BuiltIn: false},
 	{Name: "../spaces.graphqls", Input: `"""
@@ -5687,6 +7185,14 @@ func (ec *executionContext) childFields_ApiInformation(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type ApiInformation", field.Name)
 }
 
+func (ec *executionContext) childFields_BrokenLinksTotals(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_BrokenLinksTotals_total(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BrokenLinksTotals", field.Name)
+}
+
 func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -5747,6 +7253,18 @@ func (ec *executionContext) childFields_CollectionURLs(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type CollectionURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_ContentChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_ContentChange_revision(ctx, field)
+	case "page":
+		return ec.fieldContext_ContentChange_page(ctx, field)
+	case "file":
+		return ec.fieldContext_ContentChange_file(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentChange", field.Name)
+}
+
 func (ec *executionContext) childFields_ContentGrant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "target":
@@ -5775,6 +7293,40 @@ func (ec *executionContext) childFields_ContentGrantList(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ContentGrantList", field.Name)
 }
 
+func (ec *executionContext) childFields_ContentLocation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_ContentLocation_kind(ctx, field)
+	case "organization":
+		return ec.fieldContext_ContentLocation_organization(ctx, field)
+	case "space":
+		return ec.fieldContext_ContentLocation_space(ctx, field)
+	case "versionContext":
+		return ec.fieldContext_ContentLocation_versionContext(ctx, field)
+	case "page":
+		return ec.fieldContext_ContentLocation_page(ctx, field)
+	case "file":
+		return ec.fieldContext_ContentLocation_file(ctx, field)
+	case "collection":
+		return ec.fieldContext_ContentLocation_collection(ctx, field)
+	case "url":
+		return ec.fieldContext_ContentLocation_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentLocation", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentLocationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_ContentLocationList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_ContentLocationList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_ContentLocationList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentLocationList", field.Name)
+}
+
 func (ec *executionContext) childFields_ContentPointer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "type":
@@ -5787,12 +7339,70 @@ func (ec *executionContext) childFields_ContentPointer(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type ContentPointer", field.Name)
 }
 
+func (ec *executionContext) childFields_ContentReferenceUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_ContentReferenceUsage_status(ctx, field)
+	case "relation":
+		return ec.fieldContext_ContentReferenceUsage_relation(ctx, field)
+	case "targetReference":
+		return ec.fieldContext_ContentReferenceUsage_targetReference(ctx, field)
+	case "locationReferences":
+		return ec.fieldContext_ContentReferenceUsage_locationReferences(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentReferenceUsage", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentReferencesStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_ContentReferencesStats_total(ctx, field)
+	case "broken":
+		return ec.fieldContext_ContentReferencesStats_broken(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentReferencesStats", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentTemplate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ContentTemplate_id(ctx, field)
+	case "title":
+		return ec.fieldContext_ContentTemplate_title(ctx, field)
+	case "description":
+		return ec.fieldContext_ContentTemplate_description(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentTemplate", field.Name)
+}
+
 func (ec *executionContext) childFields_DeleteResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "deleted":
 		return ec.fieldContext_DeleteResult_deleted(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteResult", field.Name)
+}
+
+func (ec *executionContext) childFields_FileDimensions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "width":
+		return ec.fieldContext_FileDimensions_width(ctx, field)
+	case "height":
+		return ec.fieldContext_FileDimensions_height(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FileDimensions", field.Name)
+}
+
+func (ec *executionContext) childFields_ImportContentResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_ImportContentResult_revision(ctx, field)
+	case "importedResources":
+		return ec.fieldContext_ImportContentResult_importedResources(ctx, field)
+	case "totalResources":
+		return ec.fieldContext_ImportContentResult_totalResources(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ImportContentResult", field.Name)
 }
 
 func (ec *executionContext) childFields_InstallationTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6183,6 +7793,20 @@ func (ec *executionContext) childFields_LinkInviteList(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type LinkInviteList", field.Name)
 }
 
+func (ec *executionContext) childFields_LinkList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_LinkList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_LinkList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_LinkList_items(ctx, field)
+	case "stats":
+		return ec.fieldContext_LinkList_stats(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkList", field.Name)
+}
+
 func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -6567,6 +8191,46 @@ func (ec *executionContext) childFields_OrganizationsForEmailDomain(ctx context.
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationsForEmailDomain", field.Name)
 }
 
+func (ec *executionContext) childFields_PageLayout(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "width":
+		return ec.fieldContext_PageLayout_width(ctx, field)
+	case "cover":
+		return ec.fieldContext_PageLayout_cover(ctx, field)
+	case "coverSize":
+		return ec.fieldContext_PageLayout_coverSize(ctx, field)
+	case "title":
+		return ec.fieldContext_PageLayout_title(ctx, field)
+	case "description":
+		return ec.fieldContext_PageLayout_description(ctx, field)
+	case "tableOfContents":
+		return ec.fieldContext_PageLayout_tableOfContents(ctx, field)
+	case "outline":
+		return ec.fieldContext_PageLayout_outline(ctx, field)
+	case "pagination":
+		return ec.fieldContext_PageLayout_pagination(ctx, field)
+	case "metadata":
+		return ec.fieldContext_PageLayout_metadata(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageLayout", field.Name)
+}
+
+func (ec *executionContext) childFields_PageList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "pages":
+		return ec.fieldContext_PageList_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageList", field.Name)
+}
+
+func (ec *executionContext) childFields_PageUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "app":
+		return ec.fieldContext_PageUrls_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageUrls", field.Name)
+}
+
 func (ec *executionContext) childFields_PingResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "serviceVisitorClaims":
@@ -6585,6 +8249,122 @@ func (ec *executionContext) childFields_RenderResult(ctx context.Context, field 
 		return ec.fieldContext_RenderResult_contentSecurityPolicy(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RenderResult", field.Name)
+}
+
+func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Revision_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Revision_id(ctx, field)
+	case "type":
+		return ec.fieldContext_Revision_type(ctx, field)
+	case "parents":
+		return ec.fieldContext_Revision_parents(ctx, field)
+	case "pages":
+		return ec.fieldContext_Revision_pages(ctx, field)
+	case "files":
+		return ec.fieldContext_Revision_files(ctx, field)
+	case "reusableContents":
+		return ec.fieldContext_Revision_reusableContents(ctx, field)
+	case "variables":
+		return ec.fieldContext_Revision_variables(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Revision_createdAt(ctx, field)
+	case "urls":
+		return ec.fieldContext_Revision_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_RevisionFile_id(ctx, field)
+	case "name":
+		return ec.fieldContext_RevisionFile_name(ctx, field)
+	case "contentType":
+		return ec.fieldContext_RevisionFile_contentType(ctx, field)
+	case "downloadURL":
+		return ec.fieldContext_RevisionFile_downloadURL(ctx, field)
+	case "size":
+		return ec.fieldContext_RevisionFile_size(ctx, field)
+	case "dimensions":
+		return ec.fieldContext_RevisionFile_dimensions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionFile", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionFileList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_RevisionFileList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_RevisionFileList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_RevisionFileList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionFileList", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_RevisionPage_id(ctx, field)
+	case "title":
+		return ec.fieldContext_RevisionPage_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_RevisionPage_emoji(ctx, field)
+	case "icon":
+		return ec.fieldContext_RevisionPage_icon(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_RevisionPage_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_RevisionPage_updatedAt(ctx, field)
+	case "kind":
+		return ec.fieldContext_RevisionPage_kind(ctx, field)
+	case "type":
+		return ec.fieldContext_RevisionPage_type(ctx, field)
+	case "markdown":
+		return ec.fieldContext_RevisionPage_markdown(ctx, field)
+	case "document":
+		return ec.fieldContext_RevisionPage_document(ctx, field)
+	case "urls":
+		return ec.fieldContext_RevisionPage_urls(ctx, field)
+	case "slug":
+		return ec.fieldContext_RevisionPage_slug(ctx, field)
+	case "path":
+		return ec.fieldContext_RevisionPage_path(ctx, field)
+	case "description":
+		return ec.fieldContext_RevisionPage_description(ctx, field)
+	case "pages":
+		return ec.fieldContext_RevisionPage_pages(ctx, field)
+	case "layout":
+		return ec.fieldContext_RevisionPage_layout(ctx, field)
+	case "cover":
+		return ec.fieldContext_RevisionPage_cover(ctx, field)
+	case "variables":
+		return ec.fieldContext_RevisionPage_variables(ctx, field)
+	case "hidden":
+		return ec.fieldContext_RevisionPage_hidden(ctx, field)
+	case "noIndex":
+		return ec.fieldContext_RevisionPage_noIndex(ctx, field)
+	case "noRobotsIndex":
+		return ec.fieldContext_RevisionPage_noRobotsIndex(ctx, field)
+	case "target":
+		return ec.fieldContext_RevisionPage_target(ctx, field)
+	case "href":
+		return ec.fieldContext_RevisionPage_href(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "app":
+		return ec.fieldContext_RevisionUrls_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionUrls", field.Name)
 }
 
 func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6667,6 +8447,82 @@ func (ec *executionContext) childFields_SSOProviderLogins(ctx context.Context, f
 		return ec.fieldContext_SSOProviderLogins_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SSOProviderLogins", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SearchPageList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SearchPageList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SearchPageList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageList", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchPageResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchPageResult_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SearchPageResult_path(ctx, field)
+	case "sections":
+		return ec.fieldContext_SearchPageResult_sections(ctx, field)
+	case "urls":
+		return ec.fieldContext_SearchPageResult_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSectionResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchSectionResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchSectionResult_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SearchSectionResult_path(ctx, field)
+	case "body":
+		return ec.fieldContext_SearchSectionResult_body(ctx, field)
+	case "urls":
+		return ec.fieldContext_SearchSectionResult_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSectionResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SearchSpaceList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SearchSpaceList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SearchSpaceList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceList", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchSpaceResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchSpaceResult_title(ctx, field)
+	case "pages":
+		return ec.fieldContext_SearchSpaceResult_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "app":
+		return ec.fieldContext_SearchUrls_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchUrls", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6877,6 +8733,16 @@ func (ec *executionContext) childFields_UserURLs(ctx context.Context, field grap
 		return ec.fieldContext_UserURLs_location(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UserURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_VersionContext(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_VersionContext_type(ctx, field)
+	case "revision":
+		return ec.fieldContext_VersionContext_revision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VersionContext", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

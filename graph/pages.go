@@ -1,0 +1,452 @@
+package graph
+
+import (
+	"context"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"docsapi/apierr"
+	"docsapi/graph/model"
+	"docsapi/markdown"
+	"docsapi/storage"
+)
+
+// contentScope is a space whose content the caller may read (or change).
+type contentScope struct {
+	Head storage.SpaceHead
+}
+
+// contentSpace loads a space for a content read (edit false: the space must
+// be visible to the caller, which is its view permission) or a content
+// change (edit true: the edit role on the space, and the space must be live,
+// through SpaceForContentChange). Invisible spaces answer 404.
+func (r *Resolver) contentSpace(ctx context.Context, spaceID string, edit bool) (contentScope, error) {
+	if edit {
+		sp, _, err := r.SpaceForContentChange(ctx, spaceID, "edit")
+		return contentScope{Head: storage.HeadOf(sp)}, err
+	}
+	sp, s, err := r.spaceScope(ctx, spaceID, chainOnly, false)
+	if err != nil {
+		return contentScope{}, err
+	}
+	return contentScope{Head: storage.HeadOf(sp)}, s.require("read", "reading the space's content")
+}
+
+// revisionOf resolves the revision a read is about: revID of the space, or
+// the active one.
+func (r *Resolver) revisionOf(ctx context.Context, cs contentScope, revID *string) (storage.Revision, error) {
+	id := cs.Head.Revision
+	if revID != nil && *revID != "" {
+		id = *revID
+	}
+	rev, err := r.Store.RevisionByID(ctx, cs.Head.ID, id)
+	return rev, notFoundAs(err, "revision")
+}
+
+// appURL is the location of content in the app (docsapi serves no app
+// pages; the URLs are stable identifiers for front-ends).
+func (r *Resolver) appURL(spaceID string, parts ...string) string {
+	u := r.Config.PublicURL + "/app/spaces/" + spaceID
+	for _, p := range parts {
+		if p != "" {
+			u += "/" + p
+		}
+	}
+	return u
+}
+
+func defaultLayout() *model.PageLayout {
+	return &model.PageLayout{Width: "default", Cover: true, CoverSize: "hero", Title: true, Description: true,
+		TableOfContents: true, Outline: true, Pagination: true, Metadata: true}
+}
+
+func layoutOf(m map[string]any) *model.PageLayout {
+	l := defaultLayout()
+	if w, ok := m["width"].(string); ok && model.PageWidth(w).IsValid() {
+		l.Width = model.PageWidth(w)
+	}
+	if c, ok := m["coverSize"].(string); ok && model.PageCoverSize(c).IsValid() {
+		l.CoverSize = model.PageCoverSize(c)
+	}
+	for key, dst := range map[string]*bool{"cover": &l.Cover, "title": &l.Title, "description": &l.Description,
+		"tableOfContents": &l.TableOfContents, "outline": &l.Outline, "pagination": &l.Pagination, "metadata": &l.Metadata} {
+		if v, ok := m[key].(bool); ok {
+			*dst = v
+		}
+	}
+	return l
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+// pageModel converts a page without its body and children.
+func (r *Resolver) pageModel(spaceID string, p storage.ContentPage) *model.RevisionPage {
+	created, updated := model.Time(p.CreatedAt), model.Time(p.UpdatedAt)
+	m := &model.RevisionPage{ID: p.ID, Title: p.Title, Emoji: strPtr(p.Meta.Emoji), Icon: strPtr(p.Meta.Icon),
+		CreatedAt: &created, UpdatedAt: &updated, Type: model.PageType(p.Type)}
+	switch p.Type {
+	case "link":
+		m.Kind = "link"
+		m.Target = p.Meta.Target
+		m.Href = strPtr(p.Meta.Href)
+		m.Hidden = boolPtr(p.Meta.Hidden)
+		return m
+	case "group":
+		m.Kind = "group"
+	default:
+		m.Kind = "sheet"
+		m.Urls = &model.PageUrls{App: r.appURL(spaceID, p.Path)}
+		m.Description = strPtr(p.Meta.Description)
+		m.Layout = layoutOf(p.Meta.Layout)
+		m.Cover = p.Meta.Cover
+		m.Variables = p.Meta.Variables
+	}
+	m.Slug, m.Path = &p.Slug, &p.Path
+	m.Pages = []*model.RevisionPage{}
+	m.Hidden, m.NoIndex, m.NoRobotsIndex = boolPtr(p.Meta.Hidden), boolPtr(p.Meta.NoIndex), boolPtr(p.Meta.NoRobotsIndex)
+	return m
+}
+
+// pageTree nests a revision's pages (in tree order) under their parents.
+func (r *Resolver) pageTree(spaceID string, pages []storage.ContentPage) []*model.RevisionPage {
+	top := []*model.RevisionPage{}
+	byID := make(map[string]*model.RevisionPage, len(pages))
+	for _, p := range pages {
+		m := r.pageModel(spaceID, p)
+		byID[p.ID] = m
+		if parent := byID[p.ParentID]; parent != nil {
+			parent.Pages = append(parent.Pages, m)
+		} else {
+			top = append(top, m)
+		}
+	}
+	return top
+}
+
+// withBody adds the body of a document page in format (markdown default).
+func (r *Resolver) withBody(m *model.RevisionPage, p storage.ContentPage, format *model.PageFormat, files []storage.File) {
+	if p.Type != "document" {
+		return
+	}
+	if format != nil && *format == "document" {
+		m.Document = markdown.ToDocument(p.Markdown, refResolver(files))
+		return
+	}
+	md := p.Markdown
+	m.Markdown = &md
+}
+
+// refResolver maps a document link destination to a content reference:
+// file names of the revision become file references.
+func refResolver(files []storage.File) markdown.RefFunc {
+	byName := map[string]string{}
+	for _, f := range files {
+		byName[f.Name] = f.ID
+	}
+	return func(dest string) map[string]any {
+		if id, ok := byName[path.Base(dest)]; ok && !strings.Contains(dest, "://") {
+			return map[string]any{"kind": "file", "file": id}
+		}
+		return map[string]any{"kind": "url", "url": dest}
+	}
+}
+
+// fileTokenTTL is how long a signed download link works.
+const fileTokenTTL = time.Hour
+
+// fileModel converts a file; its downloadURL carries a signed token so
+// that it works in an <img> tag or a browser without the API token.
+func (r *Resolver) fileModel(ctx context.Context, spaceID, revID string, f storage.File) (*model.RevisionFile, error) {
+	// The expiry is rounded to the hour so that lists answer stable URLs.
+	exp := r.Now().Add(fileTokenTTL).Truncate(time.Hour).Add(time.Hour)
+	tok, err := r.Signer.Sign(ctx, jwt.MapClaims{"sub": "file", "space": spaceID, "rev": revID, "file": f.ID, "exp": exp.Unix()})
+	if err != nil {
+		return nil, err
+	}
+	m := &model.RevisionFile{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: int(f.Size),
+		DownloadURL: r.Config.PublicURL + "/files/" + spaceID + "/" + revID + "/" + f.ID + "/" + url.PathEscape(f.Name) + "?token=" + tok}
+	if f.Width != nil && f.Height != nil {
+		m.Dimensions = &model.FileDimensions{Width: *f.Width, Height: *f.Height}
+	}
+	return m, nil
+}
+
+func (r *Resolver) fileModels(ctx context.Context, spaceID, revID string, files []storage.File) ([]*model.RevisionFile, error) {
+	out := make([]*model.RevisionFile, 0, len(files))
+	for _, f := range files {
+		m, err := r.fileModel(ctx, spaceID, revID, f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// FileDownload authorizes a download: a valid signed token for exactly this
+// file, or a caller (in ctx) who may read the space. It returns the file and
+// its bytes.
+func (r *Resolver) FileDownload(ctx context.Context, spaceID, revID, fileID, token string) (storage.File, []byte, error) {
+	if token != "" {
+		claims, err := r.Signer.Verify(ctx, token)
+		if err != nil || claims["sub"] != "file" || claims["space"] != spaceID || claims["rev"] != revID || claims["file"] != fileID {
+			return storage.File{}, nil, apierr.Unauthorized("the download link is invalid or has expired")
+		}
+		if _, err := r.Store.RevisionByID(ctx, spaceID, revID); err != nil {
+			return storage.File{}, nil, notFoundAs(err, "file")
+		}
+	} else {
+		cs, err := r.contentSpace(ctx, spaceID, false)
+		if err != nil {
+			return storage.File{}, nil, err
+		}
+		if _, err := r.revisionOf(ctx, cs, &revID); err != nil {
+			return storage.File{}, nil, err
+		}
+	}
+	f, err := r.Store.RevisionFile(ctx, revID, fileID)
+	if err != nil {
+		return f, nil, notFoundAs(err, "file")
+	}
+	b, err := r.Store.FileBytes(ctx, f.Blob)
+	return f, b, err
+}
+
+// location is a ContentLocation in a space's revision.
+func (r *Resolver) location(cs contentScope, revID, kind string) *model.ContentLocation {
+	org, space := cs.Head.OrganizationID, cs.Head.ID
+	return &model.ContentLocation{Kind: kind, Organization: &org, Space: &space,
+		VersionContext: &model.VersionContext{Type: "revision", Revision: revID}}
+}
+
+// targetLocation is where a link points.
+func (r *Resolver) targetLocation(cs contentScope, revID string, u storage.LinkUsage) *model.ContentLocation {
+	switch {
+	case u.Kind == "url" || u.Target == "":
+		dest := u.Dest
+		return &model.ContentLocation{Kind: "url", URL: &dest}
+	case u.Kind == "page":
+		l := r.location(cs, revID, "page")
+		l.Page = &u.Target
+		return l
+	case u.Kind == "file":
+		l := r.location(cs, revID, "file")
+		l.File = &u.Target
+		return l
+	case u.Kind == "space":
+		org := cs.Head.OrganizationID
+		return &model.ContentLocation{Kind: "space", Organization: &org, Space: &u.Target}
+	default:
+		org := cs.Head.OrganizationID
+		return &model.ContentLocation{Kind: u.Kind, Organization: &org, Collection: &u.Target}
+	}
+}
+
+// listLinks is the link list of a revision (of one page when pageID is set).
+func (r *Resolver) listLinks(ctx context.Context, cs contentScope, revID, pageID string, page *string, limit *int, status *model.LinkStatus) (*model.LinkList, error) {
+	pq, err := pageQuery(page, limit)
+	if err != nil {
+		return nil, err
+	}
+	st := ""
+	if status != nil {
+		if err := checkEnum("status", *status, model.LinkStatuses.List()); err != nil {
+			return nil, err
+		}
+		st = string(*status)
+	}
+	p, stats, err := r.Store.ListLinks(ctx, revID, pageID, st, pq)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.LinkList{Count: p.Count, Items: []*model.ContentReferenceUsage{},
+		Stats: model.ContentReferencesStats{Total: stats.Total, Broken: model.BrokenLinksTotals{Total: stats.Broken}}}
+	for _, u := range p.Items {
+		item := &model.ContentReferenceUsage{Status: model.LinkStatus(u.Status), Relation: "reference",
+			TargetReference: r.targetLocation(cs, revID, u), LocationReferences: []*model.ContentLocation{}}
+		for _, pid := range u.PageIDs {
+			l := r.location(cs, revID, "page")
+			l.Page = &pid
+			item.LocationReferences = append(item.LocationReferences, l)
+		}
+		out.Items = append(out.Items, item)
+	}
+	if p.Next != nil {
+		out.Next = &model.Next{Page: p.Next.Encode()}
+	}
+	return out, nil
+}
+
+// backlinks lists the pages of the active revision linking to a page or file.
+func (r *Resolver) backlinks(ctx context.Context, spaceID, kind, target string, page *string, limit *int) (*model.ContentLocationList, error) {
+	cs, err := r.contentSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	pq, err := pageQuery(page, limit)
+	if err != nil {
+		return nil, err
+	}
+	rev := cs.Head.Revision
+	if kind == "file" {
+		_, err = r.Store.RevisionFile(ctx, rev, target)
+	} else {
+		_, err = r.Store.RevisionPage(ctx, rev, target, false)
+	}
+	if err != nil {
+		return nil, notFoundAs(err, kind)
+	}
+	p, err := r.Store.Backlinks(ctx, rev, kind, target, pq)
+	if err != nil {
+		return nil, err
+	}
+	l := listOf(p, func(pid string) *model.ContentLocation {
+		loc := r.location(cs, rev, "page")
+		loc.Page = &pid
+		return loc
+	})
+	return (*model.ContentLocationList)(&l), nil
+}
+
+// analyzer gives the storage the links and search sections of pages. One
+// analyzer serves one revision write: the tree's path and file-name indexes
+// are built once, on the first link to resolve.
+type analyzer struct {
+	publicURL string
+	tree      *storage.Tree
+	byPath    map[string]string
+	byName    map[string]string
+}
+
+func (r *Resolver) analyzer() *analyzer { return &analyzer{publicURL: r.Config.PublicURL} }
+
+// indexes returns the page-path and file-name indexes of t.
+func (a *analyzer) indexes(t *storage.Tree) (byPath, byName map[string]string) {
+	if a.tree != t {
+		a.tree, a.byPath, a.byName = t, map[string]string{}, map[string]string{}
+		t.Walk(func(tp, _ *storage.TreePage) bool {
+			if tp.Path != "" {
+				a.byPath[tp.Path] = tp.ID
+			}
+			return true
+		})
+		for _, f := range t.Files {
+			a.byName[f.Name] = f.ID
+		}
+	}
+	return a.byPath, a.byName
+}
+
+// Sections: the text before the first heading is titled with the page title.
+func (a *analyzer) Sections(p *storage.TreePage) []storage.SearchSection {
+	var out []storage.SearchSection
+	secs := markdown.Sections(p.Markdown)
+	if len(secs) == 0 || secs[0].Title != "" {
+		out = append(out, storage.SearchSection{Title: p.Title, Body: p.Meta.Description})
+	}
+	for _, s := range secs {
+		if s.Title == "" {
+			s.Title = p.Title
+		}
+		out = append(out, storage.SearchSection{ID: s.ID, Title: s.Title, Body: s.Body})
+	}
+	return out
+}
+
+// Links classifies each link of a page: URLs on this service's host are
+// in-app (or space/collection links for /spaces/{id} and /collections/{id}
+// paths), other URLs are url links, relative destinations name a file of
+// the revision (by name) or a page (by path, relative to the page's folder
+// or absolute from the revision root with a leading slash; .md suffixes and
+// README/index names are understood). Pure anchors are not links.
+func (a *analyzer) Links(p *storage.TreePage, t *storage.Tree) []storage.PageLink {
+	var out []storage.PageLink
+	for _, l := range markdown.Links(p.Markdown) {
+		dest := strings.TrimSpace(l.Dest)
+		if dest == "" || strings.HasPrefix(dest, "#") {
+			continue
+		}
+		if u, err := url.Parse(dest); err == nil && u.Scheme != "" {
+			out = append(out, a.absolute(u, dest))
+			continue
+		}
+		byPath, byName := a.indexes(t)
+		out = append(out, resolveRelative(dest, l.Image, p, byPath, byName))
+	}
+	return out
+}
+
+func (a *analyzer) absolute(u *url.URL, dest string) storage.PageLink {
+	if base, err := url.Parse(a.publicURL); err == nil && base.Host != "" && strings.EqualFold(u.Host, base.Host) {
+		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+		for i := 0; i+1 < len(parts); i++ {
+			switch parts[i] {
+			case "spaces":
+				return storage.PageLink{Kind: "space", Target: parts[i+1], Dest: dest}
+			case "collections":
+				return storage.PageLink{Kind: "collection", Target: parts[i+1], Dest: dest}
+			}
+		}
+		return storage.PageLink{Kind: "url", Target: dest, Dest: dest, InApp: true}
+	}
+	return storage.PageLink{Kind: "url", Target: dest, Dest: dest}
+}
+
+func resolveRelative(dest string, image bool, p *storage.TreePage, byPath, byName map[string]string) storage.PageLink {
+	clean, _, _ := strings.Cut(dest, "#")
+	clean, _, _ = strings.Cut(clean, "?")
+	if un, err := url.PathUnescape(clean); err == nil {
+		clean = un
+	}
+	if id, ok := byName[path.Base(clean)]; ok && clean != "" {
+		return storage.PageLink{Kind: "file", Target: id, Dest: dest}
+	}
+	if image || isFileName(clean) {
+		return storage.PageLink{Kind: "file", Dest: dest}
+	}
+	var candidates []string
+	if strings.HasPrefix(clean, "/") {
+		candidates = []string{clean}
+	} else {
+		candidates = []string{path.Join(path.Dir(p.Path), clean), path.Join(p.Path, clean)}
+	}
+	for _, c := range candidates {
+		if id, ok := byPath[pagePathOf(c)]; ok {
+			return storage.PageLink{Kind: "page", Target: id, Dest: dest}
+		}
+	}
+	return storage.PageLink{Kind: "page", Dest: dest}
+}
+
+// pagePathOf normalizes a link path to a page path: no leading or trailing
+// slash, no .md suffix, README/index meaning the folder, slugged segments.
+func pagePathOf(p string) string {
+	p = strings.Trim(path.Clean("/"+p), "/")
+	p = strings.TrimSuffix(p, path.Ext(p))
+	var segs []string
+	for _, s := range strings.Split(p, "/") {
+		if s != "" {
+			segs = append(segs, markdown.Slugify(s))
+		}
+	}
+	if n := len(segs); n > 0 && (segs[n-1] == "readme" || segs[n-1] == "index") {
+		segs = segs[:n-1]
+	}
+	return strings.Join(segs, "/")
+}
+
+func isFileName(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	return ext != "" && ext != ".md" && ext != ".html" && ext != ".htm"
+}

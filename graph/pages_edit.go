@@ -1,0 +1,396 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"image"
+	_ "image/gif" // image dimensions of uploaded and imported files
+	_ "image/jpeg"
+	_ "image/png"
+	"mime"
+	"net/http"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"docsapi/apierr"
+	"docsapi/graph/model"
+	"docsapi/importer"
+	"docsapi/markdown"
+	"docsapi/storage"
+)
+
+// Limits of content written through the API.
+const (
+	maxPageTitle    = 100
+	maxMarkdown     = 1 << 20
+	maxUploadBytes  = 10 << 20
+	maxFileName     = 255
+	maxImportURLLen = 2048
+)
+
+var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+
+// changeContent makes a new revision of a target's content with edit. The
+// target is a space's main content for now; a change request's content is
+// where the change-request family will point the same mutations.
+func (r *Resolver) changeContent(ctx context.Context, target model.ContentTarget, edit func(t *storage.Tree) error) (contentScope, string, error) {
+	if target.ChangeRequest != nil {
+		return contentScope{}, "", apierr.Invalid("target.changeRequest", "change requests are not available yet; give target.space")
+	}
+	if target.Space == nil || *target.Space == "" {
+		return contentScope{}, "", apierr.Invalid("target.space", "is required")
+	}
+	cs, err := r.contentSpace(ctx, *target.Space, true)
+	if err != nil {
+		return cs, "", err
+	}
+	rev, err := r.writeRevision(ctx, cs, edit)
+	return cs, rev, err
+}
+
+// writeRevision makes and activates a new revision of the space's content.
+func (r *Resolver) writeRevision(ctx context.Context, cs contentScope, edit func(t *storage.Tree) error) (string, error) {
+	return r.Store.CreateRevision(ctx, storage.RevisionChange{SpaceID: cs.Head.ID, Type: "edits", Activate: true, Analyzer: r.analyzer(), Edit: edit})
+}
+
+// pageAfterChange reads a page of the new revision for a mutation's answer.
+func (r *Resolver) pageAfterChange(ctx context.Context, cs contentScope, revID, pageID string) (*model.ContentChange, error) {
+	p, err := r.Store.RevisionPage(ctx, revID, pageID, false)
+	if err != nil {
+		return nil, err
+	}
+	m := r.pageModel(cs.Head.ID, p)
+	r.withBody(m, p, nil, nil)
+	return &model.ContentChange{Revision: revID, Page: m}, nil
+}
+
+func checkTitle(field, title string) error { return checkLen(field, title, 1, maxPageTitle) }
+
+func checkSlug(slug *string) error {
+	if slug == nil {
+		return nil
+	}
+	if err := checkLen("slug", *slug, 1, 100); err != nil {
+		return err
+	}
+	return checkPattern("slug", *slug, slugPattern)
+}
+
+func checkMarkdown(md *string) error {
+	if md != nil && len(*md) > maxMarkdown {
+		return apierr.Invalid("markdown", "must be at most %d bytes", maxMarkdown)
+	}
+	return nil
+}
+
+// newTreePage is a new document page.
+func newTreePage(title, slug, md string) *storage.TreePage {
+	if slug == "" {
+		slug = markdown.Slugify(title)
+	}
+	return &storage.TreePage{ContentPage: storage.ContentPage{ID: storage.NewID(), Type: "document", Title: title, Slug: slug, Markdown: md}, Dirty: true}
+}
+
+// insertAt puts p at index of list (the end when index is nil or past it).
+func insertAt(list []*storage.TreePage, index *int, p *storage.TreePage) []*storage.TreePage {
+	if index == nil || *index >= len(list) {
+		return append(list, p)
+	}
+	return slices.Insert(list, max(*index, 0), p)
+}
+
+// childrenOf returns the list a new child goes in: the top level, or a
+// document or group page's children.
+func childrenOf(t *storage.Tree, parent *string) (*[]*storage.TreePage, error) {
+	if parent == nil || *parent == "" {
+		return &t.Pages, nil
+	}
+	p, _, _ := t.Find(*parent)
+	if p == nil {
+		return nil, apierr.Invalid("parent", "page %q does not exist in the space", *parent)
+	}
+	if p.Type == "link" {
+		return nil, apierr.Invalid("parent", "a link page cannot hold pages")
+	}
+	return &p.Children, nil
+}
+
+func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, in model.CreatePageInput) (*model.ContentChange, error) {
+	typ := model.PageType("document")
+	if in.Type != nil {
+		typ = *in.Type
+	}
+	if err := firstErr(checkTitle("title", in.Title), checkSlug(in.Slug), checkMarkdown(in.Markdown),
+		checkLenPtr("emoji", in.Emoji, 0, 50), checkLenPtr("icon", in.Icon, 0, 50), checkLenPtr("description", in.Description, 0, 1000)); err != nil {
+		return nil, err
+	}
+	switch typ {
+	case "document":
+	case "group":
+		if in.Parent != nil {
+			return nil, apierr.Invalid("parent", "group pages are top-level only")
+		}
+	case "link":
+		if kind, _ := in.Target["kind"].(string); kind == "" {
+			return nil, apierr.Invalid("target", "link pages need a content reference {kind, ...}")
+		}
+	default:
+		return nil, apierr.Invalid("type", "must be one of document, group, link")
+	}
+	page := newTreePage(in.Title, deref(in.Slug), deref(in.Markdown))
+	page.Type = string(typ)
+	if page.Slug == "" {
+		page.Slug = "page"
+	}
+	page.Meta = storage.PageMeta{Emoji: deref(in.Emoji), Icon: deref(in.Icon), Description: deref(in.Description), Target: in.Target}
+	if in.Hidden != nil {
+		page.Meta.Hidden = *in.Hidden
+	}
+	if typ != "document" {
+		page.Markdown = ""
+	}
+	cs, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
+		list, err := childrenOf(t, in.Parent)
+		if err != nil {
+			return err
+		}
+		*list = insertAt(*list, in.Index, page)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.pageAfterChange(ctx, cs, rev, page.ID)
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, pageID string, in model.UpdatePageInput) (*model.ContentChange, error) {
+	if in.Title != nil {
+		if err := checkTitle("title", *in.Title); err != nil {
+			return nil, err
+		}
+	}
+	if err := firstErr(checkSlug(in.Slug), checkMarkdown(in.Markdown), checkLenPtr("emoji", in.Emoji, 0, 50),
+		checkLenPtr("icon", in.Icon, 0, 50), checkLenPtr("description", in.Description, 0, 1000)); err != nil {
+		return nil, err
+	}
+	cs, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
+		p, _, _ := t.Find(pageID)
+		if p == nil {
+			return apierr.NotFound("page")
+		}
+		set := func(dst *string, v *string) {
+			if v != nil {
+				*dst = *v
+			}
+		}
+		setB := func(dst *bool, v *bool) {
+			if v != nil {
+				*dst = *v
+			}
+		}
+		set(&p.Title, in.Title)
+		set(&p.Slug, in.Slug)
+		set(&p.Meta.Emoji, in.Emoji)
+		set(&p.Meta.Icon, in.Icon)
+		set(&p.Meta.Description, in.Description)
+		if in.Markdown != nil && p.Type == "document" {
+			p.SetBody(*in.Markdown)
+		}
+		setB(&p.Meta.Hidden, in.Hidden)
+		setB(&p.Meta.NoIndex, in.NoIndex)
+		setB(&p.Meta.NoRobotsIndex, in.NoRobotsIndex)
+		p.Dirty = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.pageAfterChange(ctx, cs, rev, pageID)
+}
+
+func (r *Resolver) movePage(ctx context.Context, target model.ContentTarget, pageID string, in model.MovePageInput) (*model.ContentChange, error) {
+	cs, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
+		p, siblings, i := t.Find(pageID)
+		if p == nil {
+			return apierr.NotFound("page")
+		}
+		if in.Parent != nil {
+			if *in.Parent == pageID {
+				return apierr.Invalid("parent", "a page cannot be moved under itself")
+			}
+			inside := false
+			(&storage.Tree{Pages: p.Children}).Walk(func(d, _ *storage.TreePage) bool {
+				inside = inside || d.ID == *in.Parent
+				return !inside
+			})
+			if inside {
+				return apierr.Invalid("parent", "a page cannot be moved under its own descendant")
+			}
+			if p.Type == "group" {
+				return apierr.Invalid("parent", "group pages are top-level only")
+			}
+		}
+		*siblings = slices.Delete(*siblings, i, i+1)
+		list, err := childrenOf(t, in.Parent)
+		if err != nil {
+			return err
+		}
+		*list = insertAt(*list, in.Index, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.pageAfterChange(ctx, cs, rev, pageID)
+}
+
+func (r *Resolver) deletePage(ctx context.Context, target model.ContentTarget, pageID string) (*model.ContentChange, error) {
+	_, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
+		p, siblings, i := t.Find(pageID)
+		if p == nil {
+			return apierr.NotFound("page")
+		}
+		*siblings = slices.Delete(*siblings, i, i+1)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.ContentChange{Revision: rev}, nil
+}
+
+// newFile makes a revision file of bytes, reading image dimensions from
+// the image itself.
+func newFile(name, contentType string, data []byte) *storage.File {
+	if contentType == "" {
+		contentType = mime.TypeByExtension(strings.ToLower(path.Ext(name)))
+	}
+	if contentType == "" {
+		contentType = http.DetectContentType(data)
+	}
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil {
+		contentType = mt
+	}
+	f := &storage.File{ID: storage.NewID(), Name: name, ContentType: contentType, Bytes: data}
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+		f.Width, f.Height = &cfg.Width, &cfg.Height
+	}
+	return f
+}
+
+func (r *Resolver) uploadFile(ctx context.Context, target model.ContentTarget, in model.UploadFileInput) (*model.ContentChange, error) {
+	if err := checkLen("name", in.Name, 1, maxFileName); err != nil {
+		return nil, err
+	}
+	if strings.ContainsAny(in.Name, "/\\") {
+		return nil, apierr.Invalid("name", "must not contain slashes")
+	}
+	data, err := base64.StdEncoding.DecodeString(in.Data)
+	if err != nil {
+		return nil, apierr.Invalid("data", "must be base64")
+	}
+	if len(data) > maxUploadBytes {
+		return nil, apierr.Invalid("data", "must be at most %d bytes", maxUploadBytes)
+	}
+	f := newFile(in.Name, deref(in.ContentType), data)
+	cs, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
+		t.Files = append(t.Files, f)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	stored, err := r.Store.RevisionFile(ctx, rev, f.ID)
+	if err != nil {
+		return nil, err
+	}
+	m, err := r.fileModel(ctx, cs.Head.ID, rev, stored)
+	return &model.ContentChange{Revision: rev, File: m}, err
+}
+
+// importContent fetches and converts outside content, then adds it to the
+// space (or into one page) as a new active revision.
+func (r *Resolver) importContent(ctx context.Context, spaceID string, pageID *string, in model.ImportContentInput) (*model.ImportContentResult, error) {
+	cs, err := r.contentSpace(ctx, spaceID, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkURL("url", in.URL, maxImportURLLen); err != nil {
+		return nil, err
+	}
+	if err := checkEnum("source", in.Source, model.ImportSources.List()); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(importer.Sources, string(in.Source)) {
+		return nil, apierr.Invalid("source", "%s is not supported; supported sources are %s", in.Source, strings.Join(importer.Sources, ", "))
+	}
+	if pageID != nil {
+		if _, err := r.Store.RevisionPage(ctx, cs.Head.Revision, *pageID, false); err != nil {
+			return nil, notFoundAs(err, "page")
+		}
+	}
+	res, err := importer.Import(ctx, r.Fetcher, string(in.Source), in.URL, importer.Limits{})
+	if err != nil {
+		var fe *importer.FetchError
+		var ce *importer.Error
+		switch {
+		case errors.As(err, &fe):
+			return nil, apierr.New(http.StatusBadRequest, "%s", fe.Msg)
+		case errors.As(err, &ce):
+			return nil, apierr.Invalid("url", "%s", ce.Msg)
+		}
+		return nil, err
+	}
+	rev, err := r.writeRevision(ctx, cs, func(t *storage.Tree) error {
+		for _, f := range res.Files {
+			t.Files = append(t.Files, newFile(f.Name, f.ContentType, f.Data))
+		}
+		pages := treePages(res.Pages)
+		if pageID == nil {
+			t.Pages = append(t.Pages, pages...)
+			return nil
+		}
+		p, _, _ := t.Find(*pageID)
+		if p == nil {
+			return apierr.NotFound("page")
+		}
+		// One imported page replaces the page's body; several become its children.
+		if len(pages) == 1 && len(pages[0].Children) == 0 && p.Type == "document" {
+			p.SetBody(pages[0].Markdown)
+			res.Imported = len(res.Files) + 1
+			return nil
+		}
+		p.Children = append(p.Children, pages...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.ImportContentResult{Revision: rev, ImportedResources: res.Imported, TotalResources: res.Total}, nil
+}
+
+// treePages turns imported pages into new tree pages.
+func treePages(in []*importer.Page) []*storage.TreePage {
+	out := make([]*storage.TreePage, 0, len(in))
+	for _, p := range in {
+		title := p.Title
+		if r := []rune(title); len(r) > maxPageTitle {
+			title = string(r[:maxPageTitle])
+		}
+		tp := newTreePage(title, p.Slug, p.Markdown)
+		tp.Children = treePages(p.Children)
+		out = append(out, tp)
+	}
+	return out
+}

@@ -1,0 +1,37 @@
+package graph
+
+import (
+	"testing"
+
+	"docsapi/storage"
+)
+
+func TestLinkClassification(t *testing.T) {
+	an := &analyzer{publicURL: "https://docs.example.com"}
+	page := func(id, path string, children ...*storage.TreePage) *storage.TreePage {
+		return &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "document", Path: path}, Children: children}
+	}
+	guide := page("g", "guides/install")
+	tree := &storage.Tree{
+		Pages: []*storage.TreePage{page("h", "home"), page("gs", "guides", guide, page("a", "guides/advanced"))},
+		Files: []*storage.File{{ID: "f1", Name: "shot.png"}},
+	}
+	guide.Markdown = "[adv](advanced.md) [home](/home) [home2](../home.md#top) [self](#anchor) [readme](../guides/README.md) " +
+		"![img](images/shot.png) [gone](nope.md) ![lost](lost.png) [ext](https://example.org/x) [app](https://docs.example.com/app/x) " +
+		"[space](https://docs.example.com/spaces/s1) [col](https://docs.example.com/collections/c1) <https://example.org/auto>"
+	got := an.Links(guide, tree)
+	want := []storage.PageLink{
+		{Kind: "page", Target: "a"}, {Kind: "page", Target: "h"}, {Kind: "page", Target: "h"}, {Kind: "page", Target: "gs"},
+		{Kind: "file", Target: "f1"}, {Kind: "page"}, {Kind: "file"}, {Kind: "url", Target: "https://example.org/x"},
+		{Kind: "url", Target: "https://docs.example.com/app/x", InApp: true}, {Kind: "space", Target: "s1"}, {Kind: "collection", Target: "c1"},
+		{Kind: "url", Target: "https://example.org/auto"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("links: %+v", got)
+	}
+	for i := range want {
+		if got[i].Kind != want[i].Kind || got[i].Target != want[i].Target || got[i].InApp != want[i].InApp {
+			t.Errorf("link %d (%s): got %+v, want %+v", i, got[i].Dest, got[i], want[i])
+		}
+	}
+}

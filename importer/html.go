@@ -1,0 +1,289 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"docsapi/markdown"
+)
+
+// htmlPage is one parsed HTML document.
+type htmlPage struct {
+	url      *url.URL
+	title    string
+	markdown string
+	links    []*url.URL // same-origin links, absolute, without fragment
+}
+
+// parseHTML converts the main content of an HTML document (<main>, else
+// <article>, else <body>) to Markdown with absolute links, and lists its
+// same-origin links.
+func parseHTML(body []byte, pageURL string) (*htmlPage, error) {
+	doc, err := html.Parse(bytes.NewReader(body))
+	if err != nil {
+		return nil, badContent("the content is not HTML: %v", err)
+	}
+	base, err := url.Parse(pageURL)
+	if err != nil {
+		return nil, badContent("bad page URL: %v", err)
+	}
+	hp := &htmlPage{url: base}
+	var main, article, bodyNode, h1 *html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.DataAtom {
+			case atom.Title:
+				if hp.title == "" && n.FirstChild != nil {
+					hp.title = strings.TrimSpace(n.FirstChild.Data)
+				}
+			case atom.Main:
+				main = first(main, n)
+			case atom.Article:
+				article = first(article, n)
+			case atom.Body:
+				bodyNode = first(bodyNode, n)
+			case atom.H1:
+				h1 = first(h1, n)
+			case atom.Base:
+				if href := attr(n, "href"); href != "" {
+					if b, err := base.Parse(href); err == nil {
+						base = b
+					}
+				}
+			case atom.A:
+				if u, err := base.Parse(attr(n, "href")); err == nil && u.Host == hp.url.Host && (u.Scheme == "http" || u.Scheme == "https") {
+					u.Fragment = ""
+					hp.links = append(hp.links, u)
+				}
+			case atom.Script, atom.Style, atom.Noscript, atom.Nav, atom.Header, atom.Footer:
+				if n.DataAtom != atom.Header || main == nil {
+					n.Parent.RemoveChild(n)
+					return
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			walk(c)
+			c = next
+		}
+	}
+	walk(doc)
+	content := main
+	if content == nil {
+		content = article
+	}
+	if content == nil {
+		content = bodyNode
+	}
+	if content == nil {
+		content = doc
+	}
+	if h1 != nil {
+		if t := textOf(h1); t != "" {
+			hp.title = t
+		}
+	}
+	out, err := htmltomarkdown.ConvertNode(content, converter.WithDomain(base.String()))
+	if err != nil {
+		return nil, badContent("converting HTML: %v", err)
+	}
+	hp.markdown = markdown.StripTitle(string(out), hp.title)
+	return hp, nil
+}
+
+func first(cur, n *html.Node) *html.Node {
+	if cur != nil {
+		return cur
+	}
+	return n
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// HTML converts one fetched HTML page, importing its images as files.
+func HTML(ctx context.Context, f Fetcher, res *Resource, lim Limits) (*Result, error) {
+	hp, err := parseHTML(res.Body, res.URL)
+	if err != nil {
+		return nil, err
+	}
+	out := &Result{Total: 1, Imported: 1}
+	page := &Page{Title: orDefault(hp.title, nameOf(res.URL)), Markdown: hp.markdown}
+	page.Slug = slugOr(page.Title, "page")
+	out.Pages = []*Page{page}
+	imgs := &imageImporter{f: f, max: orInt(lim.MaxImages, 200), names: names{}, seen: map[string]string{}, res: out}
+	page.Markdown = imgs.rewrite(ctx, page.Markdown)
+	return out, nil
+}
+
+// Website crawls same-origin links breadth first from start, bounded by
+// the page limit and a time limit (ctx), converting each HTML page to a
+// page (a flat list in crawl order) and importing images as files. Links
+// between crawled pages become links to their pages.
+func Website(ctx context.Context, f Fetcher, start string, lim Limits) (*Result, error) {
+	maxPages := orInt(lim.MaxPages, 50)
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	out := &Result{}
+	startURL, err := url.Parse(start)
+	if err != nil {
+		return nil, badContent("bad URL: %v", err)
+	}
+	startURL.Fragment = ""
+	queue := []string{startURL.String()}
+	queued := map[string]bool{startURL.String(): true}
+	var pages []*htmlPage
+	slugs := names{}
+	pageOfURL := map[string]*Page{}
+	for len(queue) > 0 && len(pages) < maxPages && ctx.Err() == nil {
+		u := queue[0]
+		queue = queue[1:]
+		out.Total++
+		res, err := f.Fetch(ctx, u)
+		if err != nil {
+			if len(pages) == 0 {
+				return nil, err // the start page itself must come
+			}
+			continue
+		}
+		if !strings.Contains(res.ContentType, "html") {
+			continue
+		}
+		hp, err := parseHTML(res.Body, res.URL)
+		if err != nil {
+			continue
+		}
+		pages = append(pages, hp)
+		p := &Page{Title: orDefault(hp.title, nameOf(res.URL)), Markdown: hp.markdown}
+		p.Slug = slugs.unique(slugOr(strings.Trim(hp.url.Path, "/"), slugOr(p.Title, "home")))
+		out.Pages = append(out.Pages, p)
+		pageOfURL[u] = p
+		pageOfURL[res.URL] = p
+		out.Imported++
+		for _, l := range hp.links {
+			if s := l.String(); !queued[s] {
+				queued[s] = true
+				queue = append(queue, s)
+			}
+		}
+	}
+	imgs := &imageImporter{f: f, max: orInt(lim.MaxImages, 200), names: names{}, seen: map[string]string{}, res: out}
+	for _, p := range out.Pages {
+		p.Markdown = imgs.rewrite(ctx, p.Markdown)
+		p.Markdown = rewriteAbsolute(p.Markdown, func(dest string) (string, bool) {
+			u, err := url.Parse(dest)
+			if err != nil {
+				return "", false
+			}
+			frag := u.Fragment
+			u.Fragment = ""
+			tp, ok := pageOfURL[u.String()]
+			if !ok {
+				return "", false
+			}
+			if frag != "" {
+				return "/" + tp.Slug + "#" + frag, true
+			}
+			return "/" + tp.Slug, true
+		})
+	}
+	return out, nil
+}
+
+// imageImporter fetches the images a page shows and makes them files.
+type imageImporter struct {
+	f     Fetcher
+	max   int
+	names names
+	seen  map[string]string // URL -> file name
+	res   *Result
+}
+
+func (im *imageImporter) rewrite(ctx context.Context, src string) string {
+	for _, l := range markdown.Links(src) {
+		if !l.Image || !strings.HasPrefix(l.Dest, "http") {
+			continue
+		}
+		name, ok := im.seen[l.Dest]
+		if !ok {
+			if len(im.seen) >= im.max {
+				continue
+			}
+			im.res.Total++
+			res, err := im.f.Fetch(ctx, l.Dest)
+			if err != nil || !strings.HasPrefix(contentTypeOf(l.Dest, res.ContentType), "image/") {
+				im.seen[l.Dest] = ""
+				continue
+			}
+			u, _ := url.Parse(res.URL)
+			name = im.names.unique(u.Path)
+			im.seen[l.Dest] = name
+			im.res.Files = append(im.res.Files, &File{Name: name, ContentType: contentTypeOf(name, res.ContentType), Data: res.Body})
+			im.res.Imported++
+		}
+		if name != "" {
+			src = strings.ReplaceAll(src, "]("+l.Dest, "]("+name)
+		}
+	}
+	return src
+}
+
+// rewriteAbsolute replaces absolute link destinations for which fn answers.
+func rewriteAbsolute(src string, fn func(dest string) (string, bool)) string {
+	done := map[string]bool{}
+	for _, l := range markdown.Links(src) {
+		if l.Image || done[l.Dest] || !strings.HasPrefix(l.Dest, "http") {
+			continue
+		}
+		done[l.Dest] = true
+		if repl, ok := fn(l.Dest); ok {
+			src = strings.ReplaceAll(src, "]("+l.Dest+")", "]("+repl+")")
+		}
+	}
+	return src
+}
+
+func orDefault(s, d string) string {
+	if strings.TrimSpace(s) == "" {
+		return d
+	}
+	return s
+}
+
+func orInt(v, d int) int {
+	if v <= 0 {
+		return d
+	}
+	return v
+}

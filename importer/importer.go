@@ -1,0 +1,193 @@
+// Package importer converts outside content into pages and files: one
+// Markdown file, a zip of Markdown files and images, one HTML page, or a
+// website crawled from a start URL. It fetches through a Fetcher (the
+// guarded outbound client) and knows nothing of storage.
+package importer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	"docsapi/markdown"
+)
+
+// Page is an imported page; Children nest under it.
+type Page struct {
+	Title    string
+	Slug     string
+	Markdown string
+	Children []*Page
+}
+
+// File is an imported file (an image).
+type File struct {
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// Result is what one import produced: the page tree, the files, and how
+// many resources were looked at (Total) and turned into pages or files.
+type Result struct {
+	Pages    []*Page
+	Files    []*File
+	Total    int
+	Imported int
+}
+
+// Resource is a fetched URL.
+type Resource struct {
+	URL         string // after redirects
+	ContentType string
+	Body        []byte
+}
+
+// Fetcher gets a URL on a user's behalf; implementations refuse addresses
+// the deployment does not allow and bound size, time and redirects.
+type Fetcher interface {
+	Fetch(ctx context.Context, rawURL string) (*Resource, error)
+}
+
+// Sources are the import sources this service converts.
+var Sources = []string{"markdown", "zip", "html", "website"}
+
+// ErrUnsupported is returned for a source outside Sources.
+var ErrUnsupported = errors.New("unsupported import source")
+
+// Limits bound a website crawl.
+type Limits struct {
+	MaxPages  int // pages converted (default 50)
+	MaxImages int // images imported (default 200)
+}
+
+// Import fetches rawURL and converts it according to source.
+func Import(ctx context.Context, f Fetcher, source, rawURL string, lim Limits) (*Result, error) {
+	switch source {
+	case "website":
+		return Website(ctx, f, rawURL, lim)
+	case "markdown", "zip", "html":
+	default:
+		return nil, ErrUnsupported
+	}
+	res, err := f.Fetch(ctx, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	switch source {
+	case "markdown":
+		return Markdown(res.Body, nameOf(res.URL)), nil
+	case "zip":
+		return Zip(res.Body)
+	default:
+		return HTML(ctx, f, res, lim)
+	}
+}
+
+// Markdown makes one page of a Markdown file; its first level-1 heading
+// (else fallback) is the title.
+func Markdown(body []byte, fallback string) *Result {
+	p := markdownPage(string(body), fallback)
+	return &Result{Pages: []*Page{p}, Total: 1, Imported: 1}
+}
+
+func markdownPage(src, fallback string) *Page {
+	title := markdown.Title(src)
+	if title == "" {
+		title = fallback
+	} else {
+		src = markdown.StripTitle(src, title)
+	}
+	if title == "" {
+		title = "Untitled"
+	}
+	return &Page{Title: title, Slug: slugOr(title, "page"), Markdown: src}
+}
+
+// nameOf is a title guessed from a URL's last path segment.
+func nameOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	base := strings.TrimSuffix(path.Base(u.Path), path.Ext(u.Path))
+	if base == "/" || base == "." {
+		return u.Host
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(base, "-", " "), "_", " ")
+}
+
+func slugOr(s, fallback string) string {
+	if v := markdown.Slugify(s); v != "" {
+		return v
+	}
+	return fallback
+}
+
+// contentTypeOf guesses a file's content type from its name.
+func contentTypeOf(name, given string) string {
+	if given != "" && given != "application/octet-stream" {
+		mt, _, err := mime.ParseMediaType(given)
+		if err == nil {
+			return mt
+		}
+	}
+	if t := mime.TypeByExtension(strings.ToLower(path.Ext(name))); t != "" {
+		mt, _, _ := mime.ParseMediaType(t)
+		return mt
+	}
+	return "application/octet-stream"
+}
+
+func isImageName(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp":
+		return true
+	}
+	return false
+}
+
+// names hands out unique file names.
+type names map[string]bool
+
+func (n names) unique(name string) string {
+	name = path.Base(name)
+	if name == "" || name == "." || name == "/" {
+		name = "file"
+	}
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	out := name
+	for i := 2; n[out]; i++ {
+		out = stem + "-" + strconv.Itoa(i) + ext
+	}
+	n[out] = true
+	return out
+}
+
+// dedupeSlugs makes sibling slugs unique the way the page tree does, so
+// that paths computed here are the paths the pages get.
+func dedupeSlugs(pages []*Page) {
+	used := map[string]bool{}
+	for _, p := range pages {
+		s := p.Slug
+		for i := 2; used[s]; i++ {
+			s = p.Slug + "-" + strconv.Itoa(i)
+		}
+		p.Slug = s
+		used[s] = true
+		dedupeSlugs(p.Children)
+	}
+}
+
+// Error wraps what went wrong with the fetched content (not the fetch).
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+func badContent(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }

@@ -1,0 +1,254 @@
+package importer
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"docsapi/markdown"
+)
+
+// maxZipEntry bounds one uncompressed entry (zip bombs).
+const maxZipEntry = 20 << 20
+
+// Zip converts a zip of Markdown files and images. The folder tree becomes
+// the page tree (a folder's README.md or index.md is the folder's page);
+// a SUMMARY.md, when present, gives the order, nesting and titles of the
+// pages it lists, the others following at the end. Links between Markdown
+// files become links to the pages' paths; images become files.
+func Zip(body []byte) (*Result, error) {
+	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		return nil, badContent("the content is not a zip archive: %v", err)
+	}
+	docs := map[string]string{} // cleaned path -> Markdown
+	res := &Result{}
+	fileNames := map[string]string{} // zip path -> file name
+	used := names{}
+	var order []string
+	prefix := commonRoot(zr.File)
+	for _, f := range zr.File {
+		if f.FileInfo().IsDir() {
+			continue
+		}
+		p := strings.TrimPrefix(path.Clean("/"+f.Name), "/")
+		p = strings.TrimPrefix(p, prefix)
+		if strings.HasPrefix(path.Base(p), ".") || strings.HasPrefix(p, "__MACOSX/") {
+			continue
+		}
+		res.Total++
+		data, err := readEntry(f)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case strings.EqualFold(path.Ext(p), ".md"):
+			docs[p] = string(data)
+			order = append(order, p)
+		case isImageName(p):
+			name := used.unique(p)
+			fileNames[p] = name
+			res.Files = append(res.Files, &File{Name: name, ContentType: contentTypeOf(p, ""), Data: data})
+			res.Imported++
+		}
+	}
+	sort.Strings(order)
+	pageOf := map[string]*Page{}
+	var summary []*Page
+	if s, ok := docs["SUMMARY.md"]; ok {
+		summary = summaryTree(s, docs, pageOf)
+		delete(docs, "SUMMARY.md")
+	}
+	res.Pages = append(summary, folderTree(order, docs, pageOf)...)
+	dedupeSlugs(res.Pages)
+	paths := map[*Page]string{}
+	assignPaths(res.Pages, "", paths)
+	// Rewrite links between files of the archive to page paths and file names.
+	for p, page := range pageOf {
+		page.Markdown = rewriteLinks(page.Markdown, func(dest string) (string, bool) {
+			target := path.Clean(path.Join(path.Dir(p), dest))
+			if name, ok := fileNames[target]; ok {
+				return name, true
+			}
+			if tp, ok := pageOf[target]; ok {
+				return "/" + paths[tp], true
+			}
+			return "", false
+		})
+		res.Imported++
+	}
+	return res, nil
+}
+
+func readEntry(f *zip.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, badContent("zip entry %s: %v", f.Name, err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, maxZipEntry+1))
+	if err != nil {
+		return nil, badContent("zip entry %s: %v", f.Name, err)
+	}
+	if len(data) > maxZipEntry {
+		return nil, badContent("zip entry %s is larger than %d bytes", f.Name, maxZipEntry)
+	}
+	return data, nil
+}
+
+// commonRoot is "dir/" when every entry sits under one top folder (as
+// archives of a folder do), so that folder is not a page of its own.
+func commonRoot(files []*zip.File) string {
+	root := ""
+	for _, f := range files {
+		p := strings.TrimPrefix(path.Clean("/"+f.Name), "/")
+		first, _, nested := strings.Cut(p, "/")
+		if !nested && !f.FileInfo().IsDir() {
+			return ""
+		}
+		if root == "" {
+			root = first
+		} else if root != first {
+			return ""
+		}
+	}
+	if root == "" {
+		return ""
+	}
+	return root + "/"
+}
+
+var summaryItem = regexp.MustCompile(`^(\s*)[*+-]\s+\[([^\]]*)\]\(([^)\s]*)\)`)
+
+// summaryTree builds pages in the order and nesting of SUMMARY.md; the
+// pages it uses are removed from docs.
+func summaryTree(src string, docs map[string]string, pageOf map[string]*Page) []*Page {
+	type level struct {
+		indent int
+		list   *[]*Page
+	}
+	var top []*Page
+	stack := []level{{-1, &top}}
+	var last *Page
+	var lastIndent int
+	for _, line := range strings.Split(src, "\n") {
+		m := summaryItem.FindStringSubmatch(strings.ReplaceAll(line, "\t", "    "))
+		if m == nil {
+			continue
+		}
+		indent, title, dest := len(m[1]), m[2], strings.TrimPrefix(path.Clean("/"+m[3]), "/")
+		if last != nil && indent > lastIndent {
+			stack = append(stack, level{indent, &last.Children})
+		}
+		for len(stack) > 1 && indent < stack[len(stack)-1].indent {
+			stack = stack[:len(stack)-1]
+		}
+		body, ok := docs[dest]
+		p := &Page{Title: title, Slug: slugOr(strings.TrimSuffix(path.Base(dest), path.Ext(dest)), slugOr(title, "page"))}
+		if isIndex(dest) {
+			p.Slug = slugOr(title, "page")
+		}
+		if ok {
+			p.Markdown = markdown.StripTitle(body, title)
+			pageOf[dest] = p
+			delete(docs, dest)
+		}
+		list := stack[len(stack)-1].list
+		*list = append(*list, p)
+		last, lastIndent = p, indent
+	}
+	return top
+}
+
+func isIndex(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	return b == "readme.md" || b == "index.md"
+}
+
+// folderTree turns the remaining Markdown files into pages following the
+// folders: a folder is a page (its README.md/index.md body, else empty)
+// holding its files' pages.
+func folderTree(order []string, docs map[string]string, pageOf map[string]*Page) []*Page {
+	var top []*Page
+	folders := map[string]*Page{"": nil}
+	var folder func(dir string) *[]*Page
+	folder = func(dir string) *[]*Page {
+		if dir == "." || dir == "" {
+			return &top
+		}
+		if p, ok := folders[dir]; ok && p != nil {
+			return &p.Children
+		}
+		parent := folder(path.Dir(dir))
+		title := path.Base(dir)
+		p := &Page{Title: strings.ReplaceAll(title, "-", " "), Slug: slugOr(title, "folder")}
+		folders[dir] = p
+		*parent = append(*parent, p)
+		return &p.Children
+	}
+	for _, p := range order {
+		body, ok := docs[p]
+		if !ok {
+			continue
+		}
+		dir := path.Dir(p)
+		if isIndex(p) && dir != "." {
+			folder(dir)
+			fp := folders[dir]
+			if t := markdown.Title(body); t != "" {
+				fp.Title = t
+				body = markdown.StripTitle(body, t)
+			}
+			fp.Markdown = body
+			pageOf[p] = fp
+			continue
+		}
+		page := markdownPage(body, strings.TrimSuffix(path.Base(p), path.Ext(p)))
+		page.Slug = slugOr(strings.TrimSuffix(path.Base(p), path.Ext(p)), page.Slug)
+		if isIndex(p) {
+			page.Slug = slugOr(page.Title, "home")
+		}
+		list := folder(dir)
+		*list = append(*list, page)
+		pageOf[p] = page
+	}
+	return top
+}
+
+func assignPaths(pages []*Page, parent string, out map[*Page]string) {
+	for _, p := range pages {
+		pp := p.Slug
+		if parent != "" {
+			pp = parent + "/" + p.Slug
+		}
+		out[p] = pp
+		assignPaths(p.Children, pp, out)
+	}
+}
+
+// rewriteLinks replaces the destinations of relative links and images in
+// Markdown for which fn answers true (fragments are kept).
+func rewriteLinks(src string, fn func(dest string) (string, bool)) string {
+	links := markdown.Links(src)
+	done := map[string]bool{}
+	for _, l := range links {
+		if done[l.Dest] || strings.Contains(l.Dest, "://") || strings.HasPrefix(l.Dest, "#") || strings.HasPrefix(l.Dest, "mailto:") {
+			continue
+		}
+		done[l.Dest] = true
+		dest, frag, _ := strings.Cut(l.Dest, "#")
+		repl, ok := fn(dest)
+		if !ok {
+			continue
+		}
+		if frag != "" {
+			repl += "#" + frag
+		}
+		src = strings.ReplaceAll(src, "]("+l.Dest, "]("+repl)
+	}
+	return src
+}

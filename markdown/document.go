@@ -1,0 +1,307 @@
+package markdown
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+// Document is the JSON document of the API: {object: "document", data,
+// nodes}. Blocks follow {object: "block", type, key, nodes, isVoid, data};
+// text is {object: "text", leaves: [{object: "leaf", text, marks}]}; links
+// are inlines {object: "inline", type: "link", data: {ref}}.
+type Document struct {
+	Object string         `json:"object"`
+	Data   map[string]any `json:"data"`
+	Nodes  []*Node        `json:"nodes"`
+}
+
+// Node is a block, an inline or a text node.
+type Node struct {
+	Object string         `json:"object"`
+	Type   string         `json:"type,omitempty"`
+	Key    string         `json:"key,omitempty"`
+	IsVoid bool           `json:"isVoid,omitempty"`
+	Data   map[string]any `json:"data,omitempty"`
+	Nodes  []*Node        `json:"nodes,omitempty"`
+	Leaves []*Leaf        `json:"leaves,omitempty"`
+}
+
+type Leaf struct {
+	Object string `json:"object"`
+	Text   string `json:"text"`
+	Marks  []Mark `json:"marks"`
+}
+
+type Mark struct {
+	Object string `json:"object"`
+	Type   string `json:"type"`
+}
+
+// SchemaVersion of the documents this package builds.
+const SchemaVersion = 1
+
+// RefFunc turns a link destination into the content reference the document
+// carries ({kind: "url", url} by default; pages and files when resolved).
+type RefFunc func(dest string) map[string]any
+
+// ToDocument builds the JSON document of src. Headings deeper than 3 become
+// heading-3; GitHub alerts (> [!NOTE]) become hint blocks; a paragraph made
+// only of images becomes an images block.
+func ToDocument(src string, ref RefFunc) *Document {
+	if ref == nil {
+		ref = func(dest string) map[string]any { return map[string]any{"kind": "url", "url": dest} }
+	}
+	b := &builder{src: []byte(src), ref: ref}
+	doc := &Document{Object: "document", Data: map[string]any{"schemaVersion": SchemaVersion}, Nodes: []*Node{}}
+	for c := parse(b.src).FirstChild(); c != nil; c = c.NextSibling() {
+		if n := b.block(c); n != nil {
+			doc.Nodes = append(doc.Nodes, n)
+		}
+	}
+	return doc
+}
+
+type builder struct {
+	src []byte
+	ref RefFunc
+	n   int
+}
+
+func (b *builder) key() string { b.n++; return "k" + strconv.Itoa(b.n) }
+
+func (b *builder) newBlock(typ string, data map[string]any, nodes ...*Node) *Node {
+	if data == nil {
+		data = map[string]any{}
+	}
+	if nodes == nil {
+		nodes = []*Node{}
+	}
+	return &Node{Object: "block", Type: typ, Key: b.key(), Data: data, Nodes: nodes}
+}
+
+var alert = regexp.MustCompile(`^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*`)
+
+var hintStyle = map[string]string{"NOTE": "info", "TIP": "success", "IMPORTANT": "info", "WARNING": "warning", "CAUTION": "danger"}
+
+func (b *builder) block(n ast.Node) *Node {
+	switch v := n.(type) {
+	case *ast.Heading:
+		level := min(max(v.Level, 1), 3)
+		return b.newBlock("heading-"+strconv.Itoa(level), map[string]any{"id": Slugify(plain(v, b.src))}, b.inlines(v)...)
+	case *ast.Paragraph, *ast.TextBlock:
+		if imgs := b.imagesOnly(n); imgs != nil {
+			return imgs
+		}
+		return b.newBlock("paragraph", nil, b.inlines(n)...)
+	case *ast.List:
+		typ := "list-unordered"
+		if v.IsOrdered() {
+			typ = "list-ordered"
+		}
+		if isTaskList(v) {
+			typ = "list-tasks"
+		}
+		var items []*Node
+		for it := v.FirstChild(); it != nil; it = it.NextSibling() {
+			data := map[string]any{}
+			if cb := checkbox(it); cb != nil {
+				data["checked"] = cb.IsChecked
+			}
+			items = append(items, b.newBlock("list-item", data, b.children(it)...))
+		}
+		data := map[string]any{}
+		if v.IsOrdered() && v.Start != 1 {
+			data["start"] = v.Start
+		}
+		return b.newBlock(typ, data, items...)
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		data := map[string]any{}
+		if f, ok := v.(*ast.FencedCodeBlock); ok {
+			if lang := string(f.Language(b.src)); lang != "" {
+				data["syntax"] = lang
+			}
+		}
+		var lines []*Node
+		for i := 0; i < n.Lines().Len(); i++ {
+			seg := n.Lines().At(i)
+			line := strings.TrimRight(string(seg.Value(b.src)), "\r\n")
+			lines = append(lines, b.newBlock("code-line", nil, b.text(line)))
+		}
+		return b.newBlock("code", data, lines...)
+	case *ast.Blockquote:
+		if hint := b.hint(v); hint != nil {
+			return hint
+		}
+		return b.newBlock("blockquote", nil, b.children(v)...)
+	case *ast.ThematicBreak:
+		d := b.newBlock("divider", nil)
+		d.IsVoid = true
+		return d
+	case *east.Table:
+		return b.table(v)
+	case *ast.HTMLBlock:
+		var raw strings.Builder
+		for i := 0; i < v.Lines().Len(); i++ {
+			seg := v.Lines().At(i)
+			raw.Write(seg.Value(b.src))
+		}
+		return b.newBlock("code", map[string]any{"syntax": "html"}, b.newBlock("code-line", nil, b.text(strings.TrimSpace(raw.String()))))
+	}
+	if n.HasChildren() {
+		return b.newBlock("paragraph", nil, b.inlines(n)...)
+	}
+	return nil
+}
+
+func (b *builder) children(n ast.Node) []*Node {
+	var out []*Node
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if blk := b.block(c); blk != nil {
+			out = append(out, blk)
+		}
+	}
+	return out
+}
+
+// hint turns a GitHub alert blockquote into a hint block.
+func (b *builder) hint(q *ast.Blockquote) *Node {
+	first, ok := q.FirstChild().(*ast.Paragraph)
+	if !ok {
+		return nil
+	}
+	m := alert.FindStringSubmatch(plain(first, b.src))
+	if m == nil {
+		return nil
+	}
+	nodes := b.children(q)
+	if len(nodes) > 0 {
+		nodes[0].Nodes = dropPrefix(nodes[0].Nodes, strings.TrimSpace(m[0]))
+	}
+	return b.newBlock("hint", map[string]any{"style": hintStyle[m[1]]}, nodes...)
+}
+
+// imagesOnly returns an images block when a paragraph holds only images.
+func (b *builder) imagesOnly(p ast.Node) *Node {
+	var imgs []*Node
+	for c := p.FirstChild(); c != nil; c = c.NextSibling() {
+		switch v := c.(type) {
+		case *ast.Image:
+			img := b.newBlock("image", map[string]any{"ref": b.ref(string(v.Destination)), "alt": plain(v, b.src)})
+			img.IsVoid = true
+			imgs = append(imgs, img)
+		case *ast.Text:
+			if strings.TrimSpace(string(v.Segment.Value(b.src))) != "" {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	if len(imgs) == 0 {
+		return nil
+	}
+	return b.newBlock("images", nil, imgs...)
+}
+
+func (b *builder) table(t *east.Table) *Node {
+	var rows []*Node
+	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
+		typ := "table-row"
+		if _, ok := r.(*east.TableHeader); ok {
+			typ = "table-header"
+		}
+		var cells []*Node
+		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
+			cells = append(cells, b.newBlock("table-cell", nil, b.inlines(c)...))
+		}
+		rows = append(rows, b.newBlock(typ, nil, cells...))
+	}
+	return b.newBlock("table", map[string]any{"view": map[string]any{"type": "grid"}}, rows...)
+}
+
+func (b *builder) text(s string, marks ...string) *Node {
+	ms := make([]Mark, 0, len(marks))
+	for _, m := range marks {
+		ms = append(ms, Mark{Object: "mark", Type: m})
+	}
+	return &Node{Object: "text", Leaves: []*Leaf{{Object: "leaf", Text: s, Marks: ms}}}
+}
+
+// inlines converts n's inline children, carrying marks down.
+func (b *builder) inlines(n ast.Node) []*Node {
+	var out []*Node
+	b.inline(n, nil, &out)
+	if len(out) == 0 {
+		out = append(out, b.text(""))
+	}
+	return out
+}
+
+func (b *builder) inline(n ast.Node, marks []string, out *[]*Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch v := c.(type) {
+		case *ast.Text:
+			s := string(v.Segment.Value(b.src))
+			if v.SoftLineBreak() {
+				s += " "
+			}
+			if v.HardLineBreak() {
+				s += "\n"
+			}
+			*out = append(*out, b.text(s, marks...))
+		case *ast.String:
+			*out = append(*out, b.text(string(v.Value), marks...))
+		case *ast.CodeSpan:
+			*out = append(*out, b.text(plain(v, b.src), append(marks, "code")...))
+		case *ast.Emphasis:
+			m := "italic"
+			if v.Level == 2 {
+				m = "bold"
+			}
+			b.inline(v, append(append([]string{}, marks...), m), out)
+		case *east.Strikethrough:
+			b.inline(v, append(append([]string{}, marks...), "strikethrough"), out)
+		case *ast.Link:
+			link := &Node{Object: "inline", Type: "link", Key: b.key(), Data: map[string]any{"ref": b.ref(string(v.Destination))}}
+			b.inline(v, marks, &link.Nodes)
+			*out = append(*out, link)
+		case *ast.AutoLink:
+			url := string(v.URL(b.src))
+			*out = append(*out, &Node{Object: "inline", Type: "link", Key: b.key(), Data: map[string]any{"ref": b.ref(url)},
+				Nodes: []*Node{b.text(string(v.Label(b.src)), marks...)}})
+		case *ast.Image:
+			*out = append(*out, &Node{Object: "inline", Type: "inline-image", Key: b.key(), IsVoid: true,
+				Data: map[string]any{"ref": b.ref(string(v.Destination)), "alt": plain(v, b.src)}})
+		case *east.TaskCheckBox, *ast.RawHTML:
+		default:
+			b.inline(c, marks, out)
+		}
+	}
+}
+
+// dropPrefix removes the text prefix (split over any number of text nodes)
+// from the start of nodes.
+func dropPrefix(nodes []*Node, prefix string) []*Node {
+	for len(nodes) > 0 && prefix != "" && nodes[0].Object == "text" {
+		l := nodes[0].Leaves[0]
+		t := strings.TrimLeft(l.Text, " ")
+		switch {
+		case strings.HasPrefix(prefix, t):
+			prefix = strings.TrimLeft(prefix[len(t):], " ")
+			nodes = nodes[1:]
+		case strings.HasPrefix(t, prefix):
+			l.Text = strings.TrimLeft(t[len(prefix):], " \n")
+			prefix = ""
+			if l.Text == "" {
+				nodes = nodes[1:]
+			}
+		default:
+			return nodes
+		}
+	}
+	return nodes
+}

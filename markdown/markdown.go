@@ -1,0 +1,234 @@
+// Package markdown reads page bodies with goldmark (CommonMark + GFM): it
+// extracts the links a page makes, builds the JSON "document" of blocks the
+// API returns for format=document, and cuts a page into heading-delimited
+// sections for full-text search. It knows nothing of storage or the API.
+package markdown
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+var md = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+// parse returns the document tree of src.
+func parse(src []byte) ast.Node { return md.Parser().Parse(text.NewReader(src)) }
+
+// Link is one link or image a page makes, as written.
+type Link struct {
+	Dest  string // destination as written (URL, relative path, #anchor)
+	Text  string // link text or image alt
+	Image bool
+}
+
+// Links lists the links and images of src in document order.
+func Links(src string) []Link {
+	b := []byte(src)
+	var out []Link
+	ast.Walk(parse(b), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch v := n.(type) {
+		case *ast.Link:
+			out = append(out, Link{Dest: string(v.Destination), Text: plain(v, b)})
+		case *ast.Image:
+			out = append(out, Link{Dest: string(v.Destination), Text: plain(v, b), Image: true})
+		case *ast.AutoLink:
+			if v.AutoLinkType == ast.AutoLinkURL {
+				out = append(out, Link{Dest: string(v.URL(b)), Text: string(v.Label(b))})
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// plain is the text content of n's inline descendants.
+func plain(n ast.Node, src []byte) string {
+	var buf bytes.Buffer
+	writePlain(&buf, n, src)
+	return strings.TrimSpace(buf.String())
+}
+
+func writePlain(buf *bytes.Buffer, n ast.Node, src []byte) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch v := c.(type) {
+		case *ast.Text:
+			buf.Write(v.Segment.Value(src))
+			if v.SoftLineBreak() || v.HardLineBreak() {
+				buf.WriteByte(' ')
+			}
+		case *ast.String:
+			buf.Write(v.Value)
+		case *ast.AutoLink:
+			buf.Write(v.Label(src))
+		case *ast.RawHTML:
+		default:
+			if c.Type() == ast.TypeBlock {
+				if buf.Len() > 0 {
+					buf.WriteByte('\n')
+				}
+				if lines := c.Lines(); c.ChildCount() == 0 && lines != nil {
+					for i := 0; i < lines.Len(); i++ {
+						seg := lines.At(i)
+						buf.Write(seg.Value(src))
+					}
+					continue
+				}
+			}
+			writePlain(buf, c, src)
+		}
+	}
+}
+
+// Title returns the text of the first level-1 heading, or "".
+func Title(src string) string {
+	b := []byte(src)
+	for c := parse(b).FirstChild(); c != nil; c = c.NextSibling() {
+		if h, ok := c.(*ast.Heading); ok && h.Level == 1 {
+			return plain(h, b)
+		}
+	}
+	return ""
+}
+
+// StripTitle removes a leading level-1 heading equal to title (imports keep
+// the title in the page's title field, not twice in its body).
+func StripTitle(src, title string) string {
+	trimmed := strings.TrimLeft(src, " \t\r\n")
+	line, rest, _ := strings.Cut(trimmed, "\n")
+	if strings.HasPrefix(line, "# ") && strings.TrimSpace(strings.TrimPrefix(line, "# ")) == title {
+		return strings.TrimLeft(rest, "\r\n")
+	}
+	return src
+}
+
+// Section is a heading-delimited part of a page: the text under one heading
+// up to the next heading (of any level). The part before the first heading
+// has an empty ID and Title.
+type Section struct {
+	ID    string // the heading's anchor (slug of its text)
+	Title string
+	Body  string // plain text
+}
+
+// Sections cuts src at its headings.
+func Sections(src string) []Section {
+	b := []byte(src)
+	cur := Section{}
+	var body bytes.Buffer
+	var out []Section
+	flush := func() {
+		cur.Body = strings.TrimSpace(blankLines.ReplaceAllString(body.String(), "\n"))
+		if cur.Body != "" || cur.Title != "" {
+			out = append(out, cur)
+		}
+		body.Reset()
+	}
+	seen := map[string]int{}
+	for c := parse(b).FirstChild(); c != nil; c = c.NextSibling() {
+		if h, ok := c.(*ast.Heading); ok {
+			flush()
+			title := plain(h, b)
+			cur = Section{ID: Anchor(title, seen), Title: title}
+			continue
+		}
+		if body.Len() > 0 {
+			body.WriteByte('\n')
+		}
+		if lines := c.Lines(); c.ChildCount() == 0 && lines != nil {
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				body.Write(seg.Value(b))
+			}
+			continue
+		}
+		writePlain(&body, c, b)
+	}
+	flush()
+	return out
+}
+
+var blankLines = regexp.MustCompile(`\n\s*\n`)
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// Slugify makes a URL slug of s: lower case ASCII letters, digits and dashes.
+func Slugify(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r < unicode.MaxASCII:
+			b.WriteRune(r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(fold(r))
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return strings.Trim(nonSlug.ReplaceAllString(b.String(), "-"), "-")
+}
+
+// fold maps common accented letters to ASCII; others become a separator.
+func fold(r rune) rune {
+	const from, to = "àáâãäåçèéêëìíîïñòóôõöùúûüýÿ", "aaaaaaceeeeiiiinooooouuuuyy"
+	if i := strings.IndexRune(from, r); i >= 0 {
+		return []rune(to)[len([]rune(from[:i]))]
+	}
+	return ' '
+}
+
+// Anchor is the heading anchor of title, made unique with seen.
+func Anchor(title string, seen map[string]int) string {
+	a := Slugify(title)
+	if a == "" {
+		a = "section"
+	}
+	n := seen[a]
+	seen[a] = n + 1
+	if n > 0 {
+		return a + "-" + itoa(n)
+	}
+	return a
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var d []byte
+	for ; n > 0; n /= 10 {
+		d = append([]byte{byte('0' + n%10)}, d...)
+	}
+	return string(d)
+}
+
+// isTaskList reports whether a list has a task checkbox in any item.
+func isTaskList(l *ast.List) bool {
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		if checkbox(it) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func checkbox(item ast.Node) *east.TaskCheckBox {
+	first := item.FirstChild()
+	if first == nil {
+		return nil
+	}
+	if cb, ok := first.FirstChild().(*east.TaskCheckBox); ok {
+		return cb
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package markdown
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const sample = "# Guide\n\nIntro with [a page](other.md) and <https://example.com>.\n\n## Install\n\nRun `make`.\n\n![logo](logo.png)\n\n- [x] done\n- [ ] todo\n\n> [!WARNING]\n> Careful **now**\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n```go\nfmt.Println(1)\n```\n\n### Deep\n\n#### Deeper\n\ntext\n"
+
+func TestLinks(t *testing.T) {
+	links := Links(sample)
+	var dests []string
+	for _, l := range links {
+		dests = append(dests, l.Dest)
+	}
+	if got := strings.Join(dests, " "); got != "other.md https://example.com logo.png" {
+		t.Fatalf("links: %q", got)
+	}
+	if !links[2].Image || links[0].Text != "a page" {
+		t.Fatalf("link details: %+v", links)
+	}
+}
+
+func TestDocument(t *testing.T) {
+	doc := ToDocument(sample, nil)
+	var types []string
+	for _, n := range doc.Nodes {
+		types = append(types, n.Type)
+	}
+	want := "heading-1 paragraph heading-2 paragraph images list-tasks hint table divider code heading-3 heading-3 paragraph"
+	if got := strings.Join(types, " "); got != want {
+		t.Fatalf("blocks:\n got %s\nwant %s", got, want)
+	}
+	raw, _ := json.Marshal(doc)
+	for _, frag := range []string{`"checked":true`, `"style":"warning"`, `"type":"bold"`, `"syntax":"go"`, `"kind":"url","url":"other.md"`, `"schemaVersion":1`} {
+		if !strings.Contains(string(raw), frag) {
+			t.Errorf("document lacks %s: %s", frag, raw)
+		}
+	}
+	hint := doc.Nodes[6]
+	if txt := hint.Nodes[0].Nodes[0].Leaves[0].Text; txt != "Careful " {
+		t.Errorf("hint text %q", txt)
+	}
+}
+
+func TestSections(t *testing.T) {
+	secs := Sections(sample)
+	if len(secs) != 4 || secs[1].ID != "install" || !strings.Contains(secs[1].Body, "Run make") {
+		t.Fatalf("sections: %+v", secs)
+	}
+	if Title(sample) != "Guide" || StripTitle(sample, "Guide")[:5] != "Intro" {
+		t.Fatal("title")
+	}
+	if Slugify("Héllo, World!") != "hello-world" {
+		t.Fatal(Slugify("Héllo, World!"))
+	}
+}

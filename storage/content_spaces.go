@@ -1,0 +1,119 @@
+package storage
+
+import "context"
+
+// The few places where content storage touches the spaces family's tables
+// (spaces.revision_id, revisions) are kept in this file.
+
+// SpaceHead is what the content engine needs to know about a space.
+type SpaceHead struct {
+	ID             string
+	OrganizationID string
+	Title          string
+	Revision       string // the active revision
+	Locked         bool   // editMode locked: no content change
+}
+
+// HeadOf is the content view of a space.
+func HeadOf(s Space) SpaceHead {
+	return SpaceHead{ID: s.ID, OrganizationID: s.OrganizationID, Title: s.Title, Revision: s.RevisionID, Locked: s.EditMode == "locked"}
+}
+
+func spaceHead(ctx context.Context, q queryer, spaceID string) (SpaceHead, error) {
+	var h SpaceHead
+	var mode string
+	err := q.QueryRowContext(ctx, `SELECT id, organization_id, title, revision_id, edit_mode FROM spaces WHERE id = ? AND deleted_at IS NULL`, spaceID).
+		Scan(&h.ID, &h.OrganizationID, &h.Title, &h.Revision, &mode)
+	h.Locked = mode == "locked"
+	return h, notFound(err)
+}
+
+// SpaceHead reads a live (not deleted) space's organization and active revision.
+func (db *DB) SpaceHead(ctx context.Context, spaceID string) (SpaceHead, error) {
+	return spaceHead(ctx, db.r(), spaceID)
+}
+
+func setActiveRevision(tx *Tx, spaceID, revID string) error {
+	_, err := tx.exec(`UPDATE spaces SET revision_id = ?, updated_at = ? WHERE id = ?`, revID, ms(tx.Now), spaceID)
+	return err
+}
+
+// LiveSpaces reads every live space of orgID (the organization-wide search
+// filters them by the caller's access in one pass).
+func (db *DB) LiveSpaces(ctx context.Context, orgID string) ([]Space, error) {
+	rows, err := db.r().QueryContext(ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.organization_id = ? AND s.deleted_at IS NULL`, orgID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Space
+	for rows.Next() {
+		s, err := scanSpace(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+func init() {
+	// A purged space takes its search rows along (its revisions, and with
+	// them its pages and files, go by ON DELETE CASCADE).
+	spaceRemovalHooks = append(spaceRemovalHooks, func(tx *Tx, spaceID string) error {
+		if _, err := tx.exec(`DELETE FROM search_sections WHERE rowid IN (SELECT rowid FROM search_docs WHERE space_id = ?)`, spaceID); err != nil {
+			return err
+		}
+		_, err := tx.exec(`DELETE FROM search_docs WHERE space_id = ?`, spaceID)
+		return err
+	})
+}
+
+// copyRevisionContent gives duplicated revisions (old id -> new id) the
+// content of their originals (rows only: versions and blobs are shared),
+// and the new space the search rows of the old one.
+func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]string) error {
+	for old, nw := range ids {
+		for _, q := range []string{
+			`INSERT INTO revision_pages (revision_id, page_id, version, parent_id, position, path) SELECT ?, page_id, version, parent_id, position, path FROM revision_pages WHERE revision_id = ?`,
+			`INSERT INTO revision_files (revision_id, file_id, name, content_type, blob) SELECT ?, file_id, name, content_type, blob FROM revision_files WHERE revision_id = ?`,
+			`INSERT INTO revision_broken_links (revision_id, version, ordinal) SELECT ?, version, ordinal FROM revision_broken_links WHERE revision_id = ?`,
+		} {
+			if _, err := tx.exec(q, nw, old); err != nil {
+				return err
+			}
+		}
+	}
+	rows, err := tx.QueryContext(tx.ctx, `SELECT d.page_id, d.section_id, d.ordinal, s.title, s.body FROM search_docs d JOIN search_sections s ON s.rowid = d.rowid WHERE d.space_id = ?`, fromSpace)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		page, section, title, body string
+		ordinal                    int
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.page, &r.section, &r.ordinal, &r.title, &r.body); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, r := range all {
+		res, err := tx.exec(`INSERT INTO search_docs (space_id, page_id, section_id, ordinal) VALUES (?, ?, ?, ?)`, toSpace, r.page, r.section, r.ordinal)
+		if err != nil {
+			return err
+		}
+		id, _ := res.LastInsertId()
+		if _, err := tx.exec(`INSERT INTO search_sections (rowid, title, body) VALUES (?, ?, ?)`, id, r.title, r.body); err != nil {
+			return err
+		}
+	}
+	return nil
+}

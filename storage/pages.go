@@ -1,0 +1,120 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+)
+
+// RevisionPages reads every page of a revision in tree order, without bodies.
+func (db *DB) RevisionPages(ctx context.Context, revID string) ([]ContentPage, error) {
+	rows, err := db.r().QueryContext(ctx, `SELECT `+pageCols+` FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
+ WHERE rp.revision_id = ? ORDER BY rp.position`, revID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ContentPage
+	for rows.Next() {
+		p, err := scanPage(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// RevisionPage reads one page of a revision with its body, by id or (when
+// byPath) by path.
+func (db *DB) RevisionPage(ctx context.Context, revID, key string, byPath bool) (ContentPage, error) {
+	col := "rp.page_id"
+	if byPath {
+		col = "rp.path"
+		key = strings.Trim(key, "/")
+	}
+	var md string
+	p, err := scanPage(db.r().QueryRowContext(ctx, `SELECT `+pageCols+`, v.markdown FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
+ WHERE rp.revision_id = ? AND `+col+` = ?`, revID, key), &md)
+	p.Markdown = md
+	return p, err
+}
+
+// PageChildren reads the child pages of parentID in a revision (for the
+// `pages` field of a single page), without bodies.
+func (db *DB) PageChildren(ctx context.Context, revID, parentID string) ([]ContentPage, error) {
+	rows, err := db.r().QueryContext(ctx, `SELECT `+pageCols+` FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
+ WHERE rp.revision_id = ? AND rp.parent_id = ? ORDER BY rp.position`, revID, parentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ContentPage
+	for rows.Next() {
+		p, err := scanPage(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+const fileCols = `f.file_id, f.name, f.content_type, f.blob, b.size, b.width, b.height`
+
+func scanFile(sc interface{ Scan(...any) error }) (File, error) {
+	var f File
+	var w, h sql.NullInt64
+	if err := sc.Scan(&f.ID, &f.Name, &f.ContentType, &f.Blob, &f.Size, &w, &h); err != nil {
+		return f, notFound(err)
+	}
+	if w.Valid && h.Valid {
+		wi, hi := int(w.Int64), int(h.Int64)
+		f.Width, f.Height = &wi, &hi
+	}
+	return f, nil
+}
+
+func revisionFiles(ctx context.Context, q queryer, revID string) ([]File, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+fileCols+` FROM revision_files f JOIN file_blobs b ON b.hash = f.blob WHERE f.revision_id = ? ORDER BY f.name, f.file_id`, revID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []File
+	for rows.Next() {
+		f, err := scanFile(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// RevisionFiles reads every file of a revision (the Revision object).
+func (db *DB) RevisionFiles(ctx context.Context, revID string) ([]File, error) {
+	return revisionFiles(ctx, db.r(), revID)
+}
+
+// ListRevisionFiles pages through a revision's files by name.
+func (db *DB) ListRevisionFiles(ctx context.Context, revID string, pq PageQuery) (Page[File], error) {
+	spec := listSpec{Select: fileCols, From: `FROM revision_files f JOIN file_blobs b ON b.hash = f.blob WHERE f.revision_id = ?`,
+		Args: []any{revID}, SortCol: "f.name", IDCol: "f.file_id", Text: true}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (File, Cursor, error) {
+		f, err := scanFile(rows)
+		return f, Cursor{S: f.Name, ID: f.ID}, err
+	})
+}
+
+// RevisionFile reads one file of a revision.
+func (db *DB) RevisionFile(ctx context.Context, revID, fileID string) (File, error) {
+	return scanFile(db.r().QueryRowContext(ctx, `SELECT `+fileCols+` FROM revision_files f JOIN file_blobs b ON b.hash = f.blob WHERE f.revision_id = ? AND f.file_id = ?`, revID, fileID))
+}
+
+// FileBytes reads the bytes of a stored blob.
+func (db *DB) FileBytes(ctx context.Context, blob string) ([]byte, error) {
+	var b []byte
+	err := db.r().QueryRowContext(ctx, `SELECT bytes FROM file_blobs WHERE hash = ?`, blob).Scan(&b)
+	return b, notFound(err)
+}

@@ -1,0 +1,429 @@
+package storage
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// PageMeta is everything about a page beyond its title, slug and body.
+type PageMeta struct {
+	Emoji         string         `json:"emoji,omitempty"`
+	Icon          string         `json:"icon,omitempty"`
+	Description   string         `json:"description,omitempty"`
+	Layout        map[string]any `json:"layout,omitempty"`
+	Cover         map[string]any `json:"cover,omitempty"`
+	Variables     map[string]any `json:"variables,omitempty"`
+	Hidden        bool           `json:"hidden,omitempty"`
+	NoIndex       bool           `json:"noIndex,omitempty"`
+	NoRobotsIndex bool           `json:"noRobotsIndex,omitempty"`
+	Target        map[string]any `json:"target,omitempty"` // link pages: the ContentRef
+	Href          string         `json:"href,omitempty"`
+}
+
+// ContentPage is one page of a revision: its content (shared between revisions
+// through its Version) and its place in the tree.
+type ContentPage struct {
+	ID        string
+	Type      string // document | group | link
+	Title     string
+	Slug      string
+	Markdown  string // loaded only by single-page reads and edits
+	Meta      PageMeta
+	CreatedAt time.Time
+	UpdatedAt time.Time
+
+	Version  string // content address
+	ParentID string
+	Position int
+	Path     string
+}
+
+// TreePage is a page in an editable tree. Edits set Dirty on pages whose
+// content they change; only those get a new version.
+type TreePage struct {
+	ContentPage
+	Children []*TreePage
+	Dirty    bool
+	// bodySet: Markdown holds the page's body. Trees are loaded without
+	// bodies (a one-page edit of a large space must not read them all);
+	// the body of a dirty page is read back before its new version is
+	// written unless an edit set it with SetBody.
+	bodySet bool
+}
+
+// SetBody replaces a page's Markdown body and marks the page changed.
+func (p *TreePage) SetBody(md string) { p.Markdown, p.bodySet, p.Dirty = md, true, true }
+
+// File is a file of a revision.
+type File struct {
+	ID          string
+	Name        string
+	ContentType string
+	Blob        string // content address of the bytes
+	Size        int64
+	Width       *int
+	Height      *int
+	Bytes       []byte // set on new files only (CreateRevision stores them)
+}
+
+// Tree is the editable content of a revision: the page tree and the files.
+type Tree struct {
+	Pages []*TreePage
+	Files []*File
+}
+
+// Walk visits every page in pre-order with its parent (nil at top level).
+func (t *Tree) Walk(fn func(p, parent *TreePage) bool) {
+	var walk func(list []*TreePage, parent *TreePage) bool
+	walk = func(list []*TreePage, parent *TreePage) bool {
+		for _, p := range list {
+			if !fn(p, parent) || !walk(p.Children, p) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(t.Pages, nil)
+}
+
+// Find returns the page with id and the slice holding it.
+func (t *Tree) Find(id string) (page *TreePage, siblings *[]*TreePage, index int) {
+	var find func(list *[]*TreePage) bool
+	find = func(list *[]*TreePage) bool {
+		for i, p := range *list {
+			if p.ID == id {
+				page, siblings, index = p, list, i
+				return true
+			}
+			if find(&p.Children) {
+				return true
+			}
+		}
+		return false
+	}
+	find(&t.Pages)
+	return
+}
+
+// PageLink is a link a page makes, resolved against the tree it is written in.
+type PageLink struct {
+	Kind   string // page | file | url | space | collection
+	Target string // id or URL; "" when a relative link matched nothing
+	Dest   string
+	InApp  bool
+}
+
+// SearchSection is one indexed section of a page.
+type SearchSection struct {
+	ID    string
+	Title string
+	Body  string
+}
+
+// Analyzer reads page bodies for the storage: the links of a new page
+// version (resolved against the tree being written) and its search sections.
+// The graph layer provides it (Markdown parsing is not storage's business).
+type Analyzer interface {
+	Links(p *TreePage, t *Tree) []PageLink
+	Sections(p *TreePage) []SearchSection
+}
+
+// RevisionChange is one new revision: Edit changes the tree of Base (the
+// space's active revision when Base is ""). With Activate the revision
+// becomes the space's content (Space.revision) and the search index follows;
+// change requests create revisions without activating them.
+type RevisionChange struct {
+	SpaceID  string
+	Base     string
+	Type     string
+	Activate bool
+	Analyzer Analyzer
+	Edit     func(t *Tree) error
+}
+
+// CreateRevision writes a new revision in one transaction and returns its id.
+func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, error) {
+	id := NewID()
+	err := db.Write(ctx, func(tx *Tx) error {
+		base := c.Base
+		if base == "" {
+			head, err := spaceHead(ctx, tx, c.SpaceID)
+			if err != nil {
+				return err
+			}
+			base = head.Revision
+		}
+		tree, err := loadTree(ctx, tx, base, false)
+		if err != nil {
+			return err
+		}
+		if err := c.Edit(tree); err != nil {
+			return err
+		}
+		placeTree(tree)
+		typ := c.Type
+		if typ == "" {
+			typ = "edits"
+		}
+		if err := insertRevision(tx, id, c.SpaceID, []string{base}, typ, tx.Now); err != nil {
+			return err
+		}
+		if err := writePages(tx, id, tree, c.Analyzer); err != nil {
+			return err
+		}
+		if err := writeFiles(tx, id, tree); err != nil {
+			return err
+		}
+		if err := markBrokenLinks(tx, id); err != nil {
+			return err
+		}
+		if c.Activate {
+			if err := reindexSpace(tx, c.SpaceID, base, id, tree, c.Analyzer); err != nil {
+				return err
+			}
+			return setActiveRevision(tx, c.SpaceID, id)
+		}
+		return nil
+	})
+	return id, err
+}
+
+const pageCols = `rp.page_id, v.type, v.title, v.slug, v.meta, v.created_at, v.updated_at, rp.version, rp.parent_id, rp.position, rp.path`
+
+// scanPageWith scans leading columns into lead, then the page columns.
+func scanPageWith(sc interface{ Scan(...any) error }, lead ...any) (ContentPage, error) {
+	return scanPageCols(sc, lead, nil)
+}
+
+func scanPage(sc interface{ Scan(...any) error }, extra ...any) (ContentPage, error) {
+	return scanPageCols(sc, nil, extra)
+}
+
+func scanPageCols(sc interface{ Scan(...any) error }, lead, extra []any) (ContentPage, error) {
+	var p ContentPage
+	var meta string
+	var created, updated int64
+	err := sc.Scan(append(append(lead, &p.ID, &p.Type, &p.Title, &p.Slug, &meta, &created, &updated, &p.Version, &p.ParentID, &p.Position, &p.Path), extra...)...)
+	if err != nil {
+		return p, notFound(err)
+	}
+	json.Unmarshal([]byte(meta), &p.Meta)
+	p.CreatedAt, p.UpdatedAt = FromMillis(created), FromMillis(updated)
+	return p, nil
+}
+
+// loadTree reads a revision's pages (with bodies when withBody) and files
+// as an editable tree.
+func loadTree(ctx context.Context, q queryer, revID string, withBody bool) (*Tree, error) {
+	body := `''`
+	if withBody {
+		body = `v.markdown`
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+pageCols+`, `+body+` FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
+ WHERE rp.revision_id = ? ORDER BY rp.position`, revID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	t := &Tree{}
+	byID := map[string]*TreePage{}
+	for rows.Next() {
+		var tp TreePage
+		p, err := scanPage(rows, &tp.Markdown)
+		if err != nil {
+			return nil, err
+		}
+		md := tp.Markdown
+		tp.ContentPage = p
+		tp.Markdown = md
+		byID[p.ID] = &tp
+		if parent := byID[p.ParentID]; parent != nil {
+			parent.Children = append(parent.Children, &tp)
+		} else {
+			t.Pages = append(t.Pages, &tp)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	files, err := revisionFiles(ctx, q, revID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range files {
+		t.Files = append(t.Files, &files[i])
+	}
+	return t, nil
+}
+
+// placeTree derives positions and paths from the tree and makes sibling
+// slugs unique (a renamed slug makes the page dirty).
+func placeTree(t *Tree) {
+	pos := 0
+	var place func(list []*TreePage, parentID, parentPath string)
+	place = func(list []*TreePage, parentID, parentPath string) {
+		used := map[string]bool{}
+		for _, p := range list {
+			p.ParentID, p.Position = parentID, pos
+			pos++
+			if p.Type == "link" {
+				p.Path = ""
+			} else {
+				if p.Slug == "" {
+					p.Slug, p.Dirty = "page", true
+				}
+				slug := p.Slug
+				for n := 2; used[slug]; n++ {
+					slug = p.Slug + "-" + strconv.Itoa(n)
+				}
+				if slug != p.Slug {
+					p.Slug, p.Dirty = slug, true
+				}
+				used[slug] = true
+				p.Path = slug
+				if parentPath != "" {
+					p.Path = parentPath + "/" + slug
+				}
+			}
+			place(p.Children, p.ID, p.Path)
+		}
+	}
+	place(t.Pages, "", "")
+}
+
+// versionHash is the content address of a page version.
+func versionHash(p *TreePage) string {
+	meta, _ := json.Marshal(p.Meta)
+	h := sha256.New()
+	for _, part := range []string{p.ID, p.Type, p.Title, p.Slug, p.Markdown, string(meta),
+		strconv.FormatInt(p.CreatedAt.UnixMilli(), 10), strconv.FormatInt(p.UpdatedAt.UnixMilli(), 10)} {
+		h.Write([]byte(strconv.Itoa(len(part))))
+		h.Write([]byte{':'})
+		h.Write([]byte(part))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writePages stores new versions of dirty pages (with their links) and one
+// small row per page of the revision.
+func writePages(tx *Tx, revID string, t *Tree, an Analyzer) error {
+	var rows [][]any
+	var err error
+	t.Walk(func(p, _ *TreePage) bool {
+		if p.Dirty || p.Version == "" {
+			if p.Version != "" && !p.bodySet {
+				if err = tx.QueryRowContext(tx.ctx, `SELECT markdown FROM page_versions WHERE hash = ?`, p.Version).Scan(&p.Markdown); err != nil {
+					return false
+				}
+			}
+			if p.CreatedAt.IsZero() {
+				p.CreatedAt = tx.Now
+			}
+			p.UpdatedAt = tx.Now
+			p.Version = versionHash(p)
+			if err = insertVersion(tx, p, t, an); err != nil {
+				return false
+			}
+		}
+		rows = append(rows, []any{revID, p.ID, p.Version, p.ParentID, p.Position, p.Path})
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	return insertBatch(tx, `INSERT INTO revision_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, rows)
+}
+
+func insertVersion(tx *Tx, p *TreePage, t *Tree, an Analyzer) error {
+	res, err := tx.exec(`INSERT INTO page_versions (hash, page_id, type, title, slug, markdown, meta, created_at, updated_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+		p.Version, p.ID, p.Type, p.Title, p.Slug, p.Markdown, jsonText(p.Meta), ms(p.CreatedAt), ms(p.UpdatedAt))
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 || an == nil || p.Type != "document" {
+		return nil
+	}
+	var rows [][]any
+	for i, l := range an.Links(p, t) {
+		rows = append(rows, []any{p.Version, i, l.Kind, l.Target, l.Dest, boolInt(l.InApp)})
+	}
+	return insertBatch(tx, `INSERT INTO page_links (version, ordinal, kind, target, dest, in_app) VALUES `, 6, rows)
+}
+
+// insertBatch inserts rows with multi-row VALUES statements.
+func insertBatch(tx *Tx, head string, cols int, rows [][]any) error {
+	const per = 100
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+	for start := 0; start < len(rows); start += per {
+		chunk := rows[start:min(start+per, len(rows))]
+		args := make([]any, 0, len(chunk)*cols)
+		for _, r := range chunk {
+			args = append(args, r...)
+		}
+		q := head + strings.TrimSuffix(strings.Repeat(one+", ", len(chunk)), ", ")
+		if _, err := tx.exec(q, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFiles(tx *Tx, revID string, t *Tree) error {
+	var rows [][]any
+	for _, f := range t.Files {
+		if f.Bytes != nil {
+			sum := sha256.Sum256(f.Bytes)
+			f.Blob, f.Size = hex.EncodeToString(sum[:]), int64(len(f.Bytes))
+			if _, err := tx.exec(`INSERT INTO file_blobs (hash, bytes, size, width, height) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+				f.Blob, f.Bytes, f.Size, intOrNil(f.Width), intOrNil(f.Height)); err != nil {
+				return err
+			}
+		}
+		rows = append(rows, []any{revID, f.ID, f.Name, f.ContentType, f.Blob})
+	}
+	return insertBatch(tx, `INSERT INTO revision_files (revision_id, file_id, name, content_type, blob) VALUES `, 5, rows)
+}
+
+func intOrNil(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// markBrokenLinks records, in one statement, the links of a revision whose
+// page, file or space target does not exist there.
+func markBrokenLinks(tx *Tx, revID string) error {
+	_, err := tx.exec(`INSERT INTO revision_broken_links (revision_id, version, ordinal)
+ SELECT rp.revision_id, l.version, l.ordinal FROM revision_pages rp JOIN page_links l ON l.version = rp.version
+ WHERE rp.revision_id = ? AND (
+   (l.kind = 'page' AND NOT EXISTS (SELECT 1 FROM revision_pages t WHERE t.revision_id = rp.revision_id AND t.page_id = l.target))
+   OR (l.kind = 'file' AND NOT EXISTS (SELECT 1 FROM revision_files f WHERE f.revision_id = rp.revision_id AND f.file_id = l.target))
+   OR (l.kind = 'space' AND NOT EXISTS (SELECT 1 FROM spaces s WHERE s.id = l.target AND s.deleted_at IS NULL)))`, revID)
+	return err
+}
+
+// RevisionByID reads a revision of spaceID.
+func (db *DB) RevisionByID(ctx context.Context, spaceID, revID string) (Revision, error) {
+	var r Revision
+	var parents sql.NullString
+	var created int64
+	err := db.r().QueryRowContext(ctx, `SELECT id, space_id, parents, type, created_at FROM revisions WHERE id = ? AND space_id = ?`, revID, spaceID).
+		Scan(&r.ID, &r.SpaceID, &parents, &r.Type, &created)
+	if err != nil {
+		return r, notFound(err)
+	}
+	r.Parents = fromJSONText[[]string](parents)
+	if r.Parents == nil {
+		r.Parents = []string{}
+	}
+	r.CreatedAt = FromMillis(created)
+	return r, nil
+}

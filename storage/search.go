@@ -1,0 +1,294 @@
+package storage
+
+// Full-text search over the active revision of every space. This file is
+// the one SQLite-specific part of the storage: it uses an FTS5 table
+// (search_sections, ranked with bm25) beside search_docs, which holds each
+// row's space, page and section. A PostgreSQL backend would implement the
+// same methods with a tsvector column and ts_rank.
+
+import (
+	"context"
+	"strings"
+	"unicode"
+)
+
+// reindexSpace brings the index of spaceID from its active revision to
+// tree (the revision becoming active): rows of pages that changed or went
+// away are dropped, and changed or new pages are indexed. Unchanged pages
+// keep their rows, so the work follows the size of the change.
+func reindexSpace(tx *Tx, spaceID, _ string, _ string, t *Tree, an Analyzer) error {
+	head, err := spaceHead(tx.ctx, tx, spaceID)
+	if err != nil {
+		return err
+	}
+	old := map[string]string{}
+	rows, err := tx.QueryContext(tx.ctx, `SELECT page_id, version FROM revision_pages WHERE revision_id = ?`, head.Revision)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id, v string
+		if err := rows.Scan(&id, &v); err != nil {
+			rows.Close()
+			return err
+		}
+		old[id] = v
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	drop := func(pageID string) error {
+		if _, err := tx.exec(`DELETE FROM search_sections WHERE rowid IN (SELECT rowid FROM search_docs WHERE space_id = ? AND page_id = ?)`, spaceID, pageID); err != nil {
+			return err
+		}
+		_, err := tx.exec(`DELETE FROM search_docs WHERE space_id = ? AND page_id = ?`, spaceID, pageID)
+		return err
+	}
+	var werr error
+	t.Walk(func(p, _ *TreePage) bool {
+		prev, had := old[p.ID]
+		delete(old, p.ID)
+		if had && prev == p.Version {
+			return true
+		}
+		if had {
+			if werr = drop(p.ID); werr != nil {
+				return false
+			}
+		}
+		if p.Type != "document" || p.Meta.NoIndex || an == nil {
+			return true
+		}
+		for i, s := range an.Sections(p) {
+			res, err := tx.exec(`INSERT INTO search_docs (space_id, page_id, section_id, ordinal) VALUES (?, ?, ?, ?)`, spaceID, p.ID, s.ID, i)
+			if err != nil {
+				werr = err
+				return false
+			}
+			rowid, _ := res.LastInsertId()
+			if _, werr = tx.exec(`INSERT INTO search_sections (rowid, title, body) VALUES (?, ?, ?)`, rowid, s.Title, s.Body); werr != nil {
+				return false
+			}
+		}
+		return true
+	})
+	if werr != nil {
+		return werr
+	}
+	for id := range old {
+		if err := drop(id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SearchHit is one matching section.
+type SearchHit struct {
+	SectionID string
+	Title     string
+	Excerpt   string
+}
+
+// PageHit is a matching page of a space's active revision with its best
+// matching sections.
+type PageHit struct {
+	SpaceID  string
+	Page     ContentPage
+	Sections []SearchHit
+}
+
+// SpaceHit is a space with its best matching pages.
+type SpaceHit struct {
+	SpaceID string
+	Pages   []PageHit
+}
+
+// ftsQuery turns free text into an FTS5 query: every word must match (the
+// last one as a prefix, for search-as-you-type); operators typed by the
+// user are taken as plain words. "" when the text has no word.
+func ftsQuery(text string) string {
+	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for i, w := range words {
+		words[i] = `"` + w + `"`
+		if i == len(words)-1 {
+			words[i] += "*"
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// matches is the ranked matching rows of the given spaces; bm25 weighs a
+// match in a section title five times one in its body. The excerpt is
+// computed only when asked (snippet() is the costly part of a query that
+// matches thousands of sections).
+func matches(spaces []string, excerpt bool) (string, []any) {
+	in := strings.TrimSuffix(strings.Repeat("?, ", len(spaces)), ", ")
+	ex := `''`
+	if excerpt {
+		ex = `snippet(search_sections, 1, '', '', '…', 24)`
+	}
+	return `SELECT d.space_id, d.page_id, d.section_id, d.ordinal, search_sections.title AS title,
+ ` + ex + ` AS excerpt, bm25(search_sections, 5.0, 1.0) AS score
+ FROM search_sections JOIN search_docs d ON d.rowid = search_sections.rowid
+ WHERE search_sections MATCH ? AND d.space_id IN (` + in + `)`, anySlice(spaces)
+}
+
+// rankedGroups runs one ranking query: the groups (pages or spaces) of the
+// matching rows, best first, one page of them, with the number of groups.
+func rankedGroups(ctx context.Context, tx queryer, m string, args []any, col string, offset, limit int) ([]string, int, error) {
+	rows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT `+col+`, COUNT(*) OVER () FROM x GROUP BY `+col+` ORDER BY MIN(score), `+col+` LIMIT ? OFFSET ?`,
+		append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	var ids []string
+	count := -1
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id, &count); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if count < 0 { // a page past the end (or limit 0): count separately
+		err = tx.QueryRowContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT COUNT(DISTINCT `+col+`) FROM x`, args...).Scan(&count)
+	}
+	return ids, count, err
+}
+
+// SearchPages ranks the pages of one space matching text (best section
+// first) and returns one page of them with up to 5 sections each, and the
+// number of matching pages. Ranking is not stable under writes, so the
+// cursor is an offset.
+func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, limit int) ([]PageHit, int, error) {
+	q := ftsQuery(text)
+	if q == "" {
+		return nil, 0, nil
+	}
+	m, margs := matches([]string{spaceID}, false)
+	var count int
+	var hits []PageHit
+	err := db.ReadTx(ctx, func(tx queryer) error {
+		ids, n, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "page_id", offset, limit)
+		if err != nil || len(ids) == 0 {
+			count = n
+			return err
+		}
+		count = n
+		hits, err = pageHits(ctx, tx, q, []string{spaceID}, ids, 5)
+		return err
+	})
+	return hits, count, err
+}
+
+// SearchSpaces ranks the spaces matching text (by their best section) and
+// returns one page of them with up to pagesPer pages each, and the number of
+// matching spaces.
+func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
+	q := ftsQuery(text)
+	if q == "" || len(spaceIDs) == 0 {
+		return nil, 0, nil
+	}
+	m, margs := matches(spaceIDs, false)
+	var count int
+	var out []SpaceHit
+	err := db.ReadTx(ctx, func(tx queryer) error {
+		spaces, n, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "space_id", offset, limit)
+		count = n
+		if err != nil || len(spaces) == 0 {
+			return err
+		}
+		// The best pages of each listed space, in one query.
+		m2, margs2 := matches(spaces, false)
+		prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM (
+ SELECT space_id, page_id, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY MIN(score), page_id) AS n FROM x GROUP BY space_id, page_id
+) WHERE n <= ? ORDER BY space_id, n`, append(append([]any{q}, margs2...), pagesPer)...)
+		if err != nil {
+			return err
+		}
+		var pageIDs []string
+		for prow.Next() {
+			var s, p string
+			if err := prow.Scan(&s, &p); err != nil {
+				prow.Close()
+				return err
+			}
+			pageIDs = append(pageIDs, p)
+		}
+		prow.Close()
+		if err := prow.Err(); err != nil {
+			return err
+		}
+		hits, err := pageHits(ctx, tx, q, spaces, pageIDs, 3)
+		if err != nil {
+			return err
+		}
+		bySpace := map[string][]PageHit{}
+		for _, h := range hits {
+			bySpace[h.SpaceID] = append(bySpace[h.SpaceID], h)
+		}
+		for _, s := range spaces {
+			out = append(out, SpaceHit{SpaceID: s, Pages: bySpace[s]})
+		}
+		return nil
+	})
+	return out, count, err
+}
+
+// pageHits loads, for the given pages (in that order), their title and path
+// in their space's active revision and their best matching sections.
+func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []string, sectionsPer int) ([]PageHit, error) {
+	in := strings.TrimSuffix(strings.Repeat("?, ", len(pageIDs)), ", ")
+	sin := strings.TrimSuffix(strings.Repeat("?, ", len(spaces)), ", ")
+	rows, err := tx.QueryContext(ctx, `SELECT s.id, `+pageCols+` FROM spaces s JOIN revision_pages rp ON rp.revision_id = s.revision_id
+ JOIN page_versions v ON v.hash = rp.version WHERE s.id IN (`+sin+`) AND rp.page_id IN (`+in+`)`, append(anySlice(spaces), anySlice(pageIDs)...)...)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*PageHit{}
+	for rows.Next() {
+		var h PageHit
+		p, err := scanPageWith(rows, &h.SpaceID)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		h.Page = p
+		byID[p.ID] = &h
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	m, margs := matches(spaces, true)
+	srows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+` AND d.page_id IN (`+in+`)) SELECT page_id, section_id, title, excerpt FROM x ORDER BY page_id, score, ordinal`,
+		append(append([]any{q}, margs...), anySlice(pageIDs)...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer srows.Close()
+	for srows.Next() {
+		var pid string
+		var s SearchHit
+		if err := srows.Scan(&pid, &s.SectionID, &s.Title, &s.Excerpt); err != nil {
+			return nil, err
+		}
+		if h := byID[pid]; h != nil && len(h.Sections) < sectionsPer {
+			h.Sections = append(h.Sections, s)
+		}
+	}
+	out := make([]PageHit, 0, len(pageIDs))
+	for _, id := range pageIDs {
+		if h := byID[id]; h != nil {
+			out = append(out, *h)
+		}
+	}
+	return out, srows.Err()
+}

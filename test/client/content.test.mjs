@@ -1,0 +1,114 @@
+// The official client against a real `docsapi serve`: import content from a
+// local site, read the revision, pages, files, links and backlinks, search,
+// and apply a template.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { once } from 'node:events';
+import { GitBookAPIError } from '@gitbook/api';
+import { startServer } from './harness.mjs';
+
+// A 2×1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8DwHwQZGBgAHPgD/fUA8XMAAAAASUVORK5CYII=', 'base64');
+
+const pages = {
+  '/guide.md': ['text/markdown', '# Guide\n\nRead [the tour](site-tour.md) and [a missing page](missing.md).\n\n## Setup\n\nThe hyperdrive needs calibration.\n'],
+  '/site/': ['text/html', '<html><head><title>Home</title></head><body><main><h1>Site home</h1><p>Start the <a href="/site/tour">tour</a>.</p><img src="/logo.png" alt="logo"></main></body></html>'],
+  '/site/tour': ['text/html', '<html><body><main><h1>Tour</h1><p>Back <a href="/site/">home</a>. Nebula sightseeing.</p></main></body></html>'],
+  '/logo.png': ['image/png', PNG],
+};
+
+let s, site, origin;
+before(async () => {
+  s = await startServer();
+  site = http.createServer((req, res) => {
+    const page = pages[req.url];
+    if (!page) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': page[0] }).end(page[1]);
+  });
+  site.listen(0, '127.0.0.1');
+  await once(site, 'listening');
+  origin = `http://127.0.0.1:${site.address().port}`;
+});
+after(async () => {
+  site?.close();
+  await s?.stop();
+});
+
+async function refused(code, fn) {
+  await assert.rejects(fn, (err) => {
+    assert.ok(err instanceof GitBookAPIError, `not a GitBookAPIError: ${err}`);
+    assert.equal(err.code, code, err.message);
+    return true;
+  });
+}
+
+test('import, read, links, backlinks, files, search, templates', async () => {
+  const { data: space } = await s.client.orgs.createSpace(s.org, { title: 'Content' });
+
+  const { data: imported } = await s.client.spaces.importContent(space.id, { url: `${origin}/site/`, source: 'website' });
+  assert.deepEqual(Object.keys(imported).sort(), ['importedResources', 'revision', 'totalResources']);
+  assert.equal(imported.importedResources, 3); // two pages and the logo
+  const { data: md } = await s.client.spaces.importContent(space.id, { url: `${origin}/guide.md`, source: 'markdown' });
+  await refused(400, () => s.client.spaces.importContent(space.id, { url: `${origin}/x.docx`, source: 'docx' }));
+
+  const { data: rev } = await s.client.spaces.getCurrentRevision(space.id);
+  assert.equal(rev.object, 'revision');
+  assert.equal(rev.id, md.revision);
+  assert.deepEqual(rev.parents, [imported.revision]);
+  assert.deepEqual(rev.pages.map((p) => p.path), ['site', 'site-tour', 'guide']);
+  const { data: sameRev } = await s.client.spaces.getRevisionById(space.id, imported.revision);
+  assert.equal(sameRev.pages.length, 2);
+
+  const { data: list } = await s.client.spaces.listPages(space.id);
+  const guideId = list.pages.find((p) => p.title === 'Guide').id;
+  const tourId = list.pages.find((p) => p.title === 'Tour').id;
+  const { data: guide } = await s.client.spaces.getPageById(space.id, guideId, { format: 'markdown' });
+  assert.match(guide.markdown, /hyperdrive/);
+  const { data: doc } = await s.client.spaces.getPageById(space.id, guideId, { format: 'document' });
+  assert.equal(doc.document.object, 'document');
+  assert.deepEqual(doc.document.nodes.map((n) => n.type), ['paragraph', 'heading-2', 'paragraph']);
+  const { data: byPath } = await s.client.spaces.getPageByPath(space.id, 'site-tour');
+  assert.equal(byPath.id, tourId);
+  const { data: atRev } = await s.client.spaces.getPageInRevisionById(space.id, imported.revision, tourId);
+  assert.equal(atRev.title, 'Tour');
+
+  const { data: files } = await s.client.spaces.listFiles(space.id);
+  assert.equal(files.count, 1);
+  const [logo] = files.items;
+  assert.equal(logo.contentType, 'image/png');
+  assert.deepEqual(logo.dimensions, { width: 2, height: 1 });
+  const download = await fetch(logo.downloadURL);
+  assert.equal(download.status, 200);
+  assert.deepEqual(Buffer.from(await download.arrayBuffer()), PNG);
+  const { data: one } = await s.client.spaces.getFileById(space.id, logo.id);
+  assert.equal(one.name, logo.name);
+  const { data: fileBacklinks } = await s.client.spaces.listSpaceFileBacklinks(space.id, logo.id);
+  assert.equal(fileBacklinks.items[0].kind, 'page');
+
+  const { data: links } = await s.client.spaces.listSpaceLinks(space.id);
+  assert.equal(links.stats.broken.total, 1);
+  const { data: broken } = await s.client.spaces.listSpaceLinks(space.id, { status: 'broken' });
+  assert.equal(broken.items[0].targetReference.url, 'missing.md');
+  const { data: pageLinks } = await s.client.spaces.listPageLinksInSpace(space.id, guideId);
+  assert.equal(pageLinks.stats.total, 2);
+  const { data: backlinks } = await s.client.spaces.listSpacePageBacklinks(space.id, tourId);
+  assert.deepEqual(backlinks.items.map((l) => l.page).sort(), [guideId, list.pages.find((p) => p.title === 'Site home').id].sort());
+
+  const { data: found } = await s.client.spaces.searchSpaceContent(space.id, { query: 'hyperdrive' });
+  assert.equal(found.items[0].id, guideId);
+  assert.equal(found.items[0].sections[0].id, 'setup');
+  const { data: orgFound } = await s.client.orgs.searchOrganizationContent(s.org, { query: 'nebula' });
+  assert.equal(orgFound.items[0].id, space.id);
+  assert.equal(orgFound.items[0].pages[0].id, tourId);
+
+  const applied = await s.client.spaces.applyTemplateToSpace(space.id, { id: 'blank' });
+  assert.equal(applied.status, 201);
+  const reader = s.newUser('content-reader@example.com', 'read');
+  await refused(403, () => reader.client.spaces.applyTemplateToSpace(space.id, { id: 'blank' }));
+  const { data: after } = await reader.client.spaces.listPages(space.id);
+  assert.equal(after.pages.at(-1).title, 'Untitled');
+});
