@@ -214,4 +214,3 @@ func TestInstallationTokens(t *testing.T) {
 	env.Clock.Advance(61 * 60e9)
 	env.Must(401, "GET", "/v1/orgs/"+otherOrg, tok, nil)
 }
-

@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -132,7 +133,9 @@ func TestSpaceInstallationsFollowTheirSpace(t *testing.T) {
 	publish(env, env.Admin, "chat", env.Org, nil)
 	id := install(env, env.Admin, "chat", env.Org)
 	inst := "/v1/integrations/chat/installations/" + id
-	installOn := func(space string) { env.Must(201, "POST", inst+"/spaces", env.Admin.Token, map[string]any{"space": space}) }
+	installOn := func(space string) {
+		env.Must(201, "POST", inst+"/spaces", env.Admin.Token, map[string]any{"space": space})
+	}
 	env.Must(200, "PATCH", inst, env.Admin.Token, map[string]any{"space_selection": "selected"})
 	trashed, moved := newSpace(env, env.Admin.Token, env.Org, nil), newSpace(env, env.Admin.Token, env.Org, nil)
 	col := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/collections", env.Admin.Token, map[string]any{"title": "Guides"}).JSON()["id"].(string)
@@ -339,4 +342,39 @@ func TestInstallationTokenScopes(t *testing.T) {
 		t.Fatalf("graphql: %v", data)
 	}
 	gqlRefusal(t, env, none, `query($o: ID!) { openAPISpecs(organizationId: $o) { count } }`, map[string]any{"o": env.Org}, "FORBIDDEN", 403)
+}
+
+// The served description gives space as an id or a Space, and says what
+// extended does for spaces and sites.
+func TestSpaceInstallationDescription(t *testing.T) {
+	env := apitest.New(t)
+	var doc struct {
+		Paths      map[string]map[string]struct{ Parameters []map[string]any } `json:"paths"`
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]map[string]any `json:"properties"`
+				Required   []string                  `json:"required"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	env.Must(200, "GET", "/v1/openapi.json", env.Admin.Token, nil).Decode(t, &doc)
+	s := doc.Components.Schemas["IntegrationSpaceInstallation"]
+	if _, ok := s.Properties["spaceObject"]; ok {
+		t.Errorf("spaceObject is GraphQL's: %v", s.Properties)
+	}
+	space, _ := json.Marshal(s.Properties["space"])
+	if !strings.Contains(string(space), `"$ref":"#/components/schemas/Space"`) || !strings.Contains(string(space), `"type":"string"`) {
+		t.Errorf("space: %s", space)
+	}
+	for path, want := range map[string]string{"/integrations/{integrationName}/spaces": "whole space", "/integrations/{integrationName}/sites": "501"} {
+		found := false
+		for _, p := range doc.Paths[path]["get"].Parameters {
+			if p["name"] == "extended" {
+				found = strings.Contains(p["description"].(string), want)
+			}
+		}
+		if !found {
+			t.Errorf("%s: extended parameter should say %q", path, want)
+		}
+	}
 }
