@@ -424,8 +424,13 @@ func (r *Resolver) listTargets(ctx context.Context, name, installationID, kind s
 // admin's view of installations elsewhere) stay ids.
 func (r *Resolver) spaceInstallationList(ctx context.Context, c auth.Caller, p storage.Page[storage.TargetInstallation], extended *bool) (*model.IntegrationSpaceInstallationList, error) {
 	l := model.IntegrationSpaceInstallationList(listOf(p, r.spaceInstallationModel))
-	if extended == nil || !*extended || len(p.Items) == 0 {
+	if extended == nil || !*extended {
 		return &l, nil
+	}
+	// Spaces are read with the reader's rights: a token needs its scope
+	// even when the page happens to be empty.
+	if err := r.requireScope(ctx, "reading spaces", scopeSpaceRead, scopeSpaceWrite); err != nil {
+		return nil, err
 	}
 	ids := make([]string, len(p.Items))
 	for i, t := range p.Items {

@@ -10,7 +10,10 @@ import (
 // integration is private to the fixture organization, so the other
 // organization's admin meets 404 on every route that names it; routes that
 // name no organization use Min "member" (any member of the owning
-// organization may read the integration) or "" (GET /integrations).
+// organization may read the integration) or "" (GET /integrations). Space
+// installation routes name real spaces of the fixture organization: their
+// "admin" is the role on the space, which the fixture spaces inherit from
+// the organization role (so the member just below admin sees them: 403).
 
 func init() {
 	in := func(f *fixture) string { return "/v1/integrations/fixture-int" }

@@ -300,7 +300,8 @@ func TestInstallationTokenScopes(t *testing.T) {
 		{Name: "no scope: delete a space (whatever the minter's role)", Method: "DELETE", Path: "/v1/spaces/" + s1, Token: none, Status: 403},
 		{Name: "no scope: specs", Method: "GET", Path: org + "/openapi", Token: none, Status: 403, Contains: []string{"openapi:read"}},
 		{Name: "no scope: a spec", Method: "GET", Path: org + "/openapi/pets", Token: none, Status: 403},
-		{Name: "no scope: extended list", Method: "GET", Path: "/v1/integrations/none/spaces?extended=true", Token: none, Status: 200, Contains: []string{`"count":0`}},
+		{Name: "no scope: extended list", Method: "GET", Path: "/v1/integrations/none/spaces?extended=true", Token: none, Status: 403},
+		{Name: "no scope: plain list of its space installations", Method: "GET", Path: "/v1/integrations/none/spaces", Token: none, Status: 200, Contains: []string{`"count":0`}},
 
 		{Name: "read: a space", Method: "GET", Path: "/v1/spaces/" + s1, Token: reader, Status: 200, Contains: []string{`"id":"` + s1 + `"`, `"admin":false`}},
 		{Name: "read: every space (selection all)", Method: "GET", Path: org + "/spaces", Token: reader, Status: 200, Contains: []string{`"count":2`}},
