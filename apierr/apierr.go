@@ -44,6 +44,8 @@ func (e *Error) Code() string {
 		return "RATE_LIMITED"
 	case http.StatusBadGateway:
 		return "BAD_GATEWAY"
+	case http.StatusNotImplemented:
+		return "NOT_IMPLEMENTED"
 	default:
 		return "INTERNAL"
 	}

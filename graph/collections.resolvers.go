@@ -123,6 +123,7 @@ func (r *mutationResolver) TransferCollection(ctx context.Context, collectionID 
 	if err := r.Store.TransferCollection(ctx, c.ID, input.Organization); err != nil {
 		return nil, notFoundAs(err, "collection")
 	}
+	r.notifyDeliveries() // space installations of its spaces stayed behind
 	return r.collectionAnswer(ctx, c.ID)
 }
 

@@ -25,6 +25,10 @@ func (r *Resolver) accessOf(ctx context.Context, c auth.Caller, orgID, userID st
 	if c.OrganizationID != "" && c.OrganizationID != orgID {
 		return newContentAccess(storage.AccessData{}), nil
 	}
+	if isInstallationToken(c) && userID == c.UserID {
+		// The token acts for its installation, never as the user who minted it.
+		return r.installationContent(ctx, c)
+	}
 	d, err := r.Store.ContentAccess(ctx, orgID, userID, chainFrom)
 	if err != nil {
 		return nil, err
@@ -356,7 +360,11 @@ func defaultLevelInput(v *model.DefaultLevel) (*string, error) {
 // PurgeTrash removes for good the spaces deleted more than TrashRetention
 // ago (the trash worker calls it; tests call it after advancing the clock).
 func (r *Resolver) PurgeTrash(ctx context.Context) (int, error) {
-	return r.Store.PurgeSpaces(ctx, r.Now().Add(-TrashRetention))
+	n, err := r.Store.PurgeSpaces(ctx, r.Now().Add(-TrashRetention))
+	if n > 0 {
+		r.notifyDeliveries() // their space installations went with them
+	}
+	return n, err
 }
 
 // grantTarget loads the space or collection a grant is about (exactly one)

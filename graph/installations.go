@@ -23,27 +23,10 @@ import (
 //   - it reads and updates its own installation and the space and site
 //     installations under it, and nothing else of the integrations family
 //     (publishing, installing, development mode, events: 403);
-//   - requireScope checks the integration's scopes for the content
-//     families (spaces, sites, OpenAPI) that accept installation tokens;
+//   - the content families that accept installation tokens judge them by
+//     the integration's scopes instead (see scopes.go);
 //   - it expires after an hour and is revoked with its installation.
 var installationRole = "read"
-
-// requireScope refuses an installation token whose integration lacks
-// scope; other callers pass (their role decides).
-func (r *Resolver) requireScope(ctx context.Context, scope model.IntegrationScope) error {
-	c, err := callerOf(ctx)
-	if err != nil || !isInstallationToken(c) {
-		return err
-	}
-	_, scopes, err := r.Store.InstallationOfToken(ctx, c.TokenID)
-	if err != nil {
-		return notFoundAs(err, "installation")
-	}
-	if !slices.Contains(scopes, string(scope)) {
-		return apierr.Forbidden("the integration was not granted the %s scope", scope)
-	}
-	return nil
-}
 
 // installationRule says who besides admins of the installation's
 // organization may act on an installation.
@@ -51,6 +34,9 @@ type installationRule struct {
 	action     string
 	ownerAdmin bool // admins of the integration's owning organization
 	token      bool // the installation's own tokens
+	// members: every member of the installation's organization passes
+	// (space and site installations, where the role on the space decides).
+	members bool
 }
 
 var (
@@ -88,7 +74,7 @@ func (r *Resolver) installationFor(ctx context.Context, name, installationID str
 			return c, it, in, err
 		}
 	}
-	if m != nil && atLeast(m.Role, "admin") {
+	if m != nil && (rule.members || atLeast(m.Role, "admin")) {
 		return c, it, in, nil
 	}
 	if m != nil || memberOfOwner(c, it) {
@@ -256,20 +242,67 @@ func statusFor(complete bool) string {
 	return "pending"
 }
 
-// Space and site installations. TODO(spaces, sites): once those families
-// land, check in installOnTarget, targetFor, updateTarget and
-// uninstallTarget that targetID is a space (site) of the installation's
-// organization — 404 "space"/"site" otherwise — and that the caller may
-// administrate it; until then targetID is taken as given and only the
-// installation's organization is checked.
+// Space and site installations. Whoever acts on one must pass the
+// installation's rule and then the target's check (targetAccess):
+//   - the space must be a live space of the installation's organization:
+//     unknown ids, spaces of other organizations and spaces in the trash
+//     are all 404 "space";
+//   - members of the installation's organization act by their effective
+//     role on the space: admin installs, reads, updates and uninstalls (so
+//     organization admins always may, and so may admins of that one space);
+//     a member who can see the space with a lower role gets 403, one who
+//     cannot see it 404;
+//   - admins of the integration's owner (read, update) and the
+//     installation's own tokens (read, update) need only the space to exist
+//     there: they manage the integration, not the organization's content.
+// Sites do not exist yet (another family): site ids are taken as given.
+
+// targetAccess loads an installation under rule and checks the target of
+// kind named targetID for the caller.
+func (r *Resolver) targetAccess(ctx context.Context, name, installationID, kind, targetID string, rule installationRule) (storage.Integration, storage.Installation, error) {
+	rule.members = kind == "space" // sites: no role to judge by yet
+	c, it, in, err := r.installationFor(ctx, name, installationID, rule)
+	if err != nil || kind != "space" {
+		return it, in, err
+	}
+	sp, err := r.Store.Space(ctx, targetID)
+	if err != nil || sp.OrganizationID != in.OrganizationID || sp.DeletedAt != nil {
+		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return it, in, err
+		}
+		return it, in, apierr.NotFound("space")
+	}
+	// installationFor admitted tokens and owner admins before members.
+	if isInstallationToken(c) || (rule.ownerAdmin && ownerAdmin(c, it)) {
+		return it, in, nil
+	}
+	chain := sp.ParentID
+	if chain == nil {
+		chain = new(string) // a top-level space needs no collection
+	}
+	a, err := r.accessOf(ctx, c, sp.OrganizationID, c.UserID, chain)
+	if err != nil {
+		return it, in, err
+	}
+	switch role := a.spaceRole(sp); {
+	case role == 0:
+		return it, in, apierr.NotFound("space")
+	case role < roleRank["admin"]:
+		return it, in, apierr.Forbidden("%s needs the admin role on the space", rule.action)
+	}
+	return it, in, nil
+}
 
 func (r *Resolver) installOnTarget(ctx context.Context, name, installationID, kind, targetID string) (storage.TargetInstallation, error) {
-	// installOnTarget admits neither owner admins nor installation tokens.
-	_, it, in, err := r.installationFor(ctx, name, installationID, installOnTarget)
-	if err != nil {
+	if _, err := callerOf(ctx); err != nil {
 		return storage.TargetInstallation{}, err
 	}
 	if err := checkLen(kind, targetID, 1, 100); err != nil {
+		return storage.TargetInstallation{}, err
+	}
+	// installOnTarget admits neither owner admins nor installation tokens.
+	it, in, err := r.targetAccess(ctx, name, installationID, kind, targetID, installOnTarget)
+	if err != nil {
 		return storage.TargetInstallation{}, err
 	}
 	if !targetAllows(it.Target, kind) {
@@ -290,7 +323,7 @@ func (r *Resolver) installOnTarget(ctx context.Context, name, installationID, ki
 }
 
 func (r *Resolver) targetFor(ctx context.Context, name, installationID, kind, targetID string) (storage.TargetInstallation, error) {
-	_, _, in, err := r.installationFor(ctx, name, installationID, readInstallation)
+	_, in, err := r.targetAccess(ctx, name, installationID, kind, targetID, readInstallation)
 	if err != nil {
 		return storage.TargetInstallation{}, err
 	}
@@ -299,7 +332,7 @@ func (r *Resolver) targetFor(ctx context.Context, name, installationID, kind, ta
 }
 
 func (r *Resolver) updateTarget(ctx context.Context, name, installationID, kind, targetID string, input model.UpdateTargetInstallationInput) (storage.TargetInstallation, error) {
-	_, it, in, err := r.installationFor(ctx, name, installationID, updateInstallation)
+	it, in, err := r.targetAccess(ctx, name, installationID, kind, targetID, updateInstallation)
 	if err != nil {
 		return storage.TargetInstallation{}, err
 	}
@@ -330,7 +363,7 @@ func (r *Resolver) updateTarget(ctx context.Context, name, installationID, kind,
 }
 
 func (r *Resolver) uninstallTarget(ctx context.Context, name, installationID, kind, targetID string) (*model.DeleteResult, error) {
-	_, it, in, err := r.installationFor(ctx, name, installationID, installOnTarget)
+	it, in, err := r.targetAccess(ctx, name, installationID, kind, targetID, installOnTarget)
 	if err != nil {
 		return deleteRefusal(err)
 	}
@@ -344,38 +377,102 @@ func (r *Resolver) uninstallTarget(ctx context.Context, name, installationID, ki
 	return &model.DeleteResult{Deleted: deleted}, nil
 }
 
+// TargetRemovedEvent is the event of a space installation that went with
+// its space (storage.DB.OnTargetRemoved).
+func (r *Resolver) TargetRemovedEvent(it storage.Integration, t storage.TargetInstallation) storage.NewEvent {
+	return r.targetDeletedEvent(it, t)
+}
+
 // listTargets lists space or site installations: of one installation, or
-// of the whole integration within the caller's installation scope.
-func (r *Resolver) listTargets(ctx context.Context, name, installationID, kind string, page *string, limit *int, externalID *string, extended *bool) (storage.Page[storage.TargetInstallation], error) {
+// of the whole integration within the caller's installation scope. It
+// answers the caller too (for extended lists).
+func (r *Resolver) listTargets(ctx context.Context, name, installationID, kind string, page *string, limit *int, externalID *string) (auth.Caller, storage.Page[storage.TargetInstallation], error) {
 	var none storage.Page[storage.TargetInstallation]
-	if extended != nil && *extended {
-		return none, apierr.New(501, "extended: full %s objects are not available yet; omit extended or pass false to get %s ids", kind, kind)
-	}
 	pq, err := pageQuery(page, limit)
 	if err != nil {
-		return none, err
+		return auth.Caller{}, none, err
 	}
 	f := storage.TargetFilter{Kind: kind}
+	var c auth.Caller
 	var it storage.Integration
 	if installationID != "" {
 		var in storage.Installation
-		if _, it, in, err = r.installationFor(ctx, name, installationID, readInstallation); err != nil {
-			return none, err
+		if c, it, in, err = r.installationFor(ctx, name, installationID, readInstallation); err != nil {
+			return c, none, err
 		}
 		f.InstallationID, f.Installations.AllOrgs = in.ID, true
 	} else {
-		var c auth.Caller
 		if c, it, err = r.visibleIntegration(ctx, name); err != nil {
-			return none, err
+			return c, none, err
 		}
 		if f.Installations, err = r.installationScope(ctx, c, it); err != nil {
-			return none, err
+			return c, none, err
 		}
 	}
 	if externalID != nil {
 		f.Installations.ExternalID = *externalID
 	}
-	return r.Store.ListTargetInstallations(ctx, it.ID, f, pq)
+	p, err := r.Store.ListTargetInstallations(ctx, it.ID, f, pq)
+	return c, p, err
+}
+
+// spaceInstallationList converts a page of space installations; extended
+// puts each space the caller can read (as GET /spaces/{id} would answer
+// it, with the caller's permissions) in spaceObject. The page's spaces are
+// read in one query, and the caller's access once per organization on the
+// page that the caller belongs to; spaces of other organizations (an owner
+// admin's view of installations elsewhere) stay ids.
+func (r *Resolver) spaceInstallationList(ctx context.Context, c auth.Caller, p storage.Page[storage.TargetInstallation], extended *bool) (*model.IntegrationSpaceInstallationList, error) {
+	l := model.IntegrationSpaceInstallationList(listOf(p, r.spaceInstallationModel))
+	if extended == nil || !*extended {
+		return &l, nil
+	}
+	// Spaces are read with the reader's rights: a token needs its scope
+	// even when the page happens to be empty.
+	if err := r.requireScope(ctx, "reading spaces", scopeSpaceRead, scopeSpaceWrite); err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(p.Items))
+	for i, t := range p.Items {
+		ids[i] = t.TargetID
+	}
+	spaces, err := r.Store.SpacesByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	member := []string{c.OrganizationID} // an installation token's
+	if !isInstallationToken(c) {
+		if member, err = r.callerOrgs(ctx, c, false); err != nil {
+			return nil, err
+		}
+	}
+	access := map[string]*contentAccess{}
+	for _, e := range l.Items {
+		sp, ok := spaces[e.Space]
+		if !ok || sp.DeletedAt != nil || !slices.Contains(member, sp.OrganizationID) {
+			continue
+		}
+		a, ok := access[sp.OrganizationID]
+		if !ok {
+			if a, err = r.accessOf(ctx, c, sp.OrganizationID, c.UserID, nil); err != nil {
+				return nil, err
+			}
+			access[sp.OrganizationID] = a
+		}
+		if role := a.spaceRole(sp); role > 0 {
+			e.SpaceObject = r.spaceModel(sp, role)
+		}
+	}
+	return &l, nil
+}
+
+// noExtendedSites refuses extended site lists: sites do not exist in
+// docsapi yet, so there is no Site object to answer.
+func noExtendedSites(extended *bool) error {
+	if extended != nil && *extended {
+		return apierr.New(501, "extended: sites are not implemented in docsapi yet, so there is no Site object to answer; omit extended or pass false to get site ids")
+	}
+	return nil
 }
 
 // deleteRefusal turns a 404 of a delete into "nothing was deleted" (204):

@@ -253,17 +253,19 @@ func (r *queryResolver) OrganizationInstallations(ctx context.Context, organizat
 
 // IntegrationSpaceInstallations is the resolver for the integrationSpaceInstallations field.
 func (r *queryResolver) IntegrationSpaceInstallations(ctx context.Context, integrationName string, page *string, limit *int, externalID *string, extended *bool) (*model.IntegrationSpaceInstallationList, error) {
-	p, err := r.listTargets(ctx, integrationName, "", "space", page, limit, externalID, extended)
+	c, p, err := r.listTargets(ctx, integrationName, "", "space", page, limit, externalID)
 	if err != nil {
 		return nil, err
 	}
-	l := model.IntegrationSpaceInstallationList(listOf(p, r.spaceInstallationModel))
-	return &l, nil
+	return r.spaceInstallationList(ctx, c, p, extended)
 }
 
 // IntegrationSiteInstallations is the resolver for the integrationSiteInstallations field.
 func (r *queryResolver) IntegrationSiteInstallations(ctx context.Context, integrationName string, page *string, limit *int, externalID *string, extended *bool) (*model.IntegrationSiteInstallationList, error) {
-	p, err := r.listTargets(ctx, integrationName, "", "site", page, limit, externalID, extended)
+	if err := noExtendedSites(extended); err != nil {
+		return nil, err
+	}
+	_, p, err := r.listTargets(ctx, integrationName, "", "site", page, limit, externalID)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +275,7 @@ func (r *queryResolver) IntegrationSiteInstallations(ctx context.Context, integr
 
 // InstallationSpaces is the resolver for the installationSpaces field.
 func (r *queryResolver) InstallationSpaces(ctx context.Context, integrationName string, installationID string, page *string, limit *int) (*model.IntegrationSpaceInstallationList, error) {
-	p, err := r.listTargets(ctx, integrationName, installationID, "space", page, limit, nil, nil)
+	_, p, err := r.listTargets(ctx, integrationName, installationID, "space", page, limit, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +294,7 @@ func (r *queryResolver) InstallationSpace(ctx context.Context, integrationName s
 
 // InstallationSites is the resolver for the installationSites field.
 func (r *queryResolver) InstallationSites(ctx context.Context, integrationName string, installationID string, page *string, limit *int) (*model.IntegrationSiteInstallationList, error) {
-	p, err := r.listTargets(ctx, integrationName, installationID, "site", page, limit, nil, nil)
+	_, p, err := r.listTargets(ctx, integrationName, installationID, "site", page, limit, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,15 @@ const (
 	openAPIWriteRole model.Role = "create"
 )
 
+// openAPIAccess checks the caller's role (min), or an installation token's
+// scope: openapi:write for writes, openapi:read or openapi:write for reads.
+func (r *Resolver) openAPIAccess(ctx context.Context, orgID string, min model.Role, action string) (orgScope, error) {
+	if min == openAPIReadRole {
+		return r.inOrgFor(ctx, orgID, min, action, scopeOpenAPIRead, scopeOpenAPIWrite)
+	}
+	return r.inOrgFor(ctx, orgID, min, action, scopeOpenAPIWrite)
+}
+
 func checkOpenAPISlug(slug string) error {
 	return firstErr(checkLen("slug", slug, 1, 100), checkPattern("slug", slug, openAPISlugPattern))
 }
@@ -86,7 +95,7 @@ func (r *Resolver) openAPIVersionModel(s storage.OpenAPISpec, v storage.OpenAPIV
 
 // openAPISpecFor loads a spec the caller may read.
 func (r *Resolver) openAPISpecFor(ctx context.Context, orgID, slug string, min model.Role, action string) (orgScope, storage.OpenAPISpec, error) {
-	sc, err := r.inOrgAtLeast(ctx, orgID, min, action)
+	sc, err := r.openAPIAccess(ctx, orgID, min, action)
 	if err != nil {
 		return sc, storage.OpenAPISpec{}, err
 	}

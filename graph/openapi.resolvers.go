@@ -15,7 +15,7 @@ import (
 
 // CreateOpenAPISpec is the resolver for the createOpenAPISpec field.
 func (r *mutationResolver) CreateOpenAPISpec(ctx context.Context, organizationID string, input model.CreateOpenAPISpecInput) (*model.OpenAPISpec, error) {
-	sc, err := r.inOrgAtLeast(ctx, organizationID, openAPIWriteRole, "creating an OpenAPI spec")
+	sc, err := r.openAPIAccess(ctx, organizationID, openAPIWriteRole, "creating an OpenAPI spec")
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (r *mutationResolver) CreateOpenAPISpec(ctx context.Context, organizationID
 
 // PutOpenAPISpec is the resolver for the putOpenAPISpec field.
 func (r *mutationResolver) PutOpenAPISpec(ctx context.Context, organizationID string, slug string, input model.PutOpenAPISpecInput) (*model.OpenAPISpecPutResult, error) {
-	sc, err := r.inOrgAtLeast(ctx, organizationID, openAPIWriteRole, "creating or updating an OpenAPI spec")
+	sc, err := r.openAPIAccess(ctx, organizationID, openAPIWriteRole, "creating or updating an OpenAPI spec")
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (r *mutationResolver) PutOpenAPISpec(ctx context.Context, organizationID st
 
 // UpdateOpenAPISpec is the resolver for the updateOpenAPISpec field.
 func (r *mutationResolver) UpdateOpenAPISpec(ctx context.Context, organizationID string, slug string, input model.UpdateOpenAPISpecInput) (*model.OpenAPISpec, error) {
-	sc, err := r.inOrgAtLeast(ctx, organizationID, openAPIWriteRole, "changing an OpenAPI spec's visibility")
+	sc, err := r.openAPIAccess(ctx, organizationID, openAPIWriteRole, "changing an OpenAPI spec's visibility")
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (r *mutationResolver) UpdateOpenAPISpec(ctx context.Context, organizationID
 
 // DeleteOpenAPISpec is the resolver for the deleteOpenAPISpec field.
 func (r *mutationResolver) DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (*model.DeleteResult, error) {
-	if _, err := r.inOrgAtLeast(ctx, organizationID, openAPIWriteRole, "deleting an OpenAPI spec"); err != nil {
+	if _, err := r.openAPIAccess(ctx, organizationID, openAPIWriteRole, "deleting an OpenAPI spec"); err != nil {
 		return nil, err
 	}
 	deleted, err := r.Store.DeleteOpenAPISpec(ctx, organizationID, slug)
@@ -97,7 +97,7 @@ func (r *mutationResolver) DeleteOpenAPISpec(ctx context.Context, organizationID
 
 // OpenAPISpecs is the resolver for the openAPISpecs field.
 func (r *queryResolver) OpenAPISpecs(ctx context.Context, organizationID string, page *string, limit *int) (*model.OpenAPISpecList, error) {
-	sc, err := r.inOrgAtLeast(ctx, organizationID, openAPIReadRole, "listing OpenAPI specs")
+	sc, err := r.openAPIAccess(ctx, organizationID, openAPIReadRole, "listing OpenAPI specs")
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,9 @@ type contentAccess struct {
 	nodes   map[string]storage.CollectionNode
 	grants  map[storage.ContentRef]int
 	memo    map[string]int // effective role on collections already computed
+	// installation is set for an installation token: its scopes and its
+	// installation's space selection decide instead of roles and grants.
+	installation *installationReach
 }
 
 func newContentAccess(d storage.AccessData) *contentAccess {
@@ -76,6 +79,9 @@ const maxDepth = 1000
 func (a *contentAccess) effectiveRole(it contentItem) int {
 	if !a.member {
 		return 0
+	}
+	if a.installation != nil {
+		return a.installation.spaceRole(it)
 	}
 	if a.orgRank == roleRank["admin"] {
 		return roleRank["admin"]

@@ -61,7 +61,7 @@ func (r *mutationResolver) UpdateSpace(ctx context.Context, spaceID string, inpu
 	if err != nil {
 		return nil, err
 	}
-	if err := s.require("admin", "changing a space's settings"); err != nil {
+	if err := s.requireSettingsChange("changing a space's settings"); err != nil {
 		return nil, err
 	}
 	var p storage.SpacePatch
@@ -180,6 +180,7 @@ func (r *mutationResolver) TransferSpace(ctx context.Context, spaceID string, in
 	if err := r.Store.TransferSpace(ctx, sp.ID, input.Organization); err != nil {
 		return nil, notFoundAs(err, "space")
 	}
+	r.notifyDeliveries() // its space installations stayed behind
 	return r.spaceAnswer(ctx, sp.ID)
 }
 

@@ -10,7 +10,10 @@ import (
 // integration is private to the fixture organization, so the other
 // organization's admin meets 404 on every route that names it; routes that
 // name no organization use Min "member" (any member of the owning
-// organization may read the integration) or "" (GET /integrations).
+// organization may read the integration) or "" (GET /integrations). Space
+// installation routes name real spaces of the fixture organization: their
+// "admin" is the role on the space, which the fixture spaces inherit from
+// the organization role (so the member just below admin sees them: 403).
 
 func init() {
 	in := func(f *fixture) string { return "/v1/integrations/fixture-int" }
@@ -20,7 +23,11 @@ func init() {
 		f.Env.Must(200, "POST", in(f), admin.Token, publishBody(f.Org, map[string]any{"visibility": "private"}))
 		r := f.Env.Must(201, "POST", in(f)+"/installations", admin.Token, map[string]any{"organization": f.Org})
 		f.IDs["installation"] = r.JSON()["id"].(string)
-		f.Env.Must(201, "POST", inst(f)+"/spaces", admin.Token, map[string]any{"space": "fixture-space"})
+		// Spaces inherit the organization role: a member just below admin
+		// sees them and gets 403 on space installations.
+		f.IDs["installedSpace"] = f.Env.Must(201, "POST", "/v1/orgs/"+f.Org+"/spaces", admin.Token, map[string]any{"title": "Installed"}).JSON()["id"].(string)
+		f.IDs["anotherSpace"] = f.Env.Must(201, "POST", "/v1/orgs/"+f.Org+"/spaces", admin.Token, map[string]any{"title": "Another"}).JSON()["id"].(string)
+		f.Env.Must(201, "POST", inst(f)+"/spaces", admin.Token, map[string]any{"space": f.IDs["installedSpace"]})
 		f.Env.Must(201, "POST", inst(f)+"/sites", admin.Token, map[string]any{"site": "fixture-site"})
 		var l struct {
 			Items []struct{ ID string } `json:"items"`
@@ -51,11 +58,11 @@ func init() {
 		"POST /v1/integrations/{integrationName}/installations/{installationId}/tokens": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/tokens" }},
 		"GET /v1/integrations/{integrationName}/installations/{installationId}/spaces":  {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces" }},
 		"POST /v1/integrations/{integrationName}/installations/{installationId}/spaces": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces" },
-			Body: map[string]any{"space": "another-space"}},
-		"GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces/fixture-space" }},
-		"PATCH /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces/fixture-space" },
+			BodyFor: func(f *fixture) any { return map[string]any{"space": f.IDs["anotherSpace"]} }},
+		"GET /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces/" + f.IDs["installedSpace"] }},
+		"PATCH /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces/" + f.IDs["installedSpace"] },
 			Body: map[string]any{"externalIds": []string{"x"}}},
-		"DELETE /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces/fixture-space" }},
+		"DELETE /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces/" + f.IDs["installedSpace"] }},
 		"GET /v1/integrations/{integrationName}/installations/{installationId}/sites":               {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites" }},
 		"POST /v1/integrations/{integrationName}/installations/{installationId}/sites": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites" },
 			Body: map[string]any{"site": "another-site"}},

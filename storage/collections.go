@@ -217,6 +217,9 @@ func (db *DB) TransferCollection(ctx context.Context, id, to string) error {
 			if err := deleteGrantsOn(tx, KindSpace, spaceIDs...); err != nil {
 				return err
 			}
+			if err := runSpaceHooks(tx, spaceTransferHooks, spaceIDs...); err != nil {
+				return err
+			}
 		}
 		if err := deleteGrantsOn(tx, KindCollection, ids...); err != nil {
 			return err

@@ -25,6 +25,7 @@ type Content interface {
 	MoveCollection(ctx context.Context, id string, parent *string, at Placement) error
 	TransferCollection(ctx context.Context, id, to string) error
 	Space(ctx context.Context, id string) (Space, error)
+	SpacesByIDs(ctx context.Context, ids []string) (map[string]Space, error)
 	ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bool, pq PageQuery) (Page[Space], error)
 	CreateSpace(ctx context.Context, s *Space) error
 	UpdateSpace(ctx context.Context, id string, p SpacePatch) error

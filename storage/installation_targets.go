@@ -89,6 +89,11 @@ func (db *DB) ListTargetInstallations(ctx context.Context, integrationID string,
 		from += ` AND s.installation_id = ?`
 		args = append(args, f.InstallationID)
 	}
+	if f.Kind == "space" {
+		// Installations on a space in the trash rest until it is restored
+		// (or purged with it).
+		from += ` AND NOT EXISTS (SELECT 1 FROM spaces sp WHERE sp.id = s.target_id AND sp.deleted_at IS NOT NULL)`
+	}
 	if f.Installations.ExternalID != "" {
 		from += ` AND EXISTS (SELECT 1 FROM integration_external_ids e WHERE e.installation_id = s.installation_id
  AND e.kind = s.kind AND e.target_id = s.target_id AND e.external_id = ?)`
@@ -185,4 +190,69 @@ func (db *DB) DeleteTargetInstallation(ctx context.Context, installationID, kind
 		return insertEvents(tx, events(prev))
 	})
 	return deleted, err
+}
+
+// InstallationTargetIDs lists the ids of the spaces (or sites) an
+// installation is installed on.
+func (db *DB) InstallationTargetIDs(ctx context.Context, installationID, kind string) ([]string, error) {
+	return queryIDs(db.r(), `SELECT target_id FROM integration_target_installations WHERE installation_id = ? AND kind = ?`, installationID, kind)
+}
+
+// TargetRemovedEvent builds the event recorded when an installation on a
+// space goes with the space (purged, or transferred to another
+// organization). The resolvers set it (OnTargetRemoved): the event's
+// payload and forwarding are theirs to decide.
+type TargetRemovedEvent func(it Integration, removed TargetInstallation) NewEvent
+
+// OnTargetRemoved sets the builder of the events recorded when space
+// installations go with their space; without one they go silently.
+func (db *DB) OnTargetRemoved(fn TargetRemovedEvent) { db.targetRemoved.Store(&fn) }
+
+func init() {
+	// A space purged from the trash or transferred to another organization
+	// takes its space installations with it: they belong to installations of
+	// the organization it was in.
+	spaceRemovalHooks = append(spaceRemovalHooks, removeSpaceInstallations)
+	spaceTransferHooks = append(spaceTransferHooks, removeSpaceInstallations)
+}
+
+// removeSpaceInstallations deletes the installations on a space and records
+// a space_installation_deleted event for each, in the caller's transaction.
+func removeSpaceInstallations(tx *Tx, spaceID string) error {
+	rows, err := tx.QueryContext(tx.ctx, `SELECT `+targetCols+` `+targetFrom+` WHERE s.kind = 'space' AND s.target_id = ?`, spaceID)
+	if err != nil {
+		return err
+	}
+	var removed []TargetInstallation
+	for rows.Next() {
+		t, err := scanTarget(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		removed = append(removed, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(removed) == 0 {
+		return err
+	}
+	if _, err := tx.exec(`DELETE FROM integration_external_ids WHERE kind = 'space' AND target_id = ?`, spaceID); err != nil {
+		return err
+	}
+	if _, err := tx.exec(`DELETE FROM integration_target_installations WHERE kind = 'space' AND target_id = ?`, spaceID); err != nil {
+		return err
+	}
+	build := tx.db.targetRemoved.Load()
+	if build == nil {
+		return nil
+	}
+	var events []NewEvent
+	for _, t := range removed {
+		it, err := scanIntegration(tx.QueryRowContext(tx.ctx, `SELECT `+integrationSelect+` `+integrationFrom+` WHERE i.id = ?`, "", t.IntegrationID))
+		if err != nil {
+			return err
+		}
+		events = append(events, (*build)(it, t))
+	}
+	return insertEvents(tx, events)
 }

@@ -27,12 +27,17 @@ type Installation struct {
 	UpdatedAt       time.Time
 }
 
-// The spaces count is the number of space installations under it.
-// TODO(spaces): with space_selection "all" count the organization's spaces
-// once the spaces table exists.
+// spaces counts the live spaces the installation covers: with
+// space_selection "all" every live space of its organization (the
+// installation reaches them all, whether or not they carry a space
+// installation of their own), with "selected" the live spaces it is
+// installed on. Spaces in the trash count again once restored.
 const installationCols = `x.id, x.integration_id, i.name, x.organization_id, x.status, x.space_selection, x.site_selection,
  x.configuration, x.external_ids, x.created_at, x.updated_at,
- (SELECT COUNT(*) FROM integration_target_installations s WHERE s.installation_id = x.id AND s.kind = 'space')`
+ CASE WHEN x.space_selection = 'all'
+  THEN (SELECT COUNT(*) FROM spaces sp WHERE sp.organization_id = x.organization_id AND sp.deleted_at IS NULL)
+  ELSE (SELECT COUNT(*) FROM integration_target_installations s JOIN spaces sp ON sp.id = s.target_id
+   WHERE s.installation_id = x.id AND s.kind = 'space' AND sp.deleted_at IS NULL) END`
 
 const installationFrom = `FROM integration_installations x JOIN integrations i ON i.id = x.integration_id`
 

@@ -54,6 +54,28 @@ func (db *DB) Space(ctx context.Context, id string) (Space, error) {
 	return scanSpace(db.r().QueryRowContext(ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id = ?`, id))
 }
 
+// SpacesByIDs reads the spaces with those ids (any organization, trashed or
+// not) in one query; unknown ids are left out.
+func (db *DB) SpacesByIDs(ctx context.Context, ids []string) (map[string]Space, error) {
+	out := make(map[string]Space, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := db.r().QueryContext(ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id IN (`+placeholders(len(ids))+`)`, anySlice(ids)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		s, err := scanSpace(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[s.ID] = s
+	}
+	return out, rows.Err()
+}
+
 // SpaceFilter selects and orders a list of live spaces of one organization.
 type SpaceFilter struct {
 	OrganizationID string
@@ -203,6 +225,22 @@ func (db *DB) RestoreSpace(ctx context.Context, id string, since time.Time) erro
 // (change requests, comments, site links) in the purging transaction.
 var spaceRemovalHooks []func(tx *Tx, spaceID string) error
 
+// spaceTransferHooks let other families drop rows that hold a space to its
+// organization (integration installations) when it is transferred to
+// another one, in the transferring transaction.
+var spaceTransferHooks []func(tx *Tx, spaceID string) error
+
+func runSpaceHooks(tx *Tx, hooks []func(tx *Tx, spaceID string) error, ids ...string) error {
+	for _, id := range ids {
+		for _, hook := range hooks {
+			if err := hook(tx, id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // PurgeSpaces removes for good the spaces trashed at or before cutoff, with
 // their revisions and grants, and returns how many it removed.
 func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
@@ -213,10 +251,8 @@ func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
 	n := 0
 	err = db.Write(ctx, func(tx *Tx) error {
 		for _, id := range ids {
-			for _, hook := range spaceRemovalHooks {
-				if err := hook(tx, id); err != nil {
-					return err
-				}
+			if err := runSpaceHooks(tx, spaceRemovalHooks, id); err != nil {
+				return err
 			}
 			if err := deleteGrantsOn(tx, KindSpace, id); err != nil {
 				return err
@@ -337,6 +373,9 @@ func (db *DB) TransferSpace(ctx context.Context, id, to string) error {
 			return err
 		}
 		if err := deleteGrantsOn(tx, KindSpace, id); err != nil {
+			return err
+		}
+		if err := runSpaceHooks(tx, spaceTransferHooks, id); err != nil {
 			return err
 		}
 		return place(tx, to, ContentRef{KindSpace, id}, nil, false, Placement{})

@@ -924,6 +924,38 @@ func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_space(_ co
 	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _IntegrationSpaceInstallation_spaceObject(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_spaceObject(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceObject, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖdocsapiᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_spaceObject(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSpaceInstallation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _IntegrationSpaceInstallationList_next(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallationList) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1759,6 +1791,11 @@ func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, s
 		case "space":
 			out.Values[i] = ec._IntegrationSpaceInstallation_space(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spaceObject":
+			out.Values[i] = ec._IntegrationSpaceInstallation_spaceObject(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:

@@ -303,6 +303,7 @@ type ComplexityRoot struct {
 		Installation  func(childComplexity int) int
 		Integration   func(childComplexity int) int
 		Space         func(childComplexity int) int
+		SpaceObject   func(childComplexity int) int
 		Status        func(childComplexity int) int
 		Urls          func(childComplexity int) int
 	}
@@ -1918,6 +1919,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.IntegrationSpaceInstallation.Space(childComplexity), true
+	case "IntegrationSpaceInstallation.spaceObject":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.SpaceObject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.SpaceObject(childComplexity), true
 	case "IntegrationSpaceInstallation.status":
 		if e.ComplexityRoot.IntegrationSpaceInstallation.Status == nil {
 			break
@@ -5425,7 +5432,10 @@ type IntegrationInstallation {
   status: InstallationStatus!
   space_selection: InstallationSelection!
   site_selection: InstallationSelection!
-  "Number of space installations under this installation."
+  """
+  Live spaces the installation covers: with space_selection ALL every live
+  space of its organization, with SELECTED the live spaces it is installed on.
+  """
   spaces: Int!
   configuration: JSONObject!
   createdAt: DateTime!
@@ -5478,7 +5488,10 @@ type TargetInstallationURLs {
   publicEndpoint: String!
 }
 
-"An integration installed on a space. space is the space id."
+"""
+An integration installed on a space. space is the space id; spaceObject is
+the whole space in lists asked with extended: true.
+"""
 type IntegrationSpaceInstallation {
   integration: String!
   installation: String!
@@ -5487,6 +5500,13 @@ type IntegrationSpaceInstallation {
   externalIds: [String!]!
   urls: TargetInstallationURLs!
   space: String!
+  """
+  The space as the caller reads it (space, with the caller's permissions),
+  when the list was asked with extended: true and the caller can read the
+  space; null otherwise (not extended, or a space of an organization the
+  caller does not belong to). REST answers it in place of the id in space.
+  """
+  spaceObject: Space
 }
 
 type IntegrationSpaceInstallationList {
@@ -5553,12 +5573,17 @@ extend type Query {
   "Installations in an organization, each with its integration (ADMIN); search matches the integration's name or title."
   organizationInstallations(organizationId: ID!, page: String, limit: Int, search: String): OrganizationInstallationList!
   """
-  Space installations of an integration, scoped like integrationInstallations.
-  extended (full Space objects instead of ids) is not available yet: true
-  answers 501.
+  Space installations of an integration, scoped like integrationInstallations
+  (spaces in the trash are left out until restored). extended: true fills
+  spaceObject with each space the caller can read. An installation token
+  needs space:metadata:read (or write) for extended.
   """
   integrationSpaceInstallations(integrationName: String!, page: String, limit: Int, externalId: String, extended: Boolean): IntegrationSpaceInstallationList!
-  "Site installations of an integration, scoped like integrationInstallations; extended=true answers 501 (not available yet)."
+  """
+  Site installations of an integration, scoped like integrationInstallations.
+  extended: true answers 501: sites are not implemented in docsapi yet, so
+  there is no Site object to answer.
+  """
   integrationSiteInstallations(integrationName: String!, page: String, limit: Int, externalId: String, extended: Boolean): IntegrationSiteInstallationList!
   installationSpaces(integrationName: String!, installationId: ID!, page: String, limit: Int): IntegrationSpaceInstallationList!
   installationSpace(integrationName: String!, installationId: ID!, spaceId: ID!): IntegrationSpaceInstallation!
@@ -5575,7 +5600,15 @@ extend type Mutation {
   uninstallIntegration(integrationName: String!, installationId: ID!): DeleteResult!
   "Mint a temporary installation token (ADMIN of the integration's owning organization)."
   createInstallationToken(integrationName: String!, installationId: ID!): InstallationToken!
-  "Install on a space of the installation's organization (ADMIN there)."
+  """
+  Install on a space of the installation's organization: the caller needs
+  the admin role on the space (organization admins, and admins of that
+  space). Unknown spaces, spaces of other organizations and spaces in the
+  trash are NOT_FOUND; a member who sees the space with a lower role gets
+  FORBIDDEN. Reading, updating and uninstalling a space installation follow
+  the same rule; the integration owner's admins and the installation's own
+  tokens may also read and update it.
+  """
   installIntegrationOnSpace(integrationName: String!, installationId: ID!, spaceId: ID!): IntegrationSpaceInstallation!
   updateIntegrationSpaceInstallation(integrationName: String!, installationId: ID!, spaceId: ID!, input: UpdateTargetInstallationInput!): IntegrationSpaceInstallation!
   uninstallIntegrationFromSpace(integrationName: String!, installationId: ID!, spaceId: ID!): DeleteResult!
@@ -7725,6 +7758,8 @@ func (ec *executionContext) childFields_IntegrationSpaceInstallation(ctx context
 		return ec.fieldContext_IntegrationSpaceInstallation_urls(ctx, field)
 	case "space":
 		return ec.fieldContext_IntegrationSpaceInstallation_space(ctx, field)
+	case "spaceObject":
+		return ec.fieldContext_IntegrationSpaceInstallation_spaceObject(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type IntegrationSpaceInstallation", field.Name)
 }

@@ -1638,6 +1638,13 @@ func (ec *executionContext) unmarshalOCreateSpaceInput2ᚖdocsapiᚋgraphᚋmode
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOSpace2ᚖdocsapiᚋgraphᚋmodelᚐSpace(ctx context.Context, sel ast.SelectionSet, v *model.Space) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Space(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOSpaceEditMode2ᚖdocsapiᚋgraphᚋmodelᚐSpaceEditMode(ctx context.Context, v any) (*model.SpaceEditMode, error) {
 	if v == nil {
 		return nil, nil

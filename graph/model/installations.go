@@ -1,6 +1,9 @@
 package model
 
-import "io"
+import (
+	"encoding/json"
+	"io"
+)
 
 // InstallationStatus is the state of an installation.
 type InstallationStatus string
@@ -88,7 +91,9 @@ type TargetInstallationURLs struct {
 }
 
 // IntegrationSpaceInstallation is an integration installed on a space.
-// Space is the space id (the extended Space object is not available yet).
+// Space is the space id. SpaceObject is the whole space in extended lists
+// (when the caller can read it); REST writes it in place of the id, as the
+// reference's `space` (id, or Space when expanded), GraphQL as spaceObject.
 type IntegrationSpaceInstallation struct {
 	Integration   string                 `json:"integration"`
 	Installation  string                 `json:"installation"`
@@ -97,6 +102,21 @@ type IntegrationSpaceInstallation struct {
 	ExternalIds   []string               `json:"externalIds"`
 	Urls          TargetInstallationURLs `json:"urls"`
 	Space         string                 `json:"space"`
+	SpaceObject   *Space                 `json:"spaceObject,omitempty"`
+}
+
+// MarshalJSON writes the REST shape: space is the id, or the Space.
+func (e IntegrationSpaceInstallation) MarshalJSON() ([]byte, error) {
+	type plain IntegrationSpaceInstallation
+	obj := e.SpaceObject
+	e.SpaceObject = nil
+	if obj == nil {
+		return json.Marshal(plain(e))
+	}
+	return json.Marshal(struct {
+		plain
+		Space *Space `json:"space"` // shallower: wins over plain's space
+	}{plain(e), obj})
 }
 
 type IntegrationSpaceInstallationList List[*IntegrationSpaceInstallation]

@@ -173,3 +173,74 @@ test('publish, install, develop through a tunnel, read the events', async () => 
   assert.equal(unpublished.status, 205);
   rx.close();
 });
+
+test('install on a space, list space installations extended, scopes of an installation token', async () => {
+  const { client, org } = srv;
+  const name = 'client-spaces';
+  await client.integrations.publishIntegration(name, {
+    title: 'Client spaces',
+    description: 'Installed on a space',
+    script: 'export default {}',
+    scopes: ['space:metadata:read'],
+    organization: org,
+    target: 'space',
+    configurations: { space: { properties: { path: { type: 'string' } }, required: ['path'] } },
+  });
+  const installed = await client.integrations.installIntegration(name, { organization: org });
+  const installationId = installed.data.id;
+  const space = (await client.orgs.createSpace(org, { title: 'Installed here' })).data;
+
+  // The published interface has no method to install on a space: docsapi
+  // serves it at .../installations/{id}/spaces (and through GraphQL).
+  const res = await fetch(`${srv.endpoint}/v1/integrations/${name}/installations/${installationId}/spaces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${srv.token}` },
+    body: JSON.stringify({ space: space.id }),
+  });
+  assert.equal(res.status, 201);
+  const entry = await res.json();
+  assert.equal(entry.space, space.id);
+  assert.equal(entry.status, 'pending');
+  const unknown = await fetch(`${srv.endpoint}/v1/integrations/${name}/installations/${installationId}/spaces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${srv.token}` },
+    body: JSON.stringify({ space: 'no-such-space' }),
+  });
+  assert.equal(unknown.status, 404);
+
+  const ids = await client.integrations.listIntegrationSpaceInstallations(name);
+  assert.equal(ids.data.count, 1);
+  assert.equal(ids.data.items[0].space, space.id);
+  const extended = await client.integrations.listIntegrationSpaceInstallations(name, { extended: true });
+  assert.equal(extended.data.count, 1);
+  const expanded = extended.data.items[0].space;
+  const direct = await client.spaces.getSpaceById(space.id);
+  assert.deepEqual(expanded, direct.data);
+  assert.equal(expanded.permissions.admin, true);
+  await assert.rejects(
+    client.integrations.listIntegrationSiteInstallations(name, { extended: true }),
+    (err) => err.code === 501,
+  );
+
+  // space_selection all: the installation covers every live space of the organization.
+  const all = await client.integrations.getIntegrationInstallationById(name, installationId);
+  const spaces = await client.orgs.listSpacesInOrganizationById(org);
+  assert.equal(all.data.spaces, spaces.data.count);
+
+  // An installation token reads spaces with space:metadata:read, changes none.
+  const token = await client.integrations.createIntegrationInstallationToken(name, installationId);
+  const asInstallation = srv.clientFor(token.data.token);
+  const read = await asInstallation.spaces.getSpaceById(space.id);
+  assert.equal(read.data.id, space.id);
+  await assert.rejects(asInstallation.spaces.updateSpaceById(space.id, { title: 'Renamed' }), (err) => err.code === 403);
+
+  // A space in the trash leaves the list until it is restored.
+  await client.spaces.deleteSpaceById(space.id);
+  const afterTrash = await client.integrations.listIntegrationSpaceInstallations(name);
+  assert.equal(afterTrash.data.count, 0);
+  await client.spaces.restoreSpace(space.id);
+  const afterRestore = await client.integrations.listIntegrationSpaceInstallations(name);
+  assert.equal(afterRestore.data.count, 1);
+
+  await client.integrations.unpublishIntegration(name);
+});

@@ -1,0 +1,137 @@
+package graph
+
+import (
+	"context"
+	"slices"
+
+	"docsapi/apierr"
+	"docsapi/auth"
+	"docsapi/graph/model"
+	"docsapi/storage"
+)
+
+// Integration scopes. An installation token is judged by its integration's
+// scopes, not by a role, wherever a family accepts such tokens; everything
+// else refuses them through roles (the token is a READ member of its
+// installation's organization) or outright (userCaller). What each scope
+// opens, in the installation's organization only:
+//
+//	space:metadata:read   read the spaces the installation covers (GET
+//	                      /spaces/{id}, space lists): every live space with
+//	                      space_selection "all", the spaces it is installed on
+//	                      with "selected"; other spaces are 404, collections
+//	                      are not covered (404, left out of lists)
+//	space:metadata:write  the same reads, and changing the settings of those
+//	                      spaces (PATCH /spaces/{id}); nothing else (delete,
+//	                      move, transfer, duplicate, create need roles a token
+//	                      never has: 403)
+//	openapi:read          list and read OpenAPI specs and their versions
+//	openapi:write         the same reads, and create, replace, change and
+//	                      delete specs
+//
+// A token without the scope an operation needs gets 403 (it can see the
+// organization); a write scope implies its read scope.
+const (
+	scopeSpaceRead    model.IntegrationScope = "space:metadata:read"
+	scopeSpaceWrite   model.IntegrationScope = "space:metadata:write"
+	scopeOpenAPIRead  model.IntegrationScope = "openapi:read"
+	scopeOpenAPIWrite model.IntegrationScope = "openapi:write"
+)
+
+// requireScope refuses an installation token whose integration has none of
+// scopes (the first one is named); other callers pass (their role decides).
+func (r *Resolver) requireScope(ctx context.Context, action string, scopes ...model.IntegrationScope) error {
+	c, err := callerOf(ctx)
+	if err != nil || !isInstallationToken(c) {
+		return err
+	}
+	_, granted, err := r.Store.InstallationOfToken(ctx, c.TokenID)
+	if err != nil {
+		return notFoundAs(err, "installation")
+	}
+	return scopeRefusal(granted, action, scopes...)
+}
+
+func scopeRefusal(granted []string, action string, scopes ...model.IntegrationScope) error {
+	for _, s := range scopes {
+		if slices.Contains(granted, string(s)) {
+			return nil
+		}
+	}
+	return apierr.Forbidden("%s with an installation token needs the integration's %s scope", action, scopes[0])
+}
+
+// inOrgFor is inOrgAtLeast for people; an installation token needs one of
+// scopes instead of the role min.
+func (r *Resolver) inOrgFor(ctx context.Context, orgID string, min model.Role, action string, scopes ...model.IntegrationScope) (orgScope, error) {
+	s, err := r.inOrg(ctx, orgID)
+	if err != nil {
+		return s, err
+	}
+	if !isInstallationToken(s.Caller) {
+		return s, s.require(min, action)
+	}
+	if err := r.requireScope(ctx, action, scopes...); err != nil {
+		return s, err
+	}
+	// The scope stands in for the role: the answer's permissions say what
+	// the token may do.
+	role := string(min)
+	s.Member.Role = &role
+	return s, nil
+}
+
+// installationReach is what an installation token reaches of its
+// organization's content: the spaces its installation covers, readable with
+// space:metadata:read (or write), their settings changeable with
+// space:metadata:write.
+type installationReach struct {
+	allSpaces bool
+	spaces    map[string]bool // the selected spaces (space_selection "selected")
+	write     bool
+}
+
+func (t *installationReach) spaceRole(it contentItem) int {
+	if it.Ref.Kind == storage.KindSpace && (t.allSpaces || t.spaces[it.Ref.ID]) {
+		return roleRank["read"]
+	}
+	return 0
+}
+
+// installationContent is an installation token's view of its
+// organization's content; 403 without a space scope.
+func (r *Resolver) installationContent(ctx context.Context, c auth.Caller) (*contentAccess, error) {
+	in, granted, err := r.Store.InstallationOfToken(ctx, c.TokenID)
+	if err != nil {
+		return nil, notFoundAs(err, "installation")
+	}
+	if err := scopeRefusal(granted, "reading spaces", scopeSpaceRead, scopeSpaceWrite); err != nil {
+		return nil, err
+	}
+	reach := &installationReach{allSpaces: in.SpaceSelection == "all", write: slices.Contains(granted, string(scopeSpaceWrite))}
+	if !reach.allSpaces {
+		ids, err := r.Store.InstallationTargetIDs(ctx, in.ID, "space")
+		if err != nil {
+			return nil, err
+		}
+		reach.spaces = make(map[string]bool, len(ids))
+		for _, id := range ids {
+			reach.spaces[id] = true
+		}
+	}
+	a := newContentAccess(storage.AccessData{Membership: &storage.Membership{Role: &installationRole}})
+	a.installation = reach
+	return a, nil
+}
+
+// requireSettingsChange lets admins of a space change its settings, and
+// installation tokens whose integration has space:metadata:write.
+func (s ContentScope) requireSettingsChange(action string) error {
+	if t := s.Access.installation; t != nil {
+		if !t.write {
+			return apierr.Forbidden("%s with an installation token needs the integration's %s scope", action, scopeSpaceWrite)
+		}
+		return nil
+	}
+	return s.require("admin", action)
+}
