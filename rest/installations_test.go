@@ -121,7 +121,7 @@ func TestInstallationEvents(t *testing.T) {
 	id := install(env, foreign, "chat", otherOrg)
 	inst := "/v1/integrations/chat/installations/" + id
 	env.Must(200, "PATCH", inst, foreign.Token, map[string]any{"configuration": map[string]any{"token": "t"}})
-	space1 := newSpace(env, foreign.Token, otherOrg, nil)
+	space1 := createSpaceAs(env, foreign.Token, otherOrg, nil)
 	env.Must(201, "POST", inst+"/spaces", foreign.Token, map[string]any{"space": space1})
 	env.Must(205, "DELETE", inst, foreign.Token, nil)
 

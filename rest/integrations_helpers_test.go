@@ -49,7 +49,7 @@ func install(env *apitest.Env, u apitest.User, name, org string) string {
 }
 
 // newSpace creates a space in org as the token's holder and returns its id.
-func newSpace(env *apitest.Env, token, org string, body map[string]any) string {
+func createSpaceAs(env *apitest.Env, token, org string, body map[string]any) string {
 	env.T.Helper()
 	if body == nil {
 		body = map[string]any{"title": "Handbook"}

@@ -19,9 +19,9 @@ func TestSpaceAndSiteInstallations(t *testing.T) {
 	publish(env, env.Admin, "site-only", env.Org, map[string]any{"target": "site"})
 	id := install(env, foreign, "chat", otherOrg)
 	own := install(env, env.Admin, "chat", env.Org)
-	sp1 := newSpace(env, foreign.Token, otherOrg, nil)
-	sp2 := newSpace(env, foreign.Token, otherOrg, map[string]any{"title": "Second"})
-	acme := newSpace(env, env.Admin.Token, env.Org, nil)
+	sp1 := createSpaceAs(env, foreign.Token, otherOrg, nil)
+	sp2 := createSpaceAs(env, foreign.Token, otherOrg, map[string]any{"title": "Second"})
+	acme := createSpaceAs(env, env.Admin.Token, env.Org, nil)
 	inst := "/v1/integrations/chat/installations/" + id
 	env.Run(t, []apitest.Scenario{
 		{Name: "install on a space", Method: "POST", Path: inst + "/spaces", Token: foreign.Token, Body: map[string]any{"space": sp1}, Status: 201,
@@ -103,9 +103,9 @@ func TestSpaceInstallationByRoleOnTheSpace(t *testing.T) {
 	publish(env, env.Admin, "chat", env.Org, nil)
 	id := install(env, env.Admin, "chat", env.Org)
 	inst := "/v1/integrations/chat/installations/" + id
-	shared := newSpace(env, env.Admin.Token, env.Org, map[string]any{"title": "Shared"})
-	granted := newSpace(env, env.Admin.Token, env.Org, map[string]any{"title": "Granted"})
-	hidden := newSpace(env, env.Admin.Token, env.Org, map[string]any{"title": "Hidden"})
+	shared := createSpaceAs(env, env.Admin.Token, env.Org, map[string]any{"title": "Shared"})
+	granted := createSpaceAs(env, env.Admin.Token, env.Org, map[string]any{"title": "Granted"})
+	hidden := createSpaceAs(env, env.Admin.Token, env.Org, map[string]any{"title": "Hidden"})
 	env.Must(200, "PATCH", "/v1/spaces/"+hidden, env.Admin.Token, map[string]any{"defaultLevel": nil})
 	gqlData(t, env, env.Admin.Token, `mutation($in: ContentGrantInput!) { grantContentRole(input: $in) { role } }`,
 		map[string]any{"in": map[string]any{"space": granted, "user": editor.ID, "role": "ADMIN"}})
@@ -137,9 +137,9 @@ func TestSpaceInstallationsFollowTheirSpace(t *testing.T) {
 		env.Must(201, "POST", inst+"/spaces", env.Admin.Token, map[string]any{"space": space})
 	}
 	env.Must(200, "PATCH", inst, env.Admin.Token, map[string]any{"space_selection": "selected"})
-	trashed, moved := newSpace(env, env.Admin.Token, env.Org, nil), newSpace(env, env.Admin.Token, env.Org, nil)
+	trashed, moved := createSpaceAs(env, env.Admin.Token, env.Org, nil), createSpaceAs(env, env.Admin.Token, env.Org, nil)
 	col := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/collections", env.Admin.Token, map[string]any{"title": "Guides"}).JSON()["id"].(string)
-	inCol := newSpace(env, env.Admin.Token, env.Org, map[string]any{"title": "In a collection", "parent": col})
+	inCol := createSpaceAs(env, env.Admin.Token, env.Org, map[string]any{"title": "In a collection", "parent": col})
 	for _, s := range []string{trashed, moved, inCol} {
 		installOn(s)
 	}
@@ -204,8 +204,8 @@ func TestExtendedSpaceInstallations(t *testing.T) {
 	publish(env, env.Admin, "chat", env.Org, nil)
 	own := install(env, env.Admin, "chat", env.Org)
 	elsewhere := install(env, foreign, "chat", otherOrg)
-	mine := newSpace(env, env.Admin.Token, env.Org, map[string]any{"title": "Mine"})
-	theirs := newSpace(env, foreign.Token, otherOrg, map[string]any{"title": "Theirs"})
+	mine := createSpaceAs(env, env.Admin.Token, env.Org, map[string]any{"title": "Mine"})
+	theirs := createSpaceAs(env, foreign.Token, otherOrg, map[string]any{"title": "Theirs"})
 	env.Must(201, "POST", "/v1/integrations/chat/installations/"+own+"/spaces", env.Admin.Token, map[string]any{"space": mine})
 	env.Must(201, "POST", "/v1/integrations/chat/installations/"+elsewhere+"/spaces", foreign.Token, map[string]any{"space": theirs})
 	bySpace := func(r apitest.Response) map[string]map[string]any {
@@ -279,9 +279,9 @@ func TestInstallationTokenScopes(t *testing.T) {
 	publish(env, env.Admin, "reader", env.Org, map[string]any{"scopes": []string{"space:metadata:read", "openapi:read"}})
 	publish(env, env.Admin, "writer", env.Org, map[string]any{"scopes": []string{"space:metadata:write", "openapi:write"}})
 	otherOrg, foreign := env.NewOrg("Other", "admin@other.test")
-	s1 := newSpace(env, env.Admin.Token, env.Org, map[string]any{"title": "One"})
-	s2 := newSpace(env, env.Admin.Token, env.Org, map[string]any{"title": "Two"})
-	elsewhere := newSpace(env, foreign.Token, otherOrg, nil)
+	s1 := createSpaceAs(env, env.Admin.Token, env.Org, map[string]any{"title": "One"})
+	s2 := createSpaceAs(env, env.Admin.Token, env.Org, map[string]any{"title": "Two"})
+	elsewhere := createSpaceAs(env, foreign.Token, otherOrg, nil)
 	env.Must(201, "POST", "/v1/orgs/"+env.Org+"/openapi", env.Admin.Token, map[string]any{"slug": "pets", "source": map[string]any{"text": "openapi: 3.1.0"}})
 	// env.Admin administrates the organization and mints the tokens: the
 	// tokens still get only what their scopes say.
