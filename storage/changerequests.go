@@ -16,6 +16,7 @@ type ChangeRequests interface {
 	CreateChangeRequest(ctx context.Context, spaceID, userID, subject string, agentTaskID *string) (ChangeRequest, error)
 	UpdateChangeRequest(ctx context.Context, spaceID, id string, subject, status *string) error
 	MergeChangeRequest(ctx context.Context, m MergeChange) (string, error)
+	RevisionBodies(ctx context.Context, revID string) (map[string]string, error)
 }
 
 // ChangeRequest is a branch of a space's content.
@@ -321,4 +322,24 @@ func loadChangedBodies(tx *Tx, trees ...*Tree) error {
 		}
 	}
 	return nil
+}
+
+// RevisionBodies reads the Markdown body of every document page of a
+// revision in one query (PDF exports).
+func (db *DB) RevisionBodies(ctx context.Context, revID string) (map[string]string, error) {
+	rows, err := db.r().QueryContext(ctx, `SELECT rp.page_id, v.markdown FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
+ WHERE rp.revision_id = ?`, revID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, md string
+		if err := rows.Scan(&id, &md); err != nil {
+			return nil, err
+		}
+		out[id] = md
+	}
+	return out, rows.Err()
 }

@@ -182,6 +182,8 @@ type Store interface {
 	SAML
 	Idempotency
 	Integrations
+	ChangeRequests
+	Comments
 	Ping(ctx context.Context) error
 }
 
