@@ -31,7 +31,7 @@ func (f crFixture) crBase() string {
 	return "/v1/spaces/" + f.space + "/change-requests/" + f.cr
 }
 
-func newCRFixture(t *testing.T, env *apitest.Env) crFixture {
+func newCRFixture(t testing.TB, env *apitest.Env) crFixture {
 	t.Helper()
 	f := crFixture{env: env, space: newSpace(t, env, env.Org), pages: map[string]string{}}
 	for _, title := range []string{"A", "B", "C"} {
@@ -44,7 +44,7 @@ func newCRFixture(t *testing.T, env *apitest.Env) crFixture {
 
 // edit runs a page mutation on the main content (cr nil) or a change
 // request and returns its ContentChange.
-func (f crFixture) edit(t *testing.T, token string, cr *string, mutation string) map[string]any {
+func (f crFixture) edit(t testing.TB, token string, cr *string, mutation string) map[string]any {
 	t.Helper()
 	target := map[string]any{"space": f.space}
 	if cr != nil {
