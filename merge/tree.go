@@ -123,11 +123,15 @@ func Trees(base, ours, theirs *storage.Tree) (*storage.Tree, error) {
 	}
 
 	out := &storage.Tree{Files: files}
+	byParent := map[string][]string{}
+	for id, n := range result {
+		byParent[n.parent] = append(byParent[n.parent], id)
+	}
 	placed := 0
 	var build func(parent string) []*storage.TreePage
 	build = func(parent string) []*storage.TreePage {
 		var list []*storage.TreePage
-		for _, id := range siblingOrder(parent, result, b, o, t) {
+		for _, id := range siblingOrder(parent, result, byParent[parent], b, o, t) {
 			p := result[id].page
 			placed++
 			p.Children = build(id)
@@ -207,7 +211,7 @@ func metaKey(m storage.PageMeta) string {
 // side that reordered the pages it shares with base (ours when neither or
 // both did); pages missing from the skeleton go after the sibling they
 // follow on their own side.
-func siblingOrder(parent string, result map[string]node, b, o, t index) []string {
+func siblingOrder(parent string, result map[string]node, children []string, b, o, t index) []string {
 	keep := func(list []string) []string {
 		var out []string
 		for _, id := range list {
@@ -233,6 +237,9 @@ func siblingOrder(parent string, result map[string]node, b, o, t index) []string
 		}
 		at := 0 // after the nearest preceding sibling already placed
 		for j := i - 1; j >= 0; j-- {
+			if !in[other[j]] {
+				continue
+			}
 			if k := indexIn(out, other[j]); k >= 0 {
 				at = k + 1
 				break
@@ -244,8 +251,8 @@ func siblingOrder(parent string, result map[string]node, b, o, t index) []string
 	// Children that neither side lists under parent (moved on one side into
 	// a parent listed by the other) go last, in a stable order.
 	var rest []string
-	for id, n := range result {
-		if n.parent == parent && !in[id] {
+	for _, id := range children {
+		if !in[id] {
 			rest = append(rest, id)
 		}
 	}

@@ -85,4 +85,3 @@ func mountCommentsAt(a *API, r chi.Router, prefix string) {
 		return a.Q.Commenters(r.Context(), path(r, "spaceId"), changeRequest(r), pg, limit)
 	}))
 }
-

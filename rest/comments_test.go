@@ -25,7 +25,9 @@ func TestComments(t *testing.T) {
 			if level.base == f.base() {
 				counter = func() float64 { return env.Must(200, "GET", f.base(), reader.Token, nil).JSON()["comments"].(float64) }
 			} else {
-				counter = func() float64 { return env.Must(200, "GET", f.crBase(), reader.Token, nil).JSON()["comments"].(float64) }
+				counter = func() float64 {
+					return env.Must(200, "GET", f.crBase(), reader.Token, nil).JSON()["comments"].(float64)
+				}
 			}
 			c := env.Must(200, "POST", base+"/comments", commenter.Token, map[string]any{"body": map[string]any{"markdown": "Looks **good**"},
 				"page": f.pages["A"], "node": "n1"}).JSON()
