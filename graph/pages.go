@@ -36,6 +36,20 @@ func (r *Resolver) contentSpace(ctx context.Context, spaceID string, edit bool) 
 	return contentScope{Head: storage.HeadOf(sp)}, s.require("read", "reading the space's content")
 }
 
+// readRevision resolves the revision a content read is about: the head of
+// the change request changeRequestID (an id or a number) when given, else
+// as revisionOf.
+func (r *Resolver) readRevision(ctx context.Context, cs contentScope, revID, changeRequestID *string) (storage.Revision, error) {
+	if changeRequestID != nil && *changeRequestID != "" {
+		cr, err := r.Store.ChangeRequest(ctx, cs.Head.ID, *changeRequestID)
+		if err != nil {
+			return storage.Revision{}, notFoundAs(err, "change request")
+		}
+		revID = &cr.Revision
+	}
+	return r.revisionOf(ctx, cs, revID)
+}
+
 // revisionOf resolves the revision a read is about: revID of the space, or
 // the active one.
 func (r *Resolver) revisionOf(ctx context.Context, cs contentScope, revID *string) (storage.Revision, error) {
@@ -288,8 +302,9 @@ func (r *Resolver) listLinks(ctx context.Context, cs contentScope, revID, pageID
 	return out, nil
 }
 
-// backlinks lists the pages of the active revision linking to a page or file.
-func (r *Resolver) backlinks(ctx context.Context, spaceID, kind, target string, page *string, limit *int) (*model.ContentLocationList, error) {
+// backlinks lists the pages of the active revision (or of a change
+// request's head) linking to a page or file.
+func (r *Resolver) backlinks(ctx context.Context, spaceID string, changeRequestID *string, kind, target string, page *string, limit *int) (*model.ContentLocationList, error) {
 	cs, err := r.contentSpace(ctx, spaceID, false)
 	if err != nil {
 		return nil, err
@@ -298,7 +313,11 @@ func (r *Resolver) backlinks(ctx context.Context, spaceID, kind, target string, 
 	if err != nil {
 		return nil, err
 	}
-	rev := cs.Head.Revision
+	revision, err := r.readRevision(ctx, cs, nil, changeRequestID)
+	if err != nil {
+		return nil, err
+	}
+	rev := revision.ID
 	if kind == "file" {
 		_, err = r.Store.RevisionFile(ctx, rev, target)
 	} else {

@@ -13,8 +13,8 @@ import (
 )
 
 // ImportContent is the resolver for the importContent field.
-func (r *mutationResolver) ImportContent(ctx context.Context, spaceID string, pageID *string, input model.ImportContentInput) (*model.ImportContentResult, error) {
-	return r.importContent(ctx, spaceID, pageID, input)
+func (r *mutationResolver) ImportContent(ctx context.Context, spaceID string, changeRequestID *string, pageID *string, input model.ImportContentInput) (*model.ImportContentResult, error) {
+	return r.importContent(ctx, spaceID, changeRequestID, pageID, input)
 }
 
 // ApplyTemplate is the resolver for the applyTemplate field.
@@ -48,12 +48,12 @@ func (r *mutationResolver) UploadFile(ctx context.Context, target model.ContentT
 }
 
 // SpaceContent is the resolver for the spaceContent field.
-func (r *queryResolver) SpaceContent(ctx context.Context, spaceID string, revisionID *string, metadata *bool, computed *bool) (*model.Revision, error) {
+func (r *queryResolver) SpaceContent(ctx context.Context, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) (*model.Revision, error) {
 	cs, err := r.contentSpace(ctx, spaceID, false)
 	if err != nil {
 		return nil, err
 	}
-	rev, err := r.revisionOf(ctx, cs, revisionID)
+	rev, err := r.readRevision(ctx, cs, revisionID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -69,18 +69,22 @@ func (r *queryResolver) SpaceContent(ctx context.Context, spaceID string, revisi
 	if err != nil {
 		return nil, err
 	}
+	mergedFrom, err := r.mergedFrom(ctx, cs, rev)
+	if err != nil {
+		return nil, err
+	}
 	return &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: r.pageTree(spaceID, pages),
 		Files: fm, ReusableContents: []map[string]any{}, Variables: map[string]any{}, CreatedAt: model.Time(rev.CreatedAt),
-		Urls: model.RevisionUrls{App: r.appURL(spaceID, "revisions", rev.ID)}}, nil
+		Urls: model.RevisionUrls{App: r.appURL(spaceID, "revisions", rev.ID)}, MergedFrom: mergedFrom}, nil
 }
 
 // SpacePages is the resolver for the spacePages field.
-func (r *queryResolver) SpacePages(ctx context.Context, spaceID string, revisionID *string, metadata *bool, computed *bool) (*model.PageList, error) {
+func (r *queryResolver) SpacePages(ctx context.Context, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) (*model.PageList, error) {
 	cs, err := r.contentSpace(ctx, spaceID, false)
 	if err != nil {
 		return nil, err
 	}
-	rev, err := r.revisionOf(ctx, cs, revisionID)
+	rev, err := r.readRevision(ctx, cs, revisionID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +96,7 @@ func (r *queryResolver) SpacePages(ctx context.Context, spaceID string, revision
 }
 
 // SpacePage is the resolver for the spacePage field.
-func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *string, pagePath *string, revisionID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) (*model.RevisionPage, error) {
+func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *string, pagePath *string, revisionID *string, changeRequestID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) (*model.RevisionPage, error) {
 	cs, err := r.contentSpace(ctx, spaceID, false)
 	if err != nil {
 		return nil, err
@@ -102,7 +106,7 @@ func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *s
 			return nil, err
 		}
 	}
-	rev, err := r.revisionOf(ctx, cs, revisionID)
+	rev, err := r.readRevision(ctx, cs, revisionID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +143,7 @@ func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *s
 }
 
 // SpaceFiles is the resolver for the spaceFiles field.
-func (r *queryResolver) SpaceFiles(ctx context.Context, spaceID string, revisionID *string, page *string, limit *int) (*model.RevisionFileList, error) {
+func (r *queryResolver) SpaceFiles(ctx context.Context, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) (*model.RevisionFileList, error) {
 	cs, err := r.contentSpace(ctx, spaceID, false)
 	if err != nil {
 		return nil, err
@@ -148,7 +152,7 @@ func (r *queryResolver) SpaceFiles(ctx context.Context, spaceID string, revision
 	if err != nil {
 		return nil, err
 	}
-	rev, err := r.revisionOf(ctx, cs, revisionID)
+	rev, err := r.readRevision(ctx, cs, revisionID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -168,12 +172,12 @@ func (r *queryResolver) SpaceFiles(ctx context.Context, spaceID string, revision
 }
 
 // SpaceFile is the resolver for the spaceFile field.
-func (r *queryResolver) SpaceFile(ctx context.Context, spaceID string, fileID string, revisionID *string) (*model.RevisionFile, error) {
+func (r *queryResolver) SpaceFile(ctx context.Context, spaceID string, fileID string, revisionID *string, changeRequestID *string) (*model.RevisionFile, error) {
 	cs, err := r.contentSpace(ctx, spaceID, false)
 	if err != nil {
 		return nil, err
 	}
-	rev, err := r.revisionOf(ctx, cs, revisionID)
+	rev, err := r.readRevision(ctx, cs, revisionID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -185,29 +189,33 @@ func (r *queryResolver) SpaceFile(ctx context.Context, spaceID string, fileID st
 }
 
 // SpaceFileBacklinks is the resolver for the spaceFileBacklinks field.
-func (r *queryResolver) SpaceFileBacklinks(ctx context.Context, spaceID string, fileID string, page *string, limit *int) (*model.ContentLocationList, error) {
-	return r.backlinks(ctx, spaceID, "file", fileID, page, limit)
+func (r *queryResolver) SpaceFileBacklinks(ctx context.Context, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) (*model.ContentLocationList, error) {
+	return r.backlinks(ctx, spaceID, changeRequestID, "file", fileID, page, limit)
 }
 
 // SpacePageBacklinks is the resolver for the spacePageBacklinks field.
-func (r *queryResolver) SpacePageBacklinks(ctx context.Context, spaceID string, pageID string, page *string, limit *int) (*model.ContentLocationList, error) {
-	return r.backlinks(ctx, spaceID, "page", pageID, page, limit)
+func (r *queryResolver) SpacePageBacklinks(ctx context.Context, spaceID string, pageID string, changeRequestID *string, page *string, limit *int) (*model.ContentLocationList, error) {
+	return r.backlinks(ctx, spaceID, changeRequestID, "page", pageID, page, limit)
 }
 
 // SpaceLinks is the resolver for the spaceLinks field.
-func (r *queryResolver) SpaceLinks(ctx context.Context, spaceID string, pageID *string, page *string, limit *int, status *model.LinkStatus) (*model.LinkList, error) {
+func (r *queryResolver) SpaceLinks(ctx context.Context, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) (*model.LinkList, error) {
 	cs, err := r.contentSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	rev, err := r.readRevision(ctx, cs, nil, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
 	pid := ""
 	if pageID != nil {
-		if _, err := r.Store.RevisionPage(ctx, cs.Head.Revision, *pageID, false); err != nil {
+		if _, err := r.Store.RevisionPage(ctx, rev.ID, *pageID, false); err != nil {
 			return nil, notFoundAs(err, "page")
 		}
 		pid = *pageID
 	}
-	return r.listLinks(ctx, cs, cs.Head.Revision, pid, page, limit, status)
+	return r.listLinks(ctx, cs, rev.ID, pid, page, limit, status)
 }
 
 // ContentTemplates is the resolver for the contentTemplates field.

@@ -34,27 +34,44 @@ const (
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
-// changeContent makes a new revision of a target's content with edit. The
-// target is a space's main content for now; a change request's content is
-// where the change-request family will point the same mutations.
+// changeContent makes a new revision of a target's content with edit: the
+// space's main content (a new active revision), or with changeRequest a
+// change request's content (its head moves; the space needs the same edit
+// role and must be live).
 func (r *Resolver) changeContent(ctx context.Context, target model.ContentTarget, edit func(t *storage.Tree) error) (contentScope, string, error) {
-	if target.ChangeRequest != nil {
-		return contentScope{}, "", apierr.Invalid("target.changeRequest", "change requests are not available yet; give target.space")
-	}
 	if target.Space == nil || *target.Space == "" {
-		return contentScope{}, "", apierr.Invalid("target.space", "is required")
+		return contentScope{}, "", apierr.Invalid("target.space", "is required (with changeRequest: the change request's space)")
 	}
 	cs, err := r.contentSpace(ctx, *target.Space, true)
 	if err != nil {
 		return cs, "", err
 	}
-	rev, err := r.writeRevision(ctx, cs, edit)
+	rev, err := r.writeRevisionIn(ctx, cs, target.ChangeRequest, edit)
 	return cs, rev, err
 }
 
 // writeRevision makes and activates a new revision of the space's content.
 func (r *Resolver) writeRevision(ctx context.Context, cs contentScope, edit func(t *storage.Tree) error) (string, error) {
 	return r.Store.CreateRevision(ctx, storage.RevisionChange{SpaceID: cs.Head.ID, Type: "edits", Activate: true, Analyzer: r.analyzer(), Edit: edit})
+}
+
+// writeRevisionIn is writeRevision, or with changeRequestID a new head of
+// that change request (the caller is recorded as a contributor).
+func (r *Resolver) writeRevisionIn(ctx context.Context, cs contentScope, changeRequestID *string, edit func(t *storage.Tree) error) (string, error) {
+	if changeRequestID == nil || *changeRequestID == "" {
+		return r.writeRevision(ctx, cs, edit)
+	}
+	cr, err := r.Store.ChangeRequest(ctx, cs.Head.ID, *changeRequestID)
+	if err != nil {
+		return "", notFoundAs(err, "change request")
+	}
+	c, err := callerOf(ctx)
+	if err != nil {
+		return "", err
+	}
+	rev, err := r.Store.CreateRevision(ctx, storage.RevisionChange{SpaceID: cs.Head.ID, ChangeRequest: cr.ID, Author: c.UserID,
+		Type: "edits", Analyzer: r.analyzer(), Edit: edit})
+	return rev, changeRequestError(err)
 }
 
 // pageAfterChange reads a page of the new revision for a mutation's answer.
@@ -320,9 +337,14 @@ func (r *Resolver) uploadFile(ctx context.Context, target model.ContentTarget, i
 }
 
 // importContent fetches and converts outside content, then adds it to the
-// space (or into one page) as a new active revision.
-func (r *Resolver) importContent(ctx context.Context, spaceID string, pageID *string, in model.ImportContentInput) (*model.ImportContentResult, error) {
+// space (or into one page) as a new active revision, or to a change
+// request's content with changeRequestID.
+func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequestID, pageID *string, in model.ImportContentInput) (*model.ImportContentResult, error) {
 	cs, err := r.contentSpace(ctx, spaceID, true)
+	if err != nil {
+		return nil, err
+	}
+	into, err := r.readRevision(ctx, cs, nil, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +358,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, pageID *st
 		return nil, apierr.Invalid("source", "%s is not supported; supported sources are %s", in.Source, strings.Join(importer.Sources, ", "))
 	}
 	if pageID != nil {
-		if _, err := r.Store.RevisionPage(ctx, cs.Head.Revision, *pageID, false); err != nil {
+		if _, err := r.Store.RevisionPage(ctx, into.ID, *pageID, false); err != nil {
 			return nil, notFoundAs(err, "page")
 		}
 	}
@@ -352,7 +374,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, pageID *st
 		}
 		return nil, err
 	}
-	rev, err := r.writeRevision(ctx, cs, func(t *storage.Tree) error {
+	rev, err := r.writeRevisionIn(ctx, cs, changeRequestID, func(t *storage.Tree) error {
 		for _, f := range res.Files {
 			t.Files = append(t.Files, newFile(f.Name, f.ContentType, f.Data))
 		}

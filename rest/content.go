@@ -33,6 +33,13 @@ func pageReadArgs(r *http.Request) (format *model.PageFormat, evaluated, metadat
 	return
 }
 
+// crPrefix is the prefix of a change request's routes; its content routes
+// mirror the space's and read the change request's head.
+const crPrefix = "/spaces/{spaceId}/change-requests/{changeRequestId}"
+
+// changeRequest is the change request a route is under (nil at space level).
+func changeRequest(r *http.Request) *string { return optional(path(r, "changeRequestId")) }
+
 func optional(s string) *string {
 	if s == "" {
 		return nil
@@ -46,9 +53,10 @@ func mountContent(a *API, r chi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		return a.Q.SpaceContent(r.Context(), path(r, "spaceId"), optional(path(r, "revisionId")), metadata, computed)
+		return a.Q.SpaceContent(r.Context(), path(r, "spaceId"), optional(path(r, "revisionId")), changeRequest(r), metadata, computed)
 	}
 	r.Get("/spaces/{spaceId}/content", a.ok(revision))
+	r.Get(crPrefix+"/content", a.ok(revision))
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}", a.ok(revision))
 
 	pages := func(r *http.Request) (any, error) {
@@ -56,9 +64,10 @@ func mountContent(a *API, r chi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		return a.Q.SpacePages(r.Context(), path(r, "spaceId"), optional(path(r, "revisionId")), metadata, computed)
+		return a.Q.SpacePages(r.Context(), path(r, "spaceId"), optional(path(r, "revisionId")), changeRequest(r), metadata, computed)
 	}
 	r.Get("/spaces/{spaceId}/content/pages", a.ok(pages))
+	r.Get(crPrefix+"/content/pages", a.ok(pages))
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/pages", a.ok(pages))
 
 	page := func(byPath bool) handler {
@@ -74,12 +83,14 @@ func mountContent(a *API, r chi.Router) {
 			} else {
 				id = optional(path(r, "pageId"))
 			}
-			return a.Q.SpacePage(r.Context(), path(r, "spaceId"), id, p, optional(path(r, "revisionId")), format, evaluated, metadata, computed)
+			return a.Q.SpacePage(r.Context(), path(r, "spaceId"), id, p, optional(path(r, "revisionId")), changeRequest(r), format, evaluated, metadata, computed)
 		}
 	}
 	r.Get("/spaces/{spaceId}/content/page/{pageId}", a.ok(page(false)))
+	r.Get(crPrefix+"/content/page/{pageId}", a.ok(page(false)))
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", a.ok(page(false)))
 	r.Get("/spaces/{spaceId}/content/path/*", a.ok(page(true)))
+	r.Get(crPrefix+"/content/path/*", a.ok(page(true)))
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/path/*", a.ok(page(true)))
 
 	files := func(r *http.Request) (any, error) {
@@ -90,44 +101,51 @@ func mountContent(a *API, r chi.Router) {
 		if _, _, err := contentReadArgs(r); err != nil {
 			return nil, err
 		}
-		return a.Q.SpaceFiles(r.Context(), path(r, "spaceId"), optional(path(r, "revisionId")), pg, limit)
+		return a.Q.SpaceFiles(r.Context(), path(r, "spaceId"), optional(path(r, "revisionId")), changeRequest(r), pg, limit)
 	}
 	r.Get("/spaces/{spaceId}/content/files", a.ok(files))
+	r.Get(crPrefix+"/content/files", a.ok(files))
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/files", a.ok(files))
 
 	file := func(r *http.Request) (any, error) {
 		if _, _, err := contentReadArgs(r); err != nil {
 			return nil, err
 		}
-		return a.Q.SpaceFile(r.Context(), path(r, "spaceId"), path(r, "fileId"), optional(path(r, "revisionId")))
+		return a.Q.SpaceFile(r.Context(), path(r, "spaceId"), path(r, "fileId"), optional(path(r, "revisionId")), changeRequest(r))
 	}
 	r.Get("/spaces/{spaceId}/content/files/{fileId}", a.ok(file))
+	r.Get(crPrefix+"/content/files/{fileId}", a.ok(file))
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}", a.ok(file))
 
-	r.Get("/spaces/{spaceId}/content/files/{fileId}/backlinks", a.ok(func(r *http.Request) (any, error) {
+	fileBacklinks := func(r *http.Request) (any, error) {
 		pg, limit, err := paging(r)
 		if err != nil {
 			return nil, err
 		}
-		return a.Q.SpaceFileBacklinks(r.Context(), path(r, "spaceId"), path(r, "fileId"), pg, limit)
-	}))
-	r.Get("/spaces/{spaceId}/content/page/{pageId}/backlinks", a.ok(func(r *http.Request) (any, error) {
+		return a.Q.SpaceFileBacklinks(r.Context(), path(r, "spaceId"), path(r, "fileId"), changeRequest(r), pg, limit)
+	}
+	r.Get("/spaces/{spaceId}/content/files/{fileId}/backlinks", a.ok(fileBacklinks))
+	r.Get(crPrefix+"/content/files/{fileId}/backlinks", a.ok(fileBacklinks))
+	pageBacklinks := func(r *http.Request) (any, error) {
 		pg, limit, err := paging(r)
 		if err != nil {
 			return nil, err
 		}
-		return a.Q.SpacePageBacklinks(r.Context(), path(r, "spaceId"), path(r, "pageId"), pg, limit)
-	}))
+		return a.Q.SpacePageBacklinks(r.Context(), path(r, "spaceId"), path(r, "pageId"), changeRequest(r), pg, limit)
+	}
+	r.Get("/spaces/{spaceId}/content/page/{pageId}/backlinks", a.ok(pageBacklinks))
+	r.Get(crPrefix+"/content/page/{pageId}/backlinks", a.ok(pageBacklinks))
 
 	links := func(r *http.Request) (any, error) {
 		pg, limit, err := paging(r)
 		if err != nil {
 			return nil, err
 		}
-		return a.Q.SpaceLinks(r.Context(), path(r, "spaceId"), optional(path(r, "pageId")), pg, limit, qEnum[model.LinkStatus](r, "status"))
+		return a.Q.SpaceLinks(r.Context(), path(r, "spaceId"), optional(path(r, "pageId")), changeRequest(r), pg, limit, qEnum[model.LinkStatus](r, "status"))
 	}
 	r.Get("/spaces/{spaceId}/links", a.ok(links))
 	r.Get("/spaces/{spaceId}/content/page/{pageId}/links", a.ok(links))
+	r.Get(crPrefix+"/content/page/{pageId}/links", a.ok(links))
 
 	// Imports answer 201 with a Location naming the new revision.
 	importer := func(w http.ResponseWriter, r *http.Request) {
@@ -135,7 +153,7 @@ func mountContent(a *API, r chi.Router) {
 		err := decode(r, &in, bodyRequired)
 		var res *model.ImportContentResult
 		if err == nil {
-			res, err = a.M.ImportContent(r.Context(), path(r, "spaceId"), optional(path(r, "pageId")), in)
+			res, err = a.M.ImportContent(r.Context(), path(r, "spaceId"), changeRequest(r), optional(path(r, "pageId")), in)
 		}
 		if err != nil {
 			WriteError(w, r, a.Log, err)
@@ -146,6 +164,8 @@ func mountContent(a *API, r chi.Router) {
 	}
 	r.Post("/spaces/{spaceId}/content/import", importer)
 	r.Post("/spaces/{spaceId}/content/page/{pageId}/import", importer)
+	r.Post(crPrefix+"/content/import", importer)
+	r.Post(crPrefix+"/content/page/{pageId}/import", importer)
 
 	r.Post("/spaces/{spaceId}/content/template", func(w http.ResponseWriter, r *http.Request) {
 		var in model.ApplyTemplateInput

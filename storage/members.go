@@ -63,6 +63,8 @@ type MemberFilter struct {
 	Search     string  // substring of display name or e-mail, case-insensitive
 	SortBySeen bool    // sort by lastSeenAt (only members seen at least once) instead of joinedAt
 	Asc        bool
+	// CommentedIn: only members who posted a comment or reply there.
+	CommentedIn *CommentScope
 }
 
 func (db *DB) ListMembers(ctx context.Context, orgID string, f MemberFilter, pq PageQuery) (Page[Member], error) {
@@ -78,6 +80,10 @@ func (db *DB) ListMembers(ctx context.Context, orgID string, f MemberFilter, pq 
 			where += ` AND m.role = ?`
 			args = append(args, *f.Role)
 		}
+	}
+	if f.CommentedIn != nil {
+		where += ` AND m.user_id IN (` + commentersSQL + `)`
+		args = append(args, f.CommentedIn.SpaceID, f.CommentedIn.ChangeRequestID)
 	}
 	sortCol := "m.joined_at"
 	if f.SortBySeen {

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -56,6 +57,10 @@ type TreePage struct {
 	// written unless an edit set it with SetBody.
 	bodySet bool
 }
+
+// BodyLoaded tells whether Markdown holds the page's body (merges load the
+// bodies of changed pages only).
+func (p *TreePage) BodyLoaded() bool { return p.bodySet }
 
 // SetBody replaces a page's Markdown body and marks the page changed.
 func (p *TreePage) SetBody(md string) { p.Markdown, p.bodySet, p.Dirty = md, true, true }
@@ -137,22 +142,40 @@ type Analyzer interface {
 // RevisionChange is one new revision: Edit changes the tree of Base (the
 // space's active revision when Base is ""). With Activate the revision
 // becomes the space's content (Space.revision) and the search index follows;
-// change requests create revisions without activating them.
+// change requests create revisions without activating them: with
+// ChangeRequest set, Base is that change request's head (read in the same
+// transaction), the new revision becomes its head and Author is recorded as
+// a contributor.
 type RevisionChange struct {
-	SpaceID  string
-	Base     string
-	Type     string
-	Activate bool
-	Analyzer Analyzer
-	Edit     func(t *Tree) error
+	SpaceID       string
+	Base          string
+	Type          string
+	Activate      bool
+	ChangeRequest string
+	Author        string
+	Analyzer      Analyzer
+	Edit          func(t *Tree) error
 }
+
+// ErrChangeRequestClosed: the change request is merged or archived, so its
+// content no longer changes.
+var ErrChangeRequestClosed = errors.New("storage: the change request is merged or archived")
 
 // CreateRevision writes a new revision in one transaction and returns its id.
 func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, error) {
 	id := NewID()
 	err := db.Write(ctx, func(tx *Tx) error {
 		base := c.Base
-		if base == "" {
+		switch {
+		case c.ChangeRequest != "":
+			var status string
+			if err := tx.QueryRowContext(tx.ctx, `SELECT revision_id, status FROM change_requests WHERE id = ? AND space_id = ?`, c.ChangeRequest, c.SpaceID).Scan(&base, &status); err != nil {
+				return notFound(err)
+			}
+			if status == "merged" || status == "archived" {
+				return ErrChangeRequestClosed
+			}
+		case base == "":
 			head, err := spaceHead(ctx, tx, c.SpaceID)
 			if err != nil {
 				return err
@@ -166,32 +189,59 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 		if err := c.Edit(tree); err != nil {
 			return err
 		}
-		placeTree(tree)
 		typ := c.Type
 		if typ == "" {
 			typ = "edits"
 		}
-		if err := insertRevision(tx, id, c.SpaceID, []string{base}, typ, tx.Now); err != nil {
+		if err := writeRevision(tx, newRevision{ID: id, SpaceID: c.SpaceID, Parents: []string{base}, Type: typ, Activate: c.Activate, Analyzer: c.Analyzer}, tree); err != nil {
 			return err
 		}
-		if err := writePages(tx, id, tree, c.Analyzer); err != nil {
-			return err
-		}
-		if err := writeFiles(tx, id, tree); err != nil {
-			return err
-		}
-		if err := markBrokenLinks(tx, id); err != nil {
-			return err
-		}
-		if c.Activate {
-			if err := reindexSpace(tx, c.SpaceID, base, id, tree, c.Analyzer); err != nil {
-				return err
-			}
-			return setActiveRevision(tx, c.SpaceID, id)
+		if c.ChangeRequest != "" {
+			return moveChangeRequestHead(tx, c.ChangeRequest, id, c.Author)
 		}
 		return nil
 	})
 	return id, err
+}
+
+// newRevision is what writeRevision needs beside the tree.
+type newRevision struct {
+	ID, SpaceID string
+	Parents     []string
+	Type        string
+	MergedFrom  string
+	Activate    bool
+	Analyzer    Analyzer
+}
+
+// writeRevision stores tree as a new revision (and activates it with
+// Activate, re-indexing only the pages that changed).
+func writeRevision(tx *Tx, r newRevision, tree *Tree) error {
+	placeTree(tree)
+	if err := insertRevision(tx, r.ID, r.SpaceID, r.Parents, r.Type, tx.Now); err != nil {
+		return err
+	}
+	if r.MergedFrom != "" {
+		if _, err := tx.exec(`UPDATE revisions SET merged_from = ? WHERE id = ?`, r.MergedFrom, r.ID); err != nil {
+			return err
+		}
+	}
+	if err := writePages(tx, r.ID, tree, r.Analyzer); err != nil {
+		return err
+	}
+	if err := writeFiles(tx, r.ID, tree); err != nil {
+		return err
+	}
+	if err := markBrokenLinks(tx, r.ID); err != nil {
+		return err
+	}
+	if r.Activate {
+		if err := reindexSpace(tx, r.SpaceID, "", r.ID, tree, r.Analyzer); err != nil {
+			return err
+		}
+		return setActiveRevision(tx, r.SpaceID, r.ID)
+	}
+	return nil
 }
 
 const pageCols = `rp.page_id, v.type, v.title, v.slug, v.meta, v.created_at, v.updated_at, rp.version, rp.parent_id, rp.position, rp.path`
@@ -415,8 +465,10 @@ func (db *DB) RevisionByID(ctx context.Context, spaceID, revID string) (Revision
 	var r Revision
 	var parents sql.NullString
 	var created int64
-	err := db.r().QueryRowContext(ctx, `SELECT id, space_id, parents, type, created_at FROM revisions WHERE id = ? AND space_id = ?`, revID, spaceID).
-		Scan(&r.ID, &r.SpaceID, &parents, &r.Type, &created)
+	var mergedFrom sql.NullString
+	err := db.r().QueryRowContext(ctx, `SELECT id, space_id, parents, type, created_at, merged_from FROM revisions WHERE id = ? AND space_id = ?`, revID, spaceID).
+		Scan(&r.ID, &r.SpaceID, &parents, &r.Type, &created, &mergedFrom)
+	r.MergedFrom = mergedFrom.String
 	if err != nil {
 		return r, notFound(err)
 	}

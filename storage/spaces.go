@@ -389,6 +389,8 @@ type Revision struct {
 	Parents   []string
 	Type      string
 	CreatedAt time.Time
+	// MergedFrom is the change request a merge revision came from.
+	MergedFrom string
 }
 
 // Revisions lists a space's revisions, oldest first.

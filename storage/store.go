@@ -183,6 +183,8 @@ type Store interface {
 	SAML
 	Idempotency
 	Integrations
+	ChangeRequests
+	Comments
 	Ping(ctx context.Context) error
 }
 

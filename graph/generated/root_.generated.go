@@ -39,6 +39,45 @@ type ComplexityRoot struct {
 		Total func(childComplexity int) int
 	}
 
+	ChangeRequest struct {
+		AgentTaskID            func(childComplexity int) int
+		Comments               func(childComplexity int) int
+		CreatedAt              func(childComplexity int) int
+		CreatedBy              func(childComplexity int) int
+		ID                     func(childComplexity int) int
+		Number                 func(childComplexity int) int
+		Object                 func(childComplexity int) int
+		Outdated               func(childComplexity int) int
+		Revision               func(childComplexity int) int
+		RevisionInitial        func(childComplexity int) int
+		RevisionMerged         func(childComplexity int) int
+		RevisionMergedAncestor func(childComplexity int) int
+		Status                 func(childComplexity int) int
+		Subject                func(childComplexity int) int
+		UpdatedAt              func(childComplexity int) int
+		Urls                   func(childComplexity int) int
+	}
+
+	ChangeRequestList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	ChangeRequestPDF struct {
+		URL func(childComplexity int) int
+	}
+
+	ChangeRequestResult struct {
+		Result   func(childComplexity int) int
+		Revision func(childComplexity int) int
+	}
+
+	ChangeRequestURLs struct {
+		App      func(childComplexity int) int
+		Location func(childComplexity int) int
+	}
+
 	Collection struct {
 		DefaultLevel func(childComplexity int) int
 		Description  func(childComplexity int) int
@@ -66,6 +105,88 @@ type ComplexityRoot struct {
 
 	CollectionURLs struct {
 		App      func(childComplexity int) int
+		Location func(childComplexity int) int
+	}
+
+	Comment struct {
+		Body        func(childComplexity int) int
+		EditedAt    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		PostedAt    func(childComplexity int) int
+		PostedBy    func(childComplexity int) int
+		Reactions   func(childComplexity int) int
+		Replies     func(childComplexity int) int
+		ResolvedAt  func(childComplexity int) int
+		ResolvedBy  func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Target      func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	CommentBody struct {
+		Document func(childComplexity int) int
+		Markdown func(childComplexity int) int
+	}
+
+	CommentList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	CommentNode struct {
+		ID      func(childComplexity int) int
+		Preview func(childComplexity int) int
+	}
+
+	CommentPageTarget struct {
+		CreatedAt func(childComplexity int) int
+		Emoji     func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Icon      func(childComplexity int) int
+		Outdated  func(childComplexity int) int
+		Path      func(childComplexity int) int
+		Title     func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	CommentPermissions struct {
+		Delete func(childComplexity int) int
+		Edit   func(childComplexity int) int
+		Reply  func(childComplexity int) int
+		View   func(childComplexity int) int
+	}
+
+	CommentReply struct {
+		Body        func(childComplexity int) int
+		EditedAt    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		PostedAt    func(childComplexity int) int
+		PostedBy    func(childComplexity int) int
+		Reactions   func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	CommentReplyList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	CommentTarget struct {
+		ChangeRequest func(childComplexity int) int
+		Node          func(childComplexity int) int
+		Page          func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		Space         func(childComplexity int) int
+		TableCell     func(childComplexity int) int
+	}
+
+	CommentURLs struct {
 		Location func(childComplexity int) int
 	}
 
@@ -132,6 +253,17 @@ type ComplexityRoot struct {
 
 	DeleteResult struct {
 		Deleted func(childComplexity int) int
+	}
+
+	EmojiReaction struct {
+		Count func(childComplexity int) int
+		Emoji func(childComplexity int) int
+		Users func(childComplexity int) int
+	}
+
+	EmojiReactionUser struct {
+		ReactedAt func(childComplexity int) int
+		User      func(childComplexity int) int
 	}
 
 	FileDimensions struct {
@@ -390,6 +522,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		ApplyTemplate                      func(childComplexity int, spaceID string, input model.ApplyTemplateInput) int
+		CreateChangeRequest                func(childComplexity int, spaceID string, input model.CreateChangeRequestInput) int
 		CreateCollection                   func(childComplexity int, organizationID string, input *model.CreateCollectionInput) int
 		CreateInstallationToken            func(childComplexity int, integrationName string, installationID string) int
 		CreateLinkInvite                   func(childComplexity int, organizationID string, input model.CreateLinkInviteInput) int
@@ -399,6 +532,8 @@ type ComplexityRoot struct {
 		CreateSpace                        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
 		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
 		DeleteCollection                   func(childComplexity int, collectionID string) int
+		DeleteComment                      func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
+		DeleteCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string) int
 		DeleteLinkInvite                   func(childComplexity int, organizationID string, inviteID string) int
 		DeleteOpenAPISpec                  func(childComplexity int, organizationID string, slug string) int
 		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
@@ -408,15 +543,18 @@ type ComplexityRoot struct {
 		DisableIntegrationDevelopmentMode  func(childComplexity int, integrationName string) int
 		DuplicateSpace                     func(childComplexity int, spaceID string) int
 		GrantContentRole                   func(childComplexity int, input model.ContentGrantInput) int
-		ImportContent                      func(childComplexity int, spaceID string, pageID *string, input model.ImportContentInput) int
+		ImportContent                      func(childComplexity int, spaceID string, changeRequestID *string, pageID *string, input model.ImportContentInput) int
 		InstallIntegration                 func(childComplexity int, integrationName string, input model.InstallIntegrationInput) int
 		InstallIntegrationOnSite           func(childComplexity int, integrationName string, installationID string, siteID string) int
 		InstallIntegrationOnSpace          func(childComplexity int, integrationName string, installationID string, spaceID string) int
 		InviteUsers                        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
+		MergeChangeRequest                 func(childComplexity int, spaceID string, changeRequestID string) int
 		MoveCollection                     func(childComplexity int, collectionID string, input model.MoveContentInput) int
 		MovePage                           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
 		MoveSpace                          func(childComplexity int, spaceID string, input model.MoveContentInput) int
 		PingOrganization                   func(childComplexity int, organizationID string) int
+		PostComment                        func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
+		PostCommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput) int
 		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
@@ -434,7 +572,11 @@ type ComplexityRoot struct {
 		UninstallIntegrationFromSite       func(childComplexity int, integrationName string, installationID string, siteID string) int
 		UninstallIntegrationFromSpace      func(childComplexity int, integrationName string, installationID string, spaceID string) int
 		UnpublishIntegration               func(childComplexity int, integrationName string) int
+		UpdateChangeRequest                func(childComplexity int, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) int
+		UpdateChangeRequestFromMain        func(childComplexity int, spaceID string, changeRequestID string) int
 		UpdateCollection                   func(childComplexity int, collectionID string, input model.UpdateCollectionInput) int
+		UpdateComment                      func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) int
+		UpdateCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, input model.UpdateCommentInput) int
 		UpdateIntegrationInstallation      func(childComplexity int, integrationName string, installationID string, input model.UpdateInstallationInput) int
 		UpdateIntegrationSiteInstallation  func(childComplexity int, integrationName string, installationID string, siteID string, input model.UpdateTargetInstallationInput) int
 		UpdateIntegrationSpaceInstallation func(childComplexity int, integrationName string, installationID string, spaceID string, input model.UpdateTargetInstallationInput) int
@@ -626,9 +768,17 @@ type ComplexityRoot struct {
 
 	Query struct {
 		APIInformation                func(childComplexity int) int
+		ChangeRequest                 func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestPDF              func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
+		ChangeRequests                func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
 		Collection                    func(childComplexity int, collectionID string) int
 		CollectionSpaces              func(childComplexity int, collectionID string, page *string, limit *int) int
 		Collections                   func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
+		Comment                       func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat) int
+		CommentReplies                func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat, page *string, limit *int) int
+		CommentReply                  func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) int
+		Commenters                    func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
+		Comments                      func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
 		ContentGrants                 func(childComplexity int, space *string, collection *string, page *string, limit *int) int
 		ContentTemplates              func(childComplexity int) int
 		InstallationSite              func(childComplexity int, integrationName string, installationID string, siteID string) int
@@ -665,14 +815,14 @@ type ComplexityRoot struct {
 		SearchOrganization            func(childComplexity int, organizationID string, query string, page *string, limit *int) int
 		SearchSpace                   func(childComplexity int, spaceID string, query string, page *string, limit *int) int
 		Space                         func(childComplexity int, spaceID string, shareKey *string) int
-		SpaceContent                  func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
-		SpaceFile                     func(childComplexity int, spaceID string, fileID string, revisionID *string) int
-		SpaceFileBacklinks            func(childComplexity int, spaceID string, fileID string, page *string, limit *int) int
-		SpaceFiles                    func(childComplexity int, spaceID string, revisionID *string, page *string, limit *int) int
-		SpaceLinks                    func(childComplexity int, spaceID string, pageID *string, page *string, limit *int, status *model.LinkStatus) int
-		SpacePage                     func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
-		SpacePageBacklinks            func(childComplexity int, spaceID string, pageID string, page *string, limit *int) int
-		SpacePages                    func(childComplexity int, spaceID string, revisionID *string, metadata *bool, computed *bool) int
+		SpaceContent                  func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		SpaceFile                     func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
+		SpaceFileBacklinks            func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
+		SpaceFiles                    func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
+		SpaceLinks                    func(childComplexity int, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) int
+		SpacePage                     func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, changeRequestID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
+		SpacePageBacklinks            func(childComplexity int, spaceID string, pageID string, changeRequestID *string, page *string, limit *int) int
+		SpacePages                    func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
 		Spaces                        func(childComplexity int, organizationID string, page *string, limit *int) int
 		SsoProviderLogins             func(childComplexity int, organizationID string) int
 		Team                          func(childComplexity int, organizationID string, teamID string) int
@@ -692,6 +842,7 @@ type ComplexityRoot struct {
 		CreatedAt        func(childComplexity int) int
 		Files            func(childComplexity int) int
 		ID               func(childComplexity int) int
+		MergedFrom       func(childComplexity int) int
 		Object           func(childComplexity int) int
 		Pages            func(childComplexity int) int
 		Parents          func(childComplexity int) int
@@ -871,6 +1022,11 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	TableCellTarget struct {
+		Definition func(childComplexity int) int
+		Record     func(childComplexity int) int
+	}
+
 	TargetInstallationURLs struct {
 		Location       func(childComplexity int) int
 		PublicEndpoint func(childComplexity int) int
@@ -969,6 +1125,155 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BrokenLinksTotals.Total(childComplexity), true
+
+	case "ChangeRequest.agentTaskId":
+		if e.ComplexityRoot.ChangeRequest.AgentTaskID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.AgentTaskID(childComplexity), true
+	case "ChangeRequest.comments":
+		if e.ComplexityRoot.ChangeRequest.Comments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Comments(childComplexity), true
+	case "ChangeRequest.createdAt":
+		if e.ComplexityRoot.ChangeRequest.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.CreatedAt(childComplexity), true
+	case "ChangeRequest.createdBy":
+		if e.ComplexityRoot.ChangeRequest.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.CreatedBy(childComplexity), true
+	case "ChangeRequest.id":
+		if e.ComplexityRoot.ChangeRequest.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.ID(childComplexity), true
+	case "ChangeRequest.number":
+		if e.ComplexityRoot.ChangeRequest.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Number(childComplexity), true
+	case "ChangeRequest.object":
+		if e.ComplexityRoot.ChangeRequest.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Object(childComplexity), true
+	case "ChangeRequest.outdated":
+		if e.ComplexityRoot.ChangeRequest.Outdated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Outdated(childComplexity), true
+	case "ChangeRequest.revision":
+		if e.ComplexityRoot.ChangeRequest.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Revision(childComplexity), true
+	case "ChangeRequest.revisionInitial":
+		if e.ComplexityRoot.ChangeRequest.RevisionInitial == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RevisionInitial(childComplexity), true
+	case "ChangeRequest.revisionMerged":
+		if e.ComplexityRoot.ChangeRequest.RevisionMerged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RevisionMerged(childComplexity), true
+	case "ChangeRequest.revisionMergedAncestor":
+		if e.ComplexityRoot.ChangeRequest.RevisionMergedAncestor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RevisionMergedAncestor(childComplexity), true
+	case "ChangeRequest.status":
+		if e.ComplexityRoot.ChangeRequest.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Status(childComplexity), true
+	case "ChangeRequest.subject":
+		if e.ComplexityRoot.ChangeRequest.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Subject(childComplexity), true
+	case "ChangeRequest.updatedAt":
+		if e.ComplexityRoot.ChangeRequest.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.UpdatedAt(childComplexity), true
+	case "ChangeRequest.urls":
+		if e.ComplexityRoot.ChangeRequest.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Urls(childComplexity), true
+
+	case "ChangeRequestList.count":
+		if e.ComplexityRoot.ChangeRequestList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestList.Count(childComplexity), true
+	case "ChangeRequestList.items":
+		if e.ComplexityRoot.ChangeRequestList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestList.Items(childComplexity), true
+	case "ChangeRequestList.next":
+		if e.ComplexityRoot.ChangeRequestList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestList.Next(childComplexity), true
+
+	case "ChangeRequestPDF.url":
+		if e.ComplexityRoot.ChangeRequestPDF.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestPDF.URL(childComplexity), true
+
+	case "ChangeRequestResult.result":
+		if e.ComplexityRoot.ChangeRequestResult.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestResult.Result(childComplexity), true
+	case "ChangeRequestResult.revision":
+		if e.ComplexityRoot.ChangeRequestResult.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestResult.Revision(childComplexity), true
+
+	case "ChangeRequestURLs.app":
+		if e.ComplexityRoot.ChangeRequestURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestURLs.App(childComplexity), true
+	case "ChangeRequestURLs.location":
+		if e.ComplexityRoot.ChangeRequestURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestURLs.Location(childComplexity), true
 
 	case "Collection.defaultLevel":
 		if e.ComplexityRoot.Collection.DefaultLevel == nil {
@@ -1081,6 +1386,328 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CollectionURLs.Location(childComplexity), true
+
+	case "Comment.body":
+		if e.ComplexityRoot.Comment.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Body(childComplexity), true
+	case "Comment.editedAt":
+		if e.ComplexityRoot.Comment.EditedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.EditedAt(childComplexity), true
+	case "Comment.id":
+		if e.ComplexityRoot.Comment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ID(childComplexity), true
+	case "Comment.object":
+		if e.ComplexityRoot.Comment.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Object(childComplexity), true
+	case "Comment.permissions":
+		if e.ComplexityRoot.Comment.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Permissions(childComplexity), true
+	case "Comment.postedAt":
+		if e.ComplexityRoot.Comment.PostedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.PostedAt(childComplexity), true
+	case "Comment.postedBy":
+		if e.ComplexityRoot.Comment.PostedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.PostedBy(childComplexity), true
+	case "Comment.reactions":
+		if e.ComplexityRoot.Comment.Reactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Reactions(childComplexity), true
+	case "Comment.replies":
+		if e.ComplexityRoot.Comment.Replies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Replies(childComplexity), true
+	case "Comment.resolvedAt":
+		if e.ComplexityRoot.Comment.ResolvedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ResolvedAt(childComplexity), true
+	case "Comment.resolvedBy":
+		if e.ComplexityRoot.Comment.ResolvedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ResolvedBy(childComplexity), true
+	case "Comment.status":
+		if e.ComplexityRoot.Comment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Status(childComplexity), true
+	case "Comment.target":
+		if e.ComplexityRoot.Comment.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Target(childComplexity), true
+	case "Comment.urls":
+		if e.ComplexityRoot.Comment.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Urls(childComplexity), true
+
+	case "CommentBody.document":
+		if e.ComplexityRoot.CommentBody.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentBody.Document(childComplexity), true
+	case "CommentBody.markdown":
+		if e.ComplexityRoot.CommentBody.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentBody.Markdown(childComplexity), true
+
+	case "CommentList.count":
+		if e.ComplexityRoot.CommentList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentList.Count(childComplexity), true
+	case "CommentList.items":
+		if e.ComplexityRoot.CommentList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentList.Items(childComplexity), true
+	case "CommentList.next":
+		if e.ComplexityRoot.CommentList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentList.Next(childComplexity), true
+
+	case "CommentNode.id":
+		if e.ComplexityRoot.CommentNode.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentNode.ID(childComplexity), true
+	case "CommentNode.preview":
+		if e.ComplexityRoot.CommentNode.Preview == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentNode.Preview(childComplexity), true
+
+	case "CommentPageTarget.createdAt":
+		if e.ComplexityRoot.CommentPageTarget.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPageTarget.CreatedAt(childComplexity), true
+	case "CommentPageTarget.emoji":
+		if e.ComplexityRoot.CommentPageTarget.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPageTarget.Emoji(childComplexity), true
+	case "CommentPageTarget.id":
+		if e.ComplexityRoot.CommentPageTarget.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPageTarget.ID(childComplexity), true
+	case "CommentPageTarget.icon":
+		if e.ComplexityRoot.CommentPageTarget.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPageTarget.Icon(childComplexity), true
+	case "CommentPageTarget.outdated":
+		if e.ComplexityRoot.CommentPageTarget.Outdated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPageTarget.Outdated(childComplexity), true
+	case "CommentPageTarget.path":
+		if e.ComplexityRoot.CommentPageTarget.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPageTarget.Path(childComplexity), true
+	case "CommentPageTarget.title":
+		if e.ComplexityRoot.CommentPageTarget.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPageTarget.Title(childComplexity), true
+	case "CommentPageTarget.updatedAt":
+		if e.ComplexityRoot.CommentPageTarget.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPageTarget.UpdatedAt(childComplexity), true
+
+	case "CommentPermissions.delete":
+		if e.ComplexityRoot.CommentPermissions.Delete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.Delete(childComplexity), true
+	case "CommentPermissions.edit":
+		if e.ComplexityRoot.CommentPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.Edit(childComplexity), true
+	case "CommentPermissions.reply":
+		if e.ComplexityRoot.CommentPermissions.Reply == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.Reply(childComplexity), true
+	case "CommentPermissions.view":
+		if e.ComplexityRoot.CommentPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.View(childComplexity), true
+
+	case "CommentReply.body":
+		if e.ComplexityRoot.CommentReply.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Body(childComplexity), true
+	case "CommentReply.editedAt":
+		if e.ComplexityRoot.CommentReply.EditedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.EditedAt(childComplexity), true
+	case "CommentReply.id":
+		if e.ComplexityRoot.CommentReply.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.ID(childComplexity), true
+	case "CommentReply.object":
+		if e.ComplexityRoot.CommentReply.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Object(childComplexity), true
+	case "CommentReply.permissions":
+		if e.ComplexityRoot.CommentReply.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Permissions(childComplexity), true
+	case "CommentReply.postedAt":
+		if e.ComplexityRoot.CommentReply.PostedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.PostedAt(childComplexity), true
+	case "CommentReply.postedBy":
+		if e.ComplexityRoot.CommentReply.PostedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.PostedBy(childComplexity), true
+	case "CommentReply.reactions":
+		if e.ComplexityRoot.CommentReply.Reactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Reactions(childComplexity), true
+	case "CommentReply.urls":
+		if e.ComplexityRoot.CommentReply.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Urls(childComplexity), true
+
+	case "CommentReplyList.count":
+		if e.ComplexityRoot.CommentReplyList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyList.Count(childComplexity), true
+	case "CommentReplyList.items":
+		if e.ComplexityRoot.CommentReplyList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyList.Items(childComplexity), true
+	case "CommentReplyList.next":
+		if e.ComplexityRoot.CommentReplyList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyList.Next(childComplexity), true
+
+	case "CommentTarget.changeRequest":
+		if e.ComplexityRoot.CommentTarget.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.ChangeRequest(childComplexity), true
+	case "CommentTarget.node":
+		if e.ComplexityRoot.CommentTarget.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Node(childComplexity), true
+	case "CommentTarget.page":
+		if e.ComplexityRoot.CommentTarget.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Page(childComplexity), true
+	case "CommentTarget.revision":
+		if e.ComplexityRoot.CommentTarget.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Revision(childComplexity), true
+	case "CommentTarget.space":
+		if e.ComplexityRoot.CommentTarget.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Space(childComplexity), true
+	case "CommentTarget.tableCell":
+		if e.ComplexityRoot.CommentTarget.TableCell == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.TableCell(childComplexity), true
+
+	case "CommentURLs.location":
+		if e.ComplexityRoot.CommentURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentURLs.Location(childComplexity), true
 
 	case "ContentChange.file":
 		if e.ComplexityRoot.ContentChange.File == nil {
@@ -1301,6 +1928,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DeleteResult.Deleted(childComplexity), true
+
+	case "EmojiReaction.count":
+		if e.ComplexityRoot.EmojiReaction.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmojiReaction.Count(childComplexity), true
+	case "EmojiReaction.emoji":
+		if e.ComplexityRoot.EmojiReaction.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmojiReaction.Emoji(childComplexity), true
+	case "EmojiReaction.users":
+		if e.ComplexityRoot.EmojiReaction.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmojiReaction.Users(childComplexity), true
+
+	case "EmojiReactionUser.reactedAt":
+		if e.ComplexityRoot.EmojiReactionUser.ReactedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmojiReactionUser.ReactedAt(childComplexity), true
+	case "EmojiReactionUser.user":
+		if e.ComplexityRoot.EmojiReactionUser.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmojiReactionUser.User(childComplexity), true
 
 	case "FileDimensions.height":
 		if e.ComplexityRoot.FileDimensions.Height == nil {
@@ -2225,6 +2884,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApplyTemplate(childComplexity, args["spaceId"].(string), args["input"].(model.ApplyTemplateInput)), true
+	case "Mutation.createChangeRequest":
+		if e.ComplexityRoot.Mutation.CreateChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateChangeRequest(childComplexity, args["spaceId"].(string), args["input"].(model.CreateChangeRequestInput)), true
 	case "Mutation.createCollection":
 		if e.ComplexityRoot.Mutation.CreateCollection == nil {
 			break
@@ -2324,6 +2994,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCollection(childComplexity, args["collectionId"].(string)), true
+	case "Mutation.deleteComment":
+		if e.ComplexityRoot.Mutation.DeleteComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteComment(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string)), true
+	case "Mutation.deleteCommentReply":
+		if e.ComplexityRoot.Mutation.DeleteCommentReply == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCommentReply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["commentReplyId"].(string)), true
 	case "Mutation.deleteLinkInvite":
 		if e.ComplexityRoot.Mutation.DeleteLinkInvite == nil {
 			break
@@ -2433,7 +3125,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["pageId"].(*string), args["input"].(model.ImportContentInput)), true
+		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["pageId"].(*string), args["input"].(model.ImportContentInput)), true
 	case "Mutation.installIntegration":
 		if e.ComplexityRoot.Mutation.InstallIntegration == nil {
 			break
@@ -2478,6 +3170,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InviteUsers(childComplexity, args["organizationId"].(string), args["input"].(model.InviteUsersInput)), true
+	case "Mutation.mergeChangeRequest":
+		if e.ComplexityRoot.Mutation.MergeChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeChangeRequest(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
 	case "Mutation.moveCollection":
 		if e.ComplexityRoot.Mutation.MoveCollection == nil {
 			break
@@ -2522,6 +3225,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PingOrganization(childComplexity, args["organizationId"].(string)), true
+	case "Mutation.postComment":
+		if e.ComplexityRoot.Mutation.PostComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_postComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PostComment(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["input"].(model.PostCommentInput)), true
+	case "Mutation.postCommentReply":
+		if e.ComplexityRoot.Mutation.PostCommentReply == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_postCommentReply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["input"].(model.PostCommentReplyInput)), true
 	case "Mutation.publishIntegration":
 		if e.ComplexityRoot.Mutation.PublishIntegration == nil {
 			break
@@ -2704,6 +3429,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UnpublishIntegration(childComplexity, args["integrationName"].(string)), true
+	case "Mutation.updateChangeRequest":
+		if e.ComplexityRoot.Mutation.UpdateChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateChangeRequest(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.UpdateChangeRequestInput)), true
+	case "Mutation.updateChangeRequestFromMain":
+		if e.ComplexityRoot.Mutation.UpdateChangeRequestFromMain == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateChangeRequestFromMain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateChangeRequestFromMain(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
 	case "Mutation.updateCollection":
 		if e.ComplexityRoot.Mutation.UpdateCollection == nil {
 			break
@@ -2715,6 +3462,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCollection(childComplexity, args["collectionId"].(string), args["input"].(model.UpdateCollectionInput)), true
+	case "Mutation.updateComment":
+		if e.ComplexityRoot.Mutation.UpdateComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateComment(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["input"].(model.UpdateCommentInput)), true
+	case "Mutation.updateCommentReply":
+		if e.ComplexityRoot.Mutation.UpdateCommentReply == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCommentReply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["commentReplyId"].(string), args["input"].(model.UpdateCommentInput)), true
 	case "Mutation.updateIntegrationInstallation":
 		if e.ComplexityRoot.Mutation.UpdateIntegrationInstallation == nil {
 			break
@@ -3479,6 +4248,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APIInformation(childComplexity), true
+	case "Query.changeRequest":
+		if e.ComplexityRoot.Query.ChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequest(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
+	case "Query.changeRequestPDF":
+		if e.ComplexityRoot.Query.ChangeRequestPDF == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestPDF_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestPDF(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["page"].(*string), args["only"].(*bool)), true
+	case "Query.changeRequests":
+		if e.ComplexityRoot.Query.ChangeRequests == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequests(childComplexity, args["spaceId"].(string), args["status"].(*model.ChangeRequestStatus), args["contributor"].(*string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.collection":
 		if e.ComplexityRoot.Query.Collection == nil {
 			break
@@ -3512,6 +4314,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Collections(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["nested"].(*bool)), true
+	case "Query.comment":
+		if e.ComplexityRoot.Query.Comment == nil {
+			break
+		}
+
+		args, err := ec.field_Query_comment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Comment(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["format"].(*model.PageFormat)), true
+	case "Query.commentReplies":
+		if e.ComplexityRoot.Query.CommentReplies == nil {
+			break
+		}
+
+		args, err := ec.field_Query_commentReplies_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CommentReplies(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.commentReply":
+		if e.ComplexityRoot.Query.CommentReply == nil {
+			break
+		}
+
+		args, err := ec.field_Query_commentReply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["commentReplyId"].(string), args["format"].(*model.PageFormat)), true
+	case "Query.commenters":
+		if e.ComplexityRoot.Query.Commenters == nil {
+			break
+		}
+
+		args, err := ec.field_Query_commenters_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Commenters(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.comments":
+		if e.ComplexityRoot.Query.Comments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_comments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Comments(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["order"].(*model.Order), args["status"].(*model.CommentStatusFilter), args["targetPage"].(*string), args["authors"].([]string), args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.contentGrants":
 		if e.ComplexityRoot.Query.ContentGrants == nil {
 			break
@@ -3914,7 +4771,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SpaceContent(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
+		return e.ComplexityRoot.Query.SpaceContent(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
 	case "Query.spaceFile":
 		if e.ComplexityRoot.Query.SpaceFile == nil {
 			break
@@ -3925,7 +4782,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SpaceFile(childComplexity, args["spaceId"].(string), args["fileId"].(string), args["revisionId"].(*string)), true
+		return e.ComplexityRoot.Query.SpaceFile(childComplexity, args["spaceId"].(string), args["fileId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string)), true
 	case "Query.spaceFileBacklinks":
 		if e.ComplexityRoot.Query.SpaceFileBacklinks == nil {
 			break
@@ -3936,7 +4793,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SpaceFileBacklinks(childComplexity, args["spaceId"].(string), args["fileId"].(string), args["page"].(*string), args["limit"].(*int)), true
+		return e.ComplexityRoot.Query.SpaceFileBacklinks(childComplexity, args["spaceId"].(string), args["fileId"].(string), args["changeRequestId"].(*string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.spaceFiles":
 		if e.ComplexityRoot.Query.SpaceFiles == nil {
 			break
@@ -3947,7 +4804,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SpaceFiles(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["page"].(*string), args["limit"].(*int)), true
+		return e.ComplexityRoot.Query.SpaceFiles(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.spaceLinks":
 		if e.ComplexityRoot.Query.SpaceLinks == nil {
 			break
@@ -3958,7 +4815,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SpaceLinks(childComplexity, args["spaceId"].(string), args["pageId"].(*string), args["page"].(*string), args["limit"].(*int), args["status"].(*model.LinkStatus)), true
+		return e.ComplexityRoot.Query.SpaceLinks(childComplexity, args["spaceId"].(string), args["pageId"].(*string), args["changeRequestId"].(*string), args["page"].(*string), args["limit"].(*int), args["status"].(*model.LinkStatus)), true
 	case "Query.spacePage":
 		if e.ComplexityRoot.Query.SpacePage == nil {
 			break
@@ -3969,7 +4826,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SpacePage(childComplexity, args["spaceId"].(string), args["pageId"].(*string), args["pagePath"].(*string), args["revisionId"].(*string), args["format"].(*model.PageFormat), args["evaluated"].(*bool), args["metadata"].(*bool), args["computed"].(*bool)), true
+		return e.ComplexityRoot.Query.SpacePage(childComplexity, args["spaceId"].(string), args["pageId"].(*string), args["pagePath"].(*string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["format"].(*model.PageFormat), args["evaluated"].(*bool), args["metadata"].(*bool), args["computed"].(*bool)), true
 	case "Query.spacePageBacklinks":
 		if e.ComplexityRoot.Query.SpacePageBacklinks == nil {
 			break
@@ -3980,7 +4837,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SpacePageBacklinks(childComplexity, args["spaceId"].(string), args["pageId"].(string), args["page"].(*string), args["limit"].(*int)), true
+		return e.ComplexityRoot.Query.SpacePageBacklinks(childComplexity, args["spaceId"].(string), args["pageId"].(string), args["changeRequestId"].(*string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.spacePages":
 		if e.ComplexityRoot.Query.SpacePages == nil {
 			break
@@ -3991,7 +4848,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SpacePages(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
+		return e.ComplexityRoot.Query.SpacePages(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
 	case "Query.spaces":
 		if e.ComplexityRoot.Query.Spaces == nil {
 			break
@@ -4102,6 +4959,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.ID(childComplexity), true
+	case "Revision.mergedFrom":
+		if e.ComplexityRoot.Revision.MergedFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.MergedFrom(childComplexity), true
 	case "Revision.object":
 		if e.ComplexityRoot.Revision.Object == nil {
 			break
@@ -4825,6 +5688,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SpaceURLs.Location(childComplexity), true
 
+	case "TableCellTarget.definition":
+		if e.ComplexityRoot.TableCellTarget.Definition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableCellTarget.Definition(childComplexity), true
+	case "TableCellTarget.record":
+		if e.ComplexityRoot.TableCellTarget.Record == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableCellTarget.Record(childComplexity), true
+
 	case "TargetInstallationURLs.location":
 		if e.ComplexityRoot.TargetInstallationURLs.Location == nil {
 			break
@@ -5031,10 +5907,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputApplyTemplateInput,
+		ec.unmarshalInputCommentBodyInput,
 		ec.unmarshalInputContentGrantInput,
 		ec.unmarshalInputContentPointerInput,
 		ec.unmarshalInputContentPositionInput,
 		ec.unmarshalInputContentTarget,
+		ec.unmarshalInputCreateChangeRequestInput,
 		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreateLinkInviteInput,
 		ec.unmarshalInputCreateOpenAPISpecInput,
@@ -5051,12 +5929,17 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputMovePageInput,
 		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputOrganizationDefaultContentInput,
+		ec.unmarshalInputPostCommentInput,
+		ec.unmarshalInputPostCommentReplyInput,
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputSetIntegrationDevelopmentModeInput,
+		ec.unmarshalInputTableCellInput,
 		ec.unmarshalInputTeamMemberRoleInput,
 		ec.unmarshalInputTransferContentInput,
+		ec.unmarshalInputUpdateChangeRequestInput,
 		ec.unmarshalInputUpdateCollectionInput,
+		ec.unmarshalInputUpdateCommentInput,
 		ec.unmarshalInputUpdateInstallationInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOpenAPISpecInput,
@@ -5213,6 +6096,129 @@ type Mutation {
   revokeCurrentToken: Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../changerequests.graphqls", Input: `"""
+DRAFT (new change requests start as drafts), OPEN (ready for review),
+ARCHIVED (closed without merging) and MERGED (set only by merging).
+"""
+enum ChangeRequestStatus {
+  DRAFT
+  OPEN
+  ARCHIVED
+  MERGED
+}
+
+"What a merge or an update did: MERGE, UPDATE, or CONFLICTS (nothing changed)."
+enum MergeOutcome {
+  MERGE
+  UPDATE
+  CONFLICTS
+}
+
+"""
+A change request is a branch of a space's content. revisionInitial is the
+space revision it started from; revision is its own head, which moves as its
+content changes (imports and page mutations with target {changeRequest}).
+outdated is true when the space's active revision moved since the change
+request last shared it (its start, or its last update from main).
+"""
+type ChangeRequest {
+  "Always ` + "`" + `change-request` + "`" + `."
+  object: String!
+  id: ID!
+  "1, 2, 3 ... per space; GET accepts it in place of the id."
+  number: Int!
+  status: ChangeRequestStatus!
+  subject: String!
+  "The agent task the change request implements, as given at creation."
+  agentTaskId: String
+  createdBy: User!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  revision: ID!
+  revisionInitial: ID!
+  "The main revision of the last update from main."
+  revisionMergedAncestor: ID
+  "The space revision the merge made."
+  revisionMerged: ID
+  "Open comments on the change request."
+  comments: Int!
+  outdated: Boolean!
+  urls: ChangeRequestURLs!
+}
+
+type ChangeRequestURLs {
+  location: String!
+  app: String!
+}
+
+type ChangeRequestList {
+  next: Next
+  count: Int!
+  items: [ChangeRequest!]!
+}
+
+input CreateChangeRequestInput {
+  subject: String
+  agentTaskId: String
+}
+
+"status: DRAFT, OPEN or ARCHIVED (MERGED only by merging); subject at most 100 characters."
+input UpdateChangeRequestInput {
+  subject: String
+  status: ChangeRequestStatus
+}
+
+"""
+revision: the new revision (merge: the space's new active revision; update:
+the change request's new head). With CONFLICTS nothing changed and revision
+is the change request's current head.
+"""
+type ChangeRequestResult {
+  revision: ID!
+  result: MergeOutcome!
+}
+
+type ChangeRequestPDF {
+  "A docsapi URL serving the PDF, signed, valid for one hour."
+  url: String!
+}
+
+extend type Revision {
+  "Merge revisions: the change request that was merged."
+  mergedFrom: ChangeRequest
+}
+
+extend type Query {
+  """
+  Change requests of a space, highest number first. status defaults to OPEN;
+  contributor keeps those the user created or changed.
+  """
+  changeRequests(spaceId: ID!, status: ChangeRequestStatus, contributor: ID, page: String, limit: Int): ChangeRequestList!
+  "A change request by id or by number."
+  changeRequest(spaceId: ID!, changeRequestId: ID!): ChangeRequest!
+  """
+  Render the change request's content (or, with page, that page; only: that
+  page without its sub-pages) to PDF.
+  """
+  changeRequestPDF(spaceId: ID!, changeRequestId: ID!, page: ID, only: Boolean): ChangeRequestPDF!
+}
+
+extend type Mutation {
+  "Start a change request from the space's active revision (EDIT; live spaces only)."
+  createChangeRequest(spaceId: ID!, input: CreateChangeRequestInput!): ChangeRequest!
+  "Change the subject or the status (EDIT)."
+  updateChangeRequest(spaceId: ID!, changeRequestId: ID!, input: UpdateChangeRequestInput!): ChangeRequest!
+  """
+  Three-way merge into the main content (needs the merge permission: REVIEW,
+  live space). Pages changed on one side take that side; pages changed on
+  both sides merge line by line when the changes do not overlap; otherwise
+  CONFLICTS and nothing changes.
+  """
+  mergeChangeRequest(spaceId: ID!, changeRequestId: ID!): ChangeRequestResult!
+  "Bring the main content's changes into the change request (EDIT); CONFLICTS when they cannot be combined."
+  updateChangeRequestFromMain(spaceId: ID!, changeRequestId: ID!): ChangeRequestResult!
+}
+`, BuiltIn: false},
 	{Name: "../collections.graphqls", Input: `"""
 A group of spaces and of other collections. Its defaultLevel flows down to
 what it holds (INHERIT); deleting it moves the spaces under it to the trash.
@@ -5301,6 +6307,191 @@ extend type Mutation {
   organization (ADMIN of both). Grants on the moved content are dropped.
   """
   transferCollection(collectionId: ID!, input: TransferContentInput!): Collection!
+}
+`, BuiltIn: false},
+	{Name: "../comments.graphqls", Input: `enum CommentStatus {
+  OPEN
+  RESOLVED
+}
+
+"Status filter of comment lists (ALL by default)."
+enum CommentStatusFilter {
+  ALL
+  OPEN
+  RESOLVED
+}
+
+"""
+A body: {markdown} or {document} (a JSON document of blocks). Bodies are
+stored as Markdown; FORMAT DOCUMENT reads them back as documents.
+"""
+type CommentBody {
+  markdown: String
+  document: JSON
+}
+
+type CommentNode {
+  id: ID!
+  preview: String
+}
+
+type TableCellTarget {
+  record: String!
+  definition: String!
+}
+
+"The page a comment is about. outdated: the page is no longer in the content the comment belongs to."
+type CommentPageTarget {
+  id: ID!
+  title: String!
+  emoji: String
+  icon: String
+  createdAt: DateTime
+  updatedAt: DateTime
+  path: String!
+  outdated: Boolean!
+}
+
+"space and revision (the content the comment was posted on), and what in it."
+type CommentTarget {
+  node: CommentNode
+  tableCell: TableCellTarget
+  changeRequest: ID
+  page: CommentPageTarget
+  space: ID!
+  revision: ID!
+}
+
+type CommentURLs {
+  location: String!
+}
+
+"""
+view: always; edit: the author; reply (and react): COMMENT on the space;
+delete: the author or a space ADMIN.
+"""
+type CommentPermissions {
+  view: Boolean!
+  edit: Boolean!
+  reply: Boolean!
+  delete: Boolean!
+}
+
+type EmojiReactionUser {
+  user: User!
+  reactedAt: DateTime!
+}
+
+"Reactions with one emoji, in the order they were first given."
+type EmojiReaction {
+  emoji: String!
+  count: Int!
+  users: [EmojiReactionUser!]!
+}
+
+type Comment {
+  "Always ` + "`" + `comment` + "`" + `."
+  object: String!
+  id: ID!
+  postedBy: User!
+  postedAt: DateTime!
+  "Set when the body was edited."
+  editedAt: DateTime
+  reactions: [EmojiReaction!]!
+  replies: Int!
+  body: CommentBody!
+  target: CommentTarget!
+  urls: CommentURLs!
+  permissions: CommentPermissions!
+  status: CommentStatus!
+  resolvedAt: DateTime
+  resolvedBy: User
+}
+
+type CommentReply {
+  "Always ` + "`" + `comment-reply` + "`" + `."
+  object: String!
+  id: ID!
+  postedBy: User!
+  postedAt: DateTime!
+  editedAt: DateTime
+  reactions: [EmojiReaction!]!
+  body: CommentBody!
+  urls: CommentURLs!
+  permissions: CommentPermissions!
+}
+
+type CommentList {
+  next: Next
+  count: Int!
+  items: [Comment!]!
+}
+
+type CommentReplyList {
+  next: Next
+  count: Int!
+  items: [CommentReply!]!
+}
+
+"Exactly one of markdown and document, or neither for an empty body."
+input CommentBodyInput {
+  markdown: String
+  document: JSONObject
+}
+
+input TableCellInput {
+  record: String!
+  definition: String!
+}
+
+"node: a node id of the page (needs page); page: a page of the content; tableCell: a cell."
+input PostCommentInput {
+  node: ID
+  page: ID
+  body: CommentBodyInput!
+  tableCell: TableCellInput
+}
+
+input PostCommentReplyInput {
+  body: CommentBodyInput!
+}
+
+"""
+resolved: resolve (true) or reopen (false) the thread; on replies only at
+change-request level. body: the author only. Reactions are the caller's own.
+"""
+input UpdateCommentInput {
+  resolved: Boolean
+  body: CommentBodyInput
+  addedReactions: [String!]
+  removedReactions: [String!]
+}
+
+extend type Query {
+  """
+  Comments of a space (changeRequestId absent) or of a change request.
+  order: DESC (default, newest first) or ASC by time posted; status: ALL by
+  default; targetPage: a page id; authors: user ids; format: MARKDOWN
+  (default) or DOCUMENT bodies.
+  """
+  comments(spaceId: ID!, changeRequestId: ID, order: Order, status: CommentStatusFilter, targetPage: ID, authors: [ID!], format: PageFormat, page: String, limit: Int): CommentList!
+  comment(spaceId: ID!, changeRequestId: ID, commentId: ID!, format: PageFormat): Comment!
+  "Replies of a comment, oldest first."
+  commentReplies(spaceId: ID!, changeRequestId: ID, commentId: ID!, format: PageFormat, page: String, limit: Int): CommentReplyList!
+  commentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!, format: PageFormat): CommentReply!
+  "Members who posted comments or replies there."
+  commenters(spaceId: ID!, changeRequestId: ID, page: String, limit: Int): MemberList!
+}
+
+extend type Mutation {
+  "Post a comment (COMMENT on the space)."
+  postComment(spaceId: ID!, changeRequestId: ID, input: PostCommentInput!): Comment!
+  updateComment(spaceId: ID!, changeRequestId: ID, commentId: ID!, input: UpdateCommentInput!): Comment!
+  "Delete a comment and its replies (the author or a space ADMIN)."
+  deleteComment(spaceId: ID!, changeRequestId: ID, commentId: ID!): DeleteResult!
+  postCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, input: PostCommentReplyInput!): CommentReply!
+  updateCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!, input: UpdateCommentInput!): CommentReply!
+  deleteCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../content.graphqls", Input: `# Shared types of the content tree (collections and spaces) and the grants
@@ -6590,8 +7781,9 @@ type ContentTemplate {
 
 """
 The content a mutation changes. Give space for a space's main content (live
-spaces only; a locked space refuses). changeRequest is reserved for change
-requests and refused until they exist.
+spaces only; a locked space refuses), or space and changeRequest (an id or a
+number) for a change request's content: the change request's head moves,
+the main content stays as it is.
 """
 input ContentTarget {
   space: ID
@@ -6656,38 +7848,40 @@ type ContentChange {
 extend type Query {
   """
   A space's active revision (GET /spaces/{spaceId}/content), or the revision
-  revisionId of the space. metadata and computed are accepted for
+  revisionId of the space. Every content read takes changeRequestId instead
+  to read the head of a change request (GET .../change-requests/{id}/content...). metadata and computed are accepted for
   compatibility (no git metadata nor computed content exists).
   """
-  spaceContent(spaceId: ID!, revisionId: ID, metadata: Boolean, computed: Boolean): Revision!
+  spaceContent(spaceId: ID!, revisionId: ID, changeRequestId: ID, metadata: Boolean, computed: Boolean): Revision!
   "The page tree of the active revision, or of revisionId."
-  spacePages(spaceId: ID!, revisionId: ID, metadata: Boolean, computed: Boolean): PageList!
+  spacePages(spaceId: ID!, revisionId: ID, changeRequestId: ID, metadata: Boolean, computed: Boolean): PageList!
   """
   One page by id (or by path when pagePath is given instead) with its body in
   format (MARKDOWN by default). evaluated is accepted (Markdown bodies have
   nothing to evaluate).
   """
-  spacePage(spaceId: ID!, pageId: ID, pagePath: String, revisionId: ID, format: PageFormat, evaluated: Boolean, metadata: Boolean, computed: Boolean): RevisionPage!
-  spaceFiles(spaceId: ID!, revisionId: ID, page: String, limit: Int): RevisionFileList!
-  spaceFile(spaceId: ID!, fileId: ID!, revisionId: ID): RevisionFile!
+  spacePage(spaceId: ID!, pageId: ID, pagePath: String, revisionId: ID, changeRequestId: ID, format: PageFormat, evaluated: Boolean, metadata: Boolean, computed: Boolean): RevisionPage!
+  spaceFiles(spaceId: ID!, revisionId: ID, changeRequestId: ID, page: String, limit: Int): RevisionFileList!
+  spaceFile(spaceId: ID!, fileId: ID!, revisionId: ID, changeRequestId: ID): RevisionFile!
   "Pages of the active revision linking to a file."
-  spaceFileBacklinks(spaceId: ID!, fileId: ID!, page: String, limit: Int): ContentLocationList!
+  spaceFileBacklinks(spaceId: ID!, fileId: ID!, changeRequestId: ID, page: String, limit: Int): ContentLocationList!
   "Pages of the active revision linking to a page."
-  spacePageBacklinks(spaceId: ID!, pageId: ID!, page: String, limit: Int): ContentLocationList!
+  spacePageBacklinks(spaceId: ID!, pageId: ID!, changeRequestId: ID, page: String, limit: Int): ContentLocationList!
   "Link targets of the active revision (of one page with pageId), by status."
-  spaceLinks(spaceId: ID!, pageId: ID, page: String, limit: Int, status: LinkStatus): LinkList!
+  spaceLinks(spaceId: ID!, pageId: ID, changeRequestId: ID, page: String, limit: Int, status: LinkStatus): LinkList!
   "The built-in templates."
   contentTemplates: [ContentTemplate!]!
 }
 
 extend type Mutation {
   """
-  Import content from a URL into the space (EDIT): pages are added after the
+  Import content from a URL into the space, or into a change request with
+  changeRequestId (EDIT): pages are added after the
   existing ones, or, with pageId, the page's body is replaced (MARKDOWN and
   HTML) or the pages become its children (ZIP and WEBSITE). Makes a new
   active revision.
   """
-  importContent(spaceId: ID!, pageId: ID, input: ImportContentInput!): ImportContentResult!
+  importContent(spaceId: ID!, changeRequestId: ID, pageId: ID, input: ImportContentInput!): ImportContentResult!
   "Add a built-in template's pages to the space (EDIT)."
   applyTemplate(spaceId: ID!, input: ApplyTemplateInput!): Boolean!
   "Create a page (EDIT); makes a new revision."
@@ -7226,6 +8420,84 @@ func (ec *executionContext) childFields_BrokenLinksTotals(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type BrokenLinksTotals", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ChangeRequest_object(ctx, field)
+	case "id":
+		return ec.fieldContext_ChangeRequest_id(ctx, field)
+	case "number":
+		return ec.fieldContext_ChangeRequest_number(ctx, field)
+	case "status":
+		return ec.fieldContext_ChangeRequest_status(ctx, field)
+	case "subject":
+		return ec.fieldContext_ChangeRequest_subject(ctx, field)
+	case "agentTaskId":
+		return ec.fieldContext_ChangeRequest_agentTaskId(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_ChangeRequest_createdBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequest_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequest_updatedAt(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequest_revision(ctx, field)
+	case "revisionInitial":
+		return ec.fieldContext_ChangeRequest_revisionInitial(ctx, field)
+	case "revisionMergedAncestor":
+		return ec.fieldContext_ChangeRequest_revisionMergedAncestor(ctx, field)
+	case "revisionMerged":
+		return ec.fieldContext_ChangeRequest_revisionMerged(ctx, field)
+	case "comments":
+		return ec.fieldContext_ChangeRequest_comments(ctx, field)
+	case "outdated":
+		return ec.fieldContext_ChangeRequest_outdated(ctx, field)
+	case "urls":
+		return ec.fieldContext_ChangeRequest_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_ChangeRequestList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_ChangeRequestList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_ChangeRequestList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestList", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestPDF(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_ChangeRequestPDF_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestPDF", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_ChangeRequestResult_revision(ctx, field)
+	case "result":
+		return ec.fieldContext_ChangeRequestResult_result(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestResult", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_ChangeRequestURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_ChangeRequestURLs_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -7284,6 +8556,170 @@ func (ec *executionContext) childFields_CollectionURLs(ctx context.Context, fiel
 		return ec.fieldContext_CollectionURLs_app(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CollectionURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_Comment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Comment_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Comment_id(ctx, field)
+	case "postedBy":
+		return ec.fieldContext_Comment_postedBy(ctx, field)
+	case "postedAt":
+		return ec.fieldContext_Comment_postedAt(ctx, field)
+	case "editedAt":
+		return ec.fieldContext_Comment_editedAt(ctx, field)
+	case "reactions":
+		return ec.fieldContext_Comment_reactions(ctx, field)
+	case "replies":
+		return ec.fieldContext_Comment_replies(ctx, field)
+	case "body":
+		return ec.fieldContext_Comment_body(ctx, field)
+	case "target":
+		return ec.fieldContext_Comment_target(ctx, field)
+	case "urls":
+		return ec.fieldContext_Comment_urls(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Comment_permissions(ctx, field)
+	case "status":
+		return ec.fieldContext_Comment_status(ctx, field)
+	case "resolvedAt":
+		return ec.fieldContext_Comment_resolvedAt(ctx, field)
+	case "resolvedBy":
+		return ec.fieldContext_Comment_resolvedBy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Comment", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentBody(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "markdown":
+		return ec.fieldContext_CommentBody_markdown(ctx, field)
+	case "document":
+		return ec.fieldContext_CommentBody_document(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentBody", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_CommentList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_CommentList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_CommentList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentList", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentNode(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CommentNode_id(ctx, field)
+	case "preview":
+		return ec.fieldContext_CommentNode_preview(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentNode", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentPageTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CommentPageTarget_id(ctx, field)
+	case "title":
+		return ec.fieldContext_CommentPageTarget_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_CommentPageTarget_emoji(ctx, field)
+	case "icon":
+		return ec.fieldContext_CommentPageTarget_icon(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CommentPageTarget_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CommentPageTarget_updatedAt(ctx, field)
+	case "path":
+		return ec.fieldContext_CommentPageTarget_path(ctx, field)
+	case "outdated":
+		return ec.fieldContext_CommentPageTarget_outdated(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentPageTarget", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_CommentPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_CommentPermissions_edit(ctx, field)
+	case "reply":
+		return ec.fieldContext_CommentPermissions_reply(ctx, field)
+	case "delete":
+		return ec.fieldContext_CommentPermissions_delete(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentReply(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_CommentReply_object(ctx, field)
+	case "id":
+		return ec.fieldContext_CommentReply_id(ctx, field)
+	case "postedBy":
+		return ec.fieldContext_CommentReply_postedBy(ctx, field)
+	case "postedAt":
+		return ec.fieldContext_CommentReply_postedAt(ctx, field)
+	case "editedAt":
+		return ec.fieldContext_CommentReply_editedAt(ctx, field)
+	case "reactions":
+		return ec.fieldContext_CommentReply_reactions(ctx, field)
+	case "body":
+		return ec.fieldContext_CommentReply_body(ctx, field)
+	case "urls":
+		return ec.fieldContext_CommentReply_urls(ctx, field)
+	case "permissions":
+		return ec.fieldContext_CommentReply_permissions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentReply", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentReplyList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_CommentReplyList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_CommentReplyList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_CommentReplyList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentReplyList", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_CommentTarget_node(ctx, field)
+	case "tableCell":
+		return ec.fieldContext_CommentTarget_tableCell(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_CommentTarget_changeRequest(ctx, field)
+	case "page":
+		return ec.fieldContext_CommentTarget_page(ctx, field)
+	case "space":
+		return ec.fieldContext_CommentTarget_space(ctx, field)
+	case "revision":
+		return ec.fieldContext_CommentTarget_revision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentTarget", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_CommentURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_ContentChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7414,6 +8850,28 @@ func (ec *executionContext) childFields_DeleteResult(ctx context.Context, field 
 		return ec.fieldContext_DeleteResult_deleted(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteResult", field.Name)
+}
+
+func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "emoji":
+		return ec.fieldContext_EmojiReaction_emoji(ctx, field)
+	case "count":
+		return ec.fieldContext_EmojiReaction_count(ctx, field)
+	case "users":
+		return ec.fieldContext_EmojiReaction_users(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EmojiReaction", field.Name)
+}
+
+func (ec *executionContext) childFields_EmojiReactionUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_EmojiReactionUser_user(ctx, field)
+	case "reactedAt":
+		return ec.fieldContext_EmojiReactionUser_reactedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EmojiReactionUser", field.Name)
 }
 
 func (ec *executionContext) childFields_FileDimensions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8308,6 +9766,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_createdAt(ctx, field)
 	case "urls":
 		return ec.fieldContext_Revision_urls(ctx, field)
+	case "mergedFrom":
+		return ec.fieldContext_Revision_mergedFrom(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
 }
@@ -8650,6 +10110,16 @@ func (ec *executionContext) childFields_SpaceURLs(ctx context.Context, field gra
 		return ec.fieldContext_SpaceURLs_icon(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_TableCellTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "record":
+		return ec.fieldContext_TableCellTarget_record(ctx, field)
+	case "definition":
+		return ec.fieldContext_TableCellTarget_definition(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TableCellTarget", field.Name)
 }
 
 func (ec *executionContext) childFields_TargetInstallationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

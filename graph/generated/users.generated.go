@@ -325,4 +325,11 @@ func (ec *executionContext) marshalNUserURLs2docsapiᚋgraphᚋmodelᚐUserURLs(
 	return ec._UserURLs(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalOUser2ᚖdocsapiᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._User(ctx, sel, v)
+}
+
 // endregion ***************************** type.gotpl *****************************

@@ -14,6 +14,8 @@ type Revision struct {
 	Variables        map[string]any   `json:"variables"`
 	CreatedAt        string           `json:"createdAt"`
 	Urls             RevisionUrls     `json:"urls"`
+	// MergedFrom: merge revisions only, the change request merged.
+	MergedFrom *ChangeRequest `json:"mergedFrom,omitempty"`
 }
 
 type RevisionUrls struct {

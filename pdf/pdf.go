@@ -1,0 +1,354 @@
+// Package pdf renders pages of Markdown to a PDF document with
+// github.com/go-pdf/fpdf (the maintained fork of gofpdf): headings,
+// paragraphs with bold, italic, code and link marks, ordered and unordered
+// lists, code blocks, blockquotes, tables, rules and images (PNG, JPEG and
+// GIF files of the content). Text uses the PDF core fonts, so characters
+// outside Windows-1252 are replaced.
+package pdf
+
+import (
+	"bytes"
+	"image"
+	"image/draw"
+	_ "image/gif" // images of the content
+	_ "image/jpeg"
+	"image/png"
+	"strconv"
+	"strings"
+
+	"github.com/go-pdf/fpdf"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// Page is one page of content; Depth is its nesting in the page tree.
+type Page struct {
+	Title    string
+	Depth    int
+	Markdown string
+}
+
+// Document is what Render renders. Image returns the bytes of an image a
+// page refers to (by its destination as written), when the content has it.
+type Document struct {
+	Title string
+	Pages []Page
+	Image func(dest string) (data []byte, contentType string, ok bool)
+}
+
+const (
+	margin     = 20.0
+	lineHeight = 5.5
+	bodySize   = 11.0
+)
+
+var md = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+// Render returns the PDF bytes of d: a title, then each page under its
+// title (top-level pages start a new sheet), with an outline (bookmarks)
+// following the page tree.
+func Render(d Document) ([]byte, error) {
+	f := fpdf.New("P", "mm", "A4", "")
+	f.SetTitle(d.Title, true)
+	f.SetCreator("docsapi", true)
+	f.SetMargins(margin, margin, margin)
+	f.SetAutoPageBreak(true, margin)
+	w := &writer{f: f, tr: f.UnicodeTranslatorFromDescriptor(""), image: d.Image, images: map[string]string{}}
+	f.AddPage()
+	f.SetFont("Helvetica", "B", 24)
+	f.MultiCell(0, 11, w.tr(d.Title), "", "L", false)
+	f.Ln(4)
+	for i, p := range d.Pages {
+		if i > 0 && p.Depth == 0 {
+			f.AddPage()
+		}
+		f.Bookmark(w.tr(p.Title), min(p.Depth, 5), -1)
+		f.SetFont("Helvetica", "B", max(20-2*float64(p.Depth), 13))
+		f.MultiCell(0, 9, w.tr(p.Title), "", "L", false)
+		f.Ln(2)
+		w.markdown(p.Markdown)
+		f.Ln(4)
+	}
+	var buf bytes.Buffer
+	if err := f.Output(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+type writer struct {
+	f      *fpdf.Fpdf
+	tr     func(string) string
+	src    []byte
+	image  func(string) ([]byte, string, bool)
+	images map[string]string // destination -> registered name ("" when unusable)
+
+	bold, italic, mono int
+	size               float64
+	indent             float64
+}
+
+func (w *writer) markdown(src string) {
+	w.src = []byte(src)
+	w.size = bodySize
+	doc := md.Parser().Parse(text.NewReader(w.src))
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		w.block(n)
+	}
+}
+
+// font applies the current style.
+func (w *writer) font() {
+	family, style := "Helvetica", ""
+	if w.mono > 0 {
+		family = "Courier"
+	}
+	if w.bold > 0 {
+		style += "B"
+	}
+	if w.italic > 0 {
+		style += "I"
+	}
+	w.f.SetFont(family, style, w.size)
+}
+
+func (w *writer) block(n ast.Node) {
+	f := w.f
+	switch v := n.(type) {
+	case *ast.Heading:
+		w.size = max(17-2*float64(v.Level), 11)
+		w.bold++
+		w.font()
+		f.Ln(2)
+		w.inlines(v)
+		w.bold--
+		w.size = bodySize
+		f.Ln(lineHeight + 2)
+	case *ast.Paragraph, *ast.TextBlock:
+		w.font()
+		w.inlines(v)
+		f.Ln(lineHeight)
+		if _, ok := n.(*ast.Paragraph); ok {
+			f.Ln(2)
+		}
+	case *ast.List:
+		w.list(v)
+		f.Ln(2)
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		w.code(n)
+	case *ast.Blockquote:
+		w.indent += 6
+		f.SetLeftMargin(margin + w.indent)
+		f.SetX(margin + w.indent)
+		w.italic++
+		for c := v.FirstChild(); c != nil; c = c.NextSibling() {
+			w.block(c)
+		}
+		w.italic--
+		w.indent -= 6
+		f.SetLeftMargin(margin + w.indent)
+	case *ast.ThematicBreak:
+		y := f.GetY() + 2
+		pw, _ := f.GetPageSize()
+		f.SetDrawColor(180, 180, 180)
+		f.Line(margin, y, pw-margin, y)
+		f.Ln(6)
+	case *east.Table:
+		w.table(v)
+	case *ast.HTMLBlock:
+		// Raw HTML is not rendered.
+	default:
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			w.block(c)
+		}
+	}
+}
+
+func (w *writer) list(l *ast.List) {
+	f := w.f
+	n := l.Start
+	if n == 0 {
+		n = 1
+	}
+	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
+		marker := "\u2022"
+		if l.IsOrdered() {
+			marker = strconv.Itoa(n) + "."
+			n++
+		}
+		w.font()
+		f.SetX(margin + w.indent)
+		f.Write(lineHeight, w.tr(marker+" "))
+		w.indent += 6
+		f.SetLeftMargin(margin + w.indent)
+		for c := item.FirstChild(); c != nil; c = c.NextSibling() {
+			w.block(c)
+		}
+		w.indent -= 6
+		f.SetLeftMargin(margin + w.indent)
+	}
+}
+
+func (w *writer) code(n ast.Node) {
+	f := w.f
+	var b strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(w.src))
+	}
+	f.SetFont("Courier", "", 9)
+	f.SetFillColor(242, 242, 242)
+	f.MultiCell(0, 4.5, w.tr(strings.TrimRight(b.String(), "\n")), "", "L", true)
+	f.Ln(3)
+}
+
+func (w *writer) table(t *east.Table) {
+	f := w.f
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		_, header := row.(*east.TableHeader)
+		if header {
+			w.bold++
+		}
+		w.font()
+		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			if cell != row.FirstChild() {
+				f.Write(lineHeight, " | ")
+			}
+			w.inlines(cell)
+		}
+		if header {
+			w.bold--
+		}
+		f.Ln(lineHeight)
+	}
+	f.Ln(2)
+}
+
+// inlines writes n's inline children, flowing with the current style.
+func (w *writer) inlines(n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		w.inline(c)
+	}
+}
+
+func (w *writer) inline(n ast.Node) {
+	f := w.f
+	switch v := n.(type) {
+	case *ast.Text:
+		f.Write(lineHeight, w.tr(string(v.Segment.Value(w.src))))
+		switch {
+		case v.HardLineBreak():
+			f.Ln(lineHeight)
+		case v.SoftLineBreak():
+			f.Write(lineHeight, " ")
+		}
+	case *ast.String:
+		f.Write(lineHeight, w.tr(string(v.Value)))
+	case *ast.Emphasis:
+		if v.Level >= 2 {
+			w.bold++
+		} else {
+			w.italic++
+		}
+		w.font()
+		w.inlines(v)
+		if v.Level >= 2 {
+			w.bold--
+		} else {
+			w.italic--
+		}
+		w.font()
+	case *ast.CodeSpan:
+		w.mono++
+		w.font()
+		w.inlines(v)
+		w.mono--
+		w.font()
+	case *ast.Link:
+		w.link(plainText(v, w.src), string(v.Destination))
+	case *ast.AutoLink:
+		w.link(string(v.Label(w.src)), string(v.URL(w.src)))
+	case *ast.Image:
+		w.picture(string(v.Destination), plainText(v, w.src))
+	case *ast.RawHTML:
+	default:
+		w.inlines(n)
+	}
+}
+
+// link writes blue, underlined text that opens dest (absolute URLs only;
+// relative links are written as plain text).
+func (w *writer) link(label, dest string) {
+	f := w.f
+	if !strings.Contains(dest, "://") && !strings.HasPrefix(dest, "mailto:") {
+		f.Write(lineHeight, w.tr(label))
+		return
+	}
+	f.SetTextColor(30, 80, 200)
+	family, style := "Helvetica", "U"
+	if w.bold > 0 {
+		style += "B"
+	}
+	f.SetFont(family, style, w.size)
+	f.WriteLinkString(lineHeight, w.tr(label), dest)
+	f.SetTextColor(0, 0, 0)
+	w.font()
+}
+
+// picture embeds an image of the content (re-encoded as 8-bit PNG, which
+// fpdf reads in every case), scaled to the text width; images that are not
+// in the content or cannot be decoded are written as their alt text.
+func (w *writer) picture(dest, alt string) {
+	f := w.f
+	name, seen := w.images[dest]
+	if !seen {
+		w.images[dest] = ""
+		if w.image != nil {
+			if data, _, ok := w.image(dest); ok {
+				if img, _, err := image.Decode(bytes.NewReader(data)); err == nil {
+					rgba := image.NewNRGBA(img.Bounds())
+					draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
+					var buf bytes.Buffer
+					if png.Encode(&buf, rgba) == nil {
+						name = "img" + strconv.Itoa(len(w.images))
+						f.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: "PNG"}, &buf)
+						w.images[dest] = name
+					}
+				}
+			}
+		}
+	}
+	if name == "" {
+		if alt != "" {
+			f.Write(lineHeight, w.tr("["+alt+"]"))
+		}
+		return
+	}
+	info := f.GetImageInfo(name)
+	pw, _ := f.GetPageSize()
+	maxW := pw - 2*margin - w.indent
+	width := min(info.Width(), maxW)
+	f.Ln(lineHeight)
+	f.ImageOptions(name, margin+w.indent, f.GetY(), width, 0, true, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+}
+
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch v := c.(type) {
+		case *ast.Text:
+			b.Write(v.Segment.Value(src))
+		case *ast.String:
+			b.Write(v.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}

@@ -1,0 +1,315 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// Comments is the discussion of a space or of a change request: comments,
+// their replies and emoji reactions.
+type Comments interface {
+	Comment(ctx context.Context, scope CommentScope, parentID, id string) (Comment, error)
+	ListComments(ctx context.Context, scope CommentScope, f CommentFilter, pq PageQuery) (Page[Comment], error)
+	PostComment(ctx context.Context, c *Comment) error
+	UpdateComment(ctx context.Context, scope CommentScope, parentID, id string, u CommentUpdate) error
+	DeleteComment(ctx context.Context, scope CommentScope, parentID, id string) (bool, error)
+	Reactions(ctx context.Context, ids []string) (map[string][]Reaction, error)
+	PagesByIDs(ctx context.Context, revID string, ids []string) (map[string]ContentPage, error)
+}
+
+// CommentScope is where a discussion lives: a space (ChangeRequestID "")
+// or one of its change requests.
+type CommentScope struct {
+	SpaceID         string
+	ChangeRequestID string
+}
+
+// Comment is a comment (ParentID "") or a reply to one.
+type Comment struct {
+	ID              string
+	Scope           CommentScope
+	ParentID        string
+	PostedBy        string
+	PostedAt        time.Time
+	EditedAt        *time.Time
+	Body            string // Markdown
+	RevisionID      string
+	PageID          string
+	PageTitle       string
+	PagePath        string
+	NodeID          string
+	TableRecord     string
+	TableDefinition string
+	Status          string // open | resolved
+	ResolvedAt      *time.Time
+	ResolvedBy      *string
+	Replies         int
+}
+
+// Reaction is one user's emoji on a comment or reply.
+type Reaction struct {
+	Emoji     string
+	UserID    string
+	ReactedAt time.Time
+}
+
+const commentCols = `c.id, c.space_id, c.change_request_id, c.parent_id, c.posted_by, c.posted_at, c.edited_at, c.body, c.revision_id,
+ c.page_id, c.page_title, c.page_path, c.node_id, c.table_record, c.table_definition, c.status, c.resolved_at, c.resolved_by, c.replies`
+
+func scanComment(sc interface{ Scan(...any) error }) (Comment, error) {
+	var c Comment
+	var posted int64
+	var edited, resolved sql.NullInt64
+	var resolvedBy sql.NullString
+	err := sc.Scan(&c.ID, &c.Scope.SpaceID, &c.Scope.ChangeRequestID, &c.ParentID, &c.PostedBy, &posted, &edited, &c.Body, &c.RevisionID,
+		&c.PageID, &c.PageTitle, &c.PagePath, &c.NodeID, &c.TableRecord, &c.TableDefinition, &c.Status, &resolved, &resolvedBy, &c.Replies)
+	if err != nil {
+		return c, notFound(err)
+	}
+	c.PostedAt = FromMillis(posted)
+	c.EditedAt, c.ResolvedAt, c.ResolvedBy = millisPtr(edited), millisPtr(resolved), nullStr(resolvedBy)
+	return c, nil
+}
+
+func millisPtr(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := FromMillis(v.Int64)
+	return &t
+}
+
+// Comment reads a comment (parentID "") or a reply of parentID in scope.
+func (db *DB) Comment(ctx context.Context, scope CommentScope, parentID, id string) (Comment, error) {
+	return scanComment(db.r().QueryRowContext(ctx, `SELECT `+commentCols+` FROM comments c
+ WHERE c.id = ? AND c.space_id = ? AND c.change_request_id = ? AND c.parent_id = ?`, id, scope.SpaceID, scope.ChangeRequestID, parentID))
+}
+
+// CommentFilter narrows a list of comments (ParentID "") or of the replies
+// of ParentID.
+type CommentFilter struct {
+	ParentID string
+	Asc      bool
+	Status   string // open | resolved; "" for all
+	PageID   string
+	Authors  []string
+}
+
+// ListComments lists a scope's comments (or a comment's replies) by time
+// posted.
+func (db *DB) ListComments(ctx context.Context, scope CommentScope, f CommentFilter, pq PageQuery) (Page[Comment], error) {
+	where := ` WHERE c.space_id = ? AND c.change_request_id = ? AND c.parent_id = ?`
+	args := []any{scope.SpaceID, scope.ChangeRequestID, f.ParentID}
+	if f.Status != "" {
+		where += ` AND c.status = ?`
+		args = append(args, f.Status)
+	}
+	if f.PageID != "" {
+		where += ` AND c.page_id = ?`
+		args = append(args, f.PageID)
+	}
+	if len(f.Authors) > 0 {
+		where += ` AND c.posted_by IN (` + placeholders(len(f.Authors)) + `)`
+		args = append(args, anySlice(f.Authors)...)
+	}
+	spec := listSpec{Select: commentCols, From: `FROM comments c` + where, Args: args, SortCol: "c.posted_at", IDCol: "c.id", Desc: !f.Asc}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (Comment, Cursor, error) {
+		c, err := scanComment(rows)
+		return c, Cursor{N: c.PostedAt.UnixMilli(), ID: c.ID}, err
+	})
+}
+
+// adjustOpenComments keeps the open-comment counter of a scope exact: the
+// space's for space comments, the change request's for its comments.
+func adjustOpenComments(tx *Tx, scope CommentScope, delta int) error {
+	if delta == 0 {
+		return nil
+	}
+	if scope.ChangeRequestID == "" {
+		return adjustSpaceCounters(tx, scope.SpaceID, SpaceCounters{Comments: delta})
+	}
+	_, err := tx.exec(`UPDATE change_requests SET comments = comments + ? WHERE id = ?`, delta, scope.ChangeRequestID)
+	return err
+}
+
+// PostComment stores a new comment or reply (c.ID and c.PostedAt are set).
+func (db *DB) PostComment(ctx context.Context, c *Comment) error {
+	c.ID = NewID()
+	return db.Write(ctx, func(tx *Tx) error {
+		c.PostedAt, c.Status = tx.Now, "open"
+		if c.ParentID != "" {
+			res, err := tx.exec(`UPDATE comments SET replies = replies + 1 WHERE id = ? AND space_id = ? AND change_request_id = ? AND parent_id = ''`,
+				c.ParentID, c.Scope.SpaceID, c.Scope.ChangeRequestID)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return ErrNotFound
+			}
+		}
+		if _, err := tx.exec(`INSERT INTO comments (id, space_id, change_request_id, parent_id, posted_by, posted_at, body, revision_id,
+ page_id, page_title, page_path, node_id, table_record, table_definition, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			c.ID, c.Scope.SpaceID, c.Scope.ChangeRequestID, c.ParentID, c.PostedBy, ms(c.PostedAt), c.Body, c.RevisionID,
+			c.PageID, c.PageTitle, c.PagePath, c.NodeID, c.TableRecord, c.TableDefinition, c.Status); err != nil {
+			return err
+		}
+		if c.ParentID == "" {
+			return adjustOpenComments(tx, c.Scope, 1)
+		}
+		return nil
+	})
+}
+
+// CommentUpdate is a change to a comment or reply by UserID. Resolved
+// applies to the thread: the comment itself, or a reply's comment.
+type CommentUpdate struct {
+	UserID          string
+	Body            *string
+	Resolved        *bool
+	AddReactions    []string
+	RemoveReactions []string
+}
+
+// UpdateComment applies u in one transaction, keeping the open-comment
+// counter exact.
+func (db *DB) UpdateComment(ctx context.Context, scope CommentScope, parentID, id string, u CommentUpdate) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		var exists int
+		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM comments WHERE id = ? AND space_id = ? AND change_request_id = ? AND parent_id = ?`,
+			id, scope.SpaceID, scope.ChangeRequestID, parentID).Scan(&exists); err != nil {
+			return notFound(err)
+		}
+		if u.Body != nil {
+			if _, err := tx.exec(`UPDATE comments SET body = ?, edited_at = ? WHERE id = ?`, *u.Body, ms(tx.Now), id); err != nil {
+				return err
+			}
+		}
+		if u.Resolved != nil {
+			thread := id
+			if parentID != "" {
+				thread = parentID
+			}
+			if err := resolveThread(tx, scope, thread, *u.Resolved, u.UserID); err != nil {
+				return err
+			}
+		}
+		for _, e := range u.AddReactions {
+			if _, err := tx.exec(`INSERT INTO comment_reactions (comment_id, emoji, user_id, reacted_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+				id, e, u.UserID, ms(tx.Now)); err != nil {
+				return err
+			}
+		}
+		for _, e := range u.RemoveReactions {
+			if _, err := tx.exec(`DELETE FROM comment_reactions WHERE comment_id = ? AND emoji = ? AND user_id = ?`, id, e, u.UserID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func resolveThread(tx *Tx, scope CommentScope, id string, resolved bool, userID string) error {
+	from, to := "open", "resolved"
+	var at, by any = ms(tx.Now), userID
+	delta := -1
+	if !resolved {
+		from, to, at, by, delta = "resolved", "open", nil, nil, 1
+	}
+	res, err := tx.exec(`UPDATE comments SET status = ?, resolved_at = ?, resolved_by = ? WHERE id = ? AND status = ?`, to, at, by, id, from)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil // already in that state
+	}
+	return adjustOpenComments(tx, scope, delta)
+}
+
+// DeleteComment deletes a comment with its replies, or one reply; false
+// when there was none.
+func (db *DB) DeleteComment(ctx context.Context, scope CommentScope, parentID, id string) (bool, error) {
+	deleted := false
+	err := db.Write(ctx, func(tx *Tx) error {
+		var status string
+		err := tx.QueryRowContext(ctx, `SELECT status FROM comments WHERE id = ? AND space_id = ? AND change_request_id = ? AND parent_id = ?`,
+			id, scope.SpaceID, scope.ChangeRequestID, parentID).Scan(&status)
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		deleted = true
+		if parentID != "" {
+			if _, err := tx.exec(`UPDATE comments SET replies = replies - 1 WHERE id = ?`, parentID); err != nil {
+				return err
+			}
+		} else {
+			if _, err := tx.exec(`DELETE FROM comments WHERE parent_id = ? AND space_id = ?`, id, scope.SpaceID); err != nil {
+				return err
+			}
+			if status == "open" {
+				if err := adjustOpenComments(tx, scope, -1); err != nil {
+					return err
+				}
+			}
+		}
+		_, err = tx.exec(`DELETE FROM comments WHERE id = ?`, id)
+		return err
+	})
+	return deleted, err
+}
+
+// Reactions reads the reactions of comments and replies in one query,
+// each comment's in the order they were first given.
+func (db *DB) Reactions(ctx context.Context, ids []string) (map[string][]Reaction, error) {
+	out := map[string][]Reaction{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT comment_id, emoji, user_id, reacted_at FROM comment_reactions
+ WHERE comment_id IN (`+placeholders(len(ids))+`) ORDER BY comment_id, reacted_at, emoji, user_id`, anySlice(ids)...) // variable arity: not cached
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var r Reaction
+		var at int64
+		if err := rows.Scan(&id, &r.Emoji, &r.UserID, &at); err != nil {
+			return nil, err
+		}
+		r.ReactedAt = FromMillis(at)
+		out[id] = append(out[id], r)
+	}
+	return out, rows.Err()
+}
+
+// commentersSQL selects the users who posted in a scope (comments and
+// replies); the members list filters on it.
+const commentersSQL = `SELECT x.posted_by FROM comments x WHERE x.space_id = ? AND x.change_request_id = ?`
+
+// PagesByIDs reads the pages of a revision with the given ids (without
+// bodies) in one query: the targets of a page of comments.
+func (db *DB) PagesByIDs(ctx context.Context, revID string, ids []string) (map[string]ContentPage, error) {
+	out := map[string]ContentPage{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT `+pageCols+` FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
+ WHERE rp.revision_id = ? AND rp.page_id IN (`+placeholders(len(ids))+`)`, append([]any{revID}, anySlice(ids)...)...) // variable arity: not cached
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		p, err := scanPage(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[p.ID] = p
+	}
+	return out, rows.Err()
+}
