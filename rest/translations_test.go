@@ -24,7 +24,7 @@ type libre struct {
 	fail            atomic.Bool // answer 500
 }
 
-func newLibre(t *testing.T, key string) *libre {
+func newLibre(t testing.TB, key string) *libre {
 	l := &libre{}
 	l.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
@@ -71,7 +71,7 @@ func newLibre(t *testing.T, key string) *libre {
 }
 
 // translationEnv is a server whose translation provider is l.
-func translationEnv(t *testing.T, l *libre, key string) *apitest.Env {
+func translationEnv(t testing.TB, l *libre, key string) *apitest.Env {
 	return apitest.New(t, apitest.Options{Config: func(c *server.Config) {
 		c.TranslateURL, c.TranslateKey = l.URL, key
 		c.AllowPrivateFetch = false // the configured provider is trusted without it
