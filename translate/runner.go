@@ -253,7 +253,11 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 		return "", r.Queue.FinishTranslationRun(ctx, run)
 	}
 
-	out, requests, err := translateAll(ctx, r.Provider, texts, job.SourceLanguage, job.Language, r.Parallel)
+	parallel := r.Parallel
+	if parallel <= 0 {
+		parallel = 4
+	}
+	out, requests, err := translateAll(ctx, r.Provider, texts, job.SourceLanguage, job.Language, parallel)
 	res.Requests = requests
 	if err != nil {
 		return "", err
