@@ -6997,7 +6997,8 @@ extend type Query {
   """
   One page by id (or by path when pagePath is given instead) with its body in
   format (MARKDOWN by default). evaluated is accepted (Markdown bodies have
-  nothing to evaluate).
+  nothing to evaluate). computed (default true) renders a COMPUTED page's
+  OpenAPI spec as its body; false answers the page without a body.
   """
   spacePage(spaceId: ID!, pageId: ID, pagePath: String, revisionId: ID, format: PageFormat, evaluated: Boolean, metadata: Boolean, computed: Boolean): RevisionPage!
   spaceFiles(spaceId: ID!, revisionId: ID, page: String, limit: Int): RevisionFileList!
