@@ -84,7 +84,12 @@ func runTranslations(t *testing.T, env *apitest.Env) []translate.Result {
 	r := env.Server.TranslationRunner()
 	var results []translate.Result
 	prev := r.After
-	r.After = func(res translate.Result) { results = append(results, res) }
+	r.After = func(res translate.Result) {
+		results = append(results, res)
+		if prev != nil {
+			prev(res) // the server's metrics
+		}
+	}
 	defer func() { r.After = prev }()
 	if _, err := r.RunPending(context.Background()); err != nil {
 		t.Fatal(err)
@@ -357,6 +362,13 @@ func TestTranslationRun(t *testing.T) {
 	body := env.Must(200, "GET", "/v1/spaces/"+target+"/content/page/"+tSetup["id"].(string), env.Admin.Token, nil).JSON()["markdown"]
 	if body != "SET IT UP `later`, CAREFULLY." {
 		t.Errorf("retranslated body %q", body)
+	}
+	// The queue and its runs are metered.
+	m := string(env.Must(200, "GET", "/metrics", "", nil).Body)
+	for _, want := range []string{`docsapi_job_queue_depth{queue="translations"} 0`, `docsapi_job_duration_seconds_count{outcome="ok",queue="translations"} 3`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %s", want)
+		}
 	}
 	// Deleting the translation keeps its target space.
 	env.Must(205, "DELETE", one, env.Admin.Token, nil)

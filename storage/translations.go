@@ -35,13 +35,13 @@ const translationCols = `t.id, t.organization_id, t.source_space, t.source_langu
  t.error_code, t.error_message, t.target_space, t.result_revision, t.runs, t.total_words, t.total_pages,
  t.total_duration_ms, t.latest_duration_ms, t.latest_pages, t.latest_words, t.created_at, t.updated_at`
 
-func scanTranslation(sc interface{ Scan(...any) error }) (Translation, error) {
+func scanTranslation(sc interface{ Scan(...any) error }, extra ...any) (Translation, error) {
 	var t Translation
 	var code, msg, target, result sql.NullString
 	var created, updated int64
-	if err := sc.Scan(&t.ID, &t.OrganizationID, &t.SourceSpace, &t.SourceLanguage, &t.Language, &t.Instructions, &t.Status,
+	if err := sc.Scan(append([]any{&t.ID, &t.OrganizationID, &t.SourceSpace, &t.SourceLanguage, &t.Language, &t.Instructions, &t.Status,
 		&code, &msg, &target, &result, &t.Runs, &t.TotalWords, &t.TotalPages,
-		&t.TotalDurationMs, &t.LatestDurationMs, &t.LatestPages, &t.LatestWords, &created, &updated); err != nil {
+		&t.TotalDurationMs, &t.LatestDurationMs, &t.LatestPages, &t.LatestWords, &created, &updated}, extra...)...); err != nil {
 		return t, notFound(err)
 	}
 	t.ErrorCode, t.ErrorMessage, t.TargetSpace, t.ResultRevision = nullStr(code), nullStr(msg), nullStr(target), nullStr(result)
@@ -135,15 +135,12 @@ func (db *DB) ClaimTranslationJob(ctx context.Context) (*TranslationJob, error) 
 	var job *TranslationJob
 	err := db.Write(ctx, func(tx *Tx) error {
 		var srcRev sql.NullString
-		t, err := scanTranslation(tx.QueryRowContext(ctx, `SELECT `+translationCols+` FROM translations t
- WHERE t.status = 'pending' ORDER BY t.updated_at, t.id LIMIT 1`))
+		t, err := scanTranslation(tx.QueryRowContext(ctx, `SELECT `+translationCols+`, t.source_revision FROM translations t
+ WHERE t.status = 'pending' ORDER BY t.updated_at, t.id LIMIT 1`), &srcRev)
 		if err == ErrNotFound {
 			return nil
 		}
 		if err != nil {
-			return err
-		}
-		if err := tx.QueryRowContext(ctx, `SELECT source_revision FROM translations WHERE id = ?`, t.ID).Scan(&srcRev); err != nil {
 			return err
 		}
 		if _, err := tx.exec(`UPDATE translations SET status = 'running', updated_at = ? WHERE id = ?`, ms(tx.Now), t.ID); err != nil {
