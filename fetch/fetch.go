@@ -42,6 +42,11 @@ type Options struct {
 	Timeout      time.Duration // whole request: dial, redirects and body
 	MaxRedirects int           // redirects followed; more is an error
 	UserAgent    string
+	// Trusted are host:port pairs an operator configured (the translation
+	// server): they are dialled without the address check, so a provider
+	// on loopback or the intranet works without AllowPrivate opening every
+	// user-given URL. Redirects elsewhere are still checked.
+	Trusted []string
 }
 
 // Fetcher makes guarded GET requests. It is safe for concurrent use.
@@ -130,11 +135,25 @@ func New(opts Options) *Fetcher {
 	}
 	f := &Fetcher{opts: opts}
 	dialer := &net.Dialer{Timeout: opts.Timeout, Control: f.control}
+	dial := dialer.DialContext
+	if len(opts.Trusted) > 0 {
+		trusted := map[string]bool{}
+		for _, hp := range opts.Trusted {
+			trusted[hp] = true
+		}
+		plain := &net.Dialer{Timeout: opts.Timeout}
+		dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if trusted[addr] {
+				return plain.DialContext(ctx, network, addr)
+			}
+			return dialer.DialContext(ctx, network, addr)
+		}
+	}
 	transport := &http.Transport{
 		// No proxy: with one, the dial-time check would see the proxy's
 		// address instead of the target's.
 		Proxy:                 nil,
-		DialContext:           dialer.DialContext,
+		DialContext:           dial,
 		TLSHandshakeTimeout:   opts.Timeout,
 		ResponseHeaderTimeout: opts.Timeout,
 		MaxIdleConns:          16,

@@ -196,3 +196,23 @@ func TestRefusalTable(t *testing.T) {
 		}
 	}
 }
+
+// A trusted host:port (the operator's translation server) is dialled
+// without AllowPrivate; other private addresses, and redirects from the
+// trusted host to them, stay refused.
+func TestTrustedHost(t *testing.T) {
+	trusted := serve(t, hello)
+	other := serve(t, hello)
+	f := New(Options{Trusted: []string{trusted.Listener.Addr().String()}})
+	if res, err := f.Get(context.Background(), trusted.URL); err != nil || string(res.Body) != "hello" {
+		t.Fatalf("trusted: %v %+v", err, res)
+	}
+	if _, err := f.Get(context.Background(), other.URL); KindOf(err) != KindBlocked {
+		t.Errorf("untrusted loopback: err = %v, want blocked", err)
+	}
+	redirect := serve(t, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other.URL, http.StatusFound) })
+	f = New(Options{Trusted: []string{redirect.Listener.Addr().String()}})
+	if _, err := f.Get(context.Background(), redirect.URL); KindOf(err) != KindBlocked {
+		t.Errorf("redirect from the trusted host: err = %v, want blocked", err)
+	}
+}

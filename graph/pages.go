@@ -129,6 +129,9 @@ func (r *Resolver) pageModel(spaceID string, p storage.ContentPage) *model.Revis
 	m.Slug, m.Path = &p.Slug, &p.Path
 	m.Pages = []*model.RevisionPage{}
 	m.Hidden, m.NoIndex, m.NoRobotsIndex = boolPtr(p.Meta.Hidden), boolPtr(p.Meta.NoIndex), boolPtr(p.Meta.NoRobotsIndex)
+	if p.Type == "computed" { // the reference's computed page has no kind
+		m.Kind, m.Computed = "", p.Meta.Computed
+	}
 	return m
 }
 

@@ -130,6 +130,9 @@ func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *s
 		}
 	}
 	r.withBody(m, p, format, files)
+	if err := r.withComputedBody(ctx, cs.Head.OrganizationID, m, p, format, files, computed); err != nil {
+		return nil, err
+	}
 	if p.Type != "link" {
 		children, err := r.Store.PageChildren(ctx, rev.ID, p.ID)
 		if err != nil {

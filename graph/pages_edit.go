@@ -155,15 +155,24 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 		if kind, _ := in.Target["kind"].(string); kind == "" {
 			return nil, apierr.Invalid("target", "link pages need a content reference {kind, ...}")
 		}
+	case "computed":
+		c, err := checkComputed(in.Computed)
+		if err != nil {
+			return nil, err
+		}
+		in.Computed = c
 	default:
-		return nil, apierr.Invalid("type", "must be one of document, group, link")
+		return nil, apierr.Invalid("type", "must be one of document, group, link, computed")
+	}
+	if typ != "computed" && in.Computed != nil {
+		return nil, apierr.Invalid("computed", "only computed pages have a computed source")
 	}
 	page := newTreePage(in.Title, deref(in.Slug), deref(in.Markdown))
 	page.Type = string(typ)
 	if page.Slug == "" {
 		page.Slug = "page"
 	}
-	page.Meta = storage.PageMeta{Emoji: deref(in.Emoji), Icon: deref(in.Icon), Description: deref(in.Description), Target: in.Target}
+	page.Meta = storage.PageMeta{Emoji: deref(in.Emoji), Icon: deref(in.Icon), Description: deref(in.Description), Target: in.Target, Computed: in.Computed}
 	if in.Hidden != nil {
 		page.Meta.Hidden = *in.Hidden
 	}
@@ -201,10 +210,23 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 		checkLenPtr("icon", in.Icon, 0, 50), checkLenPtr("description", in.Description, 0, 1000)); err != nil {
 		return nil, err
 	}
+	if in.Computed != nil {
+		c, err := checkComputed(in.Computed)
+		if err != nil {
+			return nil, err
+		}
+		in.Computed = c
+	}
 	cs, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
 		p, _, _ := t.Find(pageID)
 		if p == nil {
 			return apierr.NotFound("page")
+		}
+		if in.Computed != nil {
+			if p.Type != "computed" {
+				return apierr.Invalid("computed", "only computed pages have a computed source")
+			}
+			p.Meta.Computed = in.Computed
 		}
 		set := func(dst *string, v *string) {
 			if v != nil {

@@ -34,4 +34,6 @@ type Resolver struct {
 	// Deliveries carries integration events to development tunnels (queued)
 	// and renders (synchronously, through its Doer).
 	Deliveries *delivery.Worker
+
+	rendered renderCache // rendered OpenAPI versions of computed pages
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -34,6 +35,7 @@ import (
 	"docsapi/metrics"
 	"docsapi/rest"
 	"docsapi/storage"
+	"docsapi/translate"
 )
 
 // Config is the server's deployment configuration.
@@ -88,6 +90,9 @@ type Server struct {
 	Metrics *metrics.Registry
 
 	limits limiters
+
+	translationsOnce sync.Once
+	translations     *translate.Runner
 }
 
 // ImportFetchLimits bound every request of a content import (a website

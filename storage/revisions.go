@@ -25,13 +25,14 @@ type PageMeta struct {
 	NoRobotsIndex bool           `json:"noRobotsIndex,omitempty"`
 	Target        map[string]any `json:"target,omitempty"` // link pages: the ContentRef
 	Href          string         `json:"href,omitempty"`
+	Computed      map[string]any `json:"computed,omitempty"` // computed pages: the computed content source
 }
 
 // ContentPage is one page of a revision: its content (shared between revisions
 // through its Version) and its place in the tree.
 type ContentPage struct {
 	ID        string
-	Type      string // document | group | link
+	Type      string // document | group | link | computed
 	Title     string
 	Slug      string
 	Markdown  string // loaded only by single-page reads and edits
@@ -155,6 +156,9 @@ type RevisionChange struct {
 	Author        string
 	Analyzer      Analyzer
 	Edit          func(t *Tree) error
+	// Also, when set, runs in the same transaction once the revision is
+	// written (a translation run records its outcome with its revision).
+	Also func(tx *Tx, revID string) error
 }
 
 // ErrChangeRequestClosed: the change request is merged or archived, so its
@@ -195,6 +199,11 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 		}
 		if err := writeRevision(tx, newRevision{ID: id, SpaceID: c.SpaceID, Parents: []string{base}, Type: typ, Activate: c.Activate, Analyzer: c.Analyzer}, tree); err != nil {
 			return err
+		}
+		if c.Also != nil {
+			if err := c.Also(tx, id); err != nil {
+				return err
+			}
 		}
 		if c.ChangeRequest != "" {
 			return moveChangeRequestHead(tx, c.ChangeRequest, id, c.Author)

@@ -96,6 +96,17 @@ type OpenAPISpecs interface {
 	RequeueInterruptedOpenAPIJobs(ctx context.Context) (int, error)
 }
 
+// Translations are the resolvers' side of translations; the job queue
+// methods are for the background runner (package translate).
+type Translations interface {
+	Translation(ctx context.Context, orgID, id string) (Translation, error)
+	ListTranslations(ctx context.Context, orgID string, pq PageQuery) (Page[Translation], error)
+	CreateTranslation(ctx context.Context, t *Translation) error
+	SetTranslationInstructions(ctx context.Context, orgID, id, instructions string) error
+	RequestTranslationRun(ctx context.Context, orgID, id string) error
+	DeleteTranslation(ctx context.Context, orgID, id string) (bool, error)
+}
+
 type Integrations interface {
 	IntegrationByName(ctx context.Context, name, userID string) (Integration, error)
 	ListIntegrations(ctx context.Context, f IntegrationFilter, pq PageQuery) (Page[Integration], error)
@@ -177,6 +188,7 @@ type Store interface {
 	Teams
 	Invites
 	OpenAPISpecs
+	Translations
 	Content
 	Keys
 	Pages

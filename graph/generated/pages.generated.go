@@ -2223,6 +2223,29 @@ func (ec *executionContext) fieldContext_RevisionPage_href(_ context.Context, fi
 	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _RevisionPage_computed(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_computed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Computed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOJSONObject2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_computed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type JSONObject does not have child fields"))
+}
+
 func (ec *executionContext) _RevisionUrls_app(ctx context.Context, field graphql.CollectedField, obj *model.RevisionUrls) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2381,7 +2404,7 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "type", "parent", "index", "slug", "emoji", "icon", "description", "markdown", "hidden", "target"}
+	fieldsInOrder := [...]string{"title", "type", "parent", "index", "slug", "emoji", "icon", "description", "markdown", "hidden", "target", "computed"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2465,6 +2488,13 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 				return it, err
 			}
 			it.Target = data
+		case "computed":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("computed"))
+			data, err := ec.unmarshalOJSONObject2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Computed = data
 		}
 	}
 	return it, nil
@@ -2555,7 +2585,7 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "slug", "emoji", "icon", "description", "markdown", "hidden", "noIndex", "noRobotsIndex"}
+	fieldsInOrder := [...]string{"title", "slug", "emoji", "icon", "description", "markdown", "hidden", "noIndex", "noRobotsIndex", "computed"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2625,6 +2655,13 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 				return it, err
 			}
 			it.NoRobotsIndex = data
+		case "computed":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("computed"))
+			data, err := ec.unmarshalOJSONObject2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Computed = data
 		}
 	}
 	return it, nil
@@ -3654,6 +3691,11 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			}
 		case "href":
 			out.Values[i] = ec._RevisionPage_href(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "computed":
+			out.Values[i] = ec._RevisionPage_computed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}

@@ -531,6 +531,7 @@ type ComplexityRoot struct {
 		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateSpace                        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
 		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
+		CreateTranslation                  func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
 		DeleteCollection                   func(childComplexity int, collectionID string) int
 		DeleteComment                      func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
 		DeleteCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string) int
@@ -540,6 +541,7 @@ type ComplexityRoot struct {
 		DeleteSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string) int
 		DeleteSpace                        func(childComplexity int, spaceID string) int
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
+		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
 		DisableIntegrationDevelopmentMode  func(childComplexity int, integrationName string) int
 		DuplicateSpace                     func(childComplexity int, spaceID string) int
 		GrantContentRole                   func(childComplexity int, input model.ContentGrantInput) int
@@ -563,6 +565,7 @@ type ComplexityRoot struct {
 		RevokeContentRole                  func(childComplexity int, input model.ContentGrantInput) int
 		RevokeCurrentToken                 func(childComplexity int) int
 		RotateIntegrationSigningSecret     func(childComplexity int, integrationName string) int
+		RunTranslation                     func(childComplexity int, organizationID string, translationID string) int
 		SetIntegrationDevelopmentMode      func(childComplexity int, integrationName string, input model.SetIntegrationDevelopmentModeInput) int
 		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
@@ -588,6 +591,7 @@ type ComplexityRoot struct {
 		UpdateSpace                        func(childComplexity int, spaceID string, input model.UpdateSpaceInput) int
 		UpdateTeam                         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
 		UpdateTeamMembers                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
+		UpdateTranslation                  func(childComplexity int, organizationID string, translationID string, input model.UpdateTranslationInput) int
 		UploadFile                         func(childComplexity int, target model.ContentTarget, input model.UploadFileInput) int
 	}
 
@@ -828,6 +832,8 @@ type ComplexityRoot struct {
 		Team                          func(childComplexity int, organizationID string, teamID string) int
 		TeamMembers                   func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
 		Teams                         func(childComplexity int, organizationID string, page *string, limit *int, owner *string, title *string) int
+		Translation                   func(childComplexity int, organizationID string, translationID string) int
+		Translations                  func(childComplexity int, organizationID string, page *string, limit *int) int
 		User                          func(childComplexity int, id string) int
 		Viewer                        func(childComplexity int) int
 	}
@@ -868,6 +874,7 @@ type ComplexityRoot struct {
 	}
 
 	RevisionPage struct {
+		Computed      func(childComplexity int) int
 		Cover         func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
 		Description   func(childComplexity int) int
@@ -1071,6 +1078,64 @@ type ComplexityRoot struct {
 	TeamPermissions struct {
 		Admin func(childComplexity int) int
 		View  func(childComplexity int) int
+	}
+
+	Translation struct {
+		CreatedAt    func(childComplexity int) int
+		Error        func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Instructions func(childComplexity int) int
+		Language     func(childComplexity int) int
+		Object       func(childComplexity int) int
+		Permissions  func(childComplexity int) int
+		Result       func(childComplexity int) int
+		Source       func(childComplexity int) int
+		Stats        func(childComplexity int) int
+		Status       func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+		Urls         func(childComplexity int) int
+	}
+
+	TranslationError struct {
+		Code    func(childComplexity int) int
+		Message func(childComplexity int) int
+	}
+
+	TranslationList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	TranslationPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
+	}
+
+	TranslationResult struct {
+		Revision func(childComplexity int) int
+		Space    func(childComplexity int) int
+	}
+
+	TranslationSource struct {
+		Language func(childComplexity int) int
+		Space    func(childComplexity int) int
+	}
+
+	TranslationStats struct {
+		LatestPages         func(childComplexity int) int
+		LatestRunDuration   func(childComplexity int) int
+		LatestRunDurationMs func(childComplexity int) int
+		LatestWords         func(childComplexity int) int
+		Runs                func(childComplexity int) int
+		TotalDuration       func(childComplexity int) int
+		TotalDurationMs     func(childComplexity int) int
+		TotalPages          func(childComplexity int) int
+		TotalWords          func(childComplexity int) int
+	}
+
+	TranslationURLs struct {
+		Location func(childComplexity int) int
 	}
 
 	User struct {
@@ -2983,6 +3048,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTeam(childComplexity, args["organizationId"].(string), args["input"].(model.CreateTeamInput)), true
+	case "Mutation.createTranslation":
+		if e.ComplexityRoot.Mutation.CreateTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTranslation(childComplexity, args["organizationId"].(string), args["input"].(model.CreateTranslationInput)), true
 	case "Mutation.deleteCollection":
 		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
 			break
@@ -3082,6 +3158,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTeam(childComplexity, args["organizationId"].(string), args["teamId"].(string)), true
+	case "Mutation.deleteTranslation":
+		if e.ComplexityRoot.Mutation.DeleteTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string)), true
 	case "Mutation.disableIntegrationDevelopmentMode":
 		if e.ComplexityRoot.Mutation.DisableIntegrationDevelopmentMode == nil {
 			break
@@ -3330,6 +3417,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateIntegrationSigningSecret(childComplexity, args["integrationName"].(string)), true
+	case "Mutation.runTranslation":
+		if e.ComplexityRoot.Mutation.RunTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string)), true
 	case "Mutation.setIntegrationDevelopmentMode":
 		if e.ComplexityRoot.Mutation.SetIntegrationDevelopmentMode == nil {
 			break
@@ -3605,6 +3703,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTeamMembers(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["input"].(model.UpdateTeamMembersInput)), true
+	case "Mutation.updateTranslation":
+		if e.ComplexityRoot.Mutation.UpdateTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string), args["input"].(model.UpdateTranslationInput)), true
 	case "Mutation.uploadFile":
 		if e.ComplexityRoot.Mutation.UploadFile == nil {
 			break
@@ -4904,6 +5013,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Teams(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["owner"].(*string), args["title"].(*string)), true
+	case "Query.translation":
+		if e.ComplexityRoot.Query.Translation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_translation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Translation(childComplexity, args["organizationId"].(string), args["translationId"].(string)), true
+	case "Query.translations":
+		if e.ComplexityRoot.Query.Translations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_translations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Translations(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.user":
 		if e.ComplexityRoot.Query.User == nil {
 			break
@@ -5064,6 +5195,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RevisionFileList.Next(childComplexity), true
 
+	case "RevisionPage.computed":
+		if e.ComplexityRoot.RevisionPage.Computed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Computed(childComplexity), true
 	case "RevisionPage.cover":
 		if e.ComplexityRoot.RevisionPage.Cover == nil {
 			break
@@ -5841,6 +5978,218 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TeamPermissions.View(childComplexity), true
 
+	case "Translation.createdAt":
+		if e.ComplexityRoot.Translation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.CreatedAt(childComplexity), true
+	case "Translation.error":
+		if e.ComplexityRoot.Translation.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Error(childComplexity), true
+	case "Translation.id":
+		if e.ComplexityRoot.Translation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.ID(childComplexity), true
+	case "Translation.instructions":
+		if e.ComplexityRoot.Translation.Instructions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Instructions(childComplexity), true
+	case "Translation.language":
+		if e.ComplexityRoot.Translation.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Language(childComplexity), true
+	case "Translation.object":
+		if e.ComplexityRoot.Translation.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Object(childComplexity), true
+	case "Translation.permissions":
+		if e.ComplexityRoot.Translation.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Permissions(childComplexity), true
+	case "Translation.result":
+		if e.ComplexityRoot.Translation.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Result(childComplexity), true
+	case "Translation.source":
+		if e.ComplexityRoot.Translation.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Source(childComplexity), true
+	case "Translation.stats":
+		if e.ComplexityRoot.Translation.Stats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Stats(childComplexity), true
+	case "Translation.status":
+		if e.ComplexityRoot.Translation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Status(childComplexity), true
+	case "Translation.updatedAt":
+		if e.ComplexityRoot.Translation.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.UpdatedAt(childComplexity), true
+	case "Translation.urls":
+		if e.ComplexityRoot.Translation.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Urls(childComplexity), true
+
+	case "TranslationError.code":
+		if e.ComplexityRoot.TranslationError.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationError.Code(childComplexity), true
+	case "TranslationError.message":
+		if e.ComplexityRoot.TranslationError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationError.Message(childComplexity), true
+
+	case "TranslationList.count":
+		if e.ComplexityRoot.TranslationList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationList.Count(childComplexity), true
+	case "TranslationList.items":
+		if e.ComplexityRoot.TranslationList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationList.Items(childComplexity), true
+	case "TranslationList.next":
+		if e.ComplexityRoot.TranslationList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationList.Next(childComplexity), true
+
+	case "TranslationPermissions.edit":
+		if e.ComplexityRoot.TranslationPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationPermissions.Edit(childComplexity), true
+	case "TranslationPermissions.view":
+		if e.ComplexityRoot.TranslationPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationPermissions.View(childComplexity), true
+
+	case "TranslationResult.revision":
+		if e.ComplexityRoot.TranslationResult.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationResult.Revision(childComplexity), true
+	case "TranslationResult.space":
+		if e.ComplexityRoot.TranslationResult.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationResult.Space(childComplexity), true
+
+	case "TranslationSource.language":
+		if e.ComplexityRoot.TranslationSource.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSource.Language(childComplexity), true
+	case "TranslationSource.space":
+		if e.ComplexityRoot.TranslationSource.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSource.Space(childComplexity), true
+
+	case "TranslationStats.latestPages":
+		if e.ComplexityRoot.TranslationStats.LatestPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestPages(childComplexity), true
+	case "TranslationStats.latestRunDuration":
+		if e.ComplexityRoot.TranslationStats.LatestRunDuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestRunDuration(childComplexity), true
+	case "TranslationStats.latestRunDurationMs":
+		if e.ComplexityRoot.TranslationStats.LatestRunDurationMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestRunDurationMs(childComplexity), true
+	case "TranslationStats.latestWords":
+		if e.ComplexityRoot.TranslationStats.LatestWords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestWords(childComplexity), true
+	case "TranslationStats.runs":
+		if e.ComplexityRoot.TranslationStats.Runs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.Runs(childComplexity), true
+	case "TranslationStats.totalDuration":
+		if e.ComplexityRoot.TranslationStats.TotalDuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalDuration(childComplexity), true
+	case "TranslationStats.totalDurationMs":
+		if e.ComplexityRoot.TranslationStats.TotalDurationMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalDurationMs(childComplexity), true
+	case "TranslationStats.totalPages":
+		if e.ComplexityRoot.TranslationStats.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalPages(childComplexity), true
+	case "TranslationStats.totalWords":
+		if e.ComplexityRoot.TranslationStats.TotalWords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalWords(childComplexity), true
+
+	case "TranslationURLs.location":
+		if e.ComplexityRoot.TranslationURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationURLs.Location(childComplexity), true
+
 	case "User.displayName":
 		if e.ComplexityRoot.User.DisplayName == nil {
 			break
@@ -5920,6 +6269,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
+		ec.unmarshalInputCreateTranslationInput,
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInstallIntegrationInput,
 		ec.unmarshalInputIntegrationExternalLinkInput,
@@ -5937,6 +6287,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputTableCellInput,
 		ec.unmarshalInputTeamMemberRoleInput,
 		ec.unmarshalInputTransferContentInput,
+		ec.unmarshalInputTranslationSourceInput,
 		ec.unmarshalInputUpdateChangeRequestInput,
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateCommentInput,
@@ -5950,6 +6301,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateTargetInstallationInput,
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
+		ec.unmarshalInputUpdateTranslationInput,
 		ec.unmarshalInputUploadFileInput,
 	)
 	first := true
@@ -7619,6 +7971,11 @@ type RevisionPage {
   "LINK pages: the content reference they point at."
   target: JSONObject
   href: String
+  """
+  COMPUTED pages: the computed content source, {type: builtin:openapi,
+  dependencies: {spec: {ref: {kind: openapi, spec: <slug>}}}, props}.
+  """
+  computed: JSONObject
 }
 
 type PageUrls {
@@ -7793,7 +8150,7 @@ input ContentTarget {
 input CreatePageInput {
   "1 to 100 characters."
   title: String!
-  "DOCUMENT (default), GROUP (top level only) or LINK (needs target)."
+  "DOCUMENT (default), GROUP (top level only), LINK (needs target) or COMPUTED (needs computed)."
   type: PageType
   "Parent page id; top level when absent."
   parent: ID
@@ -7808,6 +8165,12 @@ input CreatePageInput {
   hidden: Boolean
   "LINK pages: a content reference such as {kind: url, url}."
   target: JSONObject
+  """
+  COMPUTED pages: {type: builtin:openapi, dependencies: {spec: {ref: {kind:
+  openapi, spec: <slug of an OpenAPI spec of the organization>}}}, props:
+  {models: Boolean}}. Reading the page renders the spec's latest version.
+  """
+  computed: JSONObject
 }
 
 input UpdatePageInput {
@@ -7820,6 +8183,8 @@ input UpdatePageInput {
   hidden: Boolean
   noIndex: Boolean
   noRobotsIndex: Boolean
+  "COMPUTED pages only: a new computed content source (see CreatePageInput.computed)."
+  computed: JSONObject
 }
 
 input MovePageInput {
@@ -7858,7 +8223,8 @@ extend type Query {
   """
   One page by id (or by path when pagePath is given instead) with its body in
   format (MARKDOWN by default). evaluated is accepted (Markdown bodies have
-  nothing to evaluate).
+  nothing to evaluate). computed (default true) renders a COMPUTED page's
+  OpenAPI spec as its body; false answers the page without a body.
   """
   spacePage(spaceId: ID!, pageId: ID, pagePath: String, revisionId: ID, changeRequestId: ID, format: PageFormat, evaluated: Boolean, metadata: Boolean, computed: Boolean): RevisionPage!
   spaceFiles(spaceId: ID!, revisionId: ID, changeRequestId: ID, page: String, limit: Int): RevisionFileList!
@@ -8370,6 +8736,188 @@ extend type Mutation {
   setTeamMember(organizationId: ID!, teamId: ID!, userId: ID!, role: TeamMemberRole): Boolean!
   "Remove a member from the team (ADMIN or team owner)."
   removeTeamMember(organizationId: ID!, teamId: ID!, userId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../translations.graphqls", Input: `"""
+A translation of a space into another language. It is a job: creating it
+(or runTranslation) queues a run, which the server's background runner
+takes: status goes PENDING, then RUNNING, then COMPLETED, or FAILED (a
+docsapi addition) with error naming the cause, for example a missing
+translation provider. A run mirrors the source space's page tree into the
+target space (result.space, created by the first run next to the source),
+with every page's title and the prose of every Markdown body translated by
+the configured machine-translation provider; code, URLs, link targets and
+markup are kept byte for byte. A later run translates only the pages whose
+source changed and makes a new revision of the target (result.revision).
+"""
+type Translation {
+  "Always ` + "`" + `translation` + "`" + `."
+  object: String!
+  id: ID!
+  status: TranslationStatus!
+  source: TranslationSource!
+  "The language translated into."
+  language: TranslationLanguage!
+  "A JSON document {object: document, data, nodes}: stored and returned (the LibreTranslate provider has no instructions parameter)."
+  instructions: JSONObject!
+  "Set once a run has completed: the target space and the revision the latest run made."
+  result: TranslationResult
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  stats: TranslationStats!
+  permissions: TranslationPermissions!
+  urls: TranslationURLs!
+  "docsapi addition: why the latest run failed (status FAILED)."
+  error: TranslationError
+}
+
+"""
+PENDING: a run waits for the runner; RUNNING: a run is under way;
+COMPLETED: the latest run succeeded; FAILED (docsapi addition): the latest
+run failed, see error (the previous result, if any, stays).
+"""
+enum TranslationStatus {
+  PENDING
+  RUNNING
+  COMPLETED
+  FAILED
+}
+
+"The 36 languages of the reference (ISO 639-1 codes)."
+enum TranslationLanguage {
+  EN
+  FR
+  DE
+  ES
+  IT
+  PT
+  RU
+  JA
+  ZH
+  KO
+  AR
+  HI
+  NL
+  PL
+  TR
+  SV
+  NO
+  DA
+  FI
+  EL
+  CS
+  HU
+  RO
+  TH
+  VI
+  ID
+  MS
+  HE
+  UK
+  SK
+  BG
+  HR
+  LT
+  LV
+  ET
+  SL
+}
+
+type TranslationSource {
+  "The source space (same organization)."
+  space: ID!
+  "The language the source is written in."
+  language: TranslationLanguage!
+}
+
+type TranslationResult {
+  space: ID!
+  revision: ID!
+}
+
+"""
+Measured by the runs (failed runs are not counted). Pages are pages
+translated (unchanged pages are kept, not counted in latestPages); words
+are the words of the texts sent to the provider. totalPages counts distinct
+source pages ever translated. Durations are whole seconds as the reference
+declares them; the *Ms fields (docsapi additions) are milliseconds.
+"""
+type TranslationStats {
+  runs: Int!
+  totalWords: Int!
+  totalPages: Int!
+  totalDuration: Int!
+  latestRunDuration: Int!
+  latestPages: Int!
+  latestWords: Int!
+  totalDurationMs: Int!
+  latestRunDurationMs: Int!
+}
+
+type TranslationPermissions {
+  "Members with the READ role or above."
+  view: Boolean!
+  "Members with the CREATE role or above."
+  edit: Boolean!
+}
+
+type TranslationURLs {
+  location: String!
+}
+
+"""
+code: PROVIDER_NOT_CONFIGURED (no --translate-url), PROVIDER_ERROR (the
+translation server failed or refused), SOURCE_UNAVAILABLE (the source space
+was deleted), INTERNAL_ERROR (see the server log).
+"""
+type TranslationError {
+  code: String!
+  message: String!
+}
+
+type TranslationList {
+  next: Next
+  count: Int!
+  items: [Translation!]!
+}
+
+input TranslationSourceInput {
+  space: ID!
+  language: TranslationLanguage!
+}
+
+input CreateTranslationInput {
+  "The space to translate (the caller must be able to read it) and its language."
+  source: TranslationSourceInput!
+  "The language to translate into (not the source's)."
+  language: TranslationLanguage!
+  "A JSON document {object: document, data: {}, nodes: [blocks]}; an empty document when omitted."
+  instructions: JSONObject
+}
+
+input UpdateTranslationInput {
+  instructions: JSONObject!
+}
+
+extend type Query {
+  "Translations of an organization, oldest first (READ)."
+  translations(organizationId: ID!, page: String, limit: Int): TranslationList!
+  "A translation (READ)."
+  translation(organizationId: ID!, translationId: ID!): Translation!
+}
+
+extend type Mutation {
+  "Create a translation of a space the caller can read and queue its first run (CREATE)."
+  createTranslation(organizationId: ID!, input: CreateTranslationInput!): Translation!
+  "Replace a translation's instructions (CREATE); they take effect on the next run."
+  updateTranslation(organizationId: ID!, translationId: ID!, input: UpdateTranslationInput!): Translation!
+  "Delete a translation (CREATE); its target space stays."
+  deleteTranslation(organizationId: ID!, translationId: ID!): DeleteResult!
+  """
+  docsapi addition (the reference has no run operation): queue a run of the
+  translation (CREATE). While a run is under way, another follows it.
+  """
+  runTranslation(organizationId: ID!, translationId: ID!): Translation!
 }
 `, BuiltIn: false},
 	{Name: "../users.graphqls", Input: `"A person with an account: members, authors, commenters."
@@ -9850,6 +10398,8 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_target(ctx, field)
 	case "href":
 		return ec.fieldContext_RevisionPage_href(ctx, field)
+	case "computed":
+		return ec.fieldContext_RevisionPage_computed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
 }
@@ -10212,6 +10762,122 @@ func (ec *executionContext) childFields_TeamPermissions(ctx context.Context, fie
 		return ec.fieldContext_TeamPermissions_view(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TeamPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_Translation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Translation_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Translation_id(ctx, field)
+	case "status":
+		return ec.fieldContext_Translation_status(ctx, field)
+	case "source":
+		return ec.fieldContext_Translation_source(ctx, field)
+	case "language":
+		return ec.fieldContext_Translation_language(ctx, field)
+	case "instructions":
+		return ec.fieldContext_Translation_instructions(ctx, field)
+	case "result":
+		return ec.fieldContext_Translation_result(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Translation_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Translation_updatedAt(ctx, field)
+	case "stats":
+		return ec.fieldContext_Translation_stats(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Translation_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_Translation_urls(ctx, field)
+	case "error":
+		return ec.fieldContext_Translation_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Translation", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_TranslationError_code(ctx, field)
+	case "message":
+		return ec.fieldContext_TranslationError_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationError", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_TranslationList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_TranslationList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_TranslationList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationList", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_TranslationPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_TranslationPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "space":
+		return ec.fieldContext_TranslationResult_space(ctx, field)
+	case "revision":
+		return ec.fieldContext_TranslationResult_revision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationResult", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "space":
+		return ec.fieldContext_TranslationSource_space(ctx, field)
+	case "language":
+		return ec.fieldContext_TranslationSource_language(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSource", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "runs":
+		return ec.fieldContext_TranslationStats_runs(ctx, field)
+	case "totalWords":
+		return ec.fieldContext_TranslationStats_totalWords(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_TranslationStats_totalPages(ctx, field)
+	case "totalDuration":
+		return ec.fieldContext_TranslationStats_totalDuration(ctx, field)
+	case "latestRunDuration":
+		return ec.fieldContext_TranslationStats_latestRunDuration(ctx, field)
+	case "latestPages":
+		return ec.fieldContext_TranslationStats_latestPages(ctx, field)
+	case "latestWords":
+		return ec.fieldContext_TranslationStats_latestWords(ctx, field)
+	case "totalDurationMs":
+		return ec.fieldContext_TranslationStats_totalDurationMs(ctx, field)
+	case "latestRunDurationMs":
+		return ec.fieldContext_TranslationStats_latestRunDurationMs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationStats", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_TranslationURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -31,7 +31,7 @@ type RevisionPage struct {
 	Icon          *string         `json:"icon,omitempty"`
 	CreatedAt     *string         `json:"createdAt,omitempty"`
 	UpdatedAt     *string         `json:"updatedAt,omitempty"`
-	Kind          string          `json:"kind"`
+	Kind          string          `json:"kind,omitempty"`
 	Type          PageType        `json:"type"`
 	Markdown      *string         `json:"markdown,omitempty"`
 	Document      any             `json:"document,omitempty"`
@@ -48,6 +48,7 @@ type RevisionPage struct {
 	NoRobotsIndex *bool           `json:"noRobotsIndex,omitempty"`
 	Target        map[string]any  `json:"target,omitempty"`
 	Href          *string         `json:"href,omitempty"`
+	Computed      map[string]any  `json:"computed,omitempty"`
 }
 
 type PageUrls struct {
@@ -172,6 +173,7 @@ type CreatePageInput struct {
 	Markdown    *string        `json:"markdown,omitempty"`
 	Hidden      *bool          `json:"hidden,omitempty"`
 	Target      map[string]any `json:"target,omitempty"`
+	Computed    map[string]any `json:"computed,omitempty"`
 }
 
 type UpdatePageInput struct {
@@ -184,6 +186,9 @@ type UpdatePageInput struct {
 	Hidden        *bool   `json:"hidden,omitempty"`
 	NoIndex       *bool   `json:"noIndex,omitempty"`
 	NoRobotsIndex *bool   `json:"noRobotsIndex,omitempty"`
+
+	// Computed replaces a computed page's source.
+	Computed map[string]any `json:"computed,omitempty"`
 }
 
 type MovePageInput struct {

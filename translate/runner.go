@@ -1,0 +1,374 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"docsapi/markdown"
+	"docsapi/storage"
+)
+
+// Why a run failed (Translation.error.code).
+const (
+	CodeNotConfigured     = "PROVIDER_NOT_CONFIGURED"
+	CodeProviderError     = "PROVIDER_ERROR"
+	CodeSourceUnavailable = "SOURCE_UNAVAILABLE"
+	CodeInternal          = "INTERNAL_ERROR"
+)
+
+// MsgNotConfigured names the missing configuration.
+const MsgNotConfigured = "no translation provider is configured: start docsapi with --translate-url " +
+	"(env DOCSAPI_TRANSLATE_URL) set to a LibreTranslate-compatible server, and --translate-key " +
+	"(DOCSAPI_TRANSLATE_KEY) when it needs an API key; then run the translation again"
+
+// Queue is the storage the runner needs: the translations table is the
+// queue, and runs read and write spaces' content.
+type Queue interface {
+	ClaimTranslationJob(ctx context.Context) (*storage.TranslationJob, error)
+	ReleaseTranslationJob(ctx context.Context, id string) error
+	RequeueInterruptedTranslationJobs(ctx context.Context) (int, error)
+	FailTranslationJob(ctx context.Context, id, code, message string) error
+	TranslationPages(ctx context.Context, id string) (map[string]storage.TranslationPage, error)
+	CreateTranslationTarget(ctx context.Context, translationID string, sp *storage.Space) error
+	FinishTranslationRun(ctx context.Context, run storage.TranslationRun) error
+	Space(ctx context.Context, id string) (storage.Space, error)
+	RevisionTree(ctx context.Context, revID string) (*storage.Tree, error)
+	RevisionPages(ctx context.Context, revID string) ([]storage.ContentPage, error)
+	CreateRevision(ctx context.Context, c storage.RevisionChange) (string, error)
+}
+
+// Runner runs pending translations one at a time; within a run, batches go
+// to the provider Parallel at a time.
+type Runner struct {
+	Queue    Queue
+	Provider Provider // nil: no provider configured (runs fail with CodeNotConfigured)
+	// Analyzer gives, for each revision a run writes, the links and search
+	// sections of its pages (the graph layer's, as for every revision).
+	Analyzer func() storage.Analyzer
+	Log      *slog.Logger
+	Parallel int           // concurrent provider requests of one run; default 4
+	Poll     time.Duration // safety re-scan of the queue; default 30s
+	// After, when set, is called after every run (tests, metrics).
+	After func(Result)
+}
+
+// Result is what one run did.
+type Result struct {
+	TranslationID string
+	Applied       bool   // the outcome was recorded (false: deleted meanwhile, or released)
+	Released      bool   // the runner stopped mid-run; the translation is pending again
+	Revision      string // the revision made ("" when none: failure or nothing changed)
+	ErrorCode     string
+	Err           error
+	Pages         int // pages translated
+	Words         int // words sent to the provider
+	Requests      int // provider requests
+	Duration      time.Duration
+}
+
+// Run processes the queue until ctx ends: it first requeues runs a stopped
+// process left running, then drains the queue on every wake-up (and every
+// Poll as a safety net).
+func (r *Runner) Run(ctx context.Context, wake <-chan struct{}) {
+	if n, err := r.Queue.RequeueInterruptedTranslationJobs(ctx); err != nil {
+		r.Log.Error("translations: requeue interrupted runs", "error", err)
+	} else if n > 0 {
+		r.Log.Info("translations: resumed runs interrupted by a restart", "count", n)
+	}
+	poll := r.Poll
+	if poll <= 0 {
+		poll = 30 * time.Second
+	}
+	ticker := time.NewTicker(poll)
+	defer ticker.Stop()
+	for {
+		if _, err := r.RunPending(ctx); err != nil && ctx.Err() == nil {
+			r.Log.Error("translations: reading the queue", "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-wake:
+		case <-ticker.C:
+		}
+	}
+}
+
+// RunPending runs pending translations until none is left and returns how
+// many runs it made. Tests call it to run the queue deterministically.
+func (r *Runner) RunPending(ctx context.Context) (int, error) {
+	n := 0
+	for ctx.Err() == nil {
+		job, err := r.Queue.ClaimTranslationJob(ctx)
+		if err != nil || job == nil {
+			return n, err
+		}
+		r.finish(r.process(ctx, job))
+		n++
+	}
+	return n, nil
+}
+
+func (r *Runner) finish(res Result) {
+	if r.After != nil {
+		r.After(res)
+	}
+}
+
+// process makes one run. Its outcome is always recorded (or the job
+// released), and every failure is logged.
+func (r *Runner) process(ctx context.Context, job *storage.TranslationJob) Result {
+	start := time.Now()
+	res := Result{TranslationID: job.ID}
+	log := r.Log.With("translation", job.ID, "organization", job.OrganizationID, "language", job.Language)
+	store := context.WithoutCancel(ctx) // outcomes are recorded even when ctx ends
+
+	fail := func(code, msg string, err error) Result {
+		res.ErrorCode, res.Err, res.Duration = code, err, time.Since(start)
+		if ferr := r.Queue.FailTranslationJob(store, job.ID, code, msg); ferr != nil {
+			log.Error("translations: recording a failed run", "error", ferr)
+			res.Err = errors.Join(res.Err, ferr)
+			return res
+		}
+		res.Applied = true
+		log.Warn("translations: run failed", "code", code, "message", msg)
+		return res
+	}
+	if r.Provider == nil {
+		return fail(CodeNotConfigured, MsgNotConfigured, errors.New(MsgNotConfigured))
+	}
+	out, err := r.run(ctx, job, start, &res)
+	switch {
+	case err == nil:
+		res.Applied, res.Revision, res.Duration = true, out, time.Since(start)
+		log.Info("translations: run completed", "revision", out, "pages", res.Pages, "words", res.Words,
+			"requests", res.Requests, "duration", res.Duration)
+		return res
+	case ctx.Err() != nil:
+		res.Released, res.Err = true, err
+		if rerr := r.Queue.ReleaseTranslationJob(store, job.ID); rerr != nil {
+			log.Error("translations: releasing an interrupted run", "error", rerr)
+		}
+		return res
+	case errors.Is(err, storage.ErrNotFound):
+		res.Err = err
+		log.Info("translations: run discarded: the translation was deleted meanwhile")
+		return res
+	}
+	var se *sourceError
+	var pe *ProviderError
+	switch {
+	case errors.As(err, &se):
+		return fail(CodeSourceUnavailable, se.msg, err)
+	case errors.As(err, &pe):
+		return fail(CodeProviderError, pe.Error(), err)
+	}
+	log.Error("translations: run failed", "error", err)
+	return fail(CodeInternal, "the run could not be completed; the server log has the cause", err)
+}
+
+type sourceError struct{ msg string }
+
+func (e *sourceError) Error() string { return e.msg }
+
+// page is one source page of a run and what it becomes.
+type page struct {
+	src       *storage.TreePage
+	target    string // target page id
+	translate bool
+	title     int                // index of the title in the texts
+	desc      int                // index of the description, -1 when none
+	runs      []markdown.TextRun // prose runs of the body
+	firstRun  int
+}
+
+// run translates the source space into the target space and returns the
+// revision made ("" when nothing changed since the last run).
+func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start time.Time, res *Result) (string, error) {
+	src, err := r.Queue.Space(ctx, job.SourceSpace)
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && (src.DeletedAt != nil || src.OrganizationID != job.OrganizationID)) {
+		return "", &sourceError{"the source space " + job.SourceSpace + " no longer exists (deleted or moved to another organization)"}
+	}
+	if err != nil {
+		return "", err
+	}
+	srcTree, err := r.Queue.RevisionTree(ctx, src.RevisionID)
+	if err != nil {
+		return "", err
+	}
+	prev, err := r.Queue.TranslationPages(ctx, job.ID)
+	if err != nil {
+		return "", err
+	}
+	target, existing, err := r.target(ctx, job, src)
+	if err != nil {
+		return "", err
+	}
+
+	// Plan: pages whose source version was translated before into a page
+	// still in the target are kept; the others are translated.
+	var pages []*page
+	var texts []string
+	add := func(s string) int { texts = append(texts, s); return len(texts) - 1 }
+	newPages := 0
+	srcTree.Walk(func(p, _ *storage.TreePage) bool {
+		pg := &page{src: p, desc: -1}
+		m, had := prev[p.ID]
+		pg.target = m.TargetPage
+		if !had {
+			pg.target = storage.NewID()
+			newPages++
+		}
+		pg.translate = !had || m.SourceVersion != p.Version || !existing[m.TargetPage]
+		if pg.translate {
+			pg.title = add(p.Title)
+			if p.Meta.Description != "" {
+				pg.desc = add(p.Meta.Description)
+			}
+			if p.Type == "document" {
+				pg.runs, pg.firstRun = markdown.TextRuns(p.Markdown), len(texts)
+				for _, tr := range pg.runs {
+					add(tr.Text)
+				}
+			}
+			res.Pages++
+		}
+		pages = append(pages, pg)
+		return true
+	})
+	for _, t := range texts {
+		res.Words += markdown.Words(t)
+	}
+	run := storage.TranslationRun{ID: job.ID, TargetSpace: target.ID, SourceRevision: src.RevisionID,
+		NewPages: newPages, Translated: res.Pages, Words: res.Words}
+	for _, pg := range pages {
+		run.Pages = append(run.Pages, storage.TranslationPage{SourcePage: pg.src.ID, SourceVersion: pg.src.Version, TargetPage: pg.target})
+	}
+	unchanged := res.Pages == 0 && job.SourceRevision != nil && *job.SourceRevision == src.RevisionID &&
+		job.ResultRevision != nil && *job.ResultRevision == target.RevisionID
+	if unchanged {
+		run.Duration = time.Since(start)
+		return "", r.Queue.FinishTranslationRun(ctx, run)
+	}
+
+	parallel := r.Parallel
+	if parallel <= 0 {
+		parallel = 4
+	}
+	out, requests, err := translateAll(ctx, r.Provider, texts, job.SourceLanguage, job.Language, parallel)
+	res.Requests = requests
+	if err != nil {
+		return "", err
+	}
+	built := map[string]*storage.TreePage{}
+	for _, pg := range pages {
+		if pg.translate {
+			built[pg.src.ID] = translatedPage(pg, out)
+		}
+	}
+	return r.Queue.CreateRevision(ctx, storage.RevisionChange{
+		SpaceID: target.ID, Type: "computed", Activate: true, Analyzer: r.Analyzer(),
+		Edit: func(t *storage.Tree) error { return mirror(t, srcTree, pages, built) },
+		Also: func(tx *storage.Tx, revID string) error {
+			run.Duration = time.Since(start)
+			return storage.RecordTranslationRun(run)(tx, revID)
+		},
+	})
+}
+
+// target returns the target space (creating it when the translation has
+// none, or when it was deleted) and the ids of the pages it holds.
+func (r *Runner) target(ctx context.Context, job *storage.TranslationJob, src storage.Space) (storage.Space, map[string]bool, error) {
+	if job.TargetSpace != nil {
+		sp, err := r.Queue.Space(ctx, *job.TargetSpace)
+		if err == nil && sp.DeletedAt == nil && sp.OrganizationID == job.OrganizationID {
+			pages, err := r.Queue.RevisionPages(ctx, sp.RevisionID)
+			if err != nil {
+				return sp, nil, err
+			}
+			ids := make(map[string]bool, len(pages))
+			for _, p := range pages {
+				ids[p.ID] = true
+			}
+			return sp, ids, nil
+		}
+		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return sp, nil, err
+		}
+	}
+	title := src.Title + " (" + job.Language + ")"
+	if r := []rune(title); len(r) > 50 {
+		title = string(r[:50])
+	}
+	level := "inherit"
+	sp := storage.Space{OrganizationID: job.OrganizationID, ParentID: src.ParentID, Title: title, Emoji: src.Emoji,
+		Icon: src.Icon, Visibility: src.Visibility, EditMode: "live", DefaultLevel: &level}
+	if src.DefaultLevel != nil {
+		sp.DefaultLevel = src.DefaultLevel
+	}
+	err := r.Queue.CreateTranslationTarget(ctx, job.ID, &sp)
+	return sp, map[string]bool{}, err
+}
+
+// translatedPage builds the target version of a translated source page.
+func translatedPage(pg *page, out []string) *storage.TreePage {
+	p := pg.src
+	meta := p.Meta
+	if pg.desc >= 0 {
+		meta.Description = markdown.SafeText(out[pg.desc], "")
+	}
+	tp := &storage.TreePage{ContentPage: storage.ContentPage{ID: pg.target, Type: p.Type, Title: markdown.SafeText(out[pg.title], p.Title),
+		Slug: p.Slug, Meta: meta}}
+	body := ""
+	if p.Type == "document" {
+		body = markdown.ReplaceRuns(p.Markdown, pg.runs, out[pg.firstRun:pg.firstRun+len(pg.runs)])
+	}
+	tp.SetBody(body)
+	return tp
+}
+
+// mirror makes t's page tree the source tree's shape: translated pages are
+// the built ones, kept pages are the target's own (their stored version is
+// reused), and the source's files are shared (same bytes, same ids).
+func mirror(t *storage.Tree, src *storage.Tree, pages []*page, built map[string]*storage.TreePage) error {
+	have := map[string]*storage.TreePage{}
+	t.Walk(func(p, _ *storage.TreePage) bool { have[p.ID] = p; return true })
+	bySource := make(map[string]*page, len(pages))
+	for _, pg := range pages {
+		bySource[pg.src.ID] = pg
+	}
+	var missing error
+	var build func(list []*storage.TreePage) []*storage.TreePage
+	build = func(list []*storage.TreePage) []*storage.TreePage {
+		out := make([]*storage.TreePage, 0, len(list))
+		for _, sp := range list {
+			pg := bySource[sp.ID]
+			np := built[sp.ID]
+			if np == nil {
+				np = have[pg.target]
+			} else if old := have[pg.target]; old != nil {
+				np.CreatedAt = old.CreatedAt
+			}
+			if np == nil { // removed from the target since the run was planned
+				missing = errors.New("the target space changed during the run; run the translation again")
+				continue
+			}
+			np.Children = build(sp.Children)
+			out = append(out, np)
+		}
+		return out
+	}
+	t.Pages = build(src.Pages)
+	if missing != nil {
+		return missing
+	}
+	t.Files = t.Files[:0]
+	for _, f := range src.Files {
+		c := *f
+		c.Bytes = nil
+		t.Files = append(t.Files, &c)
+	}
+	return nil
+}
