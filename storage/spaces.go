@@ -350,6 +350,9 @@ type Revision struct {
 	Parents   []string
 	Type      string
 	CreatedAt time.Time
+	// Read by RevisionByID only (lists leave them nil).
+	Variables        map[string]any
+	ReusableContents []map[string]any
 }
 
 // Revisions lists a space's revisions, oldest first.
