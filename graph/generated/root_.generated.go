@@ -426,6 +426,7 @@ type ComplexityRoot struct {
 		RotateIntegrationSigningSecret     func(childComplexity int, integrationName string) int
 		SetIntegrationDevelopmentMode      func(childComplexity int, integrationName string, input model.SetIntegrationDevelopmentModeInput) int
 		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
+		SetSpaceVariables                  func(childComplexity int, spaceID string, variables map[string]any) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
 		TransferCollection                 func(childComplexity int, collectionID string, input model.TransferContentInput) int
 		TransferSpace                      func(childComplexity int, spaceID string, input model.TransferContentInput) int
@@ -868,6 +869,11 @@ type ComplexityRoot struct {
 		App      func(childComplexity int) int
 		Icon     func(childComplexity int) int
 		Location func(childComplexity int) int
+	}
+
+	SpaceVariablesChange struct {
+		Revision  func(childComplexity int) int
+		Variables func(childComplexity int) int
 	}
 
 	TargetInstallationURLs struct {
@@ -2620,6 +2626,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.setSpaceVariables":
+		if e.ComplexityRoot.Mutation.SetSpaceVariables == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setSpaceVariables_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetSpaceVariables(childComplexity, args["spaceId"].(string), args["variables"].(map[string]any)), true
 	case "Mutation.setTeamMember":
 		if e.ComplexityRoot.Mutation.SetTeamMember == nil {
 			break
@@ -4817,6 +4834,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpaceURLs.Location(childComplexity), true
+
+	case "SpaceVariablesChange.revision":
+		if e.ComplexityRoot.SpaceVariablesChange.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceVariablesChange.Revision(childComplexity), true
+	case "SpaceVariablesChange.variables":
+		if e.ComplexityRoot.SpaceVariablesChange.Variables == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceVariablesChange.Variables(childComplexity), true
 
 	case "TargetInstallationURLs.location":
 		if e.ComplexityRoot.TargetInstallationURLs.Location == nil {
@@ -7168,6 +7198,27 @@ extend type Query {
   user(id: ID!): User!
 }
 `, BuiltIn: false},
+	{Name: "../variables.graphqls", Input: `"""
+The variables of a space's content after a change: the new active revision
+and its variables (also on Revision.variables).
+"""
+type SpaceVariablesChange {
+  revision: ID!
+  variables: JSONObject!
+}
+
+extend type Mutation {
+  """
+  Change the variables of a space's content (EDIT role; 409 while the space
+  is locked). The given names are set, a null value removes its name, other
+  names keep their values; the result is a new active revision (variables
+  are carried from revision to revision). Names: a letter or _ followed by
+  up to 63 letters, digits, _ or -; values: strings of at most 256
+  characters, numbers or booleans; at most 100 variables.
+  """
+  setSpaceVariables(spaceId: ID!, variables: JSONObject!): SpaceVariablesChange!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -8615,6 +8666,16 @@ func (ec *executionContext) childFields_SpaceURLs(ctx context.Context, field gra
 		return ec.fieldContext_SpaceURLs_icon(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceVariablesChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_SpaceVariablesChange_revision(ctx, field)
+	case "variables":
+		return ec.fieldContext_SpaceVariablesChange_variables(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceVariablesChange", field.Name)
 }
 
 func (ec *executionContext) childFields_TargetInstallationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
