@@ -82,13 +82,13 @@ func init() {
 // ones another space still uses (a duplicate) stay.
 func removeSpaceContent(tx *Tx, spaceID string) error {
 	const ofSpace = `IN (SELECT id FROM revisions WHERE space_id = ?)`
-	versions, err := queryIDs(tx, `SELECT DISTINCT rp.version FROM revision_pages rp WHERE rp.revision_id `+ofSpace+`
- AND NOT EXISTS (SELECT 1 FROM revision_pages o JOIN revisions r ON r.id = o.revision_id WHERE o.version = rp.version AND r.space_id <> ?)`, spaceID, spaceID)
+	versions, err := queryIDs(tx, `SELECT u.version FROM (SELECT DISTINCT version FROM revision_pages WHERE revision_id `+ofSpace+`) u
+ WHERE NOT EXISTS (SELECT 1 FROM revision_pages o WHERE o.version = u.version AND o.revision_id NOT `+ofSpace+`)`, spaceID, spaceID)
 	if err != nil {
 		return err
 	}
-	blobs, err := queryIDs(tx, `SELECT DISTINCT rf.blob FROM revision_files rf WHERE rf.revision_id `+ofSpace+`
- AND NOT EXISTS (SELECT 1 FROM revision_files o JOIN revisions r ON r.id = o.revision_id WHERE o.blob = rf.blob AND r.space_id <> ?)`, spaceID, spaceID)
+	blobs, err := queryIDs(tx, `SELECT u.blob FROM (SELECT DISTINCT blob FROM revision_files WHERE revision_id `+ofSpace+`) u
+ WHERE NOT EXISTS (SELECT 1 FROM revision_files o WHERE o.blob = u.blob AND o.revision_id NOT `+ofSpace+`)`, spaceID, spaceID)
 	if err != nil {
 		return err
 	}
