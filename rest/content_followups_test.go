@@ -339,6 +339,12 @@ func TestTemplateContentRefs(t *testing.T) {
 		{Name: "file and page", Method: "POST", Path: base + "/content/template", Token: env.Admin.Token,
 			Body: tpl(map[string]any{"logo": map[string]any{"kind": "file", "file": logo}, "support": map[string]any{"kind": "page", "page": help}}), Status: 201},
 	})
+	// GraphQL gives the same refusal.
+	_, errs := env.GraphQL(env.Admin.Token, `mutation($s: ID!, $p: JSONObject) { applyTemplate(spaceId: $s, input: {id: "getting-started", params: $p}) }`,
+		map[string]any{"s": space, "p": map[string]any{"contentRefs": map[string]any{"nope": map[string]any{"kind": "url", "url": "https://x.test"}}}})
+	if len(errs) != 1 || errs[0].Code() != "BAD_REQUEST" || errs[0].Extensions["field"] != "params.contentRefs.nope" {
+		t.Errorf("graphql unknown reference: %v", errs)
+	}
 	intro := env.Must(200, "GET", base+"/content/path/introduction", env.Admin.Token, nil).JSON()
 	if md := intro["markdown"].(string); !strings.HasPrefix(md, "![Logo](logo.png)\n\nWelcome!") {
 		t.Errorf("introduction: %q", md)
