@@ -435,7 +435,7 @@ func resolveRelative(dest string, image bool, p *storage.TreePage, byPath, byNam
 		return storage.PageLink{Kind: "file", Target: id, Dest: dest}
 	}
 	if image || isFileName(clean) {
-		return storage.PageLink{Kind: "file", Dest: dest}
+		return storage.PageLink{Kind: "file", Dest: dest, Lookup: path.Base(clean)}
 	}
 	var candidates []string
 	if strings.HasPrefix(clean, "/") {
@@ -443,12 +443,18 @@ func resolveRelative(dest string, image bool, p *storage.TreePage, byPath, byNam
 	} else {
 		candidates = []string{path.Join(path.Dir(p.Path), clean), path.Join(p.Path, clean)}
 	}
-	for _, c := range candidates {
-		if id, ok := byPath[pagePathOf(c)]; ok {
+	for i, c := range candidates {
+		candidates[i] = pagePathOf(c)
+		if id, ok := byPath[candidates[i]]; ok {
 			return storage.PageLink{Kind: "page", Target: id, Dest: dest}
 		}
 	}
-	return storage.PageLink{Kind: "page", Dest: dest}
+	// Unresolved: later revisions look the candidates up among their pages.
+	l := storage.PageLink{Kind: "page", Dest: dest, Lookup: candidates[0]}
+	if len(candidates) > 1 && candidates[1] != candidates[0] {
+		l.LookupAlt = candidates[1]
+	}
+	return l
 }
 
 // pagePathOf normalizes a link path to a page path: no leading or trailing

@@ -11,7 +11,14 @@ import (
 // Guarded adapts the shared guarded client (package fetch: loopback,
 // private and link-local addresses refused after DNS resolution on every
 // redirect, bounded size, time and redirects) to the importer's Fetcher.
-type Guarded struct{ F *fetch.Fetcher }
+// Limits are the deployment's import limits (zero fields: DefaultLimits).
+type Guarded struct {
+	F      *fetch.Fetcher
+	Limits Limits
+}
+
+// ImportLimits gives Import the deployment's limits.
+func (g Guarded) ImportLimits() Limits { return g.Limits }
 
 // FetchError is a failed fetch, worded for the caller (a 400: the URL is
 // the caller's input).

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"net/url"
+	"path"
 	"strings"
-	"time"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -142,18 +142,19 @@ func HTML(ctx context.Context, f Fetcher, res *Resource, lim Limits) (*Result, e
 	page := &Page{Title: orDefault(hp.title, nameOf(res.URL)), Markdown: hp.markdown}
 	page.Slug = slugOr(page.Title, "page")
 	out.Pages = []*Page{page}
-	imgs := &imageImporter{f: f, max: orInt(lim.MaxImages, 200), names: names{}, seen: map[string]string{}, res: out}
+	imgs := &imageImporter{f: f, max: limitsOf(f, lim).MaxImages, names: names{}, seen: map[string]string{}, res: out}
 	page.Markdown = imgs.rewrite(ctx, page.Markdown)
 	return out, nil
 }
 
 // Website crawls same-origin links breadth first from start, bounded by
-// the page limit and a time limit (ctx), converting each HTML page to a
-// page (a flat list in crawl order) and importing images as files. Links
-// between crawled pages become links to their pages.
+// the page limit and the time limit, converting each HTML page to a page
+// and importing images as files. Pages are nested by URL path (see
+// nestByPath); links between crawled pages become relative links to their
+// pages.
 func Website(ctx context.Context, f Fetcher, start string, lim Limits) (*Result, error) {
-	maxPages := orInt(lim.MaxPages, 50)
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	lim = limitsOf(f, lim)
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
 	out := &Result{}
 	startURL, err := url.Parse(start)
@@ -163,16 +164,15 @@ func Website(ctx context.Context, f Fetcher, start string, lim Limits) (*Result,
 	startURL.Fragment = ""
 	queue := []string{startURL.String()}
 	queued := map[string]bool{startURL.String(): true}
-	var pages []*htmlPage
-	slugs := names{}
+	var crawled []crawledPage
 	pageOfURL := map[string]*Page{}
-	for len(queue) > 0 && len(pages) < maxPages && ctx.Err() == nil {
+	for len(queue) > 0 && len(crawled) < lim.MaxPages && ctx.Err() == nil {
 		u := queue[0]
 		queue = queue[1:]
 		out.Total++
 		res, err := f.Fetch(ctx, u)
 		if err != nil {
-			if len(pages) == 0 {
+			if len(crawled) == 0 {
 				return nil, err // the start page itself must come
 			}
 			continue
@@ -184,10 +184,8 @@ func Website(ctx context.Context, f Fetcher, start string, lim Limits) (*Result,
 		if err != nil {
 			continue
 		}
-		pages = append(pages, hp)
 		p := &Page{Title: orDefault(hp.title, nameOf(res.URL)), Markdown: hp.markdown}
-		p.Slug = slugs.unique(slugOr(strings.Trim(hp.url.Path, "/"), slugOr(p.Title, "home")))
-		out.Pages = append(out.Pages, p)
+		crawled = append(crawled, crawledPage{page: p, key: urlPathKey(hp.url.Path)})
 		pageOfURL[u] = p
 		pageOfURL[res.URL] = p
 		out.Imported++
@@ -198,8 +196,13 @@ func Website(ctx context.Context, f Fetcher, start string, lim Limits) (*Result,
 			}
 		}
 	}
-	imgs := &imageImporter{f: f, max: orInt(lim.MaxImages, 200), names: names{}, seen: map[string]string{}, res: out}
-	for _, p := range out.Pages {
+	out.Pages = nestByPath(crawled)
+	dedupeSlugs(out.Pages)
+	paths := map[*Page]string{}
+	assignPaths(out.Pages, "", paths)
+	imgs := &imageImporter{f: f, max: lim.MaxImages, names: names{}, seen: map[string]string{}, res: out}
+	for _, c := range crawled {
+		p := c.page
 		p.Markdown = imgs.rewrite(ctx, p.Markdown)
 		p.Markdown = rewriteAbsolute(p.Markdown, func(dest string) (string, bool) {
 			u, err := url.Parse(dest)
@@ -212,13 +215,70 @@ func Website(ctx context.Context, f Fetcher, start string, lim Limits) (*Result,
 			if !ok {
 				return "", false
 			}
+			link := relLink(paths[p], paths[tp])
 			if frag != "" {
-				return "/" + tp.Slug + "#" + frag, true
+				link += "#" + frag
 			}
-			return "/" + tp.Slug, true
+			return link, true
 		})
 	}
 	return out, nil
+}
+
+// crawledPage is a converted page with the key of its URL path.
+type crawledPage struct {
+	page *Page
+	key  string
+}
+
+// urlPathKey is a URL path as page-tree segments: no leading or trailing
+// slash, index.html meaning its folder, .html/.htm suffixes dropped.
+func urlPathKey(p string) string {
+	p = strings.Trim(path.Clean("/"+p), "/")
+	base := strings.ToLower(path.Base(p))
+	if base == "index.html" || base == "index.htm" {
+		p = strings.TrimSuffix(path.Dir(p), ".")
+	} else if ext := strings.ToLower(path.Ext(p)); ext == ".html" || ext == ".htm" {
+		p = p[:len(p)-len(ext)]
+	}
+	return p
+}
+
+// nestByPath arranges crawled pages (in crawl order) into a tree by URL
+// path: a page goes under the crawled page whose path is its nearest
+// ancestor (/docs/a/b under /docs/a, else under /docs, else at the top
+// level). A page's slug is its last path segment (the title's slug for the
+// site root).
+func nestByPath(crawled []crawledPage) []*Page {
+	byKey := map[string]*Page{}
+	for _, c := range crawled {
+		if _, dup := byKey[c.key]; !dup {
+			byKey[c.key] = c.page
+		}
+	}
+	var top []*Page
+	for _, c := range crawled {
+		c.page.Slug = slugOr(path.Base(c.key), slugOr(c.page.Title, "home"))
+		if c.key == "" {
+			c.page.Slug = slugOr(c.page.Title, "home")
+		}
+		var parent *Page
+		for k := c.key; k != "" && parent == nil; {
+			k = strings.TrimSuffix(path.Dir(k), ".")
+			if p, ok := byKey[k]; ok && p != c.page && (k != "" || c.key != "") {
+				parent = p
+			}
+			if k == "" {
+				break
+			}
+		}
+		if parent == nil {
+			top = append(top, c.page)
+		} else {
+			parent.Children = append(parent.Children, c.page)
+		}
+	}
+	return top
 }
 
 // imageImporter fetches the images a page shows and makes them files.
@@ -279,11 +339,4 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
-}
-
-func orInt(v, d int) int {
-	if v <= 0 {
-		return d
-	}
-	return v
 }

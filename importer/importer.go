@@ -13,6 +13,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 
 	"docsapi/markdown"
 )
@@ -60,14 +61,43 @@ var Sources = []string{"markdown", "zip", "html", "website"}
 // ErrUnsupported is returned for a source outside Sources.
 var ErrUnsupported = errors.New("unsupported import source")
 
-// Limits bound a website crawl.
+// Limits bound a website crawl and the images an import fetches. Zero
+// fields take the deployment's limits (a Fetcher with an ImportLimits
+// method, as Guarded has), then DefaultLimits.
 type Limits struct {
-	MaxPages  int // pages converted (default 50)
-	MaxImages int // images imported (default 200)
+	MaxPages  int           // pages converted
+	MaxImages int           // images imported
+	Timeout   time.Duration // the whole crawl
+}
+
+// DefaultLimits apply where neither the caller nor the deployment sets one.
+var DefaultLimits = Limits{MaxPages: 50, MaxImages: 200, Timeout: 60 * time.Second}
+
+// or fills the zero fields of l from d.
+func (l Limits) or(d Limits) Limits {
+	if l.MaxPages <= 0 {
+		l.MaxPages = d.MaxPages
+	}
+	if l.MaxImages <= 0 {
+		l.MaxImages = d.MaxImages
+	}
+	if l.Timeout <= 0 {
+		l.Timeout = d.Timeout
+	}
+	return l
+}
+
+// limitsOf completes lim with the deployment's limits carried by f.
+func limitsOf(f Fetcher, lim Limits) Limits {
+	if d, ok := f.(interface{ ImportLimits() Limits }); ok {
+		lim = lim.or(d.ImportLimits())
+	}
+	return lim.or(DefaultLimits)
 }
 
 // Import fetches rawURL and converts it according to source.
 func Import(ctx context.Context, f Fetcher, source, rawURL string, lim Limits) (*Result, error) {
+	lim = limitsOf(f, lim)
 	switch source {
 	case "website":
 		return Website(ctx, f, rawURL, lim)
@@ -191,3 +221,24 @@ type Error struct{ Msg string }
 func (e *Error) Error() string { return e.Msg }
 
 func badContent(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
+
+// relLink is a link from the page at path from to the page at path to
+// (page paths, slash-separated), relative to from's folder the way page
+// links are resolved, so that it keeps working when the imported pages are
+// placed under another page.
+func relLink(from, to string) string {
+	dir := strings.Split(path.Dir(from), "/")
+	if path.Dir(from) == "." {
+		dir = nil
+	}
+	target := strings.Split(to, "/")
+	i := 0
+	for i < len(dir) && i < len(target)-1 && dir[i] == target[i] {
+		i++
+	}
+	parts := make([]string, 0, len(dir)-i+len(target)-i)
+	for range dir[i:] {
+		parts = append(parts, "..")
+	}
+	return strings.Join(append(parts, target[i:]...), "/")
+}

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"io"
+	"net/url"
 	"path"
 	"regexp"
 	"sort"
@@ -70,12 +71,16 @@ func Zip(body []byte) (*Result, error) {
 	// Rewrite links between files of the archive to page paths and file names.
 	for p, page := range pageOf {
 		page.Markdown = rewriteLinks(page.Markdown, func(dest string) (string, bool) {
+			// Destinations are URLs: my%20notes.md names "my notes.md".
+			if un, err := url.PathUnescape(dest); err == nil {
+				dest = un
+			}
 			target := path.Clean(path.Join(path.Dir(p), dest))
 			if name, ok := fileNames[target]; ok {
-				return name, true
+				return url.PathEscape(name), true
 			}
 			if tp, ok := pageOf[target]; ok {
-				return "/" + paths[tp], true
+				return relLink(paths[page], paths[tp]), true
 			}
 			return "", false
 		})
@@ -140,7 +145,11 @@ func summaryTree(src string, docs map[string]string, pageOf map[string]*Page) []
 		if m == nil {
 			continue
 		}
-		indent, title, dest := len(m[1]), m[2], strings.TrimPrefix(path.Clean("/"+m[3]), "/")
+		raw := m[3]
+		if un, err := url.PathUnescape(raw); err == nil {
+			raw = un
+		}
+		indent, title, dest := len(m[1]), m[2], strings.TrimPrefix(path.Clean("/"+raw), "/")
 		if last != nil && indent > lastIndent {
 			stack = append(stack, level{indent, &last.Children})
 		}
@@ -248,6 +257,7 @@ func rewriteLinks(src string, fn func(dest string) (string, bool)) string {
 		if frag != "" {
 			repl += "#" + frag
 		}
+		src = strings.ReplaceAll(src, "](<"+l.Dest+">", "]("+repl)
 		src = strings.ReplaceAll(src, "]("+l.Dest, "]("+repl)
 	}
 	return src

@@ -72,6 +72,11 @@ type Config struct {
 	Build              string
 	// Clock replaces time.Now (tests of retention and expiry).
 	Clock func() time.Time
+	// Website imports: pages converted and images imported per import, and
+	// the time one crawl may take; 0 takes importer.DefaultLimits.
+	ImportMaxPages  int
+	ImportMaxImages int
+	ImportTimeout   time.Duration
 	// Outbound sends requests to integration runtimes (development tunnels);
 	// nil means the guarded fetcher (package fetch) honouring AllowPrivateFetch.
 	Outbound delivery.Doer
@@ -117,7 +122,8 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
-		Fetcher: importer.Guarded{F: fetch.New(ImportFetchLimits(cfg.AllowPrivateFetch))},
+		Fetcher: importer.Guarded{F: fetch.New(ImportFetchLimits(cfg.AllowPrivateFetch)),
+			Limits: importer.Limits{MaxPages: cfg.ImportMaxPages, MaxImages: cfg.ImportMaxImages, Timeout: cfg.ImportTimeout}},
 	}
 	if cfg.Outbound == nil {
 		// Deliveries and renders reach integration tunnels through the same

@@ -1,6 +1,9 @@
 package storage
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // The few places where content storage touches the spaces family's tables
 // (spaces.revision_id, revisions) are kept in this file.
@@ -58,15 +61,68 @@ func (db *DB) LiveSpaces(ctx context.Context, orgID string) ([]Space, error) {
 }
 
 func init() {
-	// A purged space takes its search rows along (its revisions, and with
-	// them its pages and files, go by ON DELETE CASCADE).
+	// A purged space takes its search rows and its content along: the rows
+	// of its revisions, and the page versions and file bytes that no other
+	// space's revision shares (its revisions themselves go by ON DELETE
+	// CASCADE with the space).
 	spaceRemovalHooks = append(spaceRemovalHooks, func(tx *Tx, spaceID string) error {
 		if _, err := tx.exec(`DELETE FROM search_sections WHERE rowid IN (SELECT rowid FROM search_docs WHERE space_id = ?)`, spaceID); err != nil {
 			return err
 		}
-		_, err := tx.exec(`DELETE FROM search_docs WHERE space_id = ?`, spaceID)
-		return err
+		if _, err := tx.exec(`DELETE FROM search_docs WHERE space_id = ?`, spaceID); err != nil {
+			return err
+		}
+		return removeSpaceContent(tx, spaceID)
 	})
+}
+
+// removeSpaceContent deletes the content rows of a space's revisions and
+// then the page versions (with their links) and file blobs that only those
+// revisions used. Versions and blobs are shared by content address, so the
+// ones another space still uses (a duplicate) stay.
+func removeSpaceContent(tx *Tx, spaceID string) error {
+	const ofSpace = `IN (SELECT id FROM revisions WHERE space_id = ?)`
+	versions, err := queryIDs(tx, `SELECT u.version FROM (SELECT DISTINCT version FROM revision_pages WHERE revision_id `+ofSpace+`) u
+ WHERE NOT EXISTS (SELECT 1 FROM revision_pages o WHERE o.version = u.version AND o.revision_id NOT `+ofSpace+`)`, spaceID, spaceID)
+	if err != nil {
+		return err
+	}
+	blobs, err := queryIDs(tx, `SELECT u.blob FROM (SELECT DISTINCT blob FROM revision_files WHERE revision_id `+ofSpace+`) u
+ WHERE NOT EXISTS (SELECT 1 FROM revision_files o WHERE o.blob = u.blob AND o.revision_id NOT `+ofSpace+`)`, spaceID, spaceID)
+	if err != nil {
+		return err
+	}
+	for _, table := range []string{"revision_pages", "revision_files", "revision_broken_links", "revision_link_targets"} {
+		if _, err := tx.exec(`DELETE FROM `+table+` WHERE revision_id `+ofSpace, spaceID); err != nil {
+			return err
+		}
+	}
+	for _, del := range []struct {
+		query string
+		keys  []string
+	}{
+		{`DELETE FROM page_links WHERE version IN `, versions},
+		{`DELETE FROM page_versions WHERE hash IN `, versions},
+		{`DELETE FROM file_blobs WHERE hash IN `, blobs},
+	} {
+		if err := deleteIn(tx, del.query, del.keys); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteIn runs query (ending in "IN ") over keys, in batches.
+func deleteIn(tx *Tx, query string, keys []string) error {
+	const per = 500
+	for start := 0; start < len(keys); start += per {
+		chunk := keys[start:min(start+per, len(keys))]
+		in := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ") + ")"
+		if _, err := tx.exec(query+in, anySlice(chunk)...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // copyRevisionContent gives duplicated revisions (old id -> new id) the
@@ -78,10 +134,15 @@ func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]strin
 			`INSERT INTO revision_pages (revision_id, page_id, version, parent_id, position, path) SELECT ?, page_id, version, parent_id, position, path FROM revision_pages WHERE revision_id = ?`,
 			`INSERT INTO revision_files (revision_id, file_id, name, content_type, blob) SELECT ?, file_id, name, content_type, blob FROM revision_files WHERE revision_id = ?`,
 			`INSERT INTO revision_broken_links (revision_id, version, ordinal) SELECT ?, version, ordinal FROM revision_broken_links WHERE revision_id = ?`,
+			`INSERT INTO revision_link_targets (revision_id, version, ordinal, target) SELECT ?, version, ordinal, target FROM revision_link_targets WHERE revision_id = ?`,
 		} {
 			if _, err := tx.exec(q, nw, old); err != nil {
 				return err
 			}
+		}
+		if _, err := tx.exec(`UPDATE revisions SET (variables, reusable_contents) = (SELECT o.variables, o.reusable_contents FROM revisions o WHERE o.id = ?)
+ WHERE id = ? AND EXISTS (SELECT 1 FROM revisions o WHERE o.id = ?)`, old, nw, old); err != nil {
+			return err
 		}
 	}
 	rows, err := tx.QueryContext(tx.ctx, `SELECT d.page_id, d.section_id, d.ordinal, s.title, s.body FROM search_docs d JOIN search_sections s ON s.rowid = d.rowid WHERE d.space_id = ?`, fromSpace)

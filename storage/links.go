@@ -25,9 +25,19 @@ type LinkStats struct {
 const linkStatus = `CASE WHEN EXISTS (SELECT 1 FROM revision_broken_links b WHERE b.revision_id = rp.revision_id AND b.version = l.version AND b.ordinal = l.ordinal) THEN 'broken'
  WHEN l.in_app = 1 THEN 'in-app' ELSE 'ok' END`
 
+// linkTarget is a link's target in revision rp.revision_id: what it
+// resolved to when written, else what the revision's lookup found
+// (revision_link_targets r, left-joined).
+const linkTarget = `COALESCE(r.target, l.target)`
+
 // linkKey groups the links of a revision by target (unresolved relative
 // links by what was written).
-const linkKey = `l.kind || ':' || CASE WHEN l.target = '' THEN l.dest ELSE l.target END`
+const linkKey = `l.kind || ':' || CASE WHEN ` + linkTarget + ` = '' THEN l.dest ELSE ` + linkTarget + ` END`
+
+// revisionLinks joins the links of a revision's pages with the revision's
+// lookups.
+const revisionLinks = `FROM revision_pages rp JOIN page_links l ON l.version = rp.version
+ LEFT JOIN revision_link_targets r ON r.revision_id = rp.revision_id AND r.version = l.version AND r.ordinal = l.ordinal`
 
 // ListLinks pages through the link targets of a revision (of one page when
 // pageID is set), optionally of one status, ordered by target. Stats count
@@ -35,8 +45,8 @@ const linkKey = `l.kind || ':' || CASE WHEN l.target = '' THEN l.dest ELSE l.tar
 func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq PageQuery) (Page[LinkUsage], LinkStats, error) {
 	var page Page[LinkUsage]
 	var stats LinkStats
-	base := `SELECT ` + linkKey + ` AS k, l.kind, l.target, l.dest, ` + linkStatus + ` AS status, rp.page_id
- FROM revision_pages rp JOIN page_links l ON l.version = rp.version WHERE rp.revision_id = ?`
+	base := `SELECT ` + linkKey + ` AS k, l.kind, ` + linkTarget + ` AS target, l.dest, ` + linkStatus + ` AS status, rp.page_id
+ ` + revisionLinks + ` WHERE rp.revision_id = ?`
 	args := []any{revID}
 	if pageID != "" {
 		base += ` AND rp.page_id = ?`
@@ -114,11 +124,14 @@ func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq Pa
 }
 
 // Backlinks pages through the pages of a revision that link to a page or
-// file (kind "page" or "file"), in tree order.
+// file (kind "page" or "file"), in tree order: links resolved when written,
+// and links the revision's lookups resolved.
 func (db *DB) Backlinks(ctx context.Context, revID, kind, target string, pq PageQuery) (Page[string], error) {
 	spec := listSpec{Select: `rp.page_id, rp.position`,
-		From: `FROM revision_pages rp WHERE rp.revision_id = ? AND EXISTS (SELECT 1 FROM page_links l WHERE l.version = rp.version AND l.kind = ? AND l.target = ?)`,
-		Args: []any{revID, kind, target}, SortCol: "rp.position", IDCol: "rp.page_id"}
+		From: `FROM revision_pages rp WHERE rp.revision_id = ? AND (EXISTS (SELECT 1 FROM page_links l WHERE l.version = rp.version AND l.kind = ? AND l.target = ?)
+ OR EXISTS (SELECT 1 FROM revision_link_targets r JOIN page_links l ON l.version = r.version AND l.ordinal = r.ordinal
+   WHERE r.revision_id = rp.revision_id AND r.target = ? AND r.version = rp.version AND l.kind = ?))`,
+		Args: []any{revID, kind, target, target, kind}, SortCol: "rp.position", IDCol: "rp.page_id"}
 	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (string, Cursor, error) {
 		var id string
 		var pos int64

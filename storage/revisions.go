@@ -78,10 +78,14 @@ type File struct {
 	Bytes       []byte // set on new files only (CreateRevision stores them)
 }
 
-// Tree is the editable content of a revision: the page tree and the files.
+// Tree is the editable content of a revision: the page tree, the files,
+// the revision's variables and its reusable contents (both carried over
+// from the base revision unless an edit changes them).
 type Tree struct {
-	Pages []*TreePage
-	Files []*File
+	Pages            []*TreePage
+	Files            []*File
+	Variables        map[string]any
+	ReusableContents []map[string]any
 }
 
 // Walk visits every page in pre-order with its parent (nil at top level).
@@ -123,6 +127,12 @@ type PageLink struct {
 	Target string // id or URL; "" when a relative link matched nothing
 	Dest   string
 	InApp  bool
+	// Lookup (and LookupAlt, a second candidate) is what an unresolved
+	// relative link names: a page path (kind page) or a file name (kind
+	// file). Each later revision looks them up among its own pages and
+	// files, so the link resolves once its target exists.
+	Lookup    string
+	LookupAlt string
 }
 
 // SearchSection is one indexed section of a page.
@@ -241,7 +251,13 @@ func writeRevision(tx *Tx, r newRevision, tree *Tree) error {
 	if err := writeFiles(tx, r.ID, tree); err != nil {
 		return err
 	}
-	if err := markBrokenLinks(tx, r.ID); err != nil {
+	if err := writeRevisionData(tx, r.ID, tree); err != nil {
+		return err
+	}
+	if err := resolveLinks(tx, r.ID); err != nil {
+		return err
+	}
+	if err := markBrokenLinks(tx, r.ID, r.SpaceID); err != nil {
 		return err
 	}
 	if r.Activate {
@@ -318,6 +334,12 @@ func loadTree(ctx context.Context, q queryer, revID string, withBody bool) (*Tre
 	for i := range files {
 		t.Files = append(t.Files, &files[i])
 	}
+	var vars, reusable sql.NullString
+	if err := q.QueryRowContext(ctx, `SELECT variables, reusable_contents FROM revisions WHERE id = ?`, revID).Scan(&vars, &reusable); err != nil {
+		return nil, notFound(err)
+	}
+	t.Variables = fromJSONText[map[string]any](vars)
+	t.ReusableContents = fromJSONText[[]map[string]any](reusable)
 	return t, nil
 }
 
@@ -411,9 +433,9 @@ func insertVersion(tx *Tx, p *TreePage, t *Tree, an Analyzer) error {
 	}
 	var rows [][]any
 	for i, l := range an.Links(p, t) {
-		rows = append(rows, []any{p.Version, i, l.Kind, l.Target, l.Dest, boolInt(l.InApp)})
+		rows = append(rows, []any{p.Version, i, l.Kind, l.Target, l.Dest, boolInt(l.InApp), l.Lookup, l.LookupAlt})
 	}
-	return insertBatch(tx, `INSERT INTO page_links (version, ordinal, kind, target, dest, in_app) VALUES `, 6, rows)
+	return insertBatch(tx, `INSERT INTO page_links (version, ordinal, kind, target, dest, in_app, lookup, lookup_alt) VALUES `, 8, rows)
 }
 
 // insertBatch inserts rows with multi-row VALUES statements.
@@ -457,26 +479,66 @@ func intOrNil(p *int) any {
 	return *p
 }
 
+// writeRevisionData stores the revision's variables and reusable contents
+// (the columns keep their empty defaults when there are none).
+func writeRevisionData(tx *Tx, revID string, t *Tree) error {
+	if len(t.Variables) == 0 && len(t.ReusableContents) == 0 {
+		return nil
+	}
+	vars, reusable := t.Variables, t.ReusableContents
+	if vars == nil {
+		vars = map[string]any{}
+	}
+	if reusable == nil {
+		reusable = []map[string]any{}
+	}
+	_, err := tx.exec(`UPDATE revisions SET variables = ?, reusable_contents = ? WHERE id = ?`, jsonText(vars), jsonText(reusable), revID)
+	return err
+}
+
+// resolveLinks looks up, in one statement, the relative links of a
+// revision that matched nothing when their page version was written among
+// the revision's own pages (by path) and files (by name). Unchanged pages
+// are not reparsed: their links' lookups were stored with the version.
+func resolveLinks(tx *Tx, revID string) error {
+	_, err := tx.exec(`INSERT INTO revision_link_targets (revision_id, version, ordinal, target)
+ SELECT x.revision_id, x.version, x.ordinal, x.target FROM (
+   SELECT rp.revision_id, l.version, l.ordinal, CASE WHEN l.kind = 'file'
+     THEN (SELECT MIN(f.file_id) FROM revision_files f WHERE f.revision_id = rp.revision_id AND f.name = l.lookup)
+     ELSE COALESCE((SELECT t.page_id FROM revision_pages t WHERE t.revision_id = rp.revision_id AND t.path = l.lookup),
+       (SELECT t.page_id FROM revision_pages t WHERE t.revision_id = rp.revision_id AND t.path = l.lookup_alt AND l.lookup_alt <> '')) END AS target
+   FROM revision_pages rp JOIN page_links l ON l.version = rp.version
+   WHERE rp.revision_id = ? AND l.target = '' AND l.lookup <> '' AND l.kind IN ('page', 'file')) x
+ WHERE x.target IS NOT NULL`, revID)
+	return err
+}
+
 // markBrokenLinks records, in one statement, the links of a revision whose
-// page, file or space target does not exist there.
-func markBrokenLinks(tx *Tx, revID string) error {
+// target does not exist there: a page or file missing from the revision
+// (after the revision's own lookups), a space or collection that does not
+// exist or belongs to another organization than the space's.
+func markBrokenLinks(tx *Tx, revID, spaceID string) error {
 	_, err := tx.exec(`INSERT INTO revision_broken_links (revision_id, version, ordinal)
  SELECT rp.revision_id, l.version, l.ordinal FROM revision_pages rp JOIN page_links l ON l.version = rp.version
+ LEFT JOIN revision_link_targets r ON r.revision_id = rp.revision_id AND r.version = l.version AND r.ordinal = l.ordinal
  WHERE rp.revision_id = ? AND (
-   (l.kind = 'page' AND NOT EXISTS (SELECT 1 FROM revision_pages t WHERE t.revision_id = rp.revision_id AND t.page_id = l.target))
-   OR (l.kind = 'file' AND NOT EXISTS (SELECT 1 FROM revision_files f WHERE f.revision_id = rp.revision_id AND f.file_id = l.target))
-   OR (l.kind = 'space' AND NOT EXISTS (SELECT 1 FROM spaces s WHERE s.id = l.target AND s.deleted_at IS NULL)))`, revID)
+   (l.kind = 'page' AND r.target IS NULL AND NOT EXISTS (SELECT 1 FROM revision_pages t WHERE t.revision_id = rp.revision_id AND t.page_id = l.target))
+   OR (l.kind = 'file' AND r.target IS NULL AND NOT EXISTS (SELECT 1 FROM revision_files f WHERE f.revision_id = rp.revision_id AND f.file_id = l.target))
+   OR (l.kind = 'space' AND NOT EXISTS (SELECT 1 FROM spaces s WHERE s.id = l.target AND s.deleted_at IS NULL
+     AND s.organization_id = (SELECT o.organization_id FROM spaces o WHERE o.id = ?)))
+   OR (l.kind = 'collection' AND NOT EXISTS (SELECT 1 FROM collections c WHERE c.id = l.target
+     AND c.organization_id = (SELECT o.organization_id FROM spaces o WHERE o.id = ?))))`, revID, spaceID, spaceID)
 	return err
 }
 
 // RevisionByID reads a revision of spaceID.
 func (db *DB) RevisionByID(ctx context.Context, spaceID, revID string) (Revision, error) {
 	var r Revision
-	var parents sql.NullString
+	var parents, vars, reusable sql.NullString
 	var created int64
 	var mergedFrom sql.NullString
-	err := db.r().QueryRowContext(ctx, `SELECT id, space_id, parents, type, created_at, merged_from FROM revisions WHERE id = ? AND space_id = ?`, revID, spaceID).
-		Scan(&r.ID, &r.SpaceID, &parents, &r.Type, &created, &mergedFrom)
+	err := db.r().QueryRowContext(ctx, `SELECT id, space_id, parents, type, created_at, merged_from, variables, reusable_contents FROM revisions WHERE id = ? AND space_id = ?`, revID, spaceID).
+		Scan(&r.ID, &r.SpaceID, &parents, &r.Type, &created, &mergedFrom, &vars, &reusable)
 	r.MergedFrom = mergedFrom.String
 	if err != nil {
 		return r, notFound(err)
@@ -484,6 +546,14 @@ func (db *DB) RevisionByID(ctx context.Context, spaceID, revID string) (Revision
 	r.Parents = fromJSONText[[]string](parents)
 	if r.Parents == nil {
 		r.Parents = []string{}
+	}
+	r.Variables = fromJSONText[map[string]any](vars)
+	if r.Variables == nil {
+		r.Variables = map[string]any{}
+	}
+	r.ReusableContents = fromJSONText[[]map[string]any](reusable)
+	if r.ReusableContents == nil {
+		r.ReusableContents = []map[string]any{}
 	}
 	r.CreatedAt = FromMillis(created)
 	return r, nil

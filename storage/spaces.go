@@ -391,6 +391,9 @@ type Revision struct {
 	CreatedAt time.Time
 	// MergedFrom is the change request a merge revision came from.
 	MergedFrom string
+	// Read by RevisionByID only (lists leave them nil).
+	Variables        map[string]any
+	ReusableContents []map[string]any
 }
 
 // Revisions lists a space's revisions, oldest first.

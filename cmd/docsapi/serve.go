@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"docsapi/auth"
+	"docsapi/importer"
 	"docsapi/server"
 	"docsapi/storage"
 )
@@ -40,6 +41,9 @@ func serve(args []string) error {
 	gqlConcurrency := f.Int("graphql-resolver-concurrency", 16, "resolvers one GraphQL operation runs at once (0: no limit)")
 	gqlIntrospection := f.Bool("graphql-introspection", true, "answer GraphQL introspection queries")
 	gqlPlayground := f.Bool("graphql-playground", true, "serve the GraphQL playground page at /graphql")
+	importMaxPages := f.Int("import-max-pages", importer.DefaultLimits.MaxPages, "pages one website import converts")
+	importMaxImages := f.Int("import-max-images", importer.DefaultLimits.MaxImages, "images one import (html, website) fetches")
+	importTimeout := f.Duration("import-timeout", importer.DefaultLimits.Timeout, "time one website crawl may take")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := f.Parse(args); err != nil {
 		return err
@@ -58,6 +62,10 @@ func serve(args []string) error {
 		ClientIPHeader: *clientIPHeader, CORSOrigins: list(*corsOrigins),
 		GraphQLComplexity: *gqlComplexity, GraphQLDepth: *gqlDepth, GraphQLConcurrency: *gqlConcurrency,
 		NoIntrospection: !*gqlIntrospection, NoPlayground: !*gqlPlayground,
+		ImportMaxPages: *importMaxPages, ImportMaxImages: *importMaxImages, ImportTimeout: *importTimeout,
+	}
+	if cfg.ImportMaxPages < 1 || cfg.ImportMaxImages < 1 || cfg.ImportTimeout <= 0 {
+		return errors.New("--import-max-pages and --import-max-images must be at least 1 and --import-timeout positive")
 	}
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = "http://" + cfg.Addr
@@ -72,6 +80,7 @@ func serve(args []string) error {
 		cfg.MetricsAddr, cfg.RateLimit, cfg.RateLimitAnonymous, cfg.RateLimitWindow, cfg.ClientIPHeader, strings.Join(cfg.CORSOrigins, ","))
 	fmt.Printf("  graphql-max-complexity=%d graphql-max-depth=%d graphql-resolver-concurrency=%d graphql-introspection=%t graphql-playground=%t\n",
 		cfg.GraphQLComplexity, cfg.GraphQLDepth, cfg.GraphQLConcurrency, !cfg.NoIntrospection, !cfg.NoPlayground)
+	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout)
 
 	db, err := storage.Open(cfg.DBPath, storage.Options{})
 	if err != nil {

@@ -568,6 +568,7 @@ type ComplexityRoot struct {
 		RunTranslation                     func(childComplexity int, organizationID string, translationID string) int
 		SetIntegrationDevelopmentMode      func(childComplexity int, integrationName string, input model.SetIntegrationDevelopmentModeInput) int
 		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
+		SetSpaceVariables                  func(childComplexity int, spaceID string, variables map[string]any) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
 		TransferCollection                 func(childComplexity int, collectionID string, input model.TransferContentInput) int
 		TransferSpace                      func(childComplexity int, spaceID string, input model.TransferContentInput) int
@@ -1027,6 +1028,11 @@ type ComplexityRoot struct {
 		App      func(childComplexity int) int
 		Icon     func(childComplexity int) int
 		Location func(childComplexity int) int
+	}
+
+	SpaceVariablesChange struct {
+		Revision  func(childComplexity int) int
+		Variables func(childComplexity int) int
 	}
 
 	TableCellTarget struct {
@@ -3450,6 +3456,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.setSpaceVariables":
+		if e.ComplexityRoot.Mutation.SetSpaceVariables == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setSpaceVariables_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetSpaceVariables(childComplexity, args["spaceId"].(string), args["variables"].(map[string]any)), true
 	case "Mutation.setTeamMember":
 		if e.ComplexityRoot.Mutation.SetTeamMember == nil {
 			break
@@ -5825,6 +5842,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SpaceURLs.Location(childComplexity), true
 
+	case "SpaceVariablesChange.revision":
+		if e.ComplexityRoot.SpaceVariablesChange.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceVariablesChange.Revision(childComplexity), true
+	case "SpaceVariablesChange.variables":
+		if e.ComplexityRoot.SpaceVariablesChange.Variables == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceVariablesChange.Variables(childComplexity), true
+
 	case "TableCellTarget.definition":
 		if e.ComplexityRoot.TableCellTarget.Definition == nil {
 			break
@@ -7901,7 +7931,7 @@ type Revision {
   "The page tree (bodies are not included; read a page for its body)."
   pages: [RevisionPage!]!
   files: [RevisionFile!]!
-  "Always empty: reusable contents are not supported yet."
+  "Reusable contents {id, title} carried from revision to revision (templates add them; bodies are not edited or rendered)."
   reusableContents: [JSONObject!]!
   variables: JSONObject!
   createdAt: DateTime!
@@ -8092,8 +8122,9 @@ type LinkList {
 Where imported content comes from. MARKDOWN (one .md file: one page), ZIP (a
 zip of Markdown files and images: the folder tree becomes the page tree and a
 SUMMARY.md gives order and titles), HTML (one page converted to Markdown) and
-WEBSITE (same-origin pages crawled from the URL, at most 50 pages and 60
-seconds, images imported as files) are supported; the other values answer
+WEBSITE (same-origin pages crawled from the URL and nested by URL path,
+bounded by --import-max-pages, --import-max-images and --import-timeout,
+images imported as files) are supported; the other values answer
 400.
 """
 enum ImportSource {
@@ -8126,6 +8157,7 @@ type ImportContentResult {
 input ApplyTemplateInput {
   "A built-in template: blank, getting-started or knowledge-base (see templates)."
   id: String!
+  "Template parameters: contentRefs maps a reference name the template uses ({{ref:NAME}}) to a ContentRef ({kind: file|page|url, ...}); an unknown name or kind is a 400."
   params: JSONObject
 }
 
@@ -8941,6 +8973,27 @@ extend type Query {
   viewer: User!
   "A user by id (GET /v1/users/{userId})."
   user(id: ID!): User!
+}
+`, BuiltIn: false},
+	{Name: "../variables.graphqls", Input: `"""
+The variables of a space's content after a change: the new active revision
+and its variables (also on Revision.variables).
+"""
+type SpaceVariablesChange {
+  revision: ID!
+  variables: JSONObject!
+}
+
+extend type Mutation {
+  """
+  Change the variables of a space's content (EDIT role; 409 while the space
+  is locked). The given names are set, a null value removes its name, other
+  names keep their values; the result is a new active revision (variables
+  are carried from revision to revision). Names: a letter or _ followed by
+  up to 63 letters, digits, _ or -; values: strings of at most 256
+  characters, numbers or booleans; at most 100 variables.
+  """
+  setSpaceVariables(spaceId: ID!, variables: JSONObject!): SpaceVariablesChange!
 }
 `, BuiltIn: false},
 }
@@ -10660,6 +10713,16 @@ func (ec *executionContext) childFields_SpaceURLs(ctx context.Context, field gra
 		return ec.fieldContext_SpaceURLs_icon(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceVariablesChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_SpaceVariablesChange_revision(ctx, field)
+	case "variables":
+		return ec.fieldContext_SpaceVariablesChange_variables(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceVariablesChange", field.Name)
 }
 
 func (ec *executionContext) childFields_TableCellTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
