@@ -120,6 +120,7 @@ type Store interface {
 	Keys
 	SAML
 	Idempotency
+	Sites
 	Ping(ctx context.Context) error
 }
 
