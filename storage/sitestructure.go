@@ -57,6 +57,10 @@ type SiteSpace struct {
 	CreatedAt time.Time
 	Default   bool  // the default of its section, or of the root (computed by reads)
 	Space     Space // the linked space (reads only)
+	// The section's path and whether it is the site's default section
+	// (reads only: what published URLs need).
+	SectionPath    string
+	SectionDefault bool
 }
 
 // SiteStructure is a whole site structure, each slice in structure order.
@@ -104,7 +108,8 @@ func scanSection(sc interface{ Scan(...any) error }) (SiteSection, error) {
 // siteSpaceCols ends with the site space's default flag (st is the site,
 // sec its section when it has one) and the linked space's columns.
 const siteSpaceCols = `ss.id, ss.site_id, ss.section_id, ss.space_id, ss.path, ss.condition, ss.position, ss.sort_key, ss.created_at,
- CASE WHEN COALESCE(CASE WHEN ss.section_id IS NULL THEN st.default_site_space_id ELSE sec.default_site_space_id END, '') = ss.id THEN 1 ELSE 0 END, ` + spaceCols
+ CASE WHEN COALESCE(CASE WHEN ss.section_id IS NULL THEN st.default_site_space_id ELSE sec.default_site_space_id END, '') = ss.id THEN 1 ELSE 0 END,
+ COALESCE(sec.path, ''), CASE WHEN st.default_section_id = ss.section_id THEN 1 ELSE 0 END, ` + spaceCols
 
 const siteSpaceFrom = `FROM site_spaces ss JOIN sites st ON st.id = ss.site_id JOIN spaces s ON s.id = ss.space_id
  LEFT JOIN site_sections sec ON sec.id = ss.section_id`
@@ -115,7 +120,7 @@ func scanSiteSpace(sc interface{ Scan(...any) error }) (SiteSpace, error) {
 	var pos string
 	var created int64
 	// The space's columns follow; scanSpace reads them through the same row.
-	row := &prefixScanner{sc: sc, head: []any{&ss.ID, &ss.SiteID, &section, &ss.SpaceID, &ss.Path, &cond, &pos, &ss.SortKey, &created, &ss.Default}}
+	row := &prefixScanner{sc: sc, head: []any{&ss.ID, &ss.SiteID, &section, &ss.SpaceID, &ss.Path, &cond, &pos, &ss.SortKey, &created, &ss.Default, &ss.SectionPath, &ss.SectionDefault}}
 	sp, err := scanSpace(row)
 	if err != nil {
 		return ss, err
