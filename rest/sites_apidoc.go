@@ -80,8 +80,8 @@ func init() {
 
 		Operation{Method: "GET", Pattern: site + "/site-spaces", ID: "listSiteSpaces", Tag: "sites",
 			Summary: "Site spaces in structure order (read, or an active shareKey).",
-			Query: append([]Param{shareKey, {Name: "default", Type: false, Description: "Only the defaults (true) or only the others (false)."}}, pageParams...),
-			Status: 200, Response: model.SiteSpaceList{}},
+			Query:   append([]Param{shareKey, {Name: "default", Type: false, Description: "Only the defaults (true) or only the others (false)."}}, pageParams...),
+			Status:  200, Response: model.SiteSpaceList{}},
 		Operation{Method: "POST", Pattern: site + "/site-spaces", ID: "addSpaceToSite", Tag: "sites",
 			Summary: "Add a space to the site: in sectionId, else the default section, else the root (create).", Body: model.AddSpaceToSiteInput{},
 			Status: 201, Response: model.SiteSpace{}},
