@@ -176,11 +176,9 @@ func siteFeatures(siteType string) []*model.SiteFeature {
 			if id == "sites-no-custom-domain" && len(plans) > 1 && plans[1] == "premium" {
 				continue // a custom domain replaces it
 			}
-			f := &model.SiteFeature{ID: id, Plan: model.SiteType(plan), Frozen: frozen}
-			if id == "sites-advanced-customization" {
-				f.Customizations = []model.SiteCustomizationFeature{}
-			}
-			out = append(out, f)
+			// customizations lists advanced customizations in use: none,
+			// as docsapi keeps no customization settings.
+			out = append(out, &model.SiteFeature{ID: id, Plan: model.SiteType(plan), Frozen: frozen})
 		}
 	}
 	return out
