@@ -3,8 +3,10 @@ package graph
 import (
 	"context"
 	"errors"
+	"hash/fnv"
 	"slices"
 	"strings"
+	"sync"
 
 	"docsapi/apierr"
 	"docsapi/conditions"
@@ -440,9 +442,23 @@ func (t *siteTree) move(item treeRef, before, after *treeRef, field string) erro
 // the race to another one.
 const maxStructureRetries = 5
 
+// structureLocks serialize the structure changes of a site within this
+// process (striped by site id), so they do not race each other into
+// retries; the version check still guards against other processes.
+var structureLocks [64]sync.Mutex
+
+func lockStructure(siteID string) (unlock func()) {
+	h := fnv.New32a()
+	h.Write([]byte(siteID))
+	m := &structureLocks[h.Sum32()%uint32(len(structureLocks))]
+	m.Lock()
+	return m.Unlock
+}
+
 // editStructure reads a site's structure, applies edit and saves it,
 // again when another change came first.
 func (r *Resolver) editStructure(ctx context.Context, siteID string, edit func(t *siteTree) error) error {
+	defer lockStructure(siteID)()
 	for range maxStructureRetries {
 		st, err := r.Store.SiteStructure(ctx, siteID)
 		if err != nil {

@@ -1,11 +1,14 @@
 package rest_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	"docsapi/apitest"
+	"docsapi/storage"
 )
 
 // outline renders GET .../structure compactly: site spaces by their
@@ -376,5 +379,46 @@ func wantSiteSpaces(t *testing.T, r apitest.Response, want ...string) {
 	t.Helper()
 	if got := ids(items(t, r)); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("site spaces %v, want %v", got, want)
+	}
+}
+
+// Concurrent structure changes are each applied once: a change made from a
+// structure that changed meanwhile is re-applied on the new one.
+func TestSiteStructureConcurrentChanges(t *testing.T) {
+	c := newSiteEnv(t)
+	admin := c.Admin.Token
+	space := c.space(admin, map[string]any{"title": "Shared"})
+	site := c.site(map[string]any{"title": "Docs"})
+	done := make(chan int, 8)
+	for range 8 {
+		go func() { done <- c.Do("POST", site+"/site-spaces", admin, map[string]any{"spaceId": space}).Status }()
+	}
+	for range 8 {
+		if status := <-done; status != 201 {
+			t.Errorf("concurrent add: %d", status)
+		}
+	}
+	list := items(t, c.Must(200, "GET", site+"/site-spaces?limit=100", admin, nil))
+	paths := map[string]bool{}
+	defaults := 0
+	for _, ss := range list {
+		paths[ss["path"].(string)] = true
+		if ss["default"] == true {
+			defaults++
+		}
+	}
+	if len(list) != 8 || len(paths) != 8 || defaults != 1 {
+		t.Errorf("%d site spaces, %d distinct paths, %d defaults", len(list), len(paths), defaults)
+	}
+	// A plan made from a structure that changed since is refused (what
+	// another process's change meets).
+	siteID := site[strings.LastIndex(site, "/")+1:]
+	old, err := c.DB.SiteStructure(context.Background(), siteID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Must(201, "POST", site+"/site-spaces", admin, map[string]any{"spaceId": space})
+	if err := c.DB.SaveSiteStructure(context.Background(), siteID, old); !errors.Is(err, storage.ErrStale) {
+		t.Errorf("stale plan: %v", err)
 	}
 }

@@ -37,8 +37,9 @@ type DB struct {
 	read  *sql.DB
 	now   func() time.Time
 
-	mu     sync.RWMutex
-	rstmts map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+	mu        sync.RWMutex
+	rstmts    map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+	preparing map[string]bool      // statements being prepared in the background
 
 	writeObserver atomic.Pointer[WriteObserver]
 }
@@ -86,7 +87,7 @@ func Open(path string, opt Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 
-	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}}
+	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -176,6 +177,28 @@ func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	}
 	cache[query] = s
 	return s, nil
+}
+
+// cachedStmt returns the prepared statement of query when there is one,
+// and otherwise starts preparing it in the background (nil meanwhile).
+func (db *DB) cachedStmt(query string) *sql.Stmt {
+	db.mu.RLock()
+	s, preparing := db.rstmts[query], db.preparing[query]
+	db.mu.RUnlock()
+	if s == nil && !preparing {
+		db.mu.Lock()
+		if db.rstmts[query] == nil && !db.preparing[query] {
+			db.preparing[query] = true
+			go func() {
+				db.stmt(context.Background(), query)
+				db.mu.Lock()
+				delete(db.preparing, query)
+				db.mu.Unlock()
+			}()
+		}
+		db.mu.Unlock()
+	}
+	return s
 }
 
 func firstLine(q string) string {
@@ -296,20 +319,25 @@ type readTx struct {
 	db *DB
 }
 
+// A read transaction holds one reader connection; preparing a statement
+// not yet cached needs another one (database/sql prepares on the pool), so
+// as many concurrent first reads as there are readers would wait on each
+// other for ever. A statement not cached yet runs unprepared on the
+// transaction's own connection, and is prepared for later reads in the
+// background, where waiting for a free connection holds none.
+
 func (t *readTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	s, err := t.db.stmt(ctx, q)
-	if err != nil {
-		return nil, err
+	if s := t.db.cachedStmt(q); s != nil {
+		return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
 	}
-	return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+	return t.tx.QueryContext(ctx, q, args...)
 }
 
 func (t *readTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	s, err := t.db.stmt(ctx, q)
-	if err != nil {
-		return t.tx.QueryRowContext(ctx, q, args...)
+	if s := t.db.cachedStmt(q); s != nil {
+		return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 	}
-	return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	return t.tx.QueryRowContext(ctx, q, args...)
 }
 
 func (t *readTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
