@@ -154,13 +154,6 @@ func nodeText(m map[string]any) string {
 	return b.String()
 }
 
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
-}
-
 func bodyModel(md string, format *model.PageFormat) *model.CommentBody {
 	if format != nil && *format == "document" {
 		return &model.CommentBody{Document: markdown.ToDocument(md, nil)}

@@ -199,8 +199,9 @@ func (r *queryResolver) Spaces(ctx context.Context, organizationID string, page 
 
 // Space is the resolver for the space field.
 func (r *queryResolver) Space(ctx context.Context, spaceID string, shareKey *string) (*model.Space, error) {
-	// shareKey only resolves published URLs of share-link sites; it never
-	// widens access, and the sites family validates it.
+	if shareKey != nil {
+		return r.sharedSpace(ctx, spaceID, *shareKey)
+	}
 	return r.spaceAnswer(ctx, spaceID)
 }
 

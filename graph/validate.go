@@ -3,6 +3,7 @@ package graph
 import (
 	"net/url"
 	"regexp"
+	"strconv"
 	"unicode/utf8"
 
 	"docsapi/apierr"
@@ -72,3 +73,6 @@ func firstErr(errs ...error) error {
 	}
 	return nil
 }
+
+// itoa formats an index for field paths such as spaces[3].
+func itoa(n int) string { return strconv.Itoa(n) }

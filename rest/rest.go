@@ -265,6 +265,9 @@ func decode(r *http.Request, dst any, rule bodyRule) error {
 func jsonError(err error) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
+	if e, ok := apierr.As(err); ok { // a model type's own UnmarshalJSON refusal
+		return e
+	}
 	switch {
 	case errors.As(err, &typeErr):
 		field := typeErr.Field

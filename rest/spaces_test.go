@@ -49,7 +49,8 @@ func TestSpaceCreateAndRead(t *testing.T) {
 	})
 	sp := "/v1/spaces/" + id
 	c.Run(t, []apitest.Scenario{
-		{Name: "get", Method: "GET", Path: sp + "?shareKey=abc", Token: c.ByRole["comment"].Token, Status: 200,
+		{Name: "an unknown share key is refused", Method: "GET", Path: sp + "?shareKey=abc", Token: c.ByRole["comment"].Token, Status: 404},
+		{Name: "get", Method: "GET", Path: sp, Token: c.ByRole["comment"].Token, Status: 200,
 			Contains: []string{`"permissions":{"view":true,"access":true,"admin":false,"viewInviteLinks":false,"edit":false,"triggerGitSync":false,"comment":true,"merge":false,"review":false}`}},
 		{Name: "get as editor", Method: "GET", Path: sp, Token: c.ByRole["edit"].Token, Status: 200, Contains: []string{`"edit":true`, `"merge":false`}},
 		{Name: "guest cannot see a private space", Method: "GET", Path: sp, Token: c.ByRole["guest"].Token, Status: 404},

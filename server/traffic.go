@@ -158,7 +158,7 @@ func (s *Server) corsHandler() func(http.Handler) http.Handler {
 	c := cors.New(cors.Options{
 		AllowedOrigins: s.Config.CORSOrigins,
 		AllowedMethods: []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"},
-		AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-Id"},
+		AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-Id", "X-Visitor-Token"},
 		ExposedHeaders: []string{"ETag", "Location", "Retry-After", "X-Request-Id", "Idempotent-Replayed",
 			"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"},
 		MaxAge: 600,

@@ -37,8 +37,9 @@ type DB struct {
 	read  *sql.DB
 	now   func() time.Time
 
-	mu     sync.RWMutex
-	rstmts map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+	mu        sync.RWMutex
+	rstmts    map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+	preparing map[string]bool      // statements being prepared in the background
 
 	writeObserver atomic.Pointer[WriteObserver]
 	counts        countCache // list totals, valid while the change counter stands still
@@ -88,7 +89,7 @@ func Open(path string, opt Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 
-	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}}}
+	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}, counts: countCache{m: map[string]countEntry{}}}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -188,12 +189,26 @@ func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return s, nil
 }
 
-// cachedStmt is the prepared statement for query, or nil when it has not
-// been prepared yet; it never touches the pool.
+// cachedStmt returns the prepared statement of query when there is one,
+// and otherwise starts preparing it in the background (nil meanwhile).
 func (db *DB) cachedStmt(query string) *sql.Stmt {
 	db.mu.RLock()
-	defer db.mu.RUnlock()
-	return db.rstmts[query]
+	s, preparing := db.rstmts[query], db.preparing[query]
+	db.mu.RUnlock()
+	if s == nil && !preparing {
+		db.mu.Lock()
+		if db.rstmts[query] == nil && !db.preparing[query] {
+			db.preparing[query] = true
+			go func() {
+				db.stmt(context.Background(), query)
+				db.mu.Lock()
+				delete(db.preparing, query)
+				db.mu.Unlock()
+			}()
+		}
+		db.mu.Unlock()
+	}
+	return s
 }
 
 // prepare readies queries on the reader pool before a read transaction
@@ -331,12 +346,14 @@ type readTx struct {
 	db *DB
 }
 
-// A read transaction never prepares through the pool: that needs a second
-// connection while the transaction holds one, and with every reader
-// connection held by a transaction waiting to prepare, none would ever be
-// free (the pool deadlocked on a cold start under concurrent lists). So it
-// uses statements prepared beforehand (see prepare; runList does it before
-// ReadTx) and runs anything else unprepared on its own connection.
+// A read transaction holds one reader connection; preparing a statement
+// not yet cached needs another one (database/sql prepares on the pool), so
+// as many concurrent first reads as there are readers would wait on each
+// other for ever (the pool deadlocked on a cold start under concurrent
+// lists). So a read transaction uses statements prepared beforehand (see
+// prepare; runList does it before ReadTx), runs anything else unprepared on
+// its own connection, and has it prepared for later reads in the background,
+// where waiting for a free connection holds none.
 func (t *readTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if s := t.db.cachedStmt(q); s != nil {
 		return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)

@@ -197,6 +197,7 @@ type Store interface {
 	Integrations
 	ChangeRequests
 	Comments
+	Sites
 	Ping(ctx context.Context) error
 }
 

@@ -521,6 +521,10 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AddSectionGroupToSite              func(childComplexity int, organizationID string, siteID string, input model.AddSectionGroupToSiteInput) int
+		AddSectionToGroup                  func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.AddSectionToGroupInput) int
+		AddSectionToSite                   func(childComplexity int, organizationID string, siteID string, input model.AddSectionToSiteInput) int
+		AddSpaceToSite                     func(childComplexity int, organizationID string, siteID string, input model.AddSpaceToSiteInput) int
 		ApplyTemplate                      func(childComplexity int, spaceID string, input model.ApplyTemplateInput) int
 		CreateChangeRequest                func(childComplexity int, spaceID string, input model.CreateChangeRequestInput) int
 		CreateCollection                   func(childComplexity int, organizationID string, input *model.CreateCollectionInput) int
@@ -529,6 +533,8 @@ type ComplexityRoot struct {
 		CreateOpenAPISpec                  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
 		CreatePage                         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
 		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateSite                         func(childComplexity int, organizationID string, input *model.CreateSiteInput) int
+		CreateSiteShareLink                func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
 		CreateSpace                        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
 		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
 		CreateTranslation                  func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
@@ -539,6 +545,11 @@ type ComplexityRoot struct {
 		DeleteOpenAPISpec                  func(childComplexity int, organizationID string, slug string) int
 		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
 		DeleteSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string) int
+		DeleteSite                         func(childComplexity int, organizationID string, siteID string) int
+		DeleteSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string) int
+		DeleteSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string) int
+		DeleteSiteShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
+		DeleteSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		DeleteSpace                        func(childComplexity int, spaceID string) int
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
@@ -553,29 +564,37 @@ type ComplexityRoot struct {
 		MergeChangeRequest                 func(childComplexity int, spaceID string, changeRequestID string) int
 		MoveCollection                     func(childComplexity int, collectionID string, input model.MoveContentInput) int
 		MovePage                           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
+		MoveSiteSection                    func(childComplexity int, organizationID string, siteID string, siteSectionID string, input *model.MoveSiteSectionInput) int
+		MoveSiteSectionGroup               func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input *model.MoveSiteSectionGroupInput) int
+		MoveSiteSpace                      func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input *model.MoveSiteSpaceInput) int
 		MoveSpace                          func(childComplexity int, spaceID string, input model.MoveContentInput) int
 		PingOrganization                   func(childComplexity int, organizationID string) int
 		PostComment                        func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
 		PostCommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput) int
 		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
+		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
+		RemoveSectionFromGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) int
 		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
 		RestoreSpace                       func(childComplexity int, spaceID string) int
 		RevokeContentRole                  func(childComplexity int, input model.ContentGrantInput) int
 		RevokeCurrentToken                 func(childComplexity int) int
 		RotateIntegrationSigningSecret     func(childComplexity int, integrationName string) int
+		RotateSiteVisitorKey               func(childComplexity int, organizationID string, siteID string) int
 		RunTranslation                     func(childComplexity int, organizationID string, translationID string) int
 		SetIntegrationDevelopmentMode      func(childComplexity int, integrationName string, input model.SetIntegrationDevelopmentModeInput) int
 		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
 		SetSpaceVariables                  func(childComplexity int, spaceID string, variables map[string]any) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
+		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
 		TransferCollection                 func(childComplexity int, collectionID string, input model.TransferContentInput) int
 		TransferSpace                      func(childComplexity int, spaceID string, input model.TransferContentInput) int
 		UninstallIntegration               func(childComplexity int, integrationName string, installationID string) int
 		UninstallIntegrationFromSite       func(childComplexity int, integrationName string, installationID string, siteID string) int
 		UninstallIntegrationFromSpace      func(childComplexity int, integrationName string, installationID string, spaceID string) int
 		UnpublishIntegration               func(childComplexity int, integrationName string) int
+		UnpublishSite                      func(childComplexity int, organizationID string, siteID string) int
 		UpdateChangeRequest                func(childComplexity int, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) int
 		UpdateChangeRequestFromMain        func(childComplexity int, spaceID string, changeRequestID string) int
 		UpdateCollection                   func(childComplexity int, collectionID string, input model.UpdateCollectionInput) int
@@ -589,6 +608,12 @@ type ComplexityRoot struct {
 		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage                         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
 		UpdateSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
+		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteAdaptiveSchemaInput) int
+		UpdateSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
+		UpdateSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) int
 		UpdateSpace                        func(childComplexity int, spaceID string, input model.UpdateSpaceInput) int
 		UpdateTeam                         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
 		UpdateTeamMembers                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
@@ -771,72 +796,96 @@ type ComplexityRoot struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
 
+	PublishedContentSite struct {
+		Customizations func(childComplexity int) int
+		Object         func(childComplexity int) int
+		Scripts        func(childComplexity int) int
+		Site           func(childComplexity int) int
+		Structure      func(childComplexity int) int
+	}
+
+	PublishedSiteCustomizations struct {
+		Site       func(childComplexity int) int
+		SiteSpaces func(childComplexity int) int
+	}
+
 	Query struct {
-		APIInformation                func(childComplexity int) int
-		ChangeRequest                 func(childComplexity int, spaceID string, changeRequestID string) int
-		ChangeRequestPDF              func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
-		ChangeRequests                func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
-		Collection                    func(childComplexity int, collectionID string) int
-		CollectionSpaces              func(childComplexity int, collectionID string, page *string, limit *int) int
-		Collections                   func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
-		Comment                       func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat) int
-		CommentReplies                func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat, page *string, limit *int) int
-		CommentReply                  func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) int
-		Commenters                    func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
-		Comments                      func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
-		ContentGrants                 func(childComplexity int, space *string, collection *string, page *string, limit *int) int
-		ContentTemplates              func(childComplexity int) int
-		InstallationSite              func(childComplexity int, integrationName string, installationID string, siteID string) int
-		InstallationSites             func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
-		InstallationSpace             func(childComplexity int, integrationName string, installationID string, spaceID string) int
-		InstallationSpaces            func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
-		Integration                   func(childComplexity int, integrationName string) int
-		IntegrationDevelopment        func(childComplexity int, integrationName string) int
-		IntegrationEvent              func(childComplexity int, integrationName string, eventID string) int
-		IntegrationEvents             func(childComplexity int, integrationName string, page *string, limit *int) int
-		IntegrationInstallation       func(childComplexity int, integrationName string, installationID string) int
-		IntegrationInstallations      func(childComplexity int, integrationName string, page *string, limit *int, externalID *string) int
-		IntegrationSiteInstallations  func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
-		IntegrationSpaceInstallations func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
-		Integrations                  func(childComplexity int, page *string, limit *int, search *string, category *model.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *model.IntegrationScope, target *model.IntegrationTarget) int
-		LinkInvites                   func(childComplexity int, organizationID string, page *string, limit *int) int
-		Member                        func(childComplexity int, organizationID string, userID string) int
-		MemberSpaces                  func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
-		MemberTeams                   func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
-		Members                       func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
-		OpenAPISpec                   func(childComplexity int, organizationID string, slug string) int
-		OpenAPISpecVersion            func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersionContent     func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersionDocument    func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersions           func(childComplexity int, organizationID string, slug string, page *string, limit *int) int
-		OpenAPISpecs                  func(childComplexity int, organizationID string, page *string, limit *int) int
-		Organization                  func(childComplexity int, id string) int
-		OrganizationInstallations     func(childComplexity int, organizationID string, page *string, limit *int, search *string) int
-		Organizations                 func(childComplexity int, page *string, limit *int) int
-		OrganizationsForEmailDomain   func(childComplexity int, emailDomain string) int
-		RenderIntegrationUI           func(childComplexity int, integrationName string, request string) int
-		SamlProvider                  func(childComplexity int, organizationID string, samlProviderID string) int
-		SamlProviders                 func(childComplexity int, organizationID string, page *string, limit *int) int
-		SearchOrganization            func(childComplexity int, organizationID string, query string, page *string, limit *int) int
-		SearchSpace                   func(childComplexity int, spaceID string, query string, page *string, limit *int) int
-		Space                         func(childComplexity int, spaceID string, shareKey *string) int
-		SpaceContent                  func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
-		SpaceFile                     func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
-		SpaceFileBacklinks            func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
-		SpaceFiles                    func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
-		SpaceLinks                    func(childComplexity int, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) int
-		SpacePage                     func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, changeRequestID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
-		SpacePageBacklinks            func(childComplexity int, spaceID string, pageID string, changeRequestID *string, page *string, limit *int) int
-		SpacePages                    func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
-		Spaces                        func(childComplexity int, organizationID string, page *string, limit *int) int
-		SsoProviderLogins             func(childComplexity int, organizationID string) int
-		Team                          func(childComplexity int, organizationID string, teamID string) int
-		TeamMembers                   func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
-		Teams                         func(childComplexity int, organizationID string, page *string, limit *int, owner *string, title *string) int
-		Translation                   func(childComplexity int, organizationID string, translationID string) int
-		Translations                  func(childComplexity int, organizationID string, page *string, limit *int) int
-		User                          func(childComplexity int, id string) int
-		Viewer                        func(childComplexity int) int
+		APIInformation                 func(childComplexity int) int
+		ChangeRequest                  func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestPDF               func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
+		ChangeRequests                 func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
+		Collection                     func(childComplexity int, collectionID string) int
+		CollectionSpaces               func(childComplexity int, collectionID string, page *string, limit *int) int
+		Collections                    func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
+		Comment                        func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat) int
+		CommentReplies                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat, page *string, limit *int) int
+		CommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) int
+		Commenters                     func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
+		Comments                       func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
+		ContentGrants                  func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		ContentTemplates               func(childComplexity int) int
+		InstallationSite               func(childComplexity int, integrationName string, installationID string, siteID string) int
+		InstallationSites              func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
+		InstallationSpace              func(childComplexity int, integrationName string, installationID string, spaceID string) int
+		InstallationSpaces             func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
+		Integration                    func(childComplexity int, integrationName string) int
+		IntegrationDevelopment         func(childComplexity int, integrationName string) int
+		IntegrationEvent               func(childComplexity int, integrationName string, eventID string) int
+		IntegrationEvents              func(childComplexity int, integrationName string, page *string, limit *int) int
+		IntegrationInstallation        func(childComplexity int, integrationName string, installationID string) int
+		IntegrationInstallations       func(childComplexity int, integrationName string, page *string, limit *int, externalID *string) int
+		IntegrationSiteInstallations   func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
+		IntegrationSpaceInstallations  func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
+		Integrations                   func(childComplexity int, page *string, limit *int, search *string, category *model.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *model.IntegrationScope, target *model.IntegrationTarget) int
+		LinkInvites                    func(childComplexity int, organizationID string, page *string, limit *int) int
+		Member                         func(childComplexity int, organizationID string, userID string) int
+		MemberSpaces                   func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
+		MemberTeams                    func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
+		Members                        func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
+		OpenAPISpec                    func(childComplexity int, organizationID string, slug string) int
+		OpenAPISpecVersion             func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersionContent      func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersionDocument     func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersions            func(childComplexity int, organizationID string, slug string, page *string, limit *int) int
+		OpenAPISpecs                   func(childComplexity int, organizationID string, page *string, limit *int) int
+		Organization                   func(childComplexity int, id string) int
+		OrganizationInstallations      func(childComplexity int, organizationID string, page *string, limit *int, search *string) int
+		Organizations                  func(childComplexity int, page *string, limit *int) int
+		OrganizationsForEmailDomain    func(childComplexity int, emailDomain string) int
+		PublishedContentSite           func(childComplexity int, organizationID string, siteID string, shareKey *string, visitorToken *string) int
+		RenderIntegrationUI            func(childComplexity int, integrationName string, request string) int
+		SamlProvider                   func(childComplexity int, organizationID string, samlProviderID string) int
+		SamlProviders                  func(childComplexity int, organizationID string, page *string, limit *int) int
+		SearchOrganization             func(childComplexity int, organizationID string, query string, page *string, limit *int) int
+		SearchSpace                    func(childComplexity int, spaceID string, query string, page *string, limit *int) int
+		Site                           func(childComplexity int, organizationID string, siteID string) int
+		SiteAdaptiveSchema             func(childComplexity int, organizationID string, siteID string) int
+		SiteAdaptiveTemplateConditions func(childComplexity int, organizationID string, siteID string) int
+		SiteSectionGroups              func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SiteSections                   func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int) int
+		SiteShareLinks                 func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SiteSpaces                     func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int, defaultArg *bool) int
+		SiteStructure                  func(childComplexity int, organizationID string, siteID string, shareKey *string) int
+		SiteVisitorAuth                func(childComplexity int, organizationID string, siteID string) int
+		Sites                          func(childComplexity int, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) int
+		Space                          func(childComplexity int, spaceID string, shareKey *string) int
+		SpaceContent                   func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		SpaceFile                      func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
+		SpaceFileBacklinks             func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
+		SpaceFiles                     func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
+		SpaceLinks                     func(childComplexity int, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) int
+		SpacePage                      func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, changeRequestID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
+		SpacePageBacklinks             func(childComplexity int, spaceID string, pageID string, changeRequestID *string, page *string, limit *int) int
+		SpacePages                     func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		Spaces                         func(childComplexity int, organizationID string, page *string, limit *int) int
+		SsoProviderLogins              func(childComplexity int, organizationID string) int
+		Team                           func(childComplexity int, organizationID string, teamID string) int
+		TeamMembers                    func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
+		Teams                          func(childComplexity int, organizationID string, page *string, limit *int, owner *string, title *string) int
+		Translation                    func(childComplexity int, organizationID string, translationID string) int
+		Translations                   func(childComplexity int, organizationID string, page *string, limit *int) int
+		User                           func(childComplexity int, id string) int
+		Viewer                         func(childComplexity int) int
 	}
 
 	RenderResult struct {
@@ -984,6 +1033,181 @@ type ComplexityRoot struct {
 		App func(childComplexity int) int
 	}
 
+	ShareLink struct {
+		Active    func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Name      func(childComplexity int) int
+		Object    func(childComplexity int) int
+		Urls      func(childComplexity int) int
+	}
+
+	ShareLinkList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	ShareLinkURLs struct {
+		Published func(childComplexity int) int
+	}
+
+	Site struct {
+		AdaptiveContent func(childComplexity int) int
+		Ads             func(childComplexity int) int
+		AgentsContext   func(childComplexity int) int
+		Basename        func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Features        func(childComplexity int) int
+		Hostname        func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Icon            func(childComplexity int) int
+		Object          func(childComplexity int) int
+		Proxy           func(childComplexity int) int
+		Published       func(childComplexity int) int
+		SiteSpaces      func(childComplexity int) int
+		Title           func(childComplexity int) int
+		Type            func(childComplexity int) int
+		Urls            func(childComplexity int) int
+		Visibility      func(childComplexity int) int
+	}
+
+	SiteAdaptiveContent struct {
+		Enabled func(childComplexity int) int
+	}
+
+	SiteAdaptiveSchema struct {
+		JSONSchema func(childComplexity int) int
+		Object     func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+	}
+
+	SiteAdaptiveTemplateCondition struct {
+		Condition   func(childComplexity int) int
+		Description func(childComplexity int) int
+	}
+
+	SiteAdaptiveTemplateConditionList struct {
+		Items func(childComplexity int) int
+	}
+
+	SiteAds struct {
+		Status      func(childComplexity int) int
+		Submittable func(childComplexity int) int
+	}
+
+	SiteFeature struct {
+		Customizations func(childComplexity int) int
+		Frozen         func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Plan           func(childComplexity int) int
+	}
+
+	SiteIcon struct {
+		Emoji func(childComplexity int) int
+		Icon  func(childComplexity int) int
+	}
+
+	SiteIntegrationScript struct {
+		ContentSecurityPolicy func(childComplexity int) int
+		Cookies               func(childComplexity int) int
+		Script                func(childComplexity int) int
+	}
+
+	SiteList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SiteProxy struct {
+		Origin func(childComplexity int) int
+		Target func(childComplexity int) int
+	}
+
+	SiteSection struct {
+		Condition    func(childComplexity int) int
+		Default      func(childComplexity int) int
+		Description  func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Icon         func(childComplexity int) int
+		Object       func(childComplexity int) int
+		Path         func(childComplexity int) int
+		SectionGroup func(childComplexity int) int
+		SiteSpaces   func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Urls         func(childComplexity int) int
+	}
+
+	SiteSectionGroup struct {
+		ID       func(childComplexity int) int
+		Icon     func(childComplexity int) int
+		Object   func(childComplexity int) int
+		Sections func(childComplexity int) int
+		Title    func(childComplexity int) int
+	}
+
+	SiteSectionGroupList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SiteSectionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SiteSectionURLs struct {
+		Published func(childComplexity int) int
+	}
+
+	SiteSpace struct {
+		Condition                       func(childComplexity int) int
+		Default                         func(childComplexity int) int
+		HasAdvancedCustomizationFeature func(childComplexity int) int
+		ID                              func(childComplexity int) int
+		Object                          func(childComplexity int) int
+		Path                            func(childComplexity int) int
+		Section                         func(childComplexity int) int
+		Space                           func(childComplexity int) int
+		Title                           func(childComplexity int) int
+		Urls                            func(childComplexity int) int
+	}
+
+	SiteSpaceList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SiteSpaceURLs struct {
+		Published func(childComplexity int) int
+	}
+
+	SiteStructure struct {
+		Structure func(childComplexity int) int
+		Type      func(childComplexity int) int
+	}
+
+	SiteThemedURL struct {
+		Dark  func(childComplexity int) int
+		Light func(childComplexity int) int
+	}
+
+	SiteURLs struct {
+		App       func(childComplexity int) int
+		Location  func(childComplexity int) int
+		Published func(childComplexity int) int
+	}
+
+	SiteVisitorAuth struct {
+		Algorithm func(childComplexity int) int
+		RotatedAt func(childComplexity int) int
+		Secret    func(childComplexity int) int
+	}
+
 	Space struct {
 		ChangeRequests      func(childComplexity int) int
 		ChangeRequestsDraft func(childComplexity int) int
@@ -1025,9 +1249,10 @@ type ComplexityRoot struct {
 	}
 
 	SpaceURLs struct {
-		App      func(childComplexity int) int
-		Icon     func(childComplexity int) int
-		Location func(childComplexity int) int
+		App       func(childComplexity int) int
+		Icon      func(childComplexity int) int
+		Location  func(childComplexity int) int
+		Published func(childComplexity int) int
 	}
 
 	SpaceVariablesChange struct {
@@ -2944,6 +3169,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemberTeamList.Next(childComplexity), true
 
+	case "Mutation.addSectionGroupToSite":
+		if e.ComplexityRoot.Mutation.AddSectionGroupToSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSectionGroupToSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSectionGroupToSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.AddSectionGroupToSiteInput)), true
+	case "Mutation.addSectionToGroup":
+		if e.ComplexityRoot.Mutation.AddSectionToGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSectionToGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSectionToGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSectionGroupId"].(string), args["input"].(model.AddSectionToGroupInput)), true
+	case "Mutation.addSectionToSite":
+		if e.ComplexityRoot.Mutation.AddSectionToSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSectionToSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSectionToSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.AddSectionToSiteInput)), true
+	case "Mutation.addSpaceToSite":
+		if e.ComplexityRoot.Mutation.AddSpaceToSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSpaceToSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSpaceToSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.AddSpaceToSiteInput)), true
 	case "Mutation.applyTemplate":
 		if e.ComplexityRoot.Mutation.ApplyTemplate == nil {
 			break
@@ -3032,6 +3301,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSAMLProviderInput)), true
+	case "Mutation.createSite":
+		if e.ComplexityRoot.Mutation.CreateSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organizationId"].(string), args["input"].(*model.CreateSiteInput)), true
+	case "Mutation.createSiteShareLink":
+		if e.ComplexityRoot.Mutation.CreateSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteShareLink(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.CreateShareLinkInput)), true
 	case "Mutation.createSpace":
 		if e.ComplexityRoot.Mutation.CreateSpace == nil {
 			break
@@ -3142,6 +3433,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organizationId"].(string), args["samlProviderId"].(string)), true
+	case "Mutation.deleteSite":
+		if e.ComplexityRoot.Mutation.DeleteSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.deleteSiteSection":
+		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSection(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSectionId"].(string)), true
+	case "Mutation.deleteSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.DeleteSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSectionGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSectionGroupId"].(string)), true
+	case "Mutation.deleteSiteShareLink":
+		if e.ComplexityRoot.Mutation.DeleteSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteShareLink(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["shareLinkId"].(string)), true
+	case "Mutation.deleteSiteSpace":
+		if e.ComplexityRoot.Mutation.DeleteSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
 	case "Mutation.deleteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
 			break
@@ -3296,6 +3642,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MovePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string), args["input"].(model.MovePageInput)), true
+	case "Mutation.moveSiteSection":
+		if e.ComplexityRoot.Mutation.MoveSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSiteSection(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSectionId"].(string), args["input"].(*model.MoveSiteSectionInput)), true
+	case "Mutation.moveSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.MoveSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSiteSectionGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSectionGroupId"].(string), args["input"].(*model.MoveSiteSectionGroupInput)), true
+	case "Mutation.moveSiteSpace":
+		if e.ComplexityRoot.Mutation.MoveSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string), args["input"].(*model.MoveSiteSpaceInput)), true
 	case "Mutation.moveSpace":
 		if e.ComplexityRoot.Mutation.MoveSpace == nil {
 			break
@@ -3351,6 +3730,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PublishIntegration(childComplexity, args["integrationName"].(string), args["input"].(model.PublishIntegrationInput)), true
+	case "Mutation.publishSite":
+		if e.ComplexityRoot.Mutation.PublishSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.putOpenAPISpec":
 		if e.ComplexityRoot.Mutation.PutOpenAPISpec == nil {
 			break
@@ -3373,6 +3763,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.removeSectionFromGroup":
+		if e.ComplexityRoot.Mutation.RemoveSectionFromGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeSectionFromGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveSectionFromGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSectionGroupId"].(string), args["siteSectionId"].(string)), true
 	case "Mutation.removeTeamMember":
 		if e.ComplexityRoot.Mutation.RemoveTeamMember == nil {
 			break
@@ -3423,6 +3824,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateIntegrationSigningSecret(childComplexity, args["integrationName"].(string)), true
+	case "Mutation.rotateSiteVisitorKey":
+		if e.ComplexityRoot.Mutation.RotateSiteVisitorKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateSiteVisitorKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateSiteVisitorKey(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.runTranslation":
 		if e.ComplexityRoot.Mutation.RunTranslation == nil {
 			break
@@ -3478,6 +3890,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string), args["role"].(*model.TeamMemberRole)), true
+	case "Mutation.sortSiteStructure":
+		if e.ComplexityRoot.Mutation.SortSiteStructure == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sortSiteStructure_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SortSiteStructure(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SortSiteStructureInput)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -3544,6 +3967,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UnpublishIntegration(childComplexity, args["integrationName"].(string)), true
+	case "Mutation.unpublishSite":
+		if e.ComplexityRoot.Mutation.UnpublishSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unpublishSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnpublishSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.updateChangeRequest":
 		if e.ComplexityRoot.Mutation.UpdateChangeRequest == nil {
 			break
@@ -3687,6 +4121,72 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organizationId"].(string), args["samlProviderId"].(string), args["input"].(model.UpdateSAMLProviderInput)), true
+	case "Mutation.updateSite":
+		if e.ComplexityRoot.Mutation.UpdateSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteAdaptiveSchema":
+		if e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteAdaptiveSchemaInput)), true
+	case "Mutation.updateSiteSection":
+		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSection(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSectionId"].(string), args["input"].(model.UpdateSiteSectionInput)), true
+	case "Mutation.updateSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.UpdateSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSectionGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSectionGroupId"].(string), args["input"].(model.UpdateSiteSectionGroupInput)), true
+	case "Mutation.updateSiteShareLink":
+		if e.ComplexityRoot.Mutation.UpdateSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteShareLink(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["shareLinkId"].(string), args["input"].(model.UpdateShareLinkInput)), true
+	case "Mutation.updateSiteSpace":
+		if e.ComplexityRoot.Mutation.UpdateSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string), args["input"].(model.UpdateSiteSpaceInput)), true
 	case "Mutation.updateSpace":
 		if e.ComplexityRoot.Mutation.UpdateSpace == nil {
 			break
@@ -4368,6 +4868,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PingResult.ServiceVisitorClaims(childComplexity), true
 
+	case "PublishedContentSite.customizations":
+		if e.ComplexityRoot.PublishedContentSite.Customizations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Customizations(childComplexity), true
+	case "PublishedContentSite.object":
+		if e.ComplexityRoot.PublishedContentSite.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Object(childComplexity), true
+	case "PublishedContentSite.scripts":
+		if e.ComplexityRoot.PublishedContentSite.Scripts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Scripts(childComplexity), true
+	case "PublishedContentSite.site":
+		if e.ComplexityRoot.PublishedContentSite.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Site(childComplexity), true
+	case "PublishedContentSite.structure":
+		if e.ComplexityRoot.PublishedContentSite.Structure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Structure(childComplexity), true
+
+	case "PublishedSiteCustomizations.site":
+		if e.ComplexityRoot.PublishedSiteCustomizations.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteCustomizations.Site(childComplexity), true
+	case "PublishedSiteCustomizations.siteSpaces":
+		if e.ComplexityRoot.PublishedSiteCustomizations.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteCustomizations.SiteSpaces(childComplexity), true
+
 	case "Query.apiInformation":
 		if e.ComplexityRoot.Query.APIInformation == nil {
 			break
@@ -4821,6 +5365,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationsForEmailDomain(childComplexity, args["emailDomain"].(string)), true
+	case "Query.publishedContentSite":
+		if e.ComplexityRoot.Query.PublishedContentSite == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedContentSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedContentSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["shareKey"].(*string), args["visitorToken"].(*string)), true
 	case "Query.renderIntegrationUI":
 		if e.ComplexityRoot.Query.RenderIntegrationUI == nil {
 			break
@@ -4876,6 +5431,116 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SearchSpace(childComplexity, args["spaceId"].(string), args["query"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.site":
+		if e.ComplexityRoot.Query.Site == nil {
+			break
+		}
+
+		args, err := ec.field_Query_site_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Site(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.siteAdaptiveSchema":
+		if e.ComplexityRoot.Query.SiteAdaptiveSchema == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteAdaptiveSchema_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteAdaptiveSchema(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.siteAdaptiveTemplateConditions":
+		if e.ComplexityRoot.Query.SiteAdaptiveTemplateConditions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteAdaptiveTemplateConditions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteAdaptiveTemplateConditions(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.siteSectionGroups":
+		if e.ComplexityRoot.Query.SiteSectionGroups == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteSectionGroups_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteSectionGroups(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.siteSections":
+		if e.ComplexityRoot.Query.SiteSections == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteSections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteSections(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["shareKey"].(*string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.siteShareLinks":
+		if e.ComplexityRoot.Query.SiteShareLinks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteShareLinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteShareLinks(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.siteSpaces":
+		if e.ComplexityRoot.Query.SiteSpaces == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteSpaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteSpaces(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["shareKey"].(*string), args["page"].(*string), args["limit"].(*int), args["default"].(*bool)), true
+	case "Query.siteStructure":
+		if e.ComplexityRoot.Query.SiteStructure == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteStructure_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteStructure(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["shareKey"].(*string)), true
+	case "Query.siteVisitorAuth":
+		if e.ComplexityRoot.Query.SiteVisitorAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteVisitorAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteVisitorAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.sites":
+		if e.ComplexityRoot.Query.Sites == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sites_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Sites(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["space"].(*string), args["title"].(*string), args["published"].(*bool), args["type"].([]model.SiteType)), true
 	case "Query.space":
 		if e.ComplexityRoot.Query.Space == nil {
 			break
@@ -5634,6 +6299,614 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SearchUrls.App(childComplexity), true
 
+	case "ShareLink.active":
+		if e.ComplexityRoot.ShareLink.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.Active(childComplexity), true
+	case "ShareLink.createdAt":
+		if e.ComplexityRoot.ShareLink.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.CreatedAt(childComplexity), true
+	case "ShareLink.id":
+		if e.ComplexityRoot.ShareLink.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.ID(childComplexity), true
+	case "ShareLink.name":
+		if e.ComplexityRoot.ShareLink.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.Name(childComplexity), true
+	case "ShareLink.object":
+		if e.ComplexityRoot.ShareLink.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.Object(childComplexity), true
+	case "ShareLink.urls":
+		if e.ComplexityRoot.ShareLink.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.Urls(childComplexity), true
+
+	case "ShareLinkList.count":
+		if e.ComplexityRoot.ShareLinkList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkList.Count(childComplexity), true
+	case "ShareLinkList.items":
+		if e.ComplexityRoot.ShareLinkList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkList.Items(childComplexity), true
+	case "ShareLinkList.next":
+		if e.ComplexityRoot.ShareLinkList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkList.Next(childComplexity), true
+
+	case "ShareLinkURLs.published":
+		if e.ComplexityRoot.ShareLinkURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkURLs.Published(childComplexity), true
+
+	case "Site.adaptiveContent":
+		if e.ComplexityRoot.Site.AdaptiveContent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveContent(childComplexity), true
+	case "Site.ads":
+		if e.ComplexityRoot.Site.Ads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Ads(childComplexity), true
+	case "Site.agentsContext":
+		if e.ComplexityRoot.Site.AgentsContext == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AgentsContext(childComplexity), true
+	case "Site.basename":
+		if e.ComplexityRoot.Site.Basename == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Basename(childComplexity), true
+	case "Site.createdAt":
+		if e.ComplexityRoot.Site.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.CreatedAt(childComplexity), true
+	case "Site.features":
+		if e.ComplexityRoot.Site.Features == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Features(childComplexity), true
+	case "Site.hostname":
+		if e.ComplexityRoot.Site.Hostname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Hostname(childComplexity), true
+	case "Site.id":
+		if e.ComplexityRoot.Site.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.ID(childComplexity), true
+	case "Site.icon":
+		if e.ComplexityRoot.Site.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Icon(childComplexity), true
+	case "Site.object":
+		if e.ComplexityRoot.Site.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Object(childComplexity), true
+	case "Site.proxy":
+		if e.ComplexityRoot.Site.Proxy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Proxy(childComplexity), true
+	case "Site.published":
+		if e.ComplexityRoot.Site.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.siteSpaces":
+		if e.ComplexityRoot.Site.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.SiteSpaces(childComplexity), true
+	case "Site.title":
+		if e.ComplexityRoot.Site.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Title(childComplexity), true
+	case "Site.type":
+		if e.ComplexityRoot.Site.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Type(childComplexity), true
+	case "Site.urls":
+		if e.ComplexityRoot.Site.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Urls(childComplexity), true
+	case "Site.visibility":
+		if e.ComplexityRoot.Site.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Visibility(childComplexity), true
+
+	case "SiteAdaptiveContent.enabled":
+		if e.ComplexityRoot.SiteAdaptiveContent.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveContent.Enabled(childComplexity), true
+
+	case "SiteAdaptiveSchema.jsonSchema":
+		if e.ComplexityRoot.SiteAdaptiveSchema.JSONSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.JSONSchema(childComplexity), true
+	case "SiteAdaptiveSchema.object":
+		if e.ComplexityRoot.SiteAdaptiveSchema.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.Object(childComplexity), true
+	case "SiteAdaptiveSchema.updatedAt":
+		if e.ComplexityRoot.SiteAdaptiveSchema.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.UpdatedAt(childComplexity), true
+
+	case "SiteAdaptiveTemplateCondition.condition":
+		if e.ComplexityRoot.SiteAdaptiveTemplateCondition.Condition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveTemplateCondition.Condition(childComplexity), true
+	case "SiteAdaptiveTemplateCondition.description":
+		if e.ComplexityRoot.SiteAdaptiveTemplateCondition.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveTemplateCondition.Description(childComplexity), true
+
+	case "SiteAdaptiveTemplateConditionList.items":
+		if e.ComplexityRoot.SiteAdaptiveTemplateConditionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveTemplateConditionList.Items(childComplexity), true
+
+	case "SiteAds.status":
+		if e.ComplexityRoot.SiteAds.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAds.Status(childComplexity), true
+	case "SiteAds.submittable":
+		if e.ComplexityRoot.SiteAds.Submittable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAds.Submittable(childComplexity), true
+
+	case "SiteFeature.customizations":
+		if e.ComplexityRoot.SiteFeature.Customizations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteFeature.Customizations(childComplexity), true
+	case "SiteFeature.frozen":
+		if e.ComplexityRoot.SiteFeature.Frozen == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteFeature.Frozen(childComplexity), true
+	case "SiteFeature.id":
+		if e.ComplexityRoot.SiteFeature.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteFeature.ID(childComplexity), true
+	case "SiteFeature.plan":
+		if e.ComplexityRoot.SiteFeature.Plan == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteFeature.Plan(childComplexity), true
+
+	case "SiteIcon.emoji":
+		if e.ComplexityRoot.SiteIcon.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteIcon.Emoji(childComplexity), true
+	case "SiteIcon.icon":
+		if e.ComplexityRoot.SiteIcon.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteIcon.Icon(childComplexity), true
+
+	case "SiteIntegrationScript.contentSecurityPolicy":
+		if e.ComplexityRoot.SiteIntegrationScript.ContentSecurityPolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteIntegrationScript.ContentSecurityPolicy(childComplexity), true
+	case "SiteIntegrationScript.cookies":
+		if e.ComplexityRoot.SiteIntegrationScript.Cookies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteIntegrationScript.Cookies(childComplexity), true
+	case "SiteIntegrationScript.script":
+		if e.ComplexityRoot.SiteIntegrationScript.Script == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteIntegrationScript.Script(childComplexity), true
+
+	case "SiteList.count":
+		if e.ComplexityRoot.SiteList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteList.Count(childComplexity), true
+	case "SiteList.items":
+		if e.ComplexityRoot.SiteList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteList.Items(childComplexity), true
+	case "SiteList.next":
+		if e.ComplexityRoot.SiteList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteList.Next(childComplexity), true
+
+	case "SiteProxy.origin":
+		if e.ComplexityRoot.SiteProxy.Origin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteProxy.Origin(childComplexity), true
+	case "SiteProxy.target":
+		if e.ComplexityRoot.SiteProxy.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteProxy.Target(childComplexity), true
+
+	case "SiteSection.condition":
+		if e.ComplexityRoot.SiteSection.Condition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Condition(childComplexity), true
+	case "SiteSection.default":
+		if e.ComplexityRoot.SiteSection.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Default(childComplexity), true
+	case "SiteSection.description":
+		if e.ComplexityRoot.SiteSection.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Description(childComplexity), true
+	case "SiteSection.id":
+		if e.ComplexityRoot.SiteSection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.ID(childComplexity), true
+	case "SiteSection.icon":
+		if e.ComplexityRoot.SiteSection.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Icon(childComplexity), true
+	case "SiteSection.object":
+		if e.ComplexityRoot.SiteSection.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Object(childComplexity), true
+	case "SiteSection.path":
+		if e.ComplexityRoot.SiteSection.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Path(childComplexity), true
+	case "SiteSection.sectionGroup":
+		if e.ComplexityRoot.SiteSection.SectionGroup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.SectionGroup(childComplexity), true
+	case "SiteSection.siteSpaces":
+		if e.ComplexityRoot.SiteSection.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.SiteSpaces(childComplexity), true
+	case "SiteSection.title":
+		if e.ComplexityRoot.SiteSection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Title(childComplexity), true
+	case "SiteSection.urls":
+		if e.ComplexityRoot.SiteSection.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Urls(childComplexity), true
+
+	case "SiteSectionGroup.id":
+		if e.ComplexityRoot.SiteSectionGroup.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.ID(childComplexity), true
+	case "SiteSectionGroup.icon":
+		if e.ComplexityRoot.SiteSectionGroup.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Icon(childComplexity), true
+	case "SiteSectionGroup.object":
+		if e.ComplexityRoot.SiteSectionGroup.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Object(childComplexity), true
+	case "SiteSectionGroup.sections":
+		if e.ComplexityRoot.SiteSectionGroup.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Sections(childComplexity), true
+	case "SiteSectionGroup.title":
+		if e.ComplexityRoot.SiteSectionGroup.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Title(childComplexity), true
+
+	case "SiteSectionGroupList.count":
+		if e.ComplexityRoot.SiteSectionGroupList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupList.Count(childComplexity), true
+	case "SiteSectionGroupList.items":
+		if e.ComplexityRoot.SiteSectionGroupList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupList.Items(childComplexity), true
+	case "SiteSectionGroupList.next":
+		if e.ComplexityRoot.SiteSectionGroupList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupList.Next(childComplexity), true
+
+	case "SiteSectionList.count":
+		if e.ComplexityRoot.SiteSectionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionList.Count(childComplexity), true
+	case "SiteSectionList.items":
+		if e.ComplexityRoot.SiteSectionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionList.Items(childComplexity), true
+	case "SiteSectionList.next":
+		if e.ComplexityRoot.SiteSectionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionList.Next(childComplexity), true
+
+	case "SiteSectionURLs.published":
+		if e.ComplexityRoot.SiteSectionURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionURLs.Published(childComplexity), true
+
+	case "SiteSpace.condition":
+		if e.ComplexityRoot.SiteSpace.Condition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Condition(childComplexity), true
+	case "SiteSpace.default":
+		if e.ComplexityRoot.SiteSpace.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Default(childComplexity), true
+	case "SiteSpace.hasAdvancedCustomizationFeature":
+		if e.ComplexityRoot.SiteSpace.HasAdvancedCustomizationFeature == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.HasAdvancedCustomizationFeature(childComplexity), true
+	case "SiteSpace.id":
+		if e.ComplexityRoot.SiteSpace.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.ID(childComplexity), true
+	case "SiteSpace.object":
+		if e.ComplexityRoot.SiteSpace.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Object(childComplexity), true
+	case "SiteSpace.path":
+		if e.ComplexityRoot.SiteSpace.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Path(childComplexity), true
+	case "SiteSpace.section":
+		if e.ComplexityRoot.SiteSpace.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Section(childComplexity), true
+	case "SiteSpace.space":
+		if e.ComplexityRoot.SiteSpace.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Space(childComplexity), true
+	case "SiteSpace.title":
+		if e.ComplexityRoot.SiteSpace.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Title(childComplexity), true
+	case "SiteSpace.urls":
+		if e.ComplexityRoot.SiteSpace.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Urls(childComplexity), true
+
+	case "SiteSpaceList.count":
+		if e.ComplexityRoot.SiteSpaceList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceList.Count(childComplexity), true
+	case "SiteSpaceList.items":
+		if e.ComplexityRoot.SiteSpaceList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceList.Items(childComplexity), true
+	case "SiteSpaceList.next":
+		if e.ComplexityRoot.SiteSpaceList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceList.Next(childComplexity), true
+
+	case "SiteSpaceURLs.published":
+		if e.ComplexityRoot.SiteSpaceURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceURLs.Published(childComplexity), true
+
+	case "SiteStructure.structure":
+		if e.ComplexityRoot.SiteStructure.Structure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteStructure.Structure(childComplexity), true
+	case "SiteStructure.type":
+		if e.ComplexityRoot.SiteStructure.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteStructure.Type(childComplexity), true
+
+	case "SiteThemedURL.dark":
+		if e.ComplexityRoot.SiteThemedURL.Dark == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteThemedURL.Dark(childComplexity), true
+	case "SiteThemedURL.light":
+		if e.ComplexityRoot.SiteThemedURL.Light == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteThemedURL.Light(childComplexity), true
+
+	case "SiteURLs.app":
+		if e.ComplexityRoot.SiteURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteURLs.App(childComplexity), true
+	case "SiteURLs.location":
+		if e.ComplexityRoot.SiteURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteURLs.Location(childComplexity), true
+	case "SiteURLs.published":
+		if e.ComplexityRoot.SiteURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteURLs.Published(childComplexity), true
+
+	case "SiteVisitorAuth.algorithm":
+		if e.ComplexityRoot.SiteVisitorAuth.Algorithm == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorAuth.Algorithm(childComplexity), true
+	case "SiteVisitorAuth.rotatedAt":
+		if e.ComplexityRoot.SiteVisitorAuth.RotatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorAuth.RotatedAt(childComplexity), true
+	case "SiteVisitorAuth.secret":
+		if e.ComplexityRoot.SiteVisitorAuth.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorAuth.Secret(childComplexity), true
+
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
 			break
@@ -5841,6 +7114,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpaceURLs.Location(childComplexity), true
+	case "SpaceURLs.published":
+		if e.ComplexityRoot.SpaceURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceURLs.Published(childComplexity), true
 
 	case "SpaceVariablesChange.revision":
 		if e.ComplexityRoot.SpaceVariablesChange.Revision == nil {
@@ -6285,6 +7564,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAddSectionGroupToSiteInput,
+		ec.unmarshalInputAddSectionToGroupInput,
+		ec.unmarshalInputAddSectionToSiteInput,
+		ec.unmarshalInputAddSpaceToSiteInput,
 		ec.unmarshalInputApplyTemplateInput,
 		ec.unmarshalInputCommentBodyInput,
 		ec.unmarshalInputContentGrantInput,
@@ -6297,6 +7580,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateOpenAPISpecInput,
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
+		ec.unmarshalInputCreateShareLinkInput,
+		ec.unmarshalInputCreateSiteInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputCreateTranslationInput,
@@ -6307,6 +7592,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputInviteeInput,
 		ec.unmarshalInputMoveContentInput,
 		ec.unmarshalInputMovePageInput,
+		ec.unmarshalInputMoveSiteSectionGroupInput,
+		ec.unmarshalInputMoveSiteSectionInput,
+		ec.unmarshalInputMoveSiteSpaceInput,
 		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputOrganizationDefaultContentInput,
 		ec.unmarshalInputPostCommentInput,
@@ -6314,6 +7602,16 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputSetIntegrationDevelopmentModeInput,
+		ec.unmarshalInputSiteAdaptiveContentInput,
+		ec.unmarshalInputSiteIconInput,
+		ec.unmarshalInputSiteSectionPointerInput,
+		ec.unmarshalInputSiteSectionPositionInput,
+		ec.unmarshalInputSiteSpacePointerInput,
+		ec.unmarshalInputSiteSpacePositionInput,
+		ec.unmarshalInputSiteStructurePointerInput,
+		ec.unmarshalInputSiteStructurePositionInput,
+		ec.unmarshalInputSiteThemedURLInput,
+		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputTableCellInput,
 		ec.unmarshalInputTeamMemberRoleInput,
 		ec.unmarshalInputTransferContentInput,
@@ -6327,6 +7625,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
+		ec.unmarshalInputUpdateShareLinkInput,
+		ec.unmarshalInputUpdateSiteAdaptiveSchemaInput,
+		ec.unmarshalInputUpdateSiteInput,
+		ec.unmarshalInputUpdateSiteSectionGroupInput,
+		ec.unmarshalInputUpdateSiteSectionInput,
+		ec.unmarshalInputUpdateSiteSpaceInput,
 		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTargetInstallationInput,
 		ec.unmarshalInputUpdateTeamInput,
@@ -8478,6 +9782,638 @@ extend type Query {
   searchOrganization(organizationId: ID!, query: String!, page: String, limit: Int): SearchSpaceList!
 }
 `, BuiltIn: false},
+	{Name: "../sharelinks.graphqls", Input: `"A secret link to a share-link site."
+type ShareLink {
+  "Always ` + "`" + `share-link` + "`" + `."
+  object: String!
+  id: ID!
+  createdAt: DateTime!
+  "At most 50 characters."
+  name: String!
+  "Inactive links give no access."
+  active: Boolean!
+  urls: ShareLinkURLs!
+}
+
+type ShareLinkURLs {
+  "The site's URL with the key (share=<key>): 256 random bits."
+  published: String!
+}
+
+type ShareLinkList {
+  next: Next
+  count: Int!
+  items: [ShareLink!]!
+}
+
+input CreateShareLinkInput {
+  "Required, at most 50 characters."
+  name: String
+}
+
+"At least one field."
+input UpdateShareLinkInput {
+  active: Boolean
+  name: String
+}
+
+extend type Query {
+  "Share links of a site, oldest first (ADMIN: they carry the keys)."
+  siteShareLinks(organizationId: ID!, siteId: ID!, page: String, limit: Int): ShareLinkList!
+}
+
+extend type Mutation {
+  "Create an active share link (ADMIN)."
+  createSiteShareLink(organizationId: ID!, siteId: ID!, input: CreateShareLinkInput!): ShareLink!
+  "Rename, deactivate or reactivate a share link (ADMIN)."
+  updateSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!, input: UpdateShareLinkInput!): ShareLink!
+  "Delete a share link (ADMIN): its key stops working."
+  deleteSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../sites.graphqls", Input: `"A site's plan. Every feature works on every type (docsapi has no billing); features list what each plan includes."
+enum SiteType {
+  BASIC
+  PREMIUM
+  ULTIMATE
+  SPONSORED
+  LEGACY_BASIC
+  LEGACY_PREMIUM
+}
+
+"""
+The audience of a published site: PUBLIC and UNLISTED any authenticated
+caller; SHARE_LINK callers with an active share link's key; VISITOR_AUTH
+callers with a visitor token signed with the site's key.
+"""
+enum SiteVisibility {
+  PUBLIC
+  UNLISTED
+  SHARE_LINK
+  VISITOR_AUTH
+}
+
+enum SiteAgentsContext {
+  EXCLUDED
+  INCLUDED
+}
+
+"What createSite puts in a new space: SAMPLE content (for now the same as EMPTY: an empty first revision) or nothing."
+enum SiteNewSpace {
+  SAMPLE
+  EMPTY
+}
+
+enum SiteAdsStatus {
+  PENDING
+  IN_REVIEW
+  LIVE
+  REJECTED
+  DISABLED
+}
+
+enum SiteFeatureKey {
+  SITES_ADAPTIVE_CONTENT
+  SITES_ADVANCED_CUSTOMIZATION
+  SITES_ADVANCED_INSIGHTS
+  SITES_ADS
+  SITES_AI_SEARCH
+  SITES_AI_ASSISTANT
+  SITES_API_PLAYGROUND
+  SITES_BASIC_CUSTOMIZATION
+  SITES_CUSTOM_DOMAIN
+  SITES_CUSTOM_FONTS
+  SITES_CUSTOM_SUBDIRECTORY
+  SITES_FULL_TEXT_SEARCH
+  SITES_MULTIVARIANT_SITE
+  SITES_NO_CUSTOM_DOMAIN
+  SITES_PAGE_FEEDBACK
+  SITES_PAGE_TRAFFIC_INSIGHTS
+  SITES_PDF_EXPORT
+  SITES_PREVIEW_DEPLOYMENTS
+  SITES_PUBLIC_VISIBILITY
+  SITES_REDIRECTS
+  SITES_SEARCH_INSIGHTS
+  SITES_SECTIONS
+  SITES_SEO
+  SITES_SHARE_LINKS
+  SITES_UNLISTED_VISIBILITY
+  SITES_USER_CONTRIBUTION
+  SITES_VISITOR_AUTHENTICATION
+  SITES_VISITORS
+}
+
+enum SiteCustomizationFeature {
+  HEADER_LOGO
+  THEME_PRESET
+  PREMIUM_FONTS
+  CUSTOM_ICONS
+  FOOTER_LOGO
+  FOOTER_LINKS
+  FOOTER_COPYRIGHT
+  SEMANTIC_COLORS
+}
+
+"A published docs site made of spaces (site spaces), optionally in sections and section groups."
+type Site {
+  "Always ` + "`" + `site` + "`" + `."
+  object: String!
+  id: ID!
+  type: SiteType!
+  "2 to 128 characters."
+  title: String!
+  "null: no icon; {} a custom icon not set; {emoji} or {icon {light dark}}."
+  icon: SiteIcon
+  "Custom hostname, unique across the service."
+  hostname: String
+  "1 to 100 characters, unique in the organization; part of the published URL."
+  basename: String!
+  proxy: SiteProxy
+  visibility: SiteVisibility!
+  "Changes only through publishSite and unpublishSite."
+  published: Boolean!
+  "Number of site spaces."
+  siteSpaces: Int!
+  createdAt: DateTime!
+  adaptiveContent: SiteAdaptiveContent!
+  ads: SiteAds!
+  agentsContext: SiteAgentsContext!
+  "The features of the site's type: the plan each belongs to; frozen on legacy types."
+  features: [SiteFeature!]!
+  urls: SiteURLs!
+}
+
+type SiteIcon {
+  emoji: String
+  icon: SiteThemedURL
+}
+
+type SiteThemedURL {
+  light: String!
+  dark: String!
+}
+
+"""
+origin: where the site is served through a reverse proxy (host and path);
+target: the site's own URL that the proxy forwards to.
+"""
+type SiteProxy {
+  origin: String!
+  target: String!
+}
+
+type SiteAdaptiveContent {
+  enabled: Boolean!
+}
+
+"Ads: PENDING, submittable only for SPONSORED sites."
+type SiteAds {
+  status: SiteAdsStatus!
+  submittable: Boolean
+}
+
+type SiteFeature {
+  id: SiteFeatureKey!
+  plan: SiteType!
+  frozen: Boolean!
+  customizations: [SiteCustomizationFeature!]
+}
+
+"""
+published is set while the site is published: the proxy origin, else the
+custom hostname, else the organization's hostname as a subdomain of the
+public URL followed by the basename, else the public URL followed by
+/sites/<organization>/<basename>.
+"""
+type SiteURLs {
+  location: String!
+  app: String!
+  published: String
+}
+
+type SiteList {
+  next: Next
+  count: Int!
+  items: [Site!]!
+}
+
+input CreateSiteInput {
+  "Defaults to BASIC."
+  type: SiteType
+  "2 to 128 characters; defaults to ` + "`" + `Untitled site` + "`" + `."
+  title: String
+  "Defaults to PUBLIC."
+  visibility: SiteVisibility
+  "Spaces to add at the root, in order (READ on each)."
+  spaces: [ID!]
+  "Create a new space for the site instead (CREATE in the organization). REST: spaces = \"sample\" | \"empty\"."
+  newSpace: SiteNewSpace
+}
+
+"""
+Every field is optional. proxy, hostname and icon: null removes. hostname
+and icon are docsapi additions. Changing visibility, hostname or proxy
+needs ADMIN; the rest CREATE.
+"""
+input UpdateSiteInput {
+  title: String
+  visibility: SiteVisibility
+  "1 to 100 characters, unique in the organization (409 when taken)."
+  basename: String
+  adaptiveContent: SiteAdaptiveContentInput
+  agentsContext: SiteAgentsContext
+  "A site space: the root default, or (in a site with sections) the default of the default section."
+  defaultSiteSpace: ID
+  "A section: the site's default section."
+  defaultSiteSection: ID
+  "host[/path] with at least one path segment, at most 512 characters."
+  proxy: String
+  "A DNS name of at least three labels, at most 512 characters, unique across the service (409 when taken)."
+  hostname: String
+  icon: SiteIconInput
+}
+
+input SiteAdaptiveContentInput {
+  enabled: Boolean!
+}
+
+input SiteIconInput {
+  emoji: String
+  icon: SiteThemedURLInput
+}
+
+input SiteThemedURLInput {
+  light: String!
+  dark: String!
+}
+
+"The JSON Schema (draft-07) visitor claims are checked against while adaptive content is on."
+type SiteAdaptiveSchema {
+  "Always ` + "`" + `site-adaptive-schema` + "`" + `."
+  object: String!
+  jsonSchema: JSONObject!
+  updatedAt: DateTime!
+}
+
+input UpdateSiteAdaptiveSchemaInput {
+  """
+  {type: "object", properties: {unsigned?: {type: "object", description,
+  properties, additionalProperties: false}, <claim>: ...}, additionalProperties:
+  false}; a claim is boolean, string (with or without enum), number, an array
+  of those, or an object of claims, each with a description.
+  """
+  jsonSchema: JSONObject!
+}
+
+type SiteAdaptiveTemplateCondition {
+  description: String!
+  condition: String!
+}
+
+type SiteAdaptiveTemplateConditionList {
+  items: [SiteAdaptiveTemplateCondition!]!
+}
+
+"""
+The key visitor tokens of a site are signed with: HS256 with the UTF-8
+bytes of secret. A token needs exp; its other claims are the visitor's.
+"""
+type SiteVisitorAuth {
+  "Always HS256."
+  algorithm: String!
+  secret: String!
+  rotatedAt: DateTime!
+}
+
+"A site as its audience sees it: conditions evaluated, hidden items left out."
+type PublishedContentSite {
+  "Always ` + "`" + `published-content-site` + "`" + `."
+  object: String!
+  site: Site!
+  structure: SiteStructure!
+  "Both empty: docsapi keeps no customization settings."
+  customizations: PublishedSiteCustomizations!
+  "Always empty: no integration scripts."
+  scripts: [SiteIntegrationScript!]!
+}
+
+type PublishedSiteCustomizations {
+  site: JSONObject!
+  siteSpaces: JSONObject!
+}
+
+type SiteIntegrationScript {
+  script: String!
+  contentSecurityPolicy: String
+  cookies: Boolean!
+}
+
+extend type Query {
+  """
+  Sites of an organization (READ), oldest first. space: sites holding that
+  space; title: case-insensitive substring; type: any of these types.
+  """
+  sites(organizationId: ID!, page: String, limit: Int, space: ID, title: String, published: Boolean, type: [SiteType!]): SiteList!
+  "A site (READ)."
+  site(organizationId: ID!, siteId: ID!): Site!
+  "The site's adaptive schema (READ)."
+  siteAdaptiveSchema(organizationId: ID!, siteId: ID!): SiteAdaptiveSchema!
+  "Example conditions built from the claims of the site's current adaptive schema (READ)."
+  siteAdaptiveTemplateConditions(organizationId: ID!, siteId: ID!): SiteAdaptiveTemplateConditionList!
+  "The visitor token signing key (ADMIN)."
+  siteVisitorAuth(organizationId: ID!, siteId: ID!): SiteVisitorAuth!
+  """
+  The published site as its audience sees it; the site must be published.
+  PUBLIC/UNLISTED: any authenticated caller. SHARE_LINK: shareKey of an
+  active share link of the site. VISITOR_AUTH: visitorToken, a JWT signed
+  with the site's key (REST: header X-Visitor-Token). With adaptive content
+  on, the token's claims must match the adaptive schema and conditions hide
+  site spaces and sections. Refusals are 404 (no such published site for
+  the caller) or 403 (a visitor token missing or invalid).
+  """
+  publishedContentSite(organizationId: ID!, siteId: ID!, shareKey: String, visitorToken: String): PublishedContentSite!
+}
+
+extend type Mutation {
+  "Create a site (CREATE in the organization), unpublished."
+  createSite(organizationId: ID!, input: CreateSiteInput): Site!
+  "Change a site (CREATE; ADMIN for visibility, hostname and proxy)."
+  updateSite(organizationId: ID!, siteId: ID!, input: UpdateSiteInput!): Site!
+  "Delete a site with its structure and share links (ADMIN); its spaces stay."
+  deleteSite(organizationId: ID!, siteId: ID!): DeleteResult!
+  "Publish a site (ADMIN)."
+  publishSite(organizationId: ID!, siteId: ID!): Site!
+  "Unpublish a site (ADMIN)."
+  unpublishSite(organizationId: ID!, siteId: ID!): Site!
+  "Replace the site's adaptive schema (CREATE); a schema not of the documented draft-07 shape is a 400."
+  updateSiteAdaptiveSchema(organizationId: ID!, siteId: ID!, input: UpdateSiteAdaptiveSchemaInput!): SiteAdaptiveSchema!
+  "Replace the visitor token signing key (ADMIN): tokens signed with the old one stop working."
+  rotateSiteVisitorKey(organizationId: ID!, siteId: ID!): SiteVisitorAuth!
+}
+`, BuiltIn: false},
+	{Name: "../sitestructure.graphqls", Input: `"A space in a site: at the root of a site without sections, or a variant of a section."
+type SiteSpace {
+  "Always ` + "`" + `site-space` + "`" + `."
+  object: String!
+  id: ID!
+  "1 to 100 characters, unique among the site spaces of its section (or of the root)."
+  path: String!
+  "The section holding it; absent at the root."
+  section: ID
+  space: Space!
+  "The space's title."
+  title: String!
+  """
+  The default of its section (or of the root). When the default is deleted,
+  the first remaining site space of that section in the stored order becomes
+  the default.
+  """
+  default: Boolean!
+  "A JavaScript expression over ` + "`" + `visitor` + "`" + `; evaluated for published reads while adaptive content is on."
+  condition: String
+  hasAdvancedCustomizationFeature: Boolean!
+  urls: SiteSpaceURLs!
+}
+
+type SiteSpaceURLs {
+  "Set while the site is published; carries the share key when one was given."
+  published: String
+}
+
+type SiteSpaceList {
+  next: Next
+  count: Int!
+  items: [SiteSpace!]!
+}
+
+"A section of a site; its site spaces are its variants."
+type SiteSection {
+  "Always ` + "`" + `site-section` + "`" + `."
+  object: String!
+  id: ID!
+  "2 to 128 characters."
+  title: String!
+  "At most 256 characters."
+  description: String
+  "The site's default section."
+  default: Boolean!
+  "1 to 100 characters, unique among the site's sections."
+  path: String!
+  condition: String
+  "The group holding it; absent at the root."
+  sectionGroup: ID
+  siteSpaces: [SiteSpace!]!
+  urls: SiteSectionURLs!
+  "An icon name, at most 50 characters."
+  icon: String
+}
+
+type SiteSectionURLs {
+  published: String
+}
+
+type SiteSectionList {
+  next: Next
+  count: Int!
+  items: [SiteSection!]!
+}
+
+type SiteSectionGroup {
+  "Always ` + "`" + `site-section-group` + "`" + `."
+  object: String!
+  id: ID!
+  "1 to 100 characters."
+  title: String!
+  icon: String
+  sections: [SiteSection!]!
+}
+
+type SiteSectionGroupList {
+  next: Next
+  count: Int!
+  items: [SiteSectionGroup!]!
+}
+
+union SiteStructureItem = SiteSpace | SiteSection | SiteSectionGroup
+
+enum SiteStructureType {
+  SECTIONS
+  SITE_SPACES
+}
+
+"""
+SECTIONS: sections and section groups at the root; SITE_SPACES: site spaces
+at the root (a site without sections). Stored order throughout.
+"""
+type SiteStructure {
+  type: SiteStructureType!
+  structure: [SiteStructureItem!]!
+}
+
+enum SiteStructurePointerType {
+  SITE_SPACE
+  SITE_SECTION
+  SITE_SECTION_GROUP
+}
+
+input SiteStructurePointerInput {
+  type: SiteStructurePointerType!
+  id: ID!
+}
+
+"before and after name siblings (both: adjacent ones); neither: the end of the item's container."
+input SiteStructurePositionInput {
+  before: SiteStructurePointerInput
+  after: SiteStructurePointerInput
+}
+
+"""
+Move one item. A site space moves among the site spaces of its section (or
+of the root). A section moves among root items (a pointer at a root section
+or a group: it lands at the root) or into a group (a pointer at a section of
+that group). A group moves among root items.
+"""
+input SortSiteStructureInput {
+  item: SiteStructurePointerInput!
+  position: SiteStructurePositionInput!
+}
+
+input SiteSpacePointerInput {
+  "SITE_SPACE."
+  type: SiteStructurePointerType!
+  siteSpace: ID!
+}
+
+input SiteSpacePositionInput {
+  before: SiteSpacePointerInput
+  after: SiteSpacePointerInput
+}
+
+input MoveSiteSpaceInput {
+  position: SiteSpacePositionInput
+}
+
+input SiteSectionPointerInput {
+  "SITE_SECTION."
+  type: SiteStructurePointerType!
+  siteSection: ID!
+}
+
+input SiteSectionPositionInput {
+  before: SiteSectionPointerInput
+  after: SiteSectionPointerInput
+}
+
+input MoveSiteSectionInput {
+  position: SiteSectionPositionInput
+}
+
+input MoveSiteSectionGroupInput {
+  position: SiteStructurePositionInput
+}
+
+input AddSpaceToSiteInput {
+  "READ on the space."
+  spaceId: ID!
+  "Defaults to the default section, or the root when the site has no sections."
+  sectionId: ID
+}
+
+input UpdateSiteSpaceInput {
+  path: String
+  "1 to 1024 characters, a JavaScript expression (a 400 says where it does not parse); null removes it."
+  condition: String
+  "Point the site space at another space (READ on it)."
+  spaceId: ID
+}
+
+"""
+A new section whose first site space is spaceId. The first section of a
+site whose site spaces are at the root first gathers them into a default
+section (titled after the default site space's space).
+"""
+input AddSectionToSiteInput {
+  spaceId: ID!
+  "2 to 128 characters; defaults to the space's title."
+  title: String
+  icon: String
+}
+
+input UpdateSiteSectionInput {
+  title: String
+  path: String
+  "A site space of this section."
+  defaultSiteSpace: ID
+  condition: String
+  icon: String
+  "At most 256 characters; null removes."
+  description: String
+}
+
+input AddSectionGroupToSiteInput {
+  "1 to 100 characters."
+  title: String!
+  icon: String
+  "Sections moved into the group, in this order."
+  sections: [ID!]
+}
+
+input UpdateSiteSectionGroupInput {
+  title: String
+  icon: String
+}
+
+input AddSectionToGroupInput {
+  sectionId: ID!
+}
+
+extend type Query {
+  "The site's structure in the stored order (READ). shareKey: an active share link's key, carried by published URLs."
+  siteStructure(organizationId: ID!, siteId: ID!, shareKey: String): SiteStructure!
+  """
+  Site spaces in structure order (READ, or an active shareKey of the
+  published site). default: only the defaults (true) or only the others (false).
+  """
+  siteSpaces(organizationId: ID!, siteId: ID!, shareKey: String, page: String, limit: Int, default: Boolean): SiteSpaceList!
+  "Sections in structure order with their site spaces (READ, or an active shareKey of the published site)."
+  siteSections(organizationId: ID!, siteId: ID!, shareKey: String, page: String, limit: Int): SiteSectionList!
+  "Section groups in structure order with their sections (READ)."
+  siteSectionGroups(organizationId: ID!, siteId: ID!, page: String, limit: Int): SiteSectionGroupList!
+}
+
+extend type Mutation {
+  "Add a space to a site (CREATE in the organization, READ on the space)."
+  addSpaceToSite(organizationId: ID!, siteId: ID!, input: AddSpaceToSiteInput!): SiteSpace!
+  "Change a site space (CREATE)."
+  updateSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!, input: UpdateSiteSpaceInput!): SiteSpace!
+  "Remove a site space (CREATE). The only site space of a section cannot go (409: delete the section)."
+  deleteSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!): DeleteResult!
+  "Deprecated: sortSiteStructure does the same."
+  moveSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!, input: MoveSiteSpaceInput): SiteSpace!
+  "Add a section (CREATE)."
+  addSectionToSite(organizationId: ID!, siteId: ID!, input: AddSectionToSiteInput!): SiteSection!
+  "Change a section (CREATE)."
+  updateSiteSection(organizationId: ID!, siteId: ID!, siteSectionId: ID!, input: UpdateSiteSectionInput!): SiteSection!
+  "Delete a section with its site spaces (CREATE); the first remaining section becomes the default when it was."
+  deleteSiteSection(organizationId: ID!, siteId: ID!, siteSectionId: ID!): DeleteResult!
+  "Deprecated: sortSiteStructure does the same."
+  moveSiteSection(organizationId: ID!, siteId: ID!, siteSectionId: ID!, input: MoveSiteSectionInput): SiteSection!
+  "Add a section group at the end of the root (CREATE)."
+  addSectionGroupToSite(organizationId: ID!, siteId: ID!, input: AddSectionGroupToSiteInput!): SiteSectionGroup!
+  "Change a section group (CREATE)."
+  updateSiteSectionGroup(organizationId: ID!, siteId: ID!, siteSectionGroupId: ID!, input: UpdateSiteSectionGroupInput!): SiteSectionGroup!
+  "Delete a section group (CREATE); its sections go back to the root where the group was."
+  deleteSiteSectionGroup(organizationId: ID!, siteId: ID!, siteSectionGroupId: ID!): DeleteResult!
+  "Move a section to the end of a group (CREATE)."
+  addSectionToGroup(organizationId: ID!, siteId: ID!, siteSectionGroupId: ID!, input: AddSectionToGroupInput!): SiteSectionGroup!
+  "Move a section out of a group, right after it at the root (CREATE); deleted false when it was not in the group."
+  removeSectionFromGroup(organizationId: ID!, siteId: ID!, siteSectionGroupId: ID!, siteSectionId: ID!): DeleteResult!
+  "Deprecated: sortSiteStructure does the same."
+  moveSiteSectionGroup(organizationId: ID!, siteId: ID!, siteSectionGroupId: ID!, input: MoveSiteSectionGroupInput): SiteSectionGroup!
+  "Move a site space, section or group (CREATE): the one ordering operation behind the deprecated moves."
+  sortSiteStructure(organizationId: ID!, siteId: ID!, input: SortSiteStructureInput!): SiteStructureItem!
+}
+`, BuiltIn: false},
 	{Name: "../spaces.graphqls", Input: `"""
 Who may read a space's published content. IN_COLLECTION (only for spaces in
 a collection) also gives every member at least their role on the parent
@@ -8533,6 +10469,8 @@ type Space {
 type SpaceURLs {
   location: String!
   app: String!
+  "The space's URL in the published site a shareKey opened (with the key)."
+  published: String
   "The space's icon, when it has one instead of an emoji."
   icon: String
 }
@@ -8609,8 +10547,9 @@ extend type Query {
   "Live spaces of an organization the caller can see, in the stored tree order."
   spaces(organizationId: ID!, page: String, limit: Int): SpaceList!
   """
-  A space. shareKey is accepted for published share-link URLs; it does not
-  widen access yet (the sites family validates share keys).
+  A space. With shareKey (an active share link of a published site holding
+  the space) anyone may read it, and urls.published carries the key; an
+  unknown, deleted or deactivated key is a 404.
   """
   space(spaceId: ID!, shareKey: String): Space!
   """
@@ -10333,6 +12272,32 @@ func (ec *executionContext) childFields_PingResult(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
 }
 
+func (ec *executionContext) childFields_PublishedContentSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_PublishedContentSite_object(ctx, field)
+	case "site":
+		return ec.fieldContext_PublishedContentSite_site(ctx, field)
+	case "structure":
+		return ec.fieldContext_PublishedContentSite_structure(ctx, field)
+	case "customizations":
+		return ec.fieldContext_PublishedContentSite_customizations(ctx, field)
+	case "scripts":
+		return ec.fieldContext_PublishedContentSite_scripts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentSite", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSiteCustomizations(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_PublishedSiteCustomizations_site(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_PublishedSiteCustomizations_siteSpaces(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteCustomizations", field.Name)
+}
+
 func (ec *executionContext) childFields_RenderResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "output":
@@ -10623,6 +12588,356 @@ func (ec *executionContext) childFields_SearchUrls(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type SearchUrls", field.Name)
 }
 
+func (ec *executionContext) childFields_ShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ShareLink_object(ctx, field)
+	case "id":
+		return ec.fieldContext_ShareLink_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ShareLink_createdAt(ctx, field)
+	case "name":
+		return ec.fieldContext_ShareLink_name(ctx, field)
+	case "active":
+		return ec.fieldContext_ShareLink_active(ctx, field)
+	case "urls":
+		return ec.fieldContext_ShareLink_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShareLink", field.Name)
+}
+
+func (ec *executionContext) childFields_ShareLinkList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_ShareLinkList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_ShareLinkList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_ShareLinkList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShareLinkList", field.Name)
+}
+
+func (ec *executionContext) childFields_ShareLinkURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "published":
+		return ec.fieldContext_ShareLinkURLs_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShareLinkURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Site_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Site_id(ctx, field)
+	case "type":
+		return ec.fieldContext_Site_type(ctx, field)
+	case "title":
+		return ec.fieldContext_Site_title(ctx, field)
+	case "icon":
+		return ec.fieldContext_Site_icon(ctx, field)
+	case "hostname":
+		return ec.fieldContext_Site_hostname(ctx, field)
+	case "basename":
+		return ec.fieldContext_Site_basename(ctx, field)
+	case "proxy":
+		return ec.fieldContext_Site_proxy(ctx, field)
+	case "visibility":
+		return ec.fieldContext_Site_visibility(ctx, field)
+	case "published":
+		return ec.fieldContext_Site_published(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_Site_siteSpaces(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Site_createdAt(ctx, field)
+	case "adaptiveContent":
+		return ec.fieldContext_Site_adaptiveContent(ctx, field)
+	case "ads":
+		return ec.fieldContext_Site_ads(ctx, field)
+	case "agentsContext":
+		return ec.fieldContext_Site_agentsContext(ctx, field)
+	case "features":
+		return ec.fieldContext_Site_features(ctx, field)
+	case "urls":
+		return ec.fieldContext_Site_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "enabled":
+		return ec.fieldContext_SiteAdaptiveContent_enabled(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveContent", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SiteAdaptiveSchema_object(ctx, field)
+	case "jsonSchema":
+		return ec.fieldContext_SiteAdaptiveSchema_jsonSchema(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteAdaptiveSchema_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveSchema", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveTemplateCondition(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "description":
+		return ec.fieldContext_SiteAdaptiveTemplateCondition_description(ctx, field)
+	case "condition":
+		return ec.fieldContext_SiteAdaptiveTemplateCondition_condition(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveTemplateCondition", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveTemplateConditionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_SiteAdaptiveTemplateConditionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveTemplateConditionList", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAds(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_SiteAds_status(ctx, field)
+	case "submittable":
+		return ec.fieldContext_SiteAds_submittable(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAds", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteFeature(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteFeature_id(ctx, field)
+	case "plan":
+		return ec.fieldContext_SiteFeature_plan(ctx, field)
+	case "frozen":
+		return ec.fieldContext_SiteFeature_frozen(ctx, field)
+	case "customizations":
+		return ec.fieldContext_SiteFeature_customizations(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteFeature", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteIcon(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "emoji":
+		return ec.fieldContext_SiteIcon_emoji(ctx, field)
+	case "icon":
+		return ec.fieldContext_SiteIcon_icon(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteIcon", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteIntegrationScript(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "script":
+		return ec.fieldContext_SiteIntegrationScript_script(ctx, field)
+	case "contentSecurityPolicy":
+		return ec.fieldContext_SiteIntegrationScript_contentSecurityPolicy(ctx, field)
+	case "cookies":
+		return ec.fieldContext_SiteIntegrationScript_cookies(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteIntegrationScript", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SiteList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SiteList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SiteList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteList", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteProxy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "origin":
+		return ec.fieldContext_SiteProxy_origin(ctx, field)
+	case "target":
+		return ec.fieldContext_SiteProxy_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteProxy", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SiteSection_object(ctx, field)
+	case "id":
+		return ec.fieldContext_SiteSection_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSection_title(ctx, field)
+	case "description":
+		return ec.fieldContext_SiteSection_description(ctx, field)
+	case "default":
+		return ec.fieldContext_SiteSection_default(ctx, field)
+	case "path":
+		return ec.fieldContext_SiteSection_path(ctx, field)
+	case "condition":
+		return ec.fieldContext_SiteSection_condition(ctx, field)
+	case "sectionGroup":
+		return ec.fieldContext_SiteSection_sectionGroup(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_SiteSection_siteSpaces(ctx, field)
+	case "urls":
+		return ec.fieldContext_SiteSection_urls(ctx, field)
+	case "icon":
+		return ec.fieldContext_SiteSection_icon(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionGroup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SiteSectionGroup_object(ctx, field)
+	case "id":
+		return ec.fieldContext_SiteSectionGroup_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSectionGroup_title(ctx, field)
+	case "icon":
+		return ec.fieldContext_SiteSectionGroup_icon(ctx, field)
+	case "sections":
+		return ec.fieldContext_SiteSectionGroup_sections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroup", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionGroupList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SiteSectionGroupList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SiteSectionGroupList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SiteSectionGroupList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroupList", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SiteSectionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SiteSectionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SiteSectionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionList", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "published":
+		return ec.fieldContext_SiteSectionURLs_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SiteSpace_object(ctx, field)
+	case "id":
+		return ec.fieldContext_SiteSpace_id(ctx, field)
+	case "path":
+		return ec.fieldContext_SiteSpace_path(ctx, field)
+	case "section":
+		return ec.fieldContext_SiteSpace_section(ctx, field)
+	case "space":
+		return ec.fieldContext_SiteSpace_space(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSpace_title(ctx, field)
+	case "default":
+		return ec.fieldContext_SiteSpace_default(ctx, field)
+	case "condition":
+		return ec.fieldContext_SiteSpace_condition(ctx, field)
+	case "hasAdvancedCustomizationFeature":
+		return ec.fieldContext_SiteSpace_hasAdvancedCustomizationFeature(ctx, field)
+	case "urls":
+		return ec.fieldContext_SiteSpace_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSpace", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSpaceList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SiteSpaceList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SiteSpaceList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SiteSpaceList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceList", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSpaceURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "published":
+		return ec.fieldContext_SiteSpaceURLs_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteStructure(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_SiteStructure_type(ctx, field)
+	case "structure":
+		return ec.fieldContext_SiteStructure_structure(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteStructure", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteThemedURL(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "light":
+		return ec.fieldContext_SiteThemedURL_light(ctx, field)
+	case "dark":
+		return ec.fieldContext_SiteThemedURL_dark(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteThemedURL", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_SiteURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_SiteURLs_app(ctx, field)
+	case "published":
+		return ec.fieldContext_SiteURLs_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteVisitorAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "algorithm":
+		return ec.fieldContext_SiteVisitorAuth_algorithm(ctx, field)
+	case "secret":
+		return ec.fieldContext_SiteVisitorAuth_secret(ctx, field)
+	case "rotatedAt":
+		return ec.fieldContext_SiteVisitorAuth_rotatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorAuth", field.Name)
+}
+
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -10709,6 +13024,8 @@ func (ec *executionContext) childFields_SpaceURLs(ctx context.Context, field gra
 		return ec.fieldContext_SpaceURLs_location(ctx, field)
 	case "app":
 		return ec.fieldContext_SpaceURLs_app(ctx, field)
+	case "published":
+		return ec.fieldContext_SpaceURLs_published(ctx, field)
 	case "icon":
 		return ec.fieldContext_SpaceURLs_icon(ctx, field)
 	}

@@ -48,9 +48,11 @@ type Space struct {
 }
 
 type SpaceURLs struct {
-	Location string  `json:"location"`
-	App      string  `json:"app"`
-	Icon     *string `json:"icon,omitempty"`
+	Location string `json:"location"`
+	App      string `json:"app"`
+	// Published is the space's URL in the published site a share key opened.
+	Published *string `json:"published,omitempty"`
+	Icon      *string `json:"icon,omitempty"`
 }
 
 type SpacePermissions struct {

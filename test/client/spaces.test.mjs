@@ -58,8 +58,10 @@ test('collection tree and spaces in it', async () => {
   );
   const { data: ref } = await orgs.createSpace(s.org, { title: 'Reference', parent: api.id });
   const { data: loose } = await orgs.createSpace(s.org, { title: 'Loose' });
-  const { data: got } = await spaces.getSpaceById(intro.id, { shareKey: 'ignored' });
+  const { data: got } = await spaces.getSpaceById(intro.id);
   assert.deepEqual(got, intro);
+  // A share key is checked (the sites tests read spaces through valid ones).
+  await refused(404, () => spaces.getSpaceById(intro.id, { shareKey: 'unknown' }));
 
   // Tree order: a collection, then what it holds (API was created in Guides
   // before Intro, so Reference comes first).

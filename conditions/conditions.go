@@ -1,0 +1,168 @@
+// Package conditions evaluates the visibility conditions of site spaces and
+// sections: JavaScript expressions over a `visitor` object, written as the
+// published platform writes them (visitor.claims.unsigned.isBetaUser ===
+// true, visitor.claims.plans.includes('pro')).
+//
+// The sandbox is a goja runtime (an ECMAScript interpreter in pure Go) with
+// nothing but the language's own built-ins and one global, `visitor`: no
+// require, no console, no timers, no I/O of any kind. Each evaluation runs
+// under a time budget (the runtime is interrupted when it runs out, and the
+// condition counts as false). Programs are compiled once per condition text
+// and cached; a compiled program is immutable and shared between runtimes.
+package conditions
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+	lru "github.com/hashicorp/golang-lru/v2"
+)
+
+// DefaultBudget is the time one evaluation may take.
+const DefaultBudget = 25 * time.Millisecond
+
+// SyntaxError is a condition that does not parse as one JavaScript
+// expression, with the place (1-based line and column of the condition
+// text) where parsing failed.
+type SyntaxError struct {
+	Line, Column int
+	Message      string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Message)
+}
+
+// wrap makes the condition an expression statement: "(" on a line of its
+// own keeps the condition's own line and column numbers one line down, and
+// a statement list (a; b) or a declaration fails to parse, as it should.
+func wrap(src string) string { return "(\n" + src + "\n)" }
+
+// Check parses a condition and reports where it fails, without compiling.
+func Check(src string) error {
+	_, err := parser.ParseFile(nil, "condition", wrap(src), 0)
+	if err == nil {
+		return nil
+	}
+	var list parser.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		e := list[0]
+		line, col := e.Position.Line-1, e.Position.Column
+		if line < 1 { // the opening parenthesis line: the condition's start
+			line, col = 1, 1
+		}
+		if line > lines(src) { // the closing line: the condition ended too soon
+			line = lines(src)
+			col = lastLineLen(src) + 1
+		}
+		return &SyntaxError{Line: line, Column: col, Message: e.Message}
+	}
+	return &SyntaxError{Line: 1, Column: 1, Message: err.Error()}
+}
+
+func lines(s string) int {
+	n := 1
+	for _, c := range s {
+		if c == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+func lastLineLen(s string) int {
+	n := 0
+	for _, c := range s {
+		n++
+		if c == '\n' {
+			n = 0
+		}
+	}
+	return n
+}
+
+// Cache holds compiled conditions by their text.
+type Cache struct {
+	programs *lru.Cache[string, *goja.Program]
+	Budget   time.Duration
+}
+
+// NewCache keeps up to size compiled conditions.
+func NewCache(size int) *Cache {
+	c, _ := lru.New[string, *goja.Program](size)
+	return &Cache{programs: c, Budget: DefaultBudget}
+}
+
+// program compiles src once.
+func (c *Cache) program(src string) (*goja.Program, error) {
+	if p, ok := c.programs.Get(src); ok {
+		return p, nil
+	}
+	if err := Check(src); err != nil {
+		return nil, err
+	}
+	p, err := goja.Compile("condition", wrap(src), true)
+	if err != nil {
+		return nil, err
+	}
+	c.programs.Add(src, p)
+	return p, nil
+}
+
+// Evaluator evaluates conditions for one visitor: one runtime, whose only
+// global beyond the built-ins is `visitor`. It is not safe for concurrent
+// use; make one per request.
+type Evaluator struct {
+	cache *Cache
+	vm    *goja.Runtime
+	err   error
+}
+
+// NewEvaluator builds the sandbox with visitor (a JSON-like value, usually
+// {"claims": {...}}) as the global `visitor`. The value is copied into the
+// runtime through JSON, so conditions see plain objects and arrays (with
+// .includes, .every, .some) and cannot reach Go values.
+func (c *Cache) NewEvaluator(visitor any) *Evaluator {
+	e := &Evaluator{cache: c, vm: goja.New()}
+	raw, err := json.Marshal(visitor)
+	if err != nil {
+		e.err = err
+		return e
+	}
+	parse, _ := goja.AssertFunction(e.vm.Get("JSON").ToObject(e.vm).Get("parse"))
+	v, err := parse(goja.Undefined(), e.vm.ToValue(string(raw)))
+	if err != nil {
+		e.err = err
+		return e
+	}
+	e.err = e.vm.Set("visitor", v)
+	return e
+}
+
+// Eval tells whether the condition holds: an empty condition is true; a
+// condition that does not compile, throws, or runs out of time is false.
+// The result is the expression's truthiness.
+func (e *Evaluator) Eval(src string) bool {
+	if src == "" {
+		return true
+	}
+	if e.err != nil {
+		return false
+	}
+	p, err := e.cache.program(src)
+	if err != nil {
+		return false
+	}
+	timer := time.AfterFunc(e.cache.Budget, func() { e.vm.Interrupt("time budget exceeded") })
+	v, err := e.vm.RunProgram(p)
+	timer.Stop()
+	e.vm.ClearInterrupt()
+	if err != nil {
+		return false
+	}
+	return v.ToBoolean()
+}

@@ -1,0 +1,453 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+)
+
+// The structure of a site: section groups and sections at its root (or site
+// spaces at its root when it has no sections), sections in groups, site
+// spaces in sections. Resolvers read the whole structure, decide the change
+// (graph/sitestructure.go) and hand back the whole new structure;
+// SaveSiteStructure writes the difference in one transaction, refusing a
+// plan made from a structure that changed meanwhile (ErrStale).
+
+// SiteSectionGroup is a named group of sections at the root of a site.
+type SiteSectionGroup struct {
+	ID        string
+	SiteID    string
+	Title     string
+	Icon      *string
+	Position  int // 1-based, in the root sequence shared with root sections
+	SortKey   string
+	CreatedAt time.Time
+	Sections  []SiteSection // filled by ListSiteSectionGroups
+}
+
+// SiteSection is a section of a site: its site spaces are its variants.
+type SiteSection struct {
+	ID                 string
+	SiteID             string
+	GroupID            *string // nil: at the root
+	Title              string
+	Description        *string
+	Icon               *string
+	Path               string
+	Condition          *string
+	DefaultSiteSpaceID *string
+	Position           int
+	SortKey            string
+	CreatedAt          time.Time
+	Default            bool        // the site's default section (computed by reads)
+	SiteSpaces         []SiteSpace // filled by the section and group lists
+}
+
+// SiteSpace links a space into a site, at the root or in a section.
+type SiteSpace struct {
+	ID        string
+	SiteID    string
+	SectionID *string // nil: at the root
+	SpaceID   string
+	Path      string
+	Condition *string
+	Position  int
+	SortKey   string
+	CreatedAt time.Time
+	Default   bool  // the default of its section, or of the root (computed by reads)
+	Space     Space // the linked space (reads only)
+	// The section's path and whether it is the site's default section
+	// (reads only: what published URLs need).
+	SectionPath    string
+	SectionDefault bool
+}
+
+// SiteStructure is a whole site structure, each slice in structure order.
+// Version is the site's structure version the read saw.
+type SiteStructure struct {
+	Version            int64
+	DefaultSiteSpaceID *string // default of the root
+	DefaultSectionID   *string
+	Groups             []SiteSectionGroup
+	Sections           []SiteSection
+	SiteSpaces         []SiteSpace
+}
+
+const groupCols = `g.id, g.site_id, g.title, g.icon, g.position, g.sort_key, g.created_at`
+
+func scanGroup(sc interface{ Scan(...any) error }) (SiteSectionGroup, error) {
+	var g SiteSectionGroup
+	var icon sql.NullString
+	var pos string
+	var created int64
+	if err := sc.Scan(&g.ID, &g.SiteID, &g.Title, &icon, &pos, &g.SortKey, &created); err != nil {
+		return g, notFound(err)
+	}
+	g.Icon, g.Position, g.CreatedAt = nullStr(icon), int(posValue(pos)), FromMillis(created)
+	return g, nil
+}
+
+// sectionCols ends with the section's default flag (st is the site).
+const sectionCols = `sec.id, sec.site_id, sec.group_id, sec.title, sec.description, sec.icon, sec.path, sec.condition,
+ sec.default_site_space_id, sec.position, sec.sort_key, sec.created_at, CASE WHEN st.default_section_id = sec.id THEN 1 ELSE 0 END`
+
+func scanSection(sc interface{ Scan(...any) error }) (SiteSection, error) {
+	var s SiteSection
+	var group, desc, icon, cond, def sql.NullString
+	var pos string
+	var created int64
+	if err := sc.Scan(&s.ID, &s.SiteID, &group, &s.Title, &desc, &icon, &s.Path, &cond, &def, &pos, &s.SortKey, &created, &s.Default); err != nil {
+		return s, notFound(err)
+	}
+	s.GroupID, s.Description, s.Icon, s.Condition, s.DefaultSiteSpaceID = nullStr(group), nullStr(desc), nullStr(icon), nullStr(cond), nullStr(def)
+	s.Position, s.CreatedAt = int(posValue(pos)), FromMillis(created)
+	return s, nil
+}
+
+// siteSpaceCols ends with the site space's default flag (st is the site,
+// sec its section when it has one) and the linked space's columns.
+const siteSpaceCols = `ss.id, ss.site_id, ss.section_id, ss.space_id, ss.path, ss.condition, ss.position, ss.sort_key, ss.created_at,
+ CASE WHEN COALESCE(CASE WHEN ss.section_id IS NULL THEN st.default_site_space_id ELSE sec.default_site_space_id END, '') = ss.id THEN 1 ELSE 0 END,
+ COALESCE(sec.path, ''), CASE WHEN st.default_section_id = ss.section_id THEN 1 ELSE 0 END, ` + spaceCols
+
+const siteSpaceFrom = `FROM site_spaces ss JOIN sites st ON st.id = ss.site_id JOIN spaces s ON s.id = ss.space_id
+ LEFT JOIN site_sections sec ON sec.id = ss.section_id`
+
+func scanSiteSpace(sc interface{ Scan(...any) error }) (SiteSpace, error) {
+	var ss SiteSpace
+	var section, cond sql.NullString
+	var pos string
+	var created int64
+	// The space's columns follow; scanSpace reads them through the same row.
+	row := &prefixScanner{sc: sc, head: []any{&ss.ID, &ss.SiteID, &section, &ss.SpaceID, &ss.Path, &cond, &pos, &ss.SortKey, &created, &ss.Default, &ss.SectionPath, &ss.SectionDefault}}
+	sp, err := scanSpace(row)
+	if err != nil {
+		return ss, err
+	}
+	ss.SectionID, ss.Condition, ss.Position, ss.CreatedAt, ss.Space = nullStr(section), nullStr(cond), int(posValue(pos)), FromMillis(created), sp
+	return ss, nil
+}
+
+// prefixScanner lets a row scanner read leading columns into head before
+// handing the rest to another scanner.
+type prefixScanner struct {
+	sc   interface{ Scan(...any) error }
+	head []any
+}
+
+func (p *prefixScanner) Scan(dest ...any) error { return p.sc.Scan(append(p.head, dest...)...) }
+
+// SiteStructure reads a whole structure in one snapshot.
+func (db *DB) SiteStructure(ctx context.Context, siteID string) (SiteStructure, error) {
+	var st SiteStructure
+	err := db.ReadTx(ctx, func(q queryer) error {
+		var err error
+		st, err = readStructure(ctx, q, siteID)
+		return err
+	})
+	return st, err
+}
+
+func readStructure(ctx context.Context, q queryer, siteID string) (SiteStructure, error) {
+	var st SiteStructure
+	var defSpace, defSection sql.NullString
+	if err := q.QueryRowContext(ctx, `SELECT structure_version, default_site_space_id, default_section_id FROM sites WHERE id = ?`, siteID).
+		Scan(&st.Version, &defSpace, &defSection); err != nil {
+		return st, notFound(err)
+	}
+	st.DefaultSiteSpaceID, st.DefaultSectionID = nullStr(defSpace), nullStr(defSection)
+	rows, err := q.QueryContext(ctx, `SELECT `+groupCols+` FROM site_section_groups g WHERE g.site_id = ? ORDER BY g.sort_key, g.id`, siteID)
+	if st.Groups, err = collect(rows, err, scanGroup); err != nil {
+		return st, err
+	}
+	rows, err = q.QueryContext(ctx, `SELECT `+sectionCols+` FROM site_sections sec JOIN sites st ON st.id = sec.site_id
+ WHERE sec.site_id = ? ORDER BY sec.sort_key, sec.id`, siteID)
+	if st.Sections, err = collect(rows, err, scanSection); err != nil {
+		return st, err
+	}
+	rows, err = q.QueryContext(ctx, `SELECT `+siteSpaceCols+` `+siteSpaceFrom+` WHERE ss.site_id = ? ORDER BY ss.sort_key, ss.id`, siteID)
+	st.SiteSpaces, err = collect(rows, err, scanSiteSpace)
+	return st, err
+}
+
+// collect reads every row of a query with scan.
+func collect[T any](rows *sql.Rows, err error, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// SaveSiteStructure makes the stored structure equal to st: rows missing
+// from st are deleted, new ones inserted, changed ones updated, and sort
+// keys follow the containers and positions of st. st.Version must be the
+// version the plan was made from (ErrStale otherwise); it is bumped.
+func (db *DB) SaveSiteStructure(ctx context.Context, siteID string, st SiteStructure) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`UPDATE sites SET structure_version = structure_version + 1, default_site_space_id = ?, default_section_id = ?, updated_at = ?
+ WHERE id = ? AND structure_version = ?`, strOrNil(st.DefaultSiteSpaceID), strOrNil(st.DefaultSectionID), ms(tx.Now), siteID, st.Version)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var one int
+			if err := tx.QueryRowContext(tx.ctx, `SELECT 1 FROM sites WHERE id = ?`, siteID).Scan(&one); err != nil {
+				return notFound(err)
+			}
+			return ErrStale
+		}
+		cur, err := readStructure(tx.ctx, tx, siteID)
+		if err != nil {
+			return err
+		}
+		return writeStructureDiff(tx, siteID, cur, st)
+	})
+}
+
+func writeStructureDiff(tx *Tx, siteID string, cur, next SiteStructure) error {
+	groupKeys, sectionKeys := map[string]string{}, map[string]string{}
+	under := func(keys map[string]string, container *string, pos int) string {
+		if container == nil {
+			return posKey(int64(pos))
+		}
+		return keys[*container] + "/" + posKey(int64(pos))
+	}
+	keep := map[string]bool{}
+
+	oldGroups := map[string]SiteSectionGroup{}
+	for _, g := range cur.Groups {
+		oldGroups[g.ID] = g
+	}
+	for _, g := range next.Groups {
+		key := posKey(int64(g.Position))
+		groupKeys[g.ID], keep[g.ID] = key, true
+		old, ok := oldGroups[g.ID]
+		switch {
+		case !ok:
+			if _, err := tx.exec(`INSERT INTO site_section_groups (id, site_id, title, icon, position, sort_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				g.ID, siteID, g.Title, strOrNil(g.Icon), posKey(int64(g.Position)), key, ms(tx.Now)); err != nil {
+				return err
+			}
+		case old.Title != g.Title || !samePtr(old.Icon, g.Icon) || old.Position != g.Position || old.SortKey != key:
+			if _, err := tx.exec(`UPDATE site_section_groups SET title = ?, icon = ?, position = ?, sort_key = ? WHERE id = ?`,
+				g.Title, strOrNil(g.Icon), posKey(int64(g.Position)), key, g.ID); err != nil {
+				return err
+			}
+		}
+	}
+
+	oldSections := map[string]SiteSection{}
+	for _, s := range cur.Sections {
+		oldSections[s.ID] = s
+	}
+	for _, s := range next.Sections {
+		key := under(groupKeys, s.GroupID, s.Position)
+		sectionKeys[s.ID], keep[s.ID] = key, true
+		old, ok := oldSections[s.ID]
+		args := []any{strOrNil(s.GroupID), s.Title, strOrNil(s.Description), strOrNil(s.Icon), s.Path, strOrNil(s.Condition),
+			strOrNil(s.DefaultSiteSpaceID), posKey(int64(s.Position)), key}
+		switch {
+		case !ok:
+			if _, err := tx.exec(`INSERT INTO site_sections (group_id, title, description, icon, path, condition, default_site_space_id, position, sort_key, id, site_id, created_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, s.ID, siteID, ms(tx.Now))...); err != nil {
+				return err
+			}
+		case !samePtr(old.GroupID, s.GroupID) || old.Title != s.Title || !samePtr(old.Description, s.Description) || !samePtr(old.Icon, s.Icon) ||
+			old.Path != s.Path || !samePtr(old.Condition, s.Condition) || !samePtr(old.DefaultSiteSpaceID, s.DefaultSiteSpaceID) ||
+			old.Position != s.Position || old.SortKey != key:
+			if _, err := tx.exec(`UPDATE site_sections SET group_id = ?, title = ?, description = ?, icon = ?, path = ?, condition = ?,
+ default_site_space_id = ?, position = ?, sort_key = ? WHERE id = ?`, append(args, s.ID)...); err != nil {
+				return err
+			}
+		}
+	}
+
+	oldSpaces := map[string]SiteSpace{}
+	for _, ss := range cur.SiteSpaces {
+		oldSpaces[ss.ID] = ss
+	}
+	for _, ss := range next.SiteSpaces {
+		key := under(sectionKeys, ss.SectionID, ss.Position)
+		keep[ss.ID] = true
+		old, ok := oldSpaces[ss.ID]
+		switch {
+		case !ok:
+			ss.SiteID, ss.CreatedAt = siteID, tx.Now
+			if err := insertSiteSpace(tx, &ss, key); err != nil {
+				return err
+			}
+		case !samePtr(old.SectionID, ss.SectionID) || old.SpaceID != ss.SpaceID || old.Path != ss.Path || !samePtr(old.Condition, ss.Condition) ||
+			old.Position != ss.Position || old.SortKey != key:
+			if _, err := tx.exec(`UPDATE site_spaces SET section_id = ?, space_id = ?, path = ?, condition = ?, position = ?, sort_key = ? WHERE id = ?`,
+				strOrNil(ss.SectionID), ss.SpaceID, ss.Path, strOrNil(ss.Condition), posKey(int64(ss.Position)), key, ss.ID); err != nil {
+				return err
+			}
+		}
+	}
+
+	for _, ss := range cur.SiteSpaces {
+		if !keep[ss.ID] {
+			if _, err := tx.exec(`DELETE FROM site_spaces WHERE id = ?`, ss.ID); err != nil {
+				return err
+			}
+		}
+	}
+	for _, s := range cur.Sections {
+		if !keep[s.ID] {
+			if _, err := tx.exec(`DELETE FROM site_sections WHERE id = ?`, s.ID); err != nil {
+				return err
+			}
+		}
+	}
+	for _, g := range cur.Groups {
+		if !keep[g.ID] {
+			if _, err := tx.exec(`DELETE FROM site_section_groups WHERE id = ?`, g.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// insertSiteSpace adds a site space; key "" is its root sort key.
+func insertSiteSpace(tx *Tx, ss *SiteSpace, key string) error {
+	if key == "" {
+		key = posKey(int64(ss.Position))
+	}
+	ss.SortKey = key
+	_, err := tx.exec(`INSERT INTO site_spaces (id, site_id, section_id, space_id, path, condition, position, sort_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		ss.ID, ss.SiteID, strOrNil(ss.SectionID), ss.SpaceID, ss.Path, strOrNil(ss.Condition), posKey(int64(ss.Position)), key, ms(ss.CreatedAt))
+	return err
+}
+
+// ListSiteSpaces pages through a site's site spaces in structure order;
+// def keeps only the defaults (true) or only the others (false).
+func (db *DB) ListSiteSpaces(ctx context.Context, siteID string, def *bool, pq PageQuery) (Page[SiteSpace], error) {
+	from := siteSpaceFrom + ` WHERE ss.site_id = ?`
+	if def != nil {
+		cmp := "<>"
+		if *def {
+			cmp = "="
+		}
+		from += ` AND COALESCE(CASE WHEN ss.section_id IS NULL THEN st.default_site_space_id ELSE sec.default_site_space_id END, '') ` + cmp + ` ss.id`
+	}
+	spec := listSpec{Select: siteSpaceCols, From: from, Args: []any{siteID}, SortCol: "ss.sort_key", IDCol: "ss.id", Text: true}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (SiteSpace, Cursor, error) {
+		ss, err := scanSiteSpace(rows)
+		return ss, Cursor{S: ss.SortKey, ID: ss.ID}, err
+	})
+}
+
+// ListSiteSections pages through a site's sections in structure order,
+// each with its site spaces (one more query for the whole page).
+func (db *DB) ListSiteSections(ctx context.Context, siteID string, pq PageQuery) (Page[SiteSection], error) {
+	spec := listSpec{Select: sectionCols, From: `FROM site_sections sec JOIN sites st ON st.id = sec.site_id WHERE sec.site_id = ?`,
+		Args: []any{siteID}, SortCol: "sec.sort_key", IDCol: "sec.id", Text: true}
+	p, err := runList(ctx, db, spec, pq, func(rows *sql.Rows) (SiteSection, Cursor, error) {
+		s, err := scanSection(rows)
+		return s, Cursor{S: s.SortKey, ID: s.ID}, err
+	})
+	if err != nil {
+		return p, err
+	}
+	return p, db.fillSectionSpaces(ctx, p.Items)
+}
+
+// fillSectionSpaces loads the site spaces of sections with one query.
+func (db *DB) fillSectionSpaces(ctx context.Context, sections []SiteSection) error {
+	if len(sections) == 0 {
+		return nil
+	}
+	args := make([]any, len(sections))
+	at := map[string]int{}
+	for i, s := range sections {
+		args[i], at[s.ID] = s.ID, i
+	}
+	// IN lists vary in length: these run unprepared rather than filling the
+	// statement cache with one entry per page size.
+	rows, err := db.read.QueryContext(ctx, `SELECT `+siteSpaceCols+` `+siteSpaceFrom+` WHERE ss.section_id IN (?`+
+		strings.Repeat(", ?", len(args)-1)+`) ORDER BY ss.sort_key, ss.id`, args...)
+	spaces, err := collect(rows, err, scanSiteSpace)
+	if err != nil {
+		return err
+	}
+	for _, ss := range spaces {
+		i := at[*ss.SectionID]
+		sections[i].SiteSpaces = append(sections[i].SiteSpaces, ss)
+	}
+	return nil
+}
+
+// ListSiteSectionGroups pages through a site's groups in structure order,
+// each with its sections and their site spaces (two more queries).
+func (db *DB) ListSiteSectionGroups(ctx context.Context, siteID string, pq PageQuery) (Page[SiteSectionGroup], error) {
+	spec := listSpec{Select: groupCols, From: `FROM site_section_groups g WHERE g.site_id = ?`, Args: []any{siteID},
+		SortCol: "g.sort_key", IDCol: "g.id", Text: true}
+	p, err := runList(ctx, db, spec, pq, func(rows *sql.Rows) (SiteSectionGroup, Cursor, error) {
+		g, err := scanGroup(rows)
+		return g, Cursor{S: g.SortKey, ID: g.ID}, err
+	})
+	if err != nil || len(p.Items) == 0 {
+		return p, err
+	}
+	args := make([]any, len(p.Items))
+	at := map[string]int{}
+	for i, g := range p.Items {
+		args[i], at[g.ID] = g.ID, i
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT `+sectionCols+` FROM site_sections sec JOIN sites st ON st.id = sec.site_id
+ WHERE sec.group_id IN (?`+strings.Repeat(", ?", len(args)-1)+`) ORDER BY sec.sort_key, sec.id`, args...)
+	sections, err := collect(rows, err, scanSection)
+	if err != nil {
+		return p, err
+	}
+	if err := db.fillSectionSpaces(ctx, sections); err != nil {
+		return p, err
+	}
+	for _, s := range sections {
+		i := at[*s.GroupID]
+		p.Items[i].Sections = append(p.Items[i].Sections, s)
+	}
+	return p, nil
+}
+
+// A purged space leaves every site it was in: its site spaces go, and a
+// container whose default it was takes its first remaining site space (the
+// rule of graph/sitestructure.go, applied here because the purge runs in
+// the background).
+func init() {
+	spaceRemovalHooks = append(spaceRemovalHooks, func(tx *Tx, spaceID string) error {
+		siteIDs, err := queryIDs(tx, `SELECT DISTINCT site_id FROM site_spaces WHERE space_id = ?`, spaceID)
+		if err != nil || len(siteIDs) == 0 {
+			return err
+		}
+		if _, err := tx.exec(`DELETE FROM site_spaces WHERE space_id = ?`, spaceID); err != nil {
+			return err
+		}
+		for _, id := range siteIDs {
+			first := `(SELECT x.id FROM site_spaces x WHERE x.site_id = sites.id AND x.section_id IS NULL ORDER BY x.sort_key, x.id LIMIT 1)`
+			if _, err := tx.exec(`UPDATE sites SET default_site_space_id = `+first+`
+ WHERE id = ? AND (default_site_space_id IS NULL OR default_site_space_id NOT IN (SELECT id FROM site_spaces WHERE site_id = ?))`, id, id); err != nil {
+				return err
+			}
+			if _, err := tx.exec(`UPDATE site_sections SET default_site_space_id = (SELECT x.id FROM site_spaces x WHERE x.section_id = site_sections.id ORDER BY x.sort_key, x.id LIMIT 1)
+ WHERE site_id = ? AND (default_site_space_id IS NULL OR default_site_space_id NOT IN (SELECT id FROM site_spaces WHERE section_id = site_sections.id))`, id); err != nil {
+				return err
+			}
+			if _, err := tx.exec(`UPDATE sites SET structure_version = structure_version + 1 WHERE id = ?`, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
