@@ -74,5 +74,6 @@ func Teams(ctx context.Context, e *Env, n int) error {
 	}
 	e.Out["teams"] = n
 	e.Out["team"] = ids[0]
+	e.TeamIDs = append(e.TeamIDs, ids...)
 	return nil
 }
