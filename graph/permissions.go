@@ -29,21 +29,24 @@ import (
 type contentAccess struct {
 	member  bool
 	orgRank int // 0: guest
-	nodes   map[string]storage.CollectionNode
+	nodes   storage.CollectionTree // shared: never written
 	grants  map[storage.ContentRef]int
 	memo    map[string]int // effective role on collections already computed
 }
 
 func newContentAccess(d storage.AccessData) *contentAccess {
 	a := &contentAccess{
-		member: d.Membership != nil, nodes: make(map[string]storage.CollectionNode, len(d.Collections)),
+		member: d.Membership != nil, nodes: d.Tree,
 		grants: map[storage.ContentRef]int{}, memo: map[string]int{},
 	}
 	if a.member {
 		a.orgRank = rank(d.Membership.Role)
 	}
-	for _, n := range d.Collections {
-		a.nodes[n.ID] = n
+	if a.nodes == nil {
+		a.nodes = make(storage.CollectionTree, len(d.Collections))
+		for _, n := range d.Collections {
+			a.nodes[n.ID] = n
+		}
 	}
 	for _, g := range d.Grants {
 		ref := storage.ContentRef{Kind: g.TargetKind, ID: g.TargetID}

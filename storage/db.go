@@ -41,7 +41,9 @@ type DB struct {
 	rstmts map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
 
 	writeObserver atomic.Pointer[WriteObserver]
-	counts        countCache // list totals, valid while the change counter stands still
+	counts        countCache            // list totals, valid while the change counter stands still
+	trees         treeCache             // collection trees by organization, valid while the change counter stands still
+	access        versioned[AccessData] // content access by organization and user, likewise
 }
 
 // Options tunes Open; the zero value is the durable default.
@@ -87,7 +89,8 @@ func Open(path string, opt Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 
-	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}}}
+	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
+		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000}}
 	if db.now == nil {
 		db.now = time.Now
 	}
