@@ -349,6 +349,35 @@ type AccessData struct {
 	Tree        CollectionTree
 	Collections []CollectionNode // a tree given as a list (tests); Tree wins when set
 	Grants      []ContentGrant
+	// Memo keeps what the caller derives from this data for as long as the
+	// data itself is cached (nil: not cached; derive every time).
+	Memo *Memo
+}
+
+// Memo holds values derived from one cached AccessData, built once by
+// whichever request asks first.
+type Memo struct {
+	mu sync.Mutex
+	m  map[string]any
+}
+
+// Get returns the value under key, building it first if needed. A nil Memo
+// builds every time.
+func (m *Memo) Get(key string, build func() any) any {
+	if m == nil {
+		return build()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.m[key]; ok {
+		return v
+	}
+	if m.m == nil {
+		m.m = map[string]any{}
+	}
+	v := build()
+	m.m[key] = v
+	return v
 }
 
 // CollectionTree is an organization's collections by id.
@@ -403,6 +432,7 @@ func (db *DB) ContentAccess(ctx context.Context, orgID, userID string, chainFrom
 		return err
 	})
 	if err == nil {
+		a.Memo = &Memo{}
 		db.access.put(key, version, a)
 	}
 	return a, err

@@ -37,8 +37,9 @@ type DB struct {
 	read  *sql.DB
 	now   func() time.Time
 
-	mu     sync.RWMutex
-	rstmts map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+	mu      sync.RWMutex
+	rstmts  map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+	dynamic int                  // how many of them vary with the reader (prepareDynamic)
 
 	writeObserver atomic.Pointer[WriteObserver]
 	counts        countCache            // list totals, valid while the change counter stands still
@@ -188,6 +189,33 @@ func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	}
 	cache[query] = s
 	return s, nil
+}
+
+// maxDynamicStmts bounds the statements prepared for SQL that varies with
+// the reader (see listSpec.Dynamic); past it such SQL runs unprepared.
+const maxDynamicStmts = 256
+
+// prepareDynamic prepares queries that vary with the reader, while fewer
+// than maxDynamicStmts of them are cached. Failing to prepare is not an
+// error here: the query then runs unprepared and reports it.
+func (db *DB) prepareDynamic(ctx context.Context, queries ...string) {
+	for _, q := range queries {
+		if db.cachedStmt(q) != nil {
+			continue
+		}
+		db.mu.Lock()
+		full := db.dynamic >= maxDynamicStmts
+		if !full {
+			db.dynamic++
+		}
+		db.mu.Unlock()
+		if full {
+			return
+		}
+		if _, err := db.stmt(ctx, q); err != nil {
+			return
+		}
+	}
 }
 
 // cachedStmt is the prepared statement for query, or nil when it has not
