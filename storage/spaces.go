@@ -276,6 +276,16 @@ func (db *DB) UpdateSpace(ctx context.Context, id string, p SpacePatch) error {
 	})
 }
 
+// recountGrantees recounts the spaces of the members granted on the spaces
+// (after they entered or left the trash, or got grants).
+func recountGrantees(tx *Tx, spaceIDs ...string) error {
+	c := newSpaceCounts(tx)
+	if err := c.grantees(spaceIDs...); err != nil {
+		return err
+	}
+	return c.done()
+}
+
 // SpaceCounters is a change of a space's counters (deltas).
 type SpaceCounters struct {
 	Comments, ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int
@@ -300,8 +310,10 @@ func (db *DB) TrashSpace(ctx context.Context, id string) (bool, error) {
 		if err != nil {
 			return err
 		}
-		n, err = res.RowsAffected()
-		return err
+		if n, err = res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		return recountGrantees(tx, id)
 	})
 	return n > 0, err
 }
@@ -317,6 +329,9 @@ func (db *DB) RestoreSpace(ctx context.Context, id string, since time.Time) erro
 			return notFound(err)
 		}
 		if _, err := tx.exec(`UPDATE spaces SET deleted_at = NULL, updated_at = ? WHERE id = ?`, ms(tx.Now), id); err != nil {
+			return err
+		}
+		if err := recountGrantees(tx, id); err != nil {
 			return err
 		}
 		return refreshItem(tx, ContentRef{KindSpace, id}, nullStr(parent))
@@ -421,6 +436,9 @@ func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, err
 		if _, err := tx.exec(`INSERT INTO content_grants (organization_id, target_kind, target_id, principal_kind, principal_id, role, created_at)
  SELECT organization_id, target_kind, ?, principal_kind, principal_id, role, ? FROM content_grants WHERE target_kind = 'space' AND target_id = ?`,
 			newID, ms(tx.Now), id); err != nil {
+			return err
+		}
+		if err := recountGrantees(tx, newID); err != nil {
 			return err
 		}
 		return place(tx, src.OrganizationID, ContentRef{KindSpace, newID}, src.ParentID, false, Placement{After: &ContentRef{KindSpace, id}})

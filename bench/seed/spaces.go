@@ -150,13 +150,14 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO team_members (team_id, organization_id, user_id, role, added_at) VALUES (?, ?, ?, 'member', ?)`, e.TeamIDs[0], e.Org, reader.ID, now); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `UPDATE members SET team_count = 1 WHERE organization_id = ? AND user_id = ?`, e.Org, reader.ID); err != nil {
-				return err
-			}
 		}
 		return batchInsert(tx, ctx, "content_grants", []string{"organization_id", "target_kind", "target_id", "principal_kind", "principal_id", "role", "created_at"}, grants)
 	})
 	if err != nil {
+		return err
+	}
+	// The stored per-member counts (storage keeps them on every API write).
+	if err := e.DB.RecountMembers(ctx, e.Org); err != nil {
 		return err
 	}
 	if sample == "" {
