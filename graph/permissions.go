@@ -1,6 +1,9 @@
 package graph
 
 import (
+	"sort"
+	"strings"
+
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
@@ -24,35 +27,44 @@ import (
 // contentAccess.effectiveRole; nothing else computes a content role.
 
 // contentAccess is one user's view of one organization's content, built
-// once per request from storage.AccessData so that a list computes the role
-// of each row without a query per row.
+// from storage.AccessData so that a list computes the role of each row
+// without a query per row. Its base (role, tree, grants) is shared by the
+// requests that see the same cached AccessData; memo is per request.
 type contentAccess struct {
+	*accessBase
+	memo   map[string]int // effective role on collections already computed
+	shared *storage.Memo  // values derived once per cached AccessData
+}
+
+type accessBase struct {
 	member  bool
-	orgRank int // 0: guest
-	nodes   map[string]storage.CollectionNode
+	orgRank int                    // 0: guest
+	nodes   storage.CollectionTree // shared: never written
 	grants  map[storage.ContentRef]int
-	memo    map[string]int // effective role on collections already computed
 	// installation is set for an installation token: its scopes and its
 	// installation's space selection decide instead of roles and grants.
 	installation *installationReach
 }
 
 func newContentAccess(d storage.AccessData) *contentAccess {
-	a := &contentAccess{
-		member: d.Membership != nil, nodes: make(map[string]storage.CollectionNode, len(d.Collections)),
-		grants: map[storage.ContentRef]int{}, memo: map[string]int{},
-	}
-	if a.member {
-		a.orgRank = rank(d.Membership.Role)
-	}
-	for _, n := range d.Collections {
-		a.nodes[n.ID] = n
-	}
-	for _, g := range d.Grants {
-		ref := storage.ContentRef{Kind: g.TargetKind, ID: g.TargetID}
-		a.grants[ref] = max(a.grants[ref], roleRank[model.Role(g.Role)])
-	}
-	return a
+	base := d.Memo.Get("base", func() any {
+		b := &accessBase{member: d.Membership != nil, nodes: d.Tree, grants: map[storage.ContentRef]int{}}
+		if b.member {
+			b.orgRank = rank(d.Membership.Role)
+		}
+		if b.nodes == nil {
+			b.nodes = make(storage.CollectionTree, len(d.Collections))
+			for _, n := range d.Collections {
+				b.nodes[n.ID] = n
+			}
+		}
+		for _, g := range d.Grants {
+			ref := storage.ContentRef{Kind: g.TargetKind, ID: g.TargetID}
+			b.grants[ref] = max(b.grants[ref], roleRank[model.Role(g.Role)])
+		}
+		return b
+	}).(*accessBase)
+	return &contentAccess{accessBase: base, memo: map[string]int{}, shared: d.Memo}
 }
 
 // contentItem is a collection or a space as the role computation sees it.
@@ -75,7 +87,10 @@ func collectionItem(c storage.Collection) contentItem {
 // keeps a corrupted tree from looping).
 const maxDepth = 1000
 
-// effectiveRole is the rank of the user's role on an item (0: none).
+// effectiveRole is the rank of the user's role on an item (0: none). A
+// grant on the item itself always makes it visible, and otherwise the role
+// depends only on the item's parent, default level and visibility:
+// visibleSpaces relies on both (TestVisibleSpacesMatchEffectiveRole).
 func (a *contentAccess) effectiveRole(it contentItem) int {
 	if !a.member {
 		return 0
@@ -139,6 +154,152 @@ func (a *contentAccess) collectionRole(id string) int {
 }
 
 func (a *contentAccess) spaceRole(s storage.Space) int { return a.effectiveRole(spaceItem(s)) }
+
+// visibleSpaces is the set of the organization's spaces the user can see,
+// for storage to select in SQL; nil when they see every space. It is not
+// a second statement of the rules: it asks effectiveRole about every kind
+// of space (each parent, default level and visibility, with no grant of
+// its own) and adds the spaces granted to the user. Built once per cached
+// AccessData.
+func (a *contentAccess) visibleSpaces() *storage.SpaceVisibility {
+	v, _ := a.shared.Get("visibleSpaces", func() any { return a.buildVisibleSpaces() }).(*storage.SpaceVisibility)
+	return v
+}
+
+func (a *contentAccess) buildVisibleSpaces() *storage.SpaceVisibility {
+	if in := a.installation; in != nil {
+		// An installation token sees what its installation covers: every
+		// live space of the organization, or the selected ones.
+		if in.allSpaces {
+			return nil
+		}
+		v := &storage.SpaceVisibility{IDs: []string{}}
+		for id := range in.spaces {
+			v.IDs = append(v.IDs, id)
+		}
+		sort.Strings(v.IDs)
+		return v
+	}
+	if !a.member {
+		return &storage.SpaceVisibility{}
+	}
+	levels := []*string{nil}
+	for _, l := range model.DefaultLevels.Values() {
+		levels = append(levels, new(string(l)))
+	}
+	visibilities := model.ContentVisibilities.Values()
+	// kindsAt lists, per visibility, the default levels a space directly
+	// under parent is visible with.
+	kindsAt := func(parent *string) (kinds []storage.SpaceKinds, all bool) {
+		all = true
+		for _, vis := range visibilities {
+			var seen []*string
+			for _, l := range levels {
+				it := contentItem{Ref: storage.ContentRef{Kind: storage.KindSpace}, Parent: parent, DefaultLevel: l, Visibility: string(vis)}
+				if a.effectiveRole(it) > 0 {
+					seen = append(seen, l)
+				}
+			}
+			all = all && len(seen) == len(levels)
+			if len(seen) == 0 {
+				continue
+			}
+			k := storage.SpaceKinds{Visibilities: []string{string(vis)}, AnyLevel: len(seen) == len(levels), Levels: seen}
+			if k.AnyLevel {
+				k.Levels = nil
+			}
+			// Visibilities with the same levels share one condition.
+			merged := false
+			for i := range kinds {
+				if kinds[i].AnyLevel == k.AnyLevel && sameLevels(kinds[i].Levels, k.Levels) {
+					kinds[i].Visibilities = append(kinds[i].Visibilities, string(vis))
+					merged = true
+					break
+				}
+			}
+			if !merged {
+				kinds = append(kinds, k)
+			}
+		}
+		return kinds, all
+	}
+	v := &storage.SpaceVisibility{}
+	everything := true
+	classes := map[string]int{} // the kinds, as a key, -> index in v.Classes
+	add := func(parent *string) {
+		kinds, all := kindsAt(parent)
+		everything = everything && all
+		if len(kinds) == 0 {
+			return
+		}
+		if all {
+			kinds = nil
+		}
+		key := kindsKey(kinds)
+		i, ok := classes[key]
+		if !ok {
+			i = len(v.Classes)
+			classes[key] = i
+			v.Classes = append(v.Classes, storage.SpaceClass{Kinds: kinds})
+		}
+		if parent == nil {
+			v.Classes[i].TopLevel = true
+		} else {
+			v.Classes[i].Parents = append(v.Classes[i].Parents, *parent)
+		}
+	}
+	add(nil)
+	for id := range a.nodes {
+		add(&id)
+	}
+	if everything {
+		return nil
+	}
+	for ref, r := range a.grants {
+		if ref.Kind == storage.KindSpace && r > 0 {
+			v.IDs = append(v.IDs, ref.ID)
+		}
+	}
+	// Stable SQL text for the same view (prepared statements, count cache).
+	sort.Strings(v.IDs)
+	for i := range v.Classes {
+		sort.Strings(v.Classes[i].Parents)
+	}
+	sort.Slice(v.Classes, func(i, j int) bool { return kindsKey(v.Classes[i].Kinds) < kindsKey(v.Classes[j].Kinds) })
+	return v
+}
+
+func sameLevels(a, b []*string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if (a[i] == nil) != (b[i] == nil) || a[i] != nil && *a[i] != *b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func kindsKey(kinds []storage.SpaceKinds) string {
+	var b strings.Builder
+	for _, k := range kinds {
+		b.WriteString(strings.Join(k.Visibilities, ","))
+		if k.AnyLevel {
+			b.WriteString(":*")
+		}
+		for _, l := range k.Levels {
+			b.WriteString(":")
+			if l == nil {
+				b.WriteString("-")
+			} else {
+				b.WriteString(*l)
+			}
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
 
 func (a *contentAccess) canCreateAt(parent *string) bool {
 	if parent == nil {

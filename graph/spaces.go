@@ -28,13 +28,11 @@ func (r *Resolver) spaceAnswer(ctx context.Context, id string) (*model.Space, er
 }
 
 // spaceList pages through the spaces of f that a can see, each with its
-// permissions; organization admins see everything without a filter.
+// permissions. What a can see is selected in SQL (visibleSpaces), so the
+// list reads only the page and its total; nothing for those who see it all.
 func (r *Resolver) spaceList(ctx context.Context, a *contentAccess, f storage.SpaceFilter, pq storage.PageQuery) (*model.SpaceList, error) {
-	var keep func(storage.Space) bool
-	if a.orgRank < roleRank["admin"] {
-		keep = func(s storage.Space) bool { return a.spaceRole(s) > 0 }
-	}
-	p, err := r.Store.ListSpaces(ctx, f, keep, pq)
+	f.Visible = a.visibleSpaces()
+	p, err := r.Store.ListSpaces(ctx, f, nil, pq)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func BenchmarkEncodeMemberPage(b *testing.B) {
 	w := &discard{h: http.Header{}}
 	b.ReportAllocs()
 	for b.Loop() {
-		rest.WriteJSON(w, http.StatusOK, page)
+		rest.WriteJSON(w, http.StatusOK, &page)
 	}
 }
 

@@ -149,6 +149,9 @@ func (db *DB) DeleteCollection(ctx context.Context, id string) (bool, error) {
 					return err
 				}
 			}
+			if err := recountGrantees(tx, spaceIDs...); err != nil {
+				return err
+			}
 		}
 		if err := deleteGrantsOn(tx, KindCollection, ids...); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -340,23 +341,84 @@ type ContentGrant struct {
 
 // AccessData is everything that decides one user's role on an
 // organization's content, read in one snapshot: the membership, the
-// collections (the whole tree, or only the chain above one item), and the
-// grants made to the user or to a team they belong to.
+// collection tree, and the grants made to the user or to a team they
+// belong to.
 type AccessData struct {
-	Membership  *Membership
-	Collections []CollectionNode
+	Membership *Membership
+	// Tree is the organization's whole collection tree by id. It is shared
+	// between requests (cached until the next write): read it, never change it.
+	Tree        CollectionTree
+	Collections []CollectionNode // a tree given as a list (tests); Tree wins when set
 	Grants      []ContentGrant
+	// Memo keeps what the caller derives from this data for as long as the
+	// data itself is cached (nil: not cached; derive every time).
+	Memo *Memo
 }
 
-// ContentAccess loads the AccessData of userID in orgID. With chainFrom set
-// only that collection and its ancestors are read (single-item checks; ""
-// reads none, for top-level items); otherwise the whole tree is (lists).
+// Memo holds values derived from one cached AccessData, built once by
+// whichever request asks first.
+type Memo struct {
+	mu sync.Mutex
+	m  map[string]any
+}
+
+// Get returns the value under key, building it first if needed. A nil Memo
+// builds every time.
+func (m *Memo) Get(key string, build func() any) any {
+	if m == nil {
+		return build()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.m[key]; ok {
+		return v
+	}
+	if m.m == nil {
+		m.m = map[string]any{}
+	}
+	v := build()
+	m.m[key] = v
+	return v
+}
+
+// CollectionTree is an organization's collections by id.
+type CollectionTree map[string]CollectionNode
+
+const (
+	accessMemberSQL = `SELECT role, sso FROM members WHERE organization_id = ? AND user_id = ?`
+	accessGrantsSQL = grantSelect + ` WHERE g.organization_id = ? AND (
+ (g.principal_kind = 'user' AND g.principal_id = ?) OR
+ (g.principal_kind = 'team' AND g.principal_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ? AND tm.user_id = ?)))`
+	treeSQL = `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`
+)
+
+// ContentAccess loads the AccessData of userID in orgID. It is cached per
+// organization and user until the next write (accessCache): a request then
+// costs one read of the change counter. The collection tree is cached per
+// organization the same way (treeCache). chainFrom is a hint kept for the
+// interface: the whole tree is always returned, which answers single-item
+// checks too. The result is shared between requests: read it, never change it.
 func (db *DB) ContentAccess(ctx context.Context, orgID, userID string, chainFrom *string) (AccessData, error) {
 	var a AccessData
+	if err := db.prepare(ctx, changeCounterSQL, accessMemberSQL, accessGrantsSQL, treeSQL); err != nil {
+		return a, err
+	}
+	var version int64
+	if err := db.r().QueryRowContext(ctx, changeCounterSQL).Scan(&version); err != nil {
+		return a, err
+	}
+	key := orgID + "\x00" + userID
+	if d, ok := db.access.get(key, version); ok {
+		return d, nil
+	}
 	err := db.ReadTx(ctx, func(q queryer) error {
+		// The snapshot may be newer than the counter read above.
+		if err := q.QueryRowContext(ctx, changeCounterSQL).Scan(&version); err != nil {
+			return err
+		}
 		var role sql.NullString
 		var sso bool
-		err := q.QueryRowContext(ctx, `SELECT role, sso FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID).Scan(&role, &sso)
+		err := q.QueryRowContext(ctx, accessMemberSQL, orgID, userID).Scan(&role, &sso)
 		if err == sql.ErrNoRows {
 			return nil
 		}
@@ -364,32 +426,81 @@ func (db *DB) ContentAccess(ctx context.Context, orgID, userID string, chainFrom
 			return err
 		}
 		a.Membership = &Membership{Role: nullStr(role), SSO: sso}
-		if chainFrom == nil || *chainFrom != "" {
-			if a.Collections, err = collectionNodes(ctx, q, orgID, chainFrom); err != nil {
-				return err
-			}
+		if a.Tree, err = db.trees.get(ctx, q, orgID, version); err != nil {
+			return err
 		}
-		a.Grants, err = scanGrants(q.QueryContext(ctx, grantSelect+` WHERE g.organization_id = ? AND (
- (g.principal_kind = 'user' AND g.principal_id = ?) OR
- (g.principal_kind = 'team' AND g.principal_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ? AND tm.user_id = ?)))`,
-			orgID, userID, orgID, userID))
+		a.Grants, err = scanGrants(q.QueryContext(ctx, accessGrantsSQL, orgID, userID, orgID, userID))
 		return err
 	})
+	if err == nil {
+		a.Memo = &Memo{}
+		db.access.put(key, version, a)
+	}
 	return a, err
 }
 
-// collectionNodes reads orgID's whole collection tree, or the chain of
-// collections from chainFrom up to the top level.
-func collectionNodes(ctx context.Context, q queryer, orgID string, chainFrom *string) ([]CollectionNode, error) {
-	var rows *sql.Rows
-	var err error
-	if chainFrom == nil {
-		rows, err = q.QueryContext(ctx, `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`, orgID)
-	} else {
-		rows, err = q.QueryContext(ctx, `WITH RECURSIVE chain(id) AS (SELECT ? UNION ALL
- SELECT c.parent_id FROM collections c JOIN chain ON c.id = chain.id WHERE c.parent_id IS NOT NULL)
- SELECT c.id, c.parent_id, c.default_level FROM collections c JOIN chain ON c.id = chain.id WHERE c.organization_id = ?`, *chainFrom, orgID)
+// versioned is a cache of values that hold while the change counter stands
+// still (every write transaction bumps it, see Write). A value is stored
+// with the counter of the snapshot it was read in and served only to
+// readers that read the same counter, so nobody sees a state other than
+// the one their own counter reading names.
+type versioned[T any] struct {
+	mu  sync.RWMutex
+	m   map[string]versionedEntry[T]
+	max int // entries kept at most; the cache empties when it is full
+}
+
+type versionedEntry[T any] struct {
+	version int64
+	v       T
+}
+
+func (c *versioned[T]) get(key string, version int64) (T, bool) {
+	c.mu.RLock()
+	e, hit := c.m[key]
+	c.mu.RUnlock()
+	if hit && e.version == version {
+		return e.v, true
 	}
+	var zero T
+	return zero, false
+}
+
+func (c *versioned[T]) put(key string, version int64, v T) {
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= c.max {
+		c.m = map[string]versionedEntry[T]{}
+	}
+	if old, ok := c.m[key]; !ok || old.version < version {
+		c.m[key] = versionedEntry[T]{version: version, v: v}
+	}
+	c.mu.Unlock()
+}
+
+// treeCache keeps each organization's collection tree between writes.
+type treeCache struct{ versioned[CollectionTree] }
+
+// get returns orgID's tree as of the snapshot of q, whose change counter
+// reads version.
+func (c *treeCache) get(ctx context.Context, q queryer, orgID string, version int64) (CollectionTree, error) {
+	if t, ok := c.versioned.get(orgID, version); ok {
+		return t, nil
+	}
+	nodes, err := collectionNodes(ctx, q, orgID)
+	if err != nil {
+		return nil, err
+	}
+	tree := make(CollectionTree, len(nodes))
+	for _, n := range nodes {
+		tree[n.ID] = n
+	}
+	c.put(orgID, version, tree)
+	return tree, nil
+}
+
+// collectionNodes reads orgID's whole collection tree.
+func collectionNodes(ctx context.Context, q queryer, orgID string) ([]CollectionNode, error) {
+	rows, err := q.QueryContext(ctx, treeSQL, orgID)
 	if err != nil {
 		return nil, err
 	}

@@ -37,12 +37,14 @@ type DB struct {
 	read  *sql.DB
 	now   func() time.Time
 
-	mu        sync.RWMutex
-	rstmts    map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
-	preparing map[string]bool      // statements being prepared in the background
+	mu      sync.RWMutex
+	rstmts  map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+	dynamic int                  // how many of them vary with the reader (prepareDynamic)
 
 	writeObserver atomic.Pointer[WriteObserver]
-	counts        countCache // list totals, valid while the change counter stands still
+	counts        countCache            // list totals, valid while the change counter stands still
+	trees         treeCache             // collection trees by organization, valid while the change counter stands still
+	access        versioned[AccessData] // content access by organization and user, likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 }
 
@@ -89,7 +91,8 @@ func Open(path string, opt Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 
-	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}, counts: countCache{m: map[string]countEntry{}}}
+	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
+		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000}}
 	if db.now == nil {
 		db.now = time.Now
 	}
@@ -189,26 +192,39 @@ func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return s, nil
 }
 
-// cachedStmt returns the prepared statement of query when there is one,
-// and otherwise starts preparing it in the background (nil meanwhile).
-func (db *DB) cachedStmt(query string) *sql.Stmt {
-	db.mu.RLock()
-	s, preparing := db.rstmts[query], db.preparing[query]
-	db.mu.RUnlock()
-	if s == nil && !preparing {
+// maxDynamicStmts bounds the statements prepared for SQL that varies with
+// the reader (see listSpec.Dynamic); past it such SQL runs unprepared.
+const maxDynamicStmts = 256
+
+// prepareDynamic prepares queries that vary with the reader, while fewer
+// than maxDynamicStmts of them are cached. Failing to prepare is not an
+// error here: the query then runs unprepared and reports it.
+func (db *DB) prepareDynamic(ctx context.Context, queries ...string) {
+	for _, q := range queries {
+		if db.cachedStmt(q) != nil {
+			continue
+		}
 		db.mu.Lock()
-		if db.rstmts[query] == nil && !db.preparing[query] {
-			db.preparing[query] = true
-			go func() {
-				db.stmt(context.Background(), query)
-				db.mu.Lock()
-				delete(db.preparing, query)
-				db.mu.Unlock()
-			}()
+		full := db.dynamic >= maxDynamicStmts
+		if !full {
+			db.dynamic++
 		}
 		db.mu.Unlock()
+		if full {
+			return
+		}
+		if _, err := db.stmt(ctx, q); err != nil {
+			return
+		}
 	}
-	return s
+}
+
+// cachedStmt is the prepared statement for query, or nil when it has not
+// been prepared yet; it never touches the pool.
+func (db *DB) cachedStmt(query string) *sql.Stmt {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.rstmts[query]
 }
 
 // prepare readies queries on the reader pool before a read transaction
@@ -351,9 +367,8 @@ type readTx struct {
 // as many concurrent first reads as there are readers would wait on each
 // other for ever (the pool deadlocked on a cold start under concurrent
 // lists). So a read transaction uses statements prepared beforehand (see
-// prepare; runList does it before ReadTx), runs anything else unprepared on
-// its own connection, and has it prepared for later reads in the background,
-// where waiting for a free connection holds none.
+// prepare and prepareDynamic; runList does it before ReadTx) and runs
+// anything else unprepared on its own connection.
 func (t *readTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if s := t.db.cachedStmt(q); s != nil {
 		return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)

@@ -43,7 +43,14 @@ func (db *DB) SetContentGrant(ctx context.Context, orgID string, g ContentGrant)
  VALUES (?, ?, ?, ?, ?, ?, ?)
  ON CONFLICT (target_kind, target_id, principal_kind, principal_id) DO UPDATE SET role = excluded.role`,
 			orgID, g.TargetKind, g.TargetID, g.PrincipalKind, g.PrincipalID, g.Role, ms(tx.Now))
-		return err
+		if err != nil || g.TargetKind != KindSpace {
+			return err
+		}
+		c := newSpaceCounts(tx)
+		if err := c.principal(orgID, g.PrincipalKind, g.PrincipalID); err != nil {
+			return err
+		}
+		return c.done()
 	})
 }
 
@@ -51,13 +58,28 @@ func (db *DB) SetContentGrant(ctx context.Context, orgID string, g ContentGrant)
 func (db *DB) DeleteContentGrant(ctx context.Context, target ContentRef, principalKind, principalID string) (bool, error) {
 	var n int64
 	err := db.Write(ctx, func(tx *Tx) error {
-		res, err := tx.exec(`DELETE FROM content_grants WHERE target_kind = ? AND target_id = ? AND principal_kind = ? AND principal_id = ?`,
-			target.Kind, target.ID, principalKind, principalID)
+		var orgID string
+		err := tx.QueryRowContext(tx.ctx, `SELECT organization_id FROM content_grants WHERE target_kind = ? AND target_id = ? AND principal_kind = ? AND principal_id = ?`,
+			target.Kind, target.ID, principalKind, principalID).Scan(&orgID)
+		if err == sql.ErrNoRows {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
-		n, err = res.RowsAffected()
-		return err
+		if _, err := tx.exec(`DELETE FROM content_grants WHERE target_kind = ? AND target_id = ? AND principal_kind = ? AND principal_id = ?`,
+			target.Kind, target.ID, principalKind, principalID); err != nil {
+			return err
+		}
+		n = 1
+		if target.Kind != KindSpace {
+			return nil
+		}
+		c := newSpaceCounts(tx)
+		if err := c.principal(orgID, principalKind, principalID); err != nil {
+			return err
+		}
+		return c.done()
 	})
 	return n > 0, err
 }
@@ -75,14 +97,21 @@ func (db *DB) ListContentGrants(ctx context.Context, target ContentRef, pq PageQ
 	})
 }
 
-// deleteGrantsOn drops the grants on the given targets of one kind.
+// deleteGrantsOn drops the grants on the given targets of one kind (and
+// recounts the spaces of the members who lose grants on spaces).
 func deleteGrantsOn(tx *Tx, kind string, ids ...string) error {
+	c := newSpaceCounts(tx)
+	if kind == KindSpace {
+		if err := c.grantees(ids...); err != nil {
+			return err
+		}
+	}
 	for _, id := range ids {
 		if _, err := tx.exec(`DELETE FROM content_grants WHERE target_kind = ? AND target_id = ?`, kind, id); err != nil {
 			return err
 		}
 	}
-	return nil
+	return c.done()
 }
 
 func init() {
@@ -91,7 +120,15 @@ func init() {
 		return err
 	})
 	teamRemovalHooks = append(teamRemovalHooks, func(tx *Tx, orgID, teamID string) error {
-		_, err := tx.exec(`DELETE FROM content_grants WHERE organization_id = ? AND principal_kind = 'team' AND principal_id = ?`, orgID, teamID)
-		return err
+		if _, err := tx.exec(`DELETE FROM content_grants WHERE organization_id = ? AND principal_kind = 'team' AND principal_id = ?`, orgID, teamID); err != nil {
+			return err
+		}
+		// Its members lose what the team was granted (the memberships still
+		// exist here, but the team has no grants left).
+		c := newSpaceCounts(tx)
+		if err := c.principal(orgID, "team", teamID); err != nil {
+			return err
+		}
+		return c.done()
 	})
 }

@@ -28,16 +28,11 @@ var (
 	ErrExists        = errors.New("storage: already exists")
 )
 
-// memberCounts come with the row (no query per row): the team count is
-// stored on the membership and kept exact by the team writes (teams.go); the
-// spaces count is the number of live spaces granted to the member directly
-// or through a team.
-const memberSelect = userCols + `, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at, m.team_count, ` + memberSpacesSQL
-
-const memberSpacesSQL = `(SELECT COUNT(DISTINCT g.target_id) FROM content_grants g JOIN spaces s ON s.id = g.target_id
- WHERE g.target_kind = 'space' AND s.deleted_at IS NULL AND g.organization_id = m.organization_id AND (
- (g.principal_kind = 'user' AND g.principal_id = m.user_id) OR
- (g.principal_kind = 'team' AND g.principal_id IN (SELECT x.team_id FROM team_members x WHERE x.organization_id = m.organization_id AND x.user_id = m.user_id))))`
+// The member counts come with the row (no query per row): both are stored
+// on the membership and kept exact by the writes that change them (the team
+// count by teams.go, the spaces count, the live spaces granted to the
+// member directly or through a team, by space_counts.go).
+const memberSelect = userCols + `, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at, m.team_count, m.space_count`
 
 func scanMember(sc interface{ Scan(...any) error }, orgID string) (Member, error) {
 	var m Member

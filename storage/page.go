@@ -93,6 +93,9 @@ type listSpec struct {
 	IDCol     string // unique tiebreak column
 	Desc      bool
 	Text      bool // the sort key is text (Cursor.S) rather than a number (Cursor.N)
+	// Dynamic: the SQL varies with the reader (a visibility condition), so
+	// its statements are prepared only while few such statements exist.
+	Dynamic bool
 }
 
 // runList reads one page and the list's total in one read snapshot. scan
@@ -121,7 +124,12 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 		countFrom, countArgs = spec.CountFrom, spec.CountArgs
 	}
 	countQ := "SELECT COUNT(*) " + countFrom
-	if err := db.prepare(ctx, changeCounterSQL, countQ, q); err != nil {
+	if err := db.prepare(ctx, changeCounterSQL); err != nil {
+		return page, err
+	}
+	if spec.Dynamic {
+		db.prepareDynamic(ctx, countQ, q)
+	} else if err := db.prepare(ctx, countQ, q); err != nil {
 		return page, err
 	}
 	err := db.ReadTx(ctx, func(tx queryer) error {

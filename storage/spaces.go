@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 )
 
@@ -82,10 +83,128 @@ type SpaceFilter struct {
 	ParentID       *string // only the spaces directly in this collection
 	ByCreation     bool    // order by creation time instead of the stored tree order
 	Desc           bool
+	// Visible, when set, keeps only the spaces it names (the reader's view,
+	// computed by the caller); nil keeps every space.
+	Visible *SpaceVisibility
 }
 
+// SpaceVisibility names a set of spaces: those with an id in IDs, and those
+// that fall in one of Classes. Storage only turns it into SQL: who sees
+// what is decided by the caller (graph/permissions.go).
+type SpaceVisibility struct {
+	IDs     []string
+	Classes []SpaceClass
+}
+
+// SpaceClass is the spaces directly under one of Parents (and at the top
+// level when TopLevel) whose visibility and default level match one of
+// Kinds. An empty Kinds matches every space there.
+type SpaceClass struct {
+	Parents  []string
+	TopLevel bool
+	Kinds    []SpaceKinds
+}
+
+// SpaceKinds is spaces with one of Visibilities and, unless AnyLevel, one
+// of Levels as default level (a nil entry: no default level).
+type SpaceKinds struct {
+	Visibilities []string
+	AnyLevel     bool
+	Levels       []*string
+}
+
+// sql is the condition on spaces s. Its values are written as SQL string
+// literals, not bound: SQLite re-prepares a statement on every run when it
+// rebinds parameters past the 31st that the planner looked at, which cost
+// more than the whole page. The values are ids and enum values, quoted.
+func (v *SpaceVisibility) sql() string {
+	var b strings.Builder
+	in := func(col string, vals []string) {
+		b.WriteString(col + " IN (")
+		for i, x := range vals {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(sqlString(x))
+		}
+		b.WriteString(")")
+	}
+	or := func(first *bool) {
+		if !*first {
+			b.WriteString(" OR ")
+		}
+		*first = false
+	}
+	b.WriteString("(")
+	first := true
+	if len(v.IDs) > 0 {
+		or(&first)
+		in("s.id", v.IDs)
+	}
+	for _, c := range v.Classes {
+		if len(c.Parents) == 0 && !c.TopLevel {
+			continue
+		}
+		or(&first)
+		b.WriteString("((")
+		p := true
+		if len(c.Parents) > 0 {
+			or(&p)
+			in("s.parent_id", c.Parents)
+		}
+		if c.TopLevel {
+			or(&p)
+			b.WriteString("s.parent_id IS NULL")
+		}
+		b.WriteString(")")
+		if len(c.Kinds) > 0 {
+			b.WriteString(" AND (")
+			k := true
+			for _, kind := range c.Kinds {
+				or(&k)
+				b.WriteString("(")
+				in("s.visibility", kind.Visibilities)
+				if !kind.AnyLevel {
+					var levels []string
+					null := false
+					for _, l := range kind.Levels {
+						if l == nil {
+							null = true
+						} else {
+							levels = append(levels, *l)
+						}
+					}
+					b.WriteString(" AND (")
+					switch {
+					case len(levels) > 0 && null:
+						in("s.default_level", levels)
+						b.WriteString(" OR s.default_level IS NULL")
+					case null:
+						b.WriteString("s.default_level IS NULL")
+					default:
+						in("s.default_level", levels)
+					}
+					b.WriteString(")")
+				}
+				b.WriteString(")")
+			}
+			b.WriteString(")")
+		}
+		b.WriteString(")")
+	}
+	if first {
+		b.WriteString("1 = 0") // names nothing
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// sqlString is s as a standard SQL string literal.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
 // ListSpaces pages through live spaces. keep, when set, drops the spaces
-// the reader may not see (see runFilteredList).
+// the reader may not see in Go (see runFilteredList); f.Visible does it in
+// SQL, and is what lists use.
 func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bool, pq PageQuery) (Page[Space], error) {
 	from := `FROM spaces s WHERE s.organization_id = ? AND s.deleted_at IS NULL`
 	args := []any{f.OrganizationID}
@@ -93,7 +212,12 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 		from += ` AND s.parent_id = ?`
 		args = append(args, *f.ParentID)
 	}
-	spec := listSpec{Select: spaceCols, From: from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc}
+	dynamic := false
+	if f.Visible != nil {
+		from += ` AND ` + f.Visible.sql()
+		dynamic = true
+	}
+	spec := listSpec{Select: spaceCols, From: from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc, Dynamic: dynamic}
 	cursor := func(s Space) Cursor { return Cursor{S: s.SortKey, ID: s.ID} }
 	if f.ByCreation {
 		spec.SortCol, spec.Text = "s.created_at", false
@@ -174,6 +298,16 @@ func (db *DB) UpdateSpace(ctx context.Context, id string, p SpacePatch) error {
 	})
 }
 
+// recountGrantees recounts the spaces of the members granted on the spaces
+// (after they entered or left the trash, or got grants).
+func recountGrantees(tx *Tx, spaceIDs ...string) error {
+	c := newSpaceCounts(tx)
+	if err := c.grantees(spaceIDs...); err != nil {
+		return err
+	}
+	return c.done()
+}
+
 // SpaceCounters is a change of a space's counters (deltas).
 type SpaceCounters struct {
 	Comments, ChangeRequests, ChangeRequestsOpen, ChangeRequestsDraft int
@@ -198,8 +332,10 @@ func (db *DB) TrashSpace(ctx context.Context, id string) (bool, error) {
 		if err != nil {
 			return err
 		}
-		n, err = res.RowsAffected()
-		return err
+		if n, err = res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		return recountGrantees(tx, id)
 	})
 	return n > 0, err
 }
@@ -215,6 +351,9 @@ func (db *DB) RestoreSpace(ctx context.Context, id string, since time.Time) erro
 			return notFound(err)
 		}
 		if _, err := tx.exec(`UPDATE spaces SET deleted_at = NULL, updated_at = ? WHERE id = ?`, ms(tx.Now), id); err != nil {
+			return err
+		}
+		if err := recountGrantees(tx, id); err != nil {
 			return err
 		}
 		return refreshItem(tx, ContentRef{KindSpace, id}, nullStr(parent))
@@ -336,6 +475,9 @@ func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, err
 		if _, err := tx.exec(`INSERT INTO content_grants (organization_id, target_kind, target_id, principal_kind, principal_id, role, created_at)
  SELECT organization_id, target_kind, ?, principal_kind, principal_id, role, ? FROM content_grants WHERE target_kind = 'space' AND target_id = ?`,
 			newID, ms(tx.Now), id); err != nil {
+			return err
+		}
+		if err := recountGrantees(tx, newID); err != nil {
 			return err
 		}
 		return place(tx, src.OrganizationID, ContentRef{KindSpace, newID}, src.ParentID, false, Placement{After: &ContentRef{KindSpace, id}})

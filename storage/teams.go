@@ -18,8 +18,10 @@ type Team struct {
 }
 
 // teamSpacesSQL counts the live spaces a team is granted a role on.
+// (the organization condition lets it use the grants' principal index).
 var teamSpacesSQL = `(SELECT COUNT(*) FROM content_grants g JOIN spaces s ON s.id = g.target_id
- WHERE g.target_kind = 'space' AND g.principal_kind = 'team' AND g.principal_id = t.id AND s.deleted_at IS NULL)`
+ WHERE g.organization_id = t.organization_id AND g.principal_kind = 'team' AND g.principal_id = t.id
+ AND g.target_kind = 'space' AND s.deleted_at IS NULL)`
 
 const teamCols = `t.id, t.organization_id, t.title, t.created_at,
  (SELECT COUNT(*) FROM team_members x WHERE x.team_id = t.id)`
@@ -185,13 +187,13 @@ func removeTeamMember(tx *Tx, teamID, userID string) (bool, error) {
 	return true, refreshTeamCount(tx, teamID, userID)
 }
 
-// refreshTeamCount recounts the teams of userID in the team's organization
-// into members.team_count (read by the members list). Every change to
+// refreshTeamCount recounts the stored counts of userID in the team's
+// organization (members.team_count and space_count, read by the members
+// list: a team brings the spaces granted to it). Every change to
 // team_members goes through upsertTeamMember or removeTeamMember, which call
-// it in the same transaction, so the stored count is always exact.
+// it in the same transaction, so the stored counts are always exact.
 func refreshTeamCount(tx *Tx, teamID, userID string) error {
-	_, err := tx.exec(`UPDATE members SET team_count = (SELECT COUNT(*) FROM team_members tm
-   WHERE tm.organization_id = members.organization_id AND tm.user_id = members.user_id)
+	_, err := tx.exec(`UPDATE members SET `+memberCountsSet+`
  WHERE user_id = ? AND organization_id = (SELECT organization_id FROM teams WHERE id = ?)`, userID, teamID)
 	return err
 }

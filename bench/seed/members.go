@@ -61,18 +61,17 @@ func Teams(ctx context.Context, e *Env, n int) error {
 		if err := batchInsert(tx, ctx, "teams", []string{"id", "organization_id", "title", "created_at"}, teams); err != nil {
 			return err
 		}
-		if err := batchInsert(tx, ctx, "team_members", []string{"team_id", "organization_id", "user_id", "role", "added_at"}, tms); err != nil {
-			return err
-		}
-		// The stored per-member team count (storage keeps it on every team write).
-		_, err := tx.ExecContext(ctx, `UPDATE members SET team_count = (SELECT COUNT(*) FROM team_members tm
-   WHERE tm.organization_id = members.organization_id AND tm.user_id = members.user_id) WHERE organization_id = ?`, e.Org)
-		return err
+		return batchInsert(tx, ctx, "team_members", []string{"team_id", "organization_id", "user_id", "role", "added_at"}, tms)
 	})
 	if err != nil {
 		return err
 	}
+	// The stored per-member counts (storage keeps them on every API write).
+	if err := e.DB.RecountMembers(ctx, e.Org); err != nil {
+		return err
+	}
 	e.Out["teams"] = n
 	e.Out["team"] = ids[0]
+	e.TeamIDs = append(e.TeamIDs, ids...)
 	return nil
 }

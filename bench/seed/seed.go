@@ -26,6 +26,8 @@ type Env struct {
 
 	// MemberIDs are the members Members added, for the seeders after it.
 	MemberIDs []string
+	// TeamIDs are the teams Teams created.
+	TeamIDs []string
 }
 
 // Seeder fills one kind of resource; the command exposes it as a flag.

@@ -63,6 +63,9 @@ func (e enum[T]) unmarshal(in any, out *T) error {
 	return nil
 }
 
+// Values is the REST values in declaration order (do not change the slice).
+func (e enum[T]) Values() []T { return e.values }
+
 // List is the REST values, for error messages.
 func (e enum[T]) List() string {
 	parts := make([]string, len(e.values))

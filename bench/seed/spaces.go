@@ -1,0 +1,169 @@
+package seed
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"docsapi/auth"
+	"docsapi/storage"
+)
+
+func init() {
+	register("spaces", "spaces to create across a tree of nested collections (n/100 collections, three levels); also a member with role read, team and direct grants (reader_token)", Spaces)
+}
+
+// posKey and the sort keys below follow storage/content.go: fixed-width
+// positions spaced by 65536, a child's sort key is its parent's, '/', its
+// own position.
+func posKey(n int) string { return fmt.Sprintf("%012d", n*65536) }
+
+// Spaces creates n spaces spread over n/100 collections nested three levels
+// deep (a tenth at the top level, each with up to three children, and so
+// on), one space in twenty at the top level. Default levels and visibilities
+// vary, so that a non-admin member sees most but not all of them: every
+// tenth collection starting at the fourth has no default access, one space
+// in seven has none either, one in ten is in-collection, one in fifty public.
+//
+// It also creates a member with role read and a token ("reader_token"),
+// joins them to the first seeded team (when there is one), and grants: the
+// team edit on half of the collections without default access, the member
+// comment on one space in 97; the second team gets read on one space in 101. "space" is a space three levels down that the
+// admin and the reader can both read.
+func Spaces(ctx context.Context, e *Env, n int) error {
+	nc := max(1, n/100)
+	top := max(1, nc/10)
+	base := time.Now().Add(-time.Duration(n+1) * time.Second).UnixMilli()
+
+	type node struct {
+		id, key  string
+		parent   int // -1: top level
+		depth    int
+		inherits bool // default inherit along the whole chain
+	}
+	cols := make([]node, nc)
+	nextPos := map[int]int{} // parent index (-1: top) -> next position
+	place := func(parent int) (string, string) {
+		nextPos[parent]++
+		pos := posKey(nextPos[parent])
+		if parent < 0 {
+			return pos, pos
+		}
+		return pos, cols[parent].key + "/" + pos
+	}
+	colRows := make([][]any, 0, nc)
+	for i := range nc {
+		parent := -1
+		if i >= top {
+			parent = (i - top) / 3
+		}
+		var level any = "inherit"
+		switch i % 10 {
+		case 3:
+			level = nil
+		case 7:
+			level = "read"
+		}
+		pos, key := place(parent)
+		c := node{id: storage.NewID(), key: key, parent: parent, inherits: level == "inherit"}
+		if parent >= 0 {
+			c.depth = cols[parent].depth + 1
+			c.inherits = c.inherits && cols[parent].inherits
+		}
+		cols[i] = c
+		var pid any
+		if parent >= 0 {
+			pid = cols[parent].id
+		}
+		at := base + int64(i)
+		colRows = append(colRows, []any{c.id, e.Org, pid, fmt.Sprintf("Collection %03d", i), level, pos, key, at, at})
+	}
+
+	spaceRows := make([][]any, 0, n)
+	revRows := make([][]any, 0, n)
+	ids := make([]string, n)
+	sample, sampleDepth := "", -1
+	for j := range n {
+		parent := j % nc
+		if j%20 == 0 {
+			parent = -1
+		}
+		visibility := "private"
+		switch {
+		case j%10 == 1 && parent >= 0:
+			visibility = "in-collection"
+		case j%50 == 2:
+			visibility = "public"
+		}
+		var level any = "inherit"
+		if j%7 == 0 {
+			level = nil
+		}
+		id, rev := storage.NewID(), storage.NewID()
+		ids[j] = id
+		pos, key := place(parent)
+		var pid any
+		if parent >= 0 {
+			pid = cols[parent].id
+			if level == "inherit" && visibility == "private" && cols[parent].inherits && cols[parent].depth > sampleDepth {
+				sample, sampleDepth = id, cols[parent].depth
+			}
+		}
+		at := base + int64(j)*1000
+		spaceRows = append(spaceRows, []any{id, e.Org, pid, fmt.Sprintf("Space %05d", j), visibility, "live", level, rev, pos, key, at, at})
+		revRows = append(revRows, []any{rev, id, "[]", "edits", at})
+	}
+
+	secret, hash := auth.NewToken()
+	role := "read"
+	reader, _, err := e.DB.CreateUserWithToken(ctx, "bench-reader-"+storage.NewID()+"@example.com", "Bench Reader", e.Org, &role, true, hash)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UnixMilli()
+	var grants [][]any
+	if len(e.TeamIDs) > 0 {
+		for i := 3; i < nc; i += 20 { // half of the collections without default access
+			grants = append(grants, []any{e.Org, "collection", cols[i].id, "team", e.TeamIDs[0], "edit", now})
+		}
+	}
+	if len(e.TeamIDs) > 1 { // members of another team see one space in 101 through it
+		for j := 5; j < n; j += 101 {
+			grants = append(grants, []any{e.Org, "space", ids[j], "team", e.TeamIDs[1], "read", now})
+		}
+	}
+	for j := 0; j < n; j += 97 {
+		grants = append(grants, []any{e.Org, "space", ids[j], "user", reader.ID, "comment", now})
+	}
+
+	err = e.DB.Write(ctx, func(tx *storage.Tx) error {
+		if err := batchInsert(tx, ctx, "collections", []string{"id", "organization_id", "parent_id", "title", "default_level", "position", "sort_key", "created_at", "updated_at"}, colRows); err != nil {
+			return err
+		}
+		if err := batchInsert(tx, ctx, "spaces", []string{"id", "organization_id", "parent_id", "title", "visibility", "edit_mode", "default_level", "revision_id", "position", "sort_key", "created_at", "updated_at"}, spaceRows); err != nil {
+			return err
+		}
+		if err := batchInsert(tx, ctx, "revisions", []string{"id", "space_id", "parents", "type", "created_at"}, revRows); err != nil {
+			return err
+		}
+		if len(e.TeamIDs) > 0 {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO team_members (team_id, organization_id, user_id, role, added_at) VALUES (?, ?, ?, 'member', ?)`, e.TeamIDs[0], e.Org, reader.ID, now); err != nil {
+				return err
+			}
+		}
+		return batchInsert(tx, ctx, "content_grants", []string{"organization_id", "target_kind", "target_id", "principal_kind", "principal_id", "role", "created_at"}, grants)
+	})
+	if err != nil {
+		return err
+	}
+	// The stored per-member counts (storage keeps them on every API write).
+	if err := e.DB.RecountMembers(ctx, e.Org); err != nil {
+		return err
+	}
+	if sample == "" {
+		sample = ids[len(ids)-1]
+	}
+	e.Out["spaces"], e.Out["collections"], e.Out["space"] = n, nc, sample
+	e.Out["reader"], e.Out["reader_token"] = reader.ID, secret
+	return nil
+}
