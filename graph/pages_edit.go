@@ -167,6 +167,9 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 	if typ != "computed" && in.Computed != nil {
 		return nil, apierr.Invalid("computed", "only computed pages have a computed source")
 	}
+	if err := checkPageSettings(string(typ), in.Layout, in.Cover, in.Variables); err != nil {
+		return nil, err
+	}
 	page := newTreePage(in.Title, deref(in.Slug), deref(in.Markdown))
 	page.Type = string(typ)
 	if page.Slug == "" {
@@ -180,6 +183,9 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 		page.Markdown = ""
 	}
 	cs, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
+		if err := applyPageSettings(t, page, in.Layout, in.Cover, in.Variables); err != nil {
+			return err
+		}
 		list, err := childrenOf(t, in.Parent)
 		if err != nil {
 			return err
@@ -236,6 +242,14 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 		setB := func(dst *bool, v *bool) {
 			if v != nil {
 				*dst = *v
+			}
+		}
+		if in.Layout != nil || in.Cover != nil || in.Variables != nil {
+			if err := checkPageSettings(p.Type, in.Layout, in.Cover, in.Variables); err != nil {
+				return err
+			}
+			if err := applyPageSettings(t, p, in.Layout, in.Cover, in.Variables); err != nil {
+				return err
 			}
 		}
 		set(&p.Title, in.Title)

@@ -2404,7 +2404,7 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "type", "parent", "index", "slug", "emoji", "icon", "description", "markdown", "hidden", "target", "computed"}
+	fieldsInOrder := [...]string{"title", "type", "parent", "index", "slug", "emoji", "icon", "description", "markdown", "hidden", "target", "computed", "layout", "cover", "variables"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2495,6 +2495,27 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 				return it, err
 			}
 			it.Computed = data
+		case "layout":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layout"))
+			data, err := ec.unmarshalOJSONObject2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Layout = data
+		case "cover":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cover"))
+			data, err := ec.unmarshalOJSONObject2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cover = data
+		case "variables":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variables"))
+			data, err := ec.unmarshalOJSONObject2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Variables = data
 		}
 	}
 	return it, nil
@@ -2585,7 +2606,7 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "slug", "emoji", "icon", "description", "markdown", "hidden", "noIndex", "noRobotsIndex", "computed"}
+	fieldsInOrder := [...]string{"title", "slug", "emoji", "icon", "description", "markdown", "hidden", "noIndex", "noRobotsIndex", "computed", "layout", "cover", "variables"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2662,6 +2683,27 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 				return it, err
 			}
 			it.Computed = data
+		case "layout":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layout"))
+			data, err := ec.unmarshalOJSONObject2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Layout = data
+		case "cover":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cover"))
+			data, err := ec.unmarshalOJSONObject2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cover = data
+		case "variables":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variables"))
+			data, err := ec.unmarshalOJSONObject2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Variables = data
 		}
 	}
 	return it, nil

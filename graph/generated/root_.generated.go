@@ -9507,6 +9507,23 @@ input CreatePageInput {
   {models: Boolean}}. Reading the page renders the spec's latest version.
   """
   computed: JSONObject
+  """
+  Layout switches: {width: default|wide, coverSize: hero|full, cover, title,
+  description, tableOfContents, outline, pagination, metadata (booleans)};
+  keys left out keep their value. Document and computed pages only.
+  """
+  layout: JSONObject
+  """
+  Cover: {ref: {kind: file, file} | {kind: url, url}, refDark: same, yPos:
+  number}; the file must be in the revision. An empty object removes it.
+  """
+  cover: JSONObject
+  """
+  Page variables: names of letters, digits, _ . - (starting with a letter or
+  _), values strings (at most 256 characters), numbers or booleans; replaces
+  the page's variables.
+  """
+  variables: JSONObject
 }
 
 input UpdatePageInput {
@@ -9521,6 +9538,23 @@ input UpdatePageInput {
   noRobotsIndex: Boolean
   "COMPUTED pages only: a new computed content source (see CreatePageInput.computed)."
   computed: JSONObject
+  """
+  Layout switches: {width: default|wide, coverSize: hero|full, cover, title,
+  description, tableOfContents, outline, pagination, metadata (booleans)};
+  keys left out keep their value. Document and computed pages only.
+  """
+  layout: JSONObject
+  """
+  Cover: {ref: {kind: file, file} | {kind: url, url}, refDark: same, yPos:
+  number}; the file must be in the revision. An empty object removes it.
+  """
+  cover: JSONObject
+  """
+  Page variables: names of letters, digits, _ . - (starting with a letter or
+  _), values strings (at most 256 characters), numbers or booleans; replaces
+  the page's variables.
+  """
+  variables: JSONObject
 }
 
 input MovePageInput {

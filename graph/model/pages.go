@@ -174,6 +174,9 @@ type CreatePageInput struct {
 	Hidden      *bool          `json:"hidden,omitempty"`
 	Target      map[string]any `json:"target,omitempty"`
 	Computed    map[string]any `json:"computed,omitempty"`
+	Layout      map[string]any `json:"layout,omitempty"`
+	Cover       map[string]any `json:"cover,omitempty"`
+	Variables   map[string]any `json:"variables,omitempty"`
 }
 
 type UpdatePageInput struct {
@@ -189,6 +192,10 @@ type UpdatePageInput struct {
 
 	// Computed replaces a computed page's source.
 	Computed map[string]any `json:"computed,omitempty"`
+
+	Layout    map[string]any `json:"layout,omitempty"`
+	Cover     map[string]any `json:"cover,omitempty"`
+	Variables map[string]any `json:"variables,omitempty"`
 }
 
 type MovePageInput struct {
