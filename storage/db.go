@@ -44,6 +44,7 @@ type DB struct {
 	writeObserver atomic.Pointer[WriteObserver]
 	counts        countCache // list totals, valid while the change counter stands still
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
+	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
 }
 
 // Options tunes Open; the zero value is the durable default.
