@@ -1,10 +1,12 @@
 package rest_test
 
 import (
+	"database/sql"
 	"strings"
 	"testing"
 
 	"docsapi/apitest"
+	"docsapi/storage"
 )
 
 // Site installations name real sites of the installation's organization;
@@ -175,5 +177,50 @@ func TestExtendedSiteInstallations(t *testing.T) {
 		if it.(map[string]any)["siteObject"] != nil {
 			t.Errorf("siteObject without extended: %v", it)
 		}
+	}
+}
+
+// Migration 0007b drops the site installations that earlier versions
+// accepted on ids that are no site of the installation's organization.
+func TestSiteInstallationsMigration(t *testing.T) {
+	env := apitest.New(t)
+	otherOrg, foreign := env.NewOrg("Other", "admin@other.test")
+	publish(env, env.Admin, "chat", env.Org, nil)
+	own := install(env, env.Admin, "chat", env.Org)
+	site := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/sites", env.Admin.Token, map[string]any{"title": "Docs"}).JSON()["id"].(string)
+	theirs := env.Must(201, "POST", "/v1/orgs/"+otherOrg+"/sites", foreign.Token, map[string]any{"title": "Theirs"}).JSON()["id"].(string)
+	env.Must(201, "POST", "/v1/integrations/chat/installations/"+own+"/sites", env.Admin.Token, map[string]any{"site": site})
+	env.Must(200, "PATCH", "/v1/integrations/chat/installations/"+own+"/sites/"+site, env.Admin.Token, map[string]any{"externalIds": []string{"keep"}})
+	raw, err := sql.Open("sqlite", env.DBPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	// What earlier versions stored: an unknown id and another organization's site.
+	for _, target := range []string{"ghost", theirs} {
+		if _, err := raw.Exec(`INSERT INTO integration_target_installations (installation_id, integration_id, kind, target_id, status, created_at, updated_at)
+ SELECT installation_id, integration_id, kind, ?, status, created_at, updated_at FROM integration_target_installations WHERE target_id = ?`, target, site); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := raw.Exec(`INSERT INTO integration_external_ids (installation_id, kind, target_id, external_id) VALUES (?, 'site', ?, 'x')`, own, target); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := countRows(t, env, "integration_target_installations"); n != 3 {
+		t.Fatalf("%d site installations before the migration, want 3", n)
+	}
+	if _, err := raw.Exec(`DELETE FROM schema_migrations WHERE name LIKE '%0007b_site_installation_targets.sql'`); err != nil {
+		t.Fatal(err)
+	}
+	again, err := storage.Open(env.DBPath, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.Close()
+	var targets, externalIDs int
+	raw.QueryRow(`SELECT COUNT(*) FROM integration_target_installations WHERE kind = 'site'`).Scan(&targets)
+	raw.QueryRow(`SELECT COUNT(*) FROM integration_external_ids WHERE kind = 'site'`).Scan(&externalIDs)
+	if targets != 1 || externalIDs != 1 {
+		t.Fatalf("%d site installations and %d external ids left, want the real one of each", targets, externalIDs)
 	}
 }
