@@ -35,7 +35,7 @@ type installationRule struct {
 	ownerAdmin bool // admins of the integration's owning organization
 	token      bool // the installation's own tokens
 	// members: every member of the installation's organization passes
-	// (space and site installations, where the role on the space decides).
+	// (space and site installations, where the role on the target decides).
 	members bool
 }
 
