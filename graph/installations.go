@@ -35,7 +35,7 @@ type installationRule struct {
 	ownerAdmin bool // admins of the integration's owning organization
 	token      bool // the installation's own tokens
 	// members: every member of the installation's organization passes
-	// (space and site installations, where the role on the space decides).
+	// (space and site installations, where the role on the target decides).
 	members bool
 }
 
@@ -244,26 +244,34 @@ func statusFor(complete bool) string {
 
 // Space and site installations. Whoever acts on one must pass the
 // installation's rule and then the target's check (targetAccess):
-//   - the space must be a live space of the installation's organization:
-//     unknown ids, spaces of other organizations and spaces in the trash
-//     are all 404 "space";
-//   - members of the installation's organization act by their effective
-//     role on the space: admin installs, reads, updates and uninstalls (so
-//     organization admins always may, and so may admins of that one space);
-//     a member who can see the space with a lower role gets 403, one who
-//     cannot see it 404;
+//   - the target must be a live space (a site) of the installation's
+//     organization: unknown ids, targets of other organizations and spaces
+//     in the trash are all 404 "space" ("site");
+//   - members of the installation's organization act by their role on the
+//     target: admin installs, reads, updates and uninstalls. On a space that
+//     is the effective role on the space (so organization admins always
+//     may, and so may admins of that one space); on a site it is the
+//     organization role, as for every site change that needs ADMIN
+//     (siteScope: sites have no roles of their own). A member who can see
+//     the target with a lower role gets 403, one who cannot see it (a space
+//     hidden from them; sites for guests) 404;
 //   - admins of the integration's owner (read, update) and the
-//     installation's own tokens (read, update) need only the space to exist
-//     there: they manage the integration, not the organization's content.
-// Sites do not exist yet (another family): site ids are taken as given.
+//     installation's own tokens (read, update) need only the target to
+//     exist there: they manage the integration, not the organization's
+//     content.
 
 // targetAccess loads an installation under rule and checks the target of
 // kind named targetID for the caller.
 func (r *Resolver) targetAccess(ctx context.Context, name, installationID, kind, targetID string, rule installationRule) (storage.Integration, storage.Installation, error) {
-	rule.members = kind == "space" // sites: no role to judge by yet
+	rule.members = true // the role on the target decides
 	c, it, in, err := r.installationFor(ctx, name, installationID, rule)
-	if err != nil || kind != "space" {
+	if err != nil {
 		return it, in, err
+	}
+	// installationFor admitted tokens and owner admins before members.
+	trusted := isInstallationToken(c) || (rule.ownerAdmin && ownerAdmin(c, it))
+	if kind == "site" {
+		return it, in, r.siteTargetAccess(ctx, in, targetID, rule.action, trusted)
 	}
 	sp, err := r.Store.Space(ctx, targetID)
 	if err != nil || sp.OrganizationID != in.OrganizationID || sp.DeletedAt != nil {
@@ -272,8 +280,7 @@ func (r *Resolver) targetAccess(ctx context.Context, name, installationID, kind,
 		}
 		return it, in, apierr.NotFound("space")
 	}
-	// installationFor admitted tokens and owner admins before members.
-	if isInstallationToken(c) || (rule.ownerAdmin && ownerAdmin(c, it)) {
+	if trusted {
 		return it, in, nil
 	}
 	chain := sp.ParentID
@@ -291,6 +298,25 @@ func (r *Resolver) targetAccess(ctx context.Context, name, installationID, kind,
 		return it, in, apierr.Forbidden("%s needs the admin role on the space", rule.action)
 	}
 	return it, in, nil
+}
+
+// siteTargetAccess checks a site installation's site: a site of the
+// installation's organization, administrated by the caller unless trusted.
+func (r *Resolver) siteTargetAccess(ctx context.Context, in storage.Installation, siteID, action string, trusted bool) error {
+	if _, err := r.Store.Site(ctx, in.OrganizationID, siteID); err != nil {
+		return notFoundAs(err, "site")
+	}
+	if trusted {
+		return nil
+	}
+	s, err := r.inOrg(ctx, in.OrganizationID)
+	if err != nil {
+		return err
+	}
+	if !atLeast(s.Role(), "read") {
+		return apierr.NotFound("site") // guests do not see sites
+	}
+	return s.require("admin", action)
 }
 
 func (r *Resolver) installOnTarget(ctx context.Context, name, installationID, kind, targetID string) (storage.TargetInstallation, error) {
@@ -466,13 +492,47 @@ func (r *Resolver) spaceInstallationList(ctx context.Context, c auth.Caller, p s
 	return &l, nil
 }
 
-// noExtendedSites refuses extended site lists: sites do not exist in
-// docsapi yet, so there is no Site object to answer.
-func noExtendedSites(extended *bool) error {
-	if extended != nil && *extended {
-		return apierr.New(501, "extended: sites are not implemented in docsapi yet, so there is no Site object to answer; omit extended or pass false to get site ids")
+// siteInstallationList converts a page of site installations; extended
+// puts each site the caller can read (as GET /orgs/{org}/sites/{id} would
+// answer it) in siteObject. The page's sites are read in one query, and the
+// caller's membership once per organization on the page; sites of
+// organizations where the caller may not read sites (an owner admin's view
+// of installations elsewhere) stay ids.
+func (r *Resolver) siteInstallationList(ctx context.Context, p storage.Page[storage.TargetInstallation], extended *bool) (*model.IntegrationSiteInstallationList, error) {
+	l := model.IntegrationSiteInstallationList(listOf(p, r.siteInstallationModel))
+	if extended == nil || !*extended {
+		return &l, nil
 	}
-	return nil
+	ids := make([]string, len(p.Items))
+	for i, t := range p.Items {
+		ids[i] = t.TargetID
+	}
+	sites, err := r.Store.SitesByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	readers := map[string]*orgScope{} // nil: the caller may not read sites there
+	for _, e := range l.Items {
+		site, ok := sites[e.Site]
+		if !ok {
+			continue
+		}
+		s, seen := readers[site.OrganizationID]
+		if !seen {
+			sc, err := r.inOrgAtLeast(ctx, site.OrganizationID, "read", "reading sites")
+			if _, refused := apierr.As(err); err != nil && !refused {
+				return nil, err
+			}
+			if err == nil {
+				s = &sc
+			}
+			readers[site.OrganizationID] = s
+		}
+		if s != nil {
+			e.SiteObject = r.siteModel(s.Org, site)
+		}
+	}
+	return &l, nil
 }
 
 // deleteRefusal turns a 404 of a delete into "nothing was deleted" (204):

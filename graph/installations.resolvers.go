@@ -262,15 +262,11 @@ func (r *queryResolver) IntegrationSpaceInstallations(ctx context.Context, integ
 
 // IntegrationSiteInstallations is the resolver for the integrationSiteInstallations field.
 func (r *queryResolver) IntegrationSiteInstallations(ctx context.Context, integrationName string, page *string, limit *int, externalID *string, extended *bool) (*model.IntegrationSiteInstallationList, error) {
-	if err := noExtendedSites(extended); err != nil {
-		return nil, err
-	}
 	_, p, err := r.listTargets(ctx, integrationName, "", "site", page, limit, externalID)
 	if err != nil {
 		return nil, err
 	}
-	l := model.IntegrationSiteInstallationList(listOf(p, r.siteInstallationModel))
-	return &l, nil
+	return r.siteInstallationList(ctx, p, extended)
 }
 
 // InstallationSpaces is the resolver for the installationSpaces field.

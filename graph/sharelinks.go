@@ -16,7 +16,8 @@ const shareLinkNameMax = 50
 // it is set whether or not the site is published yet.
 func (r *Resolver) shareLinkModel(org storage.Organization, site storage.Site, l storage.ShareLink) *model.ShareLink {
 	return &model.ShareLink{Object: "share-link", ID: l.ID, CreatedAt: model.Time(l.CreatedAt), Name: l.Name, Active: l.Active,
-		Urls: model.ShareLinkURLs{Published: publishedURL(r.siteURL(org, site), &l.Key)}}
+		Urls: model.ShareLinkURLs{Location: r.Config.PublicURL + "/v1/orgs/" + org.ID + "/sites/" + site.ID + "/share-links/" + l.ID,
+			Published: publishedURL(r.siteURL(org, site), &l.Key)}}
 }
 
 // sharedSpace reads a space through a share key: the key must be an active

@@ -24,7 +24,8 @@ import (
 //     site opens the site-space and section lists to anyone);
 //   - create a site, change it, its structure and adaptive schema: CREATE;
 //   - change visibility, hostname or proxy, publish, unpublish, delete,
-//     manage share links, read or rotate the visitor key: ADMIN.
+//     manage share links, read or rotate the visitor key, install
+//     integrations on it (installations.go, siteTargetAccess): ADMIN.
 //
 // Published content (GET .../published) follows the site's audience, not
 // organization roles.

@@ -133,9 +133,14 @@ func (r *mutationResolver) DeleteSite(ctx context.Context, organizationID string
 	if _, err := r.inOrgAtLeast(ctx, organizationID, "admin", "deleting a site"); err != nil {
 		return nil, err
 	}
+	// Its site installations go with it (storage siteRemovalHooks), each
+	// with a site_installation_deleted event to deliver.
 	deleted, err := r.Store.DeleteSite(ctx, organizationID, siteID)
 	if err != nil {
 		return nil, err
+	}
+	if deleted {
+		r.notifyDeliveries()
 	}
 	return &model.DeleteResult{Deleted: deleted}, nil
 }

@@ -438,6 +438,32 @@ func (t *siteTree) move(item treeRef, before, after *treeRef, field string) erro
 	return nil
 }
 
+// SpaceLeavesSite is a site's structure once a space left it, purged from
+// the trash or transferred to another organization (storage runs it in
+// that transaction: DB.OnSpaceLeavesSites). Its site spaces go; a section
+// left without site spaces goes too (a section always holds one: the API
+// refuses to empty it), and the rules of normalize follow: the successor
+// rule for every default, a site left without sections loses its groups.
+// A group left without sections stays, as when its last section is deleted.
+func SpaceLeavesSite(st storage.SiteStructure, spaceID string) storage.SiteStructure {
+	t := newSiteTree(st)
+	emptied := map[string]bool{}
+	for id, ss := range t.spaces {
+		if ss.SpaceID == spaceID {
+			if ss.SectionID != nil {
+				emptied[*ss.SectionID] = true
+			}
+			t.removeSiteSpace(id)
+		}
+	}
+	for id := range emptied {
+		if len(t.inSection[id]) == 0 {
+			t.removeSection(id)
+		}
+	}
+	return t.plan()
+}
+
 // maxStructureRetries bounds the retries of a structure change that lost
 // the race to another one.
 const maxStructureRetries = 5
@@ -515,10 +541,15 @@ type structureView struct {
 	visible func(condition *string) bool
 }
 
+// siteSpace is a site space as the view shows it. One whose space is in the
+// trash stays where it is (with its default flag: it comes back as it was
+// with a restore), is marked by its space's deletedAt and has no published
+// URL: the published structure leaves it out.
 func (v structureView) siteSpace(ss storage.SiteSpace, isDefault bool, section *storage.SiteSection) *model.SiteSpace {
 	m := &model.SiteSpace{Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.SectionID, Space: v.r.spaceModel(ss.Space, v.role(ss.Space)),
-		Title: ss.Space.Title, Default: isDefault, Condition: ss.Condition, HasAdvancedCustomizationFeature: false}
-	if v.site.Published {
+		Title: ss.Space.Title, Default: isDefault, Condition: ss.Condition, HasAdvancedCustomizationFeature: false,
+		Urls: model.SiteSpaceURLs{Location: v.siteLocation() + "/site-spaces/" + ss.ID}}
+	if v.site.Published && ss.Space.DeletedAt == nil {
 		var sectionPath, spacePath string
 		switch {
 		case section != nil && section.ID != deref(v.site.DefaultSectionID):
@@ -534,11 +565,20 @@ func (v structureView) siteSpace(ss storage.SiteSpace, isDefault bool, section *
 	return m
 }
 
+// siteLocation is the API URL of the view's site.
+func (v structureView) siteLocation() string {
+	return v.r.Config.PublicURL + "/v1/orgs/" + v.org.ID + "/sites/" + v.site.ID
+}
+
+// section is a section with its site spaces; it has a published URL while
+// one of them is not in the trash (otherwise the published structure
+// leaves it out).
 func (v structureView) section(sec storage.SiteSection, spaces []storage.SiteSpace) *model.SiteSection {
 	m := &model.SiteSection{Object: "site-section", ID: sec.ID, Title: sec.Title, Description: sec.Description,
 		Default: sec.ID == deref(v.site.DefaultSectionID), Path: sec.Path, Condition: sec.Condition, SectionGroup: sec.GroupID,
-		SiteSpaces: []*model.SiteSpace{}, Icon: sec.Icon}
-	if v.site.Published {
+		SiteSpaces: []*model.SiteSpace{}, Icon: sec.Icon, Urls: model.SiteSectionURLs{Location: v.siteLocation() + "/sections/" + sec.ID}}
+	live := slices.ContainsFunc(spaces, func(ss storage.SiteSpace) bool { return ss.Space.DeletedAt == nil })
+	if v.site.Published && live {
 		path := sec.Path
 		if m.Default {
 			path = ""
@@ -565,7 +605,8 @@ func (v structureView) group(g storage.SiteSectionGroup, sections []*model.SiteS
 	if sections == nil {
 		sections = []*model.SiteSection{}
 	}
-	return &model.SiteSectionGroup{Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon, Sections: sections}
+	return &model.SiteSectionGroup{Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon, Sections: sections,
+		Urls: model.SiteSectionGroupURLs{Location: v.siteLocation() + "/section-groups/" + g.ID}}
 }
 
 // structure builds the whole structure in stored order; with visible set,

@@ -14,6 +14,8 @@ import (
 // installation routes name real spaces of the fixture organization: their
 // "admin" is the role on the space, which the fixture spaces inherit from
 // the organization role (so the member just below admin sees them: 403).
+// Site installation routes name real sites: their "admin" is the
+// organization role, as for every site administration.
 
 func init() {
 	in := func(f *fixture) string { return "/v1/integrations/fixture-int" }
@@ -28,7 +30,12 @@ func init() {
 		f.IDs["installedSpace"] = f.Env.Must(201, "POST", "/v1/orgs/"+f.Org+"/spaces", admin.Token, map[string]any{"title": "Installed"}).JSON()["id"].(string)
 		f.IDs["anotherSpace"] = f.Env.Must(201, "POST", "/v1/orgs/"+f.Org+"/spaces", admin.Token, map[string]any{"title": "Another"}).JSON()["id"].(string)
 		f.Env.Must(201, "POST", inst(f)+"/spaces", admin.Token, map[string]any{"space": f.IDs["installedSpace"]})
-		f.Env.Must(201, "POST", inst(f)+"/sites", admin.Token, map[string]any{"site": "fixture-site"})
+		// Sites are organization content too: a member just below admin
+		// reads them and gets 403 on site installations.
+		for _, name := range []string{"installedSite", "anotherSite"} {
+			f.IDs[name] = f.Env.Must(201, "POST", "/v1/orgs/"+f.Org+"/sites", admin.Token, map[string]any{"title": name}).JSON()["id"].(string)
+		}
+		f.Env.Must(201, "POST", inst(f)+"/sites", admin.Token, map[string]any{"site": f.IDs["installedSite"]})
 		var l struct {
 			Items []struct{ ID string } `json:"items"`
 		}
@@ -65,11 +72,11 @@ func init() {
 		"DELETE /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/spaces/" + f.IDs["installedSpace"] }},
 		"GET /v1/integrations/{integrationName}/installations/{installationId}/sites":               {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites" }},
 		"POST /v1/integrations/{integrationName}/installations/{installationId}/sites": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites" },
-			Body: map[string]any{"site": "another-site"}},
-		"GET /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites/fixture-site" }},
-		"PATCH /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites/fixture-site" },
+			BodyFor: func(f *fixture) any { return map[string]any{"site": f.IDs["anotherSite"]} }},
+		"GET /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites/" + f.IDs["installedSite"] }},
+		"PATCH /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites/" + f.IDs["installedSite"] },
 			Body: map[string]any{"externalIds": []string{"x"}}},
-		"DELETE /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites/fixture-site" }},
+		"DELETE /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}": {Min: "admin", Path: func(f *fixture) string { return inst(f) + "/sites/" + f.IDs["installedSite"] }},
 		"GET /v1/orgs/{organizationId}/installations":                                             {Min: "admin", Path: func(f *fixture) string { return "/v1/orgs/" + f.Org + "/installations" }},
 	}
 	for k, v := range rules {

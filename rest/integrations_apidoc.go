@@ -18,23 +18,16 @@ func init() {
 	declareEnum[model.IntegrationEventStatus](model.IntegrationEventStatuses.List())
 	declareEnum[model.IntegrationLogLevel](model.IntegrationLogLevels.List())
 
-	// space is the id, or the whole Space in extended lists (MarshalJSON
-	// writes spaceObject there).
-	overrideSchema(model.IntegrationSpaceInstallation{}, func(obj map[string]any) map[string]any {
-		props := obj["properties"].(map[string]any)
-		props["space"] = map[string]any{"oneOf": []any{
-			map[string]any{"type": "string", "description": "The space id."},
-			props["spaceObject"],
-		}, "description": "The space id; the whole space (as GET /spaces/{spaceId} answers the caller) in lists asked with extended=true."}
-		delete(props, "spaceObject")
-		return obj
-	})
+	// space (site) is the id, or the whole Space (Site) in extended lists
+	// (MarshalJSON writes spaceObject, siteObject there).
+	expandable(model.IntegrationSpaceInstallation{}, "space", "The space id; the whole space (as GET /spaces/{spaceId} answers the caller) in lists asked with extended=true.")
+	expandable(model.IntegrationSiteInstallation{}, "site", "The site id; the whole site (as GET /orgs/{organizationId}/sites/{siteId} answers the caller) in lists asked with extended=true.")
 
 	const named = "/integrations/{integrationName}"
 	const inst = named + "/installations/{installationId}"
 	externalID := Param{Name: "externalId", Type: "", Description: "Only installations carrying this external id."}
 	extended := Param{Name: "extended", Type: false, Description: "Answer the whole space instead of its id, for the spaces the caller can read (default false)."}
-	extendedSites := Param{Name: "extended", Type: false, Description: "true answers 501: sites are not implemented yet, so there is no Site object (default false)."}
+	extendedSites := Param{Name: "extended", Type: false, Description: "Answer the whole site instead of its id, for the sites the caller can read (default false)."}
 	describe(
 		Operation{Method: "GET", Pattern: "/integrations", ID: "listIntegrations", Tag: "integrations",
 			Summary: "Integrations the caller may see.", Status: 200, Response: model.IntegrationList{},
@@ -108,4 +101,18 @@ func init() {
 		Operation{Method: "DELETE", Pattern: inst + "/sites/{siteId}", ID: "uninstallIntegrationFromSite", Tag: "installations",
 			Summary: "Uninstall from a site.", Status: 205},
 	)
+}
+
+// expandable describes a target entry whose field holds the target's id, or
+// the whole object (its <field>Object) in extended lists.
+func expandable(v any, field, description string) {
+	overrideSchema(v, func(obj map[string]any) map[string]any {
+		props := obj["properties"].(map[string]any)
+		props[field] = map[string]any{"oneOf": []any{
+			map[string]any{"type": "string", "description": "The " + field + " id."},
+			props[field+"Object"],
+		}, "description": description}
+		delete(props, field+"Object")
+		return obj
+	})
 }

@@ -155,7 +155,7 @@ func TestSiteStructureOrdering(t *testing.T) {
 	c.Must(201, "POST", site+"/sections", admin, map[string]any{"spaceId": ids[4], "title": "Guides"})
 	_, sec := structureIDs(t, c, site)
 	g := c.Must(201, "POST", site+"/section-groups", admin, map[string]any{"title": "Reference", "sections": []string{sec["API"]}}).JSON()
-	apitest.Keys(t, g, "object", "id", "title", "sections")
+	apitest.Keys(t, g, "object", "id", "title", "sections", "urls")
 	group := g["id"].(string)
 	wantOutline(t, c, site, "sections: AA*(BB,CC,AA*) Guides(EE*) {Reference: API(DD*)}") // a new group goes to the end
 	everySectionOnce(t, c, site)

@@ -22,6 +22,7 @@ func TestSpaceAndSiteInstallations(t *testing.T) {
 	sp1 := createSpaceAs(env, foreign.Token, otherOrg, nil)
 	sp2 := createSpaceAs(env, foreign.Token, otherOrg, map[string]any{"title": "Second"})
 	acme := createSpaceAs(env, env.Admin.Token, env.Org, nil)
+	si1 := env.Must(201, "POST", "/v1/orgs/"+otherOrg+"/sites", foreign.Token, map[string]any{"title": "Help"}).JSON()["id"].(string)
 	inst := "/v1/integrations/chat/installations/" + id
 	env.Run(t, []apitest.Scenario{
 		{Name: "install on a space", Method: "POST", Path: inst + "/spaces", Token: foreign.Token, Body: map[string]any{"space": sp1}, Status: 201,
@@ -43,7 +44,7 @@ func TestSpaceAndSiteInstallations(t *testing.T) {
 		{Name: "without token", Method: "POST", Path: inst + "/spaces", Body: map[string]any{"space": sp2}, Status: 401},
 		{Name: "owner admin may not install on others' spaces", Method: "POST", Path: inst + "/spaces", Token: env.Admin.Token, Body: map[string]any{"space": sp2}, Status: 403},
 		{Name: "member below admin", Method: "POST", Path: "/v1/integrations/chat/installations/" + own + "/spaces", Token: member.Token, Body: map[string]any{"space": acme}, Status: 403, Contains: []string{"admin role on the space"}},
-		{Name: "install on a site", Method: "POST", Path: inst + "/sites", Token: foreign.Token, Body: map[string]any{"site": "si1"}, Status: 201, Contains: []string{`"site":"si1"`, `"status":"active"`}},
+		{Name: "install on a site", Method: "POST", Path: inst + "/sites", Token: foreign.Token, Body: map[string]any{"site": si1}, Status: 201, Contains: []string{`"site":"` + si1 + `"`, `"status":"active"`}},
 		{Name: "update space configuration", Method: "PATCH", Path: inst + "/spaces/" + sp1, Token: foreign.Token,
 			Body: map[string]any{"configuration": map[string]any{"path": "/docs"}, "externalIds": []string{"repo-1"}}, Status: 200, Contains: []string{`"status":"active"`, "repo-1"}},
 		{Name: "space configuration validated", Method: "PATCH", Path: inst + "/spaces/" + sp1, Token: foreign.Token, Body: map[string]any{"configuration": map[string]any{"token": "x"}}, Status: 400, Contains: names("configuration.token")},
@@ -58,8 +59,7 @@ func TestSpaceAndSiteInstallations(t *testing.T) {
 		{Name: "integration spaces", Method: "GET", Path: "/v1/integrations/chat/spaces", Token: env.Admin.Token, Status: 200, Contains: []string{`"count":1`, `"space":"` + sp1 + `"`}},
 		{Name: "integration spaces by external id", Method: "GET", Path: "/v1/integrations/chat/spaces?externalId=repo-1", Token: foreign.Token, Status: 200, Contains: []string{`"count":1`}},
 		{Name: "integration spaces, other external id", Method: "GET", Path: "/v1/integrations/chat/spaces?externalId=repo-2", Token: foreign.Token, Status: 200, Contains: []string{`"count":0`}},
-		{Name: "integration sites", Method: "GET", Path: "/v1/integrations/chat/sites", Token: foreign.Token, Status: 200, Contains: []string{`"count":1`, `"site":"si1"`}},
-		{Name: "extended sites do not exist yet", Method: "GET", Path: "/v1/integrations/chat/sites?extended=true", Token: foreign.Token, Status: 501, Contains: []string{"sites are not implemented"}},
+		{Name: "integration sites", Method: "GET", Path: "/v1/integrations/chat/sites", Token: foreign.Token, Status: 200, Contains: []string{`"count":1`, `"site":"` + si1 + `"`}},
 		{Name: "extended=false", Method: "GET", Path: "/v1/integrations/chat/sites?extended=false", Token: foreign.Token, Status: 200},
 		{Name: "extended not a boolean", Method: "GET", Path: "/v1/integrations/chat/spaces?extended=maybe", Token: foreign.Token, Status: 400, Contains: names("extended")},
 		// space_selection all: the installation covers both spaces of its organization.
@@ -71,12 +71,12 @@ func TestSpaceAndSiteInstallations(t *testing.T) {
 		{Name: "uninstall from space", Method: "DELETE", Path: inst + "/spaces/" + sp1, Token: foreign.Token, Status: 205},
 		{Name: "again", Method: "DELETE", Path: inst + "/spaces/" + sp1, Token: foreign.Token, Status: 204},
 		{Name: "spaces count after", Method: "GET", Path: inst, Token: foreign.Token, Status: 200, Contains: []string{`"spaces":0`}},
-		{Name: "uninstall from site", Method: "DELETE", Path: inst + "/sites/si1", Token: foreign.Token, Status: 205},
+		{Name: "uninstall from site", Method: "DELETE", Path: inst + "/sites/" + si1, Token: foreign.Token, Status: 205},
 	})
 	siteOnly := install(env, foreign, "site-only", otherOrg)
 	env.Run(t, []apitest.Scenario{
 		{Name: "target site refuses spaces", Method: "POST", Path: "/v1/integrations/site-only/installations/" + siteOnly + "/spaces", Token: foreign.Token, Body: map[string]any{"space": sp1}, Status: 400, Contains: names("space")},
-		{Name: "target site takes sites", Method: "POST", Path: "/v1/integrations/site-only/installations/" + siteOnly + "/sites", Token: foreign.Token, Body: map[string]any{"site": "si1"}, Status: 201},
+		{Name: "target site takes sites", Method: "POST", Path: "/v1/integrations/site-only/installations/" + siteOnly + "/sites", Token: foreign.Token, Body: map[string]any{"site": si1}, Status: 201},
 	})
 	data := gqlData(t, env, foreign.Token, `{ integrationSiteInstallations(integrationName: "site-only") { count items { site status } } }`, nil)
 	if data["integrationSiteInstallations"].(map[string]any)["count"] != 1.0 {
@@ -86,7 +86,6 @@ func TestSpaceAndSiteInstallations(t *testing.T) {
 	q := `mutation($i: ID!, $s: ID!) { installIntegrationOnSpace(integrationName: "chat", installationId: $i, spaceId: $s) { space } }`
 	gqlRefusal(t, env, foreign.Token, q, map[string]any{"i": id, "s": acme}, "NOT_FOUND", 404)
 	gqlRefusal(t, env, member.Token, q, map[string]any{"i": own, "s": acme}, "FORBIDDEN", 403)
-	gqlRefusal(t, env, foreign.Token, `{ integrationSiteInstallations(integrationName: "chat", extended: true) { count } }`, nil, "NOT_IMPLEMENTED", 501)
 	data = gqlData(t, env, foreign.Token, `mutation($i: ID!, $s: ID!) { installIntegrationOnSpace(integrationName: "chat", installationId: $i, spaceId: $s) { space status } }`,
 		map[string]any{"i": id, "s": sp2})
 	if data["installIntegrationOnSpace"].(map[string]any)["space"] != sp2 {
@@ -345,8 +344,8 @@ func TestInstallationTokenScopes(t *testing.T) {
 	gqlRefusal(t, env, none, `query($o: ID!) { openAPISpecs(organizationId: $o) { count } }`, map[string]any{"o": env.Org}, "FORBIDDEN", 403)
 }
 
-// The served description gives space as an id or a Space, and says what
-// extended does for spaces and sites.
+// The served description gives space (site) as an id or a Space (Site),
+// and says what extended does for spaces and sites.
 func TestSpaceInstallationDescription(t *testing.T) {
 	env := apitest.New(t)
 	var doc struct {
@@ -367,7 +366,15 @@ func TestSpaceInstallationDescription(t *testing.T) {
 	if !strings.Contains(string(space), `"$ref":"#/components/schemas/Space"`) || !strings.Contains(string(space), `"type":"string"`) {
 		t.Errorf("space: %s", space)
 	}
-	for path, want := range map[string]string{"/integrations/{integrationName}/spaces": "whole space", "/integrations/{integrationName}/sites": "501"} {
+	s = doc.Components.Schemas["IntegrationSiteInstallation"]
+	if _, ok := s.Properties["siteObject"]; ok {
+		t.Errorf("siteObject is GraphQL's: %v", s.Properties)
+	}
+	site, _ := json.Marshal(s.Properties["site"])
+	if !strings.Contains(string(site), `"$ref":"#/components/schemas/Site"`) || !strings.Contains(string(site), `"type":"string"`) {
+		t.Errorf("site: %s", site)
+	}
+	for path, want := range map[string]string{"/integrations/{integrationName}/spaces": "whole space", "/integrations/{integrationName}/sites": "whole site"} {
 		found := false
 		for _, p := range doc.Paths[path]["get"].Parameters {
 			if p["name"] == "extended" {

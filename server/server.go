@@ -132,6 +132,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	}
 	res.Deliveries = delivery.NewWorker(db, cfg.Outbound, cfg.Clock, log)
 	db.OnTargetRemoved(res.TargetRemovedEvent)
+	db.OnSpaceLeavesSites(graph.SpaceLeavesSite)
 	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log, Metrics: metrics.New(), limits: newLimiters(cfg)}
 	res.Wake = s.Wake
 	db.ObserveWrites(s.Metrics.ObserveWrite)

@@ -46,6 +46,7 @@ type DB struct {
 	trees         treeCache             // collection trees by organization, valid while the change counter stands still
 	access        versioned[AccessData] // content access by organization and user, likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
+	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
 }
 
 // Options tunes Open; the zero value is the durable default.

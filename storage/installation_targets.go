@@ -199,47 +199,38 @@ func (db *DB) InstallationTargetIDs(ctx context.Context, installationID, kind st
 }
 
 // TargetRemovedEvent builds the event recorded when an installation on a
-// space goes with the space (purged, or transferred to another
-// organization). The resolvers set it (OnTargetRemoved): the event's
-// payload and forwarding are theirs to decide.
+// space or site goes with its target (a space purged or transferred to
+// another organization, a site deleted). The resolvers set it
+// (OnTargetRemoved): the event's payload and forwarding are theirs to decide.
 type TargetRemovedEvent func(it Integration, removed TargetInstallation) NewEvent
 
-// OnTargetRemoved sets the builder of the events recorded when space
-// installations go with their space; without one they go silently.
+// OnTargetRemoved sets the builder of the events recorded when space or
+// site installations go with their target; without one they go silently.
 func (db *DB) OnTargetRemoved(fn TargetRemovedEvent) { db.targetRemoved.Store(&fn) }
 
 func init() {
 	// A space purged from the trash or transferred to another organization
 	// takes its space installations with it: they belong to installations of
-	// the organization it was in.
-	spaceRemovalHooks = append(spaceRemovalHooks, removeSpaceInstallations)
-	spaceTransferHooks = append(spaceTransferHooks, removeSpaceInstallations)
+	// the organization it was in. A deleted site takes its site installations.
+	removeSpace := func(tx *Tx, spaceID string) error { return removeTargetInstallations(tx, "space", spaceID) }
+	spaceRemovalHooks = append(spaceRemovalHooks, removeSpace)
+	spaceTransferHooks = append(spaceTransferHooks, removeSpace)
+	siteRemovalHooks = append(siteRemovalHooks, func(tx *Tx, siteID string) error { return removeTargetInstallations(tx, "site", siteID) })
 }
 
-// removeSpaceInstallations deletes the installations on a space and records
-// a space_installation_deleted event for each, in the caller's transaction.
-func removeSpaceInstallations(tx *Tx, spaceID string) error {
-	rows, err := tx.QueryContext(tx.ctx, `SELECT `+targetCols+` `+targetFrom+` WHERE s.kind = 'space' AND s.target_id = ?`, spaceID)
-	if err != nil {
+// removeTargetInstallations deletes the installations on a space or site
+// and records a space_installation_deleted (site_installation_deleted)
+// event for each, in the caller's transaction.
+func removeTargetInstallations(tx *Tx, kind, targetID string) error {
+	rows, err := tx.QueryContext(tx.ctx, `SELECT `+targetCols+` `+targetFrom+` WHERE s.kind = ? AND s.target_id = ?`, kind, targetID)
+	removed, err := collect(rows, err, scanTarget)
+	if err != nil || len(removed) == 0 {
 		return err
 	}
-	var removed []TargetInstallation
-	for rows.Next() {
-		t, err := scanTarget(rows)
-		if err != nil {
-			rows.Close()
-			return err
-		}
-		removed = append(removed, t)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(removed) == 0 {
+	if _, err := tx.exec(`DELETE FROM integration_external_ids WHERE kind = ? AND target_id = ?`, kind, targetID); err != nil {
 		return err
 	}
-	if _, err := tx.exec(`DELETE FROM integration_external_ids WHERE kind = 'space' AND target_id = ?`, spaceID); err != nil {
-		return err
-	}
-	if _, err := tx.exec(`DELETE FROM integration_target_installations WHERE kind = 'space' AND target_id = ?`, spaceID); err != nil {
+	if _, err := tx.exec(`DELETE FROM integration_target_installations WHERE kind = ? AND target_id = ?`, kind, targetID); err != nil {
 		return err
 	}
 	build := tx.db.targetRemoved.Load()

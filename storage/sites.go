@@ -16,6 +16,7 @@ type Sites interface {
 	CreateSite(ctx context.Context, s *Site, newSpace *Space, spaces []SiteSpace) error
 	UpdateSite(ctx context.Context, orgID, id string, p SitePatch) error
 	DeleteSite(ctx context.Context, orgID, id string) (bool, error)
+	SitesByIDs(ctx context.Context, ids []string) (map[string]Site, error)
 
 	SiteStructure(ctx context.Context, siteID string) (SiteStructure, error)
 	SaveSiteStructure(ctx context.Context, siteID string, st SiteStructure) error
@@ -249,11 +250,27 @@ func (db *DB) UpdateSite(ctx context.Context, orgID, id string, p SitePatch) err
 	})
 }
 
+// siteRemovalHooks let other families delete rows that point at a site
+// (integration site installations) in the deleting transaction.
+var siteRemovalHooks []func(tx *Tx, siteID string) error
+
 // DeleteSite removes a site with its structure and share links (the spaces
-// stay); false when it did not exist.
+// stay) and what siteRemovalHooks remove; false when it did not exist.
 func (db *DB) DeleteSite(ctx context.Context, orgID, id string) (bool, error) {
 	var n int64
 	err := db.Write(ctx, func(tx *Tx) error {
+		var one int
+		if err := tx.QueryRowContext(tx.ctx, `SELECT 1 FROM sites WHERE id = ? AND organization_id = ?`, id, orgID).Scan(&one); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil
+			}
+			return err
+		}
+		for _, hook := range siteRemovalHooks {
+			if err := hook(tx, id); err != nil {
+				return err
+			}
+		}
 		res, err := tx.exec(`DELETE FROM sites WHERE id = ? AND organization_id = ?`, id, orgID)
 		if err != nil {
 			return err
@@ -267,6 +284,22 @@ func (db *DB) DeleteSite(ctx context.Context, orgID, id string) (bool, error) {
 		return err
 	})
 	return n > 0, err
+}
+
+// SitesByIDs reads the sites of any organization with these ids (those
+// that exist) in one query.
+func (db *DB) SitesByIDs(ctx context.Context, ids []string) (map[string]Site, error) {
+	out := make(map[string]Site, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	// IN lists vary in length: unprepared (see fillSectionSpaces).
+	rows, err := db.read.QueryContext(ctx, `SELECT `+siteCols+` FROM sites st WHERE st.id IN (`+placeholders(len(ids))+`)`, anySlice(ids)...)
+	sites, err := collect(rows, err, scanSite)
+	for _, s := range sites {
+		out[s.ID] = s
+	}
+	return out, err
 }
 
 // SitesOfSpace lists the sites (of any organization) holding a space.

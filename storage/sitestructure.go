@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"time"
 )
@@ -194,17 +195,8 @@ func collect[T any](rows *sql.Rows, err error, scan func(interface{ Scan(...any)
 // version the plan was made from (ErrStale otherwise); it is bumped.
 func (db *DB) SaveSiteStructure(ctx context.Context, siteID string, st SiteStructure) error {
 	return db.Write(ctx, func(tx *Tx) error {
-		res, err := tx.exec(`UPDATE sites SET structure_version = structure_version + 1, default_site_space_id = ?, default_section_id = ?, updated_at = ?
- WHERE id = ? AND structure_version = ?`, strOrNil(st.DefaultSiteSpaceID), strOrNil(st.DefaultSectionID), ms(tx.Now), siteID, st.Version)
-		if err != nil {
+		if err := setStructureHead(tx, siteID, st, &st.Version); err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			var one int
-			if err := tx.QueryRowContext(tx.ctx, `SELECT 1 FROM sites WHERE id = ?`, siteID).Scan(&one); err != nil {
-				return notFound(err)
-			}
-			return ErrStale
 		}
 		cur, err := readStructure(tx.ctx, tx, siteID)
 		if err != nil {
@@ -212,6 +204,29 @@ func (db *DB) SaveSiteStructure(ctx context.Context, siteID string, st SiteStruc
 		}
 		return writeStructureDiff(tx, siteID, cur, st)
 	})
+}
+
+// setStructureHead bumps a site's structure version and sets its defaults;
+// with version set, only when the stored version is that one (ErrStale
+// otherwise).
+func setStructureHead(tx *Tx, siteID string, st SiteStructure, version *int64) error {
+	q, args := `UPDATE sites SET structure_version = structure_version + 1, default_site_space_id = ?, default_section_id = ?, updated_at = ?
+ WHERE id = ?`, []any{strOrNil(st.DefaultSiteSpaceID), strOrNil(st.DefaultSectionID), ms(tx.Now), siteID}
+	if version != nil {
+		q, args = q+` AND structure_version = ?`, append(args, *version)
+	}
+	res, err := tx.exec(q, args...)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		var one int
+		if err := tx.QueryRowContext(tx.ctx, `SELECT 1 FROM sites WHERE id = ?`, siteID).Scan(&one); err != nil {
+			return notFound(err)
+		}
+		return ErrStale
+	}
+	return nil
 }
 
 func writeStructureDiff(tx *Tx, siteID string, cur, next SiteStructure) error {
@@ -421,33 +436,52 @@ func (db *DB) ListSiteSectionGroups(ctx context.Context, siteID string, pq PageQ
 	return p, nil
 }
 
-// A purged space leaves every site it was in: its site spaces go, and a
-// container whose default it was takes its first remaining site space (the
-// rule of graph/sitestructure.go, applied here because the purge runs in
-// the background).
+// SpaceLeavesSite plans a site's structure once a space left it: st is the
+// structure read in the leaving transaction (the planner may change it),
+// the answer the whole structure to save. The resolvers set it
+// (OnSpaceLeavesSites): the structure rules are theirs.
+type SpaceLeavesSite func(st SiteStructure, spaceID string) SiteStructure
+
+// OnSpaceLeavesSites sets the planner of structures a space leaves; without
+// one its site spaces are only deleted.
+func (db *DB) OnSpaceLeavesSites(fn SpaceLeavesSite) { db.spaceLeaves.Store(&fn) }
+
 func init() {
-	spaceRemovalHooks = append(spaceRemovalHooks, func(tx *Tx, spaceID string) error {
-		siteIDs, err := queryIDs(tx, `SELECT DISTINCT site_id FROM site_spaces WHERE space_id = ?`, spaceID)
-		if err != nil || len(siteIDs) == 0 {
+	// A space purged from the trash, or transferred to another organization
+	// (alone or with its collection), leaves every site of the organization
+	// it was in, in the same transaction.
+	spaceRemovalHooks = append(spaceRemovalHooks, leaveSites)
+	spaceTransferHooks = append(spaceTransferHooks, leaveSites)
+}
+
+// leaveSites saves, for every site holding the space, the structure the
+// planner makes without it, bumping the structure version so that a change
+// planned from the older structure is re-applied (editStructure).
+func leaveSites(tx *Tx, spaceID string) error {
+	siteIDs, err := queryIDs(tx, `SELECT DISTINCT site_id FROM site_spaces WHERE space_id = ?`, spaceID)
+	if err != nil || len(siteIDs) == 0 {
+		return err
+	}
+	plan := tx.db.spaceLeaves.Load()
+	for _, id := range siteIDs {
+		cur, err := readStructure(tx.ctx, tx, id)
+		if err != nil {
 			return err
 		}
-		if _, err := tx.exec(`DELETE FROM site_spaces WHERE space_id = ?`, spaceID); err != nil {
+		// The planner works on a copy: cur stays what is stored.
+		next := SiteStructure{Version: cur.Version, DefaultSiteSpaceID: cur.DefaultSiteSpaceID, DefaultSectionID: cur.DefaultSectionID,
+			Groups: slices.Clone(cur.Groups), Sections: slices.Clone(cur.Sections), SiteSpaces: slices.Clone(cur.SiteSpaces)}
+		if plan != nil {
+			next = (*plan)(next, spaceID)
+		} else {
+			next.SiteSpaces = slices.DeleteFunc(next.SiteSpaces, func(ss SiteSpace) bool { return ss.SpaceID == spaceID })
+		}
+		if err := setStructureHead(tx, id, next, nil); err != nil {
 			return err
 		}
-		for _, id := range siteIDs {
-			first := `(SELECT x.id FROM site_spaces x WHERE x.site_id = sites.id AND x.section_id IS NULL ORDER BY x.sort_key, x.id LIMIT 1)`
-			if _, err := tx.exec(`UPDATE sites SET default_site_space_id = `+first+`
- WHERE id = ? AND (default_site_space_id IS NULL OR default_site_space_id NOT IN (SELECT id FROM site_spaces WHERE site_id = ?))`, id, id); err != nil {
-				return err
-			}
-			if _, err := tx.exec(`UPDATE site_sections SET default_site_space_id = (SELECT x.id FROM site_spaces x WHERE x.section_id = site_sections.id ORDER BY x.sort_key, x.id LIMIT 1)
- WHERE site_id = ? AND (default_site_space_id IS NULL OR default_site_space_id NOT IN (SELECT id FROM site_spaces WHERE section_id = site_sections.id))`, id); err != nil {
-				return err
-			}
-			if _, err := tx.exec(`UPDATE sites SET structure_version = structure_version + 1 WHERE id = ?`, id); err != nil {
-				return err
-			}
+		if err := writeStructureDiff(tx, id, cur, next); err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	return nil
 }

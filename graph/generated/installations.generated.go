@@ -667,6 +667,38 @@ func (ec *executionContext) fieldContext_IntegrationSiteInstallation_site(_ cont
 	return graphql.NewScalarFieldContext("IntegrationSiteInstallation", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _IntegrationSiteInstallation_siteObject(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSiteInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSiteInstallation_siteObject(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteObject, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖdocsapiᚋgraphᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSiteInstallation_siteObject(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSiteInstallation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _IntegrationSiteInstallationList_next(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSiteInstallationList) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1675,6 +1707,11 @@ func (ec *executionContext) _IntegrationSiteInstallation(ctx context.Context, se
 		case "site":
 			out.Values[i] = ec._IntegrationSiteInstallation_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteObject":
+			out.Values[i] = ec._IntegrationSiteInstallation_siteObject(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:

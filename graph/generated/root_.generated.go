@@ -419,6 +419,7 @@ type ComplexityRoot struct {
 		Installation  func(childComplexity int) int
 		Integration   func(childComplexity int) int
 		Site          func(childComplexity int) int
+		SiteObject    func(childComplexity int) int
 		Status        func(childComplexity int) int
 		Urls          func(childComplexity int) int
 	}
@@ -1049,6 +1050,7 @@ type ComplexityRoot struct {
 	}
 
 	ShareLinkURLs struct {
+		Location  func(childComplexity int) int
 		Published func(childComplexity int) int
 	}
 
@@ -1145,12 +1147,17 @@ type ComplexityRoot struct {
 		Object   func(childComplexity int) int
 		Sections func(childComplexity int) int
 		Title    func(childComplexity int) int
+		Urls     func(childComplexity int) int
 	}
 
 	SiteSectionGroupList struct {
 		Count func(childComplexity int) int
 		Items func(childComplexity int) int
 		Next  func(childComplexity int) int
+	}
+
+	SiteSectionGroupURLs struct {
+		Location func(childComplexity int) int
 	}
 
 	SiteSectionList struct {
@@ -1160,6 +1167,7 @@ type ComplexityRoot struct {
 	}
 
 	SiteSectionURLs struct {
+		Location  func(childComplexity int) int
 		Published func(childComplexity int) int
 	}
 
@@ -1183,6 +1191,7 @@ type ComplexityRoot struct {
 	}
 
 	SiteSpaceURLs struct {
+		Location  func(childComplexity int) int
 		Published func(childComplexity int) int
 	}
 
@@ -2812,6 +2821,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.IntegrationSiteInstallation.Site(childComplexity), true
+	case "IntegrationSiteInstallation.siteObject":
+		if e.ComplexityRoot.IntegrationSiteInstallation.SiteObject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSiteInstallation.SiteObject(childComplexity), true
 	case "IntegrationSiteInstallation.status":
 		if e.ComplexityRoot.IntegrationSiteInstallation.Status == nil {
 			break
@@ -6355,6 +6370,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ShareLinkList.Next(childComplexity), true
 
+	case "ShareLinkURLs.location":
+		if e.ComplexityRoot.ShareLinkURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkURLs.Location(childComplexity), true
 	case "ShareLinkURLs.published":
 		if e.ComplexityRoot.ShareLinkURLs.Published == nil {
 			break
@@ -6710,6 +6731,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSectionGroup.Title(childComplexity), true
+	case "SiteSectionGroup.urls":
+		if e.ComplexityRoot.SiteSectionGroup.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Urls(childComplexity), true
 
 	case "SiteSectionGroupList.count":
 		if e.ComplexityRoot.SiteSectionGroupList.Count == nil {
@@ -6730,6 +6757,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteSectionGroupList.Next(childComplexity), true
 
+	case "SiteSectionGroupURLs.location":
+		if e.ComplexityRoot.SiteSectionGroupURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupURLs.Location(childComplexity), true
+
 	case "SiteSectionList.count":
 		if e.ComplexityRoot.SiteSectionList.Count == nil {
 			break
@@ -6749,6 +6783,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteSectionList.Next(childComplexity), true
 
+	case "SiteSectionURLs.location":
+		if e.ComplexityRoot.SiteSectionURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionURLs.Location(childComplexity), true
 	case "SiteSectionURLs.published":
 		if e.ComplexityRoot.SiteSectionURLs.Published == nil {
 			break
@@ -6836,6 +6876,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteSpaceList.Next(childComplexity), true
 
+	case "SiteSpaceURLs.location":
+		if e.ComplexityRoot.SiteSpaceURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceURLs.Location(childComplexity), true
 	case "SiteSpaceURLs.published":
 		if e.ComplexityRoot.SiteSpaceURLs.Published == nil {
 			break
@@ -8392,7 +8438,10 @@ type IntegrationSpaceInstallationList {
   items: [IntegrationSpaceInstallation!]!
 }
 
-"An integration installed on a site. site is the site id."
+"""
+An integration installed on a site. site is the site id; siteObject is the
+whole site in lists asked with extended: true.
+"""
 type IntegrationSiteInstallation {
   integration: String!
   installation: String!
@@ -8401,6 +8450,13 @@ type IntegrationSiteInstallation {
   externalIds: [String!]!
   urls: TargetInstallationURLs!
   site: String!
+  """
+  The site as the caller reads it (site), when the list was asked with
+  extended: true and the caller may read sites of its organization (READ
+  there; an installation token of that organization may); null otherwise.
+  REST answers it in place of the id in site.
+  """
+  siteObject: Site
 }
 
 type IntegrationSiteInstallationList {
@@ -8458,8 +8514,7 @@ extend type Query {
   integrationSpaceInstallations(integrationName: String!, page: String, limit: Int, externalId: String, extended: Boolean): IntegrationSpaceInstallationList!
   """
   Site installations of an integration, scoped like integrationInstallations.
-  extended: true answers 501: sites are not implemented in docsapi yet, so
-  there is no Site object to answer.
+  extended: true fills siteObject with each site the caller can read.
   """
   integrationSiteInstallations(integrationName: String!, page: String, limit: Int, externalId: String, extended: Boolean): IntegrationSiteInstallationList!
   installationSpaces(integrationName: String!, installationId: ID!, page: String, limit: Int): IntegrationSpaceInstallationList!
@@ -8489,7 +8544,15 @@ extend type Mutation {
   installIntegrationOnSpace(integrationName: String!, installationId: ID!, spaceId: ID!): IntegrationSpaceInstallation!
   updateIntegrationSpaceInstallation(integrationName: String!, installationId: ID!, spaceId: ID!, input: UpdateTargetInstallationInput!): IntegrationSpaceInstallation!
   uninstallIntegrationFromSpace(integrationName: String!, installationId: ID!, spaceId: ID!): DeleteResult!
-  "Install on a site of the installation's organization (ADMIN there)."
+  """
+  Install on a site of the installation's organization: the caller needs the
+  ADMIN role in that organization (the role every site administration
+  needs). Unknown sites and sites of other organizations are NOT_FOUND, and
+  so is every site for a guest; a member below ADMIN gets FORBIDDEN. Reading,
+  updating and uninstalling follow the same rule; the integration owner's
+  admins and the installation's own tokens may also read and update it.
+  Deleting the site uninstalls (site_installation_deleted events).
+  """
   installIntegrationOnSite(integrationName: String!, installationId: ID!, siteId: ID!): IntegrationSiteInstallation!
   updateIntegrationSiteInstallation(integrationName: String!, installationId: ID!, siteId: ID!, input: UpdateTargetInstallationInput!): IntegrationSiteInstallation!
   uninstallIntegrationFromSite(integrationName: String!, installationId: ID!, siteId: ID!): DeleteResult!
@@ -9830,6 +9893,8 @@ type ShareLink {
 }
 
 type ShareLinkURLs {
+  "The API URL of the share link (a docsapi addition; the Location of its creation)."
+  location: String!
   "The site's URL with the key (share=<key>): 256 random bits."
   published: String!
 }
@@ -10194,6 +10259,12 @@ type SiteSpace {
   path: String!
   "The section holding it; absent at the root."
   section: ID
+  """
+  The linked space. A space in the trash stays linked (marked by its
+  deletedAt, with no urls.published) and is left out of the published
+  structure until it is restored; purged, or transferred to another
+  organization, it leaves the site.
+  """
   space: Space!
   "The space's title."
   title: String!
@@ -10210,7 +10281,12 @@ type SiteSpace {
 }
 
 type SiteSpaceURLs {
-  "Set while the site is published; carries the share key when one was given."
+  "The API URL of the site space (a docsapi addition; the Location of its creation)."
+  location: String!
+  """
+  Set while the site is published and the space is not in the trash;
+  carries the share key when one was given.
+  """
   published: String
 }
 
@@ -10243,6 +10319,9 @@ type SiteSection {
 }
 
 type SiteSectionURLs {
+  "The API URL of the section (a docsapi addition; the Location of its creation)."
+  location: String!
+  "Set while the site is published and one of its site spaces is not in the trash."
   published: String
 }
 
@@ -10260,6 +10339,13 @@ type SiteSectionGroup {
   title: String!
   icon: String
   sections: [SiteSection!]!
+  urls: SiteSectionGroupURLs!
+}
+
+"A docsapi addition: the published interface gives groups no urls."
+type SiteSectionGroupURLs {
+  "The API URL of the group (the Location of its creation)."
+  location: String!
 }
 
 type SiteSectionGroupList {
@@ -11758,6 +11844,8 @@ func (ec *executionContext) childFields_IntegrationSiteInstallation(ctx context.
 		return ec.fieldContext_IntegrationSiteInstallation_urls(ctx, field)
 	case "site":
 		return ec.fieldContext_IntegrationSiteInstallation_site(ctx, field)
+	case "siteObject":
+		return ec.fieldContext_IntegrationSiteInstallation_siteObject(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type IntegrationSiteInstallation", field.Name)
 }
@@ -12654,6 +12742,8 @@ func (ec *executionContext) childFields_ShareLinkList(ctx context.Context, field
 
 func (ec *executionContext) childFields_ShareLinkURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "location":
+		return ec.fieldContext_ShareLinkURLs_location(ctx, field)
 	case "published":
 		return ec.fieldContext_ShareLinkURLs_published(ctx, field)
 	}
@@ -12846,6 +12936,8 @@ func (ec *executionContext) childFields_SiteSectionGroup(ctx context.Context, fi
 		return ec.fieldContext_SiteSectionGroup_icon(ctx, field)
 	case "sections":
 		return ec.fieldContext_SiteSectionGroup_sections(ctx, field)
+	case "urls":
+		return ec.fieldContext_SiteSectionGroup_urls(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroup", field.Name)
 }
@@ -12862,6 +12954,14 @@ func (ec *executionContext) childFields_SiteSectionGroupList(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroupList", field.Name)
 }
 
+func (ec *executionContext) childFields_SiteSectionGroupURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_SiteSectionGroupURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroupURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_SiteSectionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "next":
@@ -12876,6 +12976,8 @@ func (ec *executionContext) childFields_SiteSectionList(ctx context.Context, fie
 
 func (ec *executionContext) childFields_SiteSectionURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "location":
+		return ec.fieldContext_SiteSectionURLs_location(ctx, field)
 	case "published":
 		return ec.fieldContext_SiteSectionURLs_published(ctx, field)
 	}
@@ -12922,6 +13024,8 @@ func (ec *executionContext) childFields_SiteSpaceList(ctx context.Context, field
 
 func (ec *executionContext) childFields_SiteSpaceURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "location":
+		return ec.fieldContext_SiteSpaceURLs_location(ctx, field)
 	case "published":
 		return ec.fieldContext_SiteSpaceURLs_published(ctx, field)
 	}

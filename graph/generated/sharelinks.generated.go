@@ -258,6 +258,29 @@ func (ec *executionContext) fieldContext_ShareLinkList_items(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _ShareLinkURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.ShareLinkURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLinkURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ShareLinkURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.ShareLinkURLs) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -483,6 +506,11 @@ func (ec *executionContext) _ShareLinkURLs(ctx context.Context, sel ast.Selectio
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ShareLinkURLs")
+		case "location":
+			out.Values[i] = ec._ShareLinkURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "published":
 			out.Values[i] = ec._ShareLinkURLs_published(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

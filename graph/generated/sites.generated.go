@@ -2767,6 +2767,13 @@ func (ec *executionContext) unmarshalOCreateSiteInput2ᚖdocsapiᚋgraphᚋmodel
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOSite2ᚖdocsapiᚋgraphᚋmodelᚐSite(ctx context.Context, sel ast.SelectionSet, v *model.Site) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Site(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOSiteAdaptiveContentInput2ᚖdocsapiᚋgraphᚋmodelᚐSiteAdaptiveContentInput(ctx context.Context, v any) (*model.SiteAdaptiveContentInput, error) {
 	if v == nil {
 		return nil, nil

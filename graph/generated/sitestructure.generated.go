@@ -420,6 +420,38 @@ func (ec *executionContext) fieldContext_SiteSectionGroup_sections(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _SiteSectionGroup_urls(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Urls, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteSectionGroupURLs) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroupURLs2docsapiᚋgraphᚋmodelᚐSiteSectionGroupURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroupURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteSectionGroupList_next(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupList) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -507,6 +539,29 @@ func (ec *executionContext) fieldContext_SiteSectionGroupList_items(_ context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _SiteSectionGroupURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroupURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SiteSectionList_next(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionList) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -592,6 +647,29 @@ func (ec *executionContext) fieldContext_SiteSectionList_items(_ context.Context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSectionURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionURLs) (ret graphql.Marshaler) {
@@ -950,6 +1028,29 @@ func (ec *executionContext) fieldContext_SiteSpaceList_items(_ context.Context, 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpaceURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpaceURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSpaceURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceURLs) (ret graphql.Marshaler) {
@@ -1836,6 +1937,11 @@ func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "urls":
+			out.Values[i] = ec._SiteSectionGroup_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -1881,6 +1987,44 @@ func (ec *executionContext) _SiteSectionGroupList(ctx context.Context, sel ast.S
 			}
 		case "items":
 			out.Values[i] = ec._SiteSectionGroupList_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSectionGroupURLsImplementors = []string{"SiteSectionGroupURLs"}
+
+func (ec *executionContext) _SiteSectionGroupURLs(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionGroupURLs")
+		case "location":
+			out.Values[i] = ec._SiteSectionGroupURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -1965,6 +2109,11 @@ func (ec *executionContext) _SiteSectionURLs(ctx context.Context, sel ast.Select
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SiteSectionURLs")
+		case "location":
+			out.Values[i] = ec._SiteSectionURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "published":
 			out.Values[i] = ec._SiteSectionURLs_published(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -2134,6 +2283,11 @@ func (ec *executionContext) _SiteSpaceURLs(ctx context.Context, sel ast.Selectio
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SiteSpaceURLs")
+		case "location":
+			out.Values[i] = ec._SiteSpaceURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "published":
 			out.Values[i] = ec._SiteSpaceURLs_published(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -2287,6 +2441,10 @@ func (ec *executionContext) marshalNSiteSectionGroupList2ᚖdocsapiᚋgraphᚋmo
 		return graphql.Null
 	}
 	return ec._SiteSectionGroupList(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSectionGroupURLs2docsapiᚋgraphᚋmodelᚐSiteSectionGroupURLs(ctx context.Context, sel ast.SelectionSet, v model.SiteSectionGroupURLs) graphql.Marshaler {
+	return ec._SiteSectionGroupURLs(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNSiteSectionList2ᚖdocsapiᚋgraphᚋmodelᚐSiteSectionList(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionList) graphql.Marshaler {

@@ -121,7 +121,9 @@ func (e IntegrationSpaceInstallation) MarshalJSON() ([]byte, error) {
 
 type IntegrationSpaceInstallationList List[*IntegrationSpaceInstallation]
 
-// IntegrationSiteInstallation is an integration installed on a site.
+// IntegrationSiteInstallation is an integration installed on a site. Site
+// is the site id, SiteObject the whole site in extended lists (written in
+// place of the id by REST, like IntegrationSpaceInstallation's space).
 type IntegrationSiteInstallation struct {
 	Integration   string                 `json:"integration"`
 	Installation  string                 `json:"installation"`
@@ -130,6 +132,21 @@ type IntegrationSiteInstallation struct {
 	ExternalIds   []string               `json:"externalIds"`
 	Urls          TargetInstallationURLs `json:"urls"`
 	Site          string                 `json:"site"`
+	SiteObject    *Site                  `json:"siteObject,omitempty"`
+}
+
+// MarshalJSON writes the REST shape: site is the id, or the Site.
+func (e IntegrationSiteInstallation) MarshalJSON() ([]byte, error) {
+	type plain IntegrationSiteInstallation
+	obj := e.SiteObject
+	e.SiteObject = nil
+	if obj == nil {
+		return json.Marshal(plain(e))
+	}
+	return json.Marshal(struct {
+		plain
+		Site *Site `json:"site"` // shallower: wins over plain's site
+	}{plain(e), obj})
 }
 
 type IntegrationSiteInstallationList List[*IntegrationSiteInstallation]

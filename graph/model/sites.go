@@ -256,7 +256,10 @@ type SiteSpace struct {
 
 func (*SiteSpace) IsSiteStructureItem() {}
 
+// SiteSpaceURLs: location (a docsapi addition) is the API URL of the site
+// space, published where it is served while the site is published.
 type SiteSpaceURLs struct {
+	Location  string  `json:"location"`
 	Published *string `json:"published,omitempty"`
 }
 
@@ -278,18 +281,28 @@ type SiteSection struct {
 
 func (*SiteSection) IsSiteStructureItem() {}
 
+// SiteSectionURLs: location (a docsapi addition) is the API URL of the
+// section.
 type SiteSectionURLs struct {
+	Location  string  `json:"location"`
 	Published *string `json:"published,omitempty"`
 }
 
 type SiteSectionList List[*SiteSection]
 
 type SiteSectionGroup struct {
-	Object   string         `json:"object"`
-	ID       string         `json:"id"`
-	Title    string         `json:"title"`
-	Icon     *string        `json:"icon,omitempty"`
-	Sections []*SiteSection `json:"sections"`
+	Object   string               `json:"object"`
+	ID       string               `json:"id"`
+	Title    string               `json:"title"`
+	Icon     *string              `json:"icon,omitempty"`
+	Sections []*SiteSection       `json:"sections"`
+	Urls     SiteSectionGroupURLs `json:"urls"`
+}
+
+// SiteSectionGroupURLs (a docsapi addition): location is the API URL of the
+// group.
+type SiteSectionGroupURLs struct {
+	Location string `json:"location"`
 }
 
 func (*SiteSectionGroup) IsSiteStructureItem() {}
@@ -449,7 +462,9 @@ type ShareLink struct {
 	Urls      ShareLinkURLs `json:"urls"`
 }
 
+// ShareLinkURLs: location (a docsapi addition) is the API URL of the link.
 type ShareLinkURLs struct {
+	Location  string `json:"location"`
 	Published string `json:"published"`
 }
 

@@ -217,10 +217,6 @@ test('install on a space, list space installations extended, scopes of an instal
   const direct = await client.spaces.getSpaceById(space.id);
   assert.deepEqual(expanded, direct.data);
   assert.equal(expanded.permissions.admin, true);
-  await assert.rejects(
-    client.integrations.listIntegrationSiteInstallations(name, { extended: true }),
-    (err) => err.code === 501,
-  );
 
   // space_selection all: the installation covers every live space of the organization.
   const all = await client.integrations.getIntegrationInstallationById(name, installationId);
@@ -241,6 +237,61 @@ test('install on a space, list space installations extended, scopes of an instal
   await client.spaces.restoreSpace(space.id);
   const afterRestore = await client.integrations.listIntegrationSpaceInstallations(name);
   assert.equal(afterRestore.data.count, 1);
+
+  await client.integrations.unpublishIntegration(name);
+});
+
+test('install on a site, list site installations extended, uninstalled with the site', async () => {
+  const { client, org } = srv;
+  const name = 'client-sites';
+  await client.integrations.publishIntegration(name, {
+    title: 'Client sites',
+    description: 'Installed on a site',
+    script: 'export default {}',
+    scopes: ['site:views:read'],
+    organization: org,
+    target: 'site',
+    configurations: { site: { properties: { theme: { type: 'string', enum: ['dark', 'light'] } }, required: ['theme'] } },
+  });
+  const installationId = (await client.integrations.installIntegration(name, { organization: org })).data.id;
+  const site = (await client.orgs.createSite(org, { title: 'Installed site' })).data;
+  await client.orgs.publishSite(org, site.id);
+
+  // As for spaces, the published interface has no method to install on a
+  // site: docsapi serves it at .../installations/{id}/sites.
+  const install = (siteId) =>
+    fetch(`${srv.endpoint}/v1/integrations/${name}/installations/${installationId}/sites`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${srv.token}` },
+      body: JSON.stringify({ site: siteId }),
+    });
+  const res = await install(site.id);
+  assert.equal(res.status, 201);
+  assert.ok(res.headers.get('location').endsWith(`/installations/${installationId}/sites/${site.id}`));
+  const entry = await res.json();
+  assert.equal(entry.site, site.id);
+  assert.equal(entry.status, 'pending');
+  assert.equal((await install('no-such-site')).status, 404);
+
+  const ids = await client.integrations.listIntegrationSiteInstallations(name);
+  assert.equal(ids.data.count, 1);
+  assert.equal(ids.data.items[0].site, site.id);
+  const extended = await client.integrations.listIntegrationSiteInstallations(name, { extended: true });
+  assert.equal(extended.data.count, 1);
+  const direct = await client.orgs.getSiteById(org, site.id);
+  assert.deepEqual(extended.data.items[0].site, direct.data);
+  assert.equal(extended.data.items[0].site.published, true);
+
+  // Deleting the site uninstalls the integration from it, with an event.
+  const deleted = await client.orgs.deleteSiteById(org, site.id);
+  assert.equal(deleted.status, 205);
+  const after = await client.integrations.listIntegrationSiteInstallations(name);
+  assert.equal(after.data.count, 0);
+  const events = (await client.integrations.listIntegrationEvents(name)).data;
+  const removed = events.items.find((e) => e.payload.type === 'site_installation_deleted');
+  assert.ok(removed, JSON.stringify(events.items.map((e) => e.payload.type)));
+  assert.equal(removed.payload.siteId, site.id);
+  assert.equal(removed.payload.installationId, installationId);
 
   await client.integrations.unpublishIntegration(name);
 });

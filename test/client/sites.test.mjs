@@ -97,6 +97,8 @@ test('build, reorder, publish and share a site', async () => {
   assert.ok(published.urls.published.startsWith(s.endpoint));
   const { data: link } = await orgs.createSiteShareLink(s.org, site.id, { name: 'Partners' });
   const key = new URL(link.urls.published).searchParams.get('share');
+  // urls.location (a docsapi addition) is where the link is managed.
+  assert.equal(link.urls.location, `${s.endpoint}/v1/orgs/${s.org}/sites/${site.id}/share-links/${link.id}`);
   assert.ok(key.length >= 22);
 
   const outsider = s.newOrg('Outside', 'outside@example.org').client;
