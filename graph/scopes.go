@@ -28,6 +28,8 @@ import (
 //	openapi:read          list and read OpenAPI specs and their versions
 //	openapi:write         the same reads, and create, replace, change and
 //	                      delete specs
+//	site:metadata:read    list and read sites and their structure (site
+//	                      changes need roles a token never has: 403)
 //
 // A token without the scope an operation needs gets 403 (it can see the
 // organization); a write scope implies its read scope.
@@ -36,6 +38,7 @@ const (
 	scopeSpaceWrite   model.IntegrationScope = "space:metadata:write"
 	scopeOpenAPIRead  model.IntegrationScope = "openapi:read"
 	scopeOpenAPIWrite model.IntegrationScope = "openapi:write"
+	scopeSiteRead     model.IntegrationScope = "site:metadata:read"
 )
 
 // requireScope refuses an installation token whose integration has none of

@@ -50,7 +50,7 @@ const defaultAdaptiveSchema = `{"type":"object","properties":{},"additionalPrope
 
 // siteScope is a site of an organization read by a caller holding min.
 func (r *Resolver) siteScope(ctx context.Context, orgID, siteID string, min model.Role, action string) (orgScope, storage.Site, error) {
-	s, err := r.inOrgAtLeast(ctx, orgID, min, action)
+	s, err := r.inOrgForSites(ctx, orgID, min, action)
 	if err != nil {
 		return s, storage.Site{}, err
 	}
@@ -59,6 +59,16 @@ func (r *Resolver) siteScope(ctx context.Context, orgID, siteID string, min mode
 		return s, site, notFoundAs(err, "site")
 	}
 	return s, site, nil
+}
+
+// inOrgForSites is inOrgAtLeast; for reads, an installation token needs the
+// integration's site:metadata:read scope (its read role alone is not
+// enough), and it never gets more than reading.
+func (r *Resolver) inOrgForSites(ctx context.Context, orgID string, min model.Role, action string) (orgScope, error) {
+	if min == "read" {
+		return r.inOrgFor(ctx, orgID, min, action, scopeSiteRead)
+	}
+	return r.inOrgAtLeast(ctx, orgID, min, action)
 }
 
 // siteAnswer reads a site back after a change.

@@ -189,7 +189,7 @@ func (r *mutationResolver) RotateSiteVisitorKey(ctx context.Context, organizatio
 
 // Sites is the resolver for the sites field.
 func (r *queryResolver) Sites(ctx context.Context, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) (*model.SiteList, error) {
-	s, err := r.inOrgAtLeast(ctx, organizationID, "read", "listing sites")
+	s, err := r.inOrgForSites(ctx, organizationID, "read", "listing sites")
 	if err != nil {
 		return nil, err
 	}

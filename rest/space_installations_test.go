@@ -275,13 +275,14 @@ func TestExtendedSpaceInstallations(t *testing.T) {
 func TestInstallationTokenScopes(t *testing.T) {
 	env := apitest.New(t)
 	publish(env, env.Admin, "none", env.Org, map[string]any{"scopes": []string{"space:content:read"}})
-	publish(env, env.Admin, "reader", env.Org, map[string]any{"scopes": []string{"space:metadata:read", "openapi:read"}})
+	publish(env, env.Admin, "reader", env.Org, map[string]any{"scopes": []string{"space:metadata:read", "openapi:read", "site:metadata:read"}})
 	publish(env, env.Admin, "writer", env.Org, map[string]any{"scopes": []string{"space:metadata:write", "openapi:write"}})
 	otherOrg, foreign := env.NewOrg("Other", "admin@other.test")
 	s1 := createSpaceAs(env, env.Admin.Token, env.Org, map[string]any{"title": "One"})
 	s2 := createSpaceAs(env, env.Admin.Token, env.Org, map[string]any{"title": "Two"})
 	elsewhere := createSpaceAs(env, foreign.Token, otherOrg, nil)
 	env.Must(201, "POST", "/v1/orgs/"+env.Org+"/openapi", env.Admin.Token, map[string]any{"slug": "pets", "source": map[string]any{"text": "openapi: 3.1.0"}})
+	site := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/sites", env.Admin.Token, map[string]any{"title": "Docs", "spaces": []string{s1}}).JSON()["id"].(string)
 	// env.Admin administrates the organization and mints the tokens: the
 	// tokens still get only what their scopes say.
 	token := func(name string) (string, string) {
@@ -300,6 +301,9 @@ func TestInstallationTokenScopes(t *testing.T) {
 		{Name: "no scope: specs", Method: "GET", Path: org + "/openapi", Token: none, Status: 403, Contains: []string{"openapi:read"}},
 		{Name: "no scope: a spec", Method: "GET", Path: org + "/openapi/pets", Token: none, Status: 403},
 		{Name: "no scope: extended list", Method: "GET", Path: "/v1/integrations/none/spaces?extended=true", Token: none, Status: 403},
+		{Name: "no scope: sites", Method: "GET", Path: org + "/sites", Token: none, Status: 403, Contains: []string{"site:metadata:read"}},
+		{Name: "no scope: a site", Method: "GET", Path: org + "/sites/" + site, Token: none, Status: 403},
+		{Name: "no scope: a site's structure", Method: "GET", Path: org + "/sites/" + site + "/site-spaces", Token: none, Status: 403},
 		{Name: "no scope: plain list of its space installations", Method: "GET", Path: "/v1/integrations/none/spaces", Token: none, Status: 200, Contains: []string{`"count":0`}},
 
 		{Name: "read: a space", Method: "GET", Path: "/v1/spaces/" + s1, Token: reader, Status: 200, Contains: []string{`"id":"` + s1 + `"`, `"admin":false`}},
@@ -312,6 +316,11 @@ func TestInstallationTokenScopes(t *testing.T) {
 		{Name: "read: specs", Method: "GET", Path: org + "/openapi", Token: reader, Status: 200, Contains: []string{`"count":1`}},
 		{Name: "read: a spec", Method: "GET", Path: org + "/openapi/pets", Token: reader, Status: 200, Contains: []string{`"edit":false`}},
 		{Name: "read: cannot write specs", Method: "POST", Path: org + "/openapi", Token: reader, Body: map[string]any{"slug": "x", "source": map[string]any{"text": "openapi: 3.1.0"}}, Status: 403, Contains: []string{"openapi:write"}},
+		{Name: "read: sites", Method: "GET", Path: org + "/sites", Token: reader, Status: 200, Contains: []string{`"count":1`}},
+		{Name: "read: a site", Method: "GET", Path: org + "/sites/" + site, Token: reader, Status: 200, Contains: []string{`"id":"` + site + `"`}},
+		{Name: "read: a site's spaces", Method: "GET", Path: org + "/sites/" + site + "/site-spaces", Token: reader, Status: 200},
+		{Name: "read: cannot change a site", Method: "PATCH", Path: org + "/sites/" + site, Token: reader, Body: map[string]any{"title": "Other"}, Status: 403},
+		{Name: "read: cannot publish", Method: "POST", Path: org + "/sites/" + site + "/publish", Token: reader, Status: 403},
 		{Name: "read: cannot delete specs", Method: "DELETE", Path: org + "/openapi/pets", Token: reader, Status: 403},
 
 		{Name: "write: changes a space", Method: "PATCH", Path: "/v1/spaces/" + s1, Token: writer, Body: map[string]any{"title": "Renamed"}, Status: 200, Contains: []string{`"title":"Renamed"`}},
