@@ -52,7 +52,11 @@ func serve(args []string) error {
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
-	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	// The log is buffered (a request's line costs no system call) and
+	// flushed every 100 ms and on return, after everything else has stopped.
+	logOut := server.NewLogWriter(os.Stderr, 100*time.Millisecond)
+	defer logOut.Close()
+	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
 
 	cfg := server.Config{
 		Addr: *addr, DBPath: *dbPath, PublicURL: *publicURL, AllowPrivateFetch: *allowPrivate,
