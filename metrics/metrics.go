@@ -38,6 +38,21 @@ type Registry struct {
 	jobs      *prometheus.HistogramVec
 
 	queues *queueCollector
+
+	// series caches each request label set's counter and histogram:
+	// WithLabelValues hashes the labels on every call.
+	seriesMu sync.RWMutex
+	series   map[requestLabels]requestSeries
+}
+
+type requestLabels struct {
+	method, route string
+	code          int
+}
+
+type requestSeries struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
 }
 
 // New builds a Registry with the Go runtime and process collectors.
@@ -77,6 +92,7 @@ func New() *Registry {
 			Buckets: latencyBuckets,
 		}, []string{"queue", "outcome"}),
 		queues: &queueCollector{},
+		series: map[requestLabels]requestSeries{},
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.errors, m.limited, m.writeWait, m.writeHold, m.jobs, m.queues,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -110,9 +126,21 @@ func status(code int) string {
 // pattern ("/v1/orgs/{organizationId}"), never the raw path, so the number
 // of series stays bounded.
 func (m *Registry) ObserveRequest(method, route string, code int, d time.Duration) {
-	st := status(code)
-	m.requests.WithLabelValues(method, route, st).Inc()
-	m.latency.WithLabelValues(method, route, st).Observe(d.Seconds())
+	k := requestLabels{method, route, code}
+	m.seriesMu.RLock()
+	s, ok := m.series[k]
+	m.seriesMu.RUnlock()
+	if !ok {
+		st := status(code)
+		s = requestSeries{m.requests.WithLabelValues(method, route, st), m.latency.WithLabelValues(method, route, st)}
+		m.seriesMu.Lock()
+		if len(m.series) < 10_000 { // label sets are bounded (route patterns); this is a guard
+			m.series[k] = s
+		}
+		m.seriesMu.Unlock()
+	}
+	s.count.Inc()
+	s.latency.Observe(d.Seconds())
 }
 
 // CountError records one error answered through transport ("http" or

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -23,14 +24,37 @@ func requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-Id")
 		if id == "" || len(id) > 128 {
-			var b [8]byte
-			rand.Read(b[:])
-			id = hex.EncodeToString(b[:])
+			id = newRequestID()
 		}
 		w.Header().Set("X-Request-Id", id)
 		ctx := context.WithValue(r.Context(), middleware.RequestIDKey, id)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// requestIDs are a random per-process prefix and a counter: unique without
+// reading crypto/rand on every request (ids identify, they guard nothing).
+var (
+	requestIDPrefix = func() (p [8]byte) {
+		var b [4]byte
+		rand.Read(b[:])
+		hex.Encode(p[:], b[:])
+		return p
+	}()
+	requestIDCount atomic.Uint32
+)
+
+// newRequestID is 16 hex digits: the prefix, then the counter's low 32 bits.
+func newRequestID() string {
+	var b [16]byte
+	copy(b[:8], requestIDPrefix[:])
+	n := requestIDCount.Add(1)
+	const digits = "0123456789abcdef"
+	for i := 15; i >= 8; i-- {
+		b[i] = digits[n&15]
+		n >>= 4
+	}
+	return string(b[:])
 }
 
 // observeRequests writes one structured line per request (method, route

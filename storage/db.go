@@ -39,6 +39,7 @@ type DB struct {
 
 	mu      sync.RWMutex
 	rstmts  map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
+	wstmts  map[string]*sql.Stmt // of the writer, by SQL text; nil: could not be prepared (see Write)
 	dynamic int                  // how many of them vary with the reader (prepareDynamic)
 
 	writeObserver atomic.Pointer[WriteObserver]
@@ -92,7 +93,7 @@ func Open(path string, opt Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 
-	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
+	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
 		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000}}
 	if db.now == nil {
 		db.now = time.Now
@@ -110,6 +111,11 @@ func (db *DB) Close() error {
 	db.mu.Lock()
 	for _, s := range db.rstmts {
 		s.Close()
+	}
+	for _, s := range db.wstmts {
+		if s != nil {
+			s.Close()
+		}
 	}
 	db.mu.Unlock()
 	err1 := db.read.Close()
@@ -285,21 +291,82 @@ type Tx struct {
 	db  *DB
 	ctx context.Context
 	Now time.Time
+	// unprepared is the SQL this transaction ran without a prepared
+	// statement; Write prepares it once the writer is free again.
+	unprepared []string
 }
 
-// Writes use the transaction directly: preparing on the single writer
-// connection while a transaction holds it would deadlock, and a write's cost
-// is dominated by the durable commit, not by parsing.
+// Exec and single-row reads use the writer's prepared statements when they
+// exist. A statement cannot be prepared while the transaction holds the
+// single writer connection (database/sql would wait for a second one for
+// ever), so SQL seen for the first time runs unprepared and is prepared
+// after the transaction (see Write): every later write with it skips
+// parsing. Multi-row queries stay unprepared: one prepared SQLite statement
+// cannot run twice at once, and a loop over rows may run its own query again
+// (tree walks); Exec and QueryRow finish (at Scan) before anything else runs.
 func (t *Tx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	return t.tx.QueryContext(ctx, q, args...)
 }
 
 func (t *Tx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if s := t.stmt(ctx, q); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
 	return t.tx.QueryRowContext(ctx, q, args...)
 }
 
 func (t *Tx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if s := t.stmt(ctx, q); s != nil {
+		return s.ExecContext(ctx, args...)
+	}
 	return t.tx.ExecContext(ctx, q, args...)
+}
+
+// stmt is q's prepared statement bound to this transaction, or nil (then
+// q is noted for preparing after the transaction).
+func (t *Tx) stmt(ctx context.Context, q string) *sql.Stmt {
+	t.db.mu.RLock()
+	s, known := t.db.wstmts[q]
+	t.db.mu.RUnlock()
+	if s != nil {
+		return t.tx.StmtContext(ctx, s)
+	}
+	if !known && len(t.unprepared) < 64 {
+		t.unprepared = append(t.unprepared, q)
+	}
+	return nil
+}
+
+// maxWriteStmts bounds the writer's prepared statements (SQL built with a
+// varying number of placeholders would otherwise grow the cache).
+const maxWriteStmts = 1024
+
+// prepareWrites prepares the SQL a transaction ran unprepared, on the
+// writer pool once the transaction has released it. SQL that fails to
+// prepare (or arrives once the cache is full) keeps running unprepared.
+func (db *DB) prepareWrites(queries []string) {
+	for _, q := range queries {
+		db.mu.RLock()
+		_, known := db.wstmts[q]
+		full := len(db.wstmts) >= maxWriteStmts
+		db.mu.RUnlock()
+		if known || full {
+			continue
+		}
+		s, err := db.write.PrepareContext(context.Background(), q)
+		if err != nil {
+			s = nil
+		}
+		db.mu.Lock()
+		if _, known := db.wstmts[q]; known {
+			if s != nil {
+				s.Close()
+			}
+		} else {
+			db.wstmts[q] = s
+		}
+		db.mu.Unlock()
+	}
 }
 
 // exec is ExecContext with the transaction's own context.
@@ -313,8 +380,9 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	start := time.Now()
 	sqlTx, err := db.write.BeginTx(ctx, nil)
 	began := time.Now()
+	var t *Tx
 	if err == nil {
-		t := &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
+		t = &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
 		if err = fn(t); err == nil {
 			_, err = t.exec(`UPDATE change_counter SET n = n + 1 WHERE id = 1`)
 		}
@@ -324,8 +392,12 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 			err = sqlTx.Commit()
 		}
 	}
+	held := time.Since(began)
+	if t != nil && len(t.unprepared) > 0 {
+		db.prepareWrites(t.unprepared)
+	}
 	if obs := db.writeObserver.Load(); obs != nil {
-		(*obs)(began.Sub(start), time.Since(began), err)
+		(*obs)(began.Sub(start), held, err)
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -44,15 +45,26 @@ func serve(args []string) error {
 	importMaxPages := f.Int("import-max-pages", importer.DefaultLimits.MaxPages, "pages one website import converts")
 	importMaxImages := f.Int("import-max-images", importer.DefaultLimits.MaxImages, "images one import (html, website) fetches")
 	importTimeout := f.Duration("import-timeout", importer.DefaultLimits.Timeout, "time one website crawl may take")
+	gcPercent := f.Int("gc-percent", 400, "Go garbage collector target (GOGC): heap growth in percent before a collection; the GOGC environment variable, when set, wins")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := f.Parse(args); err != nil {
 		return err
+	}
+	if _, set := os.LookupEnv("GOGC"); !set {
+		// Requests allocate a little and keep almost nothing: collecting
+		// less often saves about a tenth of the CPU of a cached read, for
+		// a heap that grows to five times the live data instead of twice.
+		debug.SetGCPercent(*gcPercent)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
-	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	// The log is buffered (a request's line costs no system call) and
+	// flushed every 100 ms and on return, after everything else has stopped.
+	logOut := server.NewLogWriter(os.Stderr, 100*time.Millisecond)
+	defer logOut.Close()
+	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
 
 	cfg := server.Config{
 		Addr: *addr, DBPath: *dbPath, PublicURL: *publicURL, AllowPrivateFetch: *allowPrivate,
