@@ -38,6 +38,7 @@ type Content interface {
 	TransferSpace(ctx context.Context, id, to string) error
 	Revisions(ctx context.Context, spaceID string) ([]Revision, error)
 	ContentAccess(ctx context.Context, orgID, userID string, chainFrom *string) (AccessData, error)
+	SpaceAccess(ctx context.Context, spaceID, userID string) (Space, AccessData, error)
 	SetContentGrant(ctx context.Context, orgID string, g ContentGrant) error
 	DeleteContentGrant(ctx context.Context, target ContentRef, principalKind, principalID string) (bool, error)
 	ListContentGrants(ctx context.Context, target ContentRef, pq PageQuery) (Page[ContentGrant], error)
@@ -422,6 +423,38 @@ func (db *DB) ContentAccess(ctx context.Context, orgID, userID string, chainFrom
 	return a, err
 }
 
+// SpaceAccess reads a space (of any organization, trashed or not) and the
+// AccessData of userID in the space's organization, both as of one change
+// counter reading: between writes a request costs that one read. The
+// results are shared between requests: read them, never change them.
+func (db *DB) SpaceAccess(ctx context.Context, spaceID, userID string) (Space, AccessData, error) {
+	var sp Space
+	var a AccessData
+	if err := db.prepare(ctx, changeCounterSQL, spaceByIDSQL, accessMemberSQL, accessGrantsSQL, treeSQL); err != nil {
+		return sp, a, err
+	}
+	version, err := changeVersion(ctx, db.r())
+	if err != nil {
+		return sp, a, err
+	}
+	if sp, ok := db.spaces.get(spaceID, version); ok {
+		if a, ok := db.access.get(accessKey(sp.OrganizationID, userID), version); ok {
+			return sp, a, nil
+		}
+	}
+	err = db.ReadTx(ctx, func(q queryer) error {
+		if version, err = changeVersion(ctx, q); err != nil {
+			return err
+		}
+		if sp, err = db.spaceAt(ctx, q, spaceID, version); err != nil {
+			return err
+		}
+		a, err = db.accessAt(ctx, q, sp.OrganizationID, userID, version)
+		return err
+	})
+	return sp, a, err
+}
+
 func accessKey(orgID, userID string) string { return orgID + "\x00" + userID }
 
 // accessAt is the AccessData of userID in orgID in q's snapshot, whose
@@ -450,6 +483,19 @@ func (db *DB) accessAt(ctx context.Context, q queryer, orgID, userID string, ver
 	a.Memo = &Memo{}
 	db.access.put(key, version, a)
 	return a, nil
+}
+
+// spaceAt is the space with that id in q's snapshot, whose change counter
+// reads version: from the cache, or read and cached.
+func (db *DB) spaceAt(ctx context.Context, q queryer, id string, version int64) (Space, error) {
+	if sp, ok := db.spaces.get(id, version); ok {
+		return sp, nil
+	}
+	sp, err := scanSpace(q.QueryRowContext(ctx, spaceByIDSQL, id))
+	if err == nil {
+		db.spaces.put(id, version, sp)
+	}
+	return sp, err
 }
 
 // changeVersion reads the change counter (a prepared primary-key read) in
