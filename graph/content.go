@@ -22,6 +22,14 @@ const TrashRetention = 7 * 24 * time.Hour
 // chain above chainFrom). A token scoped to another organization sees
 // nothing there.
 func (r *Resolver) accessOf(ctx context.Context, c auth.Caller, orgID, userID string, chainFrom *string) (*contentAccess, error) {
+	return r.accessFrom(ctx, c, orgID, userID, func() (storage.AccessData, error) {
+		return r.Store.ContentAccess(ctx, orgID, userID, chainFrom)
+	})
+}
+
+// accessFrom is accessOf with userID's access data given by load (called
+// only when that data decides).
+func (r *Resolver) accessFrom(ctx context.Context, c auth.Caller, orgID, userID string, load func() (storage.AccessData, error)) (*contentAccess, error) {
 	if c.OrganizationID != "" && c.OrganizationID != orgID {
 		return newContentAccess(storage.AccessData{}), nil
 	}
@@ -29,7 +37,7 @@ func (r *Resolver) accessOf(ctx context.Context, c auth.Caller, orgID, userID st
 		// The token acts for its installation, never as the user who minted it.
 		return r.installationContent(ctx, c)
 	}
-	d, err := r.Store.ContentAccess(ctx, orgID, userID, chainFrom)
+	d, err := load()
 	if err != nil {
 		return nil, err
 	}
@@ -113,21 +121,17 @@ func (r *Resolver) spaceScope(ctx context.Context, id string, tree treeScope, tr
 	if err != nil {
 		return storage.Space{}, ContentScope{}, err
 	}
-	sp, err := r.Store.Space(ctx, id)
+	// The space and the caller's access data in its organization come
+	// together: one change counter reading between writes (the access data
+	// always holds the whole tree, so tree needs nothing more).
+	sp, d, err := r.Store.SpaceAccess(ctx, id, c.UserID)
 	if err != nil {
 		return sp, ContentScope{}, notFoundAs(err, "space")
 	}
 	if (sp.DeletedAt != nil) != trashed {
 		return sp, ContentScope{}, apierr.NotFound("space")
 	}
-	chain := sp.ParentID
-	if chain == nil {
-		chain = new(string) // a top-level space needs no collection
-	}
-	if tree {
-		chain = nil
-	}
-	a, err := r.accessOf(ctx, c, sp.OrganizationID, c.UserID, chain)
+	a, err := r.accessFrom(ctx, c, sp.OrganizationID, c.UserID, func() (storage.AccessData, error) { return d, nil })
 	if err != nil {
 		return sp, ContentScope{}, err
 	}

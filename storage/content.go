@@ -38,6 +38,7 @@ type Content interface {
 	TransferSpace(ctx context.Context, id, to string) error
 	Revisions(ctx context.Context, spaceID string) ([]Revision, error)
 	ContentAccess(ctx context.Context, orgID, userID string, chainFrom *string) (AccessData, error)
+	SpaceAccess(ctx context.Context, spaceID, userID string) (Space, AccessData, error)
 	SetContentGrant(ctx context.Context, orgID string, g ContentGrant) error
 	DeleteContentGrant(ctx context.Context, target ContentRef, principalKind, principalID string) (bool, error)
 	ListContentGrants(ctx context.Context, target ContentRef, pq PageQuery) (Page[ContentGrant], error)
@@ -393,50 +394,116 @@ const (
 )
 
 // ContentAccess loads the AccessData of userID in orgID. It is cached per
-// organization and user until the next write (accessCache): a request then
-// costs one read of the change counter. The collection tree is cached per
-// organization the same way (treeCache). chainFrom is a hint kept for the
-// interface: the whole tree is always returned, which answers single-item
-// checks too. The result is shared between requests: read it, never change it.
+// organization and user until the next write (see versioned): a request
+// then costs one read of the change counter. The collection tree is cached
+// per organization the same way (treeCache). chainFrom is a hint kept for
+// the interface: the whole tree is always returned, which answers
+// single-item checks too. The result is shared between requests: read it,
+// never change it.
 func (db *DB) ContentAccess(ctx context.Context, orgID, userID string, chainFrom *string) (AccessData, error) {
 	var a AccessData
 	if err := db.prepare(ctx, changeCounterSQL, accessMemberSQL, accessGrantsSQL, treeSQL); err != nil {
 		return a, err
 	}
-	var version int64
-	if err := db.r().QueryRowContext(ctx, changeCounterSQL).Scan(&version); err != nil {
+	version, err := changeVersion(ctx, db.r())
+	if err != nil {
 		return a, err
 	}
-	key := orgID + "\x00" + userID
+	if d, ok := db.access.get(accessKey(orgID, userID), version); ok {
+		return d, nil
+	}
+	err = db.ReadTx(ctx, func(q queryer) error {
+		// The snapshot may be newer than the counter read above.
+		if version, err = changeVersion(ctx, q); err != nil {
+			return err
+		}
+		a, err = db.accessAt(ctx, q, orgID, userID, version)
+		return err
+	})
+	return a, err
+}
+
+// SpaceAccess reads a space (of any organization, trashed or not) and the
+// AccessData of userID in the space's organization, both as of one change
+// counter reading: between writes a request costs that one read. The
+// results are shared between requests: read them, never change them.
+func (db *DB) SpaceAccess(ctx context.Context, spaceID, userID string) (Space, AccessData, error) {
+	var sp Space
+	var a AccessData
+	if err := db.prepare(ctx, changeCounterSQL, spaceByIDSQL, accessMemberSQL, accessGrantsSQL, treeSQL); err != nil {
+		return sp, a, err
+	}
+	version, err := changeVersion(ctx, db.r())
+	if err != nil {
+		return sp, a, err
+	}
+	if sp, ok := db.spaces.get(spaceID, version); ok {
+		if a, ok := db.access.get(accessKey(sp.OrganizationID, userID), version); ok {
+			return sp, a, nil
+		}
+	}
+	err = db.ReadTx(ctx, func(q queryer) error {
+		if version, err = changeVersion(ctx, q); err != nil {
+			return err
+		}
+		if sp, err = db.spaceAt(ctx, q, spaceID, version); err != nil {
+			return err
+		}
+		a, err = db.accessAt(ctx, q, sp.OrganizationID, userID, version)
+		return err
+	})
+	return sp, a, err
+}
+
+func accessKey(orgID, userID string) string { return orgID + "\x00" + userID }
+
+// accessAt is the AccessData of userID in orgID in q's snapshot, whose
+// change counter reads version: from the cache, or read and cached.
+func (db *DB) accessAt(ctx context.Context, q queryer, orgID, userID string, version int64) (AccessData, error) {
+	key := accessKey(orgID, userID)
 	if d, ok := db.access.get(key, version); ok {
 		return d, nil
 	}
-	err := db.ReadTx(ctx, func(q queryer) error {
-		// The snapshot may be newer than the counter read above.
-		if err := q.QueryRowContext(ctx, changeCounterSQL).Scan(&version); err != nil {
-			return err
-		}
-		var role sql.NullString
-		var sso bool
-		err := q.QueryRowContext(ctx, accessMemberSQL, orgID, userID).Scan(&role, &sso)
-		if err == sql.ErrNoRows {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	var a AccessData
+	var role sql.NullString
+	var sso bool
+	err := q.QueryRowContext(ctx, accessMemberSQL, orgID, userID).Scan(&role, &sso)
+	if err != nil && err != sql.ErrNoRows {
+		return a, err
+	}
+	if err == nil {
 		a.Membership = &Membership{Role: nullStr(role), SSO: sso}
 		if a.Tree, err = db.trees.get(ctx, q, orgID, version); err != nil {
-			return err
+			return a, err
 		}
-		a.Grants, err = scanGrants(q.QueryContext(ctx, accessGrantsSQL, orgID, userID, orgID, userID))
-		return err
-	})
-	if err == nil {
-		a.Memo = &Memo{}
-		db.access.put(key, version, a)
+		if a.Grants, err = scanGrants(q.QueryContext(ctx, accessGrantsSQL, orgID, userID, orgID, userID)); err != nil {
+			return a, err
+		}
 	}
-	return a, err
+	a.Memo = &Memo{}
+	db.access.put(key, version, a)
+	return a, nil
+}
+
+// spaceAt is the space with that id in q's snapshot, whose change counter
+// reads version: from the cache, or read and cached.
+func (db *DB) spaceAt(ctx context.Context, q queryer, id string, version int64) (Space, error) {
+	if sp, ok := db.spaces.get(id, version); ok {
+		return sp, nil
+	}
+	sp, err := scanSpace(q.QueryRowContext(ctx, spaceByIDSQL, id))
+	if err == nil {
+		db.spaces.put(id, version, sp)
+	}
+	return sp, err
+}
+
+// changeVersion reads the change counter (a prepared primary-key read) in
+// q: db.r() for a snapshot of its own, or a read transaction.
+func changeVersion(ctx context.Context, q queryer) (int64, error) {
+	var version int64
+	err := q.QueryRowContext(ctx, changeCounterSQL).Scan(&version)
+	return version, err
 }
 
 // versioned is a cache of values that hold while the change counter stands

@@ -61,21 +61,58 @@ func scanOrg(sc interface{ Scan(...any) error }, extra ...any) (Organization, er
 	return o, nil
 }
 
-// OrganizationFor reads an organization together with userID's membership
-// in it (nil when not a member), in one query.
-func (db *DB) OrganizationFor(ctx context.Context, orgID, userID string) (Organization, *Membership, error) {
-	var role sql.NullString
-	var isMember, sso, owns sql.NullBool
-	o, err := scanOrg(db.r().QueryRowContext(ctx, `SELECT `+orgCols+`, m.role, m.user_id IS NOT NULL, m.sso, `+ownsTeamSQL+`
+// orgFor is what OrganizationFor answers; member nil: not a member.
+type orgFor struct {
+	org    Organization
+	member *Membership
+}
+
+const orgForSQL = `SELECT ` + orgCols + `, m.role, m.user_id IS NOT NULL, m.sso, ` + ownsTeamSQL + `
  FROM organizations o LEFT JOIN members m ON m.organization_id = o.id AND m.user_id = ?
- WHERE o.id = ?`, userID, orgID), &role, &isMember, &sso, &owns)
+ WHERE o.id = ?`
+
+// OrganizationFor reads an organization together with userID's membership
+// in it (nil when not a member), in one query. The answer is cached per
+// organization and user until the next write (see versioned): between
+// writes a call costs one read of the change counter. The organization is
+// shared between calls: read it, never change it.
+func (db *DB) OrganizationFor(ctx context.Context, orgID, userID string) (Organization, *Membership, error) {
+	var e orgFor
+	if err := db.prepare(ctx, changeCounterSQL, orgForSQL); err != nil {
+		return e.org, nil, err
+	}
+	version, err := changeVersion(ctx, db.r())
 	if err != nil {
-		return o, nil, err
+		return e.org, nil, err
 	}
-	if !isMember.Bool {
-		return o, nil, nil
+	key := orgID + "\x00" + userID
+	e, hit := db.orgs.get(key, version)
+	if !hit {
+		err = db.ReadTx(ctx, func(q queryer) error {
+			// The snapshot may be newer than the counter read above.
+			if version, err = changeVersion(ctx, q); err != nil {
+				return err
+			}
+			var role sql.NullString
+			var isMember, sso, owns sql.NullBool
+			if e.org, err = scanOrg(q.QueryRowContext(ctx, orgForSQL, userID, orgID), &role, &isMember, &sso, &owns); err != nil {
+				return err
+			}
+			if isMember.Bool {
+				e.member = &Membership{Role: nullStr(role), SSO: sso.Bool, OwnsTeam: owns.Bool}
+			}
+			return nil
+		})
+		if err != nil {
+			return e.org, nil, err
+		}
+		db.orgs.put(key, version, e)
 	}
-	return o, &Membership{Role: nullStr(role), SSO: sso.Bool, OwnsTeam: owns.Bool}, nil
+	if e.member == nil {
+		return e.org, nil, nil
+	}
+	m := *e.member // the caller's own copy
+	return e.org, &m, nil
 }
 
 // MembershipOf reads userID's membership in orgID; nil when not a member.

@@ -52,8 +52,10 @@ func scanSpace(sc interface{ Scan(...any) error }) (Space, error) {
 
 // Space reads a space of any organization, trashed or not.
 func (db *DB) Space(ctx context.Context, id string) (Space, error) {
-	return scanSpace(db.r().QueryRowContext(ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id = ?`, id))
+	return scanSpace(db.r().QueryRowContext(ctx, spaceByIDSQL, id))
 }
+
+const spaceByIDSQL = `SELECT ` + spaceCols + ` FROM spaces s WHERE s.id = ?`
 
 // SpacesByIDs reads the spaces with those ids (any organization, trashed or
 // not) in one query; unknown ids are left out.
