@@ -294,6 +294,11 @@ func queryIDs(q queryer, query string, args ...any) ([]string, error) {
 	if t, ok := q.(*Tx); ok {
 		ctx = t.ctx
 	}
+	return queryIDsCtx(ctx, q, query, args...)
+}
+
+// queryIDsCtx reads a one-column list of ids.
+func queryIDsCtx(ctx context.Context, q queryer, query string, args ...any) ([]string, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err

@@ -319,29 +319,12 @@ func (db *DB) RotateSigningSecret(ctx context.Context, integrationID, secret str
 // AdminOrganizations lists the organizations where userID is an admin (one
 // query; used to scope installation lists).
 func (db *DB) AdminOrganizations(ctx context.Context, userID string) ([]string, error) {
-	return db.orgIDs(ctx, `SELECT organization_id FROM members WHERE user_id = ? AND role = 'admin'`, userID)
+	return queryIDsCtx(ctx, db.r(), `SELECT organization_id FROM members WHERE user_id = ? AND role = 'admin'`, userID)
 }
 
 // MemberOrganizations lists the organizations userID belongs to.
 func (db *DB) MemberOrganizations(ctx context.Context, userID string) ([]string, error) {
-	return db.orgIDs(ctx, `SELECT organization_id FROM members WHERE user_id = ?`, userID)
-}
-
-func (db *DB) orgIDs(ctx context.Context, q, userID string) ([]string, error) {
-	rows, err := db.r().QueryContext(ctx, q, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return queryIDsCtx(ctx, db.r(), `SELECT organization_id FROM members WHERE user_id = ?`, userID)
 }
 
 // OrganizationByRef resolves an organization id or hostname (subdomain).
