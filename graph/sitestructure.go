@@ -777,6 +777,16 @@ func (t *siteTree) joinGroup(sectionID, groupID string) {
 }
 
 // pointerKinds refuses pointer types a deprecated move does not take.
+// deprecatedMove is the one path of the three deprecated moves (site space,
+// section, group): their position may only name the kinds given, then the
+// structure sort does the move.
+func (r *Resolver) deprecatedMove(ctx context.Context, orgID, siteID string, item model.SiteStructurePointerInput, pos model.SiteStructurePositionInput, kinds ...string) (model.SiteStructureItem, error) {
+	if err := pointerKinds(pos, kinds...); err != nil {
+		return nil, err
+	}
+	return r.sortStructure(ctx, orgID, siteID, item, pos)
+}
+
 func pointerKinds(pos model.SiteStructurePositionInput, kinds ...string) error {
 	for name, p := range map[string]*model.SiteStructurePointerInput{"position.before": pos.Before, "position.after": pos.After} {
 		if p != nil && !slices.Contains(kinds, string(p.Type)) {

@@ -112,18 +112,9 @@ func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, organizationID s
 func (r *mutationResolver) MoveSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input *model.MoveSiteSpaceInput) (*model.SiteSpace, error) {
 	var pos model.SiteStructurePositionInput
 	if input != nil && input.Position != nil {
-		conv := func(p *model.SiteSpacePointerInput) *model.SiteStructurePointerInput {
-			if p == nil {
-				return nil
-			}
-			return &model.SiteStructurePointerInput{Type: p.Type, ID: p.SiteSpace}
-		}
-		pos = model.SiteStructurePositionInput{Before: conv(input.Position.Before), After: conv(input.Position.After)}
-		if err := pointerKinds(pos, kindSiteSpace); err != nil {
-			return nil, err
-		}
+		pos = model.SiteStructurePositionInput{Before: input.Position.Before.Structure(), After: input.Position.After.Structure()}
 	}
-	return siteSpaceItem(r.sortStructure(ctx, organizationID, siteID, model.SiteStructurePointerInput{Type: kindSiteSpace, ID: siteSpaceID}, pos))
+	return siteSpaceItem(r.deprecatedMove(ctx, organizationID, siteID, model.SiteStructurePointerInput{Type: kindSiteSpace, ID: siteSpaceID}, pos, kindSiteSpace))
 }
 
 // AddSectionToSite is the resolver for the addSectionToSite field.
@@ -233,18 +224,9 @@ func (r *mutationResolver) DeleteSiteSection(ctx context.Context, organizationID
 func (r *mutationResolver) MoveSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string, input *model.MoveSiteSectionInput) (*model.SiteSection, error) {
 	var pos model.SiteStructurePositionInput
 	if input != nil && input.Position != nil {
-		conv := func(p *model.SiteSectionPointerInput) *model.SiteStructurePointerInput {
-			if p == nil {
-				return nil
-			}
-			return &model.SiteStructurePointerInput{Type: p.Type, ID: p.SiteSection}
-		}
-		pos = model.SiteStructurePositionInput{Before: conv(input.Position.Before), After: conv(input.Position.After)}
-		if err := pointerKinds(pos, kindSection); err != nil {
-			return nil, err
-		}
+		pos = model.SiteStructurePositionInput{Before: input.Position.Before.Structure(), After: input.Position.After.Structure()}
 	}
-	return sectionItem(r.sortStructure(ctx, organizationID, siteID, model.SiteStructurePointerInput{Type: kindSection, ID: siteSectionID}, pos))
+	return sectionItem(r.deprecatedMove(ctx, organizationID, siteID, model.SiteStructurePointerInput{Type: kindSection, ID: siteSectionID}, pos, kindSection))
 }
 
 // AddSectionGroupToSite is the resolver for the addSectionGroupToSite field.
@@ -379,11 +361,8 @@ func (r *mutationResolver) MoveSiteSectionGroup(ctx context.Context, organizatio
 	var pos model.SiteStructurePositionInput
 	if input != nil && input.Position != nil {
 		pos = *input.Position
-		if err := pointerKinds(pos, kindSection, kindGroup); err != nil {
-			return nil, err
-		}
 	}
-	return groupItem(r.sortStructure(ctx, organizationID, siteID, model.SiteStructurePointerInput{Type: kindGroup, ID: siteSectionGroupID}, pos))
+	return groupItem(r.deprecatedMove(ctx, organizationID, siteID, model.SiteStructurePointerInput{Type: kindGroup, ID: siteSectionGroupID}, pos, kindSection, kindGroup))
 }
 
 // SortSiteStructure is the resolver for the sortSiteStructure field.

@@ -382,6 +382,14 @@ type SiteSpacePointerInput struct {
 	SiteSpace string                   `json:"siteSpace"`
 }
 
+// Structure is the pointer as the structure sort takes it (nil stays nil).
+func (p *SiteSpacePointerInput) Structure() *SiteStructurePointerInput {
+	if p == nil {
+		return nil
+	}
+	return &SiteStructurePointerInput{Type: p.Type, ID: p.SiteSpace}
+}
+
 type SiteSpacePositionInput struct {
 	Before *SiteSpacePointerInput `json:"before,omitempty"`
 	After  *SiteSpacePointerInput `json:"after,omitempty"`
@@ -394,6 +402,14 @@ type MoveSiteSpaceInput struct {
 type SiteSectionPointerInput struct {
 	Type        SiteStructurePointerType `json:"type"`
 	SiteSection string                   `json:"siteSection"`
+}
+
+// Structure is the pointer as the structure sort takes it (nil stays nil).
+func (p *SiteSectionPointerInput) Structure() *SiteStructurePointerInput {
+	if p == nil {
+		return nil
+	}
+	return &SiteStructurePointerInput{Type: p.Type, ID: p.SiteSection}
 }
 
 type SiteSectionPositionInput struct {
