@@ -19,7 +19,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -33,6 +32,7 @@ import (
 	"docsapi/graph/generated"
 	"docsapi/importer"
 	"docsapi/metrics"
+	"docsapi/playground"
 	"docsapi/rest"
 	"docsapi/storage"
 	"docsapi/translate"
@@ -178,8 +178,12 @@ func (s *Server) routes() chi.Router {
 	}
 
 	gql := s.graphQLHandler()
-	play := playground.Handler("docsapi GraphQL", "/graphql")
+	play := playground.Page()
 	r.Route("/graphql", func(r chi.Router) {
+		if !s.Config.NoPlayground {
+			// The playground's own files (GraphiQL, React): embedded, no token.
+			r.Get("/assets/*", playground.Assets().ServeHTTP)
+		}
 		// A browser asking for a page gets the playground (no token needed to
 		// load it; its requests carry the token typed into its headers).
 		r.With(func(next http.Handler) http.Handler {

@@ -23,6 +23,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Mutation() MutationResolver
+	Organization() OrganizationResolver
 	Query() QueryResolver
 }
 
@@ -735,6 +736,7 @@ type ComplexityRoot struct {
 		Object               func(childComplexity int) int
 		Permissions          func(childComplexity int) int
 		Plan                 func(childComplexity int) int
+		Spaces               func(childComplexity int, page *string, limit *int) int
 		Sso                  func(childComplexity int) int
 		Title                func(childComplexity int) int
 		Trial                func(childComplexity int) int
@@ -4722,6 +4724,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Plan(childComplexity), true
+	case "Organization.spaces":
+		if e.ComplexityRoot.Organization.Spaces == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_spaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Spaces(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "Organization.sso":
 		if e.ComplexityRoot.Organization.Sso == nil {
 			break
@@ -10831,6 +10844,15 @@ extend type Mutation {
   """
   transferSpace(spaceId: ID!, input: TransferContentInput!): Space!
 }
+
+extend type Organization {
+  """
+  Live spaces of the organization that the caller can see, in the stored tree
+  order: the same list as ` + "`" + `spaces(organizationId:)` + "`" + ` (GET
+  /v1/orgs/{organizationId}/spaces), reachable from an organization list.
+  """
+  spaces(page: String, limit: Int): SpaceList!
+}
 `, BuiltIn: false},
 	{Name: "../teams.graphqls", Input: `"A named group of members; content can be shared with a team at once."
 type Team {
@@ -12453,6 +12475,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_internal_isOnNewTrial(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Organization_permissions(ctx, field)
+	case "spaces":
+		return ec.fieldContext_Organization_spaces(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
