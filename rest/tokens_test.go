@@ -1,7 +1,9 @@
 package rest_test
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -232,5 +234,32 @@ func TestTokenLastUsed(t *testing.T) {
 	if second, _ := lastUsed().(string); second <= first {
 		t.Fatalf("not updated after a minute: %s then %s", first, second)
 	}
-	_ = http.StatusOK
+}
+
+// FuzzCreateAPITokenBody: any body to POST /v1/user/tokens is a 201 or a
+// 400 with the error shape, never a 500.
+func FuzzCreateAPITokenBody(f *testing.F) {
+	env := apitest.New(f)
+	for _, seed := range []string{`{"label":"ci"}`, `{"label":"x","expiresAt":"2999-01-01","readOnly":true}`, `{"label":""}`,
+		`{"label":"x","expiresAt":"2999-13-45T99:00:00Z"}`, `{"label":null}`, `[]`, `{"label":"x","readOnly":1}`, `{`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		req, _ := http.NewRequest("POST", env.HTTP.URL+"/v1/user/tokens", bytes.NewReader(raw))
+		req.Header.Set("Authorization", "Bearer "+env.Admin.Token)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := env.HTTP.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		switch res.StatusCode {
+		case http.StatusCreated:
+		case http.StatusBadRequest:
+			apitest.ErrorShape(t, apitest.Response{Status: res.StatusCode, Body: b})
+		default:
+			t.Fatalf("%q: %d %s", raw, res.StatusCode, b)
+		}
+	})
 }
