@@ -185,7 +185,7 @@ func (s *Server) routes() chi.Router {
 			r.Get("/assets/*", playground.Assets().ServeHTTP)
 		}
 		// A browser asking for a page gets the playground (no token needed to
-		// load it; its requests carry the token typed into its headers).
+		// load it; its requests carry the token typed into its token field).
 		r.With(func(next http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if !s.Config.NoPlayground && r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") && r.URL.Query().Get("query") == "" {
