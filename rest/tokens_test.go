@@ -27,6 +27,9 @@ func TestAPITokenLifecycle(t *testing.T) {
 	other := env.NewUser("other@acme.test", env.Org, "read")
 	future := env.Clock.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
 	var created map[string]any
+	// The test clock stands still: move it so that creation times order the
+	// list (the bootstrap token, then "deploy bot", then the date-only one).
+	env.Clock.Advance(time.Second)
 
 	env.Run(t, []apitest.Scenario{
 		{Name: "create", Method: "POST", Path: "/v1/user/tokens", Token: admin, Status: 201,
@@ -39,6 +42,7 @@ func TestAPITokenLifecycle(t *testing.T) {
 					!strings.HasPrefix(created["expiresAt"].(string), future[:19]) {
 					t.Errorf("created %v", created)
 				}
+				env.Clock.Advance(time.Second)
 			}},
 		{Name: "date-only expiry", Method: "POST", Path: "/v1/user/tokens", Token: admin, Status: 201,
 			Body: map[string]any{"label": "d", "expiresAt": env.Clock.Now().AddDate(1, 0, 0).Format(time.DateOnly)}},
