@@ -1,5 +1,5 @@
 # The two commands a fresh machine needs are `make run` and `make test`.
-.PHONY: run test test-go test-client generate build vet bench
+.PHONY: run test test-go test-client generate build vet bench playground
 
 GO ?= go
 
@@ -30,3 +30,9 @@ test-client: build
 # docsapi against a bare chi + SQLite server on loopback (see README, Performance).
 bench:
 	bench/run.sh
+
+# Rebuild the GraphQL playground's third-party files (playground/assets/vendor,
+# committed and embedded) from the exact versions in playground/package.json.
+# Needs npm and the registry; `go build` alone never does.
+playground:
+	cd playground && npm ci --no-audit --no-fund && node build.mjs

@@ -1,7 +1,8 @@
 // Package auth turns a bearer token into the Caller of a request. Tokens are
 // random 256-bit secrets shown once; only their SHA-256 is stored. Lookups
-// are cached in memory so that an authenticated request costs no SQL; a
-// revocation made through this process drops the cache entry at once.
+// are cached in memory, valid while the database's token counter stands
+// still: an authenticated request costs one prepared read of that counter,
+// and a revocation made by any process sharing the database is seen at once.
 package auth
 
 import (
@@ -14,6 +15,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"docsapi/apierr"
@@ -34,6 +36,9 @@ type Caller struct {
 	Kind    string // api | session | installation
 	// OrganizationID is set for tokens scoped to one organization.
 	OrganizationID string
+	// ReadOnly tokens may read what their user may and write nothing (see
+	// graph.RequireWrite).
+	ReadOnly bool
 }
 
 type ctxKey struct{}
@@ -63,30 +68,57 @@ func HashToken(secret string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// TokenStore is what the authenticator reads and writes (storage.DB).
+type TokenStore interface {
+	TokenByHash(ctx context.Context, hash string) (storage.Token, error)
+	// TokenChanges moves whenever a token is deleted or changes what it
+	// grants, in any process sharing the database.
+	TokenChanges(ctx context.Context) (int64, error)
+	TouchTokens(ctx context.Context, used map[string]time.Time) error
+}
+
 // Authenticator resolves bearer tokens, with a cache in front of the store.
+// A cached lookup is used only while the store's token counter stands
+// still, so a token revoked by any process answers 401 from the next
+// request on; the price is one prepared primary-key read per request.
 type Authenticator struct {
-	tokens storage.Tokens
+	tokens TokenStore
 	now    func() time.Time
-	ttl    time.Duration
 
 	mu    sync.RWMutex
-	cache map[string]cached // by token hash
+	cache map[string]*cached // by token hash
+
+	usage usage
 }
 
 type cached struct {
 	caller    Caller
 	expiresAt time.Time // of the token itself; zero when it never expires
-	fetchedAt time.Time
+	changes   int64     // the token counter it was read under
+	// noted is when a use of the token was last queued for lastUsedAt
+	// (Unix ms), so that a token is queued at most once per UsageInterval.
+	noted atomic.Int64
 }
 
-// NewAuthenticator builds an Authenticator; ttl bounds how long a cached
-// lookup is trusted (a token revoked by another process stops working within
-// ttl; one revoked through this process stops at once).
-func NewAuthenticator(tokens storage.Tokens, now func() time.Time, ttl time.Duration) *Authenticator {
+// UsageInterval is how often at most a token's lastUsedAt is written.
+const UsageInterval = time.Minute
+
+// maxPendingUses bounds the queue of last uses waiting to be written (a
+// flood of distinct tokens loses some lastUsedAt updates, never memory).
+const maxPendingUses = 10_000
+
+// usage is the queue of last uses, written by FlushUsage.
+type usage struct {
+	mu      sync.Mutex
+	pending map[string]time.Time // by token id
+}
+
+// NewAuthenticator builds an Authenticator over tokens.
+func NewAuthenticator(tokens TokenStore, now func() time.Time) *Authenticator {
 	if now == nil {
 		now = time.Now
 	}
-	return &Authenticator{tokens: tokens, now: now, ttl: ttl, cache: map[string]cached{}}
+	return &Authenticator{tokens: tokens, now: now, cache: map[string]*cached{}}
 }
 
 var errUnauthorized = apierr.Unauthorized("missing or invalid bearer token")
@@ -100,44 +132,105 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (Caller
 	secret = strings.TrimSpace(secret)
 	hash := HashToken(secret)
 	now := a.now()
-	a.mu.RLock()
-	c, hit := a.cache[hash]
-	a.mu.RUnlock()
-	if hit && now.Sub(c.fetchedAt) < a.ttl {
-		if !c.expiresAt.IsZero() && !now.Before(c.expiresAt) {
-			return Caller{}, apierr.Unauthorized("token expired")
-		}
-		return c.caller, nil
-	}
-	t, err := a.tokens.TokenByHash(ctx, hash)
-	if errors.Is(err, storage.ErrNotFound) {
-		return Caller{}, errUnauthorized
-	}
+	// Read before the lookup: a revoke committed after this read moves the
+	// counter, so the entry stored below cannot outlive it.
+	changes, err := a.tokens.TokenChanges(ctx)
 	if err != nil {
 		return Caller{}, err
 	}
+	a.mu.RLock()
+	c, hit := a.cache[hash]
+	a.mu.RUnlock()
+	if !hit || c.changes != changes {
+		if c, err = a.lookup(ctx, hash, changes); err != nil {
+			return Caller{}, err
+		}
+	}
+	if !c.expiresAt.IsZero() && !now.Before(c.expiresAt) {
+		return Caller{}, apierr.Unauthorized("token expired at " + c.expiresAt.UTC().Format("2006-01-02T15:04:05.000Z"))
+	}
+	a.noteUse(c, now)
+	return c.caller, nil
+}
+
+// lookup reads the token with that hash and caches it under changes.
+func (a *Authenticator) lookup(ctx context.Context, hash string, changes int64) (*cached, error) {
+	t, err := a.tokens.TokenByHash(ctx, hash)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, errUnauthorized
+	}
+	if err != nil {
+		return nil, err
+	}
 	// The lookup was by hash; compare again in constant time for good measure.
 	if subtle.ConstantTimeCompare([]byte(t.Hash), []byte(hash)) != 1 {
-		return Caller{}, errUnauthorized
+		return nil, errUnauthorized
 	}
-	caller := Caller{UserID: t.UserID, TokenID: t.ID, Kind: t.Kind}
+	c := &cached{caller: Caller{UserID: t.UserID, TokenID: t.ID, Kind: t.Kind, ReadOnly: t.ReadOnly}, changes: changes}
 	if t.OrganizationID != nil {
-		caller.OrganizationID = *t.OrganizationID
+		c.caller.OrganizationID = *t.OrganizationID
 	}
-	entry := cached{caller: caller, fetchedAt: now}
 	if t.ExpiresAt != nil {
-		entry.expiresAt = *t.ExpiresAt
-		if !now.Before(*t.ExpiresAt) {
-			return Caller{}, apierr.Unauthorized("token expired")
-		}
+		c.expiresAt = *t.ExpiresAt
+	}
+	if t.LastUsedAt != nil {
+		c.noted.Store(t.LastUsedAt.UnixMilli())
 	}
 	a.mu.Lock()
 	if len(a.cache) > 100_000 { // bound memory under a flood of distinct tokens
-		a.cache = map[string]cached{}
+		a.cache = map[string]*cached{}
 	}
-	a.cache[hash] = entry
+	a.cache[hash] = c
 	a.mu.Unlock()
-	return caller, nil
+	return c, nil
+}
+
+// noteUse queues the token's use for lastUsedAt when its last queued use
+// is UsageInterval old: between those, a request costs one atomic load.
+func (a *Authenticator) noteUse(c *cached, now time.Time) {
+	last := c.noted.Load()
+	if now.UnixMilli()-last < UsageInterval.Milliseconds() || !c.noted.CompareAndSwap(last, now.UnixMilli()) {
+		return
+	}
+	a.usage.mu.Lock()
+	if a.usage.pending == nil {
+		a.usage.pending = map[string]time.Time{}
+	}
+	if len(a.usage.pending) < maxPendingUses {
+		a.usage.pending[c.caller.TokenID] = now
+	}
+	a.usage.mu.Unlock()
+}
+
+// FlushUsage writes the queued last uses in one transaction.
+func (a *Authenticator) FlushUsage(ctx context.Context) error {
+	a.usage.mu.Lock()
+	batch := a.usage.pending
+	a.usage.pending = nil
+	a.usage.mu.Unlock()
+	return a.tokens.TouchTokens(ctx, batch)
+}
+
+// RunUsageWriter flushes the queued last uses every interval until ctx
+// ends, then once more.
+func (a *Authenticator) RunUsageWriter(ctx context.Context, interval time.Duration, onErr func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := a.FlushUsage(stop); err != nil {
+				onErr(err)
+			}
+			return
+		case <-t.C:
+			if err := a.FlushUsage(ctx); err != nil {
+				onErr(err)
+			}
+		}
+	}
 }
 
 // Forget drops every cached lookup of tokenID (call it when revoking).

@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 	"docsapi/apierr"
+	"docsapi/graph/generated"
 	"docsapi/graph/model"
 	"docsapi/storage"
 	"errors"
@@ -151,3 +152,8 @@ func (r *queryResolver) OrganizationsForEmailDomain(ctx context.Context, emailDo
 	}
 	return out, nil
 }
+
+// Organization returns generated.OrganizationResolver implementation.
+func (r *Resolver) Organization() generated.OrganizationResolver { return &organizationResolver{r} }
+
+type organizationResolver struct{ *Resolver }

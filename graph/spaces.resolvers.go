@@ -185,6 +185,11 @@ func (r *mutationResolver) TransferSpace(ctx context.Context, spaceID string, in
 }
 
 // Spaces is the resolver for the spaces field.
+func (r *organizationResolver) Spaces(ctx context.Context, obj *model.Organization, page *string, limit *int) (*model.SpaceList, error) {
+	return r.Query().Spaces(ctx, obj.ID, page, limit)
+}
+
+// Spaces is the resolver for the spaces field.
 func (r *queryResolver) Spaces(ctx context.Context, organizationID string, page *string, limit *int) (*model.SpaceList, error) {
 	_, a, err := r.orgContent(ctx, organizationID)
 	if err != nil {

@@ -39,6 +39,9 @@ type Operation struct {
 	// Conditional marks routes built with a.resource (GET: ETag and
 	// If-None-Match) or a.ifMatch (writes: If-Match).
 	Conditional bool
+	// Public operations answer without a token (see IsPublic); only
+	// patterns without path parameters may be public.
+	Public bool
 }
 
 // Param is a query parameter; Type is a value of its Go type.
@@ -71,23 +74,45 @@ func overrideSchema(v any, fn func(reflected map[string]any) map[string]any) {
 
 func init() {
 	register(func(a *API, r chi.Router) { r.Get("/openapi.json", a.serveOpenAPI) })
-	describe(Operation{Method: "GET", Pattern: "/openapi.json", ID: "getOpenAPIDescription", Tag: "api",
-		Summary: "This description of the REST interface (OpenAPI 3.1).", Status: 200, Response: map[string]any{}})
+	// The description of the API is not a secret: a new user reads it
+	// before holding a token.
+	describe(Operation{Method: "GET", Pattern: "/openapi.json", ID: "getOpenAPIDescription", Tag: "api", Public: true,
+		Summary: "This description of the REST interface (OpenAPI 3.1); needs no token.", Status: 200, Response: map[string]any{}, Conditional: true})
 }
 
-// openAPIDoc is the encoded description, built on first request.
+// IsPublic tells whether r is a GET (or HEAD) of a /v1 operation declared
+// Public: authentication lets it through without a token.
+func IsPublic(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	for _, op := range operations {
+		if op.Public && op.Method == http.MethodGet && r.URL.Path == "/v1"+op.Pattern {
+			return true
+		}
+	}
+	return false
+}
+
+// openAPIDoc is the encoded description and its ETag, built on first request.
 type openAPIDoc struct {
 	once sync.Once
 	body []byte
+	etag string
 }
 
 func (a *API) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	a.openAPI.once.Do(func() {
 		doc, _ := OpenAPI(a.Resolver.Config.Version)
 		a.openAPI.body, _ = json.MarshalIndent(doc, "", "  ")
+		a.openAPI.etag = etagOf(a.openAPI.body)
 	})
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(a.openAPI.body)
+	w.Header().Set("ETag", a.openAPI.etag)
+	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, a.openAPI.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	writeBody(w, http.StatusOK, a.openAPI.body)
 }
 
 // OpenAPI builds the description of every declared operation. The server
@@ -162,6 +187,9 @@ var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 
 func (g *schemas) operation(op Operation) map[string]any {
 	out := map[string]any{"operationId": op.ID, "summary": op.Summary}
+	if op.Public {
+		out["security"] = []any{} // overrides the document's bearer requirement
+	}
 	if op.Tag != "" {
 		out["tags"] = []string{op.Tag}
 	}

@@ -31,6 +31,9 @@ type authzRule struct {
 	// NoForeign skips the other-organization check (public reads such as the
 	// SSO login list).
 	NoForeign bool
+	// Public routes answer 200 without a token and with an unknown one
+	// (GET /v1/openapi.json); nothing else is checked.
+	Public bool
 }
 
 // authzRules is keyed "METHOD /v1/pattern" (chi's pattern).
@@ -99,6 +102,14 @@ func TestAuthorizationMatrix(t *testing.T) {
 			rule.Body = rule.BodyFor(f)
 		}
 		t.Run(key, func(t *testing.T) {
+			if rule.Public {
+				for _, token := range []string{"", "dapi_not-a-token"} {
+					if r := f.Env.Do(method, p, token, rule.Body); r.Status != http.StatusOK {
+						t.Errorf("public route with token %q: %d, want 200 (%s)", token, r.Status, r.Body)
+					}
+				}
+				return
+			}
 			if r := f.Env.Do(method, p, "", rule.Body); r.Status != http.StatusUnauthorized {
 				t.Errorf("without token: %d, want 401 (%s)", r.Status, r.Body)
 			}

@@ -65,10 +65,25 @@ func (a *API) MountPublic(r chi.Router) {
 // authenticated). Idempotency-Key applies to every POST and PUT by method,
 // so families never opt in.
 func (a *API) Mount(r chi.Router) {
-	r.Use(a.idempotent)
+	r.Use(refuseReadOnlyWrites, a.idempotent)
 	for _, mount := range families {
 		mount(a, r)
 	}
+}
+
+// refuseReadOnlyWrites sends every /v1 write (any method but GET and HEAD)
+// through graph.RequireWrite, the one check of read-only tokens, before
+// the route runs: no route opts in or can forget to.
+func refuseReadOnlyWrites(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if err := graph.RequireWrite(r.Context()); err != nil {
+				WriteError(w, r, nil, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // ---- writing answers ----
@@ -128,6 +143,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	var body errorBody
 	if e, ok := apierr.As(err); ok {
 		body.Error.Code, body.Error.Message = e.Status, e.Message
+		if e.Status == http.StatusUnauthorized {
+			Challenge(w, r, e.Message)
+		}
 	} else {
 		reqID := middleware.GetReqID(r.Context())
 		if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
@@ -145,6 +163,23 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		body.Error.Code, body.Error.Message = http.StatusInternalServerError, "internal error (request id "+reqID+")"
 	}
 	WriteJSON(w, body.Error.Code, body)
+}
+
+// Challenge sets the WWW-Authenticate header of a 401 (RFC 6750): `Bearer`
+// when no token was sent, with error="invalid_token" and the reason when
+// one was sent and refused (unknown, revoked, expired).
+func Challenge(w http.ResponseWriter, r *http.Request, reason string) {
+	if r.Header.Get("Authorization") == "" {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		return
+	}
+	reason = strings.Map(func(c rune) rune {
+		if c == '"' || c == '\\' || c < 0x20 || c > 0x7e {
+			return -1
+		}
+		return c
+	}, reason)
+	w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", error_description="`+reason+`"`)
 }
 
 // handler is the shape of every route: it returns the value to write, or an
@@ -378,6 +413,11 @@ func paging(r *http.Request) (page *string, limit *int, err error) {
 
 // NotFound and MethodNotAllowed answer unknown routes with the error body.
 func NotFound(w http.ResponseWriter, r *http.Request) {
+	// An unknown path matched no route: drop the mount's wildcard pattern
+	// ("/v1/*") so the metrics label it "(none)", like every unrouted answer.
+	if rc := chi.RouteContext(r.Context()); rc != nil {
+		rc.RoutePatterns = rc.RoutePatterns[:0]
+	}
 	WriteError(w, r, nil, apierr.New(http.StatusNotFound, "no route %s %s", r.Method, r.URL.Path))
 }
 

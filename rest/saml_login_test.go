@@ -227,6 +227,13 @@ func TestSAMLLogin(t *testing.T) {
 		}
 	})
 
+	t.Run("the session token is listed with its expiry", func(t *testing.T) {
+		list := items(t, env.Must(200, "GET", "/v1/user/tokens", first.Token, nil))
+		if len(list) != 1 || list[0]["label"] != "SAML sign-in" || list[0]["expiresAt"] != first.ExpiresAt || list[0]["readOnly"] != false {
+			t.Fatalf("tokens of the signed-in user %v (session expires %s)", list, first.ExpiresAt)
+		}
+	})
+
 	t.Run("a replay is refused", func(t *testing.T) {
 		acs, resp := ip.answer(start(t, provider), "replay@example.com", nil)
 		if status, body := post(t, acs, resp, "application/json"); status != 200 {

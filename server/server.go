@@ -19,7 +19,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -33,6 +32,7 @@ import (
 	"docsapi/graph/generated"
 	"docsapi/importer"
 	"docsapi/metrics"
+	"docsapi/playground"
 	"docsapi/rest"
 	"docsapi/storage"
 	"docsapi/translate"
@@ -117,7 +117,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	res := &graph.Resolver{
 		Store:  db,
-		Auth:   auth.NewAuthenticator(db, cfg.Clock, time.Minute),
+		Auth:   auth.NewAuthenticator(db, cfg.Clock),
 		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
@@ -178,10 +178,14 @@ func (s *Server) routes() chi.Router {
 	}
 
 	gql := s.graphQLHandler()
-	play := playground.Handler("docsapi GraphQL", "/graphql")
+	play := playground.Page()
 	r.Route("/graphql", func(r chi.Router) {
+		if !s.Config.NoPlayground {
+			// The playground's own files (GraphiQL, React): embedded, no token.
+			r.Get("/assets/*", playground.Assets().ServeHTTP)
+		}
 		// A browser asking for a page gets the playground (no token needed to
-		// load it; its requests carry the token typed into its headers).
+		// load it; its requests carry the token typed into its token field).
 		r.With(func(next http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if !s.Config.NoPlayground && r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") && r.URL.Query().Get("query") == "" {
@@ -220,17 +224,30 @@ func (s *Server) graphQLHandler() http.Handler {
 	}
 	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	s.guardGraphQL(h)
-	h.SetErrorPresenter(func(ctx context.Context, err error) *gqlerror.Error {
-		gerr := presentError(ctx, err)
-		code, _ := gerr.Extensions["code"].(string)
-		s.Metrics.CountError("graphql", code)
-		return gerr
+	h.SetErrorPresenter(s.presentGraphQLError)
+	// Read-only tokens: every mutation goes through graph.RequireWrite (the
+	// same check as REST writes) before any of its resolvers runs.
+	h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		if oc := graphql.GetOperationContext(ctx); oc.Operation != nil && oc.Operation.Operation == ast.Mutation {
+			if err := graph.RequireWrite(ctx); err != nil {
+				return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{s.presentGraphQLError(ctx, err)}})
+			}
+		}
+		return next(ctx)
 	})
 	h.SetRecoverFunc(func(ctx context.Context, p any) error {
 		s.Log.Error("panic in resolver", "request_id", middleware.GetReqID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))
 	})
 	return h
+}
+
+// presentGraphQLError presents an error and counts it in the metrics.
+func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.Error {
+	gerr := presentError(ctx, err)
+	code, _ := gerr.Extensions["code"].(string)
+	s.Metrics.CountError("graphql", code)
+	return gerr
 }
 
 // presentError gives GraphQL errors the same code and status as REST.

@@ -40,9 +40,17 @@ func (s *Server) identify(next http.Handler) http.Handler {
 }
 
 // authenticate requires a valid bearer token and puts the caller in the
-// context for the resolvers; refusals are the REST error body.
+// context for the resolvers; refusals are the REST error body. Operations
+// declared public (GET /v1/openapi.json) need no token and ignore one.
 func (s *Server) authenticate(next http.Handler) http.Handler {
-	return s.authenticateOr(next, func(w http.ResponseWriter, r *http.Request, err error) { rest.WriteError(w, r, s.Log, err) })
+	withToken := s.authenticateOr(next, func(w http.ResponseWriter, r *http.Request, err error) { rest.WriteError(w, r, s.Log, err) })
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest.IsPublic(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		withToken.ServeHTTP(w, r)
+	})
 }
 
 // authenticateGraphQL refuses like authenticate, with a GraphQL error body
@@ -53,6 +61,9 @@ func (s *Server) authenticateGraphQL(next http.Handler) http.Handler {
 		if !ok {
 			rest.WriteError(w, r, s.Log, err)
 			return
+		}
+		if e.Status == http.StatusUnauthorized {
+			rest.Challenge(w, r, e.Message)
 		}
 		rest.WriteJSON(w, e.Status, map[string]any{"errors": []map[string]any{{
 			"message": e.Message, "extensions": map[string]any{"code": e.Code(), "status": e.Status},
@@ -102,6 +113,10 @@ func newLimiters(cfg Config) limiters {
 // -Reset; an exhausted budget is a 429 with Retry-After.
 func (s *Server) rateLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if unlimited[r.URL.Path] {
+			next.ServeHTTP(w, r)
+			return
+		}
 		rl, key, kind := s.limits.address, "a:"+s.clientAddress(r), "address"
 		if id, ok := r.Context().Value(identityKey{}).(identity); ok && id.err == nil {
 			rl, key, kind = s.limits.token, "t:"+id.caller.TokenID, "token"
@@ -118,6 +133,11 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 			"rate limit exceeded: at most %s requests per %s per %s; retry in %d s", limit, s.limits.window, kind, retry))
 	})
 }
+
+// unlimited are the probes and the scrape: orchestrators and Prometheus
+// call them often from one address without a token, and they must keep
+// answering when that address's budget is spent.
+var unlimited = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
 // retryAfter is the whole seconds until the limiter's window resets (at
 // least 1): by then the sliding count has room again.

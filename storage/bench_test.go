@@ -64,3 +64,22 @@ func BenchmarkOrganizationFor(b *testing.B) {
 var lastPath string
 
 func dbPathOf(b *testing.B) string { return lastPath }
+
+// BenchmarkTokenChanges is the SQL every authenticated request now pays:
+// one prepared read of the token counter (validating the cached lookup).
+func BenchmarkTokenChanges(b *testing.B) {
+	db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := db.TokenChanges(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -380,13 +380,20 @@ func (t *Tx) exec(q string, args ...any) (sql.Result, error) { return t.ExecCont
 // transaction, so that cached list totals (countCache) are never stale, even
 // for writes made by another process on the same file (docsapi admin).
 func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.writeTx(ctx, true, fn)
+}
+
+// writeTx is Write; bump false leaves the change counter alone, for writes
+// that no cache depends on (last use of tokens), so they do not empty the
+// read caches of every other request.
+func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) error {
 	start := time.Now()
 	sqlTx, err := db.write.BeginTx(ctx, nil)
 	began := time.Now()
 	var t *Tx
 	if err == nil {
 		t = &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
-		if err = fn(t); err == nil {
+		if err = fn(t); err == nil && bump {
 			_, err = t.exec(`UPDATE change_counter SET n = n + 1 WHERE id = 1`)
 		}
 		if err != nil {

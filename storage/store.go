@@ -19,6 +19,10 @@ type Tokens interface {
 	TokenByHash(ctx context.Context, hash string) (Token, error)
 	CreateToken(ctx context.Context, t *Token) error
 	DeleteToken(ctx context.Context, id string) (bool, error)
+	TokenChanges(ctx context.Context) (int64, error)
+	TouchTokens(ctx context.Context, used map[string]time.Time) error
+	ListUserTokens(ctx context.Context, userID string, pq PageQuery) (Page[Token], error)
+	DeleteUserToken(ctx context.Context, userID, id string) (bool, error)
 }
 
 type Organizations interface {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"time"
+	"unicode/utf8"
 
 	"docsapi/auth"
 	"docsapi/graph/model"
@@ -15,13 +16,15 @@ import (
 
 func admin(args []string) error {
 	if len(args) == 0 {
-		return errors.New("admin needs a command: bootstrap, user, backup or restore")
+		return errors.New("admin needs a command: bootstrap, user, token, backup or restore")
 	}
 	switch args[0] {
 	case "bootstrap":
 		return adminBootstrap(args[1:])
 	case "user":
 		return adminUser(args[1:])
+	case "token":
+		return adminToken(args[1:])
 	case "backup":
 		return adminBackup(args[1:])
 	case "restore":
@@ -118,6 +121,54 @@ func adminUser(args []string) error {
 		User  string `json:"user"`
 		Token string `json:"token"`
 	}{u.ID, secret})
+}
+
+// adminToken creates an API token for an existing user: the way back in
+// when the first start's token is lost. It works while a server runs on the
+// same file.
+func adminToken(args []string) error {
+	f := newFlags("admin token")
+	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file")
+	email := f.String("email", "", "e-mail of the user the token acts for")
+	label := f.String("label", "docsapi admin token", "what the token is for (1 to 100 characters; shown in GET /v1/user/tokens)")
+	readOnly := f.Bool("read-only", false, "refuse every write made with the token")
+	if err := f.Parse(args); err != nil {
+		return err
+	}
+	if err := required("email", *email, "label", *label); err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(*label); n > 100 {
+		return errors.New("--label must be at most 100 characters")
+	}
+	if _, err := os.Stat(*dbPath); err != nil {
+		return fmt.Errorf("--db: %w", err)
+	}
+	db, err := storage.Open(*dbPath, storage.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx := context.Background()
+	u, err := db.UserByEmail(ctx, *email)
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("no user has the e-mail %s", *email)
+	}
+	if err != nil {
+		return err
+	}
+	secret, hash := auth.NewToken()
+	t := storage.Token{UserID: u.ID, Hash: hash, Kind: "api", Label: *label, ReadOnly: *readOnly}
+	if err := db.CreateToken(ctx, &t); err != nil {
+		return err
+	}
+	return printJSON(struct {
+		User     string `json:"user"`
+		ID       string `json:"id"`
+		Label    string `json:"label"`
+		ReadOnly bool   `json:"readOnly"`
+		Token    string `json:"token"`
+	}{u.ID, t.ID, t.Label, t.ReadOnly, secret})
 }
 
 // oneFile parses flags and the single FILE argument after them.

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"docsapi/storage"
 )
 
 // TestAdminCommandsBesideARunningServer builds the binary, runs `docsapi
@@ -153,12 +155,40 @@ func TestAdminCommandsBesideARunningServer(t *testing.T) {
 	}
 	getJSON(t, base+"/v1/orgs/"+boot.Organization, loner.Token, 404, nil)
 
-	// Refusals: a taken e-mail, an unknown role, missing flags.
+	// `admin token` gives an existing user another token, usable at once;
+	// a revoke made by another process (this test, on the same file) is
+	// refused by the server from the next request on.
+	var tok struct {
+		User, ID, Label, Token string
+		ReadOnly               bool
+	}
+	runAdmin(t, bin, &tok, "token", "--db", db, "--email", "Writer@example.com", "--label", "laptop", "--read-only")
+	if tok.User != user.User || tok.Label != "laptop" || !tok.ReadOnly || !strings.HasPrefix(tok.Token, "dapi_") {
+		t.Errorf("admin token printed %+v", tok)
+	}
+	getJSON(t, base+"/v1/user", tok.Token, 200, &me)
+	if code := send(t, "PATCH", base+"/v1/orgs/"+boot.Organization, tok.Token, `{"title":"X"}`); code != 403 {
+		t.Errorf("read-only token's write: %d", code)
+	}
+	other, err := storage.Open(db, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := other.DeleteUserToken(context.Background(), tok.User, tok.ID); !ok || err != nil {
+		t.Fatalf("revoke from another process: %v %v", ok, err)
+	}
+	other.Close()
+	getJSON(t, base+"/v1/user", tok.Token, 401, nil)
+
+	// Refusals: a taken e-mail, an unknown role, missing flags, an unknown user.
 	for _, args := range [][]string{
 		{"user", "--db", db, "--email", "writer@example.com", "--name", "Again"},
 		{"user", "--db", db, "--email", "x@example.com", "--name", "X", "--org", boot.Organization, "--role", "boss"},
 		{"user", "--db", db, "--email", "y@example.com", "--name", "Y", "--org", "no-such-org"},
 		{"bootstrap", "--db", db, "--email", "z@example.com"},
+		{"token", "--db", db, "--email", "nobody@example.com"},
+		{"token", "--db", db, "--email", "writer@example.com", "--label", strings.Repeat("l", 101)},
+		{"token", "--db", filepath.Join(dir, "missing.db"), "--email", "writer@example.com"},
 	} {
 		cmd := exec.Command(bin, append([]string{"admin"}, args...)...)
 		var out bytes.Buffer
@@ -226,6 +256,21 @@ func runAdmin(t *testing.T, bin string, v any, args ...string) string {
 		t.Fatalf("admin %v printed %q: %v", args, line, err)
 	}
 	return line
+}
+
+// send makes a request with a JSON body and returns the status.
+func send(t *testing.T, method, url, token, body string) int {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode
 }
 
 func getJSON(t *testing.T, url, token string, status int, v any) {

@@ -23,6 +23,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Mutation() MutationResolver
+	Organization() OrganizationResolver
 	Query() QueryResolver
 }
 
@@ -30,6 +31,23 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	APIToken struct {
+		CreatedAt  func(childComplexity int) int
+		ExpiresAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Label      func(childComplexity int) int
+		LastUsedAt func(childComplexity int) int
+		Object     func(childComplexity int) int
+		ReadOnly   func(childComplexity int) int
+		Token      func(childComplexity int) int
+	}
+
+	APITokenList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
 	ApiInformation struct {
 		Build   func(childComplexity int) int
 		Version func(childComplexity int) int
@@ -527,6 +545,7 @@ type ComplexityRoot struct {
 		AddSectionToSite                   func(childComplexity int, organizationID string, siteID string, input model.AddSectionToSiteInput) int
 		AddSpaceToSite                     func(childComplexity int, organizationID string, siteID string, input model.AddSpaceToSiteInput) int
 		ApplyTemplate                      func(childComplexity int, spaceID string, input model.ApplyTemplateInput) int
+		CreateAPIToken                     func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest                func(childComplexity int, spaceID string, input model.CreateChangeRequestInput) int
 		CreateCollection                   func(childComplexity int, organizationID string, input *model.CreateCollectionInput) int
 		CreateInstallationToken            func(childComplexity int, integrationName string, installationID string) int
@@ -539,6 +558,7 @@ type ComplexityRoot struct {
 		CreateSpace                        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
 		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
 		CreateTranslation                  func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
+		DeleteAPIToken                     func(childComplexity int, id string) int
 		DeleteCollection                   func(childComplexity int, collectionID string) int
 		DeleteComment                      func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
 		DeleteCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string) int
@@ -716,6 +736,7 @@ type ComplexityRoot struct {
 		Object               func(childComplexity int) int
 		Permissions          func(childComplexity int) int
 		Plan                 func(childComplexity int) int
+		Spaces               func(childComplexity int, page *string, limit *int) int
 		Sso                  func(childComplexity int) int
 		Title                func(childComplexity int) int
 		Trial                func(childComplexity int) int
@@ -812,6 +833,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		APIInformation                 func(childComplexity int) int
+		APITokens                      func(childComplexity int, page *string, limit *int) int
 		ChangeRequest                  func(childComplexity int, spaceID string, changeRequestID string) int
 		ChangeRequestPDF               func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
 		ChangeRequests                 func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
@@ -1410,6 +1432,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "APIToken.createdAt":
+		if e.ComplexityRoot.APIToken.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.CreatedAt(childComplexity), true
+	case "APIToken.expiresAt":
+		if e.ComplexityRoot.APIToken.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.ExpiresAt(childComplexity), true
+	case "APIToken.id":
+		if e.ComplexityRoot.APIToken.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.ID(childComplexity), true
+	case "APIToken.label":
+		if e.ComplexityRoot.APIToken.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.Label(childComplexity), true
+	case "APIToken.lastUsedAt":
+		if e.ComplexityRoot.APIToken.LastUsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.LastUsedAt(childComplexity), true
+	case "APIToken.object":
+		if e.ComplexityRoot.APIToken.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.Object(childComplexity), true
+	case "APIToken.readOnly":
+		if e.ComplexityRoot.APIToken.ReadOnly == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.ReadOnly(childComplexity), true
+	case "APIToken.token":
+		if e.ComplexityRoot.APIToken.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.Token(childComplexity), true
+
+	case "APITokenList.count":
+		if e.ComplexityRoot.APITokenList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APITokenList.Count(childComplexity), true
+	case "APITokenList.items":
+		if e.ComplexityRoot.APITokenList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APITokenList.Items(childComplexity), true
+	case "APITokenList.next":
+		if e.ComplexityRoot.APITokenList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APITokenList.Next(childComplexity), true
 
 	case "ApiInformation.build":
 		if e.ComplexityRoot.ApiInformation.Build == nil {
@@ -3239,6 +3329,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApplyTemplate(childComplexity, args["spaceId"].(string), args["input"].(model.ApplyTemplateInput)), true
+	case "Mutation.createAPIToken":
+		if e.ComplexityRoot.Mutation.CreateAPIToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createAPIToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAPIToken(childComplexity, args["input"].(model.CreateAPITokenInput)), true
 	case "Mutation.createChangeRequest":
 		if e.ComplexityRoot.Mutation.CreateChangeRequest == nil {
 			break
@@ -3371,6 +3472,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTranslation(childComplexity, args["organizationId"].(string), args["input"].(model.CreateTranslationInput)), true
+	case "Mutation.deleteAPIToken":
+		if e.ComplexityRoot.Mutation.DeleteAPIToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteAPIToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteAPIToken(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteCollection":
 		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
 			break
@@ -4612,6 +4724,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Plan(childComplexity), true
+	case "Organization.spaces":
+		if e.ComplexityRoot.Organization.Spaces == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_spaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Spaces(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "Organization.sso":
 		if e.ComplexityRoot.Organization.Sso == nil {
 			break
@@ -4933,6 +5056,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APIInformation(childComplexity), true
+	case "Query.apiTokens":
+		if e.ComplexityRoot.Query.APITokens == nil {
+			break
+		}
+
+		args, err := ec.field_Query_apiTokens_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.APITokens(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "Query.changeRequest":
 		if e.ComplexityRoot.Query.ChangeRequest == nil {
 			break
@@ -7620,6 +7754,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputContentPointerInput,
 		ec.unmarshalInputContentPositionInput,
 		ec.unmarshalInputContentTarget,
+		ec.unmarshalInputCreateAPITokenInput,
 		ec.unmarshalInputCreateChangeRequestInput,
 		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreateLinkInviteInput,
@@ -10709,6 +10844,15 @@ extend type Mutation {
   """
   transferSpace(spaceId: ID!, input: TransferContentInput!): Space!
 }
+
+extend type Organization {
+  """
+  Live spaces of the organization that the caller can see, in the stored tree
+  order: the same list as ` + "`" + `spaces(organizationId:)` + "`" + ` (GET
+  /v1/orgs/{organizationId}/spaces), reachable from an organization list.
+  """
+  spaces(page: String, limit: Int): SpaceList!
+}
 `, BuiltIn: false},
 	{Name: "../teams.graphqls", Input: `"A named group of members; content can be shared with a team at once."
 type Team {
@@ -10827,6 +10971,59 @@ extend type Mutation {
   setTeamMember(organizationId: ID!, teamId: ID!, userId: ID!, role: TeamMemberRole): Boolean!
   "Remove a member from the team (ADMIN or team owner)."
   removeTeamMember(organizationId: ID!, teamId: ID!, userId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../tokens.graphqls", Input: `"""
+A personal API token of the caller: one they created (POST /v1/user/tokens,
+` + "`" + `docsapi admin token` + "`" + `, the first start) or one a SAML sign-in issued for them.
+The secret (` + "`" + `token` + "`" + `) is only in the answer that creates it.
+"""
+type APIToken {
+  "Always ` + "`" + `api-token` + "`" + `."
+  object: String!
+  id: ID!
+  "What the token is for, as its owner named it."
+  label: String!
+  createdAt: DateTime!
+  "When the token stops working (null: never). Expired tokens answer 401."
+  expiresAt: DateTime
+  "Last request made with the token (updated at most once a minute; null: never used)."
+  lastUsedAt: DateTime
+  "A read-only token may read whatever its user may and is refused (403) every write."
+  readOnly: Boolean!
+  "The secret, to send as ` + "`" + `Authorization: Bearer <token>` + "`" + `. Only in the answer of createAPIToken."
+  token: String
+}
+
+type APITokenList {
+  next: Next
+  count: Int!
+  items: [APIToken!]!
+}
+
+input CreateAPITokenInput {
+  "What the token is for (1 to 100 characters)."
+  label: String!
+  "When the token stops working: an ISO 8601 date or date-time in the future (omitted: never)."
+  expiresAt: DateTime
+  "Refuse every write made with the token (default false)."
+  readOnly: Boolean
+}
+
+extend type Query {
+  "The caller's personal API tokens, newest first, without their secrets (GET /v1/user/tokens)."
+  apiTokens(page: String, limit: Int): APITokenList!
+}
+
+extend type Mutation {
+  "Creates a personal API token for the caller; the answer holds its secret, shown once (POST /v1/user/tokens)."
+  createAPIToken(input: CreateAPITokenInput!): APIToken!
+  """
+  Revokes one of the caller's personal API tokens (DELETE /v1/user/tokens/{tokenId});
+  it answers 401 from the next request on. Deleting another user's token, or an
+  unknown one, deletes nothing.
+  """
+  deleteAPIToken(id: ID!): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../translations.graphqls", Input: `"""
@@ -11061,6 +11258,40 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_APIToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_APIToken_object(ctx, field)
+	case "id":
+		return ec.fieldContext_APIToken_id(ctx, field)
+	case "label":
+		return ec.fieldContext_APIToken_label(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_APIToken_createdAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_APIToken_expiresAt(ctx, field)
+	case "lastUsedAt":
+		return ec.fieldContext_APIToken_lastUsedAt(ctx, field)
+	case "readOnly":
+		return ec.fieldContext_APIToken_readOnly(ctx, field)
+	case "token":
+		return ec.fieldContext_APIToken_token(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type APIToken", field.Name)
+}
+
+func (ec *executionContext) childFields_APITokenList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_APITokenList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_APITokenList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_APITokenList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type APITokenList", field.Name)
+}
 
 func (ec *executionContext) childFields_ApiInformation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -12244,6 +12475,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_internal_isOnNewTrial(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Organization_permissions(ctx, field)
+	case "spaces":
+		return ec.fieldContext_Organization_spaces(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }

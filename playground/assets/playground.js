@@ -1,0 +1,100 @@
+// docsapi's GraphQL playground: GraphiQL (assets/vendor, served by docsapi
+// itself) with a token field whose value every request carries as
+// `Authorization: Bearer <token>`. The token stays in this tab
+// (sessionStorage); the schema is fetched again when it changes.
+(function () {
+  'use strict';
+
+  var STORAGE_KEY = 'docsapi.playground.token';
+  var endpoint = location.pathname.replace(/\/+$/, '') || '/graphql';
+  var input = document.getElementById('token');
+
+  var DEFAULT_QUERY = [
+    '# The docsapi GraphQL playground',
+    '#',
+    '# 1. Paste an API token in the field above:',
+    '#    the first start printed one, and',
+    '#    `docsapi admin token --email E` makes',
+    '#    another one.',
+    '# 2. Run this query (the ▶ button or',
+    '#    Ctrl-Enter): who you are, your',
+    '#    organizations and their first spaces.',
+    '# 3. The book icon on the left opens the',
+    '#    schema with its descriptions.',
+    '',
+    'query MyOrganizationsAndSpaces {',
+    '  viewer {',
+    '    id',
+    '    displayName',
+    '    email',
+    '  }',
+    '  organizations(limit: 10) {',
+    '    count',
+    '    items {',
+    '      id',
+    '      title',
+    '      spaces(limit: 10) {',
+    '        count',
+    '        items {',
+    '          id',
+    '          title',
+    '          visibility',
+    '        }',
+    '      }',
+    '    }',
+    '  }',
+    '}',
+    ''
+  ].join('\n');
+
+  function readToken() {
+    try { return sessionStorage.getItem(STORAGE_KEY) || ''; } catch (e) { return ''; }
+  }
+  function saveToken(v) {
+    try { sessionStorage.setItem(STORAGE_KEY, v); } catch (e) { /* private mode: the field still works */ }
+  }
+  function currentToken() { return input.value.trim(); }
+
+  // makeFetcher builds the fetcher GraphiQL calls; a new one per token
+  // makes GraphiQL fetch the schema again with it.
+  function makeFetcher(token) {
+    return function (params, opts) {
+      var headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+      var extra = (opts && opts.headers) || {};
+      var hasAuth = false;
+      Object.keys(extra).forEach(function (k) {
+        headers[k] = extra[k];
+        if (k.toLowerCase() === 'authorization') hasAuth = true;
+      });
+      if (token && !hasAuth) headers.Authorization = 'Bearer ' + token;
+      return fetch(endpoint, { method: 'POST', headers: headers, body: JSON.stringify(params), credentials: 'omit' })
+        .then(function (res) {
+          return res.text().then(function (text) {
+            try { return JSON.parse(text); } catch (e) { return { errors: [{ message: 'HTTP ' + res.status + ': ' + text }] }; }
+          });
+        });
+    };
+  }
+
+  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
+  function render() {
+    var token = currentToken();
+    input.classList.toggle('missing', token === '');
+    root.render(React.createElement(GraphiQL, {
+      fetcher: makeFetcher(token),
+      defaultQuery: DEFAULT_QUERY,
+      isHeadersEditorEnabled: true,
+      shouldPersistHeaders: false,
+      defaultEditorToolsVisibility: false
+    }));
+  }
+
+  input.value = readToken();
+  var timer = null;
+  input.addEventListener('input', function () {
+    saveToken(currentToken());
+    clearTimeout(timer);
+    timer = setTimeout(render, 300);
+  });
+  render();
+})();
