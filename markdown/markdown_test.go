@@ -56,3 +56,26 @@ func TestSections(t *testing.T) {
 		t.Fatal(Slugify("Héllo, World!"))
 	}
 }
+
+// Plain text (section titles, search text, document leaves) is what the
+// Markdown shows: escapes and entities resolved, code spans byte for byte.
+func TestPlainTextResolvesEscapes(t *testing.T) {
+	src := "## \\[fr\\] Home &amp; more\n\nA \\*b\\* and `\\[kept\\]`.\n"
+	secs := Sections(src)
+	if len(secs) != 1 || secs[0].Title != "[fr] Home & more" || secs[0].ID != "fr-home-more" || secs[0].Body != "A *b* and \\[kept\\]." {
+		t.Fatalf("sections %+v", secs)
+	}
+	var blocks []string
+	for _, block := range ToDocument(src, nil).Nodes {
+		text := ""
+		for _, n := range block.Nodes {
+			if n.Object == "text" {
+				text += n.Leaves[0].Text
+			}
+		}
+		blocks = append(blocks, text)
+	}
+	if got := strings.Join(blocks, "|"); got != "[fr] Home & more|A *b* and \\[kept\\]." {
+		t.Errorf("document text %q", got)
+	}
+}
