@@ -79,3 +79,20 @@ func TestPlainTextResolvesEscapes(t *testing.T) {
 		t.Errorf("document text %q", got)
 	}
 }
+
+// FuzzPlainText: plain text and documents of any Markdown never panic, and
+// plain text carries no backslash escape of Markdown punctuation outside code.
+func FuzzPlainText(f *testing.F) {
+	f.Add("## \\[fr\\] Home &amp; more\n\nA \\*b\\* and `\\[kept\\]`.\n")
+	f.Add("# T\n\n- a\n- [x] b\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+	f.Add("&#x26; &#38; &copy; \\\\ \\")
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, s := range Sections(src) {
+			if strings.Contains(s.Title, "\\[") && !strings.Contains(src, "\\\\[") && !strings.Contains(src, "`") && !strings.Contains(src, "&") {
+				t.Fatalf("section title %q keeps an escape (source %q)", s.Title, src)
+			}
+		}
+		ToDocument(src, nil)
+		OneLine(src)
+	})
+}
