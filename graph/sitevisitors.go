@@ -384,10 +384,13 @@ func (r *Resolver) publishedSite(ctx context.Context, orgID, siteID string, shar
 		e := caches.conditions.NewEvaluator(map[string]any{"claims": claims})
 		v.visible = func(c *string) bool { return c == nil || e.Eval(*c) }
 	}
+	site, structure := r.siteModel(a.org, a.site), v.structure(st)
+	custom := siteCustomization(site)
 	return &model.PublishedContentSite{
-		Object: "published-content-site", Site: r.siteModel(a.org, a.site), Structure: v.structure(st),
-		Customizations: model.PublishedSiteCustomizations{Site: map[string]any{}, SiteSpaces: map[string]any{}},
-		Scripts:        []*model.SiteIntegrationScript{},
+		Object: "published-content-site", Site: site, Structure: structure,
+		Customizations: model.PublishedSiteCustomizations{Site: custom, SiteSpaces: siteSpaceCustomizations(structure, custom)},
+		// docsapi runs no integration scripts, so none adds a site script.
+		Scripts: []*model.SiteIntegrationScript{},
 	}, nil
 }
 

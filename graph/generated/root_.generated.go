@@ -10190,14 +10190,19 @@ type PublishedContentSite {
   object: String!
   site: Site!
   structure: SiteStructure!
-  "Both empty: docsapi keeps no customization settings."
+  "SiteCustomizationSettings of the site and of each site space shown."
   customizations: PublishedSiteCustomizations!
-  "Always empty: no integration scripts."
+  "Always empty: docsapi runs no integration scripts, so none adds a site script."
   scripts: [SiteIntegrationScript!]!
 }
 
 type PublishedSiteCustomizations {
+  """
+  SiteCustomizationSettings (0.130.0 shape): docsapi stores no customization,
+  so these are the documented defaults with the site's title and icon (favicon).
+  """
   site: JSONObject!
+  "Site space id -> the same settings (no per-site-space overrides)."
   siteSpaces: JSONObject!
 }
 
