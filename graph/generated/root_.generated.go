@@ -571,7 +571,7 @@ type ComplexityRoot struct {
 		MoveSpace                          func(childComplexity int, spaceID string, input model.MoveContentInput) int
 		PingOrganization                   func(childComplexity int, organizationID string) int
 		PostComment                        func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
-		PostCommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput) int
+		PostCommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) int
 		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
 		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
@@ -3733,7 +3733,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["input"].(model.PostCommentReplyInput)), true
+		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["input"].(model.PostCommentReplyInput), args["format"].(*model.PageFormat)), true
 	case "Mutation.publishIntegration":
 		if e.ComplexityRoot.Mutation.PublishIntegration == nil {
 			break
@@ -8221,7 +8221,8 @@ extend type Mutation {
   updateComment(spaceId: ID!, changeRequestId: ID, commentId: ID!, input: UpdateCommentInput!): Comment!
   "Delete a comment and its replies (the author or a space ADMIN)."
   deleteComment(spaceId: ID!, changeRequestId: ID, commentId: ID!): DeleteResult!
-  postCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, input: PostCommentReplyInput!): CommentReply!
+  "Reply to a comment (COMMENT on the space); format: the body's format in the answer (MARKDOWN default)."
+  postCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, input: PostCommentReplyInput!, format: PageFormat): CommentReply!
   updateCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!, input: UpdateCommentInput!): CommentReply!
   deleteCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!): DeleteResult!
 }

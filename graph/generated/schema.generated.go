@@ -31,7 +31,7 @@ type MutationResolver interface {
 	PostComment(ctx context.Context, spaceID string, changeRequestID *string, input model.PostCommentInput) (*model.Comment, error)
 	UpdateComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) (*model.Comment, error)
 	DeleteComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string) (*model.DeleteResult, error)
-	PostCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput) (*model.CommentReply, error)
+	PostCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error)
 	UpdateCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, commentReplyID string, input model.UpdateCommentInput) (*model.CommentReply, error)
 	DeleteCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, commentReplyID string) (*model.DeleteResult, error)
 	GrantContentRole(ctx context.Context, input model.ContentGrantInput) (*model.ContentGrant, error)
@@ -1435,6 +1435,14 @@ func (ec *executionContext) field_Mutation_postCommentReply_args(ctx context.Con
 		return nil, err
 	}
 	args["input"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖdocsapiᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg4
 	return args, nil
 }
 
@@ -6004,7 +6012,7 @@ func (ec *executionContext) _Mutation_postCommentReply(ctx context.Context, fiel
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PostCommentReply(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["commentId"].(string), fc.Args["input"].(model.PostCommentReplyInput))
+			return ec.Resolvers.Mutation().PostCommentReply(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["commentId"].(string), fc.Args["input"].(model.PostCommentReplyInput), fc.Args["format"].(*model.PageFormat))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
