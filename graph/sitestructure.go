@@ -565,6 +565,20 @@ func (v structureView) siteSpace(ss storage.SiteSpace, isDefault bool, section *
 	return m
 }
 
+// spaceURL is the published URL of spaceID's (first) site space in st, nil
+// when it has none.
+func (v structureView) spaceURL(st storage.SiteStructure, spaceID string) *string {
+	for _, ss := range st.SiteSpaces {
+		if ss.SpaceID == spaceID {
+			if it, err := v.item(st, treeRef{kindSiteSpace, ss.ID}); err == nil {
+				return it.(*model.SiteSpace).Urls.Published
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
 // siteLocation is the API URL of the view's site.
 func (v structureView) siteLocation() string {
 	return v.r.Config.PublicURL + "/v1/orgs/" + v.org.ID + "/sites/" + v.site.ID

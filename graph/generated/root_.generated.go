@@ -898,6 +898,7 @@ type ComplexityRoot struct {
 	Revision struct {
 		CreatedAt        func(childComplexity int) int
 		Files            func(childComplexity int) int
+		Git              func(childComplexity int) int
 		ID               func(childComplexity int) int
 		MergedFrom       func(childComplexity int) int
 		Object           func(childComplexity int) int
@@ -922,6 +923,14 @@ type ComplexityRoot struct {
 		Count func(childComplexity int) int
 		Items func(childComplexity int) int
 		Next  func(childComplexity int) int
+	}
+
+	RevisionGit struct {
+		CreatedByGitBook func(childComplexity int) int
+		Message          func(childComplexity int) int
+		Oid              func(childComplexity int) int
+		Ref              func(childComplexity int) int
+		URL              func(childComplexity int) int
 	}
 
 	RevisionPage struct {
@@ -952,7 +961,9 @@ type ComplexityRoot struct {
 	}
 
 	RevisionUrls struct {
-		App func(childComplexity int) int
+		App       func(childComplexity int) int
+		Public    func(childComplexity int) int
+		Published func(childComplexity int) int
 	}
 
 	SAMLProvider struct {
@@ -5781,6 +5792,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Files(childComplexity), true
+	case "Revision.git":
+		if e.ComplexityRoot.Revision.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Git(childComplexity), true
 	case "Revision.id":
 		if e.ComplexityRoot.Revision.ID == nil {
 			break
@@ -5891,6 +5908,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionFileList.Next(childComplexity), true
+
+	case "RevisionGit.createdByGitBook":
+		if e.ComplexityRoot.RevisionGit.CreatedByGitBook == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.CreatedByGitBook(childComplexity), true
+	case "RevisionGit.message":
+		if e.ComplexityRoot.RevisionGit.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Message(childComplexity), true
+	case "RevisionGit.oid":
+		if e.ComplexityRoot.RevisionGit.Oid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Oid(childComplexity), true
+	case "RevisionGit.ref":
+		if e.ComplexityRoot.RevisionGit.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Ref(childComplexity), true
+	case "RevisionGit.url":
+		if e.ComplexityRoot.RevisionGit.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.URL(childComplexity), true
 
 	case "RevisionPage.computed":
 		if e.ComplexityRoot.RevisionPage.Computed == nil {
@@ -6043,6 +6091,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionUrls.App(childComplexity), true
+	case "RevisionUrls.public":
+		if e.ComplexityRoot.RevisionUrls.Public == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionUrls.Public(childComplexity), true
+	case "RevisionUrls.published":
+		if e.ComplexityRoot.RevisionUrls.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionUrls.Published(childComplexity), true
 
 	case "SAMLProvider.certificate":
 		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
@@ -9304,10 +9364,29 @@ type Revision {
   variables: JSONObject!
   createdAt: DateTime!
   urls: RevisionUrls!
+  "The Git commit the revision came from: always null, docsapi has no Git Sync."
+  git: RevisionGit
 }
 
 type RevisionUrls {
   app: String!
+  """
+  The revision in the first published site holding the space
+  ({site space URL}/~/revisions/{id}); null while no published site holds it
+  or when the space is private.
+  """
+  published: String
+  "The same URL when the space is public; null otherwise."
+  public: String
+}
+
+"0.130.0 GitSyncCommit."
+type RevisionGit {
+  oid: String!
+  message: String!
+  createdByGitBook: Boolean!
+  url: String
+  ref: String
 }
 
 enum PageType {
@@ -12460,6 +12539,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_createdAt(ctx, field)
 	case "urls":
 		return ec.fieldContext_Revision_urls(ctx, field)
+	case "git":
+		return ec.fieldContext_Revision_git(ctx, field)
 	case "mergedFrom":
 		return ec.fieldContext_Revision_mergedFrom(ctx, field)
 	}
@@ -12494,6 +12575,22 @@ func (ec *executionContext) childFields_RevisionFileList(ctx context.Context, fi
 		return ec.fieldContext_RevisionFileList_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionFileList", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionGit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "oid":
+		return ec.fieldContext_RevisionGit_oid(ctx, field)
+	case "message":
+		return ec.fieldContext_RevisionGit_message(ctx, field)
+	case "createdByGitBook":
+		return ec.fieldContext_RevisionGit_createdByGitBook(ctx, field)
+	case "url":
+		return ec.fieldContext_RevisionGit_url(ctx, field)
+	case "ref":
+		return ec.fieldContext_RevisionGit_ref(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionGit", field.Name)
 }
 
 func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12554,6 +12651,10 @@ func (ec *executionContext) childFields_RevisionUrls(ctx context.Context, field 
 	switch field.Name {
 	case "app":
 		return ec.fieldContext_RevisionUrls_app(ctx, field)
+	case "published":
+		return ec.fieldContext_RevisionUrls_published(ctx, field)
+	case "public":
+		return ec.fieldContext_RevisionUrls_public(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionUrls", field.Name)
 }

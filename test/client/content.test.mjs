@@ -131,3 +131,27 @@ test('import, read, links, backlinks, files, search, templates', async () => {
   const { data: after } = await reader.client.spaces.listPages(space.id);
   assert.ok(after.pages.some((p) => p.title === 'Untitled'));
 });
+
+test('revision urls.published and urls.public follow the published site holding the space', async () => {
+  const { client, org } = s;
+  const { data: space } = await client.orgs.createSpace(org, { title: 'Published revisions' });
+  const { data: site } = await client.orgs.createSite(org, { title: 'Revision site', visibility: 'public', spaces: [space.id] });
+  let { data: rev } = await client.spaces.getCurrentRevision(space.id);
+  assert.equal(rev.urls.published, undefined);
+  assert.equal(rev.urls.public, undefined);
+  assert.equal(rev.git, undefined);
+
+  await client.orgs.publishSite(org, site.id);
+  await client.spaces.updateSpaceById(space.id, { visibility: 'unlisted' });
+  const { data: published } = await client.orgs.getPublishedContentSite(org, site.id);
+  const siteSpaceURL = published.structure.structure[0].urls.published;
+  ({ data: rev } = await client.spaces.getCurrentRevision(space.id));
+  assert.equal(rev.urls.published, `${siteSpaceURL}/~/revisions/${rev.id}`);
+  assert.equal(rev.urls.public, undefined);
+
+  await client.spaces.updateSpaceById(space.id, { visibility: 'public' });
+  ({ data: rev } = await client.spaces.getCurrentRevision(space.id));
+  assert.equal(rev.urls.public, `${siteSpaceURL}/~/revisions/${rev.id}`);
+  const { data: byId } = await client.spaces.getRevisionById(space.id, rev.id);
+  assert.deepEqual(byId.urls, rev.urls);
+});
