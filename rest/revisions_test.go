@@ -17,7 +17,9 @@ func TestRevisionURLs(t *testing.T) {
 	c.Must(200, "PATCH", "/v1/spaces/"+public, admin, map[string]any{"visibility": "public"})
 	c.Must(200, "PATCH", "/v1/spaces/"+unlisted, admin, map[string]any{"visibility": "unlisted"})
 	site := c.site(map[string]any{"title": "Docs", "visibility": "public", "spaces": []string{public, unlisted, private}})
-	content := func(space string) map[string]any { return c.Must(200, "GET", "/v1/spaces/"+space+"/content", admin, nil).JSON() }
+	content := func(space string) map[string]any {
+		return c.Must(200, "GET", "/v1/spaces/"+space+"/content", admin, nil).JSON()
+	}
 	urls := func(rev map[string]any) map[string]any { return rev["urls"].(map[string]any) }
 
 	if u := urls(content(public)); u["published"] != nil || u["public"] != nil || u["app"] == nil {
