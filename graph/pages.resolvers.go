@@ -78,7 +78,7 @@ func (r *queryResolver) SpaceContent(ctx context.Context, spaceID string, revisi
 		return nil, err
 	}
 	return &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: r.pageTree(spaceID, pages),
-		Files: fm, ReusableContents: rev.ReusableContents, Variables: rev.Variables, CreatedAt: model.Time(rev.CreatedAt),
+		Files: fm, ReusableContents: reusableContentModels(rev.ReusableContents), Variables: rev.Variables, CreatedAt: model.Time(rev.CreatedAt),
 		Urls: urls, MergedFrom: mergedFrom}, nil
 }
 

@@ -855,6 +855,7 @@ type ComplexityRoot struct {
 		OrganizationsForEmailDomain    func(childComplexity int, emailDomain string) int
 		PublishedContentSite           func(childComplexity int, organizationID string, siteID string, shareKey *string, visitorToken *string) int
 		RenderIntegrationUI            func(childComplexity int, integrationName string, request string) int
+		ReusableContent                func(childComplexity int, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
 		SamlProvider                   func(childComplexity int, organizationID string, samlProviderID string) int
 		SamlProviders                  func(childComplexity int, organizationID string, page *string, limit *int) int
 		SearchOrganization             func(childComplexity int, organizationID string, query string, page *string, limit *int) int
@@ -871,6 +872,7 @@ type ComplexityRoot struct {
 		Sites                          func(childComplexity int, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) int
 		Space                          func(childComplexity int, spaceID string, shareKey *string) int
 		SpaceContent                   func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		SpaceDocument                  func(childComplexity int, spaceID string, documentID string, schema *string) int
 		SpaceFile                      func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
 		SpaceFileBacklinks             func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
 		SpaceFiles                     func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
@@ -5413,6 +5415,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RenderIntegrationUI(childComplexity, args["integrationName"].(string), args["request"].(string)), true
+	case "Query.reusableContent":
+		if e.ComplexityRoot.Query.ReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Query_reusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ReusableContent(childComplexity, args["spaceId"].(string), args["reusableContentId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
 	case "Query.samlProvider":
 		if e.ComplexityRoot.Query.SamlProvider == nil {
 			break
@@ -5589,6 +5602,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SpaceContent(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
+	case "Query.spaceDocument":
+		if e.ComplexityRoot.Query.SpaceDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceDocument(childComplexity, args["spaceId"].(string), args["documentId"].(string), args["schema"].(*string)), true
 	case "Query.spaceFile":
 		if e.ComplexityRoot.Query.SpaceFile == nil {
 			break
@@ -9773,6 +9797,22 @@ extend type Mutation {
   deletePage(target: ContentTarget!, pageId: ID!): ContentChange!
   "Upload a file (EDIT, at most 10 MiB); makes a new revision."
   uploadFile(target: ContentTarget!, input: UploadFileInput!): ContentChange!
+}
+`, BuiltIn: false},
+	{Name: "../reusablecontents.graphqls", Input: `extend type Query {
+  """
+  A reusable content of a space's revision: the active one, revisionId, or
+  the head of changeRequestId (view permission). {id, title, document}:
+  document names its body (read it with spaceDocument). metadata and
+  computed are validated and have no effect, as on other content reads.
+  """
+  reusableContent(spaceId: ID!, reusableContentId: ID!, revisionId: ID, changeRequestId: ID, metadata: Boolean, computed: Boolean): JSONObject!
+  """
+  A document of the space (the body of a reusable content of its active
+  revision) as a JSON document. schema: current (default) or next; both
+  answer the one schema docsapi has.
+  """
+  spaceDocument(spaceId: ID!, documentId: ID!, schema: String): JSONObject!
 }
 `, BuiltIn: false},
 	{Name: "../saml.graphqls", Input: `"""

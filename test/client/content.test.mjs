@@ -7,6 +7,7 @@ import http from 'node:http';
 import { once } from 'node:events';
 import { GitBookAPIError } from '@gitbook/api';
 import { startServer } from './harness.mjs';
+import { schemaErrors } from './schema.mjs';
 
 // A 2×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8DwHwQZGBgAHPgD/fUA8XMAAAAASUVORK5CYII=', 'base64');
@@ -154,4 +155,31 @@ test('revision urls.published and urls.public follow the published site holding 
   assert.equal(rev.urls.public, `${siteSpaceURL}/~/revisions/${rev.id}`);
   const { data: byId } = await client.spaces.getRevisionById(space.id, rev.id);
   assert.deepEqual(byId.urls, rev.urls);
+});
+
+test('reusable contents: read by id at every level, their body as a document', async () => {
+  const { client, org } = s;
+  const { data: space } = await client.orgs.createSpace(org, { title: 'Reusable' });
+  await client.spaces.applyTemplateToSpace(space.id, { id: 'knowledge-base' });
+  const { data: rev } = await client.spaces.getCurrentRevision(space.id);
+  assert.equal(rev.reusableContents.length, 1);
+  const [rc] = rev.reusableContents;
+  assert.deepEqual(Object.keys(rc).sort(), ['document', 'id', 'title']);
+  assert.deepEqual(schemaErrors(rc, 'RevisionReusableContent'), []);
+  const { data: got } = await client.spaces.getReusableContentById(space.id, rc.id);
+  assert.deepEqual(got, rc);
+  const { data: inRevision } = await client.spaces.getReusableContentInRevisionById(space.id, rev.id, rc.id);
+  assert.deepEqual(inRevision, rc);
+  const { data: cr } = await client.spaces.createChangeRequest(space.id, { subject: 'Edit contacts' });
+  const { data: inCR } = await client.spaces.getReusableContentInChangeRequestById(space.id, cr.id, rc.id);
+  assert.deepEqual(inCR, rc);
+  await refused(404, () => client.spaces.getReusableContentById(space.id, 'nope'));
+
+  const { data: doc } = await client.spaces.getDocumentById(space.id, rc.document);
+  assert.deepEqual(schemaErrors(doc, 'JSONDocument'), []);
+  assert.equal(doc.object, 'document');
+  assert.ok(doc.nodes.some((n) => n.type === 'list-unordered'));
+  await refused(404, () => client.spaces.getDocumentById(space.id, 'nope'));
+  const stranger = s.newOrg('Reusable stranger', 'reusable-stranger@example.com');
+  await refused(404, () => stranger.client.spaces.getDocumentById(space.id, rc.document));
 });
