@@ -63,27 +63,3 @@ func favicon(icon *model.SiteIcon) map[string]any {
 	}
 	return map[string]any{}
 }
-
-// siteSpaceCustomizations gives every site space of the published structure
-// the site's settings: docsapi keeps no per-site-space overrides.
-func siteSpaceCustomizations(st *model.SiteStructure, site map[string]any) map[string]any {
-	out := map[string]any{}
-	add := func(spaces ...*model.SiteSpace) {
-		for _, ss := range spaces {
-			out[ss.ID] = site
-		}
-	}
-	for _, it := range st.Structure {
-		switch v := it.(type) {
-		case *model.SiteSpace:
-			add(v)
-		case *model.SiteSection:
-			add(v.SiteSpaces...)
-		case *model.SiteSectionGroup:
-			for _, sec := range v.Sections {
-				add(sec.SiteSpaces...)
-			}
-		}
-	}
-	return out
-}

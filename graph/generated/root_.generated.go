@@ -10310,7 +10310,7 @@ type PublishedContentSite {
   object: String!
   site: Site!
   structure: SiteStructure!
-  "SiteCustomizationSettings of the site and of each site space shown."
+  "SiteCustomizationSettings of the site (and of site spaces overriding it: none)."
   customizations: PublishedSiteCustomizations!
   "Always empty: docsapi runs no integration scripts, so none adds a site script."
   scripts: [SiteIntegrationScript!]!
@@ -10322,7 +10322,7 @@ type PublishedSiteCustomizations {
   so these are the documented defaults with the site's title and icon (favicon).
   """
   site: JSONObject!
-  "Site space id -> the same settings (no per-site-space overrides)."
+  "Site space id -> settings of site spaces that override the site's: always empty (docsapi keeps no overrides)."
   siteSpaces: JSONObject!
 }
 

@@ -334,8 +334,8 @@ type PublishedContentSite struct {
 }
 
 // PublishedSiteCustomizations: the site's SiteCustomizationSettings (the
-// documented defaults with the site's title and icon) and the same settings
-// for each site space of the published structure, by site space id.
+// documented defaults with the site's title and icon) and, by site space id,
+// the settings of site spaces that override them: none in docsapi.
 type PublishedSiteCustomizations struct {
 	Site       map[string]any `json:"site"`
 	SiteSpaces map[string]any `json:"siteSpaces"`

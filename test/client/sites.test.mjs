@@ -172,10 +172,8 @@ test('a published site carries complete customization settings and a scripts lis
   assert.equal(custom.site.title, 'Customized');
   assert.deepEqual(custom.site.favicon, { emoji: '📘' });
   assert.equal(custom.site.styling.theme, 'clean');
-  assert.deepEqual(Object.keys(custom.siteSpaces).sort(), published.structure.structure.map((ss) => ss.id).sort());
-  for (const settings of Object.values(custom.siteSpaces)) assert.deepEqual(settings, custom.site);
+  assert.deepEqual(custom.siteSpaces, {}); // no site space overrides the site's settings
   assert.deepEqual(published.scripts, []);
-  for (const ss of Object.values(custom.siteSpaces)) assert.deepEqual(schemaErrors(ss, 'SiteCustomizationSettings'), []);
 
   const data = await graphql(s.token, 'query($o: ID!, $s: ID!) { publishedContentSite(organizationId: $o, siteId: $s) { customizations { site siteSpaces } scripts { script } } }', {
     o: org,
