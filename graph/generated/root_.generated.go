@@ -9059,7 +9059,7 @@ extend type Mutation {
   removeMember(organizationId: ID!, userId: ID!): DeleteResult!
   "Record that the caller was seen now; returns their visitor-claims token."
   pingOrganization(organizationId: ID!): PingResult!
-  "Mark a member as an SSO member (ADMIN)."
+  "Mark a user as an SSO member (ADMIN), adding them with the organization's defaultRole when not a member yet; an unknown user is NOT_FOUND."
   setMemberSSO(organizationId: ID!, userId: ID!): Member!
   """
   Add users by e-mail (ADMIN). Existing users join at once; unknown e-mails
