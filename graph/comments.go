@@ -514,7 +514,9 @@ func (r *Resolver) getReply(ctx context.Context, spaceID string, crID *string, c
 	return r.oneReply(ctx, d, commentID, id, format)
 }
 
-func (r *Resolver) postReply(ctx context.Context, spaceID string, crID *string, commentID string, in model.PostCommentReplyInput) (*model.CommentReply, error) {
+// postReply posts a reply and answers it with its body in format (the
+// query parameter the reference gives the change-request level POST).
+func (r *Resolver) postReply(ctx context.Context, spaceID string, crID *string, commentID string, in model.PostCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error) {
 	d, err := r.discussionOf(ctx, spaceID, crID)
 	if err != nil {
 		return nil, err
@@ -525,6 +527,9 @@ func (r *Resolver) postReply(ctx context.Context, spaceID string, crID *string, 
 	if err := d.access.require("comment", "replying"); err != nil {
 		return nil, err
 	}
+	if err := checkFormat(format); err != nil {
+		return nil, err
+	}
 	body, err := commentBody("body", in.Body)
 	if err != nil {
 		return nil, err
@@ -533,7 +538,7 @@ func (r *Resolver) postReply(ctx context.Context, spaceID string, crID *string, 
 	if err := r.Store.PostComment(ctx, &c); err != nil {
 		return nil, notFoundAs(err, "comment")
 	}
-	return r.oneReply(ctx, d, commentID, c.ID, nil)
+	return r.oneReply(ctx, d, commentID, c.ID, format)
 }
 
 // updateReply changes a reply; resolved (change-request level only)

@@ -26,8 +26,8 @@ func (r *mutationResolver) DeleteComment(ctx context.Context, spaceID string, ch
 }
 
 // PostCommentReply is the resolver for the postCommentReply field.
-func (r *mutationResolver) PostCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput) (*model.CommentReply, error) {
-	return r.postReply(ctx, spaceID, changeRequestID, commentID, input)
+func (r *mutationResolver) PostCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error) {
+	return r.postReply(ctx, spaceID, changeRequestID, commentID, input, format)
 }
 
 // UpdateCommentReply is the resolver for the updateCommentReply field.

@@ -105,7 +105,7 @@ func (r *Resolver) installationModel(in storage.Installation) *model.Integration
 	loc := r.Config.PublicURL + "/v1/integrations/" + in.IntegrationName + "/installations/" + in.ID
 	m := &model.IntegrationInstallation{
 		ID: in.ID, Status: model.InstallationStatus(in.Status), SpaceSelection: model.InstallationSelection(in.SpaceSelection),
-		SiteSelection: model.InstallationSelection(in.SiteSelection), Spaces: in.Spaces, Configuration: map[string]any{},
+		SiteSelection: model.InstallationSelection(in.SiteSelection), Spaces: in.Spaces, Configuration: configurationObject(in.Configuration),
 		CreatedAt: model.Time(in.CreatedAt), UpdatedAt: model.Time(in.UpdatedAt), ExternalIds: in.ExternalIDs,
 		Urls:   model.InstallationURLs{Location: loc, App: r.Config.PublicURL + "/o/" + in.OrganizationID + "/integrations/" + in.IntegrationName, PublicEndpoint: loc},
 		Target: model.InstallationTarget{Organization: in.OrganizationID},
@@ -113,8 +113,19 @@ func (r *Resolver) installationModel(in storage.Installation) *model.Integration
 	if m.ExternalIds == nil {
 		m.ExternalIds = []string{}
 	}
-	json.Unmarshal(in.Configuration, &m.Configuration)
 	return m
+}
+
+// configurationObject is a stored configuration as the object both
+// transports answer: {} when nothing is configured (rows written before
+// checkConfiguration normalized an absent configuration hold JSON null).
+func configurationObject(raw json.RawMessage) map[string]any {
+	var conf map[string]any
+	json.Unmarshal(raw, &conf)
+	if conf == nil {
+		conf = map[string]any{}
+	}
+	return conf
 }
 
 // targetEntry is the common part of space and site installation entries.
@@ -130,11 +141,10 @@ type targetEntry struct {
 func (r *Resolver) targetEntryOf(t storage.TargetInstallation) targetEntry {
 	loc := fmt.Sprintf("%s/v1/integrations/%s/installations/%s/%ss/%s", r.Config.PublicURL, t.IntegrationName, t.InstallationID, t.Kind, t.TargetID)
 	e := targetEntry{integration: t.IntegrationName, installation: t.InstallationID, status: model.InstallationStatus(t.Status),
-		configuration: map[string]any{}, externalIDs: t.ExternalIDs, urls: model.TargetInstallationURLs{Location: loc, PublicEndpoint: loc}, target: t.TargetID}
+		configuration: configurationObject(t.Configuration), externalIDs: t.ExternalIDs, urls: model.TargetInstallationURLs{Location: loc, PublicEndpoint: loc}, target: t.TargetID}
 	if e.externalIDs == nil {
 		e.externalIDs = []string{}
 	}
-	json.Unmarshal(t.Configuration, &e.configuration)
 	return e
 }
 
@@ -186,6 +196,7 @@ func checkConfiguration(confs json.RawMessage, level string, conf map[string]any
 	json.Unmarshal(confs, &all)
 	schema := all[level]
 	if schema == nil || schema["componentId"] != nil {
+		raw, _ = json.Marshal(values) // {} rather than null when nothing is configured
 		return raw, true, nil
 	}
 	s, err := parseConfigSchema("configurations."+level, schema)

@@ -86,8 +86,10 @@ func (r *mutationResolver) SetMemberSso(ctx context.Context, organizationID stri
 	if err != nil {
 		return nil, err
 	}
+	// A user who is not a member yet joins (the specification's "added as
+	// an SSO member"); only an unknown user is refused.
 	if err := r.Store.SetMemberSSO(ctx, organizationID, userID); err != nil {
-		return nil, notFoundAs(err, "member")
+		return nil, notFoundAs(err, "user")
 	}
 	return r.member(ctx, s, userID)
 }

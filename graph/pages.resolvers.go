@@ -73,9 +73,13 @@ func (r *queryResolver) SpaceContent(ctx context.Context, spaceID string, revisi
 	if err != nil {
 		return nil, err
 	}
+	urls, err := r.revisionURLs(ctx, cs, rev.ID)
+	if err != nil {
+		return nil, err
+	}
 	return &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: r.pageTree(spaceID, pages),
-		Files: fm, ReusableContents: rev.ReusableContents, Variables: rev.Variables, CreatedAt: model.Time(rev.CreatedAt),
-		Urls: model.RevisionUrls{App: r.appURL(spaceID, "revisions", rev.ID)}, MergedFrom: mergedFrom}, nil
+		Files: fm, ReusableContents: reusableContentModels(rev.ReusableContents), Variables: rev.Variables, CreatedAt: model.Time(rev.CreatedAt),
+		Urls: urls, MergedFrom: mergedFrom}, nil
 }
 
 // SpacePages is the resolver for the spacePages field.

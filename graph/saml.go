@@ -2,8 +2,11 @@ package graph
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/pem"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -55,6 +58,22 @@ func (r *Resolver) samlProviderModel(p storage.SAMLProvider) *model.SAMLProvider
 	return m
 }
 
+// certificatePEM accepts a provider certificate as PEM (returned as given)
+// or as bare base64 DER, the content of an X509Certificate element of
+// identity-provider metadata (line breaks allowed), which it stores as one
+// PEM CERTIFICATE block so every later reader parses one format.
+func certificatePEM(text string) (string, error) {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "-----BEGIN") {
+		return text, nil
+	}
+	der, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(t), ""))
+	if err != nil || len(der) == 0 {
+		return "", apierr.Invalid("certificate", "must be a PEM-encoded X.509 certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----) or its base64 DER, as identity-provider metadata carries it")
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})), nil
+}
+
 // samlFields validates a create or update body into the fields to store.
 func (r *Resolver) samlFields(ctx context.Context, orgID string, in model.UpdateSAMLProviderInput) (storage.SAMLProviderFields, error) {
 	f := storage.SAMLProviderFields{Label: in.Label, EntityID: in.EntityID, SSOURL: in.SsoURL, Certificate: in.Certificate}
@@ -72,9 +91,14 @@ func (r *Resolver) samlFields(ctx context.Context, orgID string, in model.Update
 		}
 	}
 	if in.Certificate != nil && *in.Certificate != "" {
-		if _, err := sso.ParseCertificates(*in.Certificate, r.Now()); err != nil {
+		text, err := certificatePEM(*in.Certificate)
+		if err != nil {
+			return f, err
+		}
+		if _, err := sso.ParseCertificates(text, r.Now()); err != nil {
 			return f, apierr.Invalid("certificate", "%s", err.Error())
 		}
+		f.Certificate = &text
 	}
 	if team, ok := in.DefaultTeam.ValueOK(); ok {
 		if team != nil && *team == "" {

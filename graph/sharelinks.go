@@ -54,14 +54,7 @@ func (r *Resolver) sharedSpace(ctx context.Context, spaceID, shareKey string) (*
 	if err != nil {
 		return nil, notFoundAs(err, "space")
 	}
-	for _, ss := range st.SiteSpaces {
-		if ss.SpaceID == spaceID {
-			v := structureView{r: r, org: a.org, site: a.site, shareKey: &shareKey, role: func(storage.Space) int { return role }}
-			if it, err := v.item(st, treeRef{kindSiteSpace, ss.ID}); err == nil {
-				m.Urls.Published = it.(*model.SiteSpace).Urls.Published
-			}
-			break
-		}
-	}
+	v := structureView{r: r, org: a.org, site: a.site, shareKey: &shareKey, role: func(storage.Space) int { return role }}
+	m.Urls.Published = v.spaceURL(st, spaceID)
 	return m, nil
 }

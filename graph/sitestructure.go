@@ -550,19 +550,43 @@ func (v structureView) siteSpace(ss storage.SiteSpace, isDefault bool, section *
 		Title: ss.Space.Title, Default: isDefault, Condition: ss.Condition, HasAdvancedCustomizationFeature: false,
 		Urls: model.SiteSpaceURLs{Location: v.siteLocation() + "/site-spaces/" + ss.ID}}
 	if v.site.Published && ss.Space.DeletedAt == nil {
-		var sectionPath, spacePath string
-		switch {
-		case section != nil && section.ID != deref(v.site.DefaultSectionID):
+		sectionPath := ""
+		if section != nil && section.ID != deref(v.site.DefaultSectionID) {
 			sectionPath = section.Path
-		case section == nil && ss.SectionID != nil && !ss.SectionDefault:
-			sectionPath = ss.SectionPath
 		}
-		if !isDefault {
-			spacePath = ss.Path
-		}
-		m.Urls.Published = ptr(publishedURL(v.r.siteURL(v.org, v.site), v.shareKey, sectionPath, spacePath))
+		m.Urls.Published = ptr(v.r.siteSpaceURL(v.org, v.site, ss, isDefault, section == nil, sectionPath, v.shareKey))
 	}
 	return m
+}
+
+// siteSpaceURL is a site space's published URL: the site's URL, then its
+// section's path unless that is the site's default section, then its own
+// path unless it is its section's (or the site's) default. Without a
+// section model (fromRow), the section path and default flag of the
+// stored row decide.
+func (r *Resolver) siteSpaceURL(org storage.Organization, site storage.Site, ss storage.SiteSpace, isDefault, fromRow bool, sectionPath string, shareKey *string) string {
+	if fromRow && ss.SectionID != nil && !ss.SectionDefault {
+		sectionPath = ss.SectionPath
+	}
+	spacePath := ""
+	if !isDefault {
+		spacePath = ss.Path
+	}
+	return publishedURL(r.siteURL(org, site), shareKey, sectionPath, spacePath)
+}
+
+// spaceURL is the published URL of spaceID's (first) site space in st, nil
+// when it has none.
+func (v structureView) spaceURL(st storage.SiteStructure, spaceID string) *string {
+	for _, ss := range st.SiteSpaces {
+		if ss.SpaceID == spaceID {
+			if it, err := v.item(st, treeRef{kindSiteSpace, ss.ID}); err == nil {
+				return it.(*model.SiteSpace).Urls.Published
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // siteLocation is the API URL of the view's site.

@@ -384,10 +384,16 @@ func (r *Resolver) publishedSite(ctx context.Context, orgID, siteID string, shar
 		e := caches.conditions.NewEvaluator(map[string]any{"claims": claims})
 		v.visible = func(c *string) bool { return c == nil || e.Eval(*c) }
 	}
+	site := r.siteModel(a.org, a.site)
 	return &model.PublishedContentSite{
-		Object: "published-content-site", Site: r.siteModel(a.org, a.site), Structure: v.structure(st),
-		Customizations: model.PublishedSiteCustomizations{Site: map[string]any{}, SiteSpaces: map[string]any{}},
-		Scripts:        []*model.SiteIntegrationScript{},
+		Object: "published-content-site", Site: site, Structure: v.structure(st),
+		// siteSpaces holds the site spaces whose settings differ from the
+		// site's: none, docsapi keeps no per-site-space overrides (a reader
+		// falls back to site). An entry per site space would double a large
+		// site's answer for nothing.
+		Customizations: model.PublishedSiteCustomizations{Site: siteCustomization(site), SiteSpaces: map[string]any{}},
+		// docsapi runs no integration scripts, so none adds a site script.
+		Scripts: []*model.SiteIntegrationScript{},
 	}, nil
 }
 

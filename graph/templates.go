@@ -48,7 +48,7 @@ var templates = []contentTemplate{
 			{Title: "FAQ", Slug: "faq", Markdown: "## Where do I get help?\n\nAsk your administrator, or read the [introduction](introduction.md).\n\nStill stuck? Read [support]({{ref:support}}).\n"},
 		}},
 	{ContentTemplate: model.ContentTemplate{ID: "knowledge-base", Title: "Knowledge base", Description: "A team knowledge base with onboarding, processes and tools, and a reusable \"Team contacts\" content."},
-		ReusableContents: []map[string]any{{"title": "Team contacts"}},
+		ReusableContents: []map[string]any{{"title": "Team contacts", reusableBodyKey: "Who to ask, and how:\n\n- Support: support@example.com\n- **On-call**: the #incidents channel\n"}},
 		Pages: []*importer.Page{
 			{Title: "Knowledge base", Slug: "knowledge-base", Markdown: "Everything the team knows, in one place.\n", Children: []*importer.Page{
 				{Title: "Onboarding", Slug: "onboarding", Markdown: "- [ ] Get your accounts\n- [ ] Meet the team\n- [ ] Read the [processes](processes.md)\n"},

@@ -245,7 +245,7 @@ func (b *builder) inline(n ast.Node, marks []string, out *[]*Node) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch v := c.(type) {
 		case *ast.Text:
-			s := string(v.Segment.Value(b.src))
+			s := string(inlineText(v.Segment.Value(b.src)))
 			if v.SoftLineBreak() {
 				s += " "
 			}
@@ -256,7 +256,7 @@ func (b *builder) inline(n ast.Node, marks []string, out *[]*Node) {
 		case *ast.String:
 			*out = append(*out, b.text(string(v.Value), marks...))
 		case *ast.CodeSpan:
-			*out = append(*out, b.text(plain(v, b.src), append(marks, "code")...))
+			*out = append(*out, b.text(codeText(v, b.src), append(marks, "code")...))
 		case *ast.Emphasis:
 			m := "italic"
 			if v.Level == 2 {

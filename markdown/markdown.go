@@ -15,6 +15,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 var md = goldmark.New(goldmark.WithExtensions(extension.GFM))
@@ -63,12 +64,14 @@ func writePlain(buf *bytes.Buffer, n ast.Node, src []byte) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch v := c.(type) {
 		case *ast.Text:
-			buf.Write(v.Segment.Value(src))
+			buf.Write(inlineText(v.Segment.Value(src)))
 			if v.SoftLineBreak() || v.HardLineBreak() {
 				buf.WriteByte(' ')
 			}
 		case *ast.String:
 			buf.Write(v.Value)
+		case *ast.CodeSpan:
+			buf.WriteString(codeText(v, src))
 		case *ast.AutoLink:
 			buf.Write(v.Label(src))
 		case *ast.RawHTML:
@@ -88,6 +91,29 @@ func writePlain(buf *bytes.Buffer, n ast.Node, src []byte) {
 			writePlain(buf, c, src)
 		}
 	}
+}
+
+// inlineText is the text a Markdown text run stands for: backslash escapes
+// (`\[`) and entity references (`&amp;`) resolved, as a renderer shows them.
+func inlineText(seg []byte) []byte {
+	if bytes.IndexByte(seg, '\\') < 0 && bytes.IndexByte(seg, '&') < 0 {
+		return seg
+	}
+	return util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(seg)))
+}
+
+// codeText is a code span's text, byte for byte: escapes mean nothing there.
+func codeText(c *ast.CodeSpan, src []byte) string {
+	var b strings.Builder
+	for g := c.FirstChild(); g != nil; g = g.NextSibling() {
+		switch t := g.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+		case *ast.String:
+			b.Write(t.Value)
+		}
+	}
+	return b.String()
 }
 
 // Title returns the text of the first level-1 heading, or "".

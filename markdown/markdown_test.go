@@ -56,3 +56,43 @@ func TestSections(t *testing.T) {
 		t.Fatal(Slugify("Héllo, World!"))
 	}
 }
+
+// Plain text (section titles, search text, document leaves) is what the
+// Markdown shows: escapes and entities resolved, code spans byte for byte.
+func TestPlainTextResolvesEscapes(t *testing.T) {
+	src := "## \\[fr\\] Home &amp; more\n\nA \\*b\\* and `\\[kept\\]`.\n"
+	secs := Sections(src)
+	if len(secs) != 1 || secs[0].Title != "[fr] Home & more" || secs[0].ID != "fr-home-more" || secs[0].Body != "A *b* and \\[kept\\]." {
+		t.Fatalf("sections %+v", secs)
+	}
+	var blocks []string
+	for _, block := range ToDocument(src, nil).Nodes {
+		text := ""
+		for _, n := range block.Nodes {
+			if n.Object == "text" {
+				text += n.Leaves[0].Text
+			}
+		}
+		blocks = append(blocks, text)
+	}
+	if got := strings.Join(blocks, "|"); got != "[fr] Home & more|A *b* and \\[kept\\]." {
+		t.Errorf("document text %q", got)
+	}
+}
+
+// FuzzPlainText: plain text and documents of any Markdown never panic, and
+// plain text carries no backslash escape of Markdown punctuation outside code.
+func FuzzPlainText(f *testing.F) {
+	f.Add("## \\[fr\\] Home &amp; more\n\nA \\*b\\* and `\\[kept\\]`.\n")
+	f.Add("# T\n\n- a\n- [x] b\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+	f.Add("&#x26; &#38; &copy; \\\\ \\")
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, s := range Sections(src) {
+			if strings.Contains(s.Title, "\\[") && !strings.Contains(src, "\\\\[") && !strings.Contains(src, "`") && !strings.Contains(src, "&") {
+				t.Fatalf("section title %q keeps an escape (source %q)", s.Title, src)
+			}
+		}
+		ToDocument(src, nil)
+		OneLine(src)
+	})
+}

@@ -81,10 +81,16 @@ func ReplaceRuns(src string, runs []TextRun, out []string) string {
 	return b.String()
 }
 
-// SafeText makes a translation of original fit where original was: one
-// line, with markup characters original did not contain escaped.
+// OneLine is a translation of a plain-text field (a title, a description):
+// whitespace folded to single spaces and nothing escaped, since the field is
+// text, not Markdown.
+func OneLine(translated string) string { return strings.Join(strings.Fields(translated), " ") }
+
+// SafeText makes a translation of original fit where original was in a
+// Markdown body: one line, with markup characters original did not contain
+// escaped.
 func SafeText(translated, original string) string {
-	translated = strings.Join(strings.Fields(translated), " ")
+	translated = OneLine(translated)
 	if !strings.ContainsAny(translated, markupChars) {
 		return translated
 	}

@@ -38,3 +38,9 @@ func TestSafeTextEscapesNewMarkup(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func TestOneLineKeepsPlainText(t *testing.T) {
+	if got := OneLine(" [fr]  Home *x*\n| y "); got != "[fr] Home *x* | y" {
+		t.Errorf("OneLine %q", got)
+	}
+}

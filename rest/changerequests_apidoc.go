@@ -103,10 +103,7 @@ func describeComments(prefix, suffix, tag string) {
 	replies := op("GET", "/comments/{commentId}/replies", "listCommentReplies", "Replies, oldest first.", 200, model.CommentReplyList{})
 	replies.Query = append([]Param{format}, pageParams...)
 	postReply := op("POST", "/comments/{commentId}/replies", "postCommentReply", "Reply to a comment (comment role).", 200, model.CommentReply{})
-	postReply.Body = model.PostCommentReplyInput{}
-	if suffix == "InChangeRequest" {
-		postReply.Query = []Param{{Name: "format", Type: model.PageFormat(""), Description: "Accepted; the answer's body is Markdown."}}
-	}
+	postReply.Body, postReply.Query = model.PostCommentReplyInput{}, []Param{format}
 	getReply := op("GET", "/comments/{commentId}/replies/{commentReplyId}", "getCommentReply", "A reply.", 200, model.CommentReply{})
 	getReply.Query, getReply.Conditional = []Param{format}, true
 	putReply := op("PUT", "/comments/{commentId}/replies/{commentReplyId}", "updateCommentReply", "Edit (author) or react to a reply; resolved (change requests only) resolves the thread.", 200, model.CommentReply{})

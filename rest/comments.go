@@ -61,7 +61,7 @@ func mountCommentsAt(a *API, r chi.Router, prefix string) {
 		if err := decode(r, &in, bodyRequired); err != nil {
 			return nil, err
 		}
-		return a.M.PostCommentReply(r.Context(), path(r, "spaceId"), changeRequest(r), path(r, "commentId"), in)
+		return a.M.PostCommentReply(r.Context(), path(r, "spaceId"), changeRequest(r), path(r, "commentId"), in, format(r))
 	}))
 	getReply := func(r *http.Request) (any, error) {
 		return a.Q.CommentReply(r.Context(), path(r, "spaceId"), changeRequest(r), path(r, "commentId"), path(r, "commentReplyId"), format(r))

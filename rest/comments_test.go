@@ -90,6 +90,16 @@ func TestComments(t *testing.T) {
 				{Name: "reply of another comment", Method: "GET", Path: base + "/comments/" + secondID + "/replies/" + replyID, Token: reader.Token, Status: 404},
 				{Name: "replies", Method: "GET", Path: base + "/comments/" + id + "/replies", Token: reader.Token, Status: 200, Contains: []string{`"count":1`, replyID}},
 				{Name: "reply", Method: "GET", Path: base + "/comments/" + id + "/replies/" + replyID, Token: reader.Token, Status: 200, Contains: []string{`"markdown":"Agreed"`}},
+				{Name: "reply answered as a document", Method: "POST", Path: base + "/comments/" + id + "/replies?format=document", Token: other.Token, Body: map[string]any{"body": map[string]any{"markdown": "In **bold**"}}, Status: 200,
+					Check: func(r apitest.Response) {
+						b := r.JSON()["body"].(map[string]any)
+						if _, md := b["markdown"]; md || !strings.Contains(string(r.Body), `"document":{"object":"document"`) || !strings.Contains(string(r.Body), `"type":"bold"`) {
+							t.Errorf("reply body %s", r.Body)
+						}
+						env.Must(205, "DELETE", base+"/comments/"+id+"/replies/"+r.JSON()["id"].(string), other.Token, nil)
+					}},
+				{Name: "reply with an unknown format writes nothing", Method: "POST", Path: base + "/comments/" + id + "/replies?format=html", Token: other.Token, Body: map[string]any{"body": map[string]any{"markdown": "x"}}, Status: 400, Contains: names("format")},
+				{Name: "still one reply", Method: "GET", Path: base + "/comments/" + id + "/replies", Token: reader.Token, Status: 200, Contains: []string{`"count":1`}},
 				{Name: "edit someone else's", Method: "PUT", Path: base + "/comments/" + id, Token: other.Token, Body: map[string]any{"body": map[string]any{"markdown": "hijack"}}, Status: 403},
 				{Name: "react", Method: "PUT", Path: base + "/comments/" + id, Token: other.Token, Body: map[string]any{"addedReactions": []string{"👍", "🎉"}}, Status: 200},
 				{Name: "tick", Method: "GET", Path: base, Token: reader.Token, Status: 200, Check: func(apitest.Response) { env.Clock.Advance(time.Second) }},
@@ -184,5 +194,30 @@ func TestComments(t *testing.T) {
 	}
 	if !strings.Contains(string(env.Must(200, "GET", f.base()+"/comments?limit=0", reader.Token, nil).Body), `"count":1`) {
 		t.Fatal("limit=0 count")
+	}
+}
+
+// format on a posted reply: the answer's body as a document, in GraphQL too;
+// an unknown format is refused before anything is written.
+func TestCommentReplyFormatGraphQL(t *testing.T) {
+	env := apitest.New(t)
+	f := newCRFixture(t, env)
+	base := f.crBase()
+	id := env.Must(200, "POST", base+"/comments", env.Admin.Token, map[string]any{"body": map[string]any{"markdown": "Why?"}}).JSON()["id"].(string)
+	q := `mutation($s: ID!, $cr: ID, $c: ID!, $f: PageFormat) { postCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, input: {body: {markdown: "In **bold**"}}, format: $f) { id body { markdown document } } }`
+	vars := map[string]any{"s": f.space, "cr": f.cr, "c": id, "f": "DOCUMENT"}
+	reply := gqlData(t, env, env.Admin.Token, q, vars)["postCommentReply"].(map[string]any)
+	body := reply["body"].(map[string]any)
+	if body["markdown"] != nil || body["document"].(map[string]any)["object"] != "document" {
+		t.Errorf("GraphQL reply body %v", body)
+	}
+	rest := env.Must(200, "GET", base+"/comments/"+id+"/replies/"+reply["id"].(string)+"?format=document", env.Admin.Token, nil).JSON()
+	sameJSON(t, "reply body", rest["body"], dropNulls(body))
+	vars["f"] = "HTML" // refused by the schema's enum before the resolver runs
+	if _, errs := env.GraphQL(env.Admin.Token, q, vars); len(errs) != 1 {
+		t.Errorf("unknown format: %v", errs)
+	}
+	if n := env.Must(200, "GET", base+"/comments/"+id+"/replies", env.Admin.Token, nil).JSON()["count"]; n != 1.0 {
+		t.Errorf("%v replies, want 1", n)
 	}
 }

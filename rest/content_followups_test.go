@@ -256,7 +256,7 @@ func TestRevisionVariables(t *testing.T) {
 	if len(rc) != 1 {
 		t.Fatalf("reusable contents: %v", rev["reusableContents"])
 	}
-	apitest.Keys(t, rc[0].(map[string]any), "id", "title")
+	apitest.Keys(t, rc[0].(map[string]any), "id", "title", "document") // document: its body
 	if rev["variables"].(map[string]any)["product"] != "Product" {
 		t.Fatalf("variables are carried to the next revision: %v", rev["variables"])
 	}

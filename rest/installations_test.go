@@ -214,3 +214,32 @@ func TestInstallationTokens(t *testing.T) {
 	env.Clock.Advance(61 * 60e9)
 	env.Must(401, "GET", "/v1/orgs/"+otherOrg, tok, nil)
 }
+
+// configuration is always an object: {} when nothing is configured, in REST
+// and GraphQL, for organization and space installations alike.
+func TestInstallationConfigurationIsAnObject(t *testing.T) {
+	env := apitest.New(t)
+	publish(env, env.Admin, "plain", env.Org, map[string]any{"target": "all"})
+	id := install(env, env.Admin, "plain", env.Org)
+	inst := "/v1/integrations/plain/installations/" + id
+	space := createSpaceAs(env, env.Admin.Token, env.Org, nil)
+	env.Must(201, "POST", inst+"/spaces", env.Admin.Token, map[string]any{"space": space})
+	empty := func(what string, v any) {
+		t.Helper()
+		if c, ok := v.(map[string]any); !ok || len(c) != 0 {
+			t.Errorf("%s configuration %#v, want {}", what, v)
+		}
+	}
+	empty("REST installation", env.Must(200, "GET", inst, env.Admin.Token, nil).JSON()["configuration"])
+	empty("REST space installation", env.Must(200, "GET", inst+"/spaces/"+space, env.Admin.Token, nil).JSON()["configuration"])
+	data := gqlData(t, env, env.Admin.Token, `query($i: ID!, $s: ID!) {
+		integrationInstallation(integrationName: "plain", installationId: $i) { configuration }
+		installationSpace(integrationName: "plain", installationId: $i, spaceId: $s) { configuration } }`,
+		map[string]any{"i": id, "s": space})
+	empty("GraphQL installation", data["integrationInstallation"].(map[string]any)["configuration"])
+	empty("GraphQL space installation", data["installationSpace"].(map[string]any)["configuration"])
+	// Clearing a configuration with null keeps the object.
+	empty("PATCH null", env.Must(200, "PATCH", inst, env.Admin.Token, map[string]any{"configuration": nil}).JSON()["configuration"])
+	empty("PATCH {}", env.Must(200, "PATCH", inst, env.Admin.Token, map[string]any{"configuration": map[string]any{}}).JSON()["configuration"])
+	empty("listed", env.Must(200, "GET", "/v1/integrations/plain/installations", env.Admin.Token, nil).JSON()["items"].([]any)[0].(map[string]any)["configuration"])
+}

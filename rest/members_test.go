@@ -389,3 +389,47 @@ func TestSignerRecoversFromACancelledFirstUse(t *testing.T) {
 	env.Must(200, "POST", "/v1/orgs/"+env.Org+"/ping", env.Admin.Token, nil)
 	env.Must(200, "GET", "/.well-known/jwks.json", "", nil)
 }
+
+// The specification: "the user is added as an SSO member". A user who is not
+// a member joins with the organization's defaultRole; only an unknown user
+// is a 404.
+func TestMemberSSOAddsUser(t *testing.T) {
+	env := newMemberEnv(t)
+	admin := env.Admin.Token
+	_, outsider := env.NewOrg("Other", "outsider@other.test")
+	_, guestly := env.NewOrg("Third", "guestly@third.test")
+	_, viaGraphQL := env.NewOrg("Fourth", "graphql@fourth.test")
+	env.Run(t, []apitest.Scenario{
+		{Name: "not a member yet", Method: "GET", Path: env.org, Token: outsider.Token, Status: 404},
+		{Name: "no defaultRole: joins as a guest", Method: "POST", Path: env.org + "/members/" + guestly.ID + "/sso", Token: admin, Status: 200, Check: func(r apitest.Response) {
+			m := body(t, r)
+			apitest.Keys(t, m, memberKeys...)
+			if m["id"] != guestly.ID || m["role"] != nil || m["sso"] != true {
+				t.Errorf("added member %v", m)
+			}
+		}},
+		{Name: "set defaultRole", Method: "PATCH", Path: env.org, Token: admin, Body: map[string]any{"defaultRole": "comment"}, Status: 200},
+		{Name: "a create member may not add", Method: "POST", Path: env.org + "/members/" + outsider.ID + "/sso", Token: env.byRole["create"].Token, Status: 403},
+		{Name: "admin adds the user", Method: "POST", Path: env.org + "/members/" + outsider.ID + "/sso", Token: admin, Status: 200, Check: func(r apitest.Response) {
+			m := body(t, r)
+			apitest.Keys(t, m, memberKeys...)
+			if m["id"] != outsider.ID || m["role"] != "comment" || m["sso"] != true || m["user"].(map[string]any)["email"] != "outsider@other.test" {
+				t.Errorf("added member %v", m)
+			}
+		}},
+		{Name: "listed as a member", Method: "GET", Path: env.org + "/members/" + outsider.ID, Token: admin, Status: 200, Contains: []string{`"sso":true`, `"role":"comment"`}},
+		{Name: "the new member reaches the organization", Method: "GET", Path: env.org, Token: outsider.Token, Status: 200},
+		{Name: "again: still one membership, role kept", Method: "POST", Path: env.org + "/members/" + outsider.ID + "/sso", Token: admin, Status: 200, Contains: []string{`"role":"comment"`}},
+		{Name: "unknown user", Method: "POST", Path: env.org + "/members/nope/sso", Token: admin, Status: 404},
+	})
+	if n := body(t, env.Must(200, "GET", env.org+"/members?limit=0", admin, nil))["count"]; n != 9.0 {
+		t.Errorf("members count %v, want 9 (7 + 2 added)", n)
+	}
+	t.Run("graphql parity", func(t *testing.T) {
+		q := `mutation($o: ID!, $u: ID!) { setMemberSSO(organizationId: $o, userId: $u) { ` + memberFields + ` } }`
+		data := gqlData(t, env.Env, admin, q, map[string]any{"o": env.Env.Org, "u": viaGraphQL.ID})
+		sameJSON(t, "added member", body(t, env.Must(200, "GET", env.org+"/members/"+viaGraphQL.ID, admin, nil)), dropNulls(data["setMemberSSO"]))
+		gqlRefusal(t, env.Env, admin, q, map[string]any{"o": env.Env.Org, "u": "nope"}, "NOT_FOUND", 404)
+		gqlRefusal(t, env.Env, env.byRole["create"].Token, q, map[string]any{"o": env.Env.Org, "u": viaGraphQL.ID}, "FORBIDDEN", 403)
+	})
+}

@@ -8,6 +8,12 @@ import (
 // description. Page paths are the rest of the URL (`*`, which may hold
 // slashes: `.../content/path/guides/install`).
 
+// contentReadFlags are the query flags every content read accepts.
+var contentReadFlags = []Param{
+	{Name: "metadata", Type: false, Description: "Accepted for compatibility (default true); no git metadata exists."},
+	{Name: "computed", Type: false, Description: "Accepted for compatibility (default true); no computed content exists."},
+}
+
 func init() {
 	declareEnum[model.PageType](model.PageTypes.List())
 	declareEnum[model.PageWidth](model.PageWidths.List())
@@ -15,10 +21,7 @@ func init() {
 	declareEnum[model.PageFormat](model.PageFormats.List())
 	declareEnum[model.LinkStatus](model.LinkStatuses.List())
 	declareEnum[model.ImportSource](model.ImportSources.List())
-	flags := []Param{
-		{Name: "metadata", Type: false, Description: "Accepted for compatibility (default true); no git metadata exists."},
-		{Name: "computed", Type: false, Description: "Accepted for compatibility (default true); no computed content exists."},
-	}
+	flags := contentReadFlags
 	pageFlags := append([]Param{
 		{Name: "format", Type: model.PageFormat(""), Description: "markdown (default) or document (a JSON document of blocks)."},
 		{Name: "evaluated", Type: false, Description: "Accepted (default false); Markdown bodies have nothing to evaluate."},

@@ -8,6 +8,7 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/base64"
 	"encoding/pem"
 	"math/big"
 	"net/http"
@@ -301,5 +302,48 @@ func TestSAMLProvidersGraphQL(t *testing.T) {
 	data, errs = env.GraphQL(env.Admin.Token, `mutation($org: ID!, $id: ID!) { deleteSAMLProvider(organizationId: $org, samlProviderId: $id) { deleted } }`, map[string]any{"org": env.Org, "id": id})
 	if len(errs) > 0 || data["deleteSAMLProvider"].(map[string]any)["deleted"] != true {
 		t.Errorf("delete: %v %v", data, errs)
+	}
+}
+
+// Identity-provider metadata carries its certificate as bare base64 DER (an
+// X509Certificate element, often wrapped): accepted as well as PEM, stored
+// as PEM, and logins verify against it.
+func TestSAMLProviderCertificateAsBase64DER(t *testing.T) {
+	env := apitest.New(t)
+	org := "/v1/orgs/" + env.Org
+	ip := newTestIdP(t, env, env.HTTP.URL+"/idp-der")
+	block, _ := pem.Decode([]byte(ip.certPEM))
+	b64 := base64.StdEncoding.EncodeToString(block.Bytes)
+	var wrapped strings.Builder // as metadata XML shows it: indented lines of 64
+	for i := 0; i < len(b64); i += 64 {
+		wrapped.WriteString("\n        " + b64[i:min(i+64, len(b64))])
+	}
+	var provider map[string]any
+	env.Run(t, []apitest.Scenario{
+		{Name: "bare base64 DER, wrapped and indented", Method: "POST", Path: org + "/saml", Token: env.Admin.Token, Status: 201,
+			Body: map[string]any{"label": "From metadata", "entityID": ip.idp.MetadataURL.String(), "ssoURL": ip.idp.SSOURL.String(), "certificate": wrapped.String() + "\n"},
+			Check: func(r apitest.Response) {
+				provider = r.JSON()
+				if provider["status"] != "active" || provider["certificate"] != ip.certPEM {
+					t.Errorf("provider %v", provider)
+				}
+			}},
+		{Name: "base64 that is no certificate", Method: "POST", Path: org + "/saml", Token: env.Admin.Token, Status: 400,
+			Body: map[string]any{"label": "L", "certificate": base64.StdEncoding.EncodeToString([]byte("not DER"))}, Contains: []string{"certificate: is not a valid X.509 certificate"}},
+		{Name: "neither PEM nor base64", Method: "POST", Path: org + "/saml", Token: env.Admin.Token, Status: 400,
+			Body: map[string]any{"label": "L", "certificate": "MIIB...not pem"}, Contains: []string{"certificate: must be a PEM-encoded X.509 certificate", "base64 DER"}},
+	})
+	patched := env.Must(200, "PATCH", org+"/saml/"+provider["id"].(string), env.Admin.Token, map[string]any{"certificate": b64}).JSON()
+	if patched["certificate"] != ip.certPEM {
+		t.Errorf("patched with one line of base64: %v", patched["certificate"])
+	}
+	acs, resp := ip.answer(start(t, provider), "der@example.com", nil)
+	if status, body := post(t, acs, resp, "application/json"); status != 200 {
+		t.Errorf("login through a provider configured with base64 DER: %d %s", status, body)
+	}
+	data := gqlData(t, env, env.Admin.Token, `mutation($o: ID!, $in: CreateSAMLProviderInput!) { createSAMLProvider(organizationId: $o, input: $in) { status certificate } }`,
+		map[string]any{"o": env.Org, "in": map[string]any{"label": "GraphQL", "entityID": "https://idp.test/", "ssoURL": "https://idp.test/sso", "certificate": b64}})
+	if p := data["createSAMLProvider"].(map[string]any); p["status"] != "ACTIVE" || p["certificate"] != ip.certPEM {
+		t.Errorf("GraphQL provider %v", p)
 	}
 }

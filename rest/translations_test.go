@@ -55,19 +55,28 @@ func newLibre(t testing.TB, key string) *libre {
 		if json.Unmarshal(in.Q, &list) != nil {
 			var one string
 			json.Unmarshal(in.Q, &one)
-			json.NewEncoder(w).Encode(map[string]any{"translatedText": strings.ToUpper(one)})
+			json.NewEncoder(w).Encode(map[string]any{"translatedText": libreText(one, in.Target)})
 			l.texts.Add(1)
 			return
 		}
 		out := make([]string, len(list))
 		for i, s := range list {
-			out[i] = strings.ToUpper(s)
+			out[i] = libreText(s, in.Target)
 		}
 		l.texts.Add(int64(len(list)))
 		json.NewEncoder(w).Encode(map[string]any{"translatedText": out})
 	}))
 	t.Cleanup(l.Close)
 	return l
+}
+
+// libreText is the test server's "translation": upper case, and a leading
+// "tag:" becomes "[<target>]", so a translation can bring markup characters.
+func libreText(s, target string) string {
+	if rest, ok := strings.CutPrefix(s, "tag:"); ok {
+		return "[" + target + "]" + strings.ToUpper(rest)
+	}
+	return strings.ToUpper(s)
 }
 
 // translationEnv is a server whose translation provider is l.
@@ -373,6 +382,44 @@ func TestTranslationRun(t *testing.T) {
 	// Deleting the translation keeps its target space.
 	env.Must(205, "DELETE", one, env.Admin.Token, nil)
 	env.Must(200, "GET", "/v1/spaces/"+target, env.Admin.Token, nil)
+}
+
+// Titles, descriptions and section titles are plain text: markup characters a
+// translation brings stay as they are there (the Markdown body escapes them,
+// and its plain text, as sections and search show it, resolves the escapes).
+func TestTranslationPlainTextFields(t *testing.T) {
+	l := newLibre(t, "secret")
+	env := translationEnv(t, l, "secret")
+	space := newSpace(t, env, env.Org)
+	addPage(t, env, space, map[string]any{"title": "tag: Home", "description": "tag: the start", "markdown": "## tag: Welcome\n\ntag: Hello.\n"})
+	tr := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/translations", env.Admin.Token, translationBody(space)).JSON()
+	if res := runTranslations(t, env); len(res) != 1 || res[0].Err != nil {
+		t.Fatalf("run %+v", res)
+	}
+	target := env.Must(200, "GET", "/v1/orgs/"+env.Org+"/translations/"+tr["id"].(string), env.Admin.Token, nil).JSON()["result"].(map[string]any)["space"].(string)
+	content := env.Must(200, "GET", "/v1/spaces/"+target+"/content", env.Admin.Token, nil).JSON()
+	pg := content["pages"].([]any)[0].(map[string]any)
+	if pg["title"] != "[fr] HOME" || pg["description"] != "[fr] THE START" {
+		t.Errorf("translated title %q, description %q", pg["title"], pg["description"])
+	}
+	page := env.Must(200, "GET", "/v1/spaces/"+target+"/content/page/"+pg["id"].(string), env.Admin.Token, nil).JSON()
+	if page["title"] != "[fr] HOME" || page["markdown"] != "## \\[fr\\] WELCOME\n\n\\[fr\\] HELLO.\n" {
+		t.Errorf("translated page title %q, body %q", page["title"], page["markdown"])
+	}
+	data := gqlData(t, env, env.Admin.Token, `query($s: ID!, $p: ID!) { spacePage(spaceId: $s, pageId: $p) { title description } }`,
+		map[string]any{"s": target, "p": pg["id"]})
+	if p := data["spacePage"].(map[string]any); p["title"] != "[fr] HOME" || p["description"] != "[fr] THE START" {
+		t.Errorf("GraphQL page %v", p)
+	}
+	found := env.Must(200, "GET", "/v1/spaces/"+target+"/search?query=welcome", env.Admin.Token, nil).JSON()["items"].([]any)
+	if len(found) != 1 {
+		t.Fatalf("search %v", found)
+	}
+	item := found[0].(map[string]any)
+	sec := item["sections"].([]any)[0].(map[string]any)
+	if item["title"] != "[fr] HOME" || sec["title"] != "[fr] WELCOME" || sec["body"] != "[fr] HELLO." {
+		t.Errorf("search item %v", item)
+	}
 }
 
 func TestTranslationWithoutProvider(t *testing.T) {

@@ -15,18 +15,19 @@ type SpaceHead struct {
 	Title          string
 	Revision       string // the active revision
 	Locked         bool   // editMode locked: no content change
+	Visibility     string // who reads its published content (revision URLs)
 }
 
 // HeadOf is the content view of a space.
 func HeadOf(s Space) SpaceHead {
-	return SpaceHead{ID: s.ID, OrganizationID: s.OrganizationID, Title: s.Title, Revision: s.RevisionID, Locked: s.EditMode == "locked"}
+	return SpaceHead{ID: s.ID, OrganizationID: s.OrganizationID, Title: s.Title, Revision: s.RevisionID, Locked: s.EditMode == "locked", Visibility: s.Visibility}
 }
 
 func spaceHead(ctx context.Context, q queryer, spaceID string) (SpaceHead, error) {
 	var h SpaceHead
 	var mode string
-	err := q.QueryRowContext(ctx, `SELECT id, organization_id, title, revision_id, edit_mode FROM spaces WHERE id = ? AND deleted_at IS NULL`, spaceID).
-		Scan(&h.ID, &h.OrganizationID, &h.Title, &h.Revision, &mode)
+	err := q.QueryRowContext(ctx, `SELECT id, organization_id, title, revision_id, edit_mode, visibility FROM spaces WHERE id = ? AND deleted_at IS NULL`, spaceID).
+		Scan(&h.ID, &h.OrganizationID, &h.Title, &h.Revision, &mode, &h.Visibility)
 	h.Locked = mode == "locked"
 	return h, notFound(err)
 }

@@ -212,10 +212,15 @@ func (db *DB) RemoveMember(ctx context.Context, orgID, userID string) (bool, err
 // a member (space grants, ...) in the same transaction as the removal.
 var memberRemovalHooks []func(tx *Tx, orgID, userID string) error
 
-// SetMemberSSO marks a member as an SSO member.
+// SetMemberSSO marks userID as an SSO member of orgID, adding them first
+// (with the organization's defaultRole) when they are not a member yet: the
+// specification's "the user is added as an SSO member". Only an unknown user
+// is ErrNotFound.
 func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) error {
 	return db.Write(ctx, func(tx *Tx) error {
-		res, err := tx.exec(`UPDATE members SET sso = 1 WHERE organization_id = ? AND user_id = ?`, orgID, userID)
+		res, err := tx.exec(`INSERT INTO members (organization_id, user_id, role, sso, joined_at)
+			SELECT o.id, u.id, o.default_role, 1, ? FROM organizations o, users u WHERE o.id = ? AND u.id = ?
+			ON CONFLICT (organization_id, user_id) DO UPDATE SET sso = 1`, ms(tx.Now), orgID, userID)
 		if err != nil {
 			return err
 		}

@@ -31,6 +31,7 @@ type Sites interface {
 	UpdateShareLink(ctx context.Context, siteID, id string, name *string, active *bool) error
 	DeleteShareLink(ctx context.Context, siteID, id string) (bool, error)
 	SitesOfSpace(ctx context.Context, spaceID string) ([]Site, error)
+	PublishedSiteSpaceOf(ctx context.Context, orgID, spaceID string) (SiteSpace, error)
 }
 
 var (

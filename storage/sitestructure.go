@@ -139,6 +139,16 @@ type prefixScanner struct {
 
 func (p *prefixScanner) Scan(dest ...any) error { return p.sc.Scan(append(p.head, dest...)...) }
 
+// PublishedSiteSpaceOf is the first site space holding spaceID in a
+// published site of orgID (sites oldest first), with its default flag and
+// section path: ErrNotFound when no published site holds the space. One
+// indexed lookup (site_spaces_by_space), whatever the sites' sizes.
+func (db *DB) PublishedSiteSpaceOf(ctx context.Context, orgID, spaceID string) (SiteSpace, error) {
+	ss, err := scanSiteSpace(db.r().QueryRowContext(ctx, `SELECT `+siteSpaceCols+` `+siteSpaceFrom+`
+ WHERE ss.space_id = ? AND st.organization_id = ? AND st.published = 1 ORDER BY st.created_at, st.id, ss.sort_key, ss.id LIMIT 1`, spaceID, orgID))
+	return ss, notFound(err)
+}
+
 // SiteStructure reads a whole structure in one snapshot.
 func (db *DB) SiteStructure(ctx context.Context, siteID string) (SiteStructure, error) {
 	var st SiteStructure

@@ -312,14 +312,16 @@ func (r *Runner) target(ctx context.Context, job *storage.TranslationJob, src st
 	return sp, map[string]bool{}, err
 }
 
-// translatedPage builds the target version of a translated source page.
+// translatedPage builds the target version of a translated source page. The
+// title and description are plain text (stored as translated); only the
+// Markdown body has the markup a translation brings escaped.
 func translatedPage(pg *page, out []string) *storage.TreePage {
 	p := pg.src
 	meta := p.Meta
 	if pg.desc >= 0 {
-		meta.Description = markdown.SafeText(out[pg.desc], "")
+		meta.Description = markdown.OneLine(out[pg.desc])
 	}
-	tp := &storage.TreePage{ContentPage: storage.ContentPage{ID: pg.target, Type: p.Type, Title: markdown.SafeText(out[pg.title], p.Title),
+	tp := &storage.TreePage{ContentPage: storage.ContentPage{ID: pg.target, Type: p.Type, Title: markdown.OneLine(out[pg.title]),
 		Slug: p.Slug, Meta: meta}}
 	body := ""
 	if p.Type == "document" {

@@ -591,7 +591,7 @@ type ComplexityRoot struct {
 		MoveSpace                          func(childComplexity int, spaceID string, input model.MoveContentInput) int
 		PingOrganization                   func(childComplexity int, organizationID string) int
 		PostComment                        func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
-		PostCommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput) int
+		PostCommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) int
 		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
 		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
@@ -877,6 +877,7 @@ type ComplexityRoot struct {
 		OrganizationsForEmailDomain    func(childComplexity int, emailDomain string) int
 		PublishedContentSite           func(childComplexity int, organizationID string, siteID string, shareKey *string, visitorToken *string) int
 		RenderIntegrationUI            func(childComplexity int, integrationName string, request string) int
+		ReusableContent                func(childComplexity int, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
 		SamlProvider                   func(childComplexity int, organizationID string, samlProviderID string) int
 		SamlProviders                  func(childComplexity int, organizationID string, page *string, limit *int) int
 		SearchOrganization             func(childComplexity int, organizationID string, query string, page *string, limit *int) int
@@ -893,6 +894,7 @@ type ComplexityRoot struct {
 		Sites                          func(childComplexity int, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) int
 		Space                          func(childComplexity int, spaceID string, shareKey *string) int
 		SpaceContent                   func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		SpaceDocument                  func(childComplexity int, spaceID string, documentID string, schema *string) int
 		SpaceFile                      func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
 		SpaceFileBacklinks             func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
 		SpaceFiles                     func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
@@ -920,6 +922,7 @@ type ComplexityRoot struct {
 	Revision struct {
 		CreatedAt        func(childComplexity int) int
 		Files            func(childComplexity int) int
+		Git              func(childComplexity int) int
 		ID               func(childComplexity int) int
 		MergedFrom       func(childComplexity int) int
 		Object           func(childComplexity int) int
@@ -944,6 +947,14 @@ type ComplexityRoot struct {
 		Count func(childComplexity int) int
 		Items func(childComplexity int) int
 		Next  func(childComplexity int) int
+	}
+
+	RevisionGit struct {
+		CreatedByGitBook func(childComplexity int) int
+		Message          func(childComplexity int) int
+		Oid              func(childComplexity int) int
+		Ref              func(childComplexity int) int
+		URL              func(childComplexity int) int
 	}
 
 	RevisionPage struct {
@@ -974,7 +985,9 @@ type ComplexityRoot struct {
 	}
 
 	RevisionUrls struct {
-		App func(childComplexity int) int
+		App       func(childComplexity int) int
+		Public    func(childComplexity int) int
+		Published func(childComplexity int) int
 	}
 
 	SAMLProvider struct {
@@ -3845,7 +3858,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["input"].(model.PostCommentReplyInput)), true
+		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["input"].(model.PostCommentReplyInput), args["format"].(*model.PageFormat)), true
 	case "Mutation.publishIntegration":
 		if e.ComplexityRoot.Mutation.PublishIntegration == nil {
 			break
@@ -5536,6 +5549,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RenderIntegrationUI(childComplexity, args["integrationName"].(string), args["request"].(string)), true
+	case "Query.reusableContent":
+		if e.ComplexityRoot.Query.ReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Query_reusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ReusableContent(childComplexity, args["spaceId"].(string), args["reusableContentId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
 	case "Query.samlProvider":
 		if e.ComplexityRoot.Query.SamlProvider == nil {
 			break
@@ -5712,6 +5736,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SpaceContent(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
+	case "Query.spaceDocument":
+		if e.ComplexityRoot.Query.SpaceDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceDocument(childComplexity, args["spaceId"].(string), args["documentId"].(string), args["schema"].(*string)), true
 	case "Query.spaceFile":
 		if e.ComplexityRoot.Query.SpaceFile == nil {
 			break
@@ -5915,6 +5950,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Files(childComplexity), true
+	case "Revision.git":
+		if e.ComplexityRoot.Revision.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Git(childComplexity), true
 	case "Revision.id":
 		if e.ComplexityRoot.Revision.ID == nil {
 			break
@@ -6025,6 +6066,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionFileList.Next(childComplexity), true
+
+	case "RevisionGit.createdByGitBook":
+		if e.ComplexityRoot.RevisionGit.CreatedByGitBook == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.CreatedByGitBook(childComplexity), true
+	case "RevisionGit.message":
+		if e.ComplexityRoot.RevisionGit.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Message(childComplexity), true
+	case "RevisionGit.oid":
+		if e.ComplexityRoot.RevisionGit.Oid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Oid(childComplexity), true
+	case "RevisionGit.ref":
+		if e.ComplexityRoot.RevisionGit.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Ref(childComplexity), true
+	case "RevisionGit.url":
+		if e.ComplexityRoot.RevisionGit.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.URL(childComplexity), true
 
 	case "RevisionPage.computed":
 		if e.ComplexityRoot.RevisionPage.Computed == nil {
@@ -6177,6 +6249,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionUrls.App(childComplexity), true
+	case "RevisionUrls.public":
+		if e.ComplexityRoot.RevisionUrls.Public == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionUrls.Public(childComplexity), true
+	case "RevisionUrls.published":
+		if e.ComplexityRoot.RevisionUrls.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionUrls.Published(childComplexity), true
 
 	case "SAMLProvider.certificate":
 		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
@@ -8356,7 +8440,8 @@ extend type Mutation {
   updateComment(spaceId: ID!, changeRequestId: ID, commentId: ID!, input: UpdateCommentInput!): Comment!
   "Delete a comment and its replies (the author or a space ADMIN)."
   deleteComment(spaceId: ID!, changeRequestId: ID, commentId: ID!): DeleteResult!
-  postCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, input: PostCommentReplyInput!): CommentReply!
+  "Reply to a comment (COMMENT on the space); format: the body's format in the answer (MARKDOWN default)."
+  postCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, input: PostCommentReplyInput!, format: PageFormat): CommentReply!
   updateCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!, input: UpdateCommentInput!): CommentReply!
   deleteCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!): DeleteResult!
 }
@@ -9109,7 +9194,7 @@ extend type Mutation {
   removeMember(organizationId: ID!, userId: ID!): DeleteResult!
   "Record that the caller was seen now; returns their visitor-claims token."
   pingOrganization(organizationId: ID!): PingResult!
-  "Mark a member as an SSO member (ADMIN)."
+  "Mark a user as an SSO member (ADMIN), adding them with the organization's defaultRole when not a member yet; an unknown user is NOT_FOUND."
   setMemberSSO(organizationId: ID!, userId: ID!): Member!
   """
   Add users by e-mail (ADMIN). Existing users join at once; unknown e-mails
@@ -9438,10 +9523,29 @@ type Revision {
   variables: JSONObject!
   createdAt: DateTime!
   urls: RevisionUrls!
+  "The Git commit the revision came from: always null, docsapi has no Git Sync."
+  git: RevisionGit
 }
 
 type RevisionUrls {
   app: String!
+  """
+  The revision in the first published site holding the space
+  ({site space URL}/~/revisions/{id}); null while no published site holds it
+  or when the space is private.
+  """
+  published: String
+  "The same URL when the space is public; null otherwise."
+  public: String
+}
+
+"0.130.0 GitSyncCommit."
+type RevisionGit {
+  oid: String!
+  message: String!
+  createdByGitBook: Boolean!
+  url: String
+  ref: String
 }
 
 enum PageType {
@@ -9828,6 +9932,22 @@ extend type Mutation {
   deletePage(target: ContentTarget!, pageId: ID!): ContentChange!
   "Upload a file (EDIT, at most 10 MiB); makes a new revision."
   uploadFile(target: ContentTarget!, input: UploadFileInput!): ContentChange!
+}
+`, BuiltIn: false},
+	{Name: "../reusablecontents.graphqls", Input: `extend type Query {
+  """
+  A reusable content of a space's revision: the active one, revisionId, or
+  the head of changeRequestId (view permission). {id, title, document}:
+  document names its body (read it with spaceDocument). metadata and
+  computed are validated and have no effect, as on other content reads.
+  """
+  reusableContent(spaceId: ID!, reusableContentId: ID!, revisionId: ID, changeRequestId: ID, metadata: Boolean, computed: Boolean): JSONObject!
+  """
+  A document of the space (the body of a reusable content of its active
+  revision) as a JSON document. schema: current (default) or next; both
+  answer the one schema docsapi has.
+  """
+  spaceDocument(spaceId: ID!, documentId: ID!, schema: String): JSONObject!
 }
 `, BuiltIn: false},
 	{Name: "../saml.graphqls", Input: `"""
@@ -10325,14 +10445,19 @@ type PublishedContentSite {
   object: String!
   site: Site!
   structure: SiteStructure!
-  "Both empty: docsapi keeps no customization settings."
+  "SiteCustomizationSettings of the site (and of site spaces overriding it: none)."
   customizations: PublishedSiteCustomizations!
-  "Always empty: no integration scripts."
+  "Always empty: docsapi runs no integration scripts, so none adds a site script."
   scripts: [SiteIntegrationScript!]!
 }
 
 type PublishedSiteCustomizations {
+  """
+  SiteCustomizationSettings (0.130.0 shape): docsapi stores no customization,
+  so these are the documented defaults with the site's title and icon (favicon).
+  """
   site: JSONObject!
+  "Site space id -> settings of site spaces that override the site's: always empty (docsapi keeps no overrides)."
   siteSpaces: JSONObject!
 }
 
@@ -12687,6 +12812,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_createdAt(ctx, field)
 	case "urls":
 		return ec.fieldContext_Revision_urls(ctx, field)
+	case "git":
+		return ec.fieldContext_Revision_git(ctx, field)
 	case "mergedFrom":
 		return ec.fieldContext_Revision_mergedFrom(ctx, field)
 	}
@@ -12721,6 +12848,22 @@ func (ec *executionContext) childFields_RevisionFileList(ctx context.Context, fi
 		return ec.fieldContext_RevisionFileList_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionFileList", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionGit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "oid":
+		return ec.fieldContext_RevisionGit_oid(ctx, field)
+	case "message":
+		return ec.fieldContext_RevisionGit_message(ctx, field)
+	case "createdByGitBook":
+		return ec.fieldContext_RevisionGit_createdByGitBook(ctx, field)
+	case "url":
+		return ec.fieldContext_RevisionGit_url(ctx, field)
+	case "ref":
+		return ec.fieldContext_RevisionGit_ref(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionGit", field.Name)
 }
 
 func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12781,6 +12924,10 @@ func (ec *executionContext) childFields_RevisionUrls(ctx context.Context, field 
 	switch field.Name {
 	case "app":
 		return ec.fieldContext_RevisionUrls_app(ctx, field)
+	case "published":
+		return ec.fieldContext_RevisionUrls_published(ctx, field)
+	case "public":
+		return ec.fieldContext_RevisionUrls_public(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionUrls", field.Name)
 }

@@ -31,7 +31,7 @@ type MutationResolver interface {
 	PostComment(ctx context.Context, spaceID string, changeRequestID *string, input model.PostCommentInput) (*model.Comment, error)
 	UpdateComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) (*model.Comment, error)
 	DeleteComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string) (*model.DeleteResult, error)
-	PostCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput) (*model.CommentReply, error)
+	PostCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error)
 	UpdateCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, commentReplyID string, input model.UpdateCommentInput) (*model.CommentReply, error)
 	DeleteCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, commentReplyID string) (*model.DeleteResult, error)
 	GrantContentRole(ctx context.Context, input model.ContentGrantInput) (*model.ContentGrant, error)
@@ -169,6 +169,8 @@ type QueryResolver interface {
 	SpacePageBacklinks(ctx context.Context, spaceID string, pageID string, changeRequestID *string, page *string, limit *int) (*model.ContentLocationList, error)
 	SpaceLinks(ctx context.Context, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) (*model.LinkList, error)
 	ContentTemplates(ctx context.Context) ([]*model.ContentTemplate, error)
+	ReusableContent(ctx context.Context, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) (map[string]any, error)
+	SpaceDocument(ctx context.Context, spaceID string, documentID string, schema *string) (map[string]any, error)
 	SamlProviders(ctx context.Context, organizationID string, page *string, limit *int) (*model.SAMLProviderList, error)
 	SamlProvider(ctx context.Context, organizationID string, samlProviderID string) (*model.SAMLProvider, error)
 	SsoProviderLogins(ctx context.Context, organizationID string) (*model.SSOProviderLogins, error)
@@ -1466,6 +1468,14 @@ func (ec *executionContext) field_Mutation_postCommentReply_args(ctx context.Con
 		return nil, err
 	}
 	args["input"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖdocsapiᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg4
 	return args, nil
 }
 
@@ -4301,6 +4311,60 @@ func (ec *executionContext) field_Query_renderIntegrationUI_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_reusableContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reusableContentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reusableContentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "revisionId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["revisionId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "metadata",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["metadata"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "computed",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["computed"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_samlProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4828,6 +4892,36 @@ func (ec *executionContext) field_Query_spaceContent_args(ctx context.Context, r
 		return nil, err
 	}
 	args["computed"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_spaceDocument_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "documentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["documentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "schema",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["schema"] = arg2
 	return args, nil
 }
 
@@ -6057,7 +6151,7 @@ func (ec *executionContext) _Mutation_postCommentReply(ctx context.Context, fiel
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PostCommentReply(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["commentId"].(string), fc.Args["input"].(model.PostCommentReplyInput))
+			return ec.Resolvers.Mutation().PostCommentReply(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["commentId"].(string), fc.Args["input"].(model.PostCommentReplyInput), fc.Args["format"].(*model.PageFormat))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
@@ -12030,6 +12124,94 @@ func (ec *executionContext) fieldContext_Query_contentTemplates(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_reusableContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_reusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ReusableContent(ctx, fc.Args["spaceId"].(string), fc.Args["reusableContentId"].(string), fc.Args["revisionId"].(*string), fc.Args["changeRequestId"].(*string), fc.Args["metadata"].(*bool), fc.Args["computed"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNJSONObject2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_reusableContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSONObject does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_reusableContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_spaceDocument(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_spaceDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SpaceDocument(ctx, fc.Args["spaceId"].(string), fc.Args["documentId"].(string), fc.Args["schema"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNJSONObject2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_spaceDocument(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSONObject does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_spaceDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_samlProviders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15284,6 +15466,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_contentTemplates(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "reusableContent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_reusableContent(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "spaceDocument":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_spaceDocument(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

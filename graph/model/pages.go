@@ -14,12 +14,28 @@ type Revision struct {
 	Variables        map[string]any   `json:"variables"`
 	CreatedAt        string           `json:"createdAt"`
 	Urls             RevisionUrls     `json:"urls"`
+	Git              *RevisionGit     `json:"git,omitempty"`
 	// MergedFrom: merge revisions only, the change request merged.
 	MergedFrom *ChangeRequest `json:"mergedFrom,omitempty"`
 }
 
+// RevisionUrls: published and public are set while a published site holds
+// the space (published unless the space is private, public only when it is
+// public), as 0.130.0 declares them.
 type RevisionUrls struct {
-	App string `json:"app"`
+	App       string  `json:"app"`
+	Published *string `json:"published,omitempty"`
+	Public    *string `json:"public,omitempty"`
+}
+
+// RevisionGit is the Git commit a revision came from (0.130.0
+// GitSyncCommit). docsapi has no Git Sync, so no revision has one.
+type RevisionGit struct {
+	Oid              string  `json:"oid"`
+	Message          string  `json:"message"`
+	CreatedByGitBook bool    `json:"createdByGitBook"`
+	URL              *string `json:"url,omitempty"`
+	Ref              *string `json:"ref,omitempty"`
 }
 
 // RevisionPage is a page of a revision: document, group or link. Fields

@@ -333,8 +333,9 @@ type PublishedContentSite struct {
 	Scripts        []*SiteIntegrationScript    `json:"scripts"`
 }
 
-// PublishedSiteCustomizations: docsapi keeps no customization settings, so
-// both are empty objects.
+// PublishedSiteCustomizations: the site's SiteCustomizationSettings (the
+// documented defaults with the site's title and icon) and, by site space id,
+// the settings of site spaces that override them: none in docsapi.
 type PublishedSiteCustomizations struct {
 	Site       map[string]any `json:"site"`
 	SiteSpaces map[string]any `json:"siteSpaces"`

@@ -122,3 +122,17 @@ test('space comments: post, list, delete', async () => {
   const del = await s.client.spaces.deleteCommentInSpace(space.id, c.id);
   assert.equal(del.status, 205);
 });
+
+test('a change-request reply posted with format=document is answered as a document', async () => {
+  const { data: space } = await s.client.orgs.createSpace(s.org, { title: 'Reply formats' });
+  const { data: cr } = await s.client.spaces.createChangeRequest(space.id, { subject: 'Formats' });
+  const { data: comment } = await s.client.spaces.postCommentInChangeRequest(space.id, cr.id, { body: { markdown: 'Question' } });
+  const { data: reply } = await s.client.spaces.postCommentReplyInChangeRequest(space.id, cr.id, comment.id, { body: { markdown: 'In **bold**' } }, { format: 'document' });
+  assert.equal(reply.body.markdown, undefined);
+  assert.equal(reply.body.document.object, 'document');
+  assert.ok(JSON.stringify(reply.body.document).includes('"type":"bold"'));
+  const { data: asMarkdown } = await s.client.spaces.postCommentReplyInChangeRequest(space.id, cr.id, comment.id, { body: { markdown: 'Plain' } }, { format: 'markdown' });
+  assert.equal(asMarkdown.body.markdown, 'Plain');
+  const { data: read } = await s.client.spaces.getCommentReplyInChangeRequest(space.id, cr.id, comment.id, reply.id, { format: 'document' });
+  assert.deepEqual(read.body, reply.body);
+});

@@ -7,6 +7,7 @@ import http from 'node:http';
 import { once } from 'node:events';
 import { GitBookAPIError } from '@gitbook/api';
 import { startServer } from './harness.mjs';
+import { schemaErrors } from './schema.mjs';
 
 // A 2×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8DwHwQZGBgAHPgD/fUA8XMAAAAASUVORK5CYII=', 'base64');
@@ -130,4 +131,55 @@ test('import, read, links, backlinks, files, search, templates', async () => {
   await refused(403, () => reader.client.spaces.applyTemplateToSpace(space.id, { id: 'blank' }));
   const { data: after } = await reader.client.spaces.listPages(space.id);
   assert.ok(after.pages.some((p) => p.title === 'Untitled'));
+});
+
+test('revision urls.published and urls.public follow the published site holding the space', async () => {
+  const { client, org } = s;
+  const { data: space } = await client.orgs.createSpace(org, { title: 'Published revisions' });
+  const { data: site } = await client.orgs.createSite(org, { title: 'Revision site', visibility: 'public', spaces: [space.id] });
+  let { data: rev } = await client.spaces.getCurrentRevision(space.id);
+  assert.equal(rev.urls.published, undefined);
+  assert.equal(rev.urls.public, undefined);
+  assert.equal(rev.git, undefined);
+
+  await client.orgs.publishSite(org, site.id);
+  await client.spaces.updateSpaceById(space.id, { visibility: 'unlisted' });
+  const { data: published } = await client.orgs.getPublishedContentSite(org, site.id);
+  const siteSpaceURL = published.structure.structure[0].urls.published;
+  ({ data: rev } = await client.spaces.getCurrentRevision(space.id));
+  assert.equal(rev.urls.published, `${siteSpaceURL}/~/revisions/${rev.id}`);
+  assert.equal(rev.urls.public, undefined);
+
+  await client.spaces.updateSpaceById(space.id, { visibility: 'public' });
+  ({ data: rev } = await client.spaces.getCurrentRevision(space.id));
+  assert.equal(rev.urls.public, `${siteSpaceURL}/~/revisions/${rev.id}`);
+  const { data: byId } = await client.spaces.getRevisionById(space.id, rev.id);
+  assert.deepEqual(byId.urls, rev.urls);
+});
+
+test('reusable contents: read by id at every level, their body as a document', async () => {
+  const { client, org } = s;
+  const { data: space } = await client.orgs.createSpace(org, { title: 'Reusable' });
+  await client.spaces.applyTemplateToSpace(space.id, { id: 'knowledge-base' });
+  const { data: rev } = await client.spaces.getCurrentRevision(space.id);
+  assert.equal(rev.reusableContents.length, 1);
+  const [rc] = rev.reusableContents;
+  assert.deepEqual(Object.keys(rc).sort(), ['document', 'id', 'title']);
+  assert.deepEqual(schemaErrors(rc, 'RevisionReusableContent'), []);
+  const { data: got } = await client.spaces.getReusableContentById(space.id, rc.id);
+  assert.deepEqual(got, rc);
+  const { data: inRevision } = await client.spaces.getReusableContentInRevisionById(space.id, rev.id, rc.id);
+  assert.deepEqual(inRevision, rc);
+  const { data: cr } = await client.spaces.createChangeRequest(space.id, { subject: 'Edit contacts' });
+  const { data: inCR } = await client.spaces.getReusableContentInChangeRequestById(space.id, cr.id, rc.id);
+  assert.deepEqual(inCR, rc);
+  await refused(404, () => client.spaces.getReusableContentById(space.id, 'nope'));
+
+  const { data: doc } = await client.spaces.getDocumentById(space.id, rc.document);
+  assert.deepEqual(schemaErrors(doc, 'JSONDocument'), []);
+  assert.equal(doc.object, 'document');
+  assert.ok(doc.nodes.some((n) => n.type === 'list-unordered'));
+  await refused(404, () => client.spaces.getDocumentById(space.id, 'nope'));
+  const stranger = s.newOrg('Reusable stranger', 'reusable-stranger@example.com');
+  await refused(404, () => stranger.client.spaces.getDocumentById(space.id, rc.document));
 });

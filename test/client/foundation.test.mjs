@@ -227,3 +227,26 @@ test('invites and invite links', async () => {
   assert.equal(deletedAgain.status, 204);
   await refused(403, () => existing.client.orgs.listOrganizationInviteLinks(s.org));
 });
+
+test('SSO member: a user who is not a member yet is added, then can transfer there', async () => {
+  const joined = s.newOrg('SSO Joined Org', 'sso-joined-admin@example.com');
+  const { orgs, spaces } = joined.client;
+  await refused(404, () => s.client.orgs.getOrganizationById(joined.organization));
+  await orgs.updateOrganizationById(joined.organization, { defaultRole: 'admin' });
+  await refused(404, () => orgs.setUserAsSsoMemberForOrganization(joined.organization, 'nope'));
+
+  const { data: added } = await orgs.setUserAsSsoMemberForOrganization(joined.organization, s.user);
+  assert.equal(added.object, 'member');
+  assert.equal(added.id, s.user);
+  assert.equal(added.sso, true);
+  assert.equal(added.role, 'admin');
+  assert.equal(added.user.email, 'owner@example.com');
+  const { data: got } = await orgs.getMemberInOrganizationById(joined.organization, s.user);
+  assert.deepEqual(got, added);
+
+  const { data: single } = await s.client.orgs.createSpace(s.org, { title: 'Goes to the SSO org' });
+  const { data: moved } = await s.client.spaces.transferSpace(single.id, { organization: joined.organization });
+  assert.equal(moved.organization, joined.organization);
+  const { data: theirs } = await spaces.getSpaceById(single.id);
+  assert.equal(theirs.organization, joined.organization);
+});

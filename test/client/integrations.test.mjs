@@ -295,3 +295,26 @@ test('install on a site, list site installations extended, uninstalled with the 
 
   await client.integrations.unpublishIntegration(name);
 });
+
+test('an installation without configuration answers configuration {} (REST and GraphQL)', async () => {
+  const { client, org } = srv;
+  const name = 'client-unconfigured';
+  await client.integrations.publishIntegration(name, {
+    title: 'Unconfigured',
+    description: 'Has no configuration schema',
+    script: 'export default {}',
+    scopes: ['space:metadata:read'],
+    organization: org,
+  });
+  const { data: installed } = await client.integrations.installIntegration(name, { organization: org });
+  assert.deepEqual(installed.configuration, {});
+  const { data: got } = await client.integrations.getIntegrationInstallationById(name, installed.id);
+  assert.deepEqual(got.configuration, {});
+  const { data: listed } = await client.integrations.listIntegrationInstallations(name);
+  assert.deepEqual(listed.items.map((i) => i.configuration), [{}]);
+  const data = await graphql(
+    `query($n: String!, $i: ID!) { integrationInstallation(integrationName: $n, installationId: $i) { id configuration } }`,
+    { n: name, i: installed.id },
+  );
+  assert.deepEqual(data.integrationInstallation, { id: installed.id, configuration: {} });
+});

@@ -120,3 +120,22 @@ test('providers are validated and reserved to admins', async () => {
   // Members of any role read the login information.
   assert.deepEqual((await editor.client.orgs.listSsoProviderLoginsInOrganization(org)).data, { items: [] });
 });
+
+test('a certificate given as bare base64 DER (as in IdP metadata) is accepted and stored as PEM', async () => {
+  const { client, org } = srv;
+  // The X509Certificate element of metadata XML: the PEM body, no armour, indented.
+  const der = CERT.split('\n').filter((l) => l && !l.startsWith('-----')).map((l) => `      ${l}`).join('\n');
+  const { data: p } = await client.orgs.createOrganizationSamlProvider(org, {
+    label: 'From metadata',
+    entityID: 'https://idp.example.com/der',
+    ssoURL: 'https://idp.example.com/der/sso',
+    certificate: `\n${der}\n    `,
+  });
+  assert.equal(p.status, 'active');
+  assert.equal(p.certificate, CERT);
+  const oneLine = der.replace(/\s+/g, '');
+  const { data: patched } = await client.orgs.updateOrganizationSamlProvider(org, p.id, { certificate: oneLine });
+  assert.equal(patched.certificate, CERT);
+  await refused(client.orgs.updateOrganizationSamlProvider(org, p.id, { certificate: oneLine.slice(0, 40) }), 400);
+  assert.equal((await client.orgs.deleteOrganizationSamlProvider(org, p.id)).status, 205);
+});

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { GitBookAPIError } from '@gitbook/api';
 import { startServer } from './harness.mjs';
+import { schemaErrors } from './schema.mjs';
 
 let s;
 before(async () => {
@@ -155,4 +156,28 @@ test('a visitor with claims reads an adaptive site', async () => {
   await refused(403, () => orgs.getPublishedContentSite(s.org, site.id, {}, as({ plans: ['gold'] })));
   await refused(403, () => orgs.getPublishedContentSite(s.org, site.id, {}, { headers: { 'X-Visitor-Token': sign({ exp, plans: [] }, 'wrong') } }));
   await refused(403, () => orgs.getPublishedContentSite(s.org, site.id, {}, as({ exp: exp - 7200 })));
+});
+
+test('a published site carries complete customization settings and a scripts list', async () => {
+  const { client, org } = s;
+  const { data: a } = await client.orgs.createSpace(org, { title: 'Custom A' });
+  const { data: b } = await client.orgs.createSpace(org, { title: 'Custom B' });
+  const { data: site } = await client.orgs.createSite(org, { title: 'Customized', visibility: 'public', spaces: [a.id, b.id] });
+  await client.orgs.updateSiteById(org, site.id, { icon: { emoji: '📘' } });
+  await client.orgs.publishSite(org, site.id);
+  const { data: published } = await client.orgs.getPublishedContentSite(org, site.id);
+  // site and structure are part A's (issue 13) contract; these are ours.
+  const custom = published.customizations;
+  assert.deepEqual(schemaErrors(custom.site, 'SiteCustomizationSettings'), []);
+  assert.equal(custom.site.title, 'Customized');
+  assert.deepEqual(custom.site.favicon, { emoji: '📘' });
+  assert.equal(custom.site.styling.theme, 'clean');
+  assert.deepEqual(custom.siteSpaces, {}); // no site space overrides the site's settings
+  assert.deepEqual(published.scripts, []);
+
+  const data = await graphql(s.token, 'query($o: ID!, $s: ID!) { publishedContentSite(organizationId: $o, siteId: $s) { customizations { site siteSpaces } scripts { script } } }', {
+    o: org,
+    s: site.id,
+  });
+  assert.deepEqual(data.publishedContentSite, { customizations: custom, scripts: [] });
 });

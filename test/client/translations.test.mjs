@@ -1,6 +1,6 @@
 // Translations through the official client: a space translated by a local
 // LibreTranslate-compatible server started here (it "translates" by
-// upper-casing), read back from the target space; and a computed page
+// upper-casing; a leading "tag:" becomes "[fr]"), read back from the target space; and a computed page
 // rendering a processed OpenAPI spec.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,7 +29,8 @@ before(async () => {
     }
     requests++;
     const q = Array.isArray(body.q) ? body.q : [body.q];
-    const out = q.map((s) => s.toUpperCase());
+    // A leading "tag:" becomes "[fr]": a translation that brings markup characters.
+    const out = q.map((s) => (s.startsWith('tag:') ? `[${body.target}]${s.slice(4).toUpperCase()}` : s.toUpperCase()));
     res.end(JSON.stringify({ translatedText: Array.isArray(body.q) ? out : out[0] }));
   });
   libre.listen(0, '127.0.0.1');
@@ -159,4 +160,23 @@ test('a computed page renders a processed OpenAPI spec', async () => {
   assert.match(page.markdown, /\| 200 \| ok \|/);
   const { data: raw } = await client.spaces.getPageById(space.id, id, { computed: false });
   assert.equal(raw.markdown, undefined);
+});
+
+test('translated titles and descriptions are plain text, not Markdown-escaped', async () => {
+  const { client, org } = srv;
+  const { data: space } = await client.orgs.createSpace(org, { title: 'Tagged' });
+  await createPage(space.id, { title: 'tag: Home', description: 'tag: the start', markdown: '## tag: Welcome\n\ntag: Hello.\n' });
+  const { data: created } = await client.orgs.createTranslation(org, { language: 'fr', source: { space: space.id, language: 'en' } });
+  const done = await settled(client, org, created.id);
+  assert.equal(done.status, 'completed', JSON.stringify(done.error));
+  const { data: rev } = await client.spaces.getCurrentRevision(done.result.space);
+  assert.equal(rev.pages[0].title, '[fr] HOME');
+  assert.equal(rev.pages[0].description, '[fr] THE START');
+  const { data: page } = await client.spaces.getPageById(done.result.space, rev.pages[0].id, { format: 'markdown' });
+  assert.equal(page.title, '[fr] HOME');
+  assert.equal(page.markdown, '## \\[fr\\] WELCOME\n\n\\[fr\\] HELLO.\n');
+  const { data: found } = await client.spaces.searchSpaceContent(done.result.space, { query: 'welcome' });
+  assert.equal(found.items[0].title, '[fr] HOME');
+  assert.equal(found.items[0].sections[0].title, '[fr] WELCOME');
+  await client.orgs.deleteTranslation(org, created.id);
 });
