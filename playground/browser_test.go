@@ -54,7 +54,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		chromedp.ExecPath(bin),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(browserProfile(t)),
 		chromedp.WindowSize(1200, 720),
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
@@ -172,4 +172,26 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 		return d.Exception.Description
 	}
 	return ""
+}
+
+// browserProfile is a fresh Chromium profile folder. Chromium's helper
+// processes may still write into it for a moment after the browser is
+// closed, so it is removed with a few retries rather than by t.TempDir's
+// cleanup, which fails the test when the folder is not empty yet.
+func browserProfile(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "docsapi-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("left the browser profile %s behind (still in use)", dir)
+	})
+	return dir
 }
