@@ -8,6 +8,8 @@ package storage
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"strings"
 	"unicode"
 )
@@ -163,6 +165,60 @@ func rankedGroups(ctx context.Context, tx queryer, m string, args []any, col str
 	return ids, count, err
 }
 
+// searchAnswer is one page of search results with the number of matches:
+// pages (SearchPages) or spaces (SearchSpaces).
+type searchAnswer struct {
+	pages  []PageHit
+	spaces []SpaceHit
+	count  int
+}
+
+// searchKey names one page of one search: the kind, the scope (the spaces
+// searched, hashed: an organization may have thousands), the page and the
+// FTS query.
+func searchKey(kind string, scope []string, offset, limit, per int, q string) string {
+	h := sha256.New()
+	for _, s := range scope {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%s\x00%x\x00%d\x00%d\x00%d\x00%s", kind, h.Sum(nil), offset, limit, per, q)
+}
+
+// cachedSearch answers one page of a search from the search cache or runs
+// it. Ranking a query that matches most of a large index is bm25 over every
+// matching section (about 1 µs each in this SQLite: 100,000 matches cost
+// some 100 ms whatever the LIMIT), so answers are kept between writes like
+// the other single reads (see versioned): a search costs one read of the
+// change counter until the next write anywhere, and the first one after a
+// write runs the query in a snapshot whose counter names the entry. The
+// answer is shared between requests: read it, never change it.
+func (db *DB) cachedSearch(ctx context.Context, key string, run func(tx queryer) (searchAnswer, error)) (searchAnswer, error) {
+	if err := db.prepare(ctx, changeCounterSQL); err != nil {
+		return searchAnswer{}, err
+	}
+	version, err := changeVersion(ctx, db.r())
+	if err != nil {
+		return searchAnswer{}, err
+	}
+	if a, ok := db.searches.get(key, version); ok {
+		return a, nil
+	}
+	var a searchAnswer
+	err = db.ReadTx(ctx, func(tx queryer) error {
+		// The snapshot may be newer than the counter read above.
+		if version, err = changeVersion(ctx, tx); err != nil {
+			return err
+		}
+		if a, err = run(tx); err != nil {
+			return err
+		}
+		db.searches.put(key, version, a)
+		return nil
+	})
+	return a, err
+}
+
 // SearchPages ranks the pages of one space matching text (best section
 // first) and returns one page of them with up to 5 sections each, and the
 // number of matching pages. Ranking is not stable under writes, so the
@@ -172,20 +228,18 @@ func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, lim
 	if q == "" {
 		return nil, 0, nil
 	}
-	m, margs := matches([]string{spaceID}, false)
-	var count int
-	var hits []PageHit
-	err := db.ReadTx(ctx, func(tx queryer) error {
+	scope := []string{spaceID}
+	a, err := db.cachedSearch(ctx, searchKey("pages", scope, offset, limit, 5, q), func(tx queryer) (a searchAnswer, err error) {
+		m, margs := matches(scope, false)
 		ids, n, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "page_id", offset, limit)
+		a.count = n
 		if err != nil || len(ids) == 0 {
-			count = n
-			return err
+			return a, err
 		}
-		count = n
-		hits, err = pageHits(ctx, tx, q, []string{spaceID}, ids, 5)
-		return err
+		a.pages, err = pageHits(ctx, tx, q, scope, ids, 5)
+		return a, err
 	})
-	return hits, count, err
+	return a.pages, a.count, err
 }
 
 // SearchSpaces ranks the spaces matching text (by their best section) and
@@ -196,50 +250,53 @@ func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, 
 	if q == "" || len(spaceIDs) == 0 {
 		return nil, 0, nil
 	}
+	a, err := db.cachedSearch(ctx, searchKey("spaces", spaceIDs, offset, limit, pagesPer, q), func(tx queryer) (a searchAnswer, err error) {
+		a.spaces, a.count, err = searchSpaces(ctx, tx, spaceIDs, q, offset, limit, pagesPer)
+		return a, err
+	})
+	return a.spaces, a.count, err
+}
+
+func searchSpaces(ctx context.Context, tx queryer, spaceIDs []string, q string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
 	m, margs := matches(spaceIDs, false)
-	var count int
-	var out []SpaceHit
-	err := db.ReadTx(ctx, func(tx queryer) error {
-		spaces, n, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "space_id", offset, limit)
-		count = n
-		if err != nil || len(spaces) == 0 {
-			return err
-		}
-		// The best pages of each listed space, in one query.
-		m2, margs2 := matches(spaces, false)
-		prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM (
+	spaces, count, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "space_id", offset, limit)
+	if err != nil || len(spaces) == 0 {
+		return nil, count, err
+	}
+	// The best pages of each listed space, in one query.
+	m2, margs2 := matches(spaces, false)
+	prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM (
  SELECT space_id, page_id, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY MIN(score), page_id) AS n FROM x GROUP BY space_id, page_id
 ) WHERE n <= ? ORDER BY space_id, n`, append(append([]any{q}, margs2...), pagesPer)...)
-		if err != nil {
-			return err
+	if err != nil {
+		return nil, 0, err
+	}
+	var pageIDs []string
+	for prow.Next() {
+		var s, p string
+		if err := prow.Scan(&s, &p); err != nil {
+			prow.Close()
+			return nil, 0, err
 		}
-		var pageIDs []string
-		for prow.Next() {
-			var s, p string
-			if err := prow.Scan(&s, &p); err != nil {
-				prow.Close()
-				return err
-			}
-			pageIDs = append(pageIDs, p)
-		}
-		prow.Close()
-		if err := prow.Err(); err != nil {
-			return err
-		}
-		hits, err := pageHits(ctx, tx, q, spaces, pageIDs, 3)
-		if err != nil {
-			return err
-		}
-		bySpace := map[string][]PageHit{}
-		for _, h := range hits {
-			bySpace[h.SpaceID] = append(bySpace[h.SpaceID], h)
-		}
-		for _, s := range spaces {
-			out = append(out, SpaceHit{SpaceID: s, Pages: bySpace[s]})
-		}
-		return nil
-	})
-	return out, count, err
+		pageIDs = append(pageIDs, p)
+	}
+	prow.Close()
+	if err := prow.Err(); err != nil {
+		return nil, 0, err
+	}
+	hits, err := pageHits(ctx, tx, q, spaces, pageIDs, 3)
+	if err != nil {
+		return nil, 0, err
+	}
+	bySpace := map[string][]PageHit{}
+	for _, h := range hits {
+		bySpace[h.SpaceID] = append(bySpace[h.SpaceID], h)
+	}
+	out := make([]SpaceHit, 0, len(spaces))
+	for _, s := range spaces {
+		out = append(out, SpaceHit{SpaceID: s, Pages: bySpace[s]})
+	}
+	return out, count, nil
 }
 
 // pageHits loads, for the given pages (in that order), their title and path
