@@ -98,6 +98,8 @@ type Server struct {
 
 	translationsOnce sync.Once
 	translations     *translate.Runner
+
+	fastGQL *fastGraphQL // answers the hottest GraphQL reads (graphqlfast.go)
 }
 
 // ImportFetchLimits bound every request of a content import (a website
@@ -230,7 +232,9 @@ func (s *Server) graphQLHandler() http.Handler {
 		s.Log.Error("panic in resolver", "request_id", middleware.GetReqID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))
 	})
-	return h
+	s.fastGQL = newFastGraphQL(h, s.Resolver.Query())
+	h.AroundOperations(s.fastGQL.learn)
+	return s.fastGQL
 }
 
 // presentError gives GraphQL errors the same code and status as REST.
