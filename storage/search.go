@@ -9,7 +9,9 @@ package storage
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -121,20 +123,18 @@ func ftsQuery(text string) string {
 	return strings.Join(words, " ")
 }
 
-// matches is the ranked matching rows of the given spaces; bm25 weighs a
-// match in a section title five times one in its body. The excerpt is
-// computed only when asked (snippet() is the costly part of a query that
-// matches thousands of sections).
-func matches(spaces []string, excerpt bool) (string, []any) {
-	in := strings.TrimSuffix(strings.Repeat("?, ", len(spaces)), ", ")
-	ex := `''`
-	if excerpt {
-		ex = `snippet(search_sections, 1, '', '', '…', 24)`
-	}
-	return `SELECT d.space_id, d.page_id, d.section_id, d.ordinal, search_sections.title AS title,
- ` + ex + ` AS excerpt, bm25(search_sections, 5.0, 1.0) AS score
+// bm25 ranks a match; a match in a section title weighs five times one in
+// its body.
+const bm25 = `bm25(search_sections, 5.0, 1.0)`
+
+// matches is the matching rows of the given spaces with cols (of the FTS
+// table and d, the search_docs row). Only what the ranking needs is read:
+// each further column (a title from the FTS content, an excerpt) costs a
+// read per matching section, and a broad query matches all of them.
+func matches(cols string, spaces []string) (string, []any) {
+	return `SELECT ` + cols + `
  FROM search_sections JOIN search_docs d ON d.rowid = search_sections.rowid
- WHERE search_sections MATCH ? AND d.space_id IN (` + in + `)`, anySlice(spaces)
+ WHERE search_sections MATCH ? AND d.space_id IN (` + placeholders(len(spaces)) + `)`, anySlice(spaces)
 }
 
 // rankedGroups runs one ranking query: the groups (pages or spaces) of the
@@ -230,7 +230,7 @@ func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, lim
 	}
 	scope := []string{spaceID}
 	a, err := db.cachedSearch(ctx, searchKey("pages", scope, offset, limit, 5, q), func(tx queryer) (a searchAnswer, err error) {
-		m, margs := matches(scope, false)
+		m, margs := matches(`d.page_id, `+bm25+` AS score`, scope)
 		ids, n, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "page_id", offset, limit)
 		a.count = n
 		if err != nil || len(ids) == 0 {
@@ -258,13 +258,13 @@ func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, 
 }
 
 func searchSpaces(ctx context.Context, tx queryer, spaceIDs []string, q string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
-	m, margs := matches(spaceIDs, false)
+	m, margs := matches(`d.space_id, `+bm25+` AS score`, spaceIDs)
 	spaces, count, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "space_id", offset, limit)
 	if err != nil || len(spaces) == 0 {
 		return nil, count, err
 	}
 	// The best pages of each listed space, in one query.
-	m2, margs2 := matches(spaces, false)
+	m2, margs2 := matches(`d.space_id, d.page_id, `+bm25+` AS score`, spaces)
 	prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM (
  SELECT space_id, page_id, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY MIN(score), page_id) AS n FROM x GROUP BY space_id, page_id
 ) WHERE n <= ? ORDER BY space_id, n`, append(append([]any{q}, margs2...), pagesPer)...)
@@ -302,8 +302,7 @@ func searchSpaces(ctx context.Context, tx queryer, spaceIDs []string, q string, 
 // pageHits loads, for the given pages (in that order), their title and path
 // in their space's active revision and their best matching sections.
 func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []string, sectionsPer int) ([]PageHit, error) {
-	in := strings.TrimSuffix(strings.Repeat("?, ", len(pageIDs)), ", ")
-	sin := strings.TrimSuffix(strings.Repeat("?, ", len(spaces)), ", ")
+	in, sin := placeholders(len(pageIDs)), placeholders(len(spaces))
 	rows, err := tx.QueryContext(ctx, `SELECT s.id, `+pageCols+` FROM spaces s JOIN revision_pages rp ON rp.revision_id = s.revision_id
  JOIN page_versions v ON v.hash = rp.version WHERE s.id IN (`+sin+`) AND rp.page_id IN (`+in+`)`, append(anySlice(spaces), anySlice(pageIDs)...)...)
 	if err != nil {
@@ -324,21 +323,77 @@ func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []strin
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	m, margs := matches(spaces, true)
-	srows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+` AND d.page_id IN (`+in+`)) SELECT page_id, section_id, title, excerpt FROM x ORDER BY page_id, score, ordinal`,
-		append(append([]any{q}, margs...), anySlice(pageIDs)...)...)
+	// Their sections (an index read), then which of them match, how well
+	// and their excerpts: one pass over the query's matches without a join,
+	// snippet() only for these rows (a broad query matches every section;
+	// joining them all to find these pages cost more than ranking them).
+	type section struct {
+		pageID  string
+		ordinal int
+		score   float64
+		hit     SearchHit
+	}
+	bySection := map[int64]*section{}
+	var rowids []int64
+	drows, err := tx.QueryContext(ctx, `SELECT rowid, page_id, section_id, ordinal FROM search_docs WHERE space_id IN (`+sin+`) AND page_id IN (`+in+`)`,
+		append(anySlice(spaces), anySlice(pageIDs)...)...)
 	if err != nil {
 		return nil, err
 	}
-	defer srows.Close()
-	for srows.Next() {
-		var pid string
-		var s SearchHit
-		if err := srows.Scan(&pid, &s.SectionID, &s.Title, &s.Excerpt); err != nil {
+	for drows.Next() {
+		var id int64
+		var s section
+		if err := drows.Scan(&id, &s.pageID, &s.hit.SectionID, &s.ordinal); err != nil {
+			drows.Close()
 			return nil, err
 		}
-		if h := byID[pid]; h != nil && len(h.Sections) < sectionsPer {
-			h.Sections = append(h.Sections, s)
+		bySection[id] = &s
+		rowids = append(rowids, id)
+	}
+	drows.Close()
+	if err := drows.Err(); err != nil {
+		return nil, err
+	}
+	ids, _ := json.Marshal(rowids)
+	// +rowid: a filter on the matches, not a rowid lookup per listed row
+	// (each would scan the query's whole doclist again).
+	srows, err := tx.QueryContext(ctx, `SELECT rowid, title, snippet(search_sections, 1, '', '', '…', 24), `+bm25+` FROM search_sections
+ WHERE search_sections MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`, q, string(ids))
+	if err != nil {
+		return nil, err
+	}
+	var found []*section
+	for srows.Next() {
+		var id int64
+		var title, excerpt string
+		var score float64
+		if err := srows.Scan(&id, &title, &excerpt, &score); err != nil {
+			srows.Close()
+			return nil, err
+		}
+		if s := bySection[id]; s != nil {
+			s.hit.Title, s.hit.Excerpt, s.score = title, excerpt, score
+			found = append(found, s)
+		}
+	}
+	srows.Close()
+	if err := srows.Err(); err != nil {
+		return nil, err
+	}
+	// Each page's best sections first, in the order of the sections on ties.
+	sort.Slice(found, func(i, j int) bool {
+		a, b := found[i], found[j]
+		if a.pageID != b.pageID {
+			return a.pageID < b.pageID
+		}
+		if a.score != b.score {
+			return a.score < b.score
+		}
+		return a.ordinal < b.ordinal
+	})
+	for _, s := range found {
+		if h := byID[s.pageID]; h != nil && len(h.Sections) < sectionsPer {
+			h.Sections = append(h.Sections, s.hit)
 		}
 	}
 	out := make([]PageHit, 0, len(pageIDs))
@@ -347,5 +402,5 @@ func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []strin
 			out = append(out, *h)
 		}
 	}
-	return out, srows.Err()
+	return out, nil
 }
