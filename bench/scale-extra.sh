@@ -14,7 +14,8 @@
 #   concurrent clients, alternating the two ROUNDS times (best of each: the
 #   machine is shared), and the server's CPU time per request from /proc
 #   (the figure other load disturbs least). Target: GraphQL at least 0.6 of
-#   REST.
+#   REST. Also organization(id) against GET /v1/orgs/{id}, for information:
+#   gqlgen answers it (the fast path covers space(spaceId:) only).
 # - GET /v1/spaces/{id}/search p50 with one client, for a broad query (every
 #   page matches "common subject") and a selective one ("topic42", a prefix:
 #   1.1% of the pages), between writes (answers are kept until the next
@@ -59,6 +60,7 @@ echo "scale-extra: seeding $SPACES spaces and a space of $PAGES pages ..." >&2
 seed=$("$bin/seed" --db "$own/extra.db" --spaces "$SPACES" --pages "$PAGES")
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" <<<"$seed"; }
 token=$(field token)
+org=$(field organization)
 space=$(field space)
 search_space=$(field search_space)
 
@@ -88,14 +90,21 @@ better() { awk -v a="${1:-0 0 0 0}" -v b="$2" 'BEGIN { split(a, x, " "); split(b
 fields='object id title emoji visibility createdAt updatedAt deletedAt editMode organization parent revision defaultLevel comments changeRequests changeRequestsOpen changeRequestsDraft urls { location app published icon } permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review }'
 gql_body="{\"query\":\"query(\$id: ID!) { space(spaceId: \$id) { $fields } }\",\"variables\":{\"id\":\"$space\"}}"
 
+org_fields='object id title createdAt emailDomains hostname type useCase communityType defaultRole defaultContent { type site } sso ai inviteLinks plan urls { location app logo } trial { status } customHostname internal_isOnNewTrial permissions { view admin ownTeam createContent createOpenAPISpec ingestConversations viewBilling listMembers listTeams listIntegrations }'
+org_body="{\"query\":\"query(\$id: ID!) { organization(id: \$id) { $org_fields } }\",\"variables\":{\"id\":\"$org\"}}"
+
 echo "scale-extra: GraphQL against REST, $ROUNDS alternating rounds of $DURATION ..." >&2
-rest= gql=
+rest= gql= orest= ogql=
 for _ in $(seq 1 "$ROUNDS"); do
   rest=$(better "$rest" "$(measure -H "$auth" -url "http://$api/v1/spaces/$space")")
   gql=$(better "$gql" "$(measure -H "$auth" -method POST -body "$gql_body" -url "http://$api/graphql")")
+  orest=$(better "$orest" "$(measure -H "$auth" -url "http://$api/v1/orgs/$org")")
+  ogql=$(better "$ogql" "$(measure -H "$auth" -method POST -body "$org_body" -url "http://$api/graphql")")
 done
 read -r rest_rps _ _ rest_cpu <<<"$rest"
 read -r gql_rps _ _ gql_cpu <<<"$gql"
+read -r orest_rps _ _ orest_cpu <<<"$orest"
+read -r ogql_rps _ _ ogql_cpu <<<"$ogql"
 
 # search_p50 QUERY -> p50 ms with one client between writes.
 search_url() { echo "http://$api/v1/spaces/$search_space/search?query=$1"; }
@@ -123,13 +132,17 @@ row() {
   if [ "$FORMAT" = tsv ]; then
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6"
   else
-    printf '| %s | %s | %s | %s |\n' "$1" "$7" "$5" "$([ "$6" = ok ] && echo yes || echo no)"
+    local met=no
+    case $6 in ok) met=yes ;; -) met=- ;; esac
+    printf '| %s | %s | %s | %s |\n' "$1" "$7" "$5" "$met"
   fi
 }
 at_least() { awk -v r="$1" -v t="$2" 'BEGIN { print (r >= t ? "ok" : "BELOW") }'; }
 under() { awk -v v="$1" -v t="$2" 'BEGIN { print (v < t ? "ok" : "ABOVE") }'; }
 ratio=$(awk -v a="$gql_rps" -v b="$rest_rps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 cpu_ratio=$(awk -v a="$gql_cpu" -v b="$rest_cpu" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
+oratio=$(awk -v a="$ogql_rps" -v b="$orest_rps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+ocpu_ratio=$(awk -v a="$ogql_cpu" -v b="$orest_cpu" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
 pct=$(awk -v n="$PAGES" 'BEGIN { printf "%.0f", n * 0.011 }')
 
 if [ "$FORMAT" = md ]; then
@@ -141,6 +154,8 @@ row "GraphQL space(spaceId) vs REST GET /v1/spaces/{id}, req/s (GraphQL/REST)" "
   "$ratio ($gql_rps / $rest_rps req/s)"
 row "same, server CPU ms per request (REST/GraphQL)" "$gql_cpu" "$rest_cpu" "$cpu_ratio" ">= 0.6" "$(at_least "$cpu_ratio" 0.6)" \
   "$cpu_ratio ($gql_cpu / $rest_cpu ms)"
+row "GraphQL organization(id) vs REST GET /v1/orgs/{id} (gqlgen, no fast path), req/s" "$ogql_rps" "$orest_rps" "$oratio" "-" "-" \
+  "$oratio ($ogql_rps / $orest_rps req/s; cpu ratio $ocpu_ratio)"
 row "search p50 ms, broad (all $PAGES pages match), between writes" "$broad" "-" "-" "< 20 ms" "$(under "$broad" 20)" "$broad ms"
 row "search p50 ms, broad, first after a write (median of $COLD)" "$broad_cold" "-" "-" "< 20 ms" "$(under "$broad_cold" 20)" "$broad_cold ms"
 row "search p50 ms, selective ($pct pages match), between writes" "$selective" "-" "-" "< 5 ms" "$(under "$selective" 5)" "$selective ms"

@@ -16,12 +16,12 @@ import (
 	"docsapi/graph/model"
 )
 
-// fastGraphQL answers the hottest GraphQL read, `space(spaceId:)` with a
-// selection of the space's plain fields, without gqlgen's executor: for a
-// small object the executor costs more than the read itself (a field
-// context, a middleware call and a boxed value per field, a map of every
-// input unmarshaler per operation), which held GraphQL to about half of
-// REST's throughput for the same space.
+// fastGraphQL answers the hottest GraphQL reads, `space(spaceId:)` and
+// `organization(id:)` with a selection of the object's plain fields,
+// without gqlgen's executor: for a small object the executor costs more
+// than the read itself (a field context, a middleware call and a boxed
+// value per field, a map of every input unmarshaler per operation), which
+// held GraphQL to about half of REST's throughput for the same space.
 //
 // Only operations gqlgen has already run are answered, so nothing is
 // parsed, validated or limited here: the first request of a query text goes
@@ -36,12 +36,12 @@ import (
 type fastGraphQL struct {
 	gql      http.Handler
 	query    generated.QueryResolver
-	plans    *lru.LRU[*spacePlan]
+	plans    *lru.LRU[*rootPlan]
 	answered atomic.Int64 // requests answered here (tests and benchmarks)
 }
 
 func newFastGraphQL(gql http.Handler, query generated.QueryResolver) *fastGraphQL {
-	return &fastGraphQL{gql: gql, query: query, plans: lru.New[*spacePlan](1000)}
+	return &fastGraphQL{gql: gql, query: query, plans: lru.New[*rootPlan](1000)}
 }
 
 // GraphQLFastAnswers is how many GraphQL requests the fast path answered.
@@ -118,15 +118,15 @@ func (f *fastGraphQL) answer(ctx context.Context, body []byte) ([]byte, bool) {
 	} else if len(req.Variables) != 0 {
 		return nil, false
 	}
-	sp, err := f.query.Space(ctx, id, nil)
-	if err != nil || sp == nil {
+	value, ok := plan.answer(ctx, f.query, id)
+	if !ok {
 		return nil, false // gqlgen presents the error
 	}
 	var data bytes.Buffer
 	data.WriteString(`{`)
 	graphql.MarshalString(plan.alias).MarshalGQL(&data)
 	data.WriteString(`:`)
-	objectOf(plan.fields, sp).MarshalGQL(&data)
+	value.MarshalGQL(&data)
 	data.WriteString(`}`)
 	// gqlgen's transport encodes graphql.Response{Data: data} with
 	// encoding/json, which compacts data (already compact here) and escapes
@@ -145,20 +145,54 @@ func (f *fastGraphQL) learn(ctx context.Context, next graphql.OperationHandler) 
 	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
 		key := planKey(oc.OperationName, oc.RawQuery)
 		if _, known := f.plans.Get(ctx, key); !known && len(key) <= maxPlannedQuery {
-			f.plans.Add(ctx, key, planSpace(oc.Operation)) // nil: gqlgen answers
+			f.plans.Add(ctx, key, planRoot(oc.Operation)) // nil: gqlgen answers
 		}
 	}
 	return next(ctx)
 }
 
-// spacePlan is a `space(spaceId:)` operation the fast path answers: the
-// response key, where the id comes from, and the space's fields in answer
-// order.
-type spacePlan struct {
+// rootPlan is an operation the fast path answers: one root field reading
+// one object by id. alias is its response key, the id comes from a
+// variable or a literal, and answer reads and writes the object.
+type rootPlan struct {
 	alias    string
 	variable string // the id is this variable's value, or
 	id       string // this literal
-	fields   []planField[model.Space]
+	answer   rootAnswer
+}
+
+// rootAnswer resolves the object with the resolver gqlgen and REST call and
+// gives its planned fields; false when gqlgen must answer (an error).
+type rootAnswer func(ctx context.Context, q generated.QueryResolver, id string) (graphql.Marshaler, bool)
+
+// fastRoots are the root fields the fast path answers: the argument naming
+// the object (the only one accepted) and how to plan its selection.
+var fastRoots = map[string]struct {
+	arg  string
+	plan func(ast.SelectionSet) (rootAnswer, bool)
+}{
+	"space": {"spaceId", rootOf("Space", spaceFields, func(ctx context.Context, q generated.QueryResolver, id string) (*model.Space, error) {
+		return q.Space(ctx, id, nil)
+	})},
+	"organization": {"id", rootOf("Organization", organizationFields, func(ctx context.Context, q generated.QueryResolver, id string) (*model.Organization, error) {
+		return q.Organization(ctx, id)
+	})},
+}
+
+func rootOf[T any](typeName string, fields fieldsOf[T], get func(context.Context, generated.QueryResolver, string) (*T, error)) func(ast.SelectionSet) (rootAnswer, bool) {
+	return func(set ast.SelectionSet) (rootAnswer, bool) {
+		var planned []planField[T]
+		if len(set) == 0 || !planFields(set, typeName, fields, map[string]bool{}, &planned) {
+			return nil, false
+		}
+		return func(ctx context.Context, q generated.QueryResolver, id string) (graphql.Marshaler, bool) {
+			v, err := get(ctx, q, id)
+			if err != nil || v == nil {
+				return nil, false
+			}
+			return objectOf(planned, v), true
+		}, true
+	}
 }
 
 // planField is one selected field: its response key and its value.
@@ -183,20 +217,24 @@ func objectOf[T any](fields []planField[T], v *T) graphql.Marshaler {
 	})
 }
 
-// planSpace is op's plan, or nil unless op is a query whose only root field
-// is space(spaceId:) without shareKey, with the id from a literal or from
-// the operation's only variable, and only known plain fields below it (any
-// directive, argument, repeated response key or fragment on another type
-// leaves the operation to gqlgen).
-func planSpace(op *ast.OperationDefinition) *spacePlan {
+// planRoot is op's plan, or nil unless op is a query whose only root field
+// is one of fastRoots with only its id argument, from a literal or from the
+// operation's only variable, and only known plain fields below it (any
+// directive, other argument, repeated response key or fragment on another
+// type leaves the operation to gqlgen).
+func planRoot(op *ast.OperationDefinition) *rootPlan {
 	if op.Operation != ast.Query || len(op.Directives) > 0 || len(op.SelectionSet) != 1 {
 		return nil
 	}
 	root, ok := op.SelectionSet[0].(*ast.Field)
-	if !ok || root.Name != "space" || len(root.Directives) > 0 || len(root.Arguments) != 1 || root.Arguments[0].Name != "spaceId" {
+	if !ok {
 		return nil
 	}
-	p := &spacePlan{alias: root.Alias}
+	r, known := fastRoots[root.Name]
+	if !known || len(root.Directives) > 0 || len(root.Arguments) != 1 || root.Arguments[0].Name != r.arg {
+		return nil
+	}
+	p := &rootPlan{alias: root.Alias}
 	switch arg := root.Arguments[0].Value; {
 	case arg.Kind == ast.Variable && len(op.VariableDefinitions) == 1 && op.VariableDefinitions[0].Variable == arg.Raw &&
 		op.VariableDefinitions[0].DefaultValue == nil && len(op.VariableDefinitions[0].Directives) == 0:
@@ -206,17 +244,20 @@ func planSpace(op *ast.OperationDefinition) *spacePlan {
 	default:
 		return nil
 	}
-	seen := map[string]bool{}
-	if !planFields(root.SelectionSet, "Space", spaceFields, seen, &p.fields) {
+	if p.answer, ok = r.plan(root.SelectionSet); !ok {
 		return nil
 	}
 	return p
 }
 
+// fieldsOf are the known fields of a type: each plans its value from the
+// field's sub-selection (false: the fast path cannot answer it).
+type fieldsOf[T any] map[string]func([]ast.Selection) (func(*T) graphql.Marshaler, bool)
+
 // planFields appends the fields of set (on type typeName, whose plain
 // fields are known) to out, expanding fragments in place as gqlgen's
 // CollectFields does; false when the fast path cannot answer set.
-func planFields[T any](set ast.SelectionSet, typeName string, known map[string]func([]ast.Selection) (func(*T) graphql.Marshaler, bool), seen map[string]bool, out *[]planField[T]) bool {
+func planFields[T any](set ast.SelectionSet, typeName string, known fieldsOf[T], seen map[string]bool, out *[]planField[T]) bool {
 	for _, sel := range set {
 		switch sel := sel.(type) {
 		case *ast.Field:
@@ -262,13 +303,20 @@ func scalar[T any](value func(*T) graphql.Marshaler) func([]ast.Selection) (func
 }
 
 // object is a known field holding an object of type typeName.
-func object[T, C any](typeName string, fields map[string]func([]ast.Selection) (func(*C) graphql.Marshaler, bool), get func(*T) *C) func([]ast.Selection) (func(*T) graphql.Marshaler, bool) {
+// object is a known field holding an object of type typeName (get gives
+// nil for null).
+func object[T, C any](typeName string, fields fieldsOf[C], get func(*T) *C) func([]ast.Selection) (func(*T) graphql.Marshaler, bool) {
 	return func(sub []ast.Selection) (func(*T) graphql.Marshaler, bool) {
 		var planned []planField[C]
 		if len(sub) == 0 || !planFields(sub, typeName, fields, map[string]bool{}, &planned) {
 			return nil, false
 		}
-		return func(v *T) graphql.Marshaler { return objectOf(planned, get(v)) }, true
+		return func(v *T) graphql.Marshaler {
+			if c := get(v); c != nil {
+				return objectOf(planned, c)
+			}
+			return graphql.Null
+		}, true
 	}
 }
 
@@ -281,16 +329,17 @@ func optStr(s *string) graphql.Marshaler {
 	return graphql.MarshalString(*s)
 }
 
-// The plain fields of Space and of its two objects, marshalled as the
-// generated code does (graph/generated/spaces.generated.go).
+// The plain fields of Space, Organization and their objects, marshalled as
+// the generated code does (graph/generated/spaces.generated.go,
+// organizations.generated.go).
 var (
-	spaceURLFields = map[string]func([]ast.Selection) (func(*model.SpaceURLs) graphql.Marshaler, bool){
+	spaceURLFields = fieldsOf[model.SpaceURLs]{
 		"location":  scalar(func(u *model.SpaceURLs) graphql.Marshaler { return str(u.Location) }),
 		"app":       scalar(func(u *model.SpaceURLs) graphql.Marshaler { return str(u.App) }),
 		"published": scalar(func(u *model.SpaceURLs) graphql.Marshaler { return optStr(u.Published) }),
 		"icon":      scalar(func(u *model.SpaceURLs) graphql.Marshaler { return optStr(u.Icon) }),
 	}
-	spacePermissionFields = map[string]func([]ast.Selection) (func(*model.SpacePermissions) graphql.Marshaler, bool){
+	spacePermissionFields = fieldsOf[model.SpacePermissions]{
 		"view":            scalar(func(p *model.SpacePermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.View) }),
 		"access":          scalar(func(p *model.SpacePermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.Access) }),
 		"admin":           scalar(func(p *model.SpacePermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.Admin) }),
@@ -301,7 +350,7 @@ var (
 		"merge":           scalar(func(p *model.SpacePermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.Merge) }),
 		"review":          scalar(func(p *model.SpacePermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.Review) }),
 	}
-	spaceFields = map[string]func([]ast.Selection) (func(*model.Space) graphql.Marshaler, bool){
+	spaceFields = fieldsOf[model.Space]{
 		"object":       scalar(func(s *model.Space) graphql.Marshaler { return str(s.Object) }),
 		"id":           scalar(func(s *model.Space) graphql.Marshaler { return str(s.ID) }),
 		"title":        scalar(func(s *model.Space) graphql.Marshaler { return str(s.Title) }),
@@ -326,5 +375,66 @@ var (
 		"changeRequestsDraft": scalar(func(s *model.Space) graphql.Marshaler { return graphql.MarshalInt(s.ChangeRequestsDraft) }),
 		"urls":                object("SpaceURLs", spaceURLFields, func(s *model.Space) *model.SpaceURLs { return &s.Urls }),
 		"permissions":         object("SpacePermissions", spacePermissionFields, func(s *model.Space) *model.SpacePermissions { return &s.Permissions }),
+	}
+	organizationFields = fieldsOf[model.Organization]{
+		"object":    scalar(func(o *model.Organization) graphql.Marshaler { return str(o.Object) }),
+		"id":        scalar(func(o *model.Organization) graphql.Marshaler { return str(o.ID) }),
+		"title":     scalar(func(o *model.Organization) graphql.Marshaler { return str(o.Title) }),
+		"createdAt": scalar(func(o *model.Organization) graphql.Marshaler { return str(o.CreatedAt) }),
+		"emailDomains": scalar(func(o *model.Organization) graphql.Marshaler {
+			a := make(graphql.Array, len(o.EmailDomains))
+			for i, d := range o.EmailDomains {
+				a[i] = str(d)
+			}
+			return a
+		}),
+		"hostname":      scalar(func(o *model.Organization) graphql.Marshaler { return optStr(o.Hostname) }),
+		"type":          scalar(func(o *model.Organization) graphql.Marshaler { return str(o.Type) }),
+		"useCase":       scalar(func(o *model.Organization) graphql.Marshaler { return optStr(o.UseCase) }),
+		"communityType": scalar(func(o *model.Organization) graphql.Marshaler { return optStr(o.CommunityType) }),
+		"defaultRole": scalar(func(o *model.Organization) graphql.Marshaler {
+			if o.DefaultRole == nil {
+				return graphql.Null
+			}
+			return *o.DefaultRole
+		}),
+		"defaultContent": object("OrganizationDefaultContent", fieldsOf[model.OrganizationDefaultContent]{
+			"type": scalar(func(c *model.OrganizationDefaultContent) graphql.Marshaler { return str(c.Type) }),
+			"site": scalar(func(c *model.OrganizationDefaultContent) graphql.Marshaler { return str(c.Site) }),
+		}, func(o *model.Organization) *model.OrganizationDefaultContent { return o.DefaultContent }),
+		"sso":         scalar(func(o *model.Organization) graphql.Marshaler { return graphql.MarshalBoolean(o.Sso) }),
+		"ai":          scalar(func(o *model.Organization) graphql.Marshaler { return graphql.MarshalBoolean(o.Ai) }),
+		"inviteLinks": scalar(func(o *model.Organization) graphql.Marshaler { return graphql.MarshalBoolean(o.InviteLinks) }),
+		"plan":        scalar(func(o *model.Organization) graphql.Marshaler { return str(o.Plan) }),
+		"urls": object("OrganizationURLs", fieldsOf[model.OrganizationURLs]{
+			"location": scalar(func(u *model.OrganizationURLs) graphql.Marshaler { return str(u.Location) }),
+			"app":      scalar(func(u *model.OrganizationURLs) graphql.Marshaler { return str(u.App) }),
+			"logo":     scalar(func(u *model.OrganizationURLs) graphql.Marshaler { return optStr(u.Logo) }),
+		}, func(o *model.Organization) *model.OrganizationURLs { return &o.Urls }),
+		"trial": object("OrganizationTrial", fieldsOf[model.OrganizationTrial]{
+			"status": scalar(func(t *model.OrganizationTrial) graphql.Marshaler { return str(t.Status) }),
+		}, func(o *model.Organization) *model.OrganizationTrial { return &o.Trial }),
+		"customHostname":        scalar(func(o *model.Organization) graphql.Marshaler { return optStr(o.CustomHostname) }),
+		"internal_isOnNewTrial": scalar(func(o *model.Organization) graphql.Marshaler { return graphql.MarshalBoolean(o.InternalIsOnNewTrial) }),
+		"permissions": object("OrganizationPermissions", fieldsOf[model.OrganizationPermissions]{
+			"view":    scalar(func(p *model.OrganizationPermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.View) }),
+			"admin":   scalar(func(p *model.OrganizationPermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.Admin) }),
+			"ownTeam": scalar(func(p *model.OrganizationPermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.OwnTeam) }),
+			"createContent": scalar(func(p *model.OrganizationPermissions) graphql.Marshaler {
+				return graphql.MarshalBoolean(p.CreateContent)
+			}),
+			"createOpenAPISpec": scalar(func(p *model.OrganizationPermissions) graphql.Marshaler {
+				return graphql.MarshalBoolean(p.CreateOpenAPISpec)
+			}),
+			"ingestConversations": scalar(func(p *model.OrganizationPermissions) graphql.Marshaler {
+				return graphql.MarshalBoolean(p.IngestConversations)
+			}),
+			"viewBilling": scalar(func(p *model.OrganizationPermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.ViewBilling) }),
+			"listMembers": scalar(func(p *model.OrganizationPermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.ListMembers) }),
+			"listTeams":   scalar(func(p *model.OrganizationPermissions) graphql.Marshaler { return graphql.MarshalBoolean(p.ListTeams) }),
+			"listIntegrations": scalar(func(p *model.OrganizationPermissions) graphql.Marshaler {
+				return graphql.MarshalBoolean(p.ListIntegrations)
+			}),
+		}, func(o *model.Organization) *model.OrganizationPermissions { return &o.Permissions }),
 	}
 )

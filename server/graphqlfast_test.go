@@ -89,6 +89,35 @@ func TestGraphQLFastPathSameAnswers(t *testing.T) {
 		}
 	}
 
+	// Organizations: the caller's own, with nulls and a reader's
+	// permissions, and one with every optional field set.
+	other, otherAdmin := env.NewOrg("Other <&>", "admin@other.test")
+	env.Must(200, "PATCH", "/v1/orgs/"+other, otherAdmin.Token, map[string]any{"emailDomains": []string{"other.test", "b.example"},
+		"hostname": "other-docs", "defaultRole": "edit", "logo": "https://example.com/logo.png", "ai": true, "sso": false})
+	const orgAll = `object id title createdAt emailDomains hostname type useCase communityType defaultRole defaultContent { type site } sso ai inviteLinks plan urls { location app logo } trial { status } customHostname internal_isOnNewTrial permissions { view admin ownTeam createContent createOpenAPISpec ingestConversations viewBilling listMembers listTeams listIntegrations }`
+	for _, c := range []struct {
+		name, query string
+		fast        bool
+	}{
+		{"organization, every field", `query($id: ID!) { organization(id: $id) { ` + orgAll + ` } }`, true},
+		{"organization, aliases and fragments", `fragment P on OrganizationPermissions { admin __typename } query($id: ID!) { o: organization(id: $id) { d: emailDomains p: permissions { ...P } ... on Organization { __typename urls { app } } } }`, true},
+		{"organization, a null object's fields", `query($id: ID!) { organization(id: $id) { defaultContent { __typename site } id } }`, true},
+		{"organization with another argument shape", `query($id: ID!) { organization(id: $id) { id } viewer { id } }`, false},
+	} {
+		for _, who := range []struct{ org, tok string }{{env.Org, env.Admin.Token}, {env.Org, reader}, {other, otherAdmin.Token}} {
+			body := map[string]any{"query": c.query, "variables": map[string]any{"id": who.org}}
+			first := post(env, who.tok, body, viaGQLGen...)
+			before := env.Server.GraphQLFastAnswers()
+			second := post(env, who.tok, body)
+			if fast := env.Server.GraphQLFastAnswers() - before; c.fast != (fast == 1) {
+				t.Errorf("%s: answered by the fast path: %v, want %v", c.name, fast == 1, c.fast)
+			}
+			if first.Status != second.Status || !bytes.Equal(first.Body, second.Body) {
+				t.Errorf("%s: answers differ:\n%d %s\n%d %s", c.name, first.Status, first.Body, second.Status, second.Body)
+			}
+		}
+	}
+
 	// A literal id, another Accept and persisted-query extensions.
 	lit := `{ space(spaceId: "` + spaces[1] + `") { id title urls { icon } } }`
 	first := post(env, reader, map[string]any{"query": lit}, viaGQLGen...)
@@ -108,7 +137,6 @@ func TestGraphQLFastPathSameAnswers(t *testing.T) {
 	}
 
 	// A space the caller may not see: the same refusal both times.
-	other, otherAdmin := env.NewOrg("Other", "admin@other.test")
 	hidden := env.Must(201, "POST", "/v1/orgs/"+other+"/spaces", otherAdmin.Token, map[string]any{"title": "Hidden"}).JSON()["id"].(string)
 	q := map[string]any{"query": `query($id: ID!) { space(spaceId: $id) { id } }`, "variables": map[string]any{"id": hidden}}
 	a, b := post(env, reader, q, viaGQLGen...), post(env, reader, q)
@@ -129,6 +157,7 @@ func FuzzGraphQLFastPath(f *testing.F) {
 		`query($id: ID!) { x: space(spaceId: $id) { __typename ... on Space { permissions { edit } } } }`,
 		`fragment F on Space { parent deletedAt } query($id: ID!) { space(spaceId: $id) { ...F defaultLevel } }`,
 		`{ space(spaceId: "` + spaces[1] + `") { emoji icon: urls { icon } } }`,
+		`{ organization(id: "` + env.Org + `") { id emailDomains defaultContent { site } permissions { admin } } }`,
 	} {
 		f.Add(q, uint8(0))
 	}
