@@ -99,7 +99,7 @@ func Open(path string, opt Options) (*DB, error) {
 	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
 		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
 		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000},
-		searches: versioned[searchAnswer]{max: 256}}
+		searches: versioned[searchAnswer]{max: 128}}
 	if db.now == nil {
 		db.now = time.Now
 	}

@@ -173,6 +173,25 @@ type searchAnswer struct {
 	count  int
 }
 
+// maxCachedSearchHits bounds the memory of the search cache: an answer
+// with more pages and sections than this (a page of up to 1,000 results)
+// is not kept, so 128 entries hold some tens of megabytes at most.
+const maxCachedSearchHits = 1000
+
+// weight is the number of pages and sections in the answer.
+func (a searchAnswer) weight() int {
+	n := 0
+	for _, p := range a.pages {
+		n += 1 + len(p.Sections)
+	}
+	for _, s := range a.spaces {
+		for _, p := range s.Pages {
+			n += 1 + len(p.Sections)
+		}
+	}
+	return n
+}
+
 // searchKey names one page of one search: the kind, the scope (the spaces
 // searched, hashed: an organization may have thousands), the page and the
 // FTS query.
@@ -213,7 +232,9 @@ func (db *DB) cachedSearch(ctx context.Context, key string, run func(tx queryer)
 		if a, err = run(tx); err != nil {
 			return err
 		}
-		db.searches.put(key, version, a)
+		if a.weight() <= maxCachedSearchHits {
+			db.searches.put(key, version, a)
+		}
 		return nil
 	})
 	return a, err
