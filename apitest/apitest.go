@@ -200,7 +200,18 @@ func (e *Env) Must(want int, method, path, token string, body any) Response {
 // GraphQL runs a query with variables and returns data and errors.
 func (e *Env) GraphQL(token, query string, vars map[string]any) (data map[string]any, errs []GraphQLError) {
 	e.T.Helper()
-	r := e.Do("POST", "/graphql", token, map[string]any{"query": query, "variables": vars})
+	return e.GraphQLOp(token, query, "", vars)
+}
+
+// GraphQLOp is GraphQL running the operation named op of a document that
+// holds several ("" sends no operationName).
+func (e *Env) GraphQLOp(token, query, op string, vars map[string]any) (data map[string]any, errs []GraphQLError) {
+	e.T.Helper()
+	body := map[string]any{"query": query, "variables": vars}
+	if op != "" {
+		body["operationName"] = op
+	}
+	r := e.Do("POST", "/graphql", token, body)
 	var out struct {
 		Data   map[string]any `json:"data"`
 		Errors []GraphQLError `json:"errors"`

@@ -4,10 +4,12 @@ import (
 	"context"
 	"strings"
 
+	"github.com/99designs/gqlgen/complexity"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -18,7 +20,7 @@ import (
 // goroutine per field and per list element).
 func (s *Server) guardGraphQL(h *handler.Server) {
 	if n := s.Config.GraphQLComplexity; n > 0 {
-		h.Use(extension.FixedComplexityLimit(n))
+		h.Use(&complexityLimit{limit: n, known: lru.New[int](1000)})
 	}
 	if n := s.Config.GraphQLDepth; n > 0 {
 		h.Use(depthLimit(n))
@@ -28,8 +30,15 @@ func (s *Server) guardGraphQL(h *handler.Server) {
 			return next(context.WithValue(ctx, resolverSlotsKey{}, make(chan struct{}, n)))
 		})
 		h.AroundFields(func(ctx context.Context, next graphql.Resolver) (any, error) {
+			// Every field passes here, most of them plain struct fields: the
+			// field context is the innermost context value (found at once),
+			// the slots are far up the chain, so look them up only for
+			// resolvers.
+			if fc := graphql.GetFieldContext(ctx); fc == nil || !fc.IsResolver {
+				return next(ctx)
+			}
 			slots, _ := ctx.Value(resolverSlotsKey{}).(chan struct{})
-			if fc := graphql.GetFieldContext(ctx); slots == nil || fc == nil || !fc.IsResolver {
+			if slots == nil {
 				return next(ctx)
 			}
 			// next resolves this field only; its children resolve after it
@@ -46,6 +55,46 @@ func (s *Server) guardGraphQL(h *handler.Server) {
 }
 
 type resolverSlotsKey struct{}
+
+// complexityLimit is gqlgen's FixedComplexityLimit (same error, code and
+// stats) with each operation's complexity remembered by query text and
+// operation name: without complexity functions (generated.Config sets none)
+// a field counts 1 plus its children whatever the variables, so the figure
+// depends on the document only, and recomputing it (walking the selection
+// and building every field's argument map) was 7% of a small query's CPU.
+type complexityLimit struct {
+	limit int
+	es    graphql.ExecutableSchema
+	known *lru.LRU[int]
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = &complexityLimit{}
+
+func (c *complexityLimit) ExtensionName() string { return "ComplexityLimit" }
+
+func (c *complexityLimit) Validate(schema graphql.ExecutableSchema) error {
+	c.es = schema
+	return nil
+}
+
+func (c *complexityLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	key := oc.OperationName + "\x00" + oc.RawQuery
+	n, ok := c.known.Get(ctx, key)
+	if !ok {
+		n = complexity.Calculate(ctx, c.es, oc.Doc.Operations.ForName(oc.OperationName), oc.Variables)
+		c.known.Add(ctx, key, n)
+	}
+	oc.Stats.SetExtension("ComplexityLimit", &extension.ComplexityStats{Complexity: n, ComplexityLimit: c.limit})
+	if n > c.limit {
+		err := gqlerror.Errorf("operation has complexity %d, which exceeds the limit of %d", n, c.limit)
+		errcode.Set(err, "COMPLEXITY_LIMIT_EXCEEDED")
+		return err
+	}
+	return nil
+}
 
 // depthLimit refuses operations nested deeper than its value. Introspection
 // fields (__schema, __type) are not counted: they are governed by

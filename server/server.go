@@ -98,6 +98,8 @@ type Server struct {
 
 	translationsOnce sync.Once
 	translations     *translate.Runner
+
+	fastGQL *fastGraphQL // answers the hottest GraphQL reads (graphqlfast.go)
 }
 
 // ImportFetchLimits bound every request of a content import (a website
@@ -239,7 +241,9 @@ func (s *Server) graphQLHandler() http.Handler {
 		s.Log.Error("panic in resolver", "request_id", middleware.GetReqID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))
 	})
-	return h
+	s.fastGQL = newFastGraphQL(h, s.Resolver.Query())
+	h.AroundOperations(s.fastGQL.learn)
+	return s.fastGQL
 }
 
 // presentGraphQLError presents an error and counts it in the metrics.

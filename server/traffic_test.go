@@ -163,6 +163,25 @@ func TestGraphQLGuardrails(t *testing.T) {
 	if len(errs) != 1 || errs[0].Code() != "COMPLEXITY_LIMIT_EXCEEDED" {
 		t.Errorf("complexity 13 with a limit of 12: %v", errs)
 	}
+	// Complexity is remembered per query text and operation name: the
+	// second time it is refused the same way, and each operation of one
+	// document has its own figure.
+	for range 2 {
+		_, errs = env.GraphQL(tok, `query($org: ID!) { organization(id: $org) { id title createdAt type plan sso ai inviteLinks emailDomains defaultRole useCase hostname } }`, vars)
+		if len(errs) != 1 || errs[0].Code() != "COMPLEXITY_LIMIT_EXCEEDED" || errs[0].Message != "operation has complexity 13, which exceeds the limit of 12" {
+			t.Errorf("complexity 13 again: %v", errs)
+		}
+	}
+	two := `query Big($org: ID!) { organization(id: $org) { id title createdAt type plan sso ai inviteLinks emailDomains defaultRole useCase hostname } }
+		query Small($org: ID!) { organization(id: $org) { id } }`
+	for range 2 {
+		if data, errs := env.GraphQLOp(tok, two, "Small", vars); len(errs) != 0 || data["organization"] == nil {
+			t.Errorf("the small operation of a document with a big one: %v %v", data, errs)
+		}
+		if _, errs := env.GraphQLOp(tok, two, "Big", vars); len(errs) != 1 || errs[0].Code() != "COMPLEXITY_LIMIT_EXCEEDED" {
+			t.Errorf("the big operation of the same document: %v", errs)
+		}
+	}
 	_, errs = env.GraphQL(tok, `{ __schema { types { name } } }`, nil)
 	if len(errs) == 0 {
 		t.Error("introspection answered while turned off")

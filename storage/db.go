@@ -43,11 +43,12 @@ type DB struct {
 	dynamic int                  // how many of them vary with the reader (prepareDynamic)
 
 	writeObserver atomic.Pointer[WriteObserver]
-	counts        countCache            // list totals, valid while the change counter stands still
-	trees         treeCache             // collection trees by organization, valid while the change counter stands still
-	access        versioned[AccessData] // content access by organization and user, likewise
-	orgs          versioned[orgFor]     // OrganizationFor by organization and user, likewise
-	spaces        versioned[Space]      // spaces by id (SpaceAccess), likewise
+	counts        countCache              // list totals, valid while the change counter stands still
+	trees         treeCache               // collection trees by organization, valid while the change counter stands still
+	access        versioned[AccessData]   // content access by organization and user, likewise
+	orgs          versioned[orgFor]       // OrganizationFor by organization and user, likewise
+	spaces        versioned[Space]        // spaces by id (SpaceAccess), likewise
+	searches      versioned[searchAnswer] // search answers by scope, query and page (search.go), likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
 }
@@ -97,7 +98,8 @@ func Open(path string, opt Options) (*DB, error) {
 
 	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
 		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
-		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000}}
+		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000},
+		searches: versioned[searchAnswer]{max: 128}}
 	if db.now == nil {
 		db.now = time.Now
 	}

@@ -102,3 +102,98 @@ func TestCachedReadsFollowWrites(t *testing.T) {
 		t.Fatalf("unknown space: %v, want ErrNotFound", err)
 	}
 }
+
+// bodyAnalyzer indexes a page as one section of its body (no links).
+type bodyAnalyzer struct{}
+
+func (bodyAnalyzer) Links(*storage.TreePage, *storage.Tree) []storage.PageLink { return nil }
+func (bodyAnalyzer) Sections(p *storage.TreePage) []storage.SearchSection {
+	return []storage.SearchSection{{Title: p.Title, Body: p.Markdown}}
+}
+
+// TestCachedSearchFollowsWrites checks that the search answers kept between
+// writes never outlive one: pages added through the same handle or another
+// one, a page edited out of the results, and each results page on its own.
+func TestCachedSearchFollowsWrites(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.db")
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	other, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := storage.Space{OrganizationID: b.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, &sp); err != nil {
+		t.Fatal(err)
+	}
+	var first *storage.TreePage
+	add := func(h *storage.DB, title, body string) {
+		t.Helper()
+		_, err := h.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: bodyAnalyzer{}, Edit: func(tr *storage.Tree) error {
+			p := &storage.TreePage{ContentPage: storage.ContentPage{ID: storage.NewID(), Type: "document", Title: title, Slug: title}}
+			p.SetBody(body)
+			tr.Pages = append(tr.Pages, p)
+			if first == nil {
+				first = p
+			}
+			return nil
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	search := func(offset, limit int) ([]string, int) {
+		t.Helper()
+		hits, n, err := db.SearchPages(ctx, sp.ID, "alpha", offset, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, h := range hits {
+			titles = append(titles, h.Page.Title)
+		}
+		return titles, n
+	}
+	add(db, "one", "alpha")
+	for range 2 { // the second answer comes from the cache
+		if titles, n := search(0, 10); n != 1 || len(titles) != 1 || titles[0] != "one" {
+			t.Fatalf("one page: %v %d", titles, n)
+		}
+	}
+	add(db, "two", "alpha alpha beta")
+	if titles, n := search(0, 10); n != 2 || len(titles) != 2 {
+		t.Fatalf("after a write through the same handle: %v %d", titles, n)
+	}
+	add(other, "three", "alpha")
+	if titles, n := search(0, 10); n != 3 || len(titles) != 3 {
+		t.Fatalf("after a write through another handle: %v %d", titles, n)
+	}
+	top, _ := search(0, 1)
+	next, _ := search(1, 1)
+	if len(top) != 1 || len(next) != 1 || top[0] == next[0] {
+		t.Fatalf("results pages: %v then %v", top, next)
+	}
+	_, err = other.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: bodyAnalyzer{}, Edit: func(tr *storage.Tree) error {
+		for _, p := range tr.Pages {
+			if p.ID == first.ID {
+				p.SetBody("gamma")
+			}
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if titles, n := search(0, 10); n != 2 || len(titles) != 2 || titles[0] == "one" || titles[1] == "one" {
+		t.Fatalf("after the first page lost the word: %v %d", titles, n)
+	}
+}

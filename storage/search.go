@@ -8,6 +8,10 @@ package storage
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -119,20 +123,18 @@ func ftsQuery(text string) string {
 	return strings.Join(words, " ")
 }
 
-// matches is the ranked matching rows of the given spaces; bm25 weighs a
-// match in a section title five times one in its body. The excerpt is
-// computed only when asked (snippet() is the costly part of a query that
-// matches thousands of sections).
-func matches(spaces []string, excerpt bool) (string, []any) {
-	in := strings.TrimSuffix(strings.Repeat("?, ", len(spaces)), ", ")
-	ex := `''`
-	if excerpt {
-		ex = `snippet(search_sections, 1, '', '', '…', 24)`
-	}
-	return `SELECT d.space_id, d.page_id, d.section_id, d.ordinal, search_sections.title AS title,
- ` + ex + ` AS excerpt, bm25(search_sections, 5.0, 1.0) AS score
+// bm25 ranks a match; a match in a section title weighs five times one in
+// its body.
+const bm25 = `bm25(search_sections, 5.0, 1.0)`
+
+// matches is the matching rows of the given spaces with cols (of the FTS
+// table and d, the search_docs row). Only what the ranking needs is read:
+// each further column (a title from the FTS content, an excerpt) costs a
+// read per matching section, and a broad query matches all of them.
+func matches(cols string, spaces []string) (string, []any) {
+	return `SELECT ` + cols + `
  FROM search_sections JOIN search_docs d ON d.rowid = search_sections.rowid
- WHERE search_sections MATCH ? AND d.space_id IN (` + in + `)`, anySlice(spaces)
+ WHERE search_sections MATCH ? AND d.space_id IN (` + placeholders(len(spaces)) + `)`, anySlice(spaces)
 }
 
 // rankedGroups runs one ranking query: the groups (pages or spaces) of the
@@ -163,6 +165,81 @@ func rankedGroups(ctx context.Context, tx queryer, m string, args []any, col str
 	return ids, count, err
 }
 
+// searchAnswer is one page of search results with the number of matches:
+// pages (SearchPages) or spaces (SearchSpaces).
+type searchAnswer struct {
+	pages  []PageHit
+	spaces []SpaceHit
+	count  int
+}
+
+// maxCachedSearchHits bounds the memory of the search cache: an answer
+// with more pages and sections than this (a page of up to 1,000 results)
+// is not kept, so 128 entries hold some tens of megabytes at most.
+const maxCachedSearchHits = 1000
+
+// weight is the number of pages and sections in the answer.
+func (a searchAnswer) weight() int {
+	n := 0
+	for _, p := range a.pages {
+		n += 1 + len(p.Sections)
+	}
+	for _, s := range a.spaces {
+		for _, p := range s.Pages {
+			n += 1 + len(p.Sections)
+		}
+	}
+	return n
+}
+
+// searchKey names one page of one search: the kind, the scope (the spaces
+// searched, hashed: an organization may have thousands), the page and the
+// FTS query.
+func searchKey(kind string, scope []string, offset, limit, per int, q string) string {
+	h := sha256.New()
+	for _, s := range scope {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%s\x00%x\x00%d\x00%d\x00%d\x00%s", kind, h.Sum(nil), offset, limit, per, q)
+}
+
+// cachedSearch answers one page of a search from the search cache or runs
+// it. Ranking a query that matches most of a large index is bm25 over every
+// matching section (about 1 µs each in this SQLite: 100,000 matches cost
+// some 100 ms whatever the LIMIT), so answers are kept between writes like
+// the other single reads (see versioned): a search costs one read of the
+// change counter until the next write anywhere, and the first one after a
+// write runs the query in a snapshot whose counter names the entry. The
+// answer is shared between requests: read it, never change it.
+func (db *DB) cachedSearch(ctx context.Context, key string, run func(tx queryer) (searchAnswer, error)) (searchAnswer, error) {
+	if err := db.prepare(ctx, changeCounterSQL); err != nil {
+		return searchAnswer{}, err
+	}
+	version, err := changeVersion(ctx, db.r())
+	if err != nil {
+		return searchAnswer{}, err
+	}
+	if a, ok := db.searches.get(key, version); ok {
+		return a, nil
+	}
+	var a searchAnswer
+	err = db.ReadTx(ctx, func(tx queryer) error {
+		// The snapshot may be newer than the counter read above.
+		if version, err = changeVersion(ctx, tx); err != nil {
+			return err
+		}
+		if a, err = run(tx); err != nil {
+			return err
+		}
+		if a.weight() <= maxCachedSearchHits {
+			db.searches.put(key, version, a)
+		}
+		return nil
+	})
+	return a, err
+}
+
 // SearchPages ranks the pages of one space matching text (best section
 // first) and returns one page of them with up to 5 sections each, and the
 // number of matching pages. Ranking is not stable under writes, so the
@@ -172,20 +249,18 @@ func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, lim
 	if q == "" {
 		return nil, 0, nil
 	}
-	m, margs := matches([]string{spaceID}, false)
-	var count int
-	var hits []PageHit
-	err := db.ReadTx(ctx, func(tx queryer) error {
+	scope := []string{spaceID}
+	a, err := db.cachedSearch(ctx, searchKey("pages", scope, offset, limit, 5, q), func(tx queryer) (a searchAnswer, err error) {
+		m, margs := matches(`d.page_id, `+bm25+` AS score`, scope)
 		ids, n, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "page_id", offset, limit)
+		a.count = n
 		if err != nil || len(ids) == 0 {
-			count = n
-			return err
+			return a, err
 		}
-		count = n
-		hits, err = pageHits(ctx, tx, q, []string{spaceID}, ids, 5)
-		return err
+		a.pages, err = pageHits(ctx, tx, q, scope, ids, 5)
+		return a, err
 	})
-	return hits, count, err
+	return a.pages, a.count, err
 }
 
 // SearchSpaces ranks the spaces matching text (by their best section) and
@@ -196,57 +271,59 @@ func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, 
 	if q == "" || len(spaceIDs) == 0 {
 		return nil, 0, nil
 	}
-	m, margs := matches(spaceIDs, false)
-	var count int
-	var out []SpaceHit
-	err := db.ReadTx(ctx, func(tx queryer) error {
-		spaces, n, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "space_id", offset, limit)
-		count = n
-		if err != nil || len(spaces) == 0 {
-			return err
-		}
-		// The best pages of each listed space, in one query.
-		m2, margs2 := matches(spaces, false)
-		prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM (
+	a, err := db.cachedSearch(ctx, searchKey("spaces", spaceIDs, offset, limit, pagesPer, q), func(tx queryer) (a searchAnswer, err error) {
+		a.spaces, a.count, err = searchSpaces(ctx, tx, spaceIDs, q, offset, limit, pagesPer)
+		return a, err
+	})
+	return a.spaces, a.count, err
+}
+
+func searchSpaces(ctx context.Context, tx queryer, spaceIDs []string, q string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
+	m, margs := matches(`d.space_id, `+bm25+` AS score`, spaceIDs)
+	spaces, count, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "space_id", offset, limit)
+	if err != nil || len(spaces) == 0 {
+		return nil, count, err
+	}
+	// The best pages of each listed space, in one query.
+	m2, margs2 := matches(`d.space_id, d.page_id, `+bm25+` AS score`, spaces)
+	prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM (
  SELECT space_id, page_id, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY MIN(score), page_id) AS n FROM x GROUP BY space_id, page_id
 ) WHERE n <= ? ORDER BY space_id, n`, append(append([]any{q}, margs2...), pagesPer)...)
-		if err != nil {
-			return err
+	if err != nil {
+		return nil, 0, err
+	}
+	var pageIDs []string
+	for prow.Next() {
+		var s, p string
+		if err := prow.Scan(&s, &p); err != nil {
+			prow.Close()
+			return nil, 0, err
 		}
-		var pageIDs []string
-		for prow.Next() {
-			var s, p string
-			if err := prow.Scan(&s, &p); err != nil {
-				prow.Close()
-				return err
-			}
-			pageIDs = append(pageIDs, p)
-		}
-		prow.Close()
-		if err := prow.Err(); err != nil {
-			return err
-		}
-		hits, err := pageHits(ctx, tx, q, spaces, pageIDs, 3)
-		if err != nil {
-			return err
-		}
-		bySpace := map[string][]PageHit{}
-		for _, h := range hits {
-			bySpace[h.SpaceID] = append(bySpace[h.SpaceID], h)
-		}
-		for _, s := range spaces {
-			out = append(out, SpaceHit{SpaceID: s, Pages: bySpace[s]})
-		}
-		return nil
-	})
-	return out, count, err
+		pageIDs = append(pageIDs, p)
+	}
+	prow.Close()
+	if err := prow.Err(); err != nil {
+		return nil, 0, err
+	}
+	hits, err := pageHits(ctx, tx, q, spaces, pageIDs, 3)
+	if err != nil {
+		return nil, 0, err
+	}
+	bySpace := map[string][]PageHit{}
+	for _, h := range hits {
+		bySpace[h.SpaceID] = append(bySpace[h.SpaceID], h)
+	}
+	out := make([]SpaceHit, 0, len(spaces))
+	for _, s := range spaces {
+		out = append(out, SpaceHit{SpaceID: s, Pages: bySpace[s]})
+	}
+	return out, count, nil
 }
 
 // pageHits loads, for the given pages (in that order), their title and path
 // in their space's active revision and their best matching sections.
 func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []string, sectionsPer int) ([]PageHit, error) {
-	in := strings.TrimSuffix(strings.Repeat("?, ", len(pageIDs)), ", ")
-	sin := strings.TrimSuffix(strings.Repeat("?, ", len(spaces)), ", ")
+	in, sin := placeholders(len(pageIDs)), placeholders(len(spaces))
 	rows, err := tx.QueryContext(ctx, `SELECT s.id, `+pageCols+` FROM spaces s JOIN revision_pages rp ON rp.revision_id = s.revision_id
  JOIN page_versions v ON v.hash = rp.version WHERE s.id IN (`+sin+`) AND rp.page_id IN (`+in+`)`, append(anySlice(spaces), anySlice(pageIDs)...)...)
 	if err != nil {
@@ -267,21 +344,77 @@ func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []strin
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	m, margs := matches(spaces, true)
-	srows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+` AND d.page_id IN (`+in+`)) SELECT page_id, section_id, title, excerpt FROM x ORDER BY page_id, score, ordinal`,
-		append(append([]any{q}, margs...), anySlice(pageIDs)...)...)
+	// Their sections (an index read), then which of them match, how well
+	// and their excerpts: one pass over the query's matches without a join,
+	// snippet() only for these rows (a broad query matches every section;
+	// joining them all to find these pages cost more than ranking them).
+	type section struct {
+		pageID  string
+		ordinal int
+		score   float64
+		hit     SearchHit
+	}
+	bySection := map[int64]*section{}
+	var rowids []int64
+	drows, err := tx.QueryContext(ctx, `SELECT rowid, page_id, section_id, ordinal FROM search_docs WHERE space_id IN (`+sin+`) AND page_id IN (`+in+`)`,
+		append(anySlice(spaces), anySlice(pageIDs)...)...)
 	if err != nil {
 		return nil, err
 	}
-	defer srows.Close()
-	for srows.Next() {
-		var pid string
-		var s SearchHit
-		if err := srows.Scan(&pid, &s.SectionID, &s.Title, &s.Excerpt); err != nil {
+	for drows.Next() {
+		var id int64
+		var s section
+		if err := drows.Scan(&id, &s.pageID, &s.hit.SectionID, &s.ordinal); err != nil {
+			drows.Close()
 			return nil, err
 		}
-		if h := byID[pid]; h != nil && len(h.Sections) < sectionsPer {
-			h.Sections = append(h.Sections, s)
+		bySection[id] = &s
+		rowids = append(rowids, id)
+	}
+	drows.Close()
+	if err := drows.Err(); err != nil {
+		return nil, err
+	}
+	ids, _ := json.Marshal(rowids)
+	// +rowid: a filter on the matches, not a rowid lookup per listed row
+	// (each would scan the query's whole doclist again).
+	srows, err := tx.QueryContext(ctx, `SELECT rowid, title, snippet(search_sections, 1, '', '', '…', 24), `+bm25+` FROM search_sections
+ WHERE search_sections MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`, q, string(ids))
+	if err != nil {
+		return nil, err
+	}
+	var found []*section
+	for srows.Next() {
+		var id int64
+		var title, excerpt string
+		var score float64
+		if err := srows.Scan(&id, &title, &excerpt, &score); err != nil {
+			srows.Close()
+			return nil, err
+		}
+		if s := bySection[id]; s != nil {
+			s.hit.Title, s.hit.Excerpt, s.score = title, excerpt, score
+			found = append(found, s)
+		}
+	}
+	srows.Close()
+	if err := srows.Err(); err != nil {
+		return nil, err
+	}
+	// Each page's best sections first, in the order of the sections on ties.
+	sort.Slice(found, func(i, j int) bool {
+		a, b := found[i], found[j]
+		if a.pageID != b.pageID {
+			return a.pageID < b.pageID
+		}
+		if a.score != b.score {
+			return a.score < b.score
+		}
+		return a.ordinal < b.ordinal
+	})
+	for _, s := range found {
+		if h := byID[s.pageID]; h != nil && len(h.Sections) < sectionsPer {
+			h.Sections = append(h.Sections, s.hit)
 		}
 	}
 	out := make([]PageHit, 0, len(pageIDs))
@@ -290,5 +423,5 @@ func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []strin
 			out = append(out, *h)
 		}
 	}
-	return out, srows.Err()
+	return out, nil
 }
