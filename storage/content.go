@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sort"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -70,64 +68,112 @@ type Placement struct {
 	After  *ContentRef
 }
 
-// posGap spaces new positions so that most insertions between two siblings
-// need no renumbering.
-const posGap = 1 << 16
-
-// posKey is the stored, fixed-width text of a position: text order equals
-// numeric order, and sort keys of siblings line up character by character.
-func posKey(n int64) string { return fmt.Sprintf("%012d", n) }
-
-func posValue(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
-
-// sortKeyUnder is the sort key of an item at position pos under a parent
-// whose sort key is parentKey ("" at the top level).
-func sortKeyUnder(parentKey, pos string) string {
-	if parentKey == "" {
-		return pos
-	}
-	return parentKey + "/" + pos
-}
-
 type sibling struct {
 	ContentRef
 	Pos string
 }
 
-// siblingsOf lists the live children of parent (nil: the top level of
-// orgID) in their stored order.
-func siblingsOf(tx *Tx, orgID string, parent *string) ([]sibling, error) {
-	var q string
-	var args []any
+// siblingSide selects a neighbour: the first sibling before (or after) a
+// position, skipping one item (the one being placed), live spaces only or
+// trashed ones too.
+type siblingSide struct {
+	before   bool
+	liveOnly bool
+}
+
+// neighbour is the sibling of an item under parent (nil: the top level of
+// orgID) nearest to (pos, id) on one side; ok is false when there is none.
+// pos "" with side after starts from the beginning, with side before from
+// the end. Collections and spaces share one order, so it asks both tables,
+// each through its (organization_id, parent_id, position, id) index: two
+// index seeks, whatever the number of siblings.
+func neighbour(tx *Tx, orgID string, parent *string, pos, id string, side siblingSide, skip ContentRef) (sibling, bool, error) {
+	var best sibling
+	found := false
+	for _, kind := range []string{KindCollection, KindSpace} {
+		q := `SELECT id, position FROM ` + tableOf(kind) + ` WHERE organization_id = ? AND `
+		args := []any{orgID}
+		if parent == nil {
+			q += `parent_id IS NULL`
+		} else {
+			q += `parent_id = ?`
+			args = append(args, *parent)
+		}
+		if side.liveOnly && kind == KindSpace {
+			q += ` AND deleted_at IS NULL`
+		}
+		dir := "ASC"
+		if side.before {
+			dir = "DESC"
+		}
+		if pos != "" {
+			cmp := ">"
+			if side.before {
+				cmp = "<"
+			}
+			q += ` AND (position, id) ` + cmp + ` (?, ?)`
+			args = append(args, pos, id)
+		}
+		// Two rows: the first may be the item being placed.
+		q += ` ORDER BY position ` + dir + `, id ` + dir + ` LIMIT 2`
+		rows, err := tx.QueryContext(tx.ctx, q, args...)
+		if err != nil {
+			return best, false, err
+		}
+		for rows.Next() {
+			var s sibling
+			s.Kind = kind
+			if err := rows.Scan(&s.ID, &s.Pos); err != nil {
+				rows.Close()
+				return best, false, err
+			}
+			if s.ContentRef == skip {
+				continue
+			}
+			if !found || (side.before && siblingLess(best, s)) || (!side.before && siblingLess(s, best)) {
+				best, found = s, true
+			}
+			break
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return best, false, err
+		}
+	}
+	return best, found, nil
+}
+
+// siblingLess is the stored order of siblings: position, then id.
+func siblingLess(a, b sibling) bool {
+	if a.Pos != b.Pos {
+		return a.Pos < b.Pos
+	}
+	return a.ID < b.ID
+}
+
+// siblingAt reads ref as a sibling under parent in orgID (live, for a
+// space) of item; ErrBadPosition when it is not one.
+func siblingAt(tx *Tx, orgID string, parent *string, ref, item ContentRef) (sibling, error) {
+	s := sibling{ContentRef: ref}
+	if ref == item || (ref.Kind != KindSpace && ref.Kind != KindCollection) {
+		return s, ErrBadPosition
+	}
+	q := `SELECT position FROM ` + tableOf(ref.Kind) + ` WHERE id = ? AND organization_id = ? AND `
+	args := []any{ref.ID, orgID}
 	if parent == nil {
-		q = `SELECT 'collection', id, position FROM collections WHERE organization_id = ? AND parent_id IS NULL
- UNION ALL SELECT 'space', id, position FROM spaces WHERE organization_id = ? AND parent_id IS NULL AND deleted_at IS NULL`
-		args = []any{orgID, orgID}
+		q += `parent_id IS NULL`
 	} else {
-		q = `SELECT 'collection', id, position FROM collections WHERE parent_id = ?
- UNION ALL SELECT 'space', id, position FROM spaces WHERE parent_id = ? AND deleted_at IS NULL`
-		args = []any{*parent, *parent}
+		q += `parent_id = ?`
+		args = append(args, *parent)
 	}
-	rows, err := tx.QueryContext(tx.ctx, q, args...)
-	if err != nil {
-		return nil, err
+	if ref.Kind == KindSpace {
+		q += ` AND deleted_at IS NULL`
 	}
-	defer rows.Close()
-	var out []sibling
-	for rows.Next() {
-		var s sibling
-		if err := rows.Scan(&s.Kind, &s.ID, &s.Pos); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
+	err := tx.QueryRowContext(tx.ctx, q, args...).Scan(&s.Pos)
+	if err == sql.ErrNoRows {
+		return s, ErrBadPosition
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Pos != out[j].Pos {
-			return out[i].Pos < out[j].Pos
-		}
-		return out[i].ID < out[j].ID
-	})
-	return out, rows.Err()
+	return s, err
 }
 
 func tableOf(kind string) string {
@@ -137,86 +183,108 @@ func tableOf(kind string) string {
 	return "spaces"
 }
 
-// place gives item a position among the children of parent according to
-// at, writing it (and renumbering the siblings when no gap is left) and
-// refreshing the sort keys of everything that moved. When the item keeps
-// its parent and its rank, place returns ErrNoChange and writes nothing.
-func place(tx *Tx, orgID string, item ContentRef, parent *string, samePar bool, at Placement) error {
-	all, err := siblingsOf(tx, orgID, parent)
-	if err != nil {
-		return err
+// lastPosition is the highest position under parent (nil: the top level of
+// orgID), trashed spaces included, skipping skip; "" when there is none.
+func lastPosition(tx *Tx, orgID string, parent *string, skip ContentRef) (string, error) {
+	s, ok, err := neighbour(tx, orgID, parent, "", "", siblingSide{before: true}, skip)
+	if !ok {
+		return "", err
 	}
-	sibs := make([]sibling, 0, len(all))
-	current := -1
-	for _, s := range all {
-		if s.ContentRef == item {
-			current = len(sibs)
-			continue
-		}
-		sibs = append(sibs, s)
-	}
-	index := func(ref *ContentRef) (int, error) {
-		if ref == nil {
-			return -1, nil
-		}
-		for i, s := range sibs {
-			if s.ContentRef == *ref {
-				return i, nil
-			}
-		}
-		return -1, ErrBadPosition
-	}
-	bi, err := index(at.Before)
-	if err != nil {
-		return err
-	}
-	ai, err := index(at.After)
-	if err != nil {
-		return err
-	}
-	target := len(sibs)
-	switch {
-	case at.Before != nil && at.After != nil:
-		if ai+1 != bi {
-			return ErrBadPosition
-		}
-		target = bi
-	case at.Before != nil:
-		target = bi
-	case at.After != nil:
-		target = ai + 1
-	}
-	if samePar && current == target {
-		return ErrNoChange
-	}
+	return s.Pos, err
+}
 
-	var prev, next int64 = 0, -1
-	if target > 0 {
-		prev = posValue(sibs[target-1].Pos)
-	}
-	if target < len(sibs) {
-		next = posValue(sibs[target].Pos)
-	}
-	var pos int64
-	switch {
-	case next < 0:
-		pos = prev + posGap
-	case next-prev > 1:
-		pos = prev + (next-prev)/2
-	default:
-		// No room left between the neighbours: renumber the whole level.
-		ordered := append(append(append([]sibling{}, sibs[:target]...), sibling{ContentRef: item}), sibs[target:]...)
-		for i, s := range ordered {
-			if _, err := tx.exec(`UPDATE `+tableOf(s.Kind)+` SET position = ? WHERE id = ?`, posKey(int64(i+1)*posGap), s.ID); err != nil {
-				return err
-			}
+// place gives item a position among the children of parent according to
+// at and refreshes the sort keys of what moved. The new position is a key
+// between the two neighbours (order.go): one row is written, no sibling is
+// renumbered, and the neighbours are found by index. Trashed spaces keep
+// their place among the siblings (so that a restore finds it), so keys are
+// made between neighbours trashed or not, while Before and After name live
+// siblings. When the item keeps its parent and its rank, place returns
+// ErrNoChange and writes nothing.
+func place(tx *Tx, orgID string, item ContentRef, parent *string, samePar bool, at Placement) error {
+	var cur sibling
+	if samePar {
+		if err := tx.QueryRowContext(tx.ctx, `SELECT position FROM `+tableOf(item.Kind)+` WHERE id = ?`, item.ID).Scan(&cur.Pos); err != nil {
+			return notFound(err)
 		}
-		if _, err := tx.exec(`UPDATE `+tableOf(item.Kind)+` SET parent_id = ? WHERE id = ?`, strOrNil(parent), item.ID); err != nil {
+		cur.ContentRef = item
+	}
+	live := siblingSide{liveOnly: true}
+	// lo and hi bound the new key (any sibling, trashed or not); stay is
+	// whether the item already sits where at points.
+	var lo, hi string
+	stay := false
+	switch {
+	case at.After != nil:
+		after, err := siblingAt(tx, orgID, parent, *at.After, item)
+		if err != nil {
 			return err
 		}
-		return refreshLevel(tx, orgID, parent)
+		if at.Before != nil {
+			next, ok, err := neighbour(tx, orgID, parent, after.Pos, after.ID, live, item)
+			if err != nil {
+				return err
+			}
+			if !ok || next.ContentRef != *at.Before {
+				return ErrBadPosition
+			}
+		}
+		next, ok, err := neighbour(tx, orgID, parent, after.Pos, after.ID, siblingSide{}, item)
+		if err != nil {
+			return err
+		}
+		lo = after.Pos
+		if ok {
+			hi = next.Pos
+		}
+		if samePar {
+			prev, ok, err := neighbour(tx, orgID, parent, cur.Pos, cur.ID, siblingSide{before: true, liveOnly: true}, item)
+			if err != nil {
+				return err
+			}
+			stay = ok && prev.ContentRef == after.ContentRef
+		}
+	case at.Before != nil:
+		before, err := siblingAt(tx, orgID, parent, *at.Before, item)
+		if err != nil {
+			return err
+		}
+		prev, ok, err := neighbour(tx, orgID, parent, before.Pos, before.ID, siblingSide{before: true}, item)
+		if err != nil {
+			return err
+		}
+		hi = before.Pos
+		if ok {
+			lo = prev.Pos
+		}
+		if samePar {
+			next, ok, err := neighbour(tx, orgID, parent, cur.Pos, cur.ID, live, item)
+			if err != nil {
+				return err
+			}
+			stay = ok && next.ContentRef == before.ContentRef
+		}
+	default:
+		var err error
+		if lo, err = lastPosition(tx, orgID, parent, item); err != nil {
+			return err
+		}
+		if samePar {
+			_, ok, err := neighbour(tx, orgID, parent, cur.Pos, cur.ID, live, item)
+			if err != nil {
+				return err
+			}
+			stay = !ok
+		}
 	}
-	if _, err := tx.exec(`UPDATE `+tableOf(item.Kind)+` SET parent_id = ?, position = ? WHERE id = ?`, strOrNil(parent), posKey(pos), item.ID); err != nil {
+	if samePar && stay {
+		return ErrNoChange
+	}
+	pos, err := keyBetween(lo, hi)
+	if err != nil {
+		return fmt.Errorf("position between %q and %q: %w", lo, hi, err)
+	}
+	if _, err := tx.exec(`UPDATE `+tableOf(item.Kind)+` SET parent_id = ?, position = ? WHERE id = ?`, strOrNil(parent), pos, item.ID); err != nil {
 		return err
 	}
 	return refreshItem(tx, item, parent)

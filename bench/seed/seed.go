@@ -28,6 +28,9 @@ type Env struct {
 	MemberIDs []string
 	// TeamIDs are the teams Teams created.
 	TeamIDs []string
+	// Collections, when above zero, is how many collections Spaces
+	// spreads its spaces over (default: one per hundred spaces).
+	Collections int
 }
 
 // Seeder fills one kind of resource; the command exposes it as a flag.

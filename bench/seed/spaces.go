@@ -13,12 +13,8 @@ func init() {
 	register("spaces", "spaces to create across a tree of nested collections (n/100 collections, three levels); also a member with role read, team and direct grants (reader_token)", Spaces)
 }
 
-// posKey and the sort keys below follow storage/content.go: fixed-width
-// positions spaced by 65536, a child's sort key is its parent's, '/', its
-// own position.
-func posKey(n int) string { return fmt.Sprintf("%012d", n*65536) }
-
-// Spaces creates n spaces spread over n/100 collections nested three levels
+// Spaces creates n spaces spread over n/100 collections (or
+// Env.Collections) nested three levels
 // deep (a tenth at the top level, each with up to three children, and so
 // on), one space in twenty at the top level. Default levels and visibilities
 // vary, so that a non-admin member sees most but not all of them: every
@@ -32,6 +28,9 @@ func posKey(n int) string { return fmt.Sprintf("%012d", n*65536) }
 // admin and the reader can both read.
 func Spaces(ctx context.Context, e *Env, n int) error {
 	nc := max(1, n/100)
+	if e.Collections > 0 {
+		nc = e.Collections
+	}
 	top := max(1, nc/10)
 	base := time.Now().Add(-time.Duration(n+1) * time.Second).UnixMilli()
 
@@ -42,10 +41,17 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		inherits bool // default inherit along the whole chain
 	}
 	cols := make([]node, nc)
-	nextPos := map[int]int{} // parent index (-1: top) -> next position
+	// Positions and sort keys follow storage/order.go: each level's items
+	// get consecutive order keys in the order they are added; a child's
+	// sort key is its parent's, '/', its own position.
+	lastPos := map[int]string{} // parent index (-1: top) -> last position given
 	place := func(parent int) (string, string) {
-		nextPos[parent]++
-		pos := posKey(nextPos[parent])
+		keys, err := storage.KeysAfter(lastPos[parent], 1)
+		if err != nil {
+			panic(err) // only past 62^25 siblings
+		}
+		pos := keys[0]
+		lastPos[parent] = pos
 		if parent < 0 {
 			return pos, pos
 		}

@@ -1,0 +1,76 @@
+-- Issue 15: costs flat in the size of an organization.
+--
+-- 1. Positions become fractional order keys (storage/order.go): a move or
+--    an insert writes one key between its two neighbours, found by the
+--    indexes below; nothing is renumbered. Existing positions are ranked
+--    per level (collections and spaces share one order; trashed spaces keep
+--    their place) and rewritten as integer keys 'l' + 12 digits, which are
+--    valid keys in the same order; sort keys are rebuilt from them.
+--    printf is SQLite's (PostgreSQL: 'l' || lpad(n::text, 12, '0')).
+CREATE TEMP TABLE order_rank (kind TEXT NOT NULL, id TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, id));
+INSERT INTO order_rank (kind, id, n)
+SELECT kind, id, ROW_NUMBER() OVER (PARTITION BY organization_id, parent_id ORDER BY position, id) FROM (
+  SELECT 'collection' AS kind, id, organization_id, parent_id, position FROM collections
+  UNION ALL SELECT 'space', id, organization_id, parent_id, position FROM spaces) x;
+UPDATE collections SET position = 'l' || printf('%012d', (SELECT r.n FROM order_rank r WHERE r.kind = 'collection' AND r.id = collections.id));
+UPDATE spaces SET position = 'l' || printf('%012d', (SELECT r.n FROM order_rank r WHERE r.kind = 'space' AND r.id = spaces.id));
+DROP TABLE order_rank;
+
+CREATE TEMP TABLE order_keys (id TEXT PRIMARY KEY, sort_key TEXT NOT NULL);
+WITH RECURSIVE tree (id, sort_key) AS (
+  SELECT id, position FROM collections WHERE parent_id IS NULL
+  UNION ALL SELECT c.id, t.sort_key || '/' || c.position FROM collections c JOIN tree t ON c.parent_id = t.id)
+INSERT INTO order_keys (id, sort_key) SELECT id, sort_key FROM tree;
+UPDATE collections SET sort_key = COALESCE((SELECT k.sort_key FROM order_keys k WHERE k.id = collections.id), position);
+UPDATE spaces SET sort_key = CASE WHEN parent_id IS NULL THEN position
+  ELSE COALESCE((SELECT k.sort_key FROM order_keys k WHERE k.id = spaces.parent_id) || '/' || position, position) END;
+DROP TABLE order_keys;
+
+-- The neighbours of a position, and the last one, in one seek per table.
+CREATE INDEX collections_by_level ON collections (organization_id, parent_id, position, id);
+CREATE INDEX spaces_by_level ON spaces (organization_id, parent_id, position, id);
+
+-- 2. Live spaces counted by class: organization, parent collection ('' at
+--    the top level), visibility and default level ('' for none), the
+--    dimensions a reader's view is made of (graph/permissions.go). A list's
+--    total is then a sum over at most a few hundred classes plus the
+--    reader's granted spaces outside them, instead of a count of every
+--    space after each write. Triggers keep it exact on every write path
+--    (API, admin command, bulk seeding); PostgreSQL would write them as
+--    trigger functions.
+CREATE TABLE space_class_counts (
+    organization_id TEXT NOT NULL,
+    parent_id       TEXT NOT NULL,
+    visibility      TEXT NOT NULL,
+    default_level   TEXT NOT NULL,
+    live            INTEGER NOT NULL,
+    PRIMARY KEY (organization_id, parent_id, visibility, default_level)
+);
+INSERT INTO space_class_counts (organization_id, parent_id, visibility, default_level, live)
+SELECT organization_id, COALESCE(parent_id, ''), visibility, COALESCE(default_level, ''), COUNT(*)
+FROM spaces WHERE deleted_at IS NULL GROUP BY organization_id, COALESCE(parent_id, ''), visibility, COALESCE(default_level, '');
+
+CREATE TRIGGER spaces_count_insert AFTER INSERT ON spaces WHEN NEW.deleted_at IS NULL
+BEGIN
+  INSERT INTO space_class_counts (organization_id, parent_id, visibility, default_level, live)
+  VALUES (NEW.organization_id, COALESCE(NEW.parent_id, ''), NEW.visibility, COALESCE(NEW.default_level, ''), 1)
+  ON CONFLICT (organization_id, parent_id, visibility, default_level) DO UPDATE SET live = live + 1;
+END;
+CREATE TRIGGER spaces_count_delete AFTER DELETE ON spaces WHEN OLD.deleted_at IS NULL
+BEGIN
+  UPDATE space_class_counts SET live = live - 1 WHERE organization_id = OLD.organization_id
+    AND parent_id = COALESCE(OLD.parent_id, '') AND visibility = OLD.visibility AND default_level = COALESCE(OLD.default_level, '');
+END;
+CREATE TRIGGER spaces_count_leave AFTER UPDATE OF organization_id, parent_id, visibility, default_level, deleted_at ON spaces
+WHEN OLD.deleted_at IS NULL
+BEGIN
+  UPDATE space_class_counts SET live = live - 1 WHERE organization_id = OLD.organization_id
+    AND parent_id = COALESCE(OLD.parent_id, '') AND visibility = OLD.visibility AND default_level = COALESCE(OLD.default_level, '');
+END;
+CREATE TRIGGER spaces_count_enter AFTER UPDATE OF organization_id, parent_id, visibility, default_level, deleted_at ON spaces
+WHEN NEW.deleted_at IS NULL
+BEGIN
+  INSERT INTO space_class_counts (organization_id, parent_id, visibility, default_level, live)
+  VALUES (NEW.organization_id, COALESCE(NEW.parent_id, ''), NEW.visibility, COALESCE(NEW.default_level, ''), 1)
+  ON CONFLICT (organization_id, parent_id, visibility, default_level) DO UPDATE SET live = live + 1;
+END;
