@@ -1,5 +1,5 @@
 # The two commands a fresh machine needs are `make run` and `make test`.
-.PHONY: run test test-go test-client generate build vet bench
+.PHONY: run test test-go test-client generate build vet bench bench-scale
 
 GO ?= go
 
@@ -30,3 +30,8 @@ test-client: build
 # docsapi against a bare chi + SQLite server on loopback (see README, Performance).
 bench:
 	bench/run.sh
+
+# Cost against organization size: 10,000 against 1,000,000 spaces, the
+# durable create against bare, peak RSS (see README, Performance).
+bench-scale:
+	bench/scale.sh

@@ -372,6 +372,12 @@ func (db *DB) prepareWrites(queries []string) {
 	}
 }
 
+// PrepareContext prepares q on this transaction's connection, for bulk
+// loaders (bench/seed) that run one statement many times in a transaction.
+func (t *Tx) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
+	return t.tx.PrepareContext(ctx, q)
+}
+
 // exec is ExecContext with the transaction's own context.
 func (t *Tx) exec(q string, args ...any) (sql.Result, error) { return t.ExecContext(t.ctx, q, args...) }
 

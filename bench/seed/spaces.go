@@ -170,6 +170,10 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		sample = ids[len(ids)-1]
 	}
 	e.Out["spaces"], e.Out["collections"], e.Out["space"] = n, nc, sample
+	// For write benchmarks: two collections the admin creates and moves
+	// into, and a space to move back and forth between them.
+	e.Out["collection"], e.Out["collection2"] = cols[0].id, cols[min(1, nc-1)].id
+	e.Out["move_space"] = ids[min(1, n-1)]
 	e.Out["reader"], e.Out["reader_token"] = reader.ID, secret
 	return nil
 }
