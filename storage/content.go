@@ -418,7 +418,10 @@ type ContentGrant struct {
 // collection tree, and the grants made to the user or to a team they
 // belong to.
 type AccessData struct {
+	UserID     string
 	Membership *Membership
+	// Teams are the member's teams in the organization.
+	Teams []string
 	// Tree is the organization's whole collection tree by id. It is shared
 	// between requests (cached until the next write): read it, never change it.
 	Tree        CollectionTree
@@ -464,80 +467,110 @@ const (
  (g.principal_kind = 'user' AND g.principal_id = ?) OR
  (g.principal_kind = 'team' AND g.principal_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ? AND tm.user_id = ?)))`
 	treeSQL = `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`
+	// accessTeamsSQL: the member's teams (team_members_by_user).
+	accessTeamsSQL = `SELECT team_id FROM team_members WHERE organization_id = ? AND user_id = ? ORDER BY team_id`
+	// countersSQL reads both counters: n moves on every write, access only
+	// on writes that change access data (migration 0013's triggers).
+	countersSQL = `SELECT n, access FROM change_counter WHERE id = 1`
 )
 
+// counters is one reading of the change counters.
+type counters struct{ n, access int64 }
+
+func readCounters(ctx context.Context, q queryer) (counters, error) {
+	var c counters
+	err := q.QueryRowContext(ctx, countersSQL).Scan(&c.n, &c.access)
+	return c, err
+}
+
 // ContentAccess loads the AccessData of userID in orgID. It is cached per
-// organization and user until the next write (see versioned): a request
-// then costs one read of the change counter. The collection tree is cached
-// per organization the same way (treeCache). chainFrom is a hint kept for
-// the interface: the whole tree is always returned, which answers
+// organization and user until the next write that changes access (the
+// access counter: memberships, teams, the collection tree, grants; see
+// migration 0013), so creating, renaming or moving spaces leaves it and
+// what is derived from it (the visible-space selection) in place; a
+// request then costs one read of the counters. When it must be read again,
+// one request reads it and the others wanting the same key wait for that
+// read (singleflight) instead of all reading it. The collection tree is
+// cached per organization the same way (treeCache). chainFrom is a hint
+// kept for the interface: the whole tree is always returned, which answers
 // single-item checks too. The result is shared between requests: read it,
 // never change it.
 func (db *DB) ContentAccess(ctx context.Context, orgID, userID string, chainFrom *string) (AccessData, error) {
 	var a AccessData
-	if err := db.prepare(ctx, changeCounterSQL, accessMemberSQL, accessGrantsSQL, treeSQL); err != nil {
+	if err := db.prepare(ctx, countersSQL, accessMemberSQL, accessGrantsSQL, accessTeamsSQL, treeSQL); err != nil {
 		return a, err
 	}
-	version, err := changeVersion(ctx, db.r())
+	c, err := readCounters(ctx, db.r())
 	if err != nil {
 		return a, err
 	}
-	if d, ok := db.access.get(accessKey(orgID, userID), version); ok {
+	if d, ok := db.access.get(accessKey(orgID, userID), c.access); ok {
 		return d, nil
 	}
-	err = db.ReadTx(ctx, func(q queryer) error {
-		// The snapshot may be newer than the counter read above.
-		if version, err = changeVersion(ctx, q); err != nil {
+	return db.loadAccess(ctx, orgID, userID)
+}
+
+// loadAccess reads userID's AccessData in orgID in a read snapshot of its
+// own, one reader per key at a time.
+func (db *DB) loadAccess(ctx context.Context, orgID, userID string) (AccessData, error) {
+	key := accessKey(orgID, userID)
+	ctx = context.WithoutCancel(ctx) // shared: one caller leaving must not fail the others
+	v, err, _ := db.accessLoads.Do(key, func() (any, error) {
+		var a AccessData
+		err := db.ReadTx(ctx, func(q queryer) error {
+			c, err := readCounters(ctx, q)
+			if err != nil {
+				return err
+			}
+			a, err = db.accessAt(ctx, q, orgID, userID, c.access)
 			return err
-		}
-		a, err = db.accessAt(ctx, q, orgID, userID, version)
-		return err
+		})
+		return a, err
 	})
-	return a, err
+	if err != nil {
+		return AccessData{}, err
+	}
+	return v.(AccessData), nil
 }
 
 // SpaceAccess reads a space (of any organization, trashed or not) and the
-// AccessData of userID in the space's organization, both as of one change
-// counter reading: between writes a request costs that one read. The
+// AccessData of userID in the space's organization: between writes a
+// request costs one read of the counters. The space is cached until the
+// next write, the access data until the next change of access. The
 // results are shared between requests: read them, never change them.
 func (db *DB) SpaceAccess(ctx context.Context, spaceID, userID string) (Space, AccessData, error) {
 	var sp Space
 	var a AccessData
-	if err := db.prepare(ctx, changeCounterSQL, spaceByIDSQL, accessMemberSQL, accessGrantsSQL, treeSQL); err != nil {
+	if err := db.prepare(ctx, countersSQL, spaceByIDSQL, accessMemberSQL, accessGrantsSQL, accessTeamsSQL, treeSQL); err != nil {
 		return sp, a, err
 	}
-	version, err := changeVersion(ctx, db.r())
+	c, err := readCounters(ctx, db.r())
 	if err != nil {
 		return sp, a, err
 	}
-	if sp, ok := db.spaces.get(spaceID, version); ok {
-		if a, ok := db.access.get(accessKey(sp.OrganizationID, userID), version); ok {
-			return sp, a, nil
+	sp, ok := db.spaces.get(spaceID, c.n)
+	if !ok {
+		if sp, err = db.spaceAt(ctx, db.r(), spaceID, c.n); err != nil {
+			return sp, a, err
 		}
 	}
-	err = db.ReadTx(ctx, func(q queryer) error {
-		if version, err = changeVersion(ctx, q); err != nil {
-			return err
-		}
-		if sp, err = db.spaceAt(ctx, q, spaceID, version); err != nil {
-			return err
-		}
-		a, err = db.accessAt(ctx, q, sp.OrganizationID, userID, version)
-		return err
-	})
+	if a, ok := db.access.get(accessKey(sp.OrganizationID, userID), c.access); ok {
+		return sp, a, nil
+	}
+	a, err = db.loadAccess(ctx, sp.OrganizationID, userID)
 	return sp, a, err
 }
 
 func accessKey(orgID, userID string) string { return orgID + "\x00" + userID }
 
 // accessAt is the AccessData of userID in orgID in q's snapshot, whose
-// change counter reads version: from the cache, or read and cached.
+// access counter reads version: from the cache, or read and cached.
 func (db *DB) accessAt(ctx context.Context, q queryer, orgID, userID string, version int64) (AccessData, error) {
 	key := accessKey(orgID, userID)
 	if d, ok := db.access.get(key, version); ok {
 		return d, nil
 	}
-	var a AccessData
+	a := AccessData{UserID: userID}
 	var role sql.NullString
 	var sso bool
 	err := q.QueryRowContext(ctx, accessMemberSQL, orgID, userID).Scan(&role, &sso)
@@ -552,14 +585,18 @@ func (db *DB) accessAt(ctx context.Context, q queryer, orgID, userID string, ver
 		if a.Grants, err = scanGrants(q.QueryContext(ctx, accessGrantsSQL, orgID, userID, orgID, userID)); err != nil {
 			return a, err
 		}
+		if a.Teams, err = queryIDsCtx(ctx, q, accessTeamsSQL, orgID, userID); err != nil {
+			return a, err
+		}
 	}
 	a.Memo = &Memo{}
 	db.access.put(key, version, a)
 	return a, nil
 }
 
-// spaceAt is the space with that id in q's snapshot, whose change counter
-// reads version: from the cache, or read and cached.
+// spaceAt is the space with that id as q reads it, cached under version
+// (the change counter read before, in the same snapshot or earlier: a
+// write between the two only makes the entry miss sooner).
 func (db *DB) spaceAt(ctx context.Context, q queryer, id string, version int64) (Space, error) {
 	if sp, ok := db.spaces.get(id, version); ok {
 		return sp, nil

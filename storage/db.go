@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/singleflight"
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
 
@@ -44,8 +45,9 @@ type DB struct {
 
 	writeObserver atomic.Pointer[WriteObserver]
 	counts        countCache            // list totals, valid while the change counter stands still
-	trees         treeCache             // collection trees by organization, valid while the change counter stands still
-	access        versioned[AccessData] // content access by organization and user, likewise
+	trees         treeCache             // collection trees by organization, valid while the access counter stands still
+	access        versioned[AccessData] // content access by organization and user, valid while the access counter stands still
+	accessLoads   singleflight.Group    // one read of a missing AccessData at a time, by key
 	orgs          versioned[orgFor]     // OrganizationFor by organization and user, likewise
 	spaces        versioned[Space]      // spaces by id (SpaceAccess), likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]

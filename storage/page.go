@@ -89,10 +89,13 @@ type listSpec struct {
 	// NOT NULL foreign key); the page still uses From.
 	CountFrom string
 	CountArgs []any
-	SortCol   string // column holding the sort key
-	IDCol     string // unique tiebreak column
-	Desc      bool
-	Text      bool // the sort key is text (Cursor.S) rather than a number (Cursor.N)
+	// CountQuery, when set, is the whole query of the total (with
+	// CountArgs): a sum of stored counts instead of a count of rows.
+	CountQuery string
+	SortCol    string // column holding the sort key
+	IDCol      string // unique tiebreak column
+	Desc       bool
+	Text       bool // the sort key is text (Cursor.S) rather than a number (Cursor.N)
 	// Dynamic: the SQL varies with the reader (a visibility condition), so
 	// its statements are prepared only while few such statements exist.
 	Dynamic bool
@@ -124,6 +127,9 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 		countFrom, countArgs = spec.CountFrom, spec.CountArgs
 	}
 	countQ := "SELECT COUNT(*) " + countFrom
+	if spec.CountQuery != "" {
+		countQ, countArgs = spec.CountQuery, spec.CountArgs
+	}
 	if err := db.prepare(ctx, changeCounterSQL); err != nil {
 		return page, err
 	}

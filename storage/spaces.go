@@ -90,12 +90,24 @@ type SpaceFilter struct {
 	Visible *SpaceVisibility
 }
 
-// SpaceVisibility names a set of spaces: those with an id in IDs, and those
-// that fall in one of Classes. Storage only turns it into SQL: who sees
-// what is decided by the caller (graph/permissions.go).
+// SpaceVisibility names a set of spaces: those with an id in IDs, those
+// granted to Grantee, and those that fall in one of Classes. Storage only
+// turns it into SQL: who sees what is decided by the caller
+// (graph/permissions.go).
 type SpaceVisibility struct {
 	IDs     []string
+	Grantee *SpaceGrantee
 	Classes []SpaceClass
+}
+
+// SpaceGrantee is a member and their teams: the spaces granted to any of
+// them (any role) in the space's organization. Selected by index per row
+// (content_grants' primary key), not as a list of ids, so that the SQL
+// stays the same whatever the number of grants; the list's total uses
+// member_space_classes.
+type SpaceGrantee struct {
+	UserID  string
+	TeamIDs []string
 }
 
 // SpaceClass is the spaces directly under one of Parents (and at the top
@@ -115,11 +127,28 @@ type SpaceKinds struct {
 	Levels       []*string
 }
 
+// visCols names the columns a visibility condition tests: those of a
+// spaces row (s), or of a class row of space_class_counts or
+// member_space_classes, where no parent and no default level are ''.
+type visCols struct {
+	parent, topLevel, visibility, level, noLevel string
+}
+
+var spaceRowCols = visCols{"s.parent_id", "s.parent_id IS NULL", "s.visibility", "s.default_level", "s.default_level IS NULL"}
+
+func classCols(alias string) visCols {
+	return visCols{alias + ".parent_id", alias + ".parent_id = ''", alias + ".visibility", alias + ".default_level", alias + ".default_level = ''"}
+}
+
 // sql is the condition on spaces s. Its values are written as SQL string
 // literals, not bound: SQLite re-prepares a statement on every run when it
 // rebinds parameters past the 31st that the planner looked at, which cost
 // more than the whole page. The values are ids and enum values, quoted.
-func (v *SpaceVisibility) sql() string {
+func (v *SpaceVisibility) sql() string { return v.cond(spaceRowCols, true) }
+
+// cond is the condition on the columns c; rows adds the conditions only a
+// spaces row can answer (IDs, Grantee).
+func (v *SpaceVisibility) cond(c visCols, rows bool) string {
 	var b strings.Builder
 	in := func(col string, vals []string) {
 		b.WriteString(col + " IN (")
@@ -139,33 +168,33 @@ func (v *SpaceVisibility) sql() string {
 	}
 	b.WriteString("(")
 	first := true
-	if len(v.IDs) > 0 {
+	if rows && len(v.IDs) > 0 {
 		or(&first)
 		in("s.id", v.IDs)
 	}
-	for _, c := range v.Classes {
-		if len(c.Parents) == 0 && !c.TopLevel {
+	for _, cl := range v.Classes {
+		if len(cl.Parents) == 0 && !cl.TopLevel {
 			continue
 		}
 		or(&first)
 		b.WriteString("((")
 		p := true
-		if len(c.Parents) > 0 {
+		if len(cl.Parents) > 0 {
 			or(&p)
-			in("s.parent_id", c.Parents)
+			in(c.parent, cl.Parents)
 		}
-		if c.TopLevel {
+		if cl.TopLevel {
 			or(&p)
-			b.WriteString("s.parent_id IS NULL")
+			b.WriteString(c.topLevel)
 		}
 		b.WriteString(")")
-		if len(c.Kinds) > 0 {
+		if len(cl.Kinds) > 0 {
 			b.WriteString(" AND (")
 			k := true
-			for _, kind := range c.Kinds {
+			for _, kind := range cl.Kinds {
 				or(&k)
 				b.WriteString("(")
-				in("s.visibility", kind.Visibilities)
+				in(c.visibility, kind.Visibilities)
 				if !kind.AnyLevel {
 					var levels []string
 					null := false
@@ -179,12 +208,12 @@ func (v *SpaceVisibility) sql() string {
 					b.WriteString(" AND (")
 					switch {
 					case len(levels) > 0 && null:
-						in("s.default_level", levels)
-						b.WriteString(" OR s.default_level IS NULL")
+						in(c.level, levels)
+						b.WriteString(" OR " + c.noLevel)
 					case null:
-						b.WriteString("s.default_level IS NULL")
+						b.WriteString(c.noLevel)
 					default:
-						in("s.default_level", levels)
+						in(c.level, levels)
 					}
 					b.WriteString(")")
 				}
@@ -193,6 +222,19 @@ func (v *SpaceVisibility) sql() string {
 			b.WriteString(")")
 		}
 		b.WriteString(")")
+	}
+	if rows && v.Grantee != nil {
+		// After the classes: SQLite tries OR terms in order, so the grant
+		// lookup runs only for rows no class admits.
+		or(&first)
+		b.WriteString("EXISTS (SELECT 1 FROM content_grants g WHERE g.target_kind = 'space' AND g.target_id = s.id AND g.organization_id = s.organization_id AND ((g.principal_kind = 'user' AND g.principal_id = ")
+		b.WriteString(sqlString(v.Grantee.UserID) + ")")
+		if len(v.Grantee.TeamIDs) > 0 {
+			b.WriteString(" OR (g.principal_kind = 'team' AND ")
+			in("g.principal_id", v.Grantee.TeamIDs)
+			b.WriteString(")")
+		}
+		b.WriteString("))")
 	}
 	if first {
 		b.WriteString("1 = 0") // names nothing
@@ -220,6 +262,7 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 		dynamic = true
 	}
 	spec := listSpec{Select: spaceCols, From: from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc, Dynamic: dynamic}
+	spec.CountQuery, spec.CountArgs = spaceCount(f)
 	cursor := func(s Space) Cursor { return Cursor{S: s.SortKey, ID: s.ID} }
 	if f.ByCreation {
 		spec.SortCol, spec.Text = "s.created_at", false
@@ -229,6 +272,35 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 		s, err := scanSpace(rows)
 		return s, cursor(s), err
 	}, keep)
+}
+
+// spaceCount is the query of the total of a space list from the class
+// counts (migration 0013), a sum over at most a few hundred rows however
+// many spaces there are: every live space for a reader who sees them all;
+// else the spaces of the classes they see plus their granted spaces outside
+// those classes. A selection by ids (installations) counts the rows ("").
+func spaceCount(f SpaceFilter) (string, []any) {
+	v := f.Visible
+	if v != nil && (len(v.IDs) > 0 || v.Grantee == nil) {
+		return "", nil
+	}
+	classes := `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`
+	args := []any{f.OrganizationID}
+	if f.ParentID != nil {
+		classes += ` AND c.parent_id = ?`
+		args = append(args, *f.ParentID)
+	}
+	if v == nil {
+		return classes, args
+	}
+	granted := `SELECT COALESCE(SUM(m.live), 0) FROM member_space_classes m WHERE m.organization_id = ? AND m.user_id = ?`
+	args = append(args, f.OrganizationID, v.Grantee.UserID)
+	if f.ParentID != nil {
+		granted += ` AND m.parent_id = ?`
+		args = append(args, *f.ParentID)
+	}
+	return `SELECT (` + classes + ` AND ` + v.cond(classCols("c"), false) + `) + (` +
+		granted + ` AND NOT COALESCE(` + v.cond(classCols("m"), false) + `, FALSE))`, args
 }
 
 // insertRevision adds a revision to a space.
@@ -296,7 +368,11 @@ func (db *DB) UpdateSpace(ctx context.Context, id string, p SpacePatch) error {
 		if p.Icon != nil {
 			add("icon", strOrNil(*p.Icon))
 		}
-		return updateByID(tx, "spaces", id, set, args)
+		if err := updateByID(tx, "spaces", id, set, args); err != nil || (p.Visibility == nil && p.DefaultLevel == nil) {
+			return err
+		}
+		// Its class changed: so did its grantees' granted-space classes.
+		return recountGrantees(tx, id)
 	})
 }
 
@@ -502,8 +578,11 @@ func (db *DB) MoveSpace(ctx context.Context, id string, parent *string, at Place
 		if parent == nil {
 			q = `UPDATE spaces SET updated_at = ?, visibility = CASE WHEN visibility = 'in-collection' THEN 'private' ELSE visibility END WHERE id = ?`
 		}
-		_, err = tx.exec(q, ms(tx.Now), id)
-		return err
+		if _, err = tx.exec(q, ms(tx.Now), id); err != nil {
+			return err
+		}
+		// Its class (parent, maybe visibility) changed: recount its grantees'.
+		return recountGrantees(tx, id)
 	})
 }
 

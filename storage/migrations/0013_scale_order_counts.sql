@@ -74,3 +74,48 @@ BEGIN
   VALUES (NEW.organization_id, COALESCE(NEW.parent_id, ''), NEW.visibility, COALESCE(NEW.default_level, ''), 1)
   ON CONFLICT (organization_id, parent_id, visibility, default_level) DO UPDATE SET live = live + 1;
 END;
+
+-- 3. Each member's granted live spaces (directly or through a team) by
+--    class, so that a reader's total adds the granted spaces outside the
+--    classes they see without reading the grants. Kept exact with
+--    members.space_count, by the same recounts (storage/space_counts.go),
+--    plus the grantees of a space whose class changes (move, visibility,
+--    default level).
+CREATE TABLE member_space_classes (
+    organization_id TEXT NOT NULL,
+    user_id         TEXT NOT NULL,
+    parent_id       TEXT NOT NULL,
+    visibility      TEXT NOT NULL,
+    default_level   TEXT NOT NULL,
+    live            INTEGER NOT NULL,
+    PRIMARY KEY (organization_id, user_id, parent_id, visibility, default_level)
+);
+INSERT INTO member_space_classes (organization_id, user_id, parent_id, visibility, default_level, live)
+SELECT x.organization_id, x.user_id, COALESCE(s.parent_id, ''), s.visibility, COALESCE(s.default_level, ''), COUNT(*) FROM (
+  SELECT g.organization_id, g.principal_id AS user_id, g.target_id FROM content_grants g
+  WHERE g.principal_kind = 'user' AND g.target_kind = 'space'
+  UNION
+  SELECT tm.organization_id, tm.user_id, g.target_id FROM team_members tm CROSS JOIN content_grants g
+  WHERE g.organization_id = tm.organization_id AND g.principal_kind = 'team' AND g.principal_id = tm.team_id AND g.target_kind = 'space') x
+CROSS JOIN spaces s WHERE s.id = x.target_id AND s.deleted_at IS NULL
+GROUP BY x.organization_id, x.user_id, COALESCE(s.parent_id, ''), s.visibility, COALESCE(s.default_level, '');
+
+-- 4. The access counter: bumped only by writes that change what decides a
+--    member's access (memberships and roles, teams' members, the collection
+--    tree and default levels, grants), so that each member's access data and
+--    the visibility derived from it stay cached across every other write
+--    (creating, renaming, moving spaces) instead of being rebuilt after each.
+--    change_counter.n still moves on every write.
+ALTER TABLE change_counter ADD COLUMN access INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER access_grants_insert AFTER INSERT ON content_grants BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_grants_update AFTER UPDATE ON content_grants BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_grants_delete AFTER DELETE ON content_grants BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_team_members_insert AFTER INSERT ON team_members BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_team_members_update AFTER UPDATE OF team_id, user_id, organization_id ON team_members BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_team_members_delete AFTER DELETE ON team_members BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_members_insert AFTER INSERT ON members BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_members_update AFTER UPDATE OF role, sso, organization_id, user_id ON members BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_members_delete AFTER DELETE ON members BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_collections_insert AFTER INSERT ON collections BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_collections_update AFTER UPDATE OF parent_id, default_level, organization_id ON collections BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_collections_delete AFTER DELETE ON collections BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
