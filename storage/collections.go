@@ -60,11 +60,14 @@ func (db *DB) CreateCollection(ctx context.Context, c *Collection) error {
 	c.ID = NewID()
 	return db.Write(ctx, func(tx *Tx) error {
 		c.CreatedAt, c.UpdatedAt = tx.Now, tx.Now
-		if _, err := tx.exec(`INSERT INTO collections (id, organization_id, parent_id, title, description, default_level, position, sort_key, created_at, updated_at)
- VALUES (?, ?, ?, ?, ?, ?, '', '', ?, ?)`, c.ID, c.OrganizationID, strOrNil(c.ParentID), c.Title, strOrNil(c.Description), strOrNil(c.DefaultLevel), ms(tx.Now), ms(tx.Now)); err != nil {
+		pos, key, err := endOf(tx, c.OrganizationID, c.ParentID)
+		if err != nil {
 			return err
 		}
-		return place(tx, c.OrganizationID, ContentRef{KindCollection, c.ID}, c.ParentID, false, Placement{})
+		c.SortKey = key
+		_, err = tx.exec(`INSERT INTO collections (id, organization_id, parent_id, title, description, default_level, position, sort_key, created_at, updated_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.ID, c.OrganizationID, strOrNil(c.ParentID), c.Title, strOrNil(c.Description), strOrNil(c.DefaultLevel), pos, key, ms(tx.Now), ms(tx.Now))
+		return err
 	})
 }
 

@@ -193,6 +193,26 @@ func lastPosition(tx *Tx, orgID string, parent *string, skip ContentRef) (string
 	return s.Pos, err
 }
 
+// endOf is the position and sort key of a new item at the end of parent
+// (nil: the top level of orgID). ErrNotFound when parent does not exist.
+func endOf(tx *Tx, orgID string, parent *string) (pos, key string, err error) {
+	last, err := lastPosition(tx, orgID, parent, ContentRef{})
+	if err != nil {
+		return "", "", err
+	}
+	if pos, err = keyBetween(last, ""); err != nil {
+		return "", "", fmt.Errorf("position after %q: %w", last, err)
+	}
+	pk, err := parentSortKey(tx, parent)
+	if err != nil {
+		return "", "", err
+	}
+	if pk == "" {
+		return pos, pos, nil
+	}
+	return pos, pk + "/" + pos, nil
+}
+
 // place gives item a position among the children of parent according to
 // at and refreshes the sort keys of what moved. The new position is a key
 // between the two neighbours (order.go): one row is written, no sibling is

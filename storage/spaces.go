@@ -312,28 +312,38 @@ func insertRevision(tx *Tx, id, spaceID string, parents []string, typ string, at
 	return err
 }
 
-func insertSpace(tx *Tx, s *Space) error {
+// insertSpace inserts s at position pos with sort key key ("" for both:
+// placed by the caller afterwards).
+func insertSpace(tx *Tx, s *Space, pos, key string) error {
 	_, err := tx.exec(`INSERT INTO spaces (id, organization_id, parent_id, title, emoji, icon, visibility, edit_mode, default_level,
- revision_id, position, sort_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', '', ?, ?)`,
+ revision_id, position, sort_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.ID, s.OrganizationID, strOrNil(s.ParentID), s.Title, strOrNil(s.Emoji), strOrNil(s.Icon), s.Visibility, s.EditMode,
-		strOrNil(s.DefaultLevel), s.RevisionID, ms(s.CreatedAt), ms(s.UpdatedAt))
+		strOrNil(s.DefaultLevel), s.RevisionID, pos, key, ms(s.CreatedAt), ms(s.UpdatedAt))
 	return err
 }
 
 // CreateSpace inserts s at the end of its parent with an empty first
-// revision (s.ID, s.RevisionID and the timestamps are filled in).
+// revision (s.ID, s.RevisionID and the timestamps are filled in). The row
+// is written once, with its final position (endOf).
 func (db *DB) CreateSpace(ctx context.Context, s *Space) error {
 	s.ID, s.RevisionID = NewID(), NewID()
-	return db.Write(ctx, func(tx *Tx) error {
-		s.CreatedAt, s.UpdatedAt = tx.Now, tx.Now
-		if err := insertSpace(tx, s); err != nil {
-			return err
-		}
-		if err := insertRevision(tx, s.RevisionID, s.ID, nil, "edits", tx.Now); err != nil {
-			return err
-		}
-		return place(tx, s.OrganizationID, ContentRef{KindSpace, s.ID}, s.ParentID, false, Placement{})
-	})
+	return db.Write(ctx, func(tx *Tx) error { return insertSpaceAtEnd(tx, s) })
+}
+
+// insertSpaceAtEnd writes s (ID and RevisionID set) at the end of its
+// parent with an empty first revision, stamped tx.Now: every way of
+// creating a space (create, site, translation) goes through it.
+func insertSpaceAtEnd(tx *Tx, s *Space) error {
+	s.CreatedAt, s.UpdatedAt = tx.Now, tx.Now
+	pos, key, err := endOf(tx, s.OrganizationID, s.ParentID)
+	if err != nil {
+		return err
+	}
+	s.SortKey = key
+	if err := insertSpace(tx, s, pos, key); err != nil {
+		return err
+	}
+	return insertRevision(tx, s.RevisionID, s.ID, nil, "edits", tx.Now)
 }
 
 // SpacePatch holds the fields to change; nil leaves a field as it is.
@@ -533,7 +543,7 @@ func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, err
 			revs = append(revs, rev{id: src.RevisionID, typ: "edits", at: ms(tx.Now)})
 			ids[src.RevisionID] = dup.RevisionID
 		}
-		if err := insertSpace(tx, &dup); err != nil {
+		if err := insertSpace(tx, &dup, "", ""); err != nil {
 			return err
 		}
 		for _, r := range revs {
