@@ -129,7 +129,8 @@ type SpaceKinds struct {
 
 // visCols names the columns a visibility condition tests: those of a
 // spaces row (s), or of a class row of space_class_counts or
-// member_space_classes, where no parent and no default level are ”.
+// member_space_classes, where no parent and no default level are empty
+// strings.
 type visCols struct {
 	parent, topLevel, visibility, level, noLevel string
 }
