@@ -146,10 +146,13 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		if err := batchInsert(tx, ctx, "collections", []string{"id", "organization_id", "parent_id", "title", "default_level", "position", "sort_key", "created_at", "updated_at"}, colRows); err != nil {
 			return err
 		}
-		if err := batchInsert(tx, ctx, "spaces", []string{"id", "organization_id", "parent_id", "title", "visibility", "edit_mode", "default_level", "revision_id", "position", "sort_key", "created_at", "updated_at"}, spaceRows); err != nil {
-			return err
-		}
-		if err := batchInsert(tx, ctx, "revisions", []string{"id", "space_id", "parents", "type", "created_at"}, revRows); err != nil {
+		err := withoutIndexes(tx, ctx, []string{"spaces", "revisions"}, func() error {
+			if err := batchInsert(tx, ctx, "spaces", []string{"id", "organization_id", "parent_id", "title", "visibility", "edit_mode", "default_level", "revision_id", "position", "sort_key", "created_at", "updated_at"}, spaceRows); err != nil {
+				return err
+			}
+			return batchInsert(tx, ctx, "revisions", []string{"id", "space_id", "parents", "type", "created_at"}, revRows)
+		})
+		if err != nil {
 			return err
 		}
 		if len(e.TeamIDs) > 0 {
