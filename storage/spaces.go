@@ -335,7 +335,8 @@ func (db *DB) CreateSpace(ctx context.Context, s *Space) error {
 // parent with an empty first revision, stamped tx.Now: every way of
 // creating a space (create, site, translation) goes through it.
 func insertSpaceAtEnd(tx *Tx, s *Space) error {
-	s.CreatedAt, s.UpdatedAt = tx.Now, tx.Now
+	now := FromMillis(ms(tx.Now)) // as stored, so that s reads like the row
+	s.CreatedAt, s.UpdatedAt = now, now
 	pos, key, err := endOf(tx, s.OrganizationID, s.ParentID)
 	if err != nil {
 		return err
