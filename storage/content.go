@@ -114,30 +114,23 @@ func neighbour(tx *Tx, orgID string, parent *string, pos, id string, side siblin
 			q += ` AND (position, id) ` + cmp + ` (?, ?)`
 			args = append(args, pos, id)
 		}
-		// Two rows: the first may be the item being placed.
-		q += ` ORDER BY position ` + dir + `, id ` + dir + ` LIMIT 2`
-		rows, err := tx.QueryContext(tx.ctx, q, args...)
+		if skip.Kind == kind {
+			q += ` AND id <> ?`
+			args = append(args, skip.ID)
+		}
+		// One row, read with QueryRow: the writer's prepared statements
+		// serve it (Tx.QueryRowContext), so no SQL is parsed per create.
+		q += ` ORDER BY position ` + dir + `, id ` + dir + ` LIMIT 1`
+		s := sibling{ContentRef: ContentRef{Kind: kind}}
+		err := tx.QueryRowContext(tx.ctx, q, args...).Scan(&s.ID, &s.Pos)
+		if err == sql.ErrNoRows {
+			continue
+		}
 		if err != nil {
 			return best, false, err
 		}
-		for rows.Next() {
-			var s sibling
-			s.Kind = kind
-			if err := rows.Scan(&s.ID, &s.Pos); err != nil {
-				rows.Close()
-				return best, false, err
-			}
-			if s.ContentRef == skip {
-				continue
-			}
-			if !found || (side.before && siblingLess(best, s)) || (!side.before && siblingLess(s, best)) {
-				best, found = s, true
-			}
-			break
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return best, false, err
+		if !found || (side.before && siblingLess(best, s)) || (!side.before && siblingLess(s, best)) {
+			best, found = s, true
 		}
 	}
 	return best, found, nil
