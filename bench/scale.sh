@@ -11,8 +11,7 @@
 # where ratio is large p50 / small p50 (target: at most 1.2), then the
 # durable create (both sizes) against the bare chi + SQLite insert
 # (bench/bare, synchronous=FULL; ratio of throughputs, target at least 0.8)
-# and the
-# large server's peak RSS (/proc VmHWM, target under 200 MB).
+# and the large server's peak RSS (/proc VmHWM, target under 200 MB).
 #
 #   bench/scale.sh                                  # 10,000 and 1,000,000 spaces
 #   SCALE_LARGE=100000 DURATION=2s ROUNDS=1 bench/scale.sh   # a quick check
