@@ -85,11 +85,15 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		colRows = append(colRows, []any{c.id, e.Org, pid, fmt.Sprintf("Collection %03d", i), level, pos, key, at, at})
 	}
 
-	spaceRows := make([][]any, 0, n)
-	revRows := make([][]any, 0, n)
+	// Space rows are made in order (positions are handed out per level as
+	// they come) and written in chunks, so a million spaces never sit in
+	// memory at once; only their ids do, for the grants.
 	ids := make([]string, n)
+	for j := range ids {
+		ids[j] = storage.NewID()
+	}
 	sample, sampleDepth := "", -1
-	for j := range n {
+	spaceRow := func(j int) (space, revision []any) {
 		parent := j % nc
 		if j%20 == 0 {
 			parent = -1
@@ -105,8 +109,7 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		if j%7 == 0 {
 			level = nil
 		}
-		id, rev := storage.NewID(), storage.NewID()
-		ids[j] = id
+		id, rev := ids[j], storage.NewID()
 		pos, key := place(parent)
 		var pid any
 		if parent >= 0 {
@@ -116,8 +119,8 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 			}
 		}
 		at := base + int64(j)*1000
-		spaceRows = append(spaceRows, []any{id, e.Org, pid, fmt.Sprintf("Space %05d", j), visibility, "live", level, rev, pos, key, at, at})
-		revRows = append(revRows, []any{rev, id, "[]", "edits", at})
+		return []any{id, e.Org, pid, fmt.Sprintf("Space %05d", j), visibility, "live", level, rev, pos, key, at, at},
+			[]any{rev, id, "[]", "edits", at}
 	}
 
 	secret, hash := auth.NewToken()
@@ -147,10 +150,21 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 			return err
 		}
 		err := withoutIndexes(tx, ctx, []string{"spaces", "revisions"}, func() error {
-			if err := batchInsert(tx, ctx, "spaces", []string{"id", "organization_id", "parent_id", "title", "visibility", "edit_mode", "default_level", "revision_id", "position", "sort_key", "created_at", "updated_at"}, spaceRows); err != nil {
-				return err
+			const chunk = 20_000
+			for start := 0; start < n; start += chunk {
+				spaceRows, revRows := make([][]any, 0, chunk), make([][]any, 0, chunk)
+				for j := start; j < min(n, start+chunk); j++ {
+					sp, rev := spaceRow(j)
+					spaceRows, revRows = append(spaceRows, sp), append(revRows, rev)
+				}
+				if err := batchInsert(tx, ctx, "spaces", []string{"id", "organization_id", "parent_id", "title", "visibility", "edit_mode", "default_level", "revision_id", "position", "sort_key", "created_at", "updated_at"}, spaceRows); err != nil {
+					return err
+				}
+				if err := batchInsert(tx, ctx, "revisions", []string{"id", "space_id", "parents", "type", "created_at"}, revRows); err != nil {
+					return err
+				}
 			}
-			return batchInsert(tx, ctx, "revisions", []string{"id", "space_id", "parents", "type", "created_at"}, revRows)
+			return nil
 		})
 		if err != nil {
 			return err
