@@ -263,7 +263,7 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 		dynamic = true
 	}
 	spec := listSpec{Select: spaceCols, From: from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc, Dynamic: dynamic}
-	spec.CountQuery, spec.CountArgs = spaceCount(f)
+	spec.CountParts = spaceCount(f)
 	cursor := func(s Space) Cursor { return Cursor{S: s.SortKey, ID: s.ID} }
 	if f.ByCreation {
 		spec.SortCol, spec.Text = "s.created_at", false
@@ -275,15 +275,17 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 	}, keep)
 }
 
-// spaceCount is the query of the total of a space list from the class
-// counts (migration 0013), a sum over at most a few hundred rows however
-// many spaces there are: every live space for a reader who sees them all;
-// else the spaces of the classes they see plus their granted spaces outside
-// those classes. A selection by ids (installations) counts the rows ("").
-func spaceCount(f SpaceFilter) (string, []any) {
+// spaceCount is the total of a space list from the class counts
+// (migration 0013), sums over at most a few hundred rows however many
+// spaces there are: every live space for a reader who sees them all; else
+// the spaces of the classes they see plus their granted spaces outside
+// those classes, the second part cached until access changes (changes of
+// member_space_classes move the access counter). A selection by ids
+// (installations) counts the rows (nil).
+func spaceCount(f SpaceFilter) []countPart {
 	v := f.Visible
 	if v != nil && (len(v.IDs) > 0 || v.Grantee == nil) {
-		return "", nil
+		return nil
 	}
 	classes := `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`
 	args := []any{f.OrganizationID}
@@ -292,16 +294,18 @@ func spaceCount(f SpaceFilter) (string, []any) {
 		args = append(args, *f.ParentID)
 	}
 	if v == nil {
-		return classes, args
+		return []countPart{{Query: classes, Args: args}}
 	}
 	granted := `SELECT COALESCE(SUM(m.live), 0) FROM member_space_classes m WHERE m.organization_id = ? AND m.user_id = ?`
-	args = append(args, f.OrganizationID, v.Grantee.UserID)
+	gargs := []any{f.OrganizationID, v.Grantee.UserID}
 	if f.ParentID != nil {
 		granted += ` AND m.parent_id = ?`
-		args = append(args, *f.ParentID)
+		gargs = append(gargs, *f.ParentID)
 	}
-	return `SELECT (` + classes + ` AND ` + v.cond(classCols("c"), false) + `) + (` +
-		granted + ` AND NOT COALESCE(` + v.cond(classCols("m"), false) + `, FALSE))`, args
+	return []countPart{
+		{Query: classes + ` AND ` + v.cond(classCols("c"), false), Args: args},
+		{Query: granted + ` AND NOT COALESCE(` + v.cond(classCols("m"), false) + `, FALSE)`, Args: gargs, ByAccess: true},
+	}
 }
 
 // insertRevision adds a revision to a space.

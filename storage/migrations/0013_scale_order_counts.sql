@@ -128,3 +128,8 @@ CREATE TRIGGER access_members_delete AFTER DELETE ON members BEGIN UPDATE change
 CREATE TRIGGER access_collections_insert AFTER INSERT ON collections BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
 CREATE TRIGGER access_collections_update AFTER UPDATE OF parent_id, default_level, organization_id ON collections BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
 CREATE TRIGGER access_collections_delete AFTER DELETE ON collections BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+-- A member's granted-space classes are part of a reader's list total
+-- (storage/spaces.go, spaceCount), cached by this counter too.
+CREATE TRIGGER access_member_classes_insert AFTER INSERT ON member_space_classes BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_member_classes_update AFTER UPDATE ON member_space_classes BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+CREATE TRIGGER access_member_classes_delete AFTER DELETE ON member_space_classes BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
