@@ -41,6 +41,9 @@ type accessBase struct {
 	orgRank int                    // 0: guest
 	nodes   storage.CollectionTree // shared: never written
 	grants  map[storage.ContentRef]int
+	// grantee is the member and their teams, whose grants on spaces the
+	// visible-space selection looks up in SQL.
+	grantee storage.SpaceGrantee
 	// installation is set for an installation token: its scopes and its
 	// installation's space selection decide instead of roles and grants.
 	installation *installationReach
@@ -48,7 +51,8 @@ type accessBase struct {
 
 func newContentAccess(d storage.AccessData) *contentAccess {
 	base := d.Memo.Get("base", func() any {
-		b := &accessBase{member: d.Membership != nil, nodes: d.Tree, grants: map[storage.ContentRef]int{}}
+		b := &accessBase{member: d.Membership != nil, nodes: d.Tree, grants: map[storage.ContentRef]int{},
+			grantee: storage.SpaceGrantee{UserID: d.UserID, TeamIDs: d.Teams}}
 		if b.member {
 			b.orgRank = rank(d.Membership.Role)
 		}
@@ -255,13 +259,11 @@ func (a *contentAccess) buildVisibleSpaces() *storage.SpaceVisibility {
 	if everything {
 		return nil
 	}
-	for ref, r := range a.grants {
-		if ref.Kind == storage.KindSpace && r > 0 {
-			v.IDs = append(v.IDs, ref.ID)
-		}
-	}
+	// The spaces granted to the member or their teams: looked up in SQL by
+	// index, so the selection's SQL does not grow with the grants (every
+	// grant gives at least read, so any grant makes its space visible).
+	v.Grantee = &a.grantee
 	// Stable SQL text for the same view (prepared statements, count cache).
-	sort.Strings(v.IDs)
 	for i := range v.Classes {
 		sort.Strings(v.Classes[i].Parents)
 	}

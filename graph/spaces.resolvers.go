@@ -52,7 +52,9 @@ func (r *mutationResolver) CreateSpace(ctx context.Context, organizationID strin
 	if err := r.Store.CreateSpace(ctx, &sp); err != nil {
 		return nil, err
 	}
-	return r.spaceAnswer(ctx, sp.ID)
+	// CreateSpace filled in every stored field, and creating a space changes
+	// nobody's access: the answer needs no read back.
+	return r.spaceModel(sp, a.spaceRole(sp)), nil
 }
 
 // UpdateSpace is the resolver for the updateSpace field.

@@ -2,10 +2,12 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"docsapi/graph/model"
 	"docsapi/storage"
@@ -13,8 +15,11 @@ import (
 
 // TestVisibleSpacesMatchEffectiveRole checks that the SQL selection of
 // visibleSpaces lists exactly the spaces effectiveRole lets a member see, in
-// the same order and with the same total, over random trees, default levels,
-// visibilities and grants, for every organization role and a guest.
+// the same order and with the same total (from the stored class counts),
+// over random trees, default levels, visibilities and grants, for every
+// organization role and a guest, and again after every kind of write:
+// grants, team changes, moves, visibility and default levels, trash and
+// restore, duplicates, role changes, transfers, collection deletion.
 func TestVisibleSpacesMatchEffectiveRole(t *testing.T) {
 	ctx := context.Background()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "v.db"), storage.Options{})
@@ -97,56 +102,75 @@ func TestVisibleSpacesMatchEffectiveRole(t *testing.T) {
 			}
 		}
 
-		for i, user := range append(members, b.User.ID) {
-			d, err := db.ContentAccess(ctx, org, user, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a := newContentAccess(d)
-			for _, parent := range []*string{nil, &cols[0], &cols[len(cols)-1]} {
-				f := storage.SpaceFilter{OrganizationID: org, ParentID: parent}
-				want, err := db.ListSpaces(ctx, f, func(s storage.Space) bool { return a.spaceRole(s) > 0 }, storage.PageQuery{Limit: 1000})
-				if err != nil {
-					t.Fatal(err)
-				}
-				f.Visible = a.visibleSpaces()
-				var got []string
-				var pq storage.PageQuery
-				pq.Limit = 7
-				count := -1
-				for {
-					p, err := db.ListSpaces(ctx, f, nil, pq)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if count >= 0 && p.Count != count {
-						t.Fatalf("count moved between pages: %d then %d", count, p.Count)
-					}
-					count = p.Count
-					for _, s := range p.Items {
-						got = append(got, s.ID)
-					}
-					if p.Next == nil {
-						break
-					}
-					pq.After = p.Next
-				}
-				ids := func(p storage.Page[storage.Space]) []string {
-					var out []string
-					for _, s := range p.Items {
-						out = append(out, s.ID)
-					}
-					return out
-				}
-				if parent == nil && count > 0 && count < len(spaces)-5 {
-					partial = true
-				}
-				if !slices.Equal(got, ids(want)) || count != want.Count {
-					t.Errorf("round %d, member %d (role %v), parent %v: SQL selection gives %d spaces (count %d), effectiveRole %d (count %d)",
-						round, i, roleOf(i, roles), parent != nil, len(got), count, len(want.Items), want.Count)
-				}
+		other, err := db.CreateOrganizationWithAdmin(ctx, "Other", "other"+storage.NewID()+"@example.com", "Admin", storage.NewID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		users := append(members, b.User.ID)
+		check := func(after string) {
+			t.Helper()
+			if checkVisibleSpaces(t, db, org, users, roles, []*string{nil, &cols[0], &cols[len(cols)-1]}, round, after) {
+				partial = true
 			}
 		}
+		check("setup")
+		// Every kind of write that changes what a member sees, or which
+		// class a space counts in; the selection and its total must follow
+		// each one (cached access data included).
+		pick := func() string { return spaces[5+rng.IntN(len(spaces)-5)] }
+		must := func(what string, err error) {
+			t.Helper()
+			if err != nil && !errors.Is(err, storage.ErrNoChange) {
+				t.Fatalf("%s: %v", what, err)
+			}
+		}
+		direct := pick()
+		must("grant", db.SetContentGrant(ctx, org, storage.ContentGrant{TargetKind: storage.KindSpace, TargetID: direct, PrincipalKind: "user", PrincipalID: members[1], Role: "read"}))
+		check("a space grant to a member")
+		must("grant", db.SetContentGrant(ctx, org, storage.ContentGrant{TargetKind: storage.KindCollection, TargetID: cols[1], PrincipalKind: "team", PrincipalID: team, Role: "edit"}))
+		check("a collection grant to a team")
+		granted := pick()
+		must("grant", db.SetContentGrant(ctx, org, storage.ContentGrant{TargetKind: storage.KindSpace, TargetID: granted, PrincipalKind: "team", PrincipalID: team, Role: "comment"}))
+		check("a space grant to a team")
+		must("team", db.ChangeTeamMembers(ctx, org, team, storage.TeamMembersChange{Add: []string{members[len(members)-1]}, Remove: []string{members[0]}}))
+		check("team members added and removed")
+		for _, c := range []*string{&cols[len(cols)-1], nil, &cols[1]} {
+			must("move", db.MoveSpace(ctx, granted, c, storage.Placement{}))
+			must("move", db.MoveSpace(ctx, direct, c, storage.Placement{}))
+			check("granted spaces moved")
+		}
+		_, err = db.DeleteContentGrant(ctx, storage.ContentRef{Kind: storage.KindSpace, ID: granted}, "team", team)
+		must("revoke", err)
+		check("a grant removed")
+		must("move", db.MoveSpace(ctx, pick(), nil, storage.Placement{}))
+		check("a space moved to the top level")
+		vis, lvl := "public", new("read")
+		must("update", db.UpdateSpace(ctx, direct, storage.SpacePatch{Visibility: &vis}))
+		must("update", db.UpdateSpace(ctx, pick(), storage.SpacePatch{Visibility: &vis}))
+		must("update", db.UpdateSpace(ctx, pick(), storage.SpacePatch{DefaultLevel: &lvl}))
+		var none *string
+		must("update", db.UpdateSpace(ctx, spaces[len(spaces)-1], storage.SpacePatch{DefaultLevel: &none}))
+		check("visibility and default levels changed")
+		must("collection", db.UpdateCollection(ctx, cols[0], storage.CollectionPatch{DefaultLevel: &none}))
+		check("a collection's default level removed")
+		trashed := pick()
+		_, err = db.TrashSpace(ctx, trashed)
+		must("trash", err)
+		check("a space trashed")
+		must("restore", db.RestoreSpace(ctx, trashed, time.Time{}))
+		check("a space restored")
+		_, err = db.DuplicateSpace(ctx, spaces[6], "copy")
+		must("duplicate", err)
+		check("a space duplicated (with its grants)")
+		must("role", db.UpdateMemberRole(ctx, org, members[2], new("edit")))
+		check("a member's role changed")
+		must("transfer", db.TransferSpace(ctx, pick(), other.Organization.ID))
+		check("a space transferred to another organization")
+		must("transfer", db.TransferCollection(ctx, cols[len(cols)-2], other.Organization.ID))
+		check("a collection transferred to another organization")
+		_, err = db.DeleteCollection(ctx, cols[2])
+		must("delete collection", err)
+		check("a collection deleted (its spaces trashed)")
 	}
 	if !partial {
 		t.Error("no member saw only part of the spaces: the random content tests nothing")
@@ -161,4 +185,65 @@ func roleOf(i int, roles []*string) string {
 		return "guest"
 	}
 	return *roles[i]
+}
+
+// checkVisibleSpaces compares, for each user and parent, the SQL selection
+// of visibleSpaces (paged by 7, with its total) with the spaces
+// effectiveRole lets the user see; it reports whether some user saw part
+// of the top level only.
+func checkVisibleSpaces(t *testing.T, db *storage.DB, org string, users []string, roles []*string, parents []*string, round int, after string) (partial bool) {
+	t.Helper()
+	ctx := context.Background()
+	all, err := db.ListSpaces(ctx, storage.SpaceFilter{OrganizationID: org}, nil, storage.PageQuery{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, user := range users {
+		d, err := db.ContentAccess(ctx, org, user, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := newContentAccess(d)
+		for _, parent := range parents {
+			f := storage.SpaceFilter{OrganizationID: org, ParentID: parent}
+			want, err := db.ListSpaces(ctx, f, func(s storage.Space) bool { return a.spaceRole(s) > 0 }, storage.PageQuery{Limit: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Visible = a.visibleSpaces()
+			var got []string
+			var pq storage.PageQuery
+			pq.Limit = 7
+			count := -1
+			for {
+				p, err := db.ListSpaces(ctx, f, nil, pq)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if count >= 0 && p.Count != count {
+					t.Fatalf("count moved between pages: %d then %d", count, p.Count)
+				}
+				count = p.Count
+				for _, s := range p.Items {
+					got = append(got, s.ID)
+				}
+				if p.Next == nil {
+					break
+				}
+				pq.After = p.Next
+			}
+			var ids []string
+			for _, s := range want.Items {
+				ids = append(ids, s.ID)
+			}
+			if parent == nil && count > 0 && count < all.Count {
+				partial = true
+			}
+			if !slices.Equal(got, ids) || count != want.Count || len(ids) != want.Count {
+				t.Errorf("round %d after %s, member %d (role %v), parent %v: SQL selection gives %d spaces (count %d), effectiveRole %d (count %d)",
+					round, after, i, roleOf(i, roles), parent != nil, len(got), count, len(ids), want.Count)
+			}
+		}
+	}
+	return partial
 }

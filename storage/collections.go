@@ -60,11 +60,14 @@ func (db *DB) CreateCollection(ctx context.Context, c *Collection) error {
 	c.ID = NewID()
 	return db.Write(ctx, func(tx *Tx) error {
 		c.CreatedAt, c.UpdatedAt = tx.Now, tx.Now
-		if _, err := tx.exec(`INSERT INTO collections (id, organization_id, parent_id, title, description, default_level, position, sort_key, created_at, updated_at)
- VALUES (?, ?, ?, ?, ?, ?, '', '', ?, ?)`, c.ID, c.OrganizationID, strOrNil(c.ParentID), c.Title, strOrNil(c.Description), strOrNil(c.DefaultLevel), ms(tx.Now), ms(tx.Now)); err != nil {
+		pos, key, err := endOf(tx, c.OrganizationID, c.ParentID)
+		if err != nil {
 			return err
 		}
-		return place(tx, c.OrganizationID, ContentRef{KindCollection, c.ID}, c.ParentID, false, Placement{})
+		c.SortKey = key
+		_, err = tx.exec(`INSERT INTO collections (id, organization_id, parent_id, title, description, default_level, position, sort_key, created_at, updated_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.ID, c.OrganizationID, strOrNil(c.ParentID), c.Title, strOrNil(c.Description), strOrNil(c.DefaultLevel), pos, key, ms(tx.Now), ms(tx.Now))
+		return err
 	})
 }
 
@@ -129,7 +132,7 @@ func (db *DB) DeleteCollection(ctx context.Context, id string) (bool, error) {
 		if err != nil {
 			return err
 		}
-		end, err := lastTopPosition(tx, orgID)
+		end, err := lastPosition(tx, orgID, nil, ContentRef{})
 		if err != nil {
 			return err
 		}
@@ -143,9 +146,11 @@ func (db *DB) DeleteCollection(ctx context.Context, id string) (bool, error) {
 			// level, where in-collection visibility means nothing, so it
 			// narrows to private.
 			for _, sid := range spaceIDs {
-				end += posGap
-				if _, err := tx.exec(`UPDATE spaces SET deleted_at = COALESCE(deleted_at, ?), parent_id = NULL, position = ?,
- visibility = CASE WHEN visibility = 'in-collection' THEN 'private' ELSE visibility END WHERE id = ?`, ms(tx.Now), posKey(end), sid); err != nil {
+				if end, err = keyBetween(end, ""); err != nil {
+					return err
+				}
+				if _, err := tx.exec(`UPDATE spaces SET deleted_at = COALESCE(deleted_at, ?), parent_id = NULL, position = ?, sort_key = ?,
+ visibility = CASE WHEN visibility = 'in-collection' THEN 'private' ELSE visibility END WHERE id = ?`, ms(tx.Now), end, end, sid); err != nil {
 					return err
 				}
 			}
@@ -162,8 +167,10 @@ func (db *DB) DeleteCollection(ctx context.Context, id string) (bool, error) {
 				return err
 			}
 		}
+		// The spaces moved out got their top-level sort keys above; nothing
+		// else at the top level changed.
 		deleted = true
-		return refreshLevel(tx, orgID, nil)
+		return nil
 	})
 	return deleted, err
 }
@@ -183,15 +190,6 @@ func (db *DB) MoveCollection(ctx context.Context, id string, parent *string, at 
 		_, err = tx.exec(`UPDATE collections SET updated_at = ? WHERE id = ?`, ms(tx.Now), id)
 		return err
 	})
-}
-
-// lastTopPosition is the highest position used at the top level of orgID,
-// trashed spaces included.
-func lastTopPosition(tx *Tx, orgID string) (int64, error) {
-	var a, b sql.NullString
-	err := tx.QueryRowContext(tx.ctx, `SELECT (SELECT MAX(position) FROM collections WHERE organization_id = ? AND parent_id IS NULL),
- (SELECT MAX(position) FROM spaces WHERE organization_id = ? AND parent_id IS NULL)`, orgID, orgID).Scan(&a, &b)
-	return max(posValue(a.String), posValue(b.String)), err
 }
 
 func samePtr(a, b *string) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }

@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sort"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -70,64 +68,105 @@ type Placement struct {
 	After  *ContentRef
 }
 
-// posGap spaces new positions so that most insertions between two siblings
-// need no renumbering.
-const posGap = 1 << 16
-
-// posKey is the stored, fixed-width text of a position: text order equals
-// numeric order, and sort keys of siblings line up character by character.
-func posKey(n int64) string { return fmt.Sprintf("%012d", n) }
-
-func posValue(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
-
-// sortKeyUnder is the sort key of an item at position pos under a parent
-// whose sort key is parentKey ("" at the top level).
-func sortKeyUnder(parentKey, pos string) string {
-	if parentKey == "" {
-		return pos
-	}
-	return parentKey + "/" + pos
-}
-
 type sibling struct {
 	ContentRef
 	Pos string
 }
 
-// siblingsOf lists the live children of parent (nil: the top level of
-// orgID) in their stored order.
-func siblingsOf(tx *Tx, orgID string, parent *string) ([]sibling, error) {
-	var q string
-	var args []any
+// siblingSide selects a neighbour: the first sibling before (or after) a
+// position, skipping one item (the one being placed), live spaces only or
+// trashed ones too.
+type siblingSide struct {
+	before   bool
+	liveOnly bool
+}
+
+// neighbour is the sibling of an item under parent (nil: the top level of
+// orgID) nearest to (pos, id) on one side; ok is false when there is none.
+// pos "" with side after starts from the beginning, with side before from
+// the end. Collections and spaces share one order, so it asks both tables,
+// each through its (organization_id, parent_id, position, id) index: two
+// index seeks, whatever the number of siblings.
+func neighbour(tx *Tx, orgID string, parent *string, pos, id string, side siblingSide, skip ContentRef) (sibling, bool, error) {
+	var best sibling
+	found := false
+	for _, kind := range []string{KindCollection, KindSpace} {
+		q := `SELECT id, position FROM ` + tableOf(kind) + ` WHERE organization_id = ? AND `
+		args := []any{orgID}
+		if parent == nil {
+			q += `parent_id IS NULL`
+		} else {
+			q += `parent_id = ?`
+			args = append(args, *parent)
+		}
+		if side.liveOnly && kind == KindSpace {
+			q += ` AND deleted_at IS NULL`
+		}
+		dir := "ASC"
+		if side.before {
+			dir = "DESC"
+		}
+		if pos != "" {
+			cmp := ">"
+			if side.before {
+				cmp = "<"
+			}
+			q += ` AND (position, id) ` + cmp + ` (?, ?)`
+			args = append(args, pos, id)
+		}
+		if skip.Kind == kind {
+			q += ` AND id <> ?`
+			args = append(args, skip.ID)
+		}
+		// One row, read with QueryRow: the writer's prepared statements
+		// serve it (Tx.QueryRowContext), so no SQL is parsed per create.
+		q += ` ORDER BY position ` + dir + `, id ` + dir + ` LIMIT 1`
+		s := sibling{ContentRef: ContentRef{Kind: kind}}
+		err := tx.QueryRowContext(tx.ctx, q, args...).Scan(&s.ID, &s.Pos)
+		if err == sql.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return best, false, err
+		}
+		if !found || (side.before && siblingLess(best, s)) || (!side.before && siblingLess(s, best)) {
+			best, found = s, true
+		}
+	}
+	return best, found, nil
+}
+
+// siblingLess is the stored order of siblings: position, then id.
+func siblingLess(a, b sibling) bool {
+	if a.Pos != b.Pos {
+		return a.Pos < b.Pos
+	}
+	return a.ID < b.ID
+}
+
+// siblingAt reads ref as a sibling under parent in orgID (live, for a
+// space) of item; ErrBadPosition when it is not one.
+func siblingAt(tx *Tx, orgID string, parent *string, ref, item ContentRef) (sibling, error) {
+	s := sibling{ContentRef: ref}
+	if ref == item || (ref.Kind != KindSpace && ref.Kind != KindCollection) {
+		return s, ErrBadPosition
+	}
+	q := `SELECT position FROM ` + tableOf(ref.Kind) + ` WHERE id = ? AND organization_id = ? AND `
+	args := []any{ref.ID, orgID}
 	if parent == nil {
-		q = `SELECT 'collection', id, position FROM collections WHERE organization_id = ? AND parent_id IS NULL
- UNION ALL SELECT 'space', id, position FROM spaces WHERE organization_id = ? AND parent_id IS NULL AND deleted_at IS NULL`
-		args = []any{orgID, orgID}
+		q += `parent_id IS NULL`
 	} else {
-		q = `SELECT 'collection', id, position FROM collections WHERE parent_id = ?
- UNION ALL SELECT 'space', id, position FROM spaces WHERE parent_id = ? AND deleted_at IS NULL`
-		args = []any{*parent, *parent}
+		q += `parent_id = ?`
+		args = append(args, *parent)
 	}
-	rows, err := tx.QueryContext(tx.ctx, q, args...)
-	if err != nil {
-		return nil, err
+	if ref.Kind == KindSpace {
+		q += ` AND deleted_at IS NULL`
 	}
-	defer rows.Close()
-	var out []sibling
-	for rows.Next() {
-		var s sibling
-		if err := rows.Scan(&s.Kind, &s.ID, &s.Pos); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
+	err := tx.QueryRowContext(tx.ctx, q, args...).Scan(&s.Pos)
+	if err == sql.ErrNoRows {
+		return s, ErrBadPosition
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Pos != out[j].Pos {
-			return out[i].Pos < out[j].Pos
-		}
-		return out[i].ID < out[j].ID
-	})
-	return out, rows.Err()
+	return s, err
 }
 
 func tableOf(kind string) string {
@@ -137,86 +176,128 @@ func tableOf(kind string) string {
 	return "spaces"
 }
 
-// place gives item a position among the children of parent according to
-// at, writing it (and renumbering the siblings when no gap is left) and
-// refreshing the sort keys of everything that moved. When the item keeps
-// its parent and its rank, place returns ErrNoChange and writes nothing.
-func place(tx *Tx, orgID string, item ContentRef, parent *string, samePar bool, at Placement) error {
-	all, err := siblingsOf(tx, orgID, parent)
-	if err != nil {
-		return err
+// lastPosition is the highest position under parent (nil: the top level of
+// orgID), trashed spaces included, skipping skip; "" when there is none.
+func lastPosition(tx *Tx, orgID string, parent *string, skip ContentRef) (string, error) {
+	s, ok, err := neighbour(tx, orgID, parent, "", "", siblingSide{before: true}, skip)
+	if !ok {
+		return "", err
 	}
-	sibs := make([]sibling, 0, len(all))
-	current := -1
-	for _, s := range all {
-		if s.ContentRef == item {
-			current = len(sibs)
-			continue
-		}
-		sibs = append(sibs, s)
-	}
-	index := func(ref *ContentRef) (int, error) {
-		if ref == nil {
-			return -1, nil
-		}
-		for i, s := range sibs {
-			if s.ContentRef == *ref {
-				return i, nil
-			}
-		}
-		return -1, ErrBadPosition
-	}
-	bi, err := index(at.Before)
-	if err != nil {
-		return err
-	}
-	ai, err := index(at.After)
-	if err != nil {
-		return err
-	}
-	target := len(sibs)
-	switch {
-	case at.Before != nil && at.After != nil:
-		if ai+1 != bi {
-			return ErrBadPosition
-		}
-		target = bi
-	case at.Before != nil:
-		target = bi
-	case at.After != nil:
-		target = ai + 1
-	}
-	if samePar && current == target {
-		return ErrNoChange
-	}
+	return s.Pos, err
+}
 
-	var prev, next int64 = 0, -1
-	if target > 0 {
-		prev = posValue(sibs[target-1].Pos)
+// endOf is the position and sort key of a new item at the end of parent
+// (nil: the top level of orgID). ErrNotFound when parent does not exist.
+func endOf(tx *Tx, orgID string, parent *string) (pos, key string, err error) {
+	last, err := lastPosition(tx, orgID, parent, ContentRef{})
+	if err != nil {
+		return "", "", err
 	}
-	if target < len(sibs) {
-		next = posValue(sibs[target].Pos)
+	if pos, err = keyBetween(last, ""); err != nil {
+		return "", "", fmt.Errorf("position after %q: %w", last, err)
 	}
-	var pos int64
-	switch {
-	case next < 0:
-		pos = prev + posGap
-	case next-prev > 1:
-		pos = prev + (next-prev)/2
-	default:
-		// No room left between the neighbours: renumber the whole level.
-		ordered := append(append(append([]sibling{}, sibs[:target]...), sibling{ContentRef: item}), sibs[target:]...)
-		for i, s := range ordered {
-			if _, err := tx.exec(`UPDATE `+tableOf(s.Kind)+` SET position = ? WHERE id = ?`, posKey(int64(i+1)*posGap), s.ID); err != nil {
-				return err
-			}
+	pk, err := parentSortKey(tx, parent)
+	if err != nil {
+		return "", "", err
+	}
+	if pk == "" {
+		return pos, pos, nil
+	}
+	return pos, pk + "/" + pos, nil
+}
+
+// place gives item a position among the children of parent according to
+// at and refreshes the sort keys of what moved. The new position is a key
+// between the two neighbours (order.go): one row is written, no sibling is
+// renumbered, and the neighbours are found by index. Trashed spaces keep
+// their place among the siblings (so that a restore finds it), so keys are
+// made between neighbours trashed or not, while Before and After name live
+// siblings. When the item keeps its parent and its rank, place returns
+// ErrNoChange and writes nothing.
+func place(tx *Tx, orgID string, item ContentRef, parent *string, samePar bool, at Placement) error {
+	var cur sibling
+	if samePar {
+		if err := tx.QueryRowContext(tx.ctx, `SELECT position FROM `+tableOf(item.Kind)+` WHERE id = ?`, item.ID).Scan(&cur.Pos); err != nil {
+			return notFound(err)
 		}
-		if _, err := tx.exec(`UPDATE `+tableOf(item.Kind)+` SET parent_id = ? WHERE id = ?`, strOrNil(parent), item.ID); err != nil {
+		cur.ContentRef = item
+	}
+	live := siblingSide{liveOnly: true}
+	// lo and hi bound the new key (any sibling, trashed or not); stay is
+	// whether the item already sits where at points.
+	var lo, hi string
+	stay := false
+	switch {
+	case at.After != nil:
+		after, err := siblingAt(tx, orgID, parent, *at.After, item)
+		if err != nil {
 			return err
 		}
-		return refreshLevel(tx, orgID, parent)
+		if at.Before != nil {
+			next, ok, err := neighbour(tx, orgID, parent, after.Pos, after.ID, live, item)
+			if err != nil {
+				return err
+			}
+			if !ok || next.ContentRef != *at.Before {
+				return ErrBadPosition
+			}
+		}
+		next, ok, err := neighbour(tx, orgID, parent, after.Pos, after.ID, siblingSide{}, item)
+		if err != nil {
+			return err
+		}
+		lo = after.Pos
+		if ok {
+			hi = next.Pos
+		}
+		if samePar {
+			prev, ok, err := neighbour(tx, orgID, parent, cur.Pos, cur.ID, siblingSide{before: true, liveOnly: true}, item)
+			if err != nil {
+				return err
+			}
+			stay = ok && prev.ContentRef == after.ContentRef
+		}
+	case at.Before != nil:
+		before, err := siblingAt(tx, orgID, parent, *at.Before, item)
+		if err != nil {
+			return err
+		}
+		prev, ok, err := neighbour(tx, orgID, parent, before.Pos, before.ID, siblingSide{before: true}, item)
+		if err != nil {
+			return err
+		}
+		hi = before.Pos
+		if ok {
+			lo = prev.Pos
+		}
+		if samePar {
+			next, ok, err := neighbour(tx, orgID, parent, cur.Pos, cur.ID, live, item)
+			if err != nil {
+				return err
+			}
+			stay = ok && next.ContentRef == before.ContentRef
+		}
+	default:
+		var err error
+		if lo, err = lastPosition(tx, orgID, parent, item); err != nil {
+			return err
+		}
+		if samePar {
+			_, ok, err := neighbour(tx, orgID, parent, cur.Pos, cur.ID, live, item)
+			if err != nil {
+				return err
+			}
+			stay = !ok
+		}
 	}
-	if _, err := tx.exec(`UPDATE `+tableOf(item.Kind)+` SET parent_id = ?, position = ? WHERE id = ?`, strOrNil(parent), posKey(pos), item.ID); err != nil {
+	if samePar && stay {
+		return ErrNoChange
+	}
+	pos, err := keyBetween(lo, hi)
+	if err != nil {
+		return fmt.Errorf("position between %q and %q: %w", lo, hi, err)
+	}
+	if _, err := tx.exec(`UPDATE `+tableOf(item.Kind)+` SET parent_id = ?, position = ? WHERE id = ?`, strOrNil(parent), pos, item.ID); err != nil {
 		return err
 	}
 	return refreshItem(tx, item, parent)
@@ -350,7 +431,10 @@ type ContentGrant struct {
 // collection tree, and the grants made to the user or to a team they
 // belong to.
 type AccessData struct {
+	UserID     string
 	Membership *Membership
+	// Teams are the member's teams in the organization.
+	Teams []string
 	// Tree is the organization's whole collection tree by id. It is shared
 	// between requests (cached until the next write): read it, never change it.
 	Tree        CollectionTree
@@ -396,80 +480,110 @@ const (
  (g.principal_kind = 'user' AND g.principal_id = ?) OR
  (g.principal_kind = 'team' AND g.principal_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ? AND tm.user_id = ?)))`
 	treeSQL = `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`
+	// accessTeamsSQL: the member's teams (team_members_by_user).
+	accessTeamsSQL = `SELECT team_id FROM team_members WHERE organization_id = ? AND user_id = ? ORDER BY team_id`
+	// countersSQL reads both counters: n moves on every write, access only
+	// on writes that change access data (migration 0013's triggers).
+	countersSQL = `SELECT n, access FROM change_counter WHERE id = 1`
 )
 
+// counters is one reading of the change counters.
+type counters struct{ n, access int64 }
+
+func readCounters(ctx context.Context, q queryer) (counters, error) {
+	var c counters
+	err := q.QueryRowContext(ctx, countersSQL).Scan(&c.n, &c.access)
+	return c, err
+}
+
 // ContentAccess loads the AccessData of userID in orgID. It is cached per
-// organization and user until the next write (see versioned): a request
-// then costs one read of the change counter. The collection tree is cached
-// per organization the same way (treeCache). chainFrom is a hint kept for
-// the interface: the whole tree is always returned, which answers
+// organization and user until the next write that changes access (the
+// access counter: memberships, teams, the collection tree, grants; see
+// migration 0013), so creating, renaming or moving spaces leaves it and
+// what is derived from it (the visible-space selection) in place; a
+// request then costs one read of the counters. When it must be read again,
+// one request reads it and the others wanting the same key wait for that
+// read (singleflight) instead of all reading it. The collection tree is
+// cached per organization the same way (treeCache). chainFrom is a hint
+// kept for the interface: the whole tree is always returned, which answers
 // single-item checks too. The result is shared between requests: read it,
 // never change it.
 func (db *DB) ContentAccess(ctx context.Context, orgID, userID string, chainFrom *string) (AccessData, error) {
 	var a AccessData
-	if err := db.prepare(ctx, changeCounterSQL, accessMemberSQL, accessGrantsSQL, treeSQL); err != nil {
+	if err := db.prepare(ctx, countersSQL, accessMemberSQL, accessGrantsSQL, accessTeamsSQL, treeSQL); err != nil {
 		return a, err
 	}
-	version, err := changeVersion(ctx, db.r())
+	c, err := readCounters(ctx, db.r())
 	if err != nil {
 		return a, err
 	}
-	if d, ok := db.access.get(accessKey(orgID, userID), version); ok {
+	if d, ok := db.access.get(accessKey(orgID, userID), c.access); ok {
 		return d, nil
 	}
-	err = db.ReadTx(ctx, func(q queryer) error {
-		// The snapshot may be newer than the counter read above.
-		if version, err = changeVersion(ctx, q); err != nil {
+	return db.loadAccess(ctx, orgID, userID)
+}
+
+// loadAccess reads userID's AccessData in orgID in a read snapshot of its
+// own, one reader per key at a time.
+func (db *DB) loadAccess(ctx context.Context, orgID, userID string) (AccessData, error) {
+	key := accessKey(orgID, userID)
+	ctx = context.WithoutCancel(ctx) // shared: one caller leaving must not fail the others
+	v, err, _ := db.accessLoads.Do(key, func() (any, error) {
+		var a AccessData
+		err := db.ReadTx(ctx, func(q queryer) error {
+			c, err := readCounters(ctx, q)
+			if err != nil {
+				return err
+			}
+			a, err = db.accessAt(ctx, q, orgID, userID, c.access)
 			return err
-		}
-		a, err = db.accessAt(ctx, q, orgID, userID, version)
-		return err
+		})
+		return a, err
 	})
-	return a, err
+	if err != nil {
+		return AccessData{}, err
+	}
+	return v.(AccessData), nil
 }
 
 // SpaceAccess reads a space (of any organization, trashed or not) and the
-// AccessData of userID in the space's organization, both as of one change
-// counter reading: between writes a request costs that one read. The
+// AccessData of userID in the space's organization: between writes a
+// request costs one read of the counters. The space is cached until the
+// next write, the access data until the next change of access. The
 // results are shared between requests: read them, never change them.
 func (db *DB) SpaceAccess(ctx context.Context, spaceID, userID string) (Space, AccessData, error) {
 	var sp Space
 	var a AccessData
-	if err := db.prepare(ctx, changeCounterSQL, spaceByIDSQL, accessMemberSQL, accessGrantsSQL, treeSQL); err != nil {
+	if err := db.prepare(ctx, countersSQL, spaceByIDSQL, accessMemberSQL, accessGrantsSQL, accessTeamsSQL, treeSQL); err != nil {
 		return sp, a, err
 	}
-	version, err := changeVersion(ctx, db.r())
+	c, err := readCounters(ctx, db.r())
 	if err != nil {
 		return sp, a, err
 	}
-	if sp, ok := db.spaces.get(spaceID, version); ok {
-		if a, ok := db.access.get(accessKey(sp.OrganizationID, userID), version); ok {
-			return sp, a, nil
+	sp, ok := db.spaces.get(spaceID, c.n)
+	if !ok {
+		if sp, err = db.spaceAt(ctx, db.r(), spaceID, c.n); err != nil {
+			return sp, a, err
 		}
 	}
-	err = db.ReadTx(ctx, func(q queryer) error {
-		if version, err = changeVersion(ctx, q); err != nil {
-			return err
-		}
-		if sp, err = db.spaceAt(ctx, q, spaceID, version); err != nil {
-			return err
-		}
-		a, err = db.accessAt(ctx, q, sp.OrganizationID, userID, version)
-		return err
-	})
+	if a, ok := db.access.get(accessKey(sp.OrganizationID, userID), c.access); ok {
+		return sp, a, nil
+	}
+	a, err = db.loadAccess(ctx, sp.OrganizationID, userID)
 	return sp, a, err
 }
 
 func accessKey(orgID, userID string) string { return orgID + "\x00" + userID }
 
 // accessAt is the AccessData of userID in orgID in q's snapshot, whose
-// change counter reads version: from the cache, or read and cached.
+// access counter reads version: from the cache, or read and cached.
 func (db *DB) accessAt(ctx context.Context, q queryer, orgID, userID string, version int64) (AccessData, error) {
 	key := accessKey(orgID, userID)
 	if d, ok := db.access.get(key, version); ok {
 		return d, nil
 	}
-	var a AccessData
+	a := AccessData{UserID: userID}
 	var role sql.NullString
 	var sso bool
 	err := q.QueryRowContext(ctx, accessMemberSQL, orgID, userID).Scan(&role, &sso)
@@ -484,14 +598,18 @@ func (db *DB) accessAt(ctx context.Context, q queryer, orgID, userID string, ver
 		if a.Grants, err = scanGrants(q.QueryContext(ctx, accessGrantsSQL, orgID, userID, orgID, userID)); err != nil {
 			return a, err
 		}
+		if a.Teams, err = queryIDsCtx(ctx, q, accessTeamsSQL, orgID, userID); err != nil {
+			return a, err
+		}
 	}
 	a.Memo = &Memo{}
 	db.access.put(key, version, a)
 	return a, nil
 }
 
-// spaceAt is the space with that id in q's snapshot, whose change counter
-// reads version: from the cache, or read and cached.
+// spaceAt is the space with that id as q reads it, cached under version
+// (the change counter read before, in the same snapshot or earlier: a
+// write between the two only makes the entry miss sooner).
 func (db *DB) spaceAt(ctx context.Context, q queryer, id string, version int64) (Space, error) {
 	if sp, ok := db.spaces.get(id, version); ok {
 		return sp, nil

@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/singleflight"
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
 
@@ -44,9 +45,10 @@ type DB struct {
 
 	writeObserver atomic.Pointer[WriteObserver]
 	counts        countCache              // list totals, valid while the change counter stands still
-	trees         treeCache               // collection trees by organization, valid while the change counter stands still
-	access        versioned[AccessData]   // content access by organization and user, likewise
-	orgs          versioned[orgFor]       // OrganizationFor by organization and user, likewise
+	trees         treeCache               // collection trees by organization, valid while the access counter stands still
+	access        versioned[AccessData]   // content access by organization and user, valid while the access counter stands still
+	accessLoads   singleflight.Group      // one read of a missing AccessData at a time, by key
+	orgs          versioned[orgFor]       // OrganizationFor by organization and user, valid while the change counter stands still
 	spaces        versioned[Space]        // spaces by id (SpaceAccess), likewise
 	searches      versioned[searchAnswer] // search answers by scope, query and page (search.go), likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
@@ -372,6 +374,12 @@ func (db *DB) prepareWrites(queries []string) {
 		}
 		db.mu.Unlock()
 	}
+}
+
+// PrepareContext prepares q on this transaction's connection, for bulk
+// loaders (bench/seed) that run one statement many times in a transaction.
+func (t *Tx) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
+	return t.tx.PrepareContext(ctx, q)
 }
 
 // exec is ExecContext with the transaction's own context.

@@ -89,10 +89,14 @@ type listSpec struct {
 	// NOT NULL foreign key); the page still uses From.
 	CountFrom string
 	CountArgs []any
-	SortCol   string // column holding the sort key
-	IDCol     string // unique tiebreak column
-	Desc      bool
-	Text      bool // the sort key is text (Cursor.S) rather than a number (Cursor.N)
+	// CountParts, when set, are the queries whose results add up to the
+	// total (sums of stored counts instead of a count of rows), each cached
+	// under its own counter.
+	CountParts []countPart
+	SortCol    string // column holding the sort key
+	IDCol      string // unique tiebreak column
+	Desc       bool
+	Text       bool // the sort key is text (Cursor.S) rather than a number (Cursor.N)
 	// Dynamic: the SQL varies with the reader (a visibility condition), so
 	// its statements are prepared only while few such statements exist.
 	Dynamic bool
@@ -123,18 +127,29 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 	if spec.CountFrom != "" {
 		countFrom, countArgs = spec.CountFrom, spec.CountArgs
 	}
-	countQ := "SELECT COUNT(*) " + countFrom
-	if err := db.prepare(ctx, changeCounterSQL); err != nil {
+	parts := spec.CountParts
+	if len(parts) == 0 {
+		parts = []countPart{{Query: "SELECT COUNT(*) " + countFrom, Args: countArgs}}
+	}
+	queries := []string{q}
+	for _, p := range parts {
+		queries = append(queries, p.Query)
+	}
+	if err := db.prepare(ctx, changeCounterSQL, countersSQL); err != nil {
 		return page, err
 	}
 	if spec.Dynamic {
-		db.prepareDynamic(ctx, countQ, q)
-	} else if err := db.prepare(ctx, countQ, q); err != nil {
+		db.prepareDynamic(ctx, queries...)
+	} else if err := db.prepare(ctx, queries...); err != nil {
 		return page, err
 	}
 	err := db.ReadTx(ctx, func(tx queryer) error {
-		if err := db.counts.count(ctx, tx, countQ, countArgs, &page.Count); err != nil {
-			return err
+		for _, p := range parts {
+			var n int
+			if err := db.counts.count(ctx, tx, p, &n); err != nil {
+				return err
+			}
+			page.Count += n
 		}
 		rows, err := tx.QueryContext(ctx, q, args...)
 		if err != nil {
@@ -257,11 +272,24 @@ const maxCountEntries = 10_000
 
 const changeCounterSQL = `SELECT n FROM change_counter WHERE id = 1`
 
-// count sets *n to the result of query (a COUNT) in tx's snapshot.
-func (c *countCache) count(ctx context.Context, tx queryer, query string, args []any, n *int) error {
-	var version int64
-	if err := tx.QueryRowContext(ctx, changeCounterSQL).Scan(&version); err != nil {
+// countPart is a query giving part of a list's total. ByAccess: its result
+// only changes with the access counter (migration 0013), so it stays
+// cached across other writes.
+type countPart struct {
+	Query    string
+	Args     []any
+	ByAccess bool
+}
+
+// count sets *n to the result of p's query in tx's snapshot.
+func (c *countCache) count(ctx context.Context, tx queryer, p countPart, n *int) error {
+	cs, err := readCounters(ctx, tx)
+	if err != nil {
 		return err
+	}
+	version, query, args := cs.n, p.Query, p.Args
+	if p.ByAccess {
+		version = cs.access
 	}
 	key := countKey(query, args)
 	c.mu.RLock()

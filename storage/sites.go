@@ -140,15 +140,8 @@ func (db *DB) CreateSite(ctx context.Context, s *Site, newSpace *Space, spaces [
 	return db.Write(ctx, func(tx *Tx) error {
 		s.CreatedAt, s.UpdatedAt, s.AdaptiveSchemaUpdatedAt, s.VisitorSecretRotatedAt = tx.Now, tx.Now, tx.Now, tx.Now
 		if newSpace != nil {
-			newSpace.ID, newSpace.RevisionID = NewID(), NewID()
-			newSpace.CreatedAt, newSpace.UpdatedAt = tx.Now, tx.Now
-			if err := insertSpace(tx, newSpace); err != nil {
-				return err
-			}
-			if err := insertRevision(tx, newSpace.RevisionID, newSpace.ID, nil, "edits", tx.Now); err != nil {
-				return err
-			}
-			if err := place(tx, newSpace.OrganizationID, ContentRef{KindSpace, newSpace.ID}, nil, false, Placement{}); err != nil {
+			newSpace.ID, newSpace.RevisionID, newSpace.ParentID = NewID(), NewID(), nil
+			if err := insertSpaceAtEnd(tx, newSpace); err != nil {
 				return err
 			}
 		}

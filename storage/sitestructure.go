@@ -3,7 +3,9 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -495,3 +497,10 @@ func leaveSites(tx *Tx, spaceID string) error {
 	}
 	return nil
 }
+
+// posKey is the stored, fixed-width text of a site structure position:
+// text order equals numeric order, and sort keys line up character by
+// character.
+func posKey(n int64) string { return fmt.Sprintf("%012d", n) }
+
+func posValue(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }

@@ -27,9 +27,44 @@ const memberCountsSet = `team_count = (SELECT COUNT(*) FROM team_members tm
      AND g.organization_id = tm.organization_id AND g.principal_kind = 'team' AND g.principal_id = tm.team_id AND g.target_kind = 'space') x
    CROSS JOIN spaces s WHERE s.id = x.target_id AND s.deleted_at IS NULL)`
 
-// refreshMemberCounts recounts one member's stored counts.
+// refreshMemberCounts recounts one member's stored counts and granted
+// space classes.
 func refreshMemberCounts(tx *Tx, orgID, userID string) error {
-	_, err := tx.exec(`UPDATE members SET `+memberCountsSet+` WHERE organization_id = ? AND user_id = ?`, orgID, userID)
+	if _, err := tx.exec(`UPDATE members SET `+memberCountsSet+` WHERE organization_id = ? AND user_id = ?`, orgID, userID); err != nil {
+		return err
+	}
+	return refreshMemberClasses(tx, orgID, &userID)
+}
+
+// memberClassesInsert fills member_space_classes for the members of an
+// organization (all of them, or the one named by the last argument): the
+// live spaces granted to each, directly or through a team, by class (the
+// dimensions of space_class_counts, migration 0013).
+const memberClassesInsert = `INSERT INTO member_space_classes (organization_id, user_id, parent_id, visibility, default_level, live)
+SELECT x.organization_id, x.user_id, COALESCE(s.parent_id, ''), s.visibility, COALESCE(s.default_level, ''), COUNT(*) FROM (
+  SELECT g.organization_id, g.principal_id AS user_id, g.target_id FROM content_grants g
+  WHERE g.organization_id = ? AND g.principal_kind = 'user' AND g.target_kind = 'space' AND (? IS NULL OR g.principal_id = ?)
+  UNION
+  SELECT tm.organization_id, tm.user_id, g.target_id FROM team_members tm CROSS JOIN content_grants g
+  WHERE tm.organization_id = ? AND (? IS NULL OR tm.user_id = ?)
+    AND g.organization_id = tm.organization_id AND g.principal_kind = 'team' AND g.principal_id = tm.team_id AND g.target_kind = 'space') x
+CROSS JOIN spaces s WHERE s.id = x.target_id AND s.deleted_at IS NULL
+GROUP BY x.organization_id, x.user_id, COALESCE(s.parent_id, ''), s.visibility, COALESCE(s.default_level, '')`
+
+// refreshMemberClasses recounts member_space_classes of one member of orgID
+// (userID nil: every member).
+func refreshMemberClasses(tx *Tx, orgID string, userID *string) error {
+	del := `DELETE FROM member_space_classes WHERE organization_id = ?`
+	args := []any{orgID}
+	if userID != nil {
+		del += ` AND user_id = ?`
+		args = append(args, *userID)
+	}
+	if _, err := tx.exec(del, args...); err != nil {
+		return err
+	}
+	u := strOrNil(userID)
+	_, err := tx.exec(memberClassesInsert, orgID, u, u, orgID, u, u)
 	return err
 }
 
@@ -38,7 +73,16 @@ func refreshMemberCounts(tx *Tx, orgID, userID string) error {
 // keep the counts exact as they go.
 func (db *DB) RecountMembers(ctx context.Context, orgID string) error {
 	return db.Write(ctx, func(tx *Tx) error {
-		_, err := tx.exec(`UPDATE members SET `+memberCountsSet+` WHERE organization_id = ?`, orgID)
+		if _, err := tx.exec(`UPDATE members SET `+memberCountsSet+` WHERE organization_id = ?`, orgID); err != nil {
+			return err
+		}
+		return refreshMemberClasses(tx, orgID, nil)
+	})
+}
+
+func init() {
+	memberRemovalHooks = append(memberRemovalHooks, func(tx *Tx, orgID, userID string) error {
+		_, err := tx.exec(`DELETE FROM member_space_classes WHERE organization_id = ? AND user_id = ?`, orgID, userID)
 		return err
 	})
 }

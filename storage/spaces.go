@@ -90,12 +90,24 @@ type SpaceFilter struct {
 	Visible *SpaceVisibility
 }
 
-// SpaceVisibility names a set of spaces: those with an id in IDs, and those
-// that fall in one of Classes. Storage only turns it into SQL: who sees
-// what is decided by the caller (graph/permissions.go).
+// SpaceVisibility names a set of spaces: those with an id in IDs, those
+// granted to Grantee, and those that fall in one of Classes. Storage only
+// turns it into SQL: who sees what is decided by the caller
+// (graph/permissions.go).
 type SpaceVisibility struct {
 	IDs     []string
+	Grantee *SpaceGrantee
 	Classes []SpaceClass
+}
+
+// SpaceGrantee is a member and their teams: the spaces granted to any of
+// them (any role) in the space's organization. Selected by index per row
+// (content_grants' primary key), not as a list of ids, so that the SQL
+// stays the same whatever the number of grants; the list's total uses
+// member_space_classes.
+type SpaceGrantee struct {
+	UserID  string
+	TeamIDs []string
 }
 
 // SpaceClass is the spaces directly under one of Parents (and at the top
@@ -115,11 +127,29 @@ type SpaceKinds struct {
 	Levels       []*string
 }
 
+// visCols names the columns a visibility condition tests: those of a
+// spaces row (s), or of a class row of space_class_counts or
+// member_space_classes, where no parent and no default level are empty
+// strings.
+type visCols struct {
+	parent, topLevel, visibility, level, noLevel string
+}
+
+var spaceRowCols = visCols{"s.parent_id", "s.parent_id IS NULL", "s.visibility", "s.default_level", "s.default_level IS NULL"}
+
+func classCols(alias string) visCols {
+	return visCols{alias + ".parent_id", alias + ".parent_id = ''", alias + ".visibility", alias + ".default_level", alias + ".default_level = ''"}
+}
+
 // sql is the condition on spaces s. Its values are written as SQL string
 // literals, not bound: SQLite re-prepares a statement on every run when it
 // rebinds parameters past the 31st that the planner looked at, which cost
 // more than the whole page. The values are ids and enum values, quoted.
-func (v *SpaceVisibility) sql() string {
+func (v *SpaceVisibility) sql() string { return v.cond(spaceRowCols, true) }
+
+// cond is the condition on the columns c; rows adds the conditions only a
+// spaces row can answer (IDs, Grantee).
+func (v *SpaceVisibility) cond(c visCols, rows bool) string {
 	var b strings.Builder
 	in := func(col string, vals []string) {
 		b.WriteString(col + " IN (")
@@ -139,33 +169,33 @@ func (v *SpaceVisibility) sql() string {
 	}
 	b.WriteString("(")
 	first := true
-	if len(v.IDs) > 0 {
+	if rows && len(v.IDs) > 0 {
 		or(&first)
 		in("s.id", v.IDs)
 	}
-	for _, c := range v.Classes {
-		if len(c.Parents) == 0 && !c.TopLevel {
+	for _, cl := range v.Classes {
+		if len(cl.Parents) == 0 && !cl.TopLevel {
 			continue
 		}
 		or(&first)
 		b.WriteString("((")
 		p := true
-		if len(c.Parents) > 0 {
+		if len(cl.Parents) > 0 {
 			or(&p)
-			in("s.parent_id", c.Parents)
+			in(c.parent, cl.Parents)
 		}
-		if c.TopLevel {
+		if cl.TopLevel {
 			or(&p)
-			b.WriteString("s.parent_id IS NULL")
+			b.WriteString(c.topLevel)
 		}
 		b.WriteString(")")
-		if len(c.Kinds) > 0 {
+		if len(cl.Kinds) > 0 {
 			b.WriteString(" AND (")
 			k := true
-			for _, kind := range c.Kinds {
+			for _, kind := range cl.Kinds {
 				or(&k)
 				b.WriteString("(")
-				in("s.visibility", kind.Visibilities)
+				in(c.visibility, kind.Visibilities)
 				if !kind.AnyLevel {
 					var levels []string
 					null := false
@@ -179,12 +209,12 @@ func (v *SpaceVisibility) sql() string {
 					b.WriteString(" AND (")
 					switch {
 					case len(levels) > 0 && null:
-						in("s.default_level", levels)
-						b.WriteString(" OR s.default_level IS NULL")
+						in(c.level, levels)
+						b.WriteString(" OR " + c.noLevel)
 					case null:
-						b.WriteString("s.default_level IS NULL")
+						b.WriteString(c.noLevel)
 					default:
-						in("s.default_level", levels)
+						in(c.level, levels)
 					}
 					b.WriteString(")")
 				}
@@ -193,6 +223,19 @@ func (v *SpaceVisibility) sql() string {
 			b.WriteString(")")
 		}
 		b.WriteString(")")
+	}
+	if rows && v.Grantee != nil {
+		// After the classes: SQLite tries OR terms in order, so the grant
+		// lookup runs only for rows no class admits.
+		or(&first)
+		b.WriteString("EXISTS (SELECT 1 FROM content_grants g WHERE g.target_kind = 'space' AND g.target_id = s.id AND g.organization_id = s.organization_id AND ((g.principal_kind = 'user' AND g.principal_id = ")
+		b.WriteString(sqlString(v.Grantee.UserID) + ")")
+		if len(v.Grantee.TeamIDs) > 0 {
+			b.WriteString(" OR (g.principal_kind = 'team' AND ")
+			in("g.principal_id", v.Grantee.TeamIDs)
+			b.WriteString(")")
+		}
+		b.WriteString("))")
 	}
 	if first {
 		b.WriteString("1 = 0") // names nothing
@@ -220,6 +263,7 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 		dynamic = true
 	}
 	spec := listSpec{Select: spaceCols, From: from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc, Dynamic: dynamic}
+	spec.CountParts = spaceCount(f)
 	cursor := func(s Space) Cursor { return Cursor{S: s.SortKey, ID: s.ID} }
 	if f.ByCreation {
 		spec.SortCol, spec.Text = "s.created_at", false
@@ -231,6 +275,39 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 	}, keep)
 }
 
+// spaceCount is the total of a space list from the class counts
+// (migration 0013), sums over at most a few hundred rows however many
+// spaces there are: every live space for a reader who sees them all; else
+// the spaces of the classes they see plus their granted spaces outside
+// those classes, the second part cached until access changes (changes of
+// member_space_classes move the access counter). A selection by ids
+// (installations) counts the rows (nil).
+func spaceCount(f SpaceFilter) []countPart {
+	v := f.Visible
+	if v != nil && (len(v.IDs) > 0 || v.Grantee == nil) {
+		return nil
+	}
+	classes := `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`
+	args := []any{f.OrganizationID}
+	if f.ParentID != nil {
+		classes += ` AND c.parent_id = ?`
+		args = append(args, *f.ParentID)
+	}
+	if v == nil {
+		return []countPart{{Query: classes, Args: args}}
+	}
+	granted := `SELECT COALESCE(SUM(m.live), 0) FROM member_space_classes m WHERE m.organization_id = ? AND m.user_id = ?`
+	gargs := []any{f.OrganizationID, v.Grantee.UserID}
+	if f.ParentID != nil {
+		granted += ` AND m.parent_id = ?`
+		gargs = append(gargs, *f.ParentID)
+	}
+	return []countPart{
+		{Query: classes + ` AND ` + v.cond(classCols("c"), false), Args: args},
+		{Query: granted + ` AND NOT COALESCE(` + v.cond(classCols("m"), false) + `, FALSE)`, Args: gargs, ByAccess: true},
+	}
+}
+
 // insertRevision adds a revision to a space.
 func insertRevision(tx *Tx, id, spaceID string, parents []string, typ string, at time.Time) error {
 	if parents == nil {
@@ -240,28 +317,39 @@ func insertRevision(tx *Tx, id, spaceID string, parents []string, typ string, at
 	return err
 }
 
-func insertSpace(tx *Tx, s *Space) error {
+// insertSpace inserts s at position pos with sort key key ("" for both:
+// placed by the caller afterwards).
+func insertSpace(tx *Tx, s *Space, pos, key string) error {
 	_, err := tx.exec(`INSERT INTO spaces (id, organization_id, parent_id, title, emoji, icon, visibility, edit_mode, default_level,
- revision_id, position, sort_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', '', ?, ?)`,
+ revision_id, position, sort_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.ID, s.OrganizationID, strOrNil(s.ParentID), s.Title, strOrNil(s.Emoji), strOrNil(s.Icon), s.Visibility, s.EditMode,
-		strOrNil(s.DefaultLevel), s.RevisionID, ms(s.CreatedAt), ms(s.UpdatedAt))
+		strOrNil(s.DefaultLevel), s.RevisionID, pos, key, ms(s.CreatedAt), ms(s.UpdatedAt))
 	return err
 }
 
 // CreateSpace inserts s at the end of its parent with an empty first
-// revision (s.ID, s.RevisionID and the timestamps are filled in).
+// revision (s.ID, s.RevisionID and the timestamps are filled in). The row
+// is written once, with its final position (endOf).
 func (db *DB) CreateSpace(ctx context.Context, s *Space) error {
 	s.ID, s.RevisionID = NewID(), NewID()
-	return db.Write(ctx, func(tx *Tx) error {
-		s.CreatedAt, s.UpdatedAt = tx.Now, tx.Now
-		if err := insertSpace(tx, s); err != nil {
-			return err
-		}
-		if err := insertRevision(tx, s.RevisionID, s.ID, nil, "edits", tx.Now); err != nil {
-			return err
-		}
-		return place(tx, s.OrganizationID, ContentRef{KindSpace, s.ID}, s.ParentID, false, Placement{})
-	})
+	return db.Write(ctx, func(tx *Tx) error { return insertSpaceAtEnd(tx, s) })
+}
+
+// insertSpaceAtEnd writes s (ID and RevisionID set) at the end of its
+// parent with an empty first revision, stamped tx.Now: every way of
+// creating a space (create, site, translation) goes through it.
+func insertSpaceAtEnd(tx *Tx, s *Space) error {
+	now := FromMillis(ms(tx.Now)) // as stored, so that s reads like the row
+	s.CreatedAt, s.UpdatedAt = now, now
+	pos, key, err := endOf(tx, s.OrganizationID, s.ParentID)
+	if err != nil {
+		return err
+	}
+	s.SortKey = key
+	if err := insertSpace(tx, s, pos, key); err != nil {
+		return err
+	}
+	return insertRevision(tx, s.RevisionID, s.ID, nil, "edits", tx.Now)
 }
 
 // SpacePatch holds the fields to change; nil leaves a field as it is.
@@ -296,7 +384,11 @@ func (db *DB) UpdateSpace(ctx context.Context, id string, p SpacePatch) error {
 		if p.Icon != nil {
 			add("icon", strOrNil(*p.Icon))
 		}
-		return updateByID(tx, "spaces", id, set, args)
+		if err := updateByID(tx, "spaces", id, set, args); err != nil || (p.Visibility == nil && p.DefaultLevel == nil) {
+			return err
+		}
+		// Its class changed: so did its grantees' granted-space classes.
+		return recountGrantees(tx, id)
 	})
 }
 
@@ -457,7 +549,7 @@ func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, err
 			revs = append(revs, rev{id: src.RevisionID, typ: "edits", at: ms(tx.Now)})
 			ids[src.RevisionID] = dup.RevisionID
 		}
-		if err := insertSpace(tx, &dup); err != nil {
+		if err := insertSpace(tx, &dup, "", ""); err != nil {
 			return err
 		}
 		for _, r := range revs {
@@ -502,8 +594,11 @@ func (db *DB) MoveSpace(ctx context.Context, id string, parent *string, at Place
 		if parent == nil {
 			q = `UPDATE spaces SET updated_at = ?, visibility = CASE WHEN visibility = 'in-collection' THEN 'private' ELSE visibility END WHERE id = ?`
 		}
-		_, err = tx.exec(q, ms(tx.Now), id)
-		return err
+		if _, err = tx.exec(q, ms(tx.Now), id); err != nil {
+			return err
+		}
+		// Its class (parent, maybe visibility) changed: recount its grantees'.
+		return recountGrantees(tx, id)
 	})
 }
 

@@ -193,9 +193,15 @@ func removeTeamMember(tx *Tx, teamID, userID string) (bool, error) {
 // team_members goes through upsertTeamMember or removeTeamMember, which call
 // it in the same transaction, so the stored counts are always exact.
 func refreshTeamCount(tx *Tx, teamID, userID string) error {
-	_, err := tx.exec(`UPDATE members SET `+memberCountsSet+`
- WHERE user_id = ? AND organization_id = (SELECT organization_id FROM teams WHERE id = ?)`, userID, teamID)
-	return err
+	var orgID string
+	err := tx.QueryRowContext(tx.ctx, `SELECT organization_id FROM teams WHERE id = ?`, teamID).Scan(&orgID)
+	if err == sql.ErrNoRows {
+		return nil // the team is gone: nothing to recount
+	}
+	if err != nil {
+		return err
+	}
+	return refreshMemberCounts(tx, orgID, userID)
 }
 
 // TeamMembersChange is one PUT .../members call, already resolved to user

@@ -227,14 +227,7 @@ func (db *DB) TranslationPages(ctx context.Context, id string) (map[string]Trans
 func (db *DB) CreateTranslationTarget(ctx context.Context, translationID string, sp *Space) error {
 	sp.ID, sp.RevisionID = NewID(), NewID()
 	return db.Write(ctx, func(tx *Tx) error {
-		sp.CreatedAt, sp.UpdatedAt = tx.Now, tx.Now
-		if err := insertSpace(tx, sp); err != nil {
-			return err
-		}
-		if err := insertRevision(tx, sp.RevisionID, sp.ID, nil, "edits", tx.Now); err != nil {
-			return err
-		}
-		if err := place(tx, sp.OrganizationID, ContentRef{KindSpace, sp.ID}, sp.ParentID, false, Placement{}); err != nil {
+		if err := insertSpaceAtEnd(tx, sp); err != nil {
 			return err
 		}
 		res, err := tx.exec(`UPDATE translations SET target_space = ?, updated_at = ? WHERE id = ? AND status = 'running'`, sp.ID, ms(tx.Now), translationID)

@@ -7,6 +7,10 @@
 //
 // With -json it prints one JSON object, with -tsv one tab-separated line,
 // instead of a line of text.
+//
+// -before-url sends an unmeasured request before each measured one (a write
+// before a read, to time the read that follows a write); -body2 makes each
+// worker alternate two bodies (a move back and forth, each one a change).
 package main
 
 import (
@@ -53,6 +57,12 @@ func main() {
 	method := flag.String("method", "GET", "HTTP method")
 	body := flag.String("body", "", "request body (sent with Content-Type: application/json)")
 	flag.Var(&hs, "H", "request header 'Name: value' (repeatable)")
+	body2 := flag.String("body2", "", "second body: each worker alternates -body and -body2")
+	var bhs headers
+	beforeURL := flag.String("before-url", "", "unmeasured request sent before each measured one (loopback only)")
+	beforeMethod := flag.String("before-method", "GET", "HTTP method of -before-url")
+	beforeBody := flag.String("before-body", "", "body of -before-url")
+	flag.Var(&bhs, "before-H", "header of -before-url (repeatable; default: the -H headers)")
 	conc := flag.Int("c", 8, "concurrent workers (1..512)")
 	dur := flag.Duration("d", 10*time.Second, "duration (ignored when -n is set; at most 10m)")
 	n := flag.Int("n", 0, "total requests instead of a duration")
@@ -67,6 +77,19 @@ func main() {
 		os.Exit(2)
 	}
 	req := request{method: *method, url: *rawURL, body: []byte(*body), headers: hs, expect: *expect}
+	if *body2 != "" {
+		req.body2 = []byte(*body2)
+	}
+	if *beforeURL != "" {
+		if err := checkArgs(*beforeURL, *conc, *dur, *n); err != nil {
+			fmt.Fprintln(os.Stderr, "load: -before-url:", err)
+			os.Exit(2)
+		}
+		if len(bhs) == 0 {
+			bhs = hs
+		}
+		req.before = &request{method: *beforeMethod, url: *beforeURL, body: []byte(*beforeBody), headers: bhs}
+	}
 	client := &http.Client{
 		Timeout: 30 * time.Second,
 		Transport: &http.Transport{
@@ -122,21 +145,27 @@ func checkArgs(raw string, conc int, dur time.Duration, n int) error {
 
 type request struct {
 	method, url string
-	body        []byte
+	body, body2 []byte // body2: alternate bodies (see -body2)
 	headers     []string
 	expect      int
+	before      *request // unmeasured request sent before each one
 }
 
-func (r request) do(ctx context.Context, c *http.Client) error {
+// do sends the request; alt picks body2 when there is one.
+func (r request) do(ctx context.Context, c *http.Client, alt bool) error {
 	var body io.Reader
-	if len(r.body) > 0 {
-		body = bytes.NewReader(r.body)
+	b := r.body
+	if alt && r.body2 != nil {
+		b = r.body2
+	}
+	if len(b) > 0 {
+		body = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, r.url, body)
 	if err != nil {
 		return err
 	}
-	if len(r.body) > 0 {
+	if len(b) > 0 {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for _, h := range r.headers {
@@ -178,12 +207,18 @@ func run(c *http.Client, req request, conc int, dur time.Duration, n int) Result
 			lat := make([]time.Duration, 0, 4096)
 			var werrs int
 			var werr string
-			for {
+			for i := 0; ; i++ {
 				if n > 0 && left.Add(-1) < 0 {
 					break
 				}
+				var err error
+				if req.before != nil {
+					err = req.before.do(ctx, c, false)
+				}
 				t0 := time.Now()
-				err := req.do(ctx, c)
+				if err == nil {
+					err = req.do(ctx, c, i%2 == 1)
+				}
 				if ctx.Err() != nil { // the deadline cut this request short: not counted
 					break
 				}

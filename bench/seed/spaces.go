@@ -13,12 +13,8 @@ func init() {
 	register("spaces", "spaces to create across a tree of nested collections (n/100 collections, three levels); also a member with role read, team and direct grants (reader_token)", Spaces)
 }
 
-// posKey and the sort keys below follow storage/content.go: fixed-width
-// positions spaced by 65536, a child's sort key is its parent's, '/', its
-// own position.
-func posKey(n int) string { return fmt.Sprintf("%012d", n*65536) }
-
-// Spaces creates n spaces spread over n/100 collections nested three levels
+// Spaces creates n spaces spread over n/100 collections (or
+// Env.Collections) nested three levels
 // deep (a tenth at the top level, each with up to three children, and so
 // on), one space in twenty at the top level. Default levels and visibilities
 // vary, so that a non-admin member sees most but not all of them: every
@@ -32,6 +28,9 @@ func posKey(n int) string { return fmt.Sprintf("%012d", n*65536) }
 // admin and the reader can both read.
 func Spaces(ctx context.Context, e *Env, n int) error {
 	nc := max(1, n/100)
+	if e.Collections > 0 {
+		nc = e.Collections
+	}
 	top := max(1, nc/10)
 	base := time.Now().Add(-time.Duration(n+1) * time.Second).UnixMilli()
 
@@ -42,10 +41,17 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		inherits bool // default inherit along the whole chain
 	}
 	cols := make([]node, nc)
-	nextPos := map[int]int{} // parent index (-1: top) -> next position
+	// Positions and sort keys follow storage/order.go: each level's items
+	// get consecutive order keys in the order they are added; a child's
+	// sort key is its parent's, '/', its own position.
+	lastPos := map[int]string{} // parent index (-1: top) -> last position given
 	place := func(parent int) (string, string) {
-		nextPos[parent]++
-		pos := posKey(nextPos[parent])
+		keys, err := storage.KeysAfter(lastPos[parent], 1)
+		if err != nil {
+			panic(err) // only past 62^25 siblings
+		}
+		pos := keys[0]
+		lastPos[parent] = pos
 		if parent < 0 {
 			return pos, pos
 		}
@@ -79,11 +85,15 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		colRows = append(colRows, []any{c.id, e.Org, pid, fmt.Sprintf("Collection %03d", i), level, pos, key, at, at})
 	}
 
-	spaceRows := make([][]any, 0, n)
-	revRows := make([][]any, 0, n)
+	// Space rows are made in order (positions are handed out per level as
+	// they come) and written in chunks, so a million spaces never sit in
+	// memory at once; only their ids do, for the grants.
 	ids := make([]string, n)
+	for j := range ids {
+		ids[j] = storage.NewID()
+	}
 	sample, sampleDepth := "", -1
-	for j := range n {
+	spaceRow := func(j int) (space, revision []any) {
 		parent := j % nc
 		if j%20 == 0 {
 			parent = -1
@@ -99,8 +109,7 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		if j%7 == 0 {
 			level = nil
 		}
-		id, rev := storage.NewID(), storage.NewID()
-		ids[j] = id
+		id, rev := ids[j], storage.NewID()
 		pos, key := place(parent)
 		var pid any
 		if parent >= 0 {
@@ -110,8 +119,8 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 			}
 		}
 		at := base + int64(j)*1000
-		spaceRows = append(spaceRows, []any{id, e.Org, pid, fmt.Sprintf("Space %05d", j), visibility, "live", level, rev, pos, key, at, at})
-		revRows = append(revRows, []any{rev, id, "[]", "edits", at})
+		return []any{id, e.Org, pid, fmt.Sprintf("Space %05d", j), visibility, "live", level, rev, pos, key, at, at},
+			[]any{rev, id, "[]", "edits", at}
 	}
 
 	secret, hash := auth.NewToken()
@@ -140,10 +149,24 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		if err := batchInsert(tx, ctx, "collections", []string{"id", "organization_id", "parent_id", "title", "default_level", "position", "sort_key", "created_at", "updated_at"}, colRows); err != nil {
 			return err
 		}
-		if err := batchInsert(tx, ctx, "spaces", []string{"id", "organization_id", "parent_id", "title", "visibility", "edit_mode", "default_level", "revision_id", "position", "sort_key", "created_at", "updated_at"}, spaceRows); err != nil {
-			return err
-		}
-		if err := batchInsert(tx, ctx, "revisions", []string{"id", "space_id", "parents", "type", "created_at"}, revRows); err != nil {
+		err := withoutIndexes(tx, ctx, []string{"spaces", "revisions"}, func() error {
+			const chunk = 20_000
+			for start := 0; start < n; start += chunk {
+				spaceRows, revRows := make([][]any, 0, chunk), make([][]any, 0, chunk)
+				for j := start; j < min(n, start+chunk); j++ {
+					sp, rev := spaceRow(j)
+					spaceRows, revRows = append(spaceRows, sp), append(revRows, rev)
+				}
+				if err := batchInsert(tx, ctx, "spaces", []string{"id", "organization_id", "parent_id", "title", "visibility", "edit_mode", "default_level", "revision_id", "position", "sort_key", "created_at", "updated_at"}, spaceRows); err != nil {
+					return err
+				}
+				if err := batchInsert(tx, ctx, "revisions", []string{"id", "space_id", "parents", "type", "created_at"}, revRows); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 		if len(e.TeamIDs) > 0 {
@@ -164,6 +187,10 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		sample = ids[len(ids)-1]
 	}
 	e.Out["spaces"], e.Out["collections"], e.Out["space"] = n, nc, sample
+	// For write benchmarks: two collections the admin creates and moves
+	// into, and a space to move back and forth between them.
+	e.Out["collection"], e.Out["collection2"] = cols[0].id, cols[min(1, nc-1)].id
+	e.Out["move_space"] = ids[min(1, n-1)]
 	e.Out["reader"], e.Out["reader_token"] = reader.ID, secret
 	return nil
 }

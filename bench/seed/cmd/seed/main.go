@@ -3,6 +3,7 @@
 // is above zero, and prints one JSON line with the ids and the token.
 //
 //	seed --db ./bench.db --members 10000 --teams 50
+//	seed --db /tmp/scale.db --spaces 1000000 --collections 100
 package main
 
 import (
@@ -19,18 +20,19 @@ import (
 func main() {
 	dbPath := flag.String("db", "./data/bench.db", "docsapi database file (created when missing)")
 	title := flag.String("org-title", "Bench Org", "title of the bootstrapped organization")
+	collections := flag.Int("collections", 0, "collections the spaces seeder spreads its spaces over (0: one per hundred spaces)")
 	counts := make([]*int, len(seed.Seeders))
 	for i, s := range seed.Seeders {
 		counts[i] = flag.Int(s.Name, 0, s.Help)
 	}
 	flag.Parse()
-	if err := run(*dbPath, *title, counts); err != nil {
+	if err := run(*dbPath, *title, *collections, counts); err != nil {
 		fmt.Fprintln(os.Stderr, "seed:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dbPath, title string, counts []*int) error {
+func run(dbPath, title string, collections int, counts []*int) error {
 	ctx := context.Background()
 	db, err := storage.Open(dbPath, storage.Options{})
 	if err != nil {
@@ -41,6 +43,7 @@ func run(dbPath, title string, counts []*int) error {
 	if err != nil {
 		return err
 	}
+	e.Collections = collections
 	for i, s := range seed.Seeders {
 		if *counts[i] <= 0 {
 			continue
