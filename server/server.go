@@ -236,8 +236,7 @@ func (s *Server) graphQLHandler() http.Handler {
 // presentError gives GraphQL errors the same code and status as REST.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
-	var e *apierr.Error
-	if errors.As(err, &e) {
+	if e, ok := apierr.As(err); ok {
 		gerr.Message = e.Message
 		gerr.Extensions = map[string]any{"code": e.Code(), "status": e.Status}
 		if e.Field != "" {
