@@ -16,9 +16,9 @@ func TestHostileConditionsRefusedAtSave(t *testing.T) {
 	ss := env.Must(200, "GET", "/v1/orgs/"+env.Org+"/sites/"+site["id"].(string)+"/site-spaces", env.Admin.Token, nil).JSON()["items"].([]any)[0].(map[string]any)["id"].(string)
 	path := "/v1/orgs/" + env.Org + "/sites/" + site["id"].(string) + "/site-spaces/" + ss // PATCH only
 	for src, where := range map[string]string{
-		"new Array(5e7).fill(0).length > 0":                   "line 1, column 1",
-		"'x'.repeat(4e8).length > 0":                          "line 1, column 5",
-		"visitor.constructor.constructor('return 1')() === 1": "line 1, column 9",
+		"new Array(5e7).fill(0).length > 0":                       "line 1, column 1",
+		"'x'.repeat(4e8).length > 0":                              "line 1, column 5",
+		"visitor.constructor.constructor('return 1')() === 1":     "line 1, column 9",
 		"visitor.claims.plans.some(p => {\n  while (true) {}\n})": "line 1, column 32",
 	} {
 		r := env.Do("PATCH", path, env.Admin.Token, map[string]any{"condition": src})

@@ -23,7 +23,7 @@ type Member struct {
 }
 
 var (
-	ErrLastAdmin     = errors.New("storage: the organization must keep at least one admin")
+	ErrLastAdmin           = errors.New("storage: the organization must keep at least one admin")
 	ErrHostnameTaken error = conflict("hostname already in use")
 	ErrExists        error = conflict("already exists")
 )
