@@ -125,12 +125,21 @@ type renderRequest struct {
 	Action      any            `json:"action"`
 }
 
+// maxRenderRequest bounds the compressed request before it is
+// decompressed: LZ-string can expand n characters to about n²/6 (4,096
+// become at most about 3 million, in about 150 ms), far more than any
+// render request needs.
+const maxRenderRequest = 4096
+
 // parseRenderRequest decompresses and checks the request parameter.
 func parseRenderRequest(compressed string) (renderRequest, error) {
 	var req renderRequest
 	bad := apierr.Invalid("request", "must be JSON compressed with LZ-string (compressToEncodedURIComponent)")
-	if compressed == "" {
+	switch {
+	case compressed == "":
 		return req, apierr.Invalid("request", "is required")
+	case len(compressed) > maxRenderRequest:
+		return req, apierr.Invalid("request", "is longer than %d characters", maxRenderRequest)
 	}
 	raw, err := lzstring.DecompressFromEncodedURIComponent(compressed)
 	if err != nil || raw == "" {

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"strings"
 	"testing"
 
 	"docsapi/apitest"
@@ -70,6 +71,10 @@ func TestRenderContextTenant(t *testing.T) {
 				t.Fatalf("GraphQL: %q, want %q", code, want)
 			}
 		})
+	}
+	// An oversized request is refused before it is decompressed.
+	if r := env.Do("GET", "/v1/integrations/chat/render?request="+strings.Repeat("A", 4097), env.Admin.Token, nil); r.Status != 400 || !strings.Contains(string(r.Body), "request: is longer than 4096") {
+		t.Fatalf("oversized request: %d %s", r.Status, r.Body)
 	}
 	if rc.count() != before {
 		t.Fatalf("a refused render reached the runtime: %v", rc.got[before:])
