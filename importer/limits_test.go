@@ -61,7 +61,6 @@ func TestZipLimits(t *testing.T) {
 	}
 }
 
-
 type staticFetcher map[string]*Resource
 
 func (s staticFetcher) Fetch(_ context.Context, u string) (*Resource, error) {

@@ -70,7 +70,7 @@ func Zip(body []byte) (*Result, error) {
 	if declared > maxZipTotal {
 		return nil, badContent("the zip archive holds %d bytes uncompressed; at most %d are imported", declared, maxZipTotal)
 	}
-	var total int64 // what was really read: declared sizes may lie
+	var total int64             // what was really read: declared sizes may lie
 	docs := map[string]string{} // cleaned path -> Markdown
 	res := &Result{}
 	fileNames := map[string]string{} // zip path -> file name
