@@ -1,5 +1,5 @@
 # The two commands a fresh machine needs are `make run` and `make test`.
-.PHONY: run test test-go test-client generate build vet bench
+.PHONY: run test test-go test-client generate build vet bench fuzz
 
 GO ?= go
 
@@ -30,3 +30,16 @@ test-client: build
 # docsapi against a bare chi + SQLite server on loopback (see README, Performance).
 bench:
 	bench/run.sh
+
+# Native Go fuzzing: every Fuzz target of the module, one after another, each
+# for FUZZTIME with FUZZPARALLEL workers (`make test` runs their seed corpora
+# in testdata/fuzz only). Findings land in the target's testdata/fuzz.
+FUZZTIME ?= 10s
+FUZZPARALLEL ?= 1
+fuzz:
+	@grep -rH --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]+\(f \*testing\.F\)' . | \
+	sed -E 's#^(.*)/[^/]*:func (Fuzz[A-Za-z0-9_]+).*#\1 \2#' | sort | \
+	while read pkg name; do \
+		echo "== $$name ($$pkg, $(FUZZTIME))"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL) || exit 1; \
+	done
