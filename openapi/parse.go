@@ -43,9 +43,12 @@ func Hash(data []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// FormatOf tells JSON from YAML by the first meaningful byte.
+// FormatOf tells JSON from YAML: JSON is a valid JSON object. A document
+// that starts with "{" but is not JSON can still be YAML (a flow mapping
+// such as {"openapi": 3.0A}); it is stored, and later decoded, as YAML
+// (fuzzing found one stored as JSON, whose content then failed to decode).
 func FormatOf(data []byte) string {
-	if t := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '{' {
+	if t := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '{' && json.Valid(t) {
 		return "json"
 	}
 	return "yaml"
