@@ -5,8 +5,10 @@
 //
 // The sandbox is a goja runtime (an ECMAScript interpreter in pure Go) with
 // nothing but the language's own built-ins and one global, `visitor`: no
-// require, no console, no timers, no I/O of any kind. Each evaluation runs
-// under a time budget (the runtime is interrupted when it runs out, and the
+// require, no console, no timers, no I/O of any kind. Conditions keep to
+// an allow-list of expression forms (allow.go), checked when saved and
+// before running. Each evaluation runs under a time budget and a memory
+// guard (the runtime is interrupted when either runs out, and the
 // condition counts as false). Programs are compiled once per condition text
 // and cached; a compiled program is immutable and shared between runtimes.
 package conditions
