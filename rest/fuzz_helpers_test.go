@@ -2,6 +2,8 @@ package rest_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -14,6 +16,8 @@ import (
 	"golang.org/x/net/http/httpguts"
 
 	"docsapi/apitest"
+	"docsapi/importer"
+	"docsapi/server"
 )
 
 // fuzzFixture is one running server (loopback httptest) with one of each
@@ -35,8 +39,22 @@ type fuzzOp struct {
 	Paged        bool
 }
 
+// noNetwork refuses every server-side request: fuzzed bodies name any URL
+// (imports, spec URLs, development tunnels), and fuzzing must not reach
+// beyond this machine's loopback server.
+type noNetwork struct{}
+
+func (noNetwork) Fetch(context.Context, string) (*importer.Resource, error) {
+	return nil, &importer.FetchError{Msg: "url: fuzzing reaches no network"}
+}
+
+func (noNetwork) Do(*http.Request) (*http.Response, error) {
+	return nil, errors.New("fuzzing reaches no network")
+}
+
 func newFuzzFixture(tb testing.TB) *fuzzFixture {
-	env := apitest.New(tb)
+	env := apitest.New(tb, apitest.Options{Config: func(c *server.Config) { c.Outbound = noNetwork{} }})
+	env.Server.Resolver.Fetcher = noNetwork{}
 	fx := &fuzzFixture{env: env, ids: map[string]string{"organizationId": env.Org, "userId": env.Admin.ID}}
 	admin := env.Admin.Token
 	v1 := "/v1/orgs/" + env.Org
