@@ -14,13 +14,17 @@ import (
 )
 
 // Zip archive bounds (zip bombs, path tricks). The archive itself is at
-// most the fetch guard's body limit (10 MiB).
+// most the fetch guard's body limit (10 MiB). The byte bounds are
+// variables only so that tests can prove them with small archives.
+var (
+	maxZipEntry int64 = 20 << 20  // uncompressed bytes of one entry
+	maxZipTotal int64 = 100 << 20 // uncompressed bytes of all entries read
+)
+
 const (
-	maxZipEntry   = 20 << 20  // uncompressed bytes of one entry
-	maxZipTotal   = 100 << 20 // uncompressed bytes of all entries read
-	maxZipEntries = 5000      // entries, folders included
-	maxZipDepth   = 16        // folders above a file
-	maxZipName    = 1024      // bytes of an entry's name
+	maxZipEntries = 5000 // entries, folders included
+	maxZipDepth   = 16   // folders above a file
+	maxZipName    = 1024 // bytes of an entry's name
 )
 
 var driveLetter = regexp.MustCompile(`^[A-Za-z]:`)
@@ -67,7 +71,7 @@ func Zip(body []byte) (*Result, error) {
 		}
 		declared += f.UncompressedSize64
 	}
-	if declared > maxZipTotal {
+	if declared > uint64(maxZipTotal) {
 		return nil, badContent("the zip archive holds %d bytes uncompressed; at most %d are imported", declared, maxZipTotal)
 	}
 	var total int64             // what was really read: declared sizes may lie
@@ -150,7 +154,7 @@ func readEntry(f *zip.File) ([]byte, error) {
 	if err != nil {
 		return nil, badContent("zip entry %s: %v", f.Name, err)
 	}
-	if len(data) > maxZipEntry {
+	if int64(len(data)) > maxZipEntry {
 		return nil, badContent("zip entry %s is larger than %d bytes", f.Name, maxZipEntry)
 	}
 	return data, nil
