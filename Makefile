@@ -1,5 +1,5 @@
 # The two commands a fresh machine needs are `make run` and `make test`.
-.PHONY: run test test-go test-client generate build vet bench bench-scale playground
+.PHONY: run test test-go test-client generate build vet bench bench-scale playground fuzz
 
 GO ?= go
 
@@ -41,3 +41,19 @@ playground:
 # durable create against bare, peak RSS (see README, Performance).
 bench-scale:
 	bench/scale.sh
+
+# Native Go fuzzing: every Fuzz target of the module, one after another, each
+# for FUZZTIME with FUZZPARALLEL workers (`make test` runs their seed corpora
+# in testdata/fuzz only). Findings land in the target's testdata/fuzz.
+# FUZZMINIMIZE bounds the shrinking of each new interesting input (Go's
+# default, 60s, stalls short runs on a busy machine).
+FUZZTIME ?= 10s
+FUZZPARALLEL ?= 1
+FUZZMINIMIZE ?= 1s
+fuzz:
+	@grep -rH --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]+\(f \*testing\.F\)' . | \
+	sed -E 's#^(.*)/[^/]*:func (Fuzz[A-Za-z0-9_]+).*#\1 \2#' | sort | \
+	while read pkg name; do \
+		echo "== $$name ($$pkg, $(FUZZTIME))"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) -parallel $(FUZZPARALLEL) || exit 1; \
+	done

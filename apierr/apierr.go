@@ -74,11 +74,18 @@ func Unauthorized(msg string) *Error { return &Error{Status: http.StatusUnauthor
 
 func Conflict(format string, args ...any) *Error { return New(http.StatusConflict, format, args...) }
 
-// As finds an *Error in err's chain; anything else is an internal error.
+// As finds an *Error in err's chain; anything else is an internal error,
+// except a conflict with the stored state that no caller named more
+// precisely (an error with a Conflict() method, such as a storage unique
+// constraint): that is a 409 with its own message, never a 500.
 func As(err error) (*Error, bool) {
 	var e *Error
 	if errors.As(err, &e) {
 		return e, true
+	}
+	var c interface{ Conflict() string }
+	if errors.As(err, &c) {
+		return Conflict("%s", c.Conflict()), true
 	}
 	return nil, false
 }

@@ -5,8 +5,10 @@
 //
 // The sandbox is a goja runtime (an ECMAScript interpreter in pure Go) with
 // nothing but the language's own built-ins and one global, `visitor`: no
-// require, no console, no timers, no I/O of any kind. Each evaluation runs
-// under a time budget (the runtime is interrupted when it runs out, and the
+// require, no console, no timers, no I/O of any kind. Conditions keep to
+// an allow-list of expression forms (allow.go), checked when saved and
+// before running. Each evaluation runs under a time budget and a memory
+// guard (the runtime is interrupted when either runs out, and the
 // condition counts as false). Programs are compiled once per condition text
 // and cached; a compiled program is immutable and shared between runtimes.
 package conditions
@@ -15,6 +17,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/metrics"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -24,6 +28,14 @@ import (
 
 // DefaultBudget is the time one evaluation may take.
 const DefaultBudget = 25 * time.Millisecond
+
+// DefaultMemory is how much the process may allocate while one evaluation
+// runs before it is stopped (the condition is then false).
+const DefaultMemory = 64 << 20
+
+// watchEvery is how often a running evaluation's time and the process's
+// allocations are checked; evaluations shorter than that cost one timer.
+const watchEvery = time.Millisecond
 
 // SyntaxError is a condition that does not parse as one JavaScript
 // expression, with the place (1-based line and column of the condition
@@ -42,11 +54,13 @@ func (e *SyntaxError) Error() string {
 // a statement list (a; b) or a declaration fails to parse, as it should.
 func wrap(src string) string { return "(\n" + src + "\n)" }
 
-// Check parses a condition and reports where it fails, without compiling.
+// Check parses a condition and reports where it fails, without compiling:
+// a *SyntaxError where it does not parse, a *NotAllowedError where it uses
+// a form outside the condition language (see allow.go).
 func Check(src string) error {
-	_, err := parser.ParseFile(nil, "condition", wrap(src), 0)
+	prog, err := parser.ParseFile(nil, "condition", wrap(src), 0)
 	if err == nil {
-		return nil
+		return allowed(prog)
 	}
 	var list parser.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
@@ -88,13 +102,14 @@ func lastLineLen(s string) int {
 // Cache holds compiled conditions by their text.
 type Cache struct {
 	programs *lru.Cache[string, *goja.Program]
-	Budget   time.Duration
+	Budget   time.Duration // time one evaluation may take
+	Memory   uint64        // bytes the process may allocate during one evaluation
 }
 
 // NewCache keeps up to size compiled conditions.
 func NewCache(size int) *Cache {
 	c, _ := lru.New[string, *goja.Program](size)
-	return &Cache{programs: c, Budget: DefaultBudget}
+	return &Cache{programs: c, Budget: DefaultBudget, Memory: DefaultMemory}
 }
 
 // program compiles src once.
@@ -128,6 +143,7 @@ type Evaluator struct {
 // .includes, .every, .some) and cannot reach Go values.
 func (c *Cache) NewEvaluator(visitor any) *Evaluator {
 	e := &Evaluator{cache: c, vm: goja.New()}
+	e.vm.SetMaxCallStackSize(256) // arrow functions cannot recurse, but bound it anyway
 	raw, err := json.Marshal(visitor)
 	if err != nil {
 		e.err = err
@@ -157,12 +173,68 @@ func (e *Evaluator) Eval(src string) bool {
 	if err != nil {
 		return false
 	}
-	timer := time.AfterFunc(e.cache.Budget, func() { e.vm.Interrupt("time budget exceeded") })
+	stop := e.watch()
 	v, err := e.vm.RunProgram(p)
-	timer.Stop()
+	stop()
 	e.vm.ClearInterrupt()
 	if err != nil {
 		return false
 	}
 	return v.ToBoolean()
+}
+
+// watch interrupts the running evaluation when it outlives the time budget
+// or when the process has allocated more than the memory budget since it
+// started (goja has no per-runtime allocation limit; the allow-list keeps
+// a condition's allocations to the size of the claims, and this is the
+// guard behind it). It returns the function that ends the watch.
+//
+// The allocation baseline is read at the first check, not at the start:
+// the thousands of evaluations that end within a millisecond then cost one
+// timer each, and what one millisecond of a condition can allocate (the
+// allow-list has no call that allocates a large block at once) stays far
+// below the budget.
+func (e *Evaluator) watch() (stop func()) {
+	start := time.Now()
+	var allocated uint64
+	var mu sync.Mutex
+	done := false
+	var timer *time.Timer
+	check := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if allocated == 0 {
+			allocated = heapAllocated()
+		}
+		switch {
+		case done:
+		case time.Since(start) >= e.cache.Budget:
+			e.vm.Interrupt("time budget exceeded")
+		case heapAllocated()-allocated > e.cache.Memory:
+			e.vm.Interrupt("memory budget exceeded")
+		default:
+			timer.Reset(min(watchEvery, e.cache.Budget))
+		}
+	}
+	mu.Lock()
+	timer = time.AfterFunc(min(watchEvery, e.cache.Budget), check)
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		done = true
+		timer.Stop()
+		mu.Unlock()
+	}
+}
+
+// heapAllocated is the bytes the process has allocated on the heap so far
+// (a cumulative counter that runtime/metrics reads without stopping the
+// world).
+func heapAllocated() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }

@@ -125,12 +125,21 @@ type renderRequest struct {
 	Action      any            `json:"action"`
 }
 
+// maxRenderRequest bounds the compressed request before it is
+// decompressed: LZ-string can expand n characters to about n²/6 (4,096
+// become at most about 3 million, in about 150 ms), far more than any
+// render request needs.
+const maxRenderRequest = 4096
+
 // parseRenderRequest decompresses and checks the request parameter.
 func parseRenderRequest(compressed string) (renderRequest, error) {
 	var req renderRequest
 	bad := apierr.Invalid("request", "must be JSON compressed with LZ-string (compressToEncodedURIComponent)")
-	if compressed == "" {
+	switch {
+	case compressed == "":
 		return req, apierr.Invalid("request", "is required")
+	case len(compressed) > maxRenderRequest:
+		return req, apierr.Invalid("request", "is longer than %d characters", maxRenderRequest)
 	}
 	raw, err := lzstring.DecompressFromEncodedURIComponent(compressed)
 	if err != nil || raw == "" {
@@ -153,31 +162,109 @@ func parseRenderRequest(compressed string) (renderRequest, error) {
 	return req, nil
 }
 
-// renderOrigin is the organization a render comes from: the context's
-// organization when the caller belongs to it, else the owner when the
-// caller belongs to the owner, else none (another organization).
+// renderOrigin resolves what a render's context names: its organization
+// (organizationId), space (spaceId) or site (siteId). Each one named must be
+// something the caller can see (the organization: a member; a space: one
+// visible to them; a site: a member at read or above) and the integration
+// must be installed there (on the organization; on the space or site, or
+// on all of them); anything else is a 404, like an id that does not exist,
+// so a render never goes out for an organization the caller cannot act in.
+// A context naming none of them renders for the owning organization, which
+// only its members reach (others get "no reachable runtime").
 func (r *Resolver) renderOrigin(ctx context.Context, c auth.Caller, it storage.Integration, req renderRequest) (string, string, error) {
-	if orgID, _ := req.Context["organizationId"].(string); orgID != "" && (c.OrganizationID == "" || c.OrganizationID == orgID) {
-		m, err := r.Store.MembershipOf(ctx, orgID, c.UserID)
+	ids := map[string]string{}
+	for _, key := range []string{"organizationId", "spaceId", "siteId"} {
+		v, ok := req.Context[key]
+		if !ok || v == nil {
+			continue
+		}
+		s, isString := v.(string)
+		if !isString || s == "" || len(s) > 100 {
+			return "", "", apierr.Invalid("request.context."+key, "must be a non-empty id string")
+		}
+		ids[key] = s
+	}
+	if len(ids) == 0 {
+		if memberOfOwner(c, it) {
+			return it.OrganizationID, "", nil
+		}
+		return "", "", nil
+	}
+	orgID := ids["organizationId"]
+	same := func(what, owner string) error {
+		if orgID != "" && orgID != owner {
+			return apierr.NotFound(what) // a space or site of another organization than the context's
+		}
+		orgID = owner
+		return nil
+	}
+	var kind, target string
+	if id, ok := ids["spaceId"]; ok {
+		sp, _, err := r.spaceScope(ctx, id, chainOnly, false)
 		if err != nil {
 			return "", "", err
 		}
-		if m != nil || isInstallationToken(c) {
-			p, err := r.Store.ListInstallations(ctx, it.ID, storage.InstallationFilter{Orgs: []string{orgID}}, storage.PageQuery{Limit: 1})
-			if err != nil {
-				return "", "", err
-			}
-			inst := ""
-			if len(p.Items) > 0 {
-				inst = p.Items[0].ID
-			}
-			return orgID, inst, nil
+		if err := same("space", sp.OrganizationID); err != nil {
+			return "", "", err
 		}
+		kind, target = "space", id
 	}
-	if memberOfOwner(c, it) {
-		return it.OrganizationID, "", nil
+	if id, ok := ids["siteId"]; ok {
+		sites, err := r.Store.SitesByIDs(ctx, []string{id})
+		if err != nil {
+			return "", "", err
+		}
+		site, found := sites[id]
+		if !found {
+			return "", "", apierr.NotFound("site")
+		}
+		if _, err := r.inOrgForSites(ctx, site.OrganizationID, "read", "rendering for a site"); err != nil {
+			return "", "", asNotFound(err, "site")
+		}
+		if err := same("site", site.OrganizationID); err != nil {
+			return "", "", err
+		}
+		kind, target = "site", id // a site is the narrower target when both are named
 	}
-	return "", "", nil
+	if _, err := r.inOrg(ctx, orgID); err != nil {
+		return "", "", err
+	}
+	in, err := r.renderInstallation(ctx, it, orgID, kind, target)
+	if err != nil {
+		return "", "", err
+	}
+	return orgID, in, nil
+}
+
+// renderInstallation is the installation a render goes through: the
+// integration's installation in orgID, which must cover the space or site
+// the context names (selection "all", or installed on it); 404 otherwise.
+func (r *Resolver) renderInstallation(ctx context.Context, it storage.Integration, orgID, kind, target string) (string, error) {
+	p, err := r.Store.ListInstallations(ctx, it.ID, storage.InstallationFilter{Orgs: []string{orgID}}, storage.PageQuery{Limit: 1})
+	if err != nil {
+		return "", err
+	}
+	if len(p.Items) == 0 {
+		return "", apierr.NotFound(fmt.Sprintf("installation of integration %q in the organization", it.Name))
+	}
+	in := p.Items[0]
+	selection := map[string]string{"space": in.SpaceSelection, "site": in.SiteSelection}[kind]
+	if kind == "" || selection == "all" {
+		return in.ID, nil
+	}
+	if _, err := r.Store.TargetInstallation(ctx, in.ID, kind, target); err != nil {
+		return "", notFoundAs(err, fmt.Sprintf("installation of integration %q on the %s", it.Name, kind))
+	}
+	return in.ID, nil
+}
+
+// asNotFound turns a role refusal into a 404 naming what was asked for:
+// guests may not learn that a site exists.
+func asNotFound(err error, what string) error {
+	if e, ok := apierr.As(err); ok && (e.Status == 403 || e.Status == 404) {
+		return apierr.NotFound(what)
+	}
+	return err
 }
 
 // render sends a ui_render event to the development tunnel and returns the

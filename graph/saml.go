@@ -202,7 +202,7 @@ func (r *Resolver) samlLoginProvider(ctx context.Context, providerID string) (st
 	svc := r.samlService(p.ID)
 	return p, sso.Provider{
 		EntityID: svc.EntityID, ACSURL: svc.AcsURL,
-		IdPEntityID: p.EntityID, IdPSSOURL: p.SSOURL, IdPCertificates: certs, Credentials: creds,
+		IdPEntityID: p.EntityID, IdPSSOURL: p.SSOURL, IdPCertificates: certs, Credentials: creds, Now: r.Now,
 	}, nil
 }
 
@@ -218,7 +218,7 @@ func (r *Resolver) SAMLMetadata(ctx context.Context, providerID string) ([]byte,
 		return nil, err
 	}
 	svc := r.samlService(p.ID)
-	return sso.Provider{EntityID: svc.EntityID, ACSURL: svc.AcsURL, Credentials: creds}.Metadata()
+	return sso.Provider{EntityID: svc.EntityID, ACSURL: svc.AcsURL, Credentials: creds, Now: r.Now}.Metadata()
 }
 
 // StartSAMLLogin begins a login through a provider: it records a signed

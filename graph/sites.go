@@ -221,6 +221,11 @@ func slug(title, fallback string, max int) string {
 	return s
 }
 
+// suffixRoom is the room withSuffix keeps for "-<n>": every name it makes
+// for fewer than 10^7 siblings starts with the base's first max-suffixRoom
+// characters.
+const suffixRoom = 8
+
 // uniqueName is base, or base-2, base-3... the first not taken, within max
 // characters.
 func uniqueName(base string, max int, taken func(string) bool) string {
@@ -364,16 +369,13 @@ func (r *Resolver) createSite(ctx context.Context, orgID string, in model.Create
 			addSpace(sp.ID, sp.Title)
 		}
 	}
-	// The basename comes from the title; a taken one gets a numeric suffix.
+	// The basename comes from the title; a taken one gets the first free
+	// numeric suffix, chosen in the write itself so it is always free.
 	base := slug(site.Title, "site", basenameMax)
-	for i := 1; ; i++ {
-		site.Basename = withSuffix(base, i, basenameMax)
-		err = r.Store.CreateSite(ctx, &site, newSpace, append([]storage.SiteSpace(nil), spaces...))
-		if !errors.Is(err, storage.ErrBasenameTaken) || i >= 100 {
-			break
-		}
-	}
-	if err != nil {
+	choice := &storage.NameChoice{Prefix: base[:min(len(base), basenameMax-suffixRoom)], Choose: func(taken map[string]bool) string {
+		return uniqueName(base, basenameMax, func(n string) bool { return taken[n] })
+	}}
+	if err := r.Store.CreateSite(ctx, &site, newSpace, spaces, choice); err != nil {
 		return nil, err
 	}
 	if in.NewSpace != nil && *in.NewSpace == "sample" {

@@ -502,15 +502,22 @@ func (r *Resolver) editStructure(ctx context.Context, siteID string, edit func(t
 	return apierr.Conflict("the site's structure kept changing; try again")
 }
 
-// checkCondition validates a condition being saved: length, and that it
-// parses as one JavaScript expression (the 400 says where it does not).
+// checkCondition validates a condition being saved: length, that it parses
+// as one JavaScript expression, and that it keeps to the condition
+// language (conditions/allow.go); the 400 says where it does not.
 func checkCondition(field, v string) error {
 	if err := checkLen(field, v, 1, conditionMax); err != nil {
 		return err
 	}
 	var se *conditions.SyntaxError
-	if err := conditions.Check(v); errors.As(err, &se) {
+	var na *conditions.NotAllowedError
+	switch err := conditions.Check(v); {
+	case errors.As(err, &se):
 		return apierr.Invalid(field, "does not parse as a JavaScript expression at line %d, column %d: %s", se.Line, se.Column, se.Message)
+	case errors.As(err, &na):
+		return apierr.Invalid(field, "is not allowed at line %d, column %d: %s", na.Line, na.Column, na.Message)
+	case err != nil:
+		return apierr.Invalid(field, "%v", err)
 	}
 	return nil
 }

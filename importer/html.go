@@ -23,10 +23,18 @@ type htmlPage struct {
 	links    []*url.URL // same-origin links, absolute, without fragment
 }
 
+// maxHTMLDocument bounds one HTML document parsed (a page of a website
+// crawl, or an HTML import), below the fetch guard's 10 MiB body limit:
+// the parsed tree takes several times the document's size.
+const maxHTMLDocument = 5 << 20
+
 // parseHTML converts the main content of an HTML document (<main>, else
 // <article>, else <body>) to Markdown with absolute links, and lists its
 // same-origin links.
 func parseHTML(body []byte, pageURL string) (*htmlPage, error) {
+	if len(body) > maxHTMLDocument {
+		return nil, badContent("the HTML document is %d bytes; at most %d are imported", len(body), maxHTMLDocument)
+	}
 	doc, err := html.Parse(bytes.NewReader(body))
 	if err != nil {
 		return nil, badContent("the content is not HTML: %v", err)

@@ -13,8 +13,43 @@ import (
 	"docsapi/markdown"
 )
 
-// maxZipEntry bounds one uncompressed entry (zip bombs).
-const maxZipEntry = 20 << 20
+// Zip archive bounds (zip bombs, path tricks). The archive itself is at
+// most the fetch guard's body limit (10 MiB). The byte bounds are
+// variables only so that tests can prove them with small archives.
+var (
+	maxZipEntry int64 = 20 << 20  // uncompressed bytes of one entry
+	maxZipTotal int64 = 100 << 20 // uncompressed bytes of all entries read
+)
+
+const (
+	maxZipEntries = 5000 // entries, folders included
+	maxZipDepth   = 16   // folders above a file
+	maxZipName    = 1024 // bytes of an entry's name
+)
+
+var driveLetter = regexp.MustCompile(`^[A-Za-z]:`)
+
+// checkZipName refuses entry names that are absolute, climb out of the
+// archive (..), carry backslashes or control characters, or nest too deep.
+func checkZipName(name string) error {
+	switch {
+	case len(name) > maxZipName:
+		return badContent("zip entry name %.64q… is longer than %d bytes", name, maxZipName)
+	case strings.HasPrefix(name, "/") || strings.Contains(name, "\\") || driveLetter.MatchString(name):
+		return badContent("zip entry %q has an absolute or Windows path", name)
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return badContent("zip entry %q has control characters in its name", name)
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if seg == ".." {
+			return badContent("zip entry %q climbs out of the archive (..)", name)
+		}
+	}
+	if strings.Count(strings.Trim(name, "/"), "/") > maxZipDepth {
+		return badContent("zip entry %q is nested more than %d folders deep", name, maxZipDepth)
+	}
+	return nil
+}
 
 // Zip converts a zip of Markdown files and images. The folder tree becomes
 // the page tree (a folder's README.md or index.md is the folder's page);
@@ -26,6 +61,20 @@ func Zip(body []byte) (*Result, error) {
 	if err != nil {
 		return nil, badContent("the content is not a zip archive: %v", err)
 	}
+	if len(zr.File) > maxZipEntries {
+		return nil, badContent("the zip archive has %d entries; at most %d are imported", len(zr.File), maxZipEntries)
+	}
+	var declared uint64
+	for _, f := range zr.File {
+		if err := checkZipName(f.Name); err != nil {
+			return nil, err
+		}
+		declared += f.UncompressedSize64
+	}
+	if declared > uint64(maxZipTotal) {
+		return nil, badContent("the zip archive holds %d bytes uncompressed; at most %d are imported", declared, maxZipTotal)
+	}
+	var total int64             // what was really read: declared sizes may lie
 	docs := map[string]string{} // cleaned path -> Markdown
 	res := &Result{}
 	fileNames := map[string]string{} // zip path -> file name
@@ -42,9 +91,15 @@ func Zip(body []byte) (*Result, error) {
 			continue
 		}
 		res.Total++
+		if !strings.EqualFold(path.Ext(p), ".md") && !isImageName(p) {
+			continue // neither a page nor an image: not read at all
+		}
 		data, err := readEntry(f)
 		if err != nil {
 			return nil, err
+		}
+		if total += int64(len(data)); total > maxZipTotal {
+			return nil, badContent("the zip archive holds more than %d bytes uncompressed", maxZipTotal)
 		}
 		switch {
 		case strings.EqualFold(path.Ext(p), ".md"):
@@ -99,7 +154,7 @@ func readEntry(f *zip.File) ([]byte, error) {
 	if err != nil {
 		return nil, badContent("zip entry %s: %v", f.Name, err)
 	}
-	if len(data) > maxZipEntry {
+	if int64(len(data)) > maxZipEntry {
 		return nil, badContent("zip entry %s is larger than %d bytes", f.Name, maxZipEntry)
 	}
 	return data, nil

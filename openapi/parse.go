@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -42,12 +43,29 @@ func Hash(data []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// FormatOf tells JSON from YAML by the first meaningful byte.
+// FormatOf tells JSON from YAML: JSON is a valid JSON object. A document
+// that starts with "{" but is not JSON can still be YAML (a flow mapping
+// such as {"openapi": 3.0A}); it is stored, and later decoded, as YAML
+// (fuzzing found one stored as JSON, whose content then failed to decode).
 func FormatOf(data []byte) string {
-	if t := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '{' {
+	if t := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '{' && json.Valid(t) {
 		return "json"
 	}
 	return "yaml"
+}
+
+// newLoader reads one self-contained document: external $refs (other
+// files, URLs: http://127.0.0.1/..., cloud metadata addresses) are refused,
+// and should kin-openapi ever try to read one anyway, its reader refuses
+// too instead of using an unguarded HTTP client or the file system.
+func newLoader(ctx context.Context) *openapi3.Loader {
+	loader := openapi3.NewLoader()
+	loader.Context = ctx
+	loader.IsExternalRefsAllowed = false
+	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+		return nil, fmt.Errorf("external reference %s: an OpenAPI document must be self-contained (docsapi reads no other file or URL)", u.Redacted())
+	}
+	return loader
 }
 
 // Parse loads and validates an OpenAPI 3.0 or 3.1 document, JSON or YAML.
@@ -60,10 +78,7 @@ func Parse(ctx context.Context, data []byte) (Document, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return Document{}, parseErr("the document is empty")
 	}
-	loader := openapi3.NewLoader()
-	loader.Context = ctx
-	loader.IsExternalRefsAllowed = false
-	doc, err := loader.LoadFromData(data)
+	doc, err := newLoader(ctx).LoadFromData(data)
 	if err != nil {
 		return Document{}, parseErr("not a readable OpenAPI document: %v", err)
 	}

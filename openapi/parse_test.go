@@ -3,7 +3,10 @@ package openapi
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -64,5 +67,29 @@ func TestParseRefusals(t *testing.T) {
 		if !errors.As(err, &pe) {
 			t.Errorf("%s: err = %v, want a ParseError", name, err)
 		}
+	}
+}
+
+// TestExternalRefsAreNotFetched: a $ref to a URL (loopback, cloud metadata)
+// or a file is refused, and nothing is fetched.
+func TestExternalRefsAreNotFetched(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Write([]byte(`{"type":"string"}`))
+	}))
+	defer srv.Close()
+	for _, ref := range []string{srv.URL + "/schema.json", "http://169.254.169.254/latest/meta-data/", "file:///etc/passwd", "/etc/passwd#/x", "other.yaml#/components/schemas/X"} {
+		doc := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok",
+			"content":{"application/json":{"schema":{"$ref":"` + ref + `"}}}}}}}}}`
+		if _, err := Parse(context.Background(), []byte(doc)); err == nil {
+			t.Errorf("%s: accepted", ref)
+		}
+		if _, err := RenderMarkdown(context.Background(), []byte(doc), true); err == nil {
+			t.Errorf("%s: rendered", ref)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("the loopback server was fetched %d times", hits.Load())
 	}
 }

@@ -18,10 +18,7 @@ var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 // body, responses), paths in alphabetical order; with models, a section per
 // component schema.
 func RenderMarkdown(ctx context.Context, data []byte, models bool) (string, error) {
-	loader := openapi3.NewLoader()
-	loader.Context = ctx
-	loader.IsExternalRefsAllowed = false
-	doc, err := loader.LoadFromData(data)
+	doc, err := newLoader(ctx).LoadFromData(data)
 	if err != nil {
 		return "", err
 	}

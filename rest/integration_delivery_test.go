@@ -341,6 +341,7 @@ func TestRender(t *testing.T) {
 	request := map[string]any{"componentId": "chat-block", "props": map[string]any{"q": 1}, "state": map[string]any{},
 		"context": map[string]any{"type": "configuration_account", "organizationId": env.Org, "theme": "light"}}
 	render := "/v1/integrations/chat/render?request="
+	install(env, env.Admin, "chat", env.Org) // a render needs the integration installed in the context's organization
 	env.Run(t, []apitest.Scenario{
 		{Name: "no runtime", Method: "GET", Path: render + compress(t, request), Token: env.Admin.Token, Status: 409, Contains: []string{"no reachable runtime"}},
 		{Name: "malformed", Method: "GET", Path: render + "!!not-lz!!", Token: env.Admin.Token, Status: 400, Contains: []string{"request"}},
@@ -357,8 +358,7 @@ func TestRender(t *testing.T) {
 	rc.answer = `{"type":"element","element":{"type":"block","children":[{"type":"button","label":"Hi","onPress":{"action":"hi"}}]},"state":{},"props":{}}`
 	rc.header.Set("Cache-Control", "max-age=86400")
 	rc.devMode(env.Admin, "chat", false)
-	install(env, env.Admin, "chat", env.Org)
-	drain(t, env) // the installation event
+	drain(t, env)
 	r := env.Must(200, "GET", render+compress(t, request), env.Admin.Token, nil)
 	var want, got any
 	json.Unmarshal([]byte(rc.answer), &want)
@@ -384,9 +384,12 @@ func TestRender(t *testing.T) {
 	if rc.count() != before {
 		t.Fatal("render delivered twice")
 	}
-	// Another organization's render is not forwarded without all.
+	// Another organization's render (installed there) is not forwarded without all.
+	install(env, foreign, "chat", otherOrg)
+	drain(t, env)
 	request["context"] = map[string]any{"type": "configuration_account", "organizationId": otherOrg}
 	env.Must(409, "GET", render+compress(t, request), foreign.Token, nil)
+	request["context"] = map[string]any{"type": "configuration_account", "organizationId": env.Org}
 	// A runtime that fails or answers nonsense is a 502, recorded.
 	rc.status = 500
 	env.Must(502, "GET", render+compress(t, request), env.Admin.Token, nil)

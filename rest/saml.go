@@ -56,6 +56,7 @@ func mountSAML(a *API, r chi.Router) {
 // The ACS answer carries the session token: an HTML page showing it once for
 // a browser (Accept: text/html), else JSON (model.SAMLSession).
 func (a *API) MountSSO(r chi.Router) {
+	r.Use(ssoHeaders)
 	r.Get("/saml/{samlProviderId}/metadata", func(w http.ResponseWriter, r *http.Request) {
 		md, err := a.Resolver.SAMLMetadata(r.Context(), path(r, "samlProviderId"))
 		if err != nil {
@@ -108,11 +109,25 @@ func (a *API) ssoError(w http.ResponseWriter, r *http.Request, err error) {
 	writePage(w, e.Status, errorPage, e)
 }
 
+// ssoPolicy is the Content-Security-Policy of every /sso answer (the
+// pages showing a session token or a refusal, the redirect's tiny HTML
+// body): no scripts, frames, forms, plugins or base URL; inline styles only;
+// never framed by another site (clickjacking the token page).
+const ssoPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+// ssoHeaders puts the SSO pages' policy on every /sso answer.
+func ssoHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", ssoPolicy)
+		h.Set("X-Frame-Options", "DENY") // frame-ancestors for browsers without CSP 2
+		h.Set("Referrer-Policy", "no-referrer")
+		next.ServeHTTP(w, r)
+	})
+}
+
 func writePage(w http.ResponseWriter, status int, t *template.Template, data any) {
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-	h.Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	t.Execute(w, data)
 }

@@ -18,6 +18,16 @@ import (
 	"docsapi/rest"
 )
 
+// NoSniff makes browsers take every answer's Content-Type as given (no
+// guessing HTML or script out of JSON, a downloaded file or an error).
+// First in the chain, so even panics, 404s and 405s carry it.
+func NoSniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
+
 // requestID takes the caller's X-Request-Id (when sane) or makes one, puts
 // it in the context and echoes it on the response.
 func requestID(next http.Handler) http.Handler {

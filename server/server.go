@@ -150,7 +150,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.Se
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit)
+	r.Use(NoSniff, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit)
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
@@ -257,8 +257,7 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 // presentError gives GraphQL errors the same code and status as REST.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
-	var e *apierr.Error
-	if errors.As(err, &e) {
+	if e, ok := apierr.As(err); ok {
 		gerr.Message = e.Message
 		gerr.Extensions = map[string]any{"code": e.Code(), "status": e.Status}
 		if e.Field != "" {

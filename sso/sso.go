@@ -137,6 +137,9 @@ type Provider struct {
 	IdPSSOURL       string
 	IdPCertificates []*x509.Certificate
 	Credentials     Credentials
+	// Now is the clock requests, metadata and answers are made and checked
+	// against (the server's injectable clock); nil is the real time.
+	Now func() time.Time
 }
 
 func (p Provider) serviceProvider() (*saml.ServiceProvider, error) {
@@ -182,15 +185,19 @@ func (p Provider) AuthnRequest() (id, redirect string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	req, err := sp.MakeAuthenticationRequest(p.IdPSSOURL, saml.HTTPRedirectBinding, saml.HTTPPostBinding)
-	if err != nil {
-		return "", "", err
-	}
-	u, err := req.Redirect("", sp)
-	if err != nil {
-		return "", "", err
-	}
-	return req.ID, u.String(), nil
+	err = atClock(p.Now, func() error {
+		req, err := sp.MakeAuthenticationRequest(p.IdPSSOURL, saml.HTTPRedirectBinding, saml.HTTPPostBinding)
+		if err != nil {
+			return err
+		}
+		u, err := req.Redirect("", sp)
+		if err != nil {
+			return err
+		}
+		id, redirect = req.ID, u.String()
+		return nil
+	})
+	return id, redirect, err
 }
 
 // Metadata is our service provider's metadata for this identity provider
@@ -200,7 +207,8 @@ func (p Provider) Metadata() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	md := sp.Metadata()
+	var md *saml.EntityDescriptor
+	atClock(p.Now, func() error { md = sp.Metadata(); return nil })
 	// Answers come by HTTP-POST only: the artifact binding would make the
 	// server fetch from the identity provider.
 	for i := range md.SPSSODescriptors {
@@ -266,7 +274,11 @@ func (p Provider) Verify(samlResponse, requestID string) (Identity, error) {
 		return Identity{}, fmt.Errorf("%w: SAMLResponse is not base64", ErrRefused)
 	}
 	acs, _ := url.Parse(p.ACSURL)
-	assertion, err := sp.ParseXMLResponse(raw, []string{requestID}, *acs)
+	var assertion *saml.Assertion
+	err = atClock(p.Now, func() (err error) {
+		assertion, err = sp.ParseXMLResponse(raw, []string{requestID}, *acs)
+		return err
+	})
 	if err != nil {
 		var invalid *saml.InvalidResponseError
 		if errors.As(err, &invalid) && invalid.PrivateErr != nil {

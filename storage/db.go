@@ -483,6 +483,15 @@ func (t *readTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Re
 // ErrNotFound is returned by single-row reads that match nothing.
 var ErrNotFound = errors.New("storage: not found")
 
+// conflict is a storage error saying the write clashes with what is stored
+// (a name taken, a structure changed since it was read). Resolvers name
+// most of them precisely; any they do not is still a 409 (apierr.As reads
+// Conflict), never an internal error.
+type conflict string
+
+func (c conflict) Error() string    { return "storage: " + string(c) }
+func (c conflict) Conflict() string { return string(c) }
+
 func notFound(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound

@@ -23,9 +23,9 @@ type Member struct {
 }
 
 var (
-	ErrLastAdmin     = errors.New("storage: the organization must keep at least one admin")
-	ErrHostnameTaken = errors.New("storage: hostname already in use")
-	ErrExists        = errors.New("storage: already exists")
+	ErrLastAdmin           = errors.New("storage: the organization must keep at least one admin")
+	ErrHostnameTaken error = conflict("hostname already in use")
+	ErrExists        error = conflict("already exists")
 )
 
 // The member counts come with the row (no query per row): both are stored

@@ -13,7 +13,7 @@ import (
 type Sites interface {
 	Site(ctx context.Context, orgID, id string) (Site, error)
 	ListSites(ctx context.Context, orgID string, f SiteFilter, pq PageQuery) (Page[Site], error)
-	CreateSite(ctx context.Context, s *Site, newSpace *Space, spaces []SiteSpace) error
+	CreateSite(ctx context.Context, s *Site, newSpace *Space, spaces []SiteSpace, basename *NameChoice) error
 	UpdateSite(ctx context.Context, orgID, id string, p SitePatch) error
 	DeleteSite(ctx context.Context, orgID, id string) (bool, error)
 	SitesByIDs(ctx context.Context, ids []string) (map[string]Site, error)
@@ -36,9 +36,9 @@ type Sites interface {
 
 var (
 	// ErrBasenameTaken: another site of the organization has the basename.
-	ErrBasenameTaken = errors.New("storage: basename already in use in the organization")
+	ErrBasenameTaken error = conflict("basename already in use in the organization")
 	// ErrStale: a structure plan was made from a structure that changed since.
-	ErrStale = errors.New("storage: the site structure changed since it was read")
+	ErrStale error = conflict("the site structure changed since it was read")
 )
 
 // Site is a docs site of an organization. SiteSpaces is the number of its
@@ -131,13 +131,36 @@ func (db *DB) ListSites(ctx context.Context, orgID string, f SiteFilter, pq Page
 	})
 }
 
+// NameChoice picks a generated name inside the write that uses it, so it is
+// free when inserted: Choose gets the names already taken that start with
+// Prefix (one range read on the unique index) and returns one that is not.
+type NameChoice struct {
+	Prefix string
+	Choose func(taken map[string]bool) string
+}
+
 // CreateSite inserts s (its ID, timestamps and structure version are filled
 // in) with site spaces at its root, in order. newSpace, when set, is created
 // first (at the end of the organization's top level, with an empty first
-// revision); site spaces with an empty SpaceID point at it.
-func (db *DB) CreateSite(ctx context.Context, s *Site, newSpace *Space, spaces []SiteSpace) error {
+// revision); site spaces with an empty SpaceID point at it. With basename
+// set, s.Basename is chosen by it in the same transaction.
+func (db *DB) CreateSite(ctx context.Context, s *Site, newSpace *Space, spaces []SiteSpace, basename *NameChoice) error {
 	s.ID = NewID()
 	return db.Write(ctx, func(tx *Tx) error {
+		if basename != nil {
+			// Basenames are ASCII slugs: every one starting with Prefix sorts
+			// between Prefix and Prefix followed by 0xff.
+			names, err := queryIDs(tx, `SELECT basename FROM sites WHERE organization_id = ? AND basename >= ? AND basename < ?`,
+				s.OrganizationID, basename.Prefix, basename.Prefix+"\xff")
+			if err != nil {
+				return err
+			}
+			taken := make(map[string]bool, len(names))
+			for _, n := range names {
+				taken[n] = true
+			}
+			s.Basename = basename.Choose(taken)
+		}
 		s.CreatedAt, s.UpdatedAt, s.AdaptiveSchemaUpdatedAt, s.VisitorSecretRotatedAt = tx.Now, tx.Now, tx.Now, tx.Now
 		if newSpace != nil {
 			newSpace.ID, newSpace.RevisionID, newSpace.ParentID = NewID(), NewID(), nil

@@ -128,7 +128,7 @@ func serve(args []string) error {
 		}
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", srv.Metrics.Handler())
-		metricsSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		metricsSrv := &http.Server{Handler: server.NoSniff(mux), ReadHeaderTimeout: 10 * time.Second}
 		defer metricsSrv.Close()
 		go func() { errc <- metricsSrv.Serve(mln) }()
 		fmt.Printf("metrics on http://%s/metrics\n", mln.Addr())
