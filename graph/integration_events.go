@@ -237,6 +237,7 @@ func (r *Resolver) render(ctx context.Context, name, compressed string) (*model.
 	if failure != "" {
 		return nil, apierr.New(502, "integration %q runtime: %s", it.Name, failure)
 	}
+	keepStateAndProps(out, req)
 	result := &model.RenderResult{Output: out}
 	if cc := res.Header.Get("Cache-Control"); cc != "" {
 		result.CacheControl = &cc
@@ -245,6 +246,25 @@ func (r *Resolver) render(ctx context.Context, name, compressed string) (*model.
 		result.ContentSecurityPolicy = &csp
 	}
 	return result, nil
+}
+
+// keepStateAndProps completes an element output the runtime answered
+// without `state` or `props` (0.130.0 requires both): the component keeps
+// the state and props it was rendered with.
+func keepStateAndProps(out map[string]any, req renderRequest) {
+	if out["type"] != "element" {
+		return
+	}
+	if _, ok := out["state"].(map[string]any); !ok {
+		state := req.State
+		if state == nil {
+			state = map[string]any{}
+		}
+		out["state"] = state
+	}
+	if _, ok := out["props"].(map[string]any); !ok {
+		out["props"] = req.Props
+	}
 }
 
 // renderOutput checks a runtime's answer is ContentKit render output

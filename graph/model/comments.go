@@ -76,9 +76,12 @@ type CommentURLs struct {
 }
 
 type CommentPermissions struct {
-	View   bool `json:"view"`
-	Edit   bool `json:"edit"`
-	Reply  bool `json:"reply"`
+	View  bool `json:"view"`
+	Edit  bool `json:"edit"`
+	Reply bool `json:"reply"`
+	// React: 0.130.0 requires it (reacting is allowed with the same COMMENT
+	// role as replying).
+	React  bool `json:"react"`
 	Delete bool `json:"delete"`
 }
 

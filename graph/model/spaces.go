@@ -26,8 +26,11 @@ func (v *SpaceEditMode) UnmarshalGQL(in any) error { return SpaceEditModes.unmar
 func (v SpaceEditMode) IsValid() bool              { return SpaceEditModes.valid[v] }
 
 type Space struct {
-	Object              string            `json:"object"`
-	ID                  string            `json:"id"`
+	Object string `json:"object"`
+	ID     string `json:"id"`
+	// Type is required by 0.130.0 without a definition; docsapi has one
+	// kind of space (documentation content) and answers SpaceTypeDocument.
+	Type                string            `json:"type"`
 	Title               string            `json:"title"`
 	Emoji               string            `json:"emoji"`
 	Visibility          ContentVisibility `json:"visibility"`
@@ -46,6 +49,9 @@ type Space struct {
 	Urls                SpaceURLs         `json:"urls"`
 	Permissions         SpacePermissions  `json:"permissions"`
 }
+
+// SpaceTypeDocument is the one value of Space.type (see Space.Type).
+const SpaceTypeDocument = "document"
 
 type SpaceURLs struct {
 	Location string `json:"location"`

@@ -1,0 +1,404 @@
+// The 0.130.0 contract test: drives every one of the 147 operations of the
+// specification through the official client against a real docsapi, and
+// validates every 2xx body against its response schema in the installed
+// @gitbook/api@0.130.0 package (contract.mjs). Fails on any violation that
+// is not in expectedViolations, on an expected violation that no longer
+// happens, and on any of the 147 operations left unexercised.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import lz from 'lz-string';
+import { startServer } from './harness.mjs';
+import { check, operations } from './contract.mjs';
+
+// Violations another branch fixes (issue 13 part B). Each names the
+// operation, where in the body (instancePath, a regular expression), what
+// the schema says, and who fixes it. The lead empties this list at merge.
+const expectedViolations = [
+  // e.g. { operationId: 'getPublishedContentSite', instancePath: /^\/customizations/, schemaPath: 'PublishedContentSite.customizations', fixedBy: 'issue 13 part B' },
+];
+
+// A 2×1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8DwHwQZGBgAHPgD/fUA8XMAAAAASUVORK5CYII=', 'base64');
+const PETS = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'Pets', version: '1.0.0' },
+  paths: { '/pets': { get: { summary: 'List pets', responses: { 200: { description: 'ok' } } } } },
+});
+const files = {
+  '/guide.md': ['text/markdown', '# Guide\n\nRead [the tour](site/tour.md), [a missing page](missing.md) and [the site](https://example.com/x).\n\n![logo](logo.png)\n\n## Setup\n\nThe hyperdrive needs calibration.\n'],
+  '/site/': ['text/html', '<html><head><title>Home</title></head><body><main><h1>Site home</h1><p>Start the <a href="/site/tour">tour</a>.</p><img src="/logo.png" alt="logo"></main></body></html>'],
+  '/site/tour': ['text/html', '<html><body><main><h1>Tour</h1><p>Back <a href="/site/">home</a>. Nebula sightseeing.</p></main></body></html>'],
+  '/logo.png': ['image/png', PNG],
+  '/release.md': ['text/markdown', '# Release notes\n\nSee [the tour](site/tour.md).\n\n![logo](logo.png)\n'],
+  '/pets.json': ['application/json', PETS],
+};
+
+// A SAML identity provider certificate (a fixture: shape and validity only).
+const CERT = `-----BEGIN CERTIFICATE-----
+MIIDNTCCAh2gAwIBAgIUIU2hkR3RtswuF7UXr1dlhLA6Fc8wDQYJKoZIhvcNAQEL
+BQAwKTEnMCUGA1UEAwweZG9jc2FwaSB0ZXN0IGlkZW50aXR5IHByb3ZpZGVyMCAX
+DTI2MTEyMTA2MDgwN1oYDzIxMjYxMDI4MDYwODA3WjApMScwJQYDVQQDDB5kb2Nz
+YXBpIHRlc3QgaWRlbnRpdHkgcHJvdmlkZXIwggEiMA0GCSqGSIb3DQEBAQUAA4IB
+DwAwggEKAoIBAQCiMEvvprsgpgUG9ymwNofY4S5n3XK5e7OmoMoifs3AjVFY9Y5v
+KH44yjTiLl1T6RrsRZaSmVgUNHgqsHVjLX+WjS7J2kUH4FTZTn/2uyvTh9F4SkzD
+FlvOcMpckWi994e/yE7xndljbXgyQfZnsxJgeWpPRg6kAUvN+a5b+cp5qAPvutTD
+0paGi6nS/5Dn1hVAmhuhN9MTSLOK4RqhtregX60bVEsk9qF+IuVNdEI741EUEJf4
+VCG+YLVk8eO47BG3bWx7Mi9SQjBHAQ53S3y9jJfoRUsXR7fTPnJO8bQ/y+d4Tk6V
+sBt4S6V69EDsss7W704yhjscquRsuZ41OPHxAgMBAAGjUzBRMB0GA1UdDgQWBBRh
+NZgzGPT5Ce2lgERDLkoBsmbpITAfBgNVHSMEGDAWgBRhNZgzGPT5Ce2lgERDLkoB
+smbpITAPBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3DQEBCwUAA4IBAQCEwcRw+mc/
+Qb0jI0cvA84IDFmeXYfuQSh3b+SfspFMHCsUSReHzJ5fV8o6IuFPGL4OJgVOIW9p
+tdO7YjKOUONaHMjajH0eNtTLglnqc9ysfLmGElhZh2qtu6jfiS3OcmpoaW7Gy4bi
+koJjruycWwg045kdR2jq5CmoFx3pr1g3U1v1BhkvKnf7bG3mVWu6lZUU27ut/nXi
+wuBUiku9G1L9F0mgfQGPbr5eq+5oEwjHou/QOGGWC6k3OHB65+unzZGNko7S6wxx
+NJR7dT9HzRlJQOtwjdlX02S1L9vk9JMo1PnJEOyOCfxOxAK1x/4Bg85tlQDF3V51
+dVjEAA+ag8Nf
+-----END CERTIFICATE-----
+`;
+
+// One local server: static files for imports and specs, a
+// LibreTranslate-compatible /translate (upper-cases), and an integration
+// development tunnel that answers renders with an element.
+let host, origin;
+function serve(req, res, body) {
+  if (req.method === 'POST' && req.url === '/translate') {
+    const q = JSON.parse(body || '{}').q;
+    const out = (Array.isArray(q) ? q : [q]).map((t) => String(t).toUpperCase());
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ translatedText: Array.isArray(q) ? out : out[0] }));
+    return;
+  }
+  if (req.method === 'POST' && req.url === '/tunnel') {
+    const event = JSON.parse(body || '{}');
+    const answer = event.type === 'ui_render' ? { type: 'element', element: { type: 'block', children: [] } } : {};
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    return;
+  }
+  const file = files[req.url];
+  if (!file) return res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
+}
+
+let s;
+const violations = [];
+const covered = new Set();
+const failingBodies = new Map(); // operationId -> first body that failed
+
+// watch wraps a client so that every call of one of the 147 operations is
+// counted and its 2xx body validated.
+function watch(client) {
+  return new Proxy(client, {
+    get(target, ns) {
+      const group = target[ns];
+      if (!group || typeof group !== 'object') return group;
+      return new Proxy(group, {
+        get(g, name) {
+          const fn = g[name];
+          const operationId = operations.get(`${String(ns)}.${String(name)}`);
+          if (typeof fn !== 'function' || !operationId) return fn;
+          return async (...args) => {
+            const res = await fn.apply(g, args);
+            covered.add(operationId);
+            const found = check(operationId, res.status, res.data);
+            violations.push(...found);
+            if (found.length && !failingBodies.has(operationId)) failingBodies.set(operationId, res.data);
+            return res;
+          };
+        },
+      });
+    },
+  });
+}
+
+before(async () => {
+  host = http.createServer(async (req, res) => {
+    let body = '';
+    for await (const c of req) body += c;
+    serve(req, res, body);
+  });
+  host.listen(0, '127.0.0.1');
+  await once(host, 'listening');
+  origin = `http://127.0.0.1:${host.address().port}`;
+  s = await startServer(['--translate-url', origin, '--translate-key', 'contract']);
+});
+after(async () => {
+  await s?.stop();
+  host?.close();
+});
+
+const flat = (pages) => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// until polls fn (at most 15 s) until ok(result).
+async function until(fn, ok) {
+  const deadline = Date.now() + 15000;
+  for (;;) {
+    const r = await fn();
+    if (ok(r)) return r;
+    if (Date.now() > deadline) throw new Error('condition not met within 15 s');
+    await sleep(25);
+  }
+}
+
+async function graphql(query, variables) {
+  const res = await fetch(`${s.endpoint}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const out = await res.json();
+  assert.equal(out.errors, undefined, JSON.stringify(out.errors));
+  return out.data;
+}
+
+test('every operation answers in the shape of @gitbook/api@0.130.0', async () => {
+  const c = watch(s.client);
+  const { orgs, spaces, collections, integrations, emailDomains } = c;
+  const org = s.org;
+
+  // Organizations and members.
+  await orgs.listOrganizationsForAuthenticatedUser();
+  await orgs.getOrganizationById(org);
+  await orgs.updateOrganizationById(org, { title: 'Contract Org' });
+  const invite = (await s.client.orgs.createOrganizationInvite(org, { role: 'read' })).data;
+  await orgs.deleteOrganizationInviteById(org, invite.id);
+  await emailDomains.getOrganizationsForEmailDomain('example.com');
+  const editor = s.newUser('contract-editor@example.com', 'edit');
+  const leaver = s.newUser('contract-leaver@example.com', 'read');
+  await orgs.listMembersInOrganizationById(org);
+  await orgs.getMemberInOrganizationById(org, editor.user);
+  await orgs.updateMemberInOrganizationById(org, editor.user, { role: 'create' });
+  await watch(editor.client).orgs.updateOrganizationMemberLastSeenAt(org);
+  await orgs.setUserAsSsoMemberForOrganization(org, leaver.user);
+  await orgs.removeMemberFromOrganizationById(org, leaver.user);
+
+  // Teams.
+  const team = (await orgs.createOrganizationTeam(org, { title: 'Writers', members: [editor.user] })).data;
+  await orgs.listTeamsInOrganizationById(org);
+  await orgs.getTeamInOrganizationById(org, team.id);
+  await orgs.updateTeamInOrganizationById(org, team.id, { title: 'Authors' });
+  await orgs.updateMembersInOrganizationTeam(org, team.id, { add: [s.user] });
+  await orgs.listTeamMembersInOrganizationById(org, team.id);
+  await orgs.listTeamsForOrganizationMember(org, editor.user);
+  await orgs.deleteMemberFromOrganizationTeamById(org, team.id, s.user);
+  await orgs.addMemberToOrganizationTeamById(org, team.id, s.user, { role: 'member' });
+
+  // SAML.
+  const saml = (await orgs.createOrganizationSamlProvider(org, { label: 'Okta' })).data;
+  await orgs.updateOrganizationSamlProvider(org, saml.id, {
+    entityID: 'https://idp.example.com/metadata', ssoURL: 'https://idp.example.com/sso', certificate: CERT, defaultTeam: team.id,
+  });
+  await orgs.getOrganizationSamlProviderById(org, saml.id);
+  await orgs.listSamlProvidersInOrganizationById(org);
+  await orgs.listSsoProviderLoginsInOrganization(org);
+
+  // Collections and spaces.
+  const guides = (await orgs.createCollection(org, { title: 'Guides' })).data;
+  const inner = (await orgs.createCollection(org, { title: 'Inner', parent: guides.id })).data;
+  await orgs.listCollectionsInOrganizationById(org);
+  await collections.getCollectionById(guides.id);
+  await collections.updateCollectionById(guides.id, { description: 'All guides' });
+  await collections.moveCollection(inner.id, { parent: null });
+  const space = (await s.client.orgs.createSpace(org, { title: 'Handbook', emoji: '📘', parent: guides.id })).data;
+  await collections.listSpacesInCollectionById(guides.id);
+  await spaces.getSpaceById(space.id);
+  await spaces.updateSpaceById(space.id, { title: 'The Handbook' });
+  const copy = (await spaces.duplicateSpace(space.id)).data;
+  await spaces.moveSpace(copy.id, { parent: null });
+  await spaces.deleteSpaceById(copy.id);
+  await spaces.restoreSpace(copy.id);
+  await orgs.listSpacesForOrganizationMember(org, editor.user);
+  const sister = s.newOrg('Sister', 'contract-sister@example.com');
+  await sister.client.orgs.inviteUsersToOrganization(sister.organization, { emails: [{ email: 'owner@example.com', role: 'admin' }] });
+  const leaving = (await s.client.orgs.createSpace(org, { title: 'Leaving' })).data;
+  await spaces.transferSpace(leaving.id, { organization: sister.organization });
+  await collections.transferCollection(inner.id, { organization: sister.organization });
+
+  // Content: imports, pages, files, links, backlinks, search, templates.
+  await spaces.importContent(space.id, { url: `${origin}/site/`, source: 'website' });
+  await spaces.importContent(space.id, { url: `${origin}/guide.md`, source: 'markdown' });
+  await spaces.getCurrentRevision(space.id);
+  const pages = flat((await spaces.listPages(space.id)).data.pages);
+  const guide = pages.find((p) => p.title === 'Guide');
+  const tour = pages.find((p) => p.title === 'Tour');
+  await spaces.getPageById(space.id, guide.id, { format: 'markdown' });
+  await spaces.getPageById(space.id, guide.id, { format: 'document' });
+  const logo = (await spaces.listFiles(space.id)).data.items[0];
+  await spaces.getFileById(space.id, logo.id);
+  await spaces.listSpaceFileBacklinks(space.id, logo.id);
+  await spaces.listSpaceLinks(space.id);
+  await spaces.listPageLinksInSpace(space.id, guide.id);
+  await s.client.spaces.listSpacePageBacklinks(space.id, tour.id);
+  await spaces.searchSpaceContent(space.id, { query: 'hyperdrive' });
+  await orgs.searchOrganizationContent(org, { query: 'nebula' });
+  const scratch = (await s.client.orgs.createSpace(org, { title: 'Scratch' })).data;
+  await spaces.applyTemplateToSpace(scratch.id, { id: 'blank' });
+
+  // Change requests and their content.
+  const cr = (await spaces.createChangeRequest(space.id, { subject: 'Release notes' })).data;
+  await spaces.importContentInChangeRequest(space.id, cr.id, { url: `${origin}/release.md`, source: 'markdown' });
+  await spaces.listChangeRequestsForSpace(space.id);
+  await spaces.getChangeRequestById(space.id, cr.id);
+  await spaces.updateChangeRequestById(space.id, cr.id, { subject: 'Release notes, v2' });
+  await spaces.getRevisionOfChangeRequestById(space.id, cr.id);
+  const crPages = flat((await spaces.listPagesInChangeRequest(space.id, cr.id)).data.pages);
+  const release = crPages.find((p) => p.title === 'Release notes');
+  const crTour = crPages.find((p) => p.title === 'Tour');
+  await spaces.getPageInChangeRequestById(space.id, cr.id, release.id);
+  const crFile = (await spaces.listFilesInChangeRequestById(space.id, cr.id)).data.items[0];
+  await spaces.getFileInChangeRequestById(space.id, cr.id, crFile.id);
+  await spaces.listChangeRequestFileBacklinks(space.id, cr.id, crFile.id);
+  await spaces.listPageLinksInChangeRequest(space.id, cr.id, release.id);
+  await spaces.listChangeRequestPageBacklinks(space.id, cr.id, crTour.id);
+
+  // Comments in the change request.
+  const crComment = (await spaces.postCommentInChangeRequest(space.id, cr.id, { body: { markdown: 'Mention the FAQ?' }, page: release.id })).data;
+  await spaces.listCommentsInChangeRequest(space.id, cr.id);
+  await spaces.getCommentInChangeRequest(space.id, cr.id, crComment.id);
+  await spaces.updateCommentInChangeRequest(space.id, cr.id, crComment.id, { addedReactions: ['👍'] });
+  const crReply = (await spaces.postCommentReplyInChangeRequest(space.id, cr.id, crComment.id, { body: { markdown: 'Yes.' } })).data;
+  await spaces.listCommentRepliesInChangeRequest(space.id, cr.id, crComment.id);
+  await spaces.getCommentReplyInChangeRequest(space.id, cr.id, crComment.id, crReply.id);
+  await spaces.updateCommentReplyInChangeRequest(space.id, cr.id, crComment.id, crReply.id, { body: { markdown: 'Yes, done.' } });
+  await spaces.listCommentersInChangeRequest(space.id, cr.id);
+  await spaces.deleteCommentReplyInChangeRequest(space.id, cr.id, crComment.id, crReply.id);
+  await spaces.deleteCommentInChangeRequest(space.id, cr.id, crComment.id);
+
+  // Main moves on; the change request catches up, is exported and merged.
+  await s.client.spaces.importContent(space.id, { url: `${origin}/site/`, source: 'website' });
+  await spaces.updateChangeRequest(space.id, cr.id);
+  await spaces.getChangeRequestPdf(space.id, cr.id, {});
+  await spaces.mergeChangeRequest(space.id, cr.id);
+  await spaces.getCurrentRevision(space.id); // a merge revision
+
+  // Comments in the space.
+  const comment = (await spaces.postCommentInSpace(space.id, { body: { markdown: 'Hello' }, page: guide.id })).data;
+  await spaces.listCommentsInSpace(space.id);
+  await spaces.getCommentInSpace(space.id, comment.id, { format: 'document' });
+  await spaces.updateCommentInSpace(space.id, comment.id, { addedReactions: ['🎉'] });
+  const reply = (await spaces.postCommentReplyInSpace(space.id, comment.id, { body: { markdown: 'Hi' } })).data;
+  await spaces.listCommentRepliesInSpace(space.id, comment.id);
+  await spaces.getCommentReplyInSpace(space.id, comment.id, reply.id);
+  await spaces.updateCommentReplyInSpace(space.id, comment.id, reply.id, { body: { markdown: 'Hi there' } });
+  await spaces.listCommentersInSpace(space.id);
+  await spaces.deleteCommentReplyInSpace(space.id, comment.id, reply.id);
+  await spaces.deleteCommentInSpace(space.id, comment.id);
+
+  // Sites, site spaces, sections, groups, share links, adaptive content.
+  const sp = async (title) => (await s.client.orgs.createSpace(org, { title })).data.id;
+  const [api, sdk, beta] = [await sp('API'), await sp('SDK'), await sp('Beta')];
+  const site = (await orgs.createSite(org, { title: 'Developer Docs', type: 'ultimate', visibility: 'share-link', spaces: [space.id] })).data;
+  await orgs.listSites(org);
+  await orgs.getSiteById(org, site.id);
+  await orgs.updateSiteById(org, site.id, { adaptiveContent: { enabled: true } });
+  await orgs.updateSiteAdaptiveSchema(org, site.id, {
+    jsonSchema: {
+      type: 'object',
+      properties: { plans: { type: 'array', description: 'Plans', items: { type: 'string', enum: ['free', 'pro'], description: 'A plan' } } },
+      additionalProperties: false,
+    },
+  });
+  await orgs.getSiteAdaptiveSchema(org, site.id);
+  await orgs.listSiteAdaptiveTemplateConditions(org, site.id);
+  const betaSiteSpace = (await orgs.addSpaceToSite(org, site.id, { spaceId: beta })).data;
+  const siteSpaces = (await orgs.listSiteSpaces(org, site.id)).data.items;
+  await orgs.updateSiteSpaceById(org, site.id, betaSiteSpace.id, { condition: "visitor.claims.plans.includes('pro')" });
+  await orgs.moveSiteSpace(org, site.id, betaSiteSpace.id, { position: { before: { type: 'site-space', siteSpace: siteSpaces[0].id } } });
+  const apiSection = (await orgs.addSectionToSite(org, site.id, { spaceId: api, title: 'API', icon: 'code' })).data;
+  const sdkSection = (await orgs.addSectionToSite(org, site.id, { spaceId: sdk, title: 'SDKs' })).data;
+  await orgs.listSiteSections(org, site.id);
+  await orgs.updateSiteSectionById(org, site.id, sdkSection.id, { title: 'SDK' });
+  await orgs.moveSiteSection(org, site.id, sdkSection.id, { position: { before: { type: 'site-section', siteSection: apiSection.id } } });
+  const group = (await orgs.addSectionGroupToSite(org, site.id, { title: 'Reference', sections: [apiSection.id] })).data;
+  await orgs.listSiteSectionGroups(org, site.id);
+  await orgs.updateSiteSectionGroupById(org, site.id, group.id, { title: 'References' });
+  await orgs.addSectionToGroup(org, site.id, group.id, { sectionId: sdkSection.id });
+  const top = (await s.client.orgs.getSiteStructure(org, site.id)).data.structure.find((x) => x.object === 'site-section');
+  await orgs.moveSiteSectionGroup(org, site.id, group.id, { position: { before: { type: 'site-section', id: top.id } } });
+  await s.client.orgs.publishSite(org, site.id);
+  const link = (await orgs.createSiteShareLink(org, site.id, { name: 'Partners' })).data;
+  const shareKey = new URL(link.urls.published).searchParams.get('share');
+  await orgs.getPublishedContentSite(org, site.id, { shareKey });
+  await orgs.listSiteShareLinks(org, site.id);
+  await orgs.updateSiteShareLinkById(org, site.id, link.id, { active: false });
+  await orgs.deleteSiteShareLinkById(org, site.id, link.id);
+  await orgs.removeSectionFromGroup(org, site.id, group.id, sdkSection.id);
+  await orgs.deleteSiteSectionGroupById(org, site.id, group.id);
+  await orgs.deleteSiteSectionById(org, site.id, sdkSection.id);
+  await orgs.deleteSiteSpaceById(org, site.id, betaSiteSpace.id);
+  const spare = (await orgs.createSite(org, { title: 'Spare' })).data;
+  await orgs.deleteSiteById(org, spare.id);
+
+  // OpenAPI specs.
+  await orgs.createOpenApiSpec(org, { slug: 'pets', source: { text: PETS } });
+  await until(async () => (await orgs.getOpenApiSpecBySlug(org, 'pets')).data, (d) => d.processingState === 'complete');
+  await orgs.listOpenApiSpecs(org);
+  await orgs.createOrUpdateOpenApiSpecBySlug(org, 'events', { source: { url: `${origin}/pets.json` } });
+  await orgs.createOrUpdateOpenApiSpecBySlug(org, 'events', { source: { text: PETS } });
+  await orgs.updateOpenApiSpecBySlug(org, 'events', { visibility: 'public' });
+  await orgs.deleteOpenApiSpecBySlug(org, 'events');
+
+  // Translations.
+  const tr = (await orgs.createTranslation(org, { language: 'fr', source: { space: scratch.id, language: 'en' } })).data;
+  await until(async () => (await orgs.getTranslation(org, tr.id)).data, (d) => d.status === 'completed');
+  await orgs.listTranslations(org);
+  await orgs.updateTranslation(org, tr.id, { instructions: { object: 'document', data: { schemaVersion: 1 }, nodes: [] } });
+  await orgs.deleteTranslation(org, tr.id);
+
+  // Integrations: publish, install, develop through the tunnel, events, render.
+  const name = 'contract-kit';
+  await integrations.publishIntegration(name, {
+    title: 'Contract kit', description: 'Checks shapes', script: 'export default {}', scopes: ['space:content:read'],
+    organization: org, categories: ['content'],
+    configurations: { account: { properties: { token: { type: 'string' } } } },
+  });
+  await integrations.listIntegrations();
+  await integrations.getIntegrationByName(name);
+  const installation = (await integrations.installIntegration(name, { organization: org })).data;
+  await integrations.listIntegrationInstallations(name);
+  const post = (kind, body) => fetch(`${s.endpoint}/v1/integrations/${name}/installations/${installation.id}/${kind}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, body: JSON.stringify(body),
+  });
+  assert.equal((await post('spaces', { space: space.id })).status, 201);
+  await s.client.orgs.publishSite(org, site.id);
+  assert.equal((await post('sites', { site: site.id })).status, 201);
+  await integrations.listIntegrationSpaceInstallations(name);
+  await integrations.listIntegrationSpaceInstallations(name, { extended: true });
+  await integrations.listIntegrationSiteInstallations(name);
+  await integrations.listIntegrationSiteInstallations(name, { extended: true });
+  await integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: `${origin}/tunnel`, all: true });
+  const request = lz.compressToEncodedURIComponent(JSON.stringify({
+    componentId: 'panel', props: { title: 'Hi' }, context: { type: 'configuration', organizationId: org },
+  }));
+  await integrations.renderIntegrationUiWithGet(name, { request });
+  const events = await until(async () => (await integrations.listIntegrationEvents(name)).data, (d) => d.items.length > 0);
+  await integrations.getIntegrationEvent(name, events.items[0].id);
+  await integrations.disableIntegrationDevelopmentMode(name);
+  await integrations.unpublishIntegration(name);
+
+  // Deletes last, so the objects above stay for reads.
+  await orgs.deleteOrganizationSamlProvider(org, saml.id);
+  await orgs.removeTeamFromOrganizationById(org, team.id);
+  await collections.deleteCollectionById(guides.id);
+
+  const missing = [...operations.values()].filter((id) => !covered.has(id));
+  assert.deepEqual(missing, [], `operations never exercised: ${missing.join(', ')}`);
+  assert.equal(covered.size, 147);
+});
+
+test('no body leaves the 0.130.0 schema', () => {
+  const excused = (v) => expectedViolations.find((e) => e.operationId === v.operationId && e.instancePath.test(v.instancePath));
+  const unexpected = violations.filter((v) => !excused(v));
+  const stale = expectedViolations.filter((e) => !violations.some((v) => excused(v) === e));
+  // One line per operation, place (item indexes folded) and message.
+  const show = (v) => `${v.operationId} ${v.status} ${v.instancePath.replace(/\/\d+(?=\/|$)/g, '/*') || '/'}: ${v.message} (${v.schemaPath})`;
+  const lines = [...new Set(unexpected.map(show))];
+  // CONTRACT_REPORT=file writes every line and the first failing body of each operation.
+  if (process.env.CONTRACT_REPORT) {
+    writeFileSync(process.env.CONTRACT_REPORT, JSON.stringify({ lines, bodies: Object.fromEntries(failingBodies) }, null, 1));
+  }
+  assert.equal(unexpected.length, 0, `${unexpected.length} violations, ${lines.length} distinct:\n${lines.slice(0, 400).join('\n')}`);
+  assert.deepEqual(stale.map((e) => `${e.operationId} ${e.schemaPath}`), [], 'expected violations that no longer happen: remove them');
+});
