@@ -24,11 +24,19 @@ type Node struct {
 	Object string         `json:"object"`
 	Type   string         `json:"type,omitempty"`
 	Key    string         `json:"key,omitempty"`
-	IsVoid bool           `json:"isVoid,omitempty"`
-	Data   map[string]any `json:"data,omitempty"`
+	IsVoid *bool          `json:"isVoid,omitempty"`
+	Data   map[string]any `json:"data,omitzero"` // blocks always carry data (some types require it)
 	Nodes  []*Node        `json:"nodes,omitempty"`
-	Leaves []*Leaf        `json:"leaves,omitempty"`
+	// Fragments are an image's caption fragments (0.130.0 requires the
+	// list on images; Markdown images have no caption, so it is empty).
+	Fragments *[]*Node `json:"fragments,omitempty"`
+	Leaves    []*Leaf  `json:"leaves,omitempty"`
 }
+
+var (
+	voidTrue  = true
+	voidFalse = false
+)
 
 type Leaf struct {
 	Object string `json:"object"`
@@ -139,7 +147,7 @@ func (b *builder) block(n ast.Node) *Node {
 		return b.newBlock("blockquote", nil, b.children(v)...)
 	case *ast.ThematicBreak:
 		d := b.newBlock("divider", nil)
-		d.IsVoid = true
+		d.IsVoid = &voidTrue
 		return d
 	case *east.Table:
 		return b.table(v)
@@ -191,7 +199,7 @@ func (b *builder) imagesOnly(p ast.Node) *Node {
 		switch v := c.(type) {
 		case *ast.Image:
 			img := b.newBlock("image", map[string]any{"ref": b.ref(string(v.Destination)), "alt": plain(v, b.src)})
-			img.IsVoid = true
+			img.IsVoid, img.Fragments = &voidTrue, &[]*Node{}
 			imgs = append(imgs, img)
 		case *ast.Text:
 			if strings.TrimSpace(string(v.Segment.Value(b.src))) != "" {
@@ -204,7 +212,10 @@ func (b *builder) imagesOnly(p ast.Node) *Node {
 	if len(imgs) == 0 {
 		return nil
 	}
-	return b.newBlock("images", nil, imgs...)
+	// 0.130.0 requires data and isVoid on an images block.
+	images := b.newBlock("images", map[string]any{}, imgs...)
+	images.IsVoid = &voidFalse
+	return images
 }
 
 func (b *builder) table(t *east.Table) *Node {
@@ -274,7 +285,7 @@ func (b *builder) inline(n ast.Node, marks []string, out *[]*Node) {
 			*out = append(*out, &Node{Object: "inline", Type: "link", Key: b.key(), Data: map[string]any{"ref": b.ref(url)},
 				Nodes: []*Node{b.text(string(v.Label(b.src)), marks...)}})
 		case *ast.Image:
-			*out = append(*out, &Node{Object: "inline", Type: "inline-image", Key: b.key(), IsVoid: true,
+			*out = append(*out, &Node{Object: "inline", Type: "inline-image", Key: b.key(), IsVoid: &voidTrue,
 				Data: map[string]any{"ref": b.ref(string(v.Destination)), "alt": plain(v, b.src)}})
 		case *east.TaskCheckBox, *ast.RawHTML:
 		default:

@@ -1403,8 +1403,9 @@ type ComplexityRoot struct {
 	}
 
 	VersionContext struct {
-		Revision func(childComplexity int) int
-		Type     func(childComplexity int) int
+		ChangeRequest func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		Type          func(childComplexity int) int
 	}
 }
 
@@ -7649,6 +7650,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UserURLs.Location(childComplexity), true
 
+	case "VersionContext.changeRequest":
+		if e.ComplexityRoot.VersionContext.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionContext.ChangeRequest(childComplexity), true
 	case "VersionContext.revision":
 		if e.ComplexityRoot.VersionContext.Revision == nil {
 			break
@@ -9493,25 +9500,26 @@ type RevisionFileList {
   items: [RevisionFile!]!
 }
 
-"Which revision a location was read in."
+"The version a location was read in: ` + "`" + `revision` + "`" + ` with the revision, or ` + "`" + `changeRequest` + "`" + ` with the change request."
 type VersionContext {
-  "Always ` + "`" + `revision` + "`" + `."
   type: String!
-  revision: ID!
+  revision: Revision
+  changeRequest: ChangeRequest
 }
 
 """
 An absolute reference to content: kind (page, file, url, space, collection)
-with the ids that locate it.
+with the objects that locate it (as 0.130.0: objects, not ids). Links to
+spaces or collections the caller cannot read are url locations.
 """
 type ContentLocation {
   kind: String!
-  organization: ID
-  space: ID
+  organization: Organization
+  space: Space
   versionContext: VersionContext
-  page: ID
-  file: ID
-  collection: ID
+  page: RevisionPage
+  file: RevisionFile
+  collection: Collection
   url: String
 }
 
@@ -13529,6 +13537,8 @@ func (ec *executionContext) childFields_VersionContext(ctx context.Context, fiel
 		return ec.fieldContext_VersionContext_type(ctx, field)
 	case "revision":
 		return ec.fieldContext_VersionContext_revision(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_VersionContext_changeRequest(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VersionContext", field.Name)
 }

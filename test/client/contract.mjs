@@ -56,6 +56,10 @@ function toJSONSchema(node) {
 //    body (page lists, revisions) would then have to carry one. Inside that
 //    allOf only, "Empty" is read as "neither markdown nor document"; the
 //    oneOf stays exactly-one.
+// 3. PlainObject (ContentKit props) has properties but no `type`, so every
+//    string, number or boolean value matches both PlainObject and its own
+//    type in the values' oneOf: it is read as `type: object`, as OpenAPI
+//    tools read a schema with properties.
 function applySpecReadings(doc) {
   const domain = doc.paths['/email-domains/{emailDomain}/orgs'].get.responses['200'].content['application/json'].schema;
   domain.required = domain.required.map((f) => (f === 'organizaitons' ? 'organizations' : f));
@@ -65,6 +69,8 @@ function applySpecReadings(doc) {
   schemas.DocumentInPage = { oneOf: [markdown, json, { type: 'object', not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] } }] };
   const part = schemas.RevisionPageDocument.allOf.find((x) => x.$ref === '#/components/schemas/Document');
   part.$ref = '#/components/schemas/DocumentInPage';
+  if (schemas.PlainObject.type !== undefined) throw new Error('PlainObject now has a type: drop reading 3');
+  schemas.PlainObject.type = 'object';
   return doc;
 }
 
