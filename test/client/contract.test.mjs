@@ -237,6 +237,24 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await orgs.searchOrganizationContent(org, { query: 'nebula' });
   const scratch = (await s.client.orgs.createSpace(org, { title: 'Scratch' })).data;
   await spaces.applyTemplateToSpace(scratch.id, { id: 'blank' });
+  // Every page type: a group holding a document, a link page, a computed page.
+  const createPage = async (input) => (await graphql(
+    'mutation($t: ContentTarget!, $in: CreatePageInput!) { createPage(target: $t, input: $in) { page { id } } }',
+    { t: { space: scratch.id }, in: input },
+  )).createPage.page.id;
+  const groupId = await createPage({ title: 'Group', type: 'GROUP' });
+  await createPage({ title: 'Inside', parent: groupId, markdown: 'In the group, see [the guide](https://example.com/guide).' });
+  await createPage({ title: 'Elsewhere', type: 'LINK', target: { kind: 'url', url: 'https://example.com' } });
+  await s.client.orgs.createOpenApiSpec(org, { slug: 'pets-ref', source: { text: PETS } });
+  await until(async () => (await s.client.orgs.getOpenApiSpecBySlug(org, 'pets-ref')).data, (d) => d.processingState === 'complete');
+  const computedId = await createPage({
+    title: 'Reference', type: 'COMPUTED',
+    computed: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets-ref' } } }, props: { models: false } },
+  });
+  await spaces.listPages(scratch.id);
+  await spaces.getCurrentRevision(scratch.id);
+  await spaces.getPageById(scratch.id, groupId);
+  await spaces.getPageById(scratch.id, computedId, { format: 'document' });
 
   // Change requests and their content.
   const cr = (await spaces.createChangeRequest(space.id, { subject: 'Release notes' })).data;
@@ -379,6 +397,37 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await integrations.getIntegrationEvent(name, events.items[0].id);
   await integrations.disableIntegrationDevelopmentMode(name);
   await integrations.unpublishIntegration(name);
+
+  // GraphQL answers the same new fields as REST.
+  const loc = '{ kind url organization { id } space { id type } page { id } file { id } versionContext { type revision { id } changeRequest { id } } }';
+  const gql = await graphql(`query($o: ID!, $s: ID!, $site: ID!, $cr: ID!, $file: ID!) {
+    space(spaceId: $s) { type }
+    site(organizationId: $o, siteId: $site) { defaultSpace }
+    openAPISpec(organizationId: $o, slug: "pets") { permissions { view edit delete } }
+    commenters(spaceId: $s) { count total }
+    spaceLinks(spaceId: $s) { items { status targetReference ${loc} locationReferences ${loc} } }
+    spaceFileBacklinks(spaceId: $s, fileId: $file, changeRequestId: $cr) { items ${loc} }
+  }`, { o: org, s: space.id, site: site.id, cr: cr.id, file: crFile.id });
+  const rest = async (p) => (await p).data;
+  assert.equal(gql.space.type, (await rest(s.client.spaces.getSpaceById(space.id))).type);
+  assert.equal(gql.site.defaultSpace, (await rest(s.client.orgs.getSiteById(org, site.id))).defaultSpace);
+  assert.deepEqual(gql.openAPISpec.permissions, (await rest(s.client.orgs.getOpenApiSpecBySlug(org, 'pets'))).permissions);
+  const commenters = await rest(s.client.spaces.listCommentersInSpace(space.id));
+  assert.deepEqual(gql.commenters, { count: commenters.count, total: commenters.total });
+  // Locations: the same objects (compared by id) in the same order.
+  const ids = (l) => l && ({
+    kind: l.kind, url: l.url ?? null, organization: l.organization?.id ?? null, space: l.space?.id ?? null,
+    spaceType: l.space?.type ?? null, page: l.page?.id ?? null, file: l.file?.id ?? null,
+    version: l.versionContext ? [l.versionContext.type, l.versionContext.revision?.id ?? l.versionContext.changeRequest?.id] : null,
+  });
+  const restLinks = await rest(s.client.spaces.listSpaceLinks(space.id));
+  assert.deepEqual(
+    gql.spaceLinks.items.map((u) => [u.status.toLowerCase().replace('_', '-'), ids(u.targetReference), u.locationReferences.map(ids)]),
+    restLinks.items.map((u) => [u.status, ids(u.targetReference), u.locationReferences.map(ids)]),
+  );
+  const restBacklinks = await rest(s.client.spaces.listChangeRequestFileBacklinks(space.id, cr.id, crFile.id));
+  assert.deepEqual(gql.spaceFileBacklinks.items.map(ids), restBacklinks.items.map(ids));
+  assert.equal(restBacklinks.items[0].versionContext.type, 'changeRequest');
 
   // Deletes last, so the objects above stay for reads.
   await orgs.deleteOrganizationSamlProvider(org, saml.id);
