@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -28,8 +29,10 @@ type Node struct {
 	Data   map[string]any `json:"data,omitzero"` // blocks always carry data (some types require it)
 	Nodes  []*Node        `json:"nodes,omitempty"`
 	// Fragments are an image's caption fragments (0.130.0 requires the
-	// list on images; Markdown images have no caption, so it is empty).
+	// list on images; Markdown images have no caption, so it is empty) or a
+	// table's cells; Fragment is a fragment node's id.
 	Fragments *[]*Node `json:"fragments,omitempty"`
+	Fragment  string   `json:"fragment,omitempty"`
 	Leaves    []*Leaf  `json:"leaves,omitempty"`
 }
 
@@ -218,20 +221,58 @@ func (b *builder) imagesOnly(p ast.Node) *Node {
 	return images
 }
 
+// table builds a table block in the 0.130.0 model: one text column
+// definition per Markdown column (titled by the header cell), one record per
+// body row whose values name the fragments holding each cell's text.
 func (b *builder) table(t *east.Table) *Node {
-	var rows []*Node
+	definition, columns := map[string]any{}, []string{}
+	records := map[string]any{}
+	fragments := []*Node{}
+	row := 0
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
-		typ := "table-row"
-		if _, ok := r.(*east.TableHeader); ok {
-			typ = "table-header"
+		_, header := r.(*east.TableHeader)
+		values := map[string]any{}
+		col := 0
+		for c := r.FirstChild(); c != nil; c, col = c.NextSibling(), col+1 {
+			id := "c" + strconv.Itoa(col)
+			if header {
+				definition[id] = map[string]any{"id": id, "type": "text", "title": plain(c, b.src), "textAlignment": cellAlignment(t, col)}
+				columns = append(columns, id)
+				continue
+			}
+			if _, ok := definition[id]; !ok {
+				continue // a cell beyond the header's columns
+			}
+			frag := "r" + strconv.Itoa(row) + id
+			values[id] = frag
+			fragments = append(fragments, &Node{Object: "fragment", Key: b.key(), Fragment: frag,
+				Nodes: []*Node{b.newBlock("paragraph", nil, b.inlines(c)...)}})
 		}
-		var cells []*Node
-		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
-			cells = append(cells, b.newBlock("table-cell", nil, b.inlines(c)...))
+		if !header {
+			records["r"+strconv.Itoa(row)] = map[string]any{"orderIndex": fmt.Sprintf("a%06d", row), "values": values}
+			row++
 		}
-		rows = append(rows, b.newBlock(typ, nil, cells...))
 	}
-	return b.newBlock("table", map[string]any{"view": map[string]any{"type": "grid"}}, rows...)
+	tbl := b.newBlock("table", map[string]any{
+		"view":       map[string]any{"type": "grid", "columns": columns, "hideHeader": false},
+		"records":    records,
+		"definition": definition,
+	})
+	tbl.IsVoid, tbl.Fragments = &voidTrue, &fragments
+	return tbl
+}
+
+// cellAlignment is a column's text alignment (left unless set).
+func cellAlignment(t *east.Table, col int) string {
+	if col < len(t.Alignments) {
+		switch t.Alignments[col] {
+		case east.AlignCenter:
+			return "center"
+		case east.AlignRight:
+			return "right"
+		}
+	}
+	return "left"
 }
 
 func (b *builder) text(s string, marks ...string) *Node {

@@ -38,6 +38,20 @@ const files = {
   '/pets.json': ['application/json', PETS],
 };
 
+// A page with every Markdown construct the document format covers.
+const RICH = [
+  '# One', '## Two', '### Three', '#### Four',
+  'Text with **bold**, *italic*, ~~struck~~, `code`, a [link](https://example.com), <https://example.org> and ![inline](https://example.com/i.png) image.',
+  'Hard  \nbreak.',
+  '- one\n- two\n  - nested', '3. three\n4. four', '- [ ] todo\n- [x] done',
+  '```js\nconst a = 1;\nconsole.log(a);\n```', '    indented code',
+  '> quoted *text*', '> [!WARNING]\n> Careful.', '> [!TIP]\n> A tip.',
+  '---',
+  '| a | b |\n|---|---|\n| 1 | **2** |',
+  '<div>html</div>',
+  '![alone](https://example.com/alone.png)',
+].join('\n\n');
+
 // A SAML identity provider certificate (a fixture: shape and validity only).
 const CERT = `-----BEGIN CERTIFICATE-----
 MIIDNTCCAh2gAwIBAgIUIU2hkR3RtswuF7UXr1dlhLA6Fc8wDQYJKoZIhvcNAQEL
@@ -254,6 +268,10 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await spaces.listPages(scratch.id);
   await spaces.getCurrentRevision(scratch.id);
   await spaces.getPageById(scratch.id, groupId);
+  // Every Markdown construct docsapi turns into document blocks.
+  const rich = await createPage({ title: 'Rich', markdown: RICH });
+  await spaces.getPageById(scratch.id, rich, { format: 'document' });
+  await spaces.getPageById(scratch.id, rich, { format: 'markdown' });
   await spaces.getPageById(scratch.id, computedId, { format: 'document' });
 
   // Change requests and their content.
