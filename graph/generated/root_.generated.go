@@ -10917,9 +10917,9 @@ extend type Mutation {
 	{Name: "../translations.graphqls", Input: `"""
 A translation of a space into another language. It is a job: creating it
 (or runTranslation) queues a run, which the server's background runner
-takes: status goes PENDING, then RUNNING, then COMPLETED, or FAILED (a
-docsapi addition) with error naming the cause, for example a missing
-translation provider. A run mirrors the source space's page tree into the
+takes: status goes PENDING, then RUNNING, then COMPLETED; a run that
+failed is COMPLETED too (0.130.0 has no other end state), with error naming
+the cause, for example a missing translation provider. A run mirrors the source space's page tree into the
 target space (result.space, created by the first run next to the source),
 with every page's title and the prose of every Markdown body translated by
 the configured machine-translation provider; code, URLs, link targets and
@@ -10943,20 +10943,19 @@ type Translation {
   stats: TranslationStats!
   permissions: TranslationPermissions!
   urls: TranslationURLs!
-  "docsapi addition: why the latest run failed (status FAILED)."
+  "docsapi addition: why the latest run failed (status COMPLETED); absent after a successful run."
   error: TranslationError
 }
 
 """
 PENDING: a run waits for the runner; RUNNING: a run is under way;
-COMPLETED: the latest run succeeded; FAILED (docsapi addition): the latest
-run failed, see error (the previous result, if any, stays).
+COMPLETED: the latest run ended, successfully without error, or failed with
+error set (the previous result, if any, stays).
 """
 enum TranslationStatus {
   PENDING
   RUNNING
   COMPLETED
-  FAILED
 }
 
 "The 36 languages of the reference (ISO 639-1 codes)."
