@@ -24,6 +24,8 @@ const expectedViolations = [
 
 // A 2×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8DwHwQZGBgAHPgD/fUA8XMAAAAASUVORK5CYII=', 'base64');
+// A decodable 1×1 PNG (integration icons are decoded).
+const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const PETS = JSON.stringify({
   openapi: '3.0.3',
   info: { title: 'Pets', version: '1.0.0' },
@@ -81,7 +83,11 @@ dVjEAA+ag8Nf
 let host, origin;
 function serve(req, res, body) {
   if (req.method === 'POST' && req.url === '/translate') {
-    const q = JSON.parse(body || '{}').q;
+    const { q, target } = JSON.parse(body || '{}');
+    if (target === 'de') {
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'German is not offered' }));
+      return;
+    }
     const out = (Array.isArray(q) ? q : [q]).map((t) => String(t).toUpperCase());
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ translatedText: Array.isArray(q) ? out : out[0] }));
     return;
@@ -221,6 +227,8 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await collections.listSpacesInCollectionById(guides.id);
   await spaces.getSpaceById(space.id);
   await spaces.updateSpaceById(space.id, { title: 'The Handbook' });
+  const iconic = (await s.client.orgs.createSpace(org, { title: 'Iconic' })).data;
+  await spaces.updateSpaceById(iconic.id, { icon: 'https://example.com/icon.png', visibility: 'public', defaultLevel: null, editMode: 'locked' });
   const copy = (await spaces.duplicateSpace(space.id)).data;
   await spaces.moveSpace(copy.id, { parent: null });
   await spaces.deleteSpaceById(copy.id);
@@ -307,9 +315,15 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   // Main moves on; the change request catches up, is exported and merged.
   await s.client.spaces.importContent(space.id, { url: `${origin}/site/`, source: 'website' });
   await spaces.updateChangeRequest(space.id, cr.id);
+  await spaces.getRevisionOfChangeRequestById(space.id, cr.id); // an update revision
+  const dropped = (await spaces.createChangeRequest(space.id, { subject: 'Dropped' })).data;
+  await spaces.updateChangeRequestById(space.id, dropped.id, { status: 'archived' });
+  await spaces.listChangeRequestsForSpace(space.id, { status: 'archived' });
   await spaces.getChangeRequestPdf(space.id, cr.id, {});
   await spaces.mergeChangeRequest(space.id, cr.id);
   await spaces.getCurrentRevision(space.id); // a merge revision
+  await spaces.listChangeRequestsForSpace(space.id, { status: 'merged' });
+  await spaces.getChangeRequestById(space.id, cr.id);
 
   // Comments in the space.
   const comment = (await spaces.postCommentInSpace(space.id, { body: { markdown: 'Hello' }, page: guide.id })).data;
@@ -321,6 +335,9 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await spaces.getCommentReplyInSpace(space.id, comment.id, reply.id);
   await spaces.updateCommentReplyInSpace(space.id, comment.id, reply.id, { body: { markdown: 'Hi there' } });
   await spaces.listCommentersInSpace(space.id);
+  await spaces.updateCommentInSpace(space.id, comment.id, { resolved: true });
+  await spaces.getCommentInSpace(space.id, comment.id, { format: 'markdown' });
+  await watch(editor.client).spaces.listCommentsInSpace(space.id, { status: 'resolved' });
   await spaces.deleteCommentReplyInSpace(space.id, comment.id, reply.id);
   await spaces.deleteCommentInSpace(space.id, comment.id);
 
@@ -331,6 +348,10 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await orgs.listSites(org);
   await orgs.getSiteById(org, site.id);
   await orgs.updateSiteById(org, site.id, { adaptiveContent: { enabled: true } });
+  await orgs.updateSiteById(org, site.id, { icon: { emoji: '📘' } });
+  await orgs.updateSiteById(org, site.id, { icon: { icon: { light: 'https://example.com/l.png', dark: 'https://example.com/d.png' } } });
+  await orgs.updateSiteById(org, site.id, { icon: {} });
+  await orgs.updateSiteById(org, site.id, { icon: null });
   await orgs.updateSiteAdaptiveSchema(org, site.id, {
     jsonSchema: {
       type: 'object',
@@ -366,6 +387,10 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await orgs.deleteSiteSectionGroupById(org, site.id, group.id);
   await orgs.deleteSiteSectionById(org, site.id, sdkSection.id);
   await orgs.deleteSiteSpaceById(org, site.id, betaSiteSpace.id);
+  // A public site of site spaces only (structure type siteSpaces), read without a key.
+  const flatSite = (await orgs.createSite(org, { title: 'Flat Docs', visibility: 'public', spaces: [api, sdk] })).data;
+  await s.client.orgs.publishSite(org, flatSite.id);
+  await watch(sister.client).orgs.getPublishedContentSite(org, flatSite.id);
   const spare = (await orgs.createSite(org, { title: 'Spare' })).data;
   await orgs.deleteSiteById(org, spare.id);
 
@@ -374,6 +399,8 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await until(async () => (await orgs.getOpenApiSpecBySlug(org, 'pets')).data, (d) => d.processingState === 'complete');
   await orgs.listOpenApiSpecs(org);
   await orgs.createOrUpdateOpenApiSpecBySlug(org, 'events', { source: { url: `${origin}/pets.json` } });
+  await orgs.createOrUpdateOpenApiSpecBySlug(org, 'events', { source: { text: 'openapi: [' } });
+  await until(async () => (await orgs.getOpenApiSpecBySlug(org, 'events')).data, (d) => d.processingState === 'complete' && d.lastProcessErrorCode);
   await orgs.createOrUpdateOpenApiSpecBySlug(org, 'events', { source: { text: PETS } });
   await orgs.updateOpenApiSpecBySlug(org, 'events', { visibility: 'public' });
   await orgs.deleteOpenApiSpecBySlug(org, 'events');
@@ -384,6 +411,12 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await orgs.listTranslations(org);
   await orgs.updateTranslation(org, tr.id, { instructions: { object: 'document', data: { schemaVersion: 1 }, nodes: [] } });
   await orgs.deleteTranslation(org, tr.id);
+  // A run that fails (the provider refuses German) ends completed, with error.
+  const lost = (await orgs.createTranslation(org, { language: 'de', source: { space: scratch.id, language: 'en' } })).data;
+  const failed = await until(async () => (await orgs.getTranslation(org, lost.id)).data, (d) => d.status !== 'pending' && d.status !== 'running');
+  assert.equal(failed.status, 'completed');
+  assert.equal(failed.error?.code, 'PROVIDER_ERROR');
+  await orgs.listTranslations(org);
 
   // Integrations: publish, install, develop through the tunnel, events, render.
   const name = 'contract-kit';
@@ -392,6 +425,15 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
     organization: org, categories: ['content'],
     configurations: { account: { properties: { token: { type: 'string' } } } },
   });
+  await integrations.publishIntegration('contract-full', {
+    title: 'Contract full', description: 'Every field', script: 'export default {}', scopes: ['space:content:read', 'site:metadata:read'],
+    organization: org, categories: ['analytics', 'other'], target: 'space', visibility: 'unlisted', summary: 'Everything',
+    icon: PNG_1x1, previewImages: [PNG_1x1],
+    externalLinks: [{ label: 'Home', url: 'https://example.com' }], contentSecurityPolicy: { 'script-src': "'self'" },
+    configurations: { space: { properties: { path: { type: 'string', title: 'Path', description: 'Where' } }, required: ['path'] } },
+  });
+  await integrations.getIntegrationByName('contract-full');
+  await integrations.unpublishIntegration('contract-full');
   await integrations.listIntegrations();
   await integrations.getIntegrationByName(name);
   const installation = (await integrations.installIntegration(name, { organization: org })).data;
