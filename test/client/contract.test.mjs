@@ -11,7 +11,13 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import lz from 'lz-string';
 import { startServer } from './harness.mjs';
-import { check, operations } from './contract.mjs';
+import { check, operations, spec } from './contract.mjs';
+
+// otherOperation finds the operationId of a client method outside the 147
+// (createSpace, publishSite, ...): their answers are validated too, though
+// only the 147 count as covered. The names differ only in case.
+const allIds = Object.values(spec.paths).flatMap((item) => Object.values(item).map((op) => op?.operationId).filter(Boolean));
+const otherOperation = (name) => allIds.find((id) => id.toLowerCase() === name.toLowerCase());
 
 // Violations another branch fixes (issue 13 part B). Each names the
 // operation, where in the body (instancePath, a regular expression), what
@@ -107,9 +113,10 @@ let s;
 const violations = [];
 const covered = new Set();
 const failingBodies = new Map(); // operationId -> first body that failed
+let validated = 0;
 
-// watch wraps a client so that every call of one of the 147 operations is
-// counted and its 2xx body validated.
+// watch wraps a client so that every call is validated (its 2xx body
+// against its operation's schema) and calls of the 147 are counted.
 function watch(client) {
   return new Proxy(client, {
     get(target, ns) {
@@ -118,12 +125,14 @@ function watch(client) {
       return new Proxy(group, {
         get(g, name) {
           const fn = g[name];
-          const operationId = operations.get(`${String(ns)}.${String(name)}`);
+          const method = `${String(ns)}.${String(name)}`;
+          const operationId = operations.get(method) ?? otherOperation(String(name));
           if (typeof fn !== 'function' || !operationId) return fn;
           return async (...args) => {
             const res = await fn.apply(g, args);
-            covered.add(operationId);
+            if (operations.has(method)) covered.add(operationId);
             const found = check(operationId, res.status, res.data);
+            validated++;
             violations.push(...found);
             if (found.length && !failingBodies.has(operationId)) failingBodies.set(operationId, res.data);
             return res;
@@ -175,7 +184,7 @@ async function graphql(query, variables) {
   return out.data;
 }
 
-test('every operation answers in the shape of @gitbook/api@0.130.0', async () => {
+test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) => {
   const c = watch(s.client);
   const { orgs, spaces, collections, integrations, emailDomains } = c;
   const org = s.org;
@@ -184,7 +193,7 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await orgs.listOrganizationsForAuthenticatedUser();
   await orgs.getOrganizationById(org);
   await orgs.updateOrganizationById(org, { title: 'Contract Org' });
-  const invite = (await s.client.orgs.createOrganizationInvite(org, { role: 'read' })).data;
+  const invite = (await c.orgs.createOrganizationInvite(org, { role: 'read' })).data;
   await orgs.deleteOrganizationInviteById(org, invite.id);
   await emailDomains.getOrganizationsForEmailDomain('example.com');
   const editor = s.newUser('contract-editor@example.com', 'edit');
@@ -223,11 +232,11 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await collections.getCollectionById(guides.id);
   await collections.updateCollectionById(guides.id, { description: 'All guides' });
   await collections.moveCollection(inner.id, { parent: null });
-  const space = (await s.client.orgs.createSpace(org, { title: 'Handbook', emoji: '📘', parent: guides.id })).data;
+  const space = (await c.orgs.createSpace(org, { title: 'Handbook', emoji: '📘', parent: guides.id })).data;
   await collections.listSpacesInCollectionById(guides.id);
   await spaces.getSpaceById(space.id);
   await spaces.updateSpaceById(space.id, { title: 'The Handbook' });
-  const iconic = (await s.client.orgs.createSpace(org, { title: 'Iconic' })).data;
+  const iconic = (await c.orgs.createSpace(org, { title: 'Iconic' })).data;
   await spaces.updateSpaceById(iconic.id, { icon: 'https://example.com/icon.png', visibility: 'public', defaultLevel: null, editMode: 'locked' });
   const copy = (await spaces.duplicateSpace(space.id)).data;
   await spaces.moveSpace(copy.id, { parent: null });
@@ -236,7 +245,7 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await orgs.listSpacesForOrganizationMember(org, editor.user);
   const sister = s.newOrg('Sister', 'contract-sister@example.com');
   await sister.client.orgs.inviteUsersToOrganization(sister.organization, { emails: [{ email: 'owner@example.com', role: 'admin' }] });
-  const leaving = (await s.client.orgs.createSpace(org, { title: 'Leaving' })).data;
+  const leaving = (await c.orgs.createSpace(org, { title: 'Leaving' })).data;
   await spaces.transferSpace(leaving.id, { organization: sister.organization });
   await collections.transferCollection(inner.id, { organization: sister.organization });
 
@@ -254,10 +263,10 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await spaces.listSpaceFileBacklinks(space.id, logo.id);
   await spaces.listSpaceLinks(space.id);
   await spaces.listPageLinksInSpace(space.id, guide.id);
-  await s.client.spaces.listSpacePageBacklinks(space.id, tour.id);
+  await c.spaces.listSpacePageBacklinks(space.id, tour.id);
   await spaces.searchSpaceContent(space.id, { query: 'hyperdrive' });
   await orgs.searchOrganizationContent(org, { query: 'nebula' });
-  const scratch = (await s.client.orgs.createSpace(org, { title: 'Scratch' })).data;
+  const scratch = (await c.orgs.createSpace(org, { title: 'Scratch' })).data;
   await spaces.applyTemplateToSpace(scratch.id, { id: 'blank' });
   // Every page type: a group holding a document, a link page, a computed page.
   const createPage = async (input) => (await graphql(
@@ -267,8 +276,8 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   const groupId = await createPage({ title: 'Group', type: 'GROUP' });
   await createPage({ title: 'Inside', parent: groupId, markdown: 'In the group, see [the guide](https://example.com/guide).' });
   await createPage({ title: 'Elsewhere', type: 'LINK', target: { kind: 'url', url: 'https://example.com' } });
-  await s.client.orgs.createOpenApiSpec(org, { slug: 'pets-ref', source: { text: PETS } });
-  await until(async () => (await s.client.orgs.getOpenApiSpecBySlug(org, 'pets-ref')).data, (d) => d.processingState === 'complete');
+  await c.orgs.createOpenApiSpec(org, { slug: 'pets-ref', source: { text: PETS } });
+  await until(async () => (await c.orgs.getOpenApiSpecBySlug(org, 'pets-ref')).data, (d) => d.processingState === 'complete');
   const computedId = await createPage({
     title: 'Reference', type: 'COMPUTED',
     computed: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets-ref' } } }, props: { models: false } },
@@ -313,7 +322,7 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await spaces.deleteCommentInChangeRequest(space.id, cr.id, crComment.id);
 
   // Main moves on; the change request catches up, is exported and merged.
-  await s.client.spaces.importContent(space.id, { url: `${origin}/site/`, source: 'website' });
+  await c.spaces.importContent(space.id, { url: `${origin}/site/`, source: 'website' });
   await spaces.updateChangeRequest(space.id, cr.id);
   await spaces.getRevisionOfChangeRequestById(space.id, cr.id); // an update revision
   const dropped = (await spaces.createChangeRequest(space.id, { subject: 'Dropped' })).data;
@@ -342,7 +351,7 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await spaces.deleteCommentInSpace(space.id, comment.id);
 
   // Sites, site spaces, sections, groups, share links, adaptive content.
-  const sp = async (title) => (await s.client.orgs.createSpace(org, { title })).data.id;
+  const sp = async (title) => (await c.orgs.createSpace(org, { title })).data.id;
   const [api, sdk, beta] = [await sp('API'), await sp('SDK'), await sp('Beta')];
   const site = (await orgs.createSite(org, { title: 'Developer Docs', type: 'ultimate', visibility: 'share-link', spaces: [space.id] })).data;
   await orgs.listSites(org);
@@ -374,9 +383,9 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await orgs.listSiteSectionGroups(org, site.id);
   await orgs.updateSiteSectionGroupById(org, site.id, group.id, { title: 'References' });
   await orgs.addSectionToGroup(org, site.id, group.id, { sectionId: sdkSection.id });
-  const top = (await s.client.orgs.getSiteStructure(org, site.id)).data.structure.find((x) => x.object === 'site-section');
+  const top = (await c.orgs.getSiteStructure(org, site.id)).data.structure.find((x) => x.object === 'site-section');
   await orgs.moveSiteSectionGroup(org, site.id, group.id, { position: { before: { type: 'site-section', id: top.id } } });
-  await s.client.orgs.publishSite(org, site.id);
+  await c.orgs.publishSite(org, site.id);
   const link = (await orgs.createSiteShareLink(org, site.id, { name: 'Partners' })).data;
   const shareKey = new URL(link.urls.published).searchParams.get('share');
   await orgs.getPublishedContentSite(org, site.id, { shareKey });
@@ -389,7 +398,7 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   await orgs.deleteSiteSpaceById(org, site.id, betaSiteSpace.id);
   // A public site of site spaces only (structure type siteSpaces), read without a key.
   const flatSite = (await orgs.createSite(org, { title: 'Flat Docs', visibility: 'public', spaces: [api, sdk] })).data;
-  await s.client.orgs.publishSite(org, flatSite.id);
+  await c.orgs.publishSite(org, flatSite.id);
   await watch(sister.client).orgs.getPublishedContentSite(org, flatSite.id);
   const spare = (await orgs.createSite(org, { title: 'Spare' })).data;
   await orgs.deleteSiteById(org, spare.id);
@@ -442,7 +451,7 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
     method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, body: JSON.stringify(body),
   });
   assert.equal((await post('spaces', { space: space.id })).status, 201);
-  await s.client.orgs.publishSite(org, site.id);
+  await c.orgs.publishSite(org, site.id);
   assert.equal((await post('sites', { site: site.id })).status, 201);
   await integrations.listIntegrationSpaceInstallations(name);
   await integrations.listIntegrationSpaceInstallations(name, { extended: true });
@@ -469,10 +478,10 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
     spaceFileBacklinks(spaceId: $s, fileId: $file, changeRequestId: $cr) { items ${loc} }
   }`, { o: org, s: space.id, site: site.id, cr: cr.id, file: crFile.id });
   const rest = async (p) => (await p).data;
-  assert.equal(gql.space.type, (await rest(s.client.spaces.getSpaceById(space.id))).type);
-  assert.equal(gql.site.defaultSpace, (await rest(s.client.orgs.getSiteById(org, site.id))).defaultSpace);
-  assert.deepEqual(gql.openAPISpec.permissions, (await rest(s.client.orgs.getOpenApiSpecBySlug(org, 'pets'))).permissions);
-  const commenters = await rest(s.client.spaces.listCommentersInSpace(space.id));
+  assert.equal(gql.space.type, (await rest(c.spaces.getSpaceById(space.id))).type);
+  assert.equal(gql.site.defaultSpace, (await rest(c.orgs.getSiteById(org, site.id))).defaultSpace);
+  assert.deepEqual(gql.openAPISpec.permissions, (await rest(c.orgs.getOpenApiSpecBySlug(org, 'pets'))).permissions);
+  const commenters = await rest(c.spaces.listCommentersInSpace(space.id));
   assert.deepEqual(gql.commenters, { count: commenters.count, total: commenters.total });
   // Locations: the same objects (compared by id) in the same order.
   const ids = (l) => l && ({
@@ -480,12 +489,12 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
     spaceType: l.space?.type ?? null, page: l.page?.id ?? null, file: l.file?.id ?? null,
     version: l.versionContext ? [l.versionContext.type, l.versionContext.revision?.id ?? l.versionContext.changeRequest?.id] : null,
   });
-  const restLinks = await rest(s.client.spaces.listSpaceLinks(space.id));
+  const restLinks = await rest(c.spaces.listSpaceLinks(space.id));
   assert.deepEqual(
     gql.spaceLinks.items.map((u) => [u.status.toLowerCase().replace('_', '-'), ids(u.targetReference), u.locationReferences.map(ids)]),
     restLinks.items.map((u) => [u.status, ids(u.targetReference), u.locationReferences.map(ids)]),
   );
-  const restBacklinks = await rest(s.client.spaces.listChangeRequestFileBacklinks(space.id, cr.id, crFile.id));
+  const restBacklinks = await rest(c.spaces.listChangeRequestFileBacklinks(space.id, cr.id, crFile.id));
   assert.deepEqual(gql.spaceFileBacklinks.items.map(ids), restBacklinks.items.map(ids));
   assert.equal(restBacklinks.items[0].versionContext.type, 'changeRequest');
 
@@ -497,6 +506,7 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async () =>
   const missing = [...operations.values()].filter((id) => !covered.has(id));
   assert.deepEqual(missing, [], `operations never exercised: ${missing.join(', ')}`);
   assert.equal(covered.size, 147);
+  t.diagnostic(`${covered.size} of 147 operations exercised; ${validated} answers validated (other operations included)`);
 });
 
 test('no body leaves the 0.130.0 schema', () => {
