@@ -389,6 +389,12 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   const link = (await orgs.createSiteShareLink(org, site.id, { name: 'Partners' })).data;
   const shareKey = new URL(link.urls.published).searchParams.get('share');
   await orgs.getPublishedContentSite(org, site.id, { shareKey });
+  // Someone outside the organization reads through the share key.
+  const outsider = watch(sister.client);
+  await outsider.orgs.getPublishedContentSite(org, site.id, { shareKey });
+  await outsider.spaces.getSpaceById(space.id, { shareKey });
+  await outsider.orgs.listSiteSpaces(org, site.id, { shareKey });
+  await outsider.orgs.listSiteSections(org, site.id, { shareKey });
   await orgs.listSiteShareLinks(org, site.id);
   await orgs.updateSiteShareLinkById(org, site.id, link.id, { active: false });
   await orgs.deleteSiteShareLinkById(org, site.id, link.id);
