@@ -74,7 +74,7 @@ function applySpecReadings(doc) {
   return doc;
 }
 
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true, verbose: true });
 addFormats(ajv);
 // 0.130.0 names two formats of its own: an emoji (a short string of emoji
 // characters) and an icon (a free icon name, at most 50 characters).
@@ -125,13 +125,61 @@ export function check(operationId, status, body) {
     return empty ? [] : [{ operationId, status, instancePath: '', schemaPath: 'responses', message: 'a body where none is declared' }];
   }
   if (v(body)) return [];
-  return v.errors.map((e) => ({
+  return narrow(v.errors, body).map((e) => ({
     operationId,
     status,
     instancePath: e.instancePath,
     schemaPath: e.schemaPath,
     message: `${e.message}${e.params && Object.keys(e.params).length ? ' ' + JSON.stringify(e.params) : ''}`,
   }));
+}
+
+// narrow makes a failure readable; it never decides one. ajv reports the
+// errors of every variant of a oneOf that no variant meets: they are
+// replaced by those of the closest variant (the fewest errors, narrowed the
+// same way; a variant whose kind, type or object differs is never closest),
+// with a line naming it. Falls back to all errors.
+function narrow(errors, data) {
+  const failed = errors.filter((e) => e.keyword === 'oneOf' && e.params.passingSchemas == null);
+  if (failed.length === 0) return errors;
+  const paths = [...new Set(failed.map((e) => e.instancePath))].sort((a, b) => a.length - b.length)
+    .filter((p, i, all) => !all.slice(0, i).some((q) => p.startsWith(q + '/')));
+  const under = (e, p) => e.instancePath === p || e.instancePath.startsWith(p + '/');
+  const out = errors.filter((e) => !paths.some((p) => under(e, p)));
+  for (const p of paths) {
+    const value = p.split('/').slice(1).reduce((v, k) => v?.[k.replaceAll('~1', '/').replaceAll('~0', '~')], data);
+    for (const f of failed.filter((e) => e.instancePath === p)) {
+      let best;
+      f.schema.forEach((variant, i) => {
+        const v = variantValidator(variant);
+        if (v(value)) return;
+        const errs = narrow(v.errors, value);
+        // A variant whose kind, type or object the value does not have is
+        // the wrong one, whatever its error count.
+        const score = errs.length + (errs.some((e) => e.keyword === 'enum' && /^\/(kind|type|object)$/.test(e.instancePath)) ? 1000 : 0);
+        if (!best || score < best.score) best = { i, errs, variant, score };
+      });
+      if (!best) continue;
+      const name = best.variant.$ref?.split('/').pop() ?? `variant ${best.i}`;
+      out.push({ ...f, message: `matches no variant of oneOf; closest: ${name}`, params: {} });
+      out.push(...best.errs.map((e) => ({ ...e, instancePath: p + e.instancePath })));
+    }
+  }
+  return out.length ? out : errors;
+}
+
+const variantValidators = new Map();
+function variantValidator(variant) {
+  const key = JSON.stringify(variant);
+  if (!variantValidators.has(key)) variantValidators.set(key, ajv.compile(anchored(variant)));
+  return variantValidators.get(key);
+}
+
+// anchored rewrites a schema's local $refs to point into openapi.json.
+function anchored(s) {
+  if (Array.isArray(s)) return s.map(anchored);
+  if (!s || typeof s !== 'object') return s;
+  return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === '$ref' && v.startsWith('#') ? `openapi.json${v}` : anchored(v)]));
 }
 
 /** checkComponent(name, value) -> ajv errors against one component schema (for diagnosis). */
