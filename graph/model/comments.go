@@ -76,12 +76,10 @@ type CommentURLs struct {
 }
 
 type CommentPermissions struct {
-	View  bool `json:"view"`
-	Edit  bool `json:"edit"`
-	Reply bool `json:"reply"`
-	// React: 0.130.0 requires it (reacting is allowed with the same COMMENT
-	// role as replying).
-	React  bool `json:"react"`
+	View   bool `json:"view"`
+	Edit   bool `json:"edit"`
+	Reply  bool `json:"reply"`
+	React  bool `json:"react"` // required by 0.130.0: the COMMENT role, as for replies
 	Delete bool `json:"delete"`
 }
 

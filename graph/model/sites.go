@@ -81,20 +81,18 @@ func (v *SiteCustomizationFeature) UnmarshalGQL(in any) error {
 func (v SiteCustomizationFeature) IsValid() bool { return SiteCustomizationFeatures.valid[v] }
 
 type Site struct {
-	Object     string         `json:"object"`
-	ID         string         `json:"id"`
-	Type       SiteType       `json:"type"`
-	Title      string         `json:"title"`
-	Icon       *SiteIcon      `json:"icon"`
-	Hostname   *string        `json:"hostname,omitempty"`
-	Basename   string         `json:"basename"`
-	Proxy      *SiteProxy     `json:"proxy,omitempty"`
-	Visibility SiteVisibility `json:"visibility"`
-	Published  bool           `json:"published"`
-	SiteSpaces int            `json:"siteSpaces"`
-	// DefaultSpace is the space of the default site space (0.130.0 requires
-	// the field without defining it); null while the site has no space.
-	DefaultSpace    *string             `json:"defaultSpace"`
+	Object          string              `json:"object"`
+	ID              string              `json:"id"`
+	Type            SiteType            `json:"type"`
+	Title           string              `json:"title"`
+	Icon            *SiteIcon           `json:"icon"`
+	Hostname        *string             `json:"hostname,omitempty"`
+	Basename        string              `json:"basename"`
+	Proxy           *SiteProxy          `json:"proxy,omitempty"`
+	Visibility      SiteVisibility      `json:"visibility"`
+	Published       bool                `json:"published"`
+	SiteSpaces      int                 `json:"siteSpaces"`
+	DefaultSpace    *string             `json:"defaultSpace"` // the default site space's space, null without one (0.130.0 requires it, undefined)
 	CreatedAt       string              `json:"createdAt"`
 	AdaptiveContent SiteAdaptiveContent `json:"adaptiveContent"`
 	Ads             SiteAds             `json:"ads"`

@@ -26,11 +26,9 @@ func (v *SpaceEditMode) UnmarshalGQL(in any) error { return SpaceEditModes.unmar
 func (v SpaceEditMode) IsValid() bool              { return SpaceEditModes.valid[v] }
 
 type Space struct {
-	Object string `json:"object"`
-	ID     string `json:"id"`
-	// Type is required by 0.130.0 without a definition; docsapi has one
-	// kind of space (documentation content) and answers SpaceTypeDocument.
-	Type                string            `json:"type"`
+	Object              string            `json:"object"`
+	ID                  string            `json:"id"`
+	Type                string            `json:"type"` // always SpaceTypeDocument
 	Title               string            `json:"title"`
 	Emoji               string            `json:"emoji"`
 	Visibility          ContentVisibility `json:"visibility"`
@@ -50,7 +48,8 @@ type Space struct {
 	Permissions         SpacePermissions  `json:"permissions"`
 }
 
-// SpaceTypeDocument is the one value of Space.type (see Space.Type).
+// SpaceTypeDocument is the one value of Space.type: 0.130.0 requires the
+// field without defining it, and docsapi has one kind of space.
 const SpaceTypeDocument = "document"
 
 type SpaceURLs struct {
