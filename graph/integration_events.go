@@ -147,10 +147,38 @@ func parseRenderRequest(compressed string) (renderRequest, error) {
 	case req.Context == nil:
 		return req, apierr.Invalid("request.context", "is required (an object)")
 	}
-	if t, _ := req.Context["type"].(string); t == "" {
-		return req, apierr.Invalid("request.context.type", "is required")
+	return req, checkRenderContext(req.Context)
+}
+
+// renderContexts are the ContentKit context types of 0.130.0 and the ids
+// each requires: the ui_render event records the context, and event
+// payloads must stay ContentKitContext objects.
+var renderContexts = map[string][]string{
+	"configuration_account":       {"organizationId"},
+	"configuration_space":         {"spaceId"},
+	"configuration_site":          {"siteId"},
+	"configuration_contentsource": {"organizationId"},
+	"document":                    {"spaceId"},
+}
+
+func checkRenderContext(ctx map[string]any) error {
+	t, _ := ctx["type"].(string)
+	ids, ok := renderContexts[t]
+	if !ok {
+		return apierr.Invalid("request.context.type", "must be configuration_account, configuration_space, configuration_site, configuration_contentsource or document")
 	}
-	return req, nil
+	if theme, _ := ctx["theme"].(string); theme != "dark" && theme != "light" {
+		return apierr.Invalid("request.context.theme", "must be dark or light")
+	}
+	for _, id := range ids {
+		if v, _ := ctx[id].(string); v == "" {
+			return apierr.Invalid("request.context."+id, "is required for a %s context", t)
+		}
+	}
+	if _, ok := ctx["editable"].(bool); t == "document" && !ok {
+		return apierr.Invalid("request.context.editable", "is required (a boolean) for a document context")
+	}
+	return nil
 }
 
 // renderOrigin is the organization a render comes from: the context's

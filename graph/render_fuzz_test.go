@@ -11,8 +11,9 @@ import (
 // and props (0.130.0 requires both).
 func FuzzRenderRequest(f *testing.F) {
 	for _, raw := range []string{
-		`{"componentId":"c","props":{"a":1},"context":{"type":"configuration_account","theme":"light"}}`,
-		`{"componentId":"c","props":{},"state":{"n":2},"context":{"type":"document"}}`,
+		`{"componentId":"c","props":{"a":1},"context":{"type":"configuration_account","theme":"light","organizationId":"o"}}`,
+		`{"componentId":"c","props":{},"state":{"n":2},"context":{"type":"document","theme":"dark","spaceId":"s","editable":true}}`,
+		`{"componentId":"c","props":{},"context":{"type":"configuration_site","theme":"dark"}}`,
 		`{"componentId":"","props":{},"context":{}}`, `[]`, `null`,
 	} {
 		enc, err := lzstring.CompressToEncodedURIComponent(raw)
