@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,8 +63,13 @@ func (r *Resolver) newEvent(it storage.Integration, orgID, installationID, typ s
 	return e
 }
 
-// previousState is the payload's previous {status, configuration}.
+// previousState is the payload's previous {status, configuration}; an
+// installation never configured had the empty configuration (0.130.0 wants
+// an object there, not null).
 func previousState(status string, conf json.RawMessage) map[string]any {
+	if t := bytes.TrimSpace(conf); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		conf = json.RawMessage("{}")
+	}
 	return map[string]any{"status": status, "configuration": conf}
 }
 
