@@ -63,7 +63,7 @@ func (d discussion) location(commentID string, replyID ...string) string {
 func (d discussion) permissions(c storage.Comment) model.CommentPermissions {
 	own := c.PostedBy == d.access.Caller.UserID
 	return model.CommentPermissions{View: true, Edit: own, Reply: d.access.Role >= roleRank["comment"],
-		Delete: own || d.access.Role >= roleRank["admin"]}
+		React: d.access.Role >= roleRank["comment"], Delete: own || d.access.Role >= roleRank["admin"]}
 }
 
 // commentBody validates a body input and returns its Markdown: {markdown},
@@ -568,7 +568,7 @@ func (r *Resolver) updateReply(ctx context.Context, spaceID string, crID *string
 	return r.oneReply(ctx, d, commentID, id, nil)
 }
 
-func (r *Resolver) listCommenters(ctx context.Context, spaceID string, crID *string, page *string, limit *int) (*model.MemberList, error) {
+func (r *Resolver) listCommenters(ctx context.Context, spaceID string, crID *string, page *string, limit *int) (*model.CommentersList, error) {
 	d, err := r.discussionOf(ctx, spaceID, crID)
 	if err != nil {
 		return nil, err
@@ -581,6 +581,6 @@ func (r *Resolver) listCommenters(ctx context.Context, spaceID string, crID *str
 	if err != nil {
 		return nil, err
 	}
-	l := model.MemberList(listOf(p, func(m storage.Member) *model.Member { return r.memberModel(m) }))
-	return &l, nil
+	l := listOf(p, func(m storage.Member) *model.Member { return r.memberModel(m) })
+	return &model.CommentersList{Next: l.Next, Count: l.Count, Total: l.Count, Items: l.Items}, nil
 }

@@ -61,6 +61,6 @@ func (r *queryResolver) CommentReply(ctx context.Context, spaceID string, change
 }
 
 // Commenters is the resolver for the commenters field.
-func (r *queryResolver) Commenters(ctx context.Context, spaceID string, changeRequestID *string, page *string, limit *int) (*model.MemberList, error) {
+func (r *queryResolver) Commenters(ctx context.Context, spaceID string, changeRequestID *string, page *string, limit *int) (*model.CommentersList, error) {
 	return r.listCommenters(ctx, spaceID, changeRequestID, page, limit)
 }

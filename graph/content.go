@@ -331,7 +331,7 @@ func (r *Resolver) spaceModel(s storage.Space, role int) *model.Space {
 		emoji = *s.Emoji
 	}
 	return &model.Space{
-		Object: "space", ID: s.ID, Title: s.Title, Emoji: emoji, Visibility: model.ContentVisibility(s.Visibility),
+		Object: "space", ID: s.ID, Type: model.SpaceTypeDocument, Title: s.Title, Emoji: emoji, Visibility: model.ContentVisibility(s.Visibility),
 		CreatedAt: model.Time(s.CreatedAt), UpdatedAt: model.Time(s.UpdatedAt), DeletedAt: model.TimePtr(s.DeletedAt),
 		EditMode: model.SpaceEditMode(s.EditMode), Organization: s.OrganizationID, Parent: s.ParentID,
 		Revision: s.RevisionID, DefaultLevel: defaultLevelModel(s.DefaultLevel),

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,8 +63,13 @@ func (r *Resolver) newEvent(it storage.Integration, orgID, installationID, typ s
 	return e
 }
 
-// previousState is the payload's previous {status, configuration}.
+// previousState is the payload's previous {status, configuration}; an
+// installation never configured had the empty configuration (0.130.0 wants
+// an object there, not null).
 func previousState(status string, conf json.RawMessage) map[string]any {
+	if t := bytes.TrimSpace(conf); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		conf = json.RawMessage("{}")
+	}
 	return map[string]any{"status": status, "configuration": conf}
 }
 
@@ -156,10 +162,38 @@ func parseRenderRequest(compressed string) (renderRequest, error) {
 	case req.Context == nil:
 		return req, apierr.Invalid("request.context", "is required (an object)")
 	}
-	if t, _ := req.Context["type"].(string); t == "" {
-		return req, apierr.Invalid("request.context.type", "is required")
+	return req, checkRenderContext(req.Context)
+}
+
+// renderContexts are the ContentKit context types of 0.130.0 and the ids
+// each requires: the ui_render event records the context, and event
+// payloads must stay ContentKitContext objects.
+var renderContexts = map[string][]string{
+	"configuration_account":       {"organizationId"},
+	"configuration_space":         {"spaceId"},
+	"configuration_site":          {"siteId"},
+	"configuration_contentsource": {"organizationId"},
+	"document":                    {"spaceId"},
+}
+
+func checkRenderContext(ctx map[string]any) error {
+	t, _ := ctx["type"].(string)
+	ids, ok := renderContexts[t]
+	if !ok {
+		return apierr.Invalid("request.context.type", "must be configuration_account, configuration_space, configuration_site, configuration_contentsource or document")
 	}
-	return req, nil
+	if theme, _ := ctx["theme"].(string); theme != "dark" && theme != "light" {
+		return apierr.Invalid("request.context.theme", "must be dark or light")
+	}
+	for _, id := range ids {
+		if v, _ := ctx[id].(string); v == "" {
+			return apierr.Invalid("request.context."+id, "is required for a %s context", t)
+		}
+	}
+	if _, ok := ctx["editable"].(bool); t == "document" && !ok {
+		return apierr.Invalid("request.context.editable", "is required (a boolean) for a document context")
+	}
+	return nil
 }
 
 // renderOrigin resolves what a render's context names: its organization
@@ -324,6 +358,7 @@ func (r *Resolver) render(ctx context.Context, name, compressed string) (*model.
 	if failure != "" {
 		return nil, apierr.New(502, "integration %q runtime: %s", it.Name, failure)
 	}
+	keepStateAndProps(out, req)
 	result := &model.RenderResult{Output: out}
 	if cc := res.Header.Get("Cache-Control"); cc != "" {
 		result.CacheControl = &cc
@@ -332,6 +367,25 @@ func (r *Resolver) render(ctx context.Context, name, compressed string) (*model.
 		result.ContentSecurityPolicy = &csp
 	}
 	return result, nil
+}
+
+// keepStateAndProps completes an element output the runtime answered
+// without `state` or `props` (0.130.0 requires both): the component keeps
+// the state and props it was rendered with.
+func keepStateAndProps(out map[string]any, req renderRequest) {
+	if out["type"] != "element" {
+		return
+	}
+	if _, ok := out["state"].(map[string]any); !ok {
+		state := req.State
+		if state == nil {
+			state = map[string]any{}
+		}
+		out["state"] = state
+	}
+	if _, ok := out["props"].(map[string]any); !ok {
+		out["props"] = req.Props
+	}
 }
 
 // renderOutput checks a runtime's answer is ContentKit render output

@@ -66,7 +66,8 @@ func (r *Resolver) openAPISpecModel(s storage.OpenAPISpec, role *string) *model.
 		Slug: s.Slug, SourceURL: s.SourceURL, ProcessingState: model.OpenAPISpecProcessingState(s.State),
 		Visibility: &vis, LastVersion: s.LastVersion, LastProcessedAt: model.TimePtr(s.LastProcessedAt),
 		LastProcessErrorMessage: s.LastErrorMessage,
-		Permissions:             model.OpenAPISpecPermissions{View: true, Edit: atLeast(role, openAPIWriteRole)},
+		Permissions: model.OpenAPISpecPermissions{View: true, Edit: atLeast(role, openAPIWriteRole),
+			Delete: atLeast(role, openAPIWriteRole)},
 		Urls: model.OpenAPISpecURLs{
 			Location: base + r.openAPISpecPath(s.OrganizationID, s.Slug),
 			App:      base + "/o/" + s.OrganizationID + "/openapi/" + url.PathEscape(s.Slug),

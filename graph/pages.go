@@ -18,6 +18,10 @@ import (
 // contentScope is a space whose content the caller may read (or change).
 type contentScope struct {
 	Head storage.SpaceHead
+	// Space and Scope are the space as read and the caller's access to it
+	// (content locations answer the space object).
+	Space storage.Space
+	Scope ContentScope
 }
 
 // contentSpace loads a space for a content read (edit false: the space must
@@ -26,28 +30,37 @@ type contentScope struct {
 // through SpaceForContentChange). Invisible spaces answer 404.
 func (r *Resolver) contentSpace(ctx context.Context, spaceID string, edit bool) (contentScope, error) {
 	if edit {
-		sp, _, err := r.SpaceForContentChange(ctx, spaceID, "edit")
-		return contentScope{Head: storage.HeadOf(sp)}, err
+		sp, s, err := r.SpaceForContentChange(ctx, spaceID, "edit")
+		return contentScope{Head: storage.HeadOf(sp), Space: sp, Scope: s}, err
 	}
 	sp, s, err := r.spaceScope(ctx, spaceID, chainOnly, false)
 	if err != nil {
 		return contentScope{}, err
 	}
-	return contentScope{Head: storage.HeadOf(sp)}, s.require("read", "reading the space's content")
+	return contentScope{Head: storage.HeadOf(sp), Space: sp, Scope: s}, s.require("read", "reading the space's content")
 }
 
 // readRevision resolves the revision a content read is about: the head of
 // the change request changeRequestID (an id or a number) when given, else
 // as revisionOf.
 func (r *Resolver) readRevision(ctx context.Context, cs contentScope, revID, changeRequestID *string) (storage.Revision, error) {
+	rev, _, err := r.readVersion(ctx, cs, revID, changeRequestID)
+	return rev, err
+}
+
+// readVersion is readRevision that also returns the change request read
+// through (nil without changeRequestID).
+func (r *Resolver) readVersion(ctx context.Context, cs contentScope, revID, changeRequestID *string) (storage.Revision, *storage.ChangeRequest, error) {
+	var through *storage.ChangeRequest
 	if changeRequestID != nil && *changeRequestID != "" {
 		cr, err := r.Store.ChangeRequest(ctx, cs.Head.ID, *changeRequestID)
 		if err != nil {
-			return storage.Revision{}, notFoundAs(err, "change request")
+			return storage.Revision{}, nil, notFoundAs(err, "change request")
 		}
-		revID = &cr.Revision
+		revID, through = &cr.Revision, &cr
 	}
-	return r.revisionOf(ctx, cs, revID)
+	rev, err := r.revisionOf(ctx, cs, revID)
+	return rev, through, err
 }
 
 // revisionOf resolves the revision a read is about: revID of the space, or
@@ -135,10 +148,45 @@ func (r *Resolver) pageModel(spaceID string, p storage.ContentPage) *model.Revis
 	return m
 }
 
+// revisionModel reads a revision's pages and files and converts it; it
+// also returns the page models by id (content locations point into them).
+func (r *Resolver) revisionModel(ctx context.Context, cs contentScope, rev storage.Revision) (*model.Revision, map[string]*model.RevisionPage, error) {
+	spaceID := cs.Head.ID
+	pages, err := r.Store.RevisionPages(ctx, rev.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := r.Store.RevisionFiles(ctx, rev.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	fm, err := r.fileModels(ctx, spaceID, rev.ID, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	mergedFrom, err := r.mergedFrom(ctx, cs, rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	urls, err := r.revisionURLs(ctx, cs, rev.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	byID := make(map[string]*model.RevisionPage, len(pages))
+	m := &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: r.pageTreeInto(spaceID, pages, byID),
+		Files: fm, ReusableContents: reusableContentModels(rev.ReusableContents), Variables: rev.Variables, CreatedAt: model.Time(rev.CreatedAt),
+		Urls: urls, MergedFrom: mergedFrom}
+	return m, byID, nil
+}
+
 // pageTree nests a revision's pages (in tree order) under their parents.
 func (r *Resolver) pageTree(spaceID string, pages []storage.ContentPage) []*model.RevisionPage {
+	return r.pageTreeInto(spaceID, pages, make(map[string]*model.RevisionPage, len(pages)))
+}
+
+// pageTreeInto is pageTree, filling byID with every page's model.
+func (r *Resolver) pageTreeInto(spaceID string, pages []storage.ContentPage, byID map[string]*model.RevisionPage) []*model.RevisionPage {
 	top := []*model.RevisionPage{}
-	byID := make(map[string]*model.RevisionPage, len(pages))
 	for _, p := range pages {
 		m := r.pageModel(spaceID, p)
 		byID[p.ID] = m
@@ -240,38 +288,9 @@ func (r *Resolver) FileDownload(ctx context.Context, spaceID, revID, fileID, tok
 	return f, b, err
 }
 
-// location is a ContentLocation in a space's revision.
-func (r *Resolver) location(cs contentScope, revID, kind string) *model.ContentLocation {
-	org, space := cs.Head.OrganizationID, cs.Head.ID
-	return &model.ContentLocation{Kind: kind, Organization: &org, Space: &space,
-		VersionContext: &model.VersionContext{Type: "revision", Revision: revID}}
-}
-
-// targetLocation is where a link points.
-func (r *Resolver) targetLocation(cs contentScope, revID string, u storage.LinkUsage) *model.ContentLocation {
-	switch {
-	case u.Kind == "url" || u.Target == "":
-		dest := u.Dest
-		return &model.ContentLocation{Kind: "url", URL: &dest}
-	case u.Kind == "page":
-		l := r.location(cs, revID, "page")
-		l.Page = &u.Target
-		return l
-	case u.Kind == "file":
-		l := r.location(cs, revID, "file")
-		l.File = &u.Target
-		return l
-	case u.Kind == "space":
-		org := cs.Head.OrganizationID
-		return &model.ContentLocation{Kind: "space", Organization: &org, Space: &u.Target}
-	default:
-		org := cs.Head.OrganizationID
-		return &model.ContentLocation{Kind: u.Kind, Organization: &org, Collection: &u.Target}
-	}
-}
-
-// listLinks is the link list of a revision (of one page when pageID is set).
-func (r *Resolver) listLinks(ctx context.Context, cs contentScope, revID, pageID string, page *string, limit *int, status *model.LinkStatus) (*model.LinkList, error) {
+// listLinks is the link list of a revision (of one page when pageID is
+// set); cr is the change request it was read through, if any.
+func (r *Resolver) listLinks(ctx context.Context, cs contentScope, rev storage.Revision, cr *storage.ChangeRequest, pageID string, page *string, limit *int, status *model.LinkStatus) (*model.LinkList, error) {
 	pq, err := pageQuery(page, limit)
 	if err != nil {
 		return nil, err
@@ -283,19 +302,26 @@ func (r *Resolver) listLinks(ctx context.Context, cs contentScope, revID, pageID
 		}
 		st = string(*status)
 	}
-	p, stats, err := r.Store.ListLinks(ctx, revID, pageID, st, pq)
+	p, stats, err := r.Store.ListLinks(ctx, rev.ID, pageID, st, pq)
 	if err != nil {
+		return nil, err
+	}
+	ls, err := r.newLocationSet(ctx, cs, rev, cr)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.loadTargets(ctx, ls, cs, p.Items); err != nil {
 		return nil, err
 	}
 	out := &model.LinkList{Count: p.Count, Items: []*model.ContentReferenceUsage{},
 		Stats: model.ContentReferencesStats{Total: stats.Total, Broken: model.BrokenLinksTotals{Total: stats.Broken}}}
 	for _, u := range p.Items {
 		item := &model.ContentReferenceUsage{Status: model.LinkStatus(u.Status), Relation: "reference",
-			TargetReference: r.targetLocation(cs, revID, u), LocationReferences: []*model.ContentLocation{}}
+			TargetReference: ls.target(u), LocationReferences: []*model.ContentLocation{}}
 		for _, pid := range u.PageIDs {
-			l := r.location(cs, revID, "page")
-			l.Page = &pid
-			item.LocationReferences = append(item.LocationReferences, l)
+			if l := ls.page(pid); l != nil {
+				item.LocationReferences = append(item.LocationReferences, l)
+			}
 		}
 		out.Items = append(out.Items, item)
 	}
@@ -316,29 +342,36 @@ func (r *Resolver) backlinks(ctx context.Context, spaceID string, changeRequestI
 	if err != nil {
 		return nil, err
 	}
-	revision, err := r.readRevision(ctx, cs, nil, changeRequestID)
+	rev, cr, err := r.readVersion(ctx, cs, nil, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
-	rev := revision.ID
 	if kind == "file" {
-		_, err = r.Store.RevisionFile(ctx, rev, target)
+		_, err = r.Store.RevisionFile(ctx, rev.ID, target)
 	} else {
-		_, err = r.Store.RevisionPage(ctx, rev, target, false)
+		_, err = r.Store.RevisionPage(ctx, rev.ID, target, false)
 	}
 	if err != nil {
 		return nil, notFoundAs(err, kind)
 	}
-	p, err := r.Store.Backlinks(ctx, rev, kind, target, pq)
+	p, err := r.Store.Backlinks(ctx, rev.ID, kind, target, pq)
 	if err != nil {
 		return nil, err
 	}
-	l := listOf(p, func(pid string) *model.ContentLocation {
-		loc := r.location(cs, rev, "page")
-		loc.Page = &pid
-		return loc
-	})
-	return (*model.ContentLocationList)(&l), nil
+	ls, err := r.newLocationSet(ctx, cs, rev, cr)
+	if err != nil {
+		return nil, err
+	}
+	l := model.ContentLocationList{Count: p.Count, Items: make([]*model.ContentLocation, 0, len(p.Items))}
+	for _, pid := range p.Items {
+		if loc := ls.page(pid); loc != nil {
+			l.Items = append(l.Items, loc)
+		}
+	}
+	if p.Next != nil {
+		l.Next = &model.Next{Page: p.Next.Encode()}
+	}
+	return &l, nil
 }
 
 // analyzer gives the storage the links and search sections of pages. One

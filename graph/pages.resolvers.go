@@ -57,29 +57,8 @@ func (r *queryResolver) SpaceContent(ctx context.Context, spaceID string, revisi
 	if err != nil {
 		return nil, err
 	}
-	pages, err := r.Store.RevisionPages(ctx, rev.ID)
-	if err != nil {
-		return nil, err
-	}
-	files, err := r.Store.RevisionFiles(ctx, rev.ID)
-	if err != nil {
-		return nil, err
-	}
-	fm, err := r.fileModels(ctx, spaceID, rev.ID, files)
-	if err != nil {
-		return nil, err
-	}
-	mergedFrom, err := r.mergedFrom(ctx, cs, rev)
-	if err != nil {
-		return nil, err
-	}
-	urls, err := r.revisionURLs(ctx, cs, rev.ID)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: r.pageTree(spaceID, pages),
-		Files: fm, ReusableContents: reusableContentModels(rev.ReusableContents), Variables: rev.Variables, CreatedAt: model.Time(rev.CreatedAt),
-		Urls: urls, MergedFrom: mergedFrom}, nil
+	m, _, err := r.revisionModel(ctx, cs, rev)
+	return m, err
 }
 
 // SpacePages is the resolver for the spacePages field.
@@ -211,7 +190,7 @@ func (r *queryResolver) SpaceLinks(ctx context.Context, spaceID string, pageID *
 	if err != nil {
 		return nil, err
 	}
-	rev, err := r.readRevision(ctx, cs, nil, changeRequestID)
+	rev, cr, err := r.readVersion(ctx, cs, nil, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +201,7 @@ func (r *queryResolver) SpaceLinks(ctx context.Context, spaceID string, pageID *
 		}
 		pid = *pageID
 	}
-	return r.listLinks(ctx, cs, rev.ID, pid, page, limit, status)
+	return r.listLinks(ctx, cs, rev, cr, pid, page, limit, status)
 }
 
 // ContentTemplates is the resolver for the contentTemplates field.

@@ -42,9 +42,17 @@ func (r *Resolver) samlService(providerID string) model.SAMLServiceProvider {
 	return model.SAMLServiceProvider{AcsURL: base + "/acs", StartURL: base + "/start", EntityID: base + "/metadata"}
 }
 
+// unsetSSOURL is ssoURL while not configured: 0.130.0 requires a URI there,
+// and about:blank is the URI that names nothing.
+const unsetSSOURL = "about:blank"
+
 func (r *Resolver) samlProviderModel(p storage.SAMLProvider) *model.SAMLProvider {
+	sso := p.SSOURL
+	if sso == "" {
+		sso = unsetSSOURL
+	}
 	m := &model.SAMLProvider{
-		Object: "saml-provider", ID: p.ID, Label: p.Label, SsoURL: p.SSOURL, EntityID: p.EntityID,
+		Object: "saml-provider", ID: p.ID, Label: p.Label, SsoURL: sso, EntityID: p.EntityID,
 		Certificate: p.Certificate, DefaultRole: roleModel(p.DefaultRole), CreatedAt: model.Time(p.CreatedAt),
 		Status: "pending", Service: r.samlService(p.ID),
 		Urls: model.SAMLProviderURLs{Location: r.Config.PublicURL + "/v1/orgs/" + p.OrganizationID + "/saml/" + p.ID},

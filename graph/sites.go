@@ -126,7 +126,7 @@ func (r *Resolver) siteModel(org storage.Organization, s storage.Site) *model.Si
 	m := &model.Site{
 		Object: "site", ID: s.ID, Type: model.SiteType(s.Type), Title: s.Title, Hostname: s.Hostname, Basename: s.Basename,
 		Visibility: model.SiteVisibility(s.Visibility), Published: s.Published, SiteSpaces: s.SiteSpaces,
-		CreatedAt: model.Time(s.CreatedAt), AdaptiveContent: model.SiteAdaptiveContent{Enabled: s.AdaptiveContent},
+		DefaultSpace: s.DefaultSpaceID, CreatedAt: model.Time(s.CreatedAt), AdaptiveContent: model.SiteAdaptiveContent{Enabled: s.AdaptiveContent},
 		Ads: siteAds(s.Type), AgentsContext: model.SiteAgentsContext(s.AgentsContext), Features: siteFeatures(s.Type),
 		Urls: model.SiteURLs{Location: base + "/v1/orgs/" + org.ID + "/sites/" + s.ID, App: base + "/o/" + org.ID + "/sites/" + s.ID},
 	}

@@ -106,8 +106,14 @@ func (r *Resolver) translationModel(t storage.Translation, role *string) *model.
 	if json.Unmarshal([]byte(t.Instructions), &instr) != nil || instr == nil {
 		instr = emptyInstructions()
 	}
+	// A failed run has ended: 0.130.0 knows only pending, running and
+	// completed, so it answers completed, and error says why it failed.
+	status := t.Status
+	if status == "failed" {
+		status = "completed"
+	}
 	m := &model.Translation{
-		Object: "translation", ID: t.ID, Status: model.TranslationStatus(t.Status),
+		Object: "translation", ID: t.ID, Status: model.TranslationStatus(status),
 		Source:   model.TranslationSource{Space: t.SourceSpace, Language: model.TranslationLanguage(t.SourceLanguage)},
 		Language: model.TranslationLanguage(t.Language), Instructions: instr,
 		CreatedAt: model.Time(t.CreatedAt), UpdatedAt: model.Time(t.UpdatedAt),

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -24,11 +25,21 @@ type Node struct {
 	Object string         `json:"object"`
 	Type   string         `json:"type,omitempty"`
 	Key    string         `json:"key,omitempty"`
-	IsVoid bool           `json:"isVoid,omitempty"`
-	Data   map[string]any `json:"data,omitempty"`
+	IsVoid *bool          `json:"isVoid,omitempty"`
+	Data   map[string]any `json:"data,omitzero"` // blocks always carry data (some types require it)
 	Nodes  []*Node        `json:"nodes,omitempty"`
-	Leaves []*Leaf        `json:"leaves,omitempty"`
+	// Fragments are an image's caption fragments (0.130.0 requires the
+	// list on images; Markdown images have no caption, so it is empty) or a
+	// table's cells; Fragment is a fragment node's id.
+	Fragments *[]*Node `json:"fragments,omitempty"`
+	Fragment  string   `json:"fragment,omitempty"`
+	Leaves    []*Leaf  `json:"leaves,omitempty"`
 }
+
+var (
+	voidTrue  = true
+	voidFalse = false
+)
 
 type Leaf struct {
 	Object string `json:"object"`
@@ -139,7 +150,7 @@ func (b *builder) block(n ast.Node) *Node {
 		return b.newBlock("blockquote", nil, b.children(v)...)
 	case *ast.ThematicBreak:
 		d := b.newBlock("divider", nil)
-		d.IsVoid = true
+		d.IsVoid = &voidTrue
 		return d
 	case *east.Table:
 		return b.table(v)
@@ -191,7 +202,7 @@ func (b *builder) imagesOnly(p ast.Node) *Node {
 		switch v := c.(type) {
 		case *ast.Image:
 			img := b.newBlock("image", map[string]any{"ref": b.ref(string(v.Destination)), "alt": plain(v, b.src)})
-			img.IsVoid = true
+			img.IsVoid, img.Fragments = &voidTrue, &[]*Node{}
 			imgs = append(imgs, img)
 		case *ast.Text:
 			if strings.TrimSpace(string(v.Segment.Value(b.src))) != "" {
@@ -204,23 +215,64 @@ func (b *builder) imagesOnly(p ast.Node) *Node {
 	if len(imgs) == 0 {
 		return nil
 	}
-	return b.newBlock("images", nil, imgs...)
+	// 0.130.0 requires data and isVoid on an images block.
+	images := b.newBlock("images", map[string]any{}, imgs...)
+	images.IsVoid = &voidFalse
+	return images
 }
 
+// table builds a table block in the 0.130.0 model: one text column
+// definition per Markdown column (titled by the header cell), one record per
+// body row whose values name the fragments holding each cell's text.
 func (b *builder) table(t *east.Table) *Node {
-	var rows []*Node
+	definition, columns := map[string]any{}, []string{}
+	records := map[string]any{}
+	fragments := []*Node{}
+	row := 0
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
-		typ := "table-row"
-		if _, ok := r.(*east.TableHeader); ok {
-			typ = "table-header"
+		_, header := r.(*east.TableHeader)
+		values := map[string]any{}
+		col := 0
+		for c := r.FirstChild(); c != nil; c, col = c.NextSibling(), col+1 {
+			id := "c" + strconv.Itoa(col)
+			if header {
+				definition[id] = map[string]any{"id": id, "type": "text", "title": plain(c, b.src), "textAlignment": cellAlignment(t, col)}
+				columns = append(columns, id)
+				continue
+			}
+			if _, ok := definition[id]; !ok {
+				continue // a cell beyond the header's columns
+			}
+			frag := "r" + strconv.Itoa(row) + id
+			values[id] = frag
+			fragments = append(fragments, &Node{Object: "fragment", Key: b.key(), Fragment: frag,
+				Nodes: []*Node{b.newBlock("paragraph", nil, b.inlines(c)...)}})
 		}
-		var cells []*Node
-		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
-			cells = append(cells, b.newBlock("table-cell", nil, b.inlines(c)...))
+		if !header {
+			records["r"+strconv.Itoa(row)] = map[string]any{"orderIndex": fmt.Sprintf("a%06d", row), "values": values}
+			row++
 		}
-		rows = append(rows, b.newBlock(typ, nil, cells...))
 	}
-	return b.newBlock("table", map[string]any{"view": map[string]any{"type": "grid"}}, rows...)
+	tbl := b.newBlock("table", map[string]any{
+		"view":       map[string]any{"type": "grid", "columns": columns, "hideHeader": false},
+		"records":    records,
+		"definition": definition,
+	})
+	tbl.IsVoid, tbl.Fragments = &voidTrue, &fragments
+	return tbl
+}
+
+// cellAlignment is a column's text alignment (left unless set).
+func cellAlignment(t *east.Table, col int) string {
+	if col < len(t.Alignments) {
+		switch t.Alignments[col] {
+		case east.AlignCenter:
+			return "center"
+		case east.AlignRight:
+			return "right"
+		}
+	}
+	return "left"
 }
 
 func (b *builder) text(s string, marks ...string) *Node {
@@ -274,7 +326,7 @@ func (b *builder) inline(n ast.Node, marks []string, out *[]*Node) {
 			*out = append(*out, &Node{Object: "inline", Type: "link", Key: b.key(), Data: map[string]any{"ref": b.ref(url)},
 				Nodes: []*Node{b.text(string(v.Label(b.src)), marks...)}})
 		case *ast.Image:
-			*out = append(*out, &Node{Object: "inline", Type: "inline-image", Key: b.key(), IsVoid: true,
+			*out = append(*out, &Node{Object: "inline", Type: "inline-image", Key: b.key(), IsVoid: &voidTrue,
 				Data: map[string]any{"ref": b.ref(string(v.Destination)), "alt": plain(v, b.src)}})
 		case *east.TaskCheckBox, *ast.RawHTML:
 		default:

@@ -42,7 +42,7 @@ func init() {
 		f.Env.Must(200, "GET", in(f)+"/events", admin.Token, nil).Decode(f.Env.T, &l)
 		f.IDs["event"] = l.Items[0].ID
 	})
-	raw, _ := json.Marshal(map[string]any{"componentId": "c", "props": map[string]any{}, "context": map[string]any{"type": "document"}})
+	raw, _ := json.Marshal(map[string]any{"componentId": "c", "props": map[string]any{}, "context": map[string]any{"type": "document", "theme": "light", "spaceId": "s", "editable": false}})
 	request, _ := lzstring.CompressToEncodedURIComponent(string(raw))
 	rules := map[string]authzRule{
 		"GET /v1/integrations":                                    {Path: func(f *fixture) string { return "/v1/integrations" }},

@@ -110,7 +110,7 @@ func describeComments(prefix, suffix, tag string) {
 	putReply.Body, putReply.Conditional = model.UpdateCommentInput{}, true
 	delReply := op("DELETE", "/comments/{commentId}/replies/{commentReplyId}", "deleteCommentReply", "Delete a reply (author or space admin).", 205, nil)
 	delReply.Conditional = true
-	commenters := op("GET", "/commenters", "listCommenters", "Members who posted comments or replies.", 200, model.MemberList{})
+	commenters := op("GET", "/commenters", "listCommenters", "Members who posted comments or replies.", 200, model.CommentersList{})
 	commenters.Query = pageParams
 	describe(list, post, get, put, del, replies, postReply, getReply, putReply, delReply, commenters)
 }

@@ -267,6 +267,12 @@ func TestContentImportSources(t *testing.T) {
 		}
 		loc := back["items"].([]any)[0].(map[string]any)
 		apitest.Keys(t, loc, "kind", "organization", "space", "versionContext", "page")
+		// 0.130.0 locations carry objects: the organization, the space, the
+		// page, and the revision read.
+		if loc["organization"].(map[string]any)["object"] != "organization" || loc["space"].(map[string]any)["id"] != space ||
+			loc["page"].(map[string]any)["title"] == nil || loc["versionContext"].(map[string]any)["revision"].(map[string]any)["object"] != "revision" {
+			t.Errorf("location objects: %v", loc)
+		}
 		// The signed link works without a token; a forged one does not.
 		dl := strings.TrimPrefix(f["downloadURL"].(string), env.HTTP.URL)
 		if r := env.Do("GET", dl, "", nil); r.Status != 200 || !bytes.Equal(r.Body, pngBytes(4, 3)) || r.Header.Get("Content-Type") != "image/png" {

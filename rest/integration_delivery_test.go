@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -334,6 +335,13 @@ func compress(t *testing.T, v any) string {
 	return s
 }
 
+// withContext is a copy of a render request with another context.
+func withContext(request map[string]any, ctx map[string]any) map[string]any {
+	out := maps.Clone(request)
+	out["context"] = ctx
+	return out
+}
+
 func TestRender(t *testing.T) {
 	env := apitest.New(t)
 	otherOrg, foreign := env.NewOrg("Other", "admin@other.test")
@@ -348,6 +356,11 @@ func TestRender(t *testing.T) {
 		{Name: "missing", Method: "GET", Path: "/v1/integrations/chat/render", Token: env.Admin.Token, Status: 400, Contains: []string{"request"}},
 		{Name: "not JSON", Method: "GET", Path: render + compress(t, "just a string"), Token: env.Admin.Token, Status: 400, Contains: []string{"request"}},
 		{Name: "without componentId", Method: "GET", Path: render + compress(t, map[string]any{"props": map[string]any{}, "context": map[string]any{"type": "document"}}), Token: env.Admin.Token, Status: 400, Contains: []string{"request.componentId"}},
+		// The context is recorded in the ui_render event: it must be a ContentKit context.
+		{Name: "unknown context type", Method: "GET", Path: render + compress(t, withContext(request, map[string]any{"type": "configuration", "theme": "light"})), Token: env.Admin.Token, Status: 400, Contains: []string{"request.context.type"}},
+		{Name: "context without theme", Method: "GET", Path: render + compress(t, withContext(request, map[string]any{"type": "configuration_account", "organizationId": env.Org})), Token: env.Admin.Token, Status: 400, Contains: []string{"request.context.theme"}},
+		{Name: "space context without spaceId", Method: "GET", Path: render + compress(t, withContext(request, map[string]any{"type": "configuration_space", "theme": "dark"})), Token: env.Admin.Token, Status: 400, Contains: []string{"request.context.spaceId"}},
+		{Name: "document context without editable", Method: "GET", Path: render + compress(t, withContext(request, map[string]any{"type": "document", "theme": "dark", "spaceId": "s"})), Token: env.Admin.Token, Status: 400, Contains: []string{"request.context.editable"}},
 		{Name: "unknown integration", Method: "GET", Path: "/v1/integrations/nope/render?request=" + compress(t, request), Token: env.Admin.Token, Status: 404},
 	})
 	if e := events(env, env.Admin, "chat")[0]; e["status"] != "failed" || e["payload"].(map[string]any)["type"] != "ui_render" {
@@ -387,9 +400,9 @@ func TestRender(t *testing.T) {
 	// Another organization's render (installed there) is not forwarded without all.
 	install(env, foreign, "chat", otherOrg)
 	drain(t, env)
-	request["context"] = map[string]any{"type": "configuration_account", "organizationId": otherOrg}
+	request["context"] = map[string]any{"type": "configuration_account", "organizationId": otherOrg, "theme": "dark"}
 	env.Must(409, "GET", render+compress(t, request), foreign.Token, nil)
-	request["context"] = map[string]any{"type": "configuration_account", "organizationId": env.Org}
+	request["context"] = map[string]any{"type": "configuration_account", "organizationId": env.Org, "theme": "dark"}
 	// A runtime that fails or answers nonsense is a 502, recorded.
 	rc.status = 500
 	env.Must(502, "GET", render+compress(t, request), env.Admin.Token, nil)

@@ -76,7 +76,7 @@ func TestOpenAPISpecCRUD(t *testing.T) {
 				if s["object"] != "openapi-spec" || s["slug"] != "billing-api" || s["processingState"] != "pending" || s["visibility"] != "private" {
 					t.Errorf("spec %v", s)
 				}
-				apitest.Keys(t, s["permissions"].(map[string]any), "view", "edit")
+				apitest.Keys(t, s["permissions"].(map[string]any), "view", "edit", "delete")
 				apitest.Keys(t, s["urls"].(map[string]any), "location", "app")
 				if loc := r.Header.Get("Location"); !strings.HasSuffix(loc, "/v1/orgs/"+env.Org+"/openapi/billing-api") {
 					t.Errorf("Location %q", loc)

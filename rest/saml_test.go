@@ -84,7 +84,7 @@ func TestSAMLProviders(t *testing.T) {
 				p := r.JSON()
 				apitest.Keys(t, p, providerKeys...)
 				pendingID = p["id"].(string)
-				if p["object"] != "saml-provider" || p["status"] != "pending" || p["ssoURL"] != "" || p["entityID"] != "" || p["certificate"] != "" || p["defaultRole"] != nil {
+				if p["object"] != "saml-provider" || p["status"] != "pending" || p["ssoURL"] != "about:blank" || p["entityID"] != "" || p["certificate"] != "" || p["defaultRole"] != nil {
 					t.Errorf("pending provider: %v", p)
 				}
 				loc := env.HTTP.URL + org + "/saml/" + pendingID

@@ -7,7 +7,7 @@ import (
 	"docsapi/apitest"
 )
 
-var siteKeys = []string{"object", "id", "type", "title", "icon", "basename", "visibility", "published", "siteSpaces", "createdAt",
+var siteKeys = []string{"object", "id", "type", "title", "icon", "basename", "visibility", "published", "siteSpaces", "defaultSpace", "createdAt",
 	"adaptiveContent", "ads", "agentsContext", "features", "urls"}
 
 var siteSpaceKeys = []string{"object", "id", "path", "space", "title", "default", "hasAdvancedCustomizationFeature", "urls"}

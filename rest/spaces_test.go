@@ -12,7 +12,7 @@ import (
 	"docsapi/graph"
 )
 
-var spaceKeys = []string{"object", "id", "title", "emoji", "visibility", "createdAt", "updatedAt", "editMode", "organization",
+var spaceKeys = []string{"object", "id", "type", "title", "emoji", "visibility", "createdAt", "updatedAt", "editMode", "organization",
 	"revision", "defaultLevel", "comments", "changeRequests", "changeRequestsOpen", "changeRequestsDraft", "urls", "permissions"}
 
 func TestSpaceCreateAndRead(t *testing.T) {

@@ -434,7 +434,7 @@ func TestTranslationWithoutProvider(t *testing.T) {
 	}
 	got := env.Must(200, "GET", org+"/"+tr["id"].(string), env.Admin.Token, nil).JSON()
 	e, _ := got["error"].(map[string]any)
-	if got["status"] != "failed" || got["result"] != nil || e["code"] != "PROVIDER_NOT_CONFIGURED" ||
+	if got["status"] != "completed" || got["result"] != nil || e["code"] != "PROVIDER_NOT_CONFIGURED" ||
 		!strings.Contains(e["message"].(string), "--translate-url") || !strings.Contains(e["message"].(string), "DOCSAPI_TRANSLATE_URL") {
 		t.Fatalf("translation %v", got)
 	}
@@ -456,7 +456,7 @@ func TestTranslationProviderFailures(t *testing.T) {
 	id := env.Must(201, "POST", org, env.Admin.Token, translationBody(space)).JSON()["id"].(string)
 	runTranslations(t, env)
 	got := env.Must(200, "GET", org+"/"+id, env.Admin.Token, nil).JSON()
-	if e, _ := got["error"].(map[string]any); got["status"] != "failed" || e["code"] != "PROVIDER_ERROR" || !strings.Contains(e["message"].(string), "Invalid API key") || got["result"] != nil {
+	if e, _ := got["error"].(map[string]any); got["status"] != "completed" || e["code"] != "PROVIDER_ERROR" || !strings.Contains(e["message"].(string), "Invalid API key") || got["result"] != nil {
 		t.Fatalf("wrong key: %v", got)
 	}
 
@@ -470,7 +470,7 @@ func TestTranslationProviderFailures(t *testing.T) {
 	runTranslations(t, env2)
 	l.fail.Store(false)
 	got = env2.Must(200, "GET", org+"/"+id, env2.Admin.Token, nil).JSON()
-	if e, _ := got["error"].(map[string]any); got["status"] != "failed" || e["code"] != "PROVIDER_ERROR" || !strings.Contains(e["message"].(string), "model crashed") {
+	if e, _ := got["error"].(map[string]any); got["status"] != "completed" || e["code"] != "PROVIDER_ERROR" || !strings.Contains(e["message"].(string), "model crashed") {
 		t.Fatalf("server error: %v", got)
 	}
 	// The next run succeeds and clears the error.
@@ -484,7 +484,7 @@ func TestTranslationProviderFailures(t *testing.T) {
 	env2.Must(202, "POST", org+"/"+id+"/run", env2.Admin.Token, nil)
 	runTranslations(t, env2)
 	got = env2.Must(200, "GET", org+"/"+id, env2.Admin.Token, nil).JSON()
-	if e, _ := got["error"].(map[string]any); got["status"] != "failed" || e["code"] != "SOURCE_UNAVAILABLE" || got["result"] == nil {
+	if e, _ := got["error"].(map[string]any); got["status"] != "completed" || e["code"] != "SOURCE_UNAVAILABLE" || got["result"] == nil {
 		t.Fatalf("source deleted: %v", got)
 	}
 }

@@ -231,3 +231,25 @@ func (db *DB) TransferCollection(ctx context.Context, id, to string) error {
 		return place(tx, to, ContentRef{KindCollection, id}, nil, false, Placement{})
 	})
 }
+
+// CollectionsByIDs reads the collections with those ids (any organization)
+// in one query; unknown ids are left out.
+func (db *DB) CollectionsByIDs(ctx context.Context, ids []string) (map[string]Collection, error) {
+	out := make(map[string]Collection, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := db.r().QueryContext(ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.id IN (`+placeholders(len(ids))+`)`, anySlice(ids)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		c, err := scanCollection(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[c.ID] = c
+	}
+	return out, rows.Err()
+}

@@ -17,6 +17,7 @@ import (
 // Content is collections, spaces, their revisions and content grants.
 type Content interface {
 	Collection(ctx context.Context, id string) (Collection, error)
+	CollectionsByIDs(ctx context.Context, ids []string) (map[string]Collection, error)
 	ListCollections(ctx context.Context, orgID string, nested bool, keep func(Collection) bool, pq PageQuery) (Page[Collection], error)
 	CreateCollection(ctx context.Context, c *Collection) error
 	UpdateCollection(ctx context.Context, id string, p CollectionPatch) error

@@ -66,24 +66,26 @@ type Site struct {
 	CreatedAt               time.Time
 	UpdatedAt               time.Time
 	SiteSpaces              int
+	DefaultSpaceID          *string // the space of the default site space; nil: no site space
 }
 
 const siteCols = `st.id, st.organization_id, st.type, st.title, st.basename, st.hostname, st.proxy, st.visibility, st.published,
  st.adaptive_content, st.agents_context, st.icon, st.default_site_space_id, st.default_section_id, st.structure_version,
  st.adaptive_schema, st.adaptive_schema_updated_at, st.visitor_secret, st.visitor_secret_rotated_at, st.created_at, st.updated_at,
- (SELECT COUNT(*) FROM site_spaces x WHERE x.site_id = st.id)`
+ (SELECT COUNT(*) FROM site_spaces x WHERE x.site_id = st.id),
+ (SELECT x.space_id FROM site_spaces x WHERE x.id = st.default_site_space_id)`
 
 func scanSite(sc interface{ Scan(...any) error }) (Site, error) {
 	var s Site
-	var hostname, proxy, icon, defSpace, defSection sql.NullString
+	var hostname, proxy, icon, defSpace, defSection, defSpaceID sql.NullString
 	var schemaAt, rotated, created, updated int64
 	if err := sc.Scan(&s.ID, &s.OrganizationID, &s.Type, &s.Title, &s.Basename, &hostname, &proxy, &s.Visibility, &s.Published,
 		&s.AdaptiveContent, &s.AgentsContext, &icon, &defSpace, &defSection, &s.StructureVersion,
-		&s.AdaptiveSchema, &schemaAt, &s.VisitorSecret, &rotated, &created, &updated, &s.SiteSpaces); err != nil {
+		&s.AdaptiveSchema, &schemaAt, &s.VisitorSecret, &rotated, &created, &updated, &s.SiteSpaces, &defSpaceID); err != nil {
 		return s, notFound(err)
 	}
 	s.Hostname, s.Proxy, s.Icon = nullStr(hostname), nullStr(proxy), nullStr(icon)
-	s.DefaultSiteSpaceID, s.DefaultSectionID = nullStr(defSpace), nullStr(defSection)
+	s.DefaultSiteSpaceID, s.DefaultSectionID, s.DefaultSpaceID = nullStr(defSpace), nullStr(defSection), nullStr(defSpaceID)
 	s.AdaptiveSchemaUpdatedAt, s.VisitorSecretRotatedAt = FromMillis(schemaAt), FromMillis(rotated)
 	s.CreatedAt, s.UpdatedAt = FromMillis(created), FromMillis(updated)
 	return s, nil

@@ -842,6 +842,13 @@ func (ec *executionContext) unmarshalNUpdateCollectionInput2docsapiᚋgraphᚋmo
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOCollection2ᚖdocsapiᚋgraphᚋmodelᚐCollection(ctx context.Context, sel ast.SelectionSet, v *model.Collection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Collection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCreateCollectionInput2ᚖdocsapiᚋgraphᚋmodelᚐCreateCollectionInput(ctx context.Context, v any) (*model.CreateCollectionInput, error) {
 	if v == nil {
 		return nil, nil

@@ -589,6 +589,29 @@ func (ec *executionContext) fieldContext_OpenAPISpecPermissions_edit(_ context.C
 	return graphql.NewScalarFieldContext("OpenAPISpecPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _OpenAPISpecPermissions_delete(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecPermissions_delete(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Delete, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecPermissions_delete(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _OpenAPISpecPutResult_created(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecPutResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1473,6 +1496,11 @@ func (ec *executionContext) _OpenAPISpecPermissions(ctx context.Context, sel ast
 			}
 		case "edit":
 			out.Values[i] = ec._OpenAPISpecPermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "delete":
+			out.Values[i] = ec._OpenAPISpecPermissions_delete(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -1748,6 +1748,13 @@ func (ec *executionContext) unmarshalNUpdateOrganizationInput2docsapiᚋgraphᚋ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOOrganization2ᚖdocsapiᚋgraphᚋmodelᚐOrganization(ctx context.Context, sel ast.SelectionSet, v *model.Organization) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Organization(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOOrganizationDefaultContent2ᚖdocsapiᚋgraphᚋmodelᚐOrganizationDefaultContent(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationDefaultContent) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null

@@ -169,15 +169,24 @@ func (ec *executionContext) _ContentLocation_organization(ctx context.Context, f
 			return obj.Organization, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Organization) graphql.Marshaler {
+			return ec.marshalOOrganization2ᚖdocsapiᚋgraphᚋmodelᚐOrganization(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_ContentLocation_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type ID does not have child fields"))
+	fc = &graphql.FieldContext{
+		Object:     "ContentLocation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ContentLocation_space(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
@@ -192,15 +201,24 @@ func (ec *executionContext) _ContentLocation_space(ctx context.Context, field gr
 			return obj.Space, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖdocsapiᚋgraphᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_ContentLocation_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type ID does not have child fields"))
+	fc = &graphql.FieldContext{
+		Object:     "ContentLocation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ContentLocation_versionContext(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
@@ -247,15 +265,24 @@ func (ec *executionContext) _ContentLocation_page(ctx context.Context, field gra
 			return obj.Page, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalORevisionPage2ᚖdocsapiᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_ContentLocation_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type ID does not have child fields"))
+	fc = &graphql.FieldContext{
+		Object:     "ContentLocation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ContentLocation_file(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
@@ -270,15 +297,24 @@ func (ec *executionContext) _ContentLocation_file(ctx context.Context, field gra
 			return obj.File, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
+			return ec.marshalORevisionFile2ᚖdocsapiᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_ContentLocation_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type ID does not have child fields"))
+	fc = &graphql.FieldContext{
+		Object:     "ContentLocation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionFile(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ContentLocation_collection(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
@@ -293,15 +329,24 @@ func (ec *executionContext) _ContentLocation_collection(ctx context.Context, fie
 			return obj.Collection, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖdocsapiᚋgraphᚋmodelᚐCollection(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_ContentLocation_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ContentLocation", field, false, false, errors.New("field of type ID does not have child fields"))
+	fc = &graphql.FieldContext{
+		Object:     "ContentLocation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ContentLocation_url(ctx context.Context, field graphql.CollectedField, obj *model.ContentLocation) (ret graphql.Marshaler) {
@@ -2497,15 +2542,56 @@ func (ec *executionContext) _VersionContext_revision(ctx context.Context, field 
 			return obj.Revision, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖdocsapiᚋgraphᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_VersionContext_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("VersionContext", field, false, false, errors.New("field of type ID does not have child fields"))
+	fc = &graphql.FieldContext{
+		Object:     "VersionContext",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VersionContext_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.VersionContext) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionContext_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖdocsapiᚋgraphᚋmodelᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VersionContext_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VersionContext",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 // endregion **************************** field.gotpl *****************************
@@ -4085,7 +4171,12 @@ func (ec *executionContext) _VersionContext(ctx context.Context, sel ast.Selecti
 			}
 		case "revision":
 			out.Values[i] = ec._VersionContext_revision(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._VersionContext_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -4484,6 +4575,13 @@ func (ec *executionContext) marshalOPageUrls2ᚖdocsapiᚋgraphᚋmodelᚐPageUr
 		return graphql.Null
 	}
 	return ec._PageUrls(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORevision2ᚖdocsapiᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Revision(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalORevisionFile2ᚖdocsapiᚋgraphᚋmodelᚐRevisionFile(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {

@@ -173,6 +173,7 @@ type ComplexityRoot struct {
 	CommentPermissions struct {
 		Delete func(childComplexity int) int
 		Edit   func(childComplexity int) int
+		React  func(childComplexity int) int
 		Reply  func(childComplexity int) int
 		View   func(childComplexity int) int
 	}
@@ -206,6 +207,13 @@ type ComplexityRoot struct {
 
 	CommentURLs struct {
 		Location func(childComplexity int) int
+	}
+
+	CommentersList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+		Total func(childComplexity int) int
 	}
 
 	ContentChange struct {
@@ -680,8 +688,9 @@ type ComplexityRoot struct {
 	}
 
 	OpenAPISpecPermissions struct {
-		Edit func(childComplexity int) int
-		View func(childComplexity int) int
+		Delete func(childComplexity int) int
+		Edit   func(childComplexity int) int
+		View   func(childComplexity int) int
 	}
 
 	OpenAPISpecPutResult struct {
@@ -1095,6 +1104,7 @@ type ComplexityRoot struct {
 		AgentsContext   func(childComplexity int) int
 		Basename        func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
+		DefaultSpace    func(childComplexity int) int
 		Features        func(childComplexity int) int
 		Hostname        func(childComplexity int) int
 		ID              func(childComplexity int) int
@@ -1269,6 +1279,7 @@ type ComplexityRoot struct {
 		Permissions         func(childComplexity int) int
 		Revision            func(childComplexity int) int
 		Title               func(childComplexity int) int
+		Type                func(childComplexity int) int
 		UpdatedAt           func(childComplexity int) int
 		Urls                func(childComplexity int) int
 		Visibility          func(childComplexity int) int
@@ -1427,8 +1438,9 @@ type ComplexityRoot struct {
 	}
 
 	VersionContext struct {
-		Revision func(childComplexity int) int
-		Type     func(childComplexity int) int
+		ChangeRequest func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		Type          func(childComplexity int) int
 	}
 }
 
@@ -1986,6 +1998,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentPermissions.Edit(childComplexity), true
+	case "CommentPermissions.react":
+		if e.ComplexityRoot.CommentPermissions.React == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.React(childComplexity), true
 	case "CommentPermissions.reply":
 		if e.ComplexityRoot.CommentPermissions.Reply == nil {
 			break
@@ -2116,6 +2134,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentURLs.Location(childComplexity), true
+
+	case "CommentersList.count":
+		if e.ComplexityRoot.CommentersList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentersList.Count(childComplexity), true
+	case "CommentersList.items":
+		if e.ComplexityRoot.CommentersList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentersList.Items(childComplexity), true
+	case "CommentersList.next":
+		if e.ComplexityRoot.CommentersList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentersList.Next(childComplexity), true
+	case "CommentersList.total":
+		if e.ComplexityRoot.CommentersList.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentersList.Total(childComplexity), true
 
 	case "ContentChange.file":
 		if e.ComplexityRoot.ContentChange.File == nil {
@@ -4520,6 +4563,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OpenAPISpecList.Next(childComplexity), true
 
+	case "OpenAPISpecPermissions.delete":
+		if e.ComplexityRoot.OpenAPISpecPermissions.Delete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecPermissions.Delete(childComplexity), true
 	case "OpenAPISpecPermissions.edit":
 		if e.ComplexityRoot.OpenAPISpecPermissions.Edit == nil {
 			break
@@ -6631,6 +6680,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.CreatedAt(childComplexity), true
+	case "Site.defaultSpace":
+		if e.ComplexityRoot.Site.DefaultSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.DefaultSpace(childComplexity), true
 	case "Site.features":
 		if e.ComplexityRoot.Site.Features == nil {
 			break
@@ -7267,6 +7322,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Title(childComplexity), true
+	case "Space.type":
+		if e.ComplexityRoot.Space.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Type(childComplexity), true
 	case "Space.updatedAt":
 		if e.ComplexityRoot.Space.UpdatedAt == nil {
 			break
@@ -7807,6 +7868,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UserURLs.Location(childComplexity), true
 
+	case "VersionContext.changeRequest":
+		if e.ComplexityRoot.VersionContext.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionContext.ChangeRequest(childComplexity), true
 	case "VersionContext.revision":
 		if e.ComplexityRoot.VersionContext.Revision == nil {
 			break
@@ -8325,6 +8392,8 @@ type CommentPermissions {
   view: Boolean!
   edit: Boolean!
   reply: Boolean!
+  "Add or remove reactions (the COMMENT role, as for replies)."
+  react: Boolean!
   delete: Boolean!
 }
 
@@ -8431,7 +8500,15 @@ extend type Query {
   commentReplies(spaceId: ID!, changeRequestId: ID, commentId: ID!, format: PageFormat, page: String, limit: Int): CommentReplyList!
   commentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!, format: PageFormat): CommentReply!
   "Members who posted comments or replies there."
-  commenters(spaceId: ID!, changeRequestId: ID, page: String, limit: Int): MemberList!
+  commenters(spaceId: ID!, changeRequestId: ID, page: String, limit: Int): CommentersList!
+}
+
+"Members who commented; total repeats count (0.130.0 requires both)."
+type CommentersList {
+  next: Next
+  count: Int!
+  total: Int!
+  items: [Member!]!
 }
 
 extend type Mutation {
@@ -9264,6 +9341,8 @@ type OpenAPISpecPermissions {
   view: Boolean!
   "Members with the CREATE role or above (the organization's createOpenAPISpec)."
   edit: Boolean!
+  "As edit: the CREATE role or above deletes a spec."
+  delete: Boolean!
 }
 
 type OpenAPISpecURLs {
@@ -9660,25 +9739,26 @@ type RevisionFileList {
   items: [RevisionFile!]!
 }
 
-"Which revision a location was read in."
+"The version a location was read in: ` + "`" + `revision` + "`" + ` with the revision, or ` + "`" + `changeRequest` + "`" + ` with the change request."
 type VersionContext {
-  "Always ` + "`" + `revision` + "`" + `."
   type: String!
-  revision: ID!
+  revision: Revision
+  changeRequest: ChangeRequest
 }
 
 """
 An absolute reference to content: kind (page, file, url, space, collection)
-with the ids that locate it.
+with the objects that locate it (as 0.130.0: objects, not ids). Links to
+spaces or collections the caller cannot read are url locations.
 """
 type ContentLocation {
   kind: String!
-  organization: ID
-  space: ID
+  organization: Organization
+  space: Space
   versionContext: VersionContext
-  page: ID
-  file: ID
-  collection: ID
+  page: RevisionPage
+  file: RevisionFile
+  collection: Collection
   url: String
 }
 
@@ -9952,7 +10032,8 @@ extend type Mutation {
 `, BuiltIn: false},
 	{Name: "../saml.graphqls", Input: `"""
 A SAML 2.0 identity provider of an organization: its members sign in through
-it. entityID, ssoURL and certificate are empty strings until set; the
+it. entityID and certificate are empty strings and ssoURL is ` + "`" + `about:blank` + "`" + `
+until set; the
 provider is PENDING until all three are set, then ACTIVE.
 """
 type SAMLProvider {
@@ -9961,7 +10042,7 @@ type SAMLProvider {
   id: ID!
   "1 to 30 characters."
   label: String!
-  "Where docsapi sends AuthnRequests (HTTP-Redirect binding); empty until set."
+  "Where docsapi sends AuthnRequests (HTTP-Redirect binding); ` + "`" + `about:blank` + "`" + ` until set (0.130.0 requires a URI)."
   ssoURL: String!
   "The identity provider's entity ID, the Issuer of its answers; empty until set."
   entityID: String!
@@ -10288,6 +10369,8 @@ type Site {
   published: Boolean!
   "Number of site spaces."
   siteSpaces: Int!
+  "The space of the default site space; null while the site has none."
+  defaultSpace: ID
   createdAt: DateTime!
   adaptiveContent: SiteAdaptiveContent!
   ads: SiteAds!
@@ -10819,6 +10902,8 @@ type Space {
   "Always ` + "`" + `space` + "`" + `."
   object: String!
   id: ID!
+  "Always ` + "`" + `document` + "`" + `: 0.130.0 requires the field without defining it, and docsapi has one kind of space."
+  type: String!
   "At most 50 characters."
   title: String!
   "An emoji; empty when the space has none."
@@ -11154,9 +11239,9 @@ extend type Mutation {
 	{Name: "../translations.graphqls", Input: `"""
 A translation of a space into another language. It is a job: creating it
 (or runTranslation) queues a run, which the server's background runner
-takes: status goes PENDING, then RUNNING, then COMPLETED, or FAILED (a
-docsapi addition) with error naming the cause, for example a missing
-translation provider. A run mirrors the source space's page tree into the
+takes: status goes PENDING, then RUNNING, then COMPLETED; a run that
+failed is COMPLETED too (0.130.0 has no other end state), with error naming
+the cause, for example a missing translation provider. A run mirrors the source space's page tree into the
 target space (result.space, created by the first run next to the source),
 with every page's title and the prose of every Markdown body translated by
 the configured machine-translation provider; code, URLs, link targets and
@@ -11180,20 +11265,19 @@ type Translation {
   stats: TranslationStats!
   permissions: TranslationPermissions!
   urls: TranslationURLs!
-  "docsapi addition: why the latest run failed (status FAILED)."
+  "docsapi addition: why the latest run failed (status COMPLETED); absent after a successful run."
   error: TranslationError
 }
 
 """
 PENDING: a run waits for the runner; RUNNING: a run is under way;
-COMPLETED: the latest run succeeded; FAILED (docsapi addition): the latest
-run failed, see error (the previous result, if any, stays).
+COMPLETED: the latest run ended, successfully without error, or failed with
+error set (the previous result, if any, stays).
 """
 enum TranslationStatus {
   PENDING
   RUNNING
   COMPLETED
-  FAILED
 }
 
 "The 36 languages of the reference (ISO 639-1 codes)."
@@ -11670,6 +11754,8 @@ func (ec *executionContext) childFields_CommentPermissions(ctx context.Context, 
 		return ec.fieldContext_CommentPermissions_edit(ctx, field)
 	case "reply":
 		return ec.fieldContext_CommentPermissions_reply(ctx, field)
+	case "react":
+		return ec.fieldContext_CommentPermissions_react(ctx, field)
 	case "delete":
 		return ec.fieldContext_CommentPermissions_delete(ctx, field)
 	}
@@ -11736,6 +11822,20 @@ func (ec *executionContext) childFields_CommentURLs(ctx context.Context, field g
 		return ec.fieldContext_CommentURLs_location(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CommentURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentersList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_CommentersList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_CommentersList_count(ctx, field)
+	case "total":
+		return ec.fieldContext_CommentersList_total(ctx, field)
+	case "items":
+		return ec.fieldContext_CommentersList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentersList", field.Name)
 }
 
 func (ec *executionContext) childFields_ContentChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12480,6 +12580,8 @@ func (ec *executionContext) childFields_OpenAPISpecPermissions(ctx context.Conte
 		return ec.fieldContext_OpenAPISpecPermissions_view(ctx, field)
 	case "edit":
 		return ec.fieldContext_OpenAPISpecPermissions_edit(ctx, field)
+	case "delete":
+		return ec.fieldContext_OpenAPISpecPermissions_delete(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecPermissions", field.Name)
 }
@@ -13154,6 +13256,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_published(ctx, field)
 	case "siteSpaces":
 		return ec.fieldContext_Site_siteSpaces(ctx, field)
+	case "defaultSpace":
+		return ec.fieldContext_Site_defaultSpace(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Site_createdAt(ctx, field)
 	case "adaptiveContent":
@@ -13462,6 +13566,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_object(ctx, field)
 	case "id":
 		return ec.fieldContext_Space_id(ctx, field)
+	case "type":
+		return ec.fieldContext_Space_type(ctx, field)
 	case "title":
 		return ec.fieldContext_Space_title(ctx, field)
 	case "emoji":
@@ -13810,6 +13916,8 @@ func (ec *executionContext) childFields_VersionContext(ctx context.Context, fiel
 		return ec.fieldContext_VersionContext_type(ctx, field)
 	case "revision":
 		return ec.fieldContext_VersionContext_revision(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_VersionContext_changeRequest(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VersionContext", field.Name)
 }

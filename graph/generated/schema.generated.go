@@ -131,7 +131,7 @@ type QueryResolver interface {
 	Comment(ctx context.Context, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat) (*model.Comment, error)
 	CommentReplies(ctx context.Context, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat, page *string, limit *int) (*model.CommentReplyList, error)
 	CommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) (*model.CommentReply, error)
-	Commenters(ctx context.Context, spaceID string, changeRequestID *string, page *string, limit *int) (*model.MemberList, error)
+	Commenters(ctx context.Context, spaceID string, changeRequestID *string, page *string, limit *int) (*model.CommentersList, error)
 	ContentGrants(ctx context.Context, space *string, collection *string, page *string, limit *int) (*model.ContentGrantList, error)
 	IntegrationInstallations(ctx context.Context, integrationName string, page *string, limit *int, externalID *string) (*model.IntegrationInstallationList, error)
 	IntegrationInstallation(ctx context.Context, integrationName string, installationID string) (*model.IntegrationInstallation, error)
@@ -10477,8 +10477,8 @@ func (ec *executionContext) _Query_commenters(ctx context.Context, field graphql
 			return ec.Resolvers.Query().Commenters(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["page"].(*string), fc.Args["limit"].(*int))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberList) graphql.Marshaler {
-			return ec.marshalNMemberList2ᚖdocsapiᚋgraphᚋmodelᚐMemberList(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentersList) graphql.Marshaler {
+			return ec.marshalNCommentersList2ᚖdocsapiᚋgraphᚋmodelᚐCommentersList(ctx, selections, v)
 		},
 		true,
 		true,
@@ -10491,7 +10491,7 @@ func (ec *executionContext) fieldContext_Query_commenters(ctx context.Context, f
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MemberList(ctx, field)
+			return ec.childFields_CommentersList(ctx, field)
 		},
 	}
 	defer func() {

@@ -140,6 +140,8 @@ func (s *Space) AppendJSON(b []byte) []byte {
 	b = appendString(b, s.Object)
 	b = append(b, `,"id":`...)
 	b = appendString(b, s.ID)
+	b = append(b, `,"type":`...)
+	b = appendString(b, s.Type)
 	b = append(b, `,"title":`...)
 	b = appendString(b, s.Title)
 	b = append(b, `,"emoji":`...)

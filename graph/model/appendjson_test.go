@@ -17,7 +17,7 @@ import (
 func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
-		for _, v := range []JSONAppender{&User{}, &Member{}, &MemberList{}, &Space{}, &SpaceList{}} {
+		for _, v := range []JSONAppender{&User{}, &Member{}, &MemberList{}, &Space{}, &SpaceList{}, &LinkList{}, &ContentLocationList{}} {
 			fill(rng, reflect.ValueOf(v).Elem(), 0)
 			var want bytes.Buffer
 			enc := json.NewEncoder(&want)
@@ -42,8 +42,32 @@ func fill(rng *rand.Rand, v reflect.Value, depth int) {
 		v.SetString(sampleStrings[rng.IntN(len(sampleStrings))])
 	case reflect.Bool:
 		v.SetBool(rng.IntN(2) == 0)
-	case reflect.Int:
+	case reflect.Int, reflect.Int64:
 		v.SetInt(int64(rng.IntN(2_000_000)) - 1_000_000)
+	case reflect.Float64:
+		v.SetFloat(float64(rng.IntN(2_000_000))/7 - 100_000)
+	case reflect.Interface: // JSON values held as any: a string, a number or nothing
+		switch rng.IntN(3) {
+		case 0:
+			v.SetZero()
+		case 1:
+			v.Set(reflect.ValueOf(sampleStrings[rng.IntN(len(sampleStrings))]))
+		default:
+			v.Set(reflect.ValueOf(float64(rng.IntN(1000))))
+		}
+	case reflect.Map:
+		if rng.IntN(2) == 0 || depth > 3 {
+			v.SetZero()
+			return
+		}
+		m := reflect.MakeMap(v.Type())
+		for range rng.IntN(3) {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(rng, k, depth+1)
+			fill(rng, e, depth+1)
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
 	case reflect.Pointer:
 		if rng.IntN(3) == 0 {
 			v.SetZero()
@@ -69,5 +93,37 @@ func fill(rng *rand.Rand, v reflect.Value, depth int) {
 		}
 	default:
 		panic("fill: unhandled kind " + v.Kind().String())
+	}
+}
+
+// TestLinkListAppendJSONMatchesEncodingJSON checks the shared encodings: a
+// links page whose locations share the organization, space, version and
+// pages writes what encoding/json writes.
+func TestLinkListAppendJSONMatchesEncodingJSON(t *testing.T) {
+	org := &Organization{Object: "organization", ID: "o1", Title: `Acme <"x">`}
+	space := &Space{Object: "space", ID: "s1", Type: SpaceTypeDocument, Title: "Docs"}
+	page := &RevisionPage{ID: "p1", Title: "Guide", Kind: "sheet", Type: "document", Pages: []*RevisionPage{}}
+	rev := &VersionContext{Type: "revision", Revision: &Revision{Object: "revision", ID: "r1", Pages: []*RevisionPage{page}}}
+	at := func() *ContentLocation {
+		return &ContentLocation{Kind: "page", Organization: org, Space: space, VersionContext: rev, Page: page}
+	}
+	url := "https://example.com/a?b=<c>&d"
+	list := &LinkList{Count: 3, Next: &Next{Page: "n"}, Stats: ContentReferencesStats{Total: 3, Broken: BrokenLinksTotals{Total: 1}},
+		Items: []*ContentReferenceUsage{
+			{Status: "ok", Relation: "reference", TargetReference: at(), LocationReferences: []*ContentLocation{at(), at()}},
+			{Status: "broken", Relation: "reference", TargetReference: &ContentLocation{Kind: "url", URL: &url}, LocationReferences: []*ContentLocation{at()}},
+			{Status: "ok", Relation: "reference", LocationReferences: []*ContentLocation{}},
+		}}
+	back := &ContentLocationList{Count: 2, Items: []*ContentLocation{at(), at()}}
+	for _, v := range []JSONAppender{list, back} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		if got := v.AppendJSON(nil); !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
+			t.Fatalf("%T:\nAppendJSON    %s\nencoding/json %s", v, got, want.Bytes())
+		}
 	}
 }

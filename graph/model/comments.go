@@ -79,6 +79,7 @@ type CommentPermissions struct {
 	View   bool `json:"view"`
 	Edit   bool `json:"edit"`
 	Reply  bool `json:"reply"`
+	React  bool `json:"react"` // required by 0.130.0: the COMMENT role, as for replies
 	Delete bool `json:"delete"`
 }
 

@@ -21,6 +21,15 @@ type Member struct {
 
 type MemberList List[*Member]
 
+// CommentersList is a page of commenters; 0.130.0 requires `total` beside
+// `count` (both the number of commenters in all pages).
+type CommentersList struct {
+	Next  *Next     `json:"next,omitempty"`
+	Count int       `json:"count"`
+	Total int       `json:"total"`
+	Items []*Member `json:"items"`
+}
+
 type PingResult struct {
 	ServiceVisitorClaims *string `json:"serviceVisitorClaims,omitempty"`
 }

@@ -20,8 +20,9 @@ type OpenAPISpec struct {
 }
 
 type OpenAPISpecPermissions struct {
-	View bool `json:"view"`
-	Edit bool `json:"edit"`
+	View   bool `json:"view"`
+	Edit   bool `json:"edit"`
+	Delete bool `json:"delete"`
 }
 
 type OpenAPISpecURLs struct {

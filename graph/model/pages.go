@@ -103,23 +103,26 @@ type FileDimensions struct {
 
 type RevisionFileList List[*RevisionFile]
 
-// ContentLocation is an absolute reference to content: ids of the
-// organization and space, the revision it was read in, and the page, file,
-// collection or URL.
+// ContentLocation is an absolute reference to content, as 0.130.0 shapes
+// it: the organization, space, page, file and collection objects (not ids),
+// the version it was read in, or the URL.
 type ContentLocation struct {
 	Kind           string          `json:"kind"`
-	Organization   *string         `json:"organization,omitempty"`
-	Space          *string         `json:"space,omitempty"`
+	Organization   *Organization   `json:"organization,omitempty"`
+	Space          *Space          `json:"space,omitempty"`
 	VersionContext *VersionContext `json:"versionContext,omitempty"`
-	Page           *string         `json:"page,omitempty"`
-	File           *string         `json:"file,omitempty"`
-	Collection     *string         `json:"collection,omitempty"`
+	Page           *RevisionPage   `json:"page,omitempty"`
+	File           *RevisionFile   `json:"file,omitempty"`
+	Collection     *Collection     `json:"collection,omitempty"`
 	URL            *string         `json:"url,omitempty"`
 }
 
+// VersionContext is the version a location was read in: type `revision`
+// with the revision, or `changeRequest` with the change request.
 type VersionContext struct {
-	Type     string `json:"type"`
-	Revision string `json:"revision"`
+	Type          string         `json:"type"`
+	Revision      *Revision      `json:"revision,omitempty"`
+	ChangeRequest *ChangeRequest `json:"changeRequest,omitempty"`
 }
 
 type ContentLocationList List[*ContentLocation]

@@ -92,6 +92,7 @@ type Site struct {
 	Visibility      SiteVisibility      `json:"visibility"`
 	Published       bool                `json:"published"`
 	SiteSpaces      int                 `json:"siteSpaces"`
+	DefaultSpace    *string             `json:"defaultSpace"` // the default site space's space, null without one (0.130.0 requires it, undefined)
 	CreatedAt       string              `json:"createdAt"`
 	AdaptiveContent SiteAdaptiveContent `json:"adaptiveContent"`
 	Ads             SiteAds             `json:"ads"`

@@ -28,6 +28,7 @@ func (v SpaceEditMode) IsValid() bool              { return SpaceEditModes.valid
 type Space struct {
 	Object              string            `json:"object"`
 	ID                  string            `json:"id"`
+	Type                string            `json:"type"` // always SpaceTypeDocument
 	Title               string            `json:"title"`
 	Emoji               string            `json:"emoji"`
 	Visibility          ContentVisibility `json:"visibility"`
@@ -46,6 +47,10 @@ type Space struct {
 	Urls                SpaceURLs         `json:"urls"`
 	Permissions         SpacePermissions  `json:"permissions"`
 }
+
+// SpaceTypeDocument is the one value of Space.type: 0.130.0 requires the
+// field without defining it, and docsapi has one kind of space.
+const SpaceTypeDocument = "document"
 
 type SpaceURLs struct {
 	Location string `json:"location"`

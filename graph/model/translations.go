@@ -78,7 +78,7 @@ type UpdateTranslationInput struct {
 // TranslationStatus is where a translation's latest run is.
 type TranslationStatus string
 
-var TranslationStatuses = newEnum[TranslationStatus]("pending", "running", "completed", "failed")
+var TranslationStatuses = newEnum[TranslationStatus]("pending", "running", "completed")
 
 func (v TranslationStatus) MarshalGQL(w io.Writer)     { TranslationStatuses.marshal(w, v) }
 func (v *TranslationStatus) UnmarshalGQL(in any) error { return TranslationStatuses.unmarshal(in, v) }

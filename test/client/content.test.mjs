@@ -102,7 +102,7 @@ test('import, read, links, backlinks, files, search, templates', async () => {
   const { data: pageLinks } = await s.client.spaces.listPageLinksInSpace(space.id, guideId);
   assert.equal(pageLinks.stats.total, 2);
   const { data: backlinks } = await s.client.spaces.listSpacePageBacklinks(space.id, tourId);
-  assert.deepEqual(backlinks.items.map((l) => l.page).sort(), [guideId, list.pages.find((p) => p.title === 'Site home').id].sort());
+  assert.deepEqual(backlinks.items.map((l) => l.page.id).sort(), [guideId, list.pages.find((p) => p.title === 'Site home').id].sort());
 
   const { data: found } = await s.client.spaces.searchSpaceContent(space.id, { query: 'hyperdrive' });
   assert.equal(found.items[0].id, guideId);

@@ -75,7 +75,7 @@ async function settled(client, org, id) {
   const until = Date.now() + 15000;
   for (;;) {
     const { data } = await client.orgs.getTranslation(org, id);
-    if (data.status === 'completed' || data.status === 'failed') return data;
+    if (data.status === 'completed') return data; // a failed run is completed with error
     if (Date.now() > until) throw new Error(`translation ${id} still ${data.status}`);
     await new Promise((r) => setTimeout(r, 25));
   }
