@@ -27,12 +27,26 @@ func TestRenderContextTenant(t *testing.T) {
 	foreignSpace := createSpaceAs(env, foreign.Token, otherOrg, nil)
 	reader := env.NewUser("reader@example.com", env.Org, "read")
 
+	// A ContentKit context of the type that fits the ids it names (each type
+	// requires its own id, and a theme).
+	contextOf := func(ctxt map[string]any) map[string]any {
+		switch {
+		case ctxt["spaceId"] != nil:
+			ctxt["type"] = "configuration_space"
+		case ctxt["siteId"] != nil:
+			ctxt["type"] = "configuration_site"
+		default:
+			ctxt["type"] = "configuration_account"
+		}
+		ctxt["theme"] = "light"
+		return ctxt
+	}
 	render := func(ctxt map[string]any) string {
-		ctxt["type"] = "configuration_account"
+		contextOf(ctxt)
 		return "/v1/integrations/chat/render?request=" + compress(t, map[string]any{"componentId": "c", "props": map[string]any{}, "context": ctxt})
 	}
 	gql := func(token string, ctxt map[string]any) string {
-		ctxt["type"] = "configuration_account"
+		contextOf(ctxt)
 		_, errs := env.GraphQL(token, `query($r: String!) { renderIntegrationUI(integrationName: "chat", request: $r) { output } }`,
 			map[string]any{"r": compress(t, map[string]any{"componentId": "c", "props": map[string]any{}, "context": ctxt})})
 		if len(errs) == 0 {
