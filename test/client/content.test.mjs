@@ -7,7 +7,7 @@ import http from 'node:http';
 import { once } from 'node:events';
 import { GitBookAPIError } from '@gitbook/api';
 import { startServer } from './harness.mjs';
-import { schemaErrors } from './schema.mjs';
+import { checkComponent } from './contract.mjs';
 
 // A 2×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8DwHwQZGBgAHPgD/fUA8XMAAAAASUVORK5CYII=', 'base64');
@@ -165,7 +165,7 @@ test('reusable contents: read by id at every level, their body as a document', a
   assert.equal(rev.reusableContents.length, 1);
   const [rc] = rev.reusableContents;
   assert.deepEqual(Object.keys(rc).sort(), ['document', 'id', 'title']);
-  assert.deepEqual(schemaErrors(rc, 'RevisionReusableContent'), []);
+  assert.deepEqual(checkComponent('RevisionReusableContent', rc), []);
   const { data: got } = await client.spaces.getReusableContentById(space.id, rc.id);
   assert.deepEqual(got, rc);
   const { data: inRevision } = await client.spaces.getReusableContentInRevisionById(space.id, rev.id, rc.id);
@@ -176,7 +176,7 @@ test('reusable contents: read by id at every level, their body as a document', a
   await refused(404, () => client.spaces.getReusableContentById(space.id, 'nope'));
 
   const { data: doc } = await client.spaces.getDocumentById(space.id, rc.document);
-  assert.deepEqual(schemaErrors(doc, 'JSONDocument'), []);
+  assert.deepEqual(checkComponent('JSONDocument', doc), []);
   assert.equal(doc.object, 'document');
   assert.ok(doc.nodes.some((n) => n.type === 'list-unordered'));
   await refused(404, () => client.spaces.getDocumentById(space.id, 'nope'));

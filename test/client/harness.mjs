@@ -78,3 +78,28 @@ export async function startServer(extraArgs = []) {
     },
   };
 }
+
+// A self-signed identity provider certificate valid until 2126, for SAML
+// providers (a fixture: only its shape and validity matter here; the Go
+// tests sign real assertions with fresh keys).
+export const IDP_CERT = `-----BEGIN CERTIFICATE-----
+MIIDNTCCAh2gAwIBAgIUIU2hkR3RtswuF7UXr1dlhLA6Fc8wDQYJKoZIhvcNAQEL
+BQAwKTEnMCUGA1UEAwweZG9jc2FwaSB0ZXN0IGlkZW50aXR5IHByb3ZpZGVyMCAX
+DTI2MTEyMTA2MDgwN1oYDzIxMjYxMDI4MDYwODA3WjApMScwJQYDVQQDDB5kb2Nz
+YXBpIHRlc3QgaWRlbnRpdHkgcHJvdmlkZXIwggEiMA0GCSqGSIb3DQEBAQUAA4IB
+DwAwggEKAoIBAQCiMEvvprsgpgUG9ymwNofY4S5n3XK5e7OmoMoifs3AjVFY9Y5v
+KH44yjTiLl1T6RrsRZaSmVgUNHgqsHVjLX+WjS7J2kUH4FTZTn/2uyvTh9F4SkzD
+FlvOcMpckWi994e/yE7xndljbXgyQfZnsxJgeWpPRg6kAUvN+a5b+cp5qAPvutTD
+0paGi6nS/5Dn1hVAmhuhN9MTSLOK4RqhtregX60bVEsk9qF+IuVNdEI741EUEJf4
+VCG+YLVk8eO47BG3bWx7Mi9SQjBHAQ53S3y9jJfoRUsXR7fTPnJO8bQ/y+d4Tk6V
+sBt4S6V69EDsss7W704yhjscquRsuZ41OPHxAgMBAAGjUzBRMB0GA1UdDgQWBBRh
+NZgzGPT5Ce2lgERDLkoBsmbpITAfBgNVHSMEGDAWgBRhNZgzGPT5Ce2lgERDLkoB
+smbpITAPBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3DQEBCwUAA4IBAQCEwcRw+mc/
+Qb0jI0cvA84IDFmeXYfuQSh3b+SfspFMHCsUSReHzJ5fV8o6IuFPGL4OJgVOIW9p
+tdO7YjKOUONaHMjajH0eNtTLglnqc9ysfLmGElhZh2qtu6jfiS3OcmpoaW7Gy4bi
+koJjruycWwg045kdR2jq5CmoFx3pr1g3U1v1BhkvKnf7bG3mVWu6lZUU27ut/nXi
+wuBUiku9G1L9F0mgfQGPbr5eq+5oEwjHou/QOGGWC6k3OHB65+unzZGNko7S6wxx
+NJR7dT9HzRlJQOtwjdlX02S1L9vk9JMo1PnJEOyOCfxOxAK1x/4Bg85tlQDF3V51
+dVjEAA+ag8Nf
+-----END CERTIFICATE-----
+`;

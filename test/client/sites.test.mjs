@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { GitBookAPIError } from '@gitbook/api';
 import { startServer } from './harness.mjs';
-import { schemaErrors } from './schema.mjs';
+import { checkComponent } from './contract.mjs';
 
 let s;
 before(async () => {
@@ -168,7 +168,7 @@ test('a published site carries complete customization settings and a scripts lis
   const { data: published } = await client.orgs.getPublishedContentSite(org, site.id);
   // site and structure are part A's (issue 13) contract; these are ours.
   const custom = published.customizations;
-  assert.deepEqual(schemaErrors(custom.site, 'SiteCustomizationSettings'), []);
+  assert.deepEqual(checkComponent('SiteCustomizationSettings', custom.site), []);
   assert.equal(custom.site.title, 'Customized');
   assert.deepEqual(custom.site.favicon, { emoji: '📘' });
   assert.equal(custom.site.styling.theme, 'clean');
