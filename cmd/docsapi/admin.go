@@ -141,10 +141,7 @@ func adminToken(args []string) error {
 	if n := utf8.RuneCountInString(*label); n > 100 {
 		return errors.New("--label must be at most 100 characters")
 	}
-	if _, err := os.Stat(*dbPath); err != nil {
-		return fmt.Errorf("--db: %w", err)
-	}
-	db, err := storage.Open(*dbPath, storage.Options{})
+	db, err := openExisting(*dbPath)
 	if err != nil {
 		return err
 	}
@@ -171,6 +168,15 @@ func adminToken(args []string) error {
 	}{u.ID, t.ID, t.Label, t.ReadOnly, secret})
 }
 
+// openExisting opens a database file that must exist already: an admin
+// command on a mistyped path must not create an empty database there.
+func openExisting(path string) (*storage.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("--db: %w", err)
+	}
+	return storage.Open(path, storage.Options{})
+}
+
 // oneFile parses flags and the single FILE argument after them.
 func oneFile(f envFlags, args []string) (string, error) {
 	if err := f.Parse(args); err != nil {
@@ -191,10 +197,7 @@ func adminBackup(args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(*dbPath); err != nil {
-		return fmt.Errorf("--db: %w", err)
-	}
-	db, err := storage.Open(*dbPath, storage.Options{})
+	db, err := openExisting(*dbPath)
 	if err != nil {
 		return err
 	}
