@@ -1079,12 +1079,14 @@ type ComplexityRoot struct {
 	}
 
 	ShareLink struct {
-		Active    func(childComplexity int) int
-		CreatedAt func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Name      func(childComplexity int) int
-		Object    func(childComplexity int) int
-		Urls      func(childComplexity int) int
+		Active            func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		ExpiresAt         func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Name              func(childComplexity int) int
+		Object            func(childComplexity int) int
+		PasswordProtected func(childComplexity int) int
+		Urls              func(childComplexity int) int
 	}
 
 	ShareLinkList struct {
@@ -6593,6 +6595,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShareLink.CreatedAt(childComplexity), true
+	case "ShareLink.expiresAt":
+		if e.ComplexityRoot.ShareLink.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.ExpiresAt(childComplexity), true
 	case "ShareLink.id":
 		if e.ComplexityRoot.ShareLink.ID == nil {
 			break
@@ -6611,6 +6619,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShareLink.Object(childComplexity), true
+	case "ShareLink.passwordProtected":
+		if e.ComplexityRoot.ShareLink.PasswordProtected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.PasswordProtected(childComplexity), true
 	case "ShareLink.urls":
 		if e.ComplexityRoot.ShareLink.Urls == nil {
 			break
@@ -10226,6 +10240,14 @@ type ShareLink {
   "Inactive links give no access."
   active: Boolean!
   urls: ShareLinkURLs!
+  "When the key stops working (null: never; a docsapi addition, in REST only when set)."
+  expiresAt: DateTime
+  """
+  Whether reads with the key need its password, in the X-Share-Link-Password
+  header (a docsapi addition, in REST only when true). The password itself is
+  never shown.
+  """
+  passwordProtected: Boolean!
 }
 
 type ShareLinkURLs {
@@ -10244,12 +10266,22 @@ type ShareLinkList {
 input CreateShareLinkInput {
   "Required, at most 50 characters."
   name: String
+  "When the key stops working: an ISO 8601 date or date-time in the future (omitted: never)."
+  expiresAt: DateTime
+  """
+  A password that reads with the key must send in the X-Share-Link-Password
+  header: 8 to 72 bytes of UTF-8 without control characters, stored as a
+  bcrypt hash.
+  """
+  password: String
 }
 
-"At least one field."
+"At least one field. expiresAt and password: a value sets or changes, null removes."
 input UpdateShareLinkInput {
   active: Boolean
   name: String
+  expiresAt: DateTime
+  password: String
 }
 
 extend type Query {
@@ -13206,6 +13238,10 @@ func (ec *executionContext) childFields_ShareLink(ctx context.Context, field gra
 		return ec.fieldContext_ShareLink_active(ctx, field)
 	case "urls":
 		return ec.fieldContext_ShareLink_urls(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_ShareLink_expiresAt(ctx, field)
+	case "passwordProtected":
+		return ec.fieldContext_ShareLink_passwordProtected(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ShareLink", field.Name)
 }
