@@ -142,13 +142,23 @@ type shareGuessLimits struct {
 	links *lru.Cache[string, *rate.Limiter]
 }
 
-func (g *shareGuessLimits) of(linkID string) *rate.Limiter {
+func (g *shareGuessLimits) init() {
 	g.once.Do(func() { g.links, _ = lru.New[string, *rate.Limiter](shareGuessLinks) })
+}
+
+func (g *shareGuessLimits) of(linkID string) *rate.Limiter {
+	g.init()
 	fresh := rate.NewLimiter(rate.Every(shareGuessEvery), shareGuessBurst)
 	if old, found, _ := g.links.PeekOrAdd(linkID, fresh); found {
 		return old
 	}
 	return fresh
+}
+
+// forget drops a link's wrong guesses (its password changed or went).
+func (g *shareGuessLimits) forget(linkID string) {
+	g.init()
+	g.links.Remove(linkID)
 }
 
 // errUnknownShareKey is the one refusal of a key that opens nothing:
