@@ -12,7 +12,7 @@ import (
 )
 
 // shareKeyOf is the key in a share link's urls.published.
-func shareKeyOf(t *testing.T, link map[string]any) string {
+func shareKeyOf(t testing.TB, link map[string]any) string {
 	t.Helper()
 	u, err := url.Parse(link["urls"].(map[string]any)["published"].(string))
 	if err != nil {
@@ -244,4 +244,62 @@ func gqlWithHeaders(t *testing.T, env *apitest.Env, token, query string, vars ma
 		t.Fatalf("graphql: status %d body %s", r.Status, r.Body)
 	}
 	return out.Data, out.Errors
+}
+
+// FuzzShareLinkBody: any body to create a share link or to change the
+// protected one is a 201/200 or a 400 with the error body, never a 500;
+// and a password or its hash never comes back.
+func FuzzShareLinkBody(f *testing.F) {
+	env := apitest.New(f)
+	admin, v1 := env.Admin.Token, "/v1/orgs/"+env.Org
+	space := env.Must(201, "POST", v1+"/spaces", admin, map[string]any{"title": "Guide"}).JSON()["id"].(string)
+	site := v1 + "/sites/" + env.Must(201, "POST", v1+"/sites", admin, map[string]any{"title": "Docs", "visibility": "share-link", "spaces": []string{space}}).JSON()["id"].(string)
+	link := site + "/share-links/" + env.Must(201, "POST", site+"/share-links", admin, map[string]any{"name": "L"}).JSON()["id"].(string)
+	fx := &fuzzFixture{env: env}
+	for _, seed := range []string{`{"name":"x"}`, `{"name":"x","expiresAt":"2999-01-01","password":"correct horse"}`, `{"expiresAt":null,"password":null}`,
+		`{"password":"short"}`, `{"password":"\u0000\u0001control!"}`, `{"expiresAt":"2001-01-01T00:00:00Z"}`, `{"expiresAt":"2999-13-45T99:00:00Z"}`,
+		`{"expiresAt":5,"password":true}`, `{"name":"x","password":"` + strings.Repeat("é", 40) + `"}`, `[]`, `{`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, req := range [][2]string{{"POST", site + "/share-links"}, {"PATCH", link}} {
+			status, answer := fx.send(t, req[0], req[1], body)
+			checkAnswer(t, req[0]+" share link", status, answer)
+			if status != 200 && status != 201 && status != 400 {
+				t.Fatalf("%s %q: %d %s", req[0], body, status, answer)
+			}
+			if strings.Contains(string(answer), "$2a$") || strings.Contains(string(answer), `"password"`) {
+				t.Fatalf("%s %q shows the password: %s", req[0], body, answer)
+			}
+		}
+	})
+}
+
+// FuzzShareLinkPasswordHeader: any X-Share-Link-Password on every read of
+// a protected key is a 401 or 429 with the error body (a 200 only for the
+// password itself), never a 500.
+func FuzzShareLinkPasswordHeader(f *testing.F) {
+	env := apitest.New(f)
+	admin, v1 := env.Admin.Token, "/v1/orgs/"+env.Org
+	space := env.Must(201, "POST", v1+"/spaces", admin, map[string]any{"title": "Guide"}).JSON()["id"].(string)
+	site := v1 + "/sites/" + env.Must(201, "POST", v1+"/sites", admin, map[string]any{"title": "Docs", "visibility": "share-link", "spaces": []string{space}}).JSON()["id"].(string)
+	env.Must(200, "POST", site+"/publish", admin, nil)
+	l := env.Must(201, "POST", site+"/share-links", admin, map[string]any{"name": "L", "password": "correct horse"}).JSON()
+	key := shareKeyOf(f, l)
+	fx := &fuzzFixture{env: env}
+	for _, seed := range []string{"", "correct horse", "correct horse ", "wrong", strings.Repeat("x", 100), "\xff\xfe", "correct\thorse"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, password string) {
+		for what, path := range sharedReads(site, space, key) {
+			status, answer := fx.send(t, "GET", path, nil, graph.ShareLinkPasswordHeader, password)
+			checkAnswer(t, what, status, answer)
+			switch {
+			case status == 200 && strings.Trim(password, " \t") == "correct horse":
+			case status == 401 || status == 429:
+			default:
+				t.Fatalf("%s with password %q: %d %s", what, password, status, answer)
+			}
+		}
+	})
 }
