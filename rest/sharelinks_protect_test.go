@@ -303,3 +303,27 @@ func FuzzShareLinkPasswordHeader(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkShareLinkRead: a published read through a key, without and with
+// a password (one bcrypt comparison per request).
+func BenchmarkShareLinkRead(b *testing.B) {
+	env := apitest.New(b)
+	admin, v1 := env.Admin.Token, "/v1/orgs/"+env.Org
+	space := env.Must(201, "POST", v1+"/spaces", admin, map[string]any{"title": "Guide"}).JSON()["id"].(string)
+	site := v1 + "/sites/" + env.Must(201, "POST", v1+"/sites", admin, map[string]any{"title": "Docs", "visibility": "share-link", "spaces": []string{space}}).JSON()["id"].(string)
+	env.Must(200, "POST", site+"/publish", admin, nil)
+	for _, bc := range []struct{ name, password string }{{"open", ""}, {"password", "correct horse"}} {
+		body := map[string]any{"name": bc.name}
+		if bc.password != "" {
+			body["password"] = bc.password
+		}
+		path := site + "/published?shareKey=" + url.QueryEscape(shareKeyOf(b, env.Must(201, "POST", site+"/share-links", admin, body).JSON()))
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if r := env.Do("GET", path, admin, nil, graph.ShareLinkPasswordHeader, bc.password); r.Status != 200 {
+					b.Fatalf("%d %s", r.Status, r.Body)
+				}
+			}
+		})
+	}
+}
