@@ -10603,7 +10603,10 @@ extend type Query {
   with the site's key (REST: header X-Visitor-Token). With adaptive content
   on, the token's claims must match the adaptive schema and conditions hide
   site spaces and sections. Refusals are 404 (no such published site for
-  the caller) or 403 (a visitor token missing or invalid).
+  the caller, or a key unknown, deactivated or expired) or 403 (a visitor
+  token missing or invalid); a password-protected key needs its password in
+  the X-Share-Link-Password header (401 without it or when wrong, 429 past
+  the link's budget of wrong guesses).
   """
   publishedContentSite(organizationId: ID!, siteId: ID!, shareKey: String, visitorToken: String): PublishedContentSite!
 }
@@ -11046,7 +11049,9 @@ extend type Query {
   """
   A space. With shareKey (an active share link of a published site holding
   the space) anyone may read it, and urls.published carries the key; an
-  unknown, deleted or deactivated key is a 404.
+  unknown, deleted, deactivated or expired key is a 404, and a protected
+  key needs the X-Share-Link-Password header (401, 429 as for
+  publishedContentSite).
   """
   space(spaceId: ID!, shareKey: String): Space!
   """
