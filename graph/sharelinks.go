@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/crypto/bcrypt"
@@ -113,8 +111,8 @@ const (
 )
 
 // shareLinkPasswordCost is bcrypt's work factor for share link passwords
-// (2^10 rounds, about 50 ms a check on one core).
-var shareLinkPasswordCost = bcrypt.DefaultCost
+// (2^10 rounds, about 60 ms a check on the shared 2-vCPU machine).
+const shareLinkPasswordCost = bcrypt.DefaultCost
 
 // sharePassword is the share link password a request carries, and what
 // checking it against each link gave, so that a request reading through one
@@ -235,8 +233,11 @@ func shareLinkPasswordHash(password *string) (string, error) {
 	if len(p) < shareLinkPasswordMin || len(p) > shareLinkPasswordMax {
 		return "", apierr.Invalid("password", "must be %d to %d bytes long", shareLinkPasswordMin, shareLinkPasswordMax)
 	}
-	if !utf8.ValidString(p) || strings.ContainsFunc(p, unicode.IsControl) {
-		return "", apierr.Invalid("password", "must be UTF-8 text without control characters (it travels in an HTTP header)")
+	// It travels in an HTTP header: printable ASCII reaches the server the
+	// same from every client (browsers send no UTF-8 in headers), and
+	// servers trim the spaces around a header value.
+	if strings.ContainsFunc(p, func(c rune) bool { return c < ' ' || c > '~' }) || strings.Trim(p, " ") != p {
+		return "", apierr.Invalid("password", "must be printable ASCII (space to ~), not beginning or ending with a space: it travels in an HTTP header")
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(p), shareLinkPasswordCost)
 	return string(h), err

@@ -53,6 +53,8 @@ func TestShareLinkExpiryAndPassword(t *testing.T) {
 		{Name: "password too short", Method: "POST", Path: links, Token: admin, Body: map[string]any{"name": "x", "password": "short"}, Status: 400, Contains: names("password")},
 		{Name: "password too long", Method: "POST", Path: links, Token: admin, Body: map[string]any{"name": "x", "password": strings.Repeat("p", 73)}, Status: 400, Contains: names("password")},
 		{Name: "password with a control character", Method: "POST", Path: links, Token: admin, Body: map[string]any{"name": "x", "password": "line\nbreak!"}, Status: 400, Contains: names("password")},
+		{Name: "password beyond ASCII", Method: "POST", Path: links, Token: admin, Body: map[string]any{"name": "x", "password": "mot de passé"}, Status: 400, Contains: names("password")},
+		{Name: "password ending with a space", Method: "POST", Path: links, Token: admin, Body: map[string]any{"name": "x", "password": "correct horse "}, Status: 400, Contains: names("password")},
 		{Name: "nothing was stored", Method: "GET", Path: links, Token: admin, Status: 200, Contains: []string{`"count":0`}},
 		{Name: "a creator cannot protect links", Method: "POST", Path: links, Token: c.ByRole["create"].Token, Body: map[string]any{"name": "x", "password": "correct horse"}, Status: 403},
 		{Name: "another organization's admin", Method: "POST", Path: links, Token: stranger, Body: map[string]any{"name": "x", "password": "correct horse"}, Status: 404},

@@ -10270,8 +10270,8 @@ input CreateShareLinkInput {
   expiresAt: DateTime
   """
   A password that reads with the key must send in the X-Share-Link-Password
-  header: 8 to 72 bytes of UTF-8 without control characters, stored as a
-  bcrypt hash.
+  header: 8 to 72 printable ASCII characters, not beginning or ending with a
+  space, stored as a bcrypt hash.
   """
   password: String
 }
