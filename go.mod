@@ -4,6 +4,8 @@ go 1.26.8
 
 tool github.com/99designs/gqlgen
 
+require golang.org/x/image v0.47.0
+
 require (
 	github.com/99designs/gqlgen v0.17.95 // indirect
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
@@ -61,12 +63,12 @@ require (
 	github.com/yuin/goldmark v1.8.7 // indirect
 	github.com/zeebo/xxh3 v1.0.2 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
-	golang.org/x/image v0.47.0
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/time v0.14.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 	modernc.org/libc v1.79.0 // indirect

@@ -15,6 +15,11 @@ type Error struct {
 	Status  int    // HTTP status
 	Message string // human sentence; names the field for validation errors
 	Field   string // the input field at fault, when there is one
+	// RetryAfter (seconds) is the Retry-After header of a 429, and
+	// Challenge the WWW-Authenticate header of a 401 that is not about the
+	// bearer token ("" for those).
+	RetryAfter int
+	Challenge  string
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -241,6 +241,7 @@ type Scenario struct {
 	Status   int
 	Contains []string         // substrings the raw body must contain
 	Check    func(r Response) // further checks
+	Headers  []string         // request headers: name, value, name, value…
 }
 
 // Run runs scenarios as subtests.
@@ -248,7 +249,7 @@ func (e *Env) Run(t *testing.T, scenarios []Scenario) {
 	t.Helper()
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
-			r := e.Do(sc.Method, sc.Path, sc.Token, sc.Body)
+			r := e.Do(sc.Method, sc.Path, sc.Token, sc.Body, sc.Headers...)
 			if r.Status != sc.Status {
 				t.Fatalf("%s %s: status %d, want %d; body %s", sc.Method, sc.Path, r.Status, sc.Status, r.Body)
 			}

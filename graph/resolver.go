@@ -36,4 +36,6 @@ type Resolver struct {
 	Deliveries *delivery.Worker
 
 	rendered renderCache // rendered OpenAPI versions of computed pages
+
+	shareGuesses shareGuessLimits // wrong share link passwords, per link
 }

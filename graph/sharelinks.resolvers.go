@@ -24,7 +24,15 @@ func (r *mutationResolver) CreateSiteShareLink(ctx context.Context, organization
 	if err := checkLen("name", *input.Name, 0, shareLinkNameMax); err != nil {
 		return nil, err
 	}
-	l := storage.ShareLink{SiteID: site.ID, Name: *input.Name, Key: newSecret()}
+	expires, err := futureExpiry(input.ExpiresAt, r.Now())
+	if err != nil {
+		return nil, err
+	}
+	hash, err := shareLinkPasswordHash(input.Password)
+	if err != nil {
+		return nil, err
+	}
+	l := storage.ShareLink{SiteID: site.ID, Name: *input.Name, Key: newSecret(), ExpiresAt: expires, PasswordHash: hash}
 	if err := r.Store.CreateShareLink(ctx, &l); err != nil {
 		return nil, err
 	}
@@ -37,14 +45,16 @@ func (r *mutationResolver) UpdateSiteShareLink(ctx context.Context, organization
 	if err != nil {
 		return nil, err
 	}
-	if input.Active == nil && input.Name == nil {
-		return nil, apierr.Invalid("body", "needs at least one of active, name")
-	}
-	if err := checkLenPtr("name", input.Name, 0, shareLinkNameMax); err != nil {
+	change, err := r.shareLinkChange(input)
+	if err != nil {
 		return nil, err
 	}
-	if err := r.Store.UpdateShareLink(ctx, siteID, shareLinkID, input.Name, input.Active); err != nil {
+	if err := r.Store.UpdateShareLink(ctx, siteID, shareLinkID, change); err != nil {
 		return nil, notFoundAs(err, "share link")
+	}
+	if change.SetPassword {
+		// Guesses at the old password say nothing about the new one.
+		r.shareGuesses.forget(shareLinkID)
 	}
 	l, err := r.Store.ShareLink(ctx, siteID, shareLinkID)
 	if err != nil {

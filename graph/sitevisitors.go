@@ -335,16 +335,21 @@ func (r *Resolver) audienceOf(ctx context.Context, orgID, siteID string, shareKe
 	return audience{org: org, site: site, shareKey: shareKey, claims: a.claims}, nil
 }
 
-// checkShareKey accepts no key, or the key of an active link of site.
+// checkShareKey accepts no key, or the key of a live link of site unlocked
+// by the request's password: every read that takes a share key comes here
+// (sharedSpace too, through audienceOf).
 func (r *Resolver) checkShareKey(ctx context.Context, site storage.Site, shareKey *string) error {
 	if shareKey == nil {
 		return nil
 	}
-	l, err := r.Store.ShareLinkByKey(ctx, *shareKey)
-	if errors.Is(err, storage.ErrNotFound) || (err == nil && (l.SiteID != site.ID || !l.Active)) {
-		return apierr.NotFound("share link (the key is unknown, deleted or deactivated)")
+	l, err := r.liveShareLink(ctx, *shareKey)
+	if err != nil {
+		return err
 	}
-	return err
+	if l.SiteID != site.ID {
+		return errUnknownShareKey()
+	}
+	return r.unlockShareLink(ctx, l)
 }
 
 // checkClaims validates visitor claims against the site's adaptive schema.

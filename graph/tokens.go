@@ -34,9 +34,9 @@ func tokenModel(t storage.Token, secret string) *model.APIToken {
 	return out
 }
 
-// tokenExpiry parses the optional expiresAt of a new token: an ISO 8601
-// date-time, or a date (its midnight UTC), in the future.
-func tokenExpiry(v *string, now time.Time) (*time.Time, error) {
+// futureExpiry parses an optional expiresAt (of a new token, of a share
+// link): an ISO 8601 date-time, or a date (its midnight UTC), in the future.
+func futureExpiry(v *string, now time.Time) (*time.Time, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -64,7 +64,7 @@ func (r *Resolver) createAPIToken(ctx context.Context, in model.CreateAPITokenIn
 	if err := checkLen("label", in.Label, 1, 100); err != nil {
 		return nil, err
 	}
-	expires, err := tokenExpiry(in.ExpiresAt, r.Now())
+	expires, err := futureExpiry(in.ExpiresAt, r.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -143,8 +143,14 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	var body errorBody
 	if e, ok := apierr.As(err); ok {
 		body.Error.Code, body.Error.Message = e.Status, e.Message
-		if e.Status == http.StatusUnauthorized {
+		switch {
+		case e.Status == http.StatusUnauthorized && e.Challenge != "":
+			w.Header().Set("WWW-Authenticate", e.Challenge)
+		case e.Status == http.StatusUnauthorized:
 			Challenge(w, r, e.Message)
+		}
+		if e.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 		}
 	} else {
 		reqID := middleware.GetReqID(r.Context())

@@ -38,7 +38,8 @@ func init() {
 	})
 	overrideSchema(SiteStructureItem{}, func(map[string]any) map[string]any { return map[string]any{"oneOf": items} })
 
-	shareKey := Param{Name: "shareKey", Type: "", Description: "Key of an active share link of the site; published URLs carry it."}
+	shareKey := Param{Name: "shareKey", Type: "", Description: "Key of an active, unexpired share link of the site; published URLs carry it. " +
+		"A password-protected link also needs its password in the " + graph.ShareLinkPasswordHeader + " header (401 without it or when wrong, 429 past 5 wrong guesses)."}
 	const site = "/orgs/{organizationId}/sites/{siteId}"
 	describe(
 		Operation{Method: "GET", Pattern: "/orgs/{organizationId}/sites", ID: "listSites", Tag: "sites",
@@ -123,9 +124,9 @@ func init() {
 		Operation{Method: "GET", Pattern: site + "/share-links", ID: "listSiteShareLinks", Tag: "sites",
 			Summary: "Share links of a site, oldest first (admin).", Query: pageParams, Status: 200, Response: model.ShareLinkList{}},
 		Operation{Method: "POST", Pattern: site + "/share-links", ID: "createSiteShareLink", Tag: "sites",
-			Summary: "Create an active share link with a 256-bit key (admin).", Body: model.CreateShareLinkInput{}, Status: 201, Response: model.ShareLink{}},
+			Summary: "Create an active share link with a 256-bit key (admin), optionally expiring (expiresAt) or password-protected (password, write-only).", Body: model.CreateShareLinkInput{}, Status: 201, Response: model.ShareLink{}},
 		Operation{Method: "PATCH", Pattern: site + "/share-links/{shareLinkId}", ID: "updateSiteShareLinkById", Tag: "sites",
-			Summary: "Rename, deactivate or reactivate a share link (admin).", Body: model.UpdateShareLinkInput{}, Status: 200, Response: model.ShareLink{}},
+			Summary: "Rename, deactivate or reactivate a share link, or set, change or remove (null) its expiresAt or password (admin).", Body: model.UpdateShareLinkInput{}, Status: 200, Response: model.ShareLink{}},
 		Operation{Method: "DELETE", Pattern: site + "/share-links/{shareLinkId}", ID: "deleteSiteShareLinkById", Tag: "sites",
 			Summary: "Delete a share link (admin).", Status: 205},
 	)

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"docsapi/graph"
 	"docsapi/graph/model"
 )
 
@@ -21,7 +22,7 @@ func init() {
 		Operation{Method: "GET", Pattern: "/orgs/{organizationId}/members/{userId}/spaces", ID: "listSpacesForOrganizationMember", Tag: "members",
 			Summary: "Spaces a member can reach, with their permission.", Query: append([]Param{order}, pageParams...), Status: 200, Response: model.MemberSpaceList{}},
 		Operation{Method: "GET", Pattern: "/spaces/{spaceId}", ID: "getSpaceById", Tag: "spaces",
-			Summary: "A space.", Query: []Param{{Name: "shareKey", Type: "", Description: "Share-link key resolving published URLs."}},
+			Summary: "A space.", Query: []Param{{Name: "shareKey", Type: "", Description: "Share-link key resolving published URLs (a password-protected link also needs the " + graph.ShareLinkPasswordHeader + " header)."}},
 			Status: 200, Response: model.Space{}, Conditional: true},
 		Operation{Method: "PATCH", Pattern: "/spaces/{spaceId}", ID: "updateSpaceById", Tag: "spaces",
 			Summary: "Change a space's settings (admin on the space).", Body: model.UpdateSpaceInput{}, Status: 200, Response: model.Space{}, Conditional: true},

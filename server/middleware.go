@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"docsapi/apierr"
+	"docsapi/graph"
 	"docsapi/rest"
 )
 
@@ -123,6 +124,17 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.Config.MaxBodyBytes)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// shareLinkPassword hands the share link password header to the resolvers,
+// which check it wherever a share key is used (REST and GraphQL alike).
+func shareLinkPassword(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.Header.Get(graph.ShareLinkPasswordHeader); p != "" {
+			r = r.WithContext(graph.WithShareLinkPassword(r.Context(), p))
+		}
 		next.ServeHTTP(w, r)
 	})
 }

@@ -150,7 +150,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.Se
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(NoSniff, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit)
+	r.Use(NoSniff, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword)
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
@@ -262,6 +262,9 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gerr.Extensions = map[string]any{"code": e.Code(), "status": e.Status}
 		if e.Field != "" {
 			gerr.Extensions["field"] = e.Field
+		}
+		if e.RetryAfter > 0 {
+			gerr.Extensions["retryAfter"] = e.RetryAfter
 		}
 		return gerr
 	}

@@ -14,6 +14,7 @@ import (
 
 	"docsapi/apierr"
 	"docsapi/auth"
+	"docsapi/graph"
 	"docsapi/rest"
 )
 
@@ -178,7 +179,7 @@ func (s *Server) corsHandler() func(http.Handler) http.Handler {
 	c := cors.New(cors.Options{
 		AllowedOrigins: s.Config.CORSOrigins,
 		AllowedMethods: []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"},
-		AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-Id", "X-Visitor-Token"},
+		AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-Id", "X-Visitor-Token", graph.ShareLinkPasswordHeader},
 		ExposedHeaders: []string{"ETag", "Location", "Retry-After", "X-Request-Id", "Idempotent-Replayed",
 			"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"},
 		MaxAge: 600,

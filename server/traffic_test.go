@@ -205,3 +205,16 @@ func TestGraphQLIntrospectionAndPlaygroundOnByDefault(t *testing.T) {
 		t.Error("no playground")
 	}
 }
+
+// A page may send the share link password header (GET with a custom header
+// needs a preflight).
+func TestCORSAllowsShareLinkPassword(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Config: func(c *server.Config) { c.CORSOrigins = []string{"https://app.example"} }})
+	for _, path := range []string{"/v1/orgs/" + env.Org + "/sites/s/published", "/graphql"} {
+		r := env.Do("OPTIONS", path, "", nil, "Origin", "https://app.example", "Access-Control-Request-Method", "GET",
+			"Access-Control-Request-Headers", "authorization, x-share-link-password")
+		if r.Status != 200 || !strings.Contains(strings.ToLower(r.Header.Get("Access-Control-Allow-Headers")), "x-share-link-password") {
+			t.Errorf("preflight of %s: %d %v", path, r.Status, r.Header)
+		}
+	}
+}

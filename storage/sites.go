@@ -28,7 +28,7 @@ type Sites interface {
 	ShareLinkByKey(ctx context.Context, key string) (ShareLink, error)
 	ListShareLinks(ctx context.Context, siteID string, pq PageQuery) (Page[ShareLink], error)
 	CreateShareLink(ctx context.Context, l *ShareLink) error
-	UpdateShareLink(ctx context.Context, siteID, id string, name *string, active *bool) error
+	UpdateShareLink(ctx context.Context, siteID, id string, c ShareLinkChange) error
 	DeleteShareLink(ctx context.Context, siteID, id string) (bool, error)
 	SitesOfSpace(ctx context.Context, spaceID string) ([]Site, error)
 	PublishedSiteSpaceOf(ctx context.Context, orgID, spaceID string) (SiteSpace, error)
@@ -339,25 +339,30 @@ func (db *DB) SitesOfSpace(ctx context.Context, spaceID string) ([]Site, error) 
 	return out, rows.Err()
 }
 
-// ShareLink is a secret key giving access to a share-link site.
+// ShareLink is a secret key giving access to a share-link site. ExpiresAt
+// (nil: never) and PasswordHash (bcrypt, "" without a password) are checked
+// by the resolvers wherever a key is accepted.
 type ShareLink struct {
-	ID        string
-	SiteID    string
-	Name      string
-	Key       string
-	Active    bool
-	CreatedAt time.Time
+	ID           string
+	SiteID       string
+	Name         string
+	Key          string
+	Active       bool
+	CreatedAt    time.Time
+	ExpiresAt    *time.Time
+	PasswordHash string
 }
 
-const shareLinkCols = `l.id, l.site_id, l.name, l.share_key, l.active, l.created_at`
+const shareLinkCols = `l.id, l.site_id, l.name, l.share_key, l.active, l.created_at, l.expires_at, COALESCE(l.password_hash, '')`
 
 func scanShareLink(sc interface{ Scan(...any) error }) (ShareLink, error) {
 	var l ShareLink
 	var created int64
-	if err := sc.Scan(&l.ID, &l.SiteID, &l.Name, &l.Key, &l.Active, &created); err != nil {
+	var expires sql.NullInt64
+	if err := sc.Scan(&l.ID, &l.SiteID, &l.Name, &l.Key, &l.Active, &created, &expires, &l.PasswordHash); err != nil {
 		return l, notFound(err)
 	}
-	l.CreatedAt = FromMillis(created)
+	l.CreatedAt, l.ExpiresAt = FromMillis(created), nullMillis(expires)
 	return l, nil
 }
 
@@ -380,25 +385,43 @@ func (db *DB) ListShareLinks(ctx context.Context, siteID string, pq PageQuery) (
 }
 
 // CreateShareLink inserts an active link (l.ID and l.CreatedAt are filled in;
-// l.Key is the caller's random key).
+// l.Key is the caller's random key, l.ExpiresAt and l.PasswordHash optional).
 func (db *DB) CreateShareLink(ctx context.Context, l *ShareLink) error {
 	l.ID, l.Active = NewID(), true
 	return db.Write(ctx, func(tx *Tx) error {
 		l.CreatedAt = tx.Now
-		_, err := tx.exec(`INSERT INTO site_share_links (id, site_id, name, share_key, active, created_at) VALUES (?, ?, ?, ?, 1, ?)`,
-			l.ID, l.SiteID, l.Name, l.Key, ms(tx.Now))
+		_, err := tx.exec(`INSERT INTO site_share_links (id, site_id, name, share_key, active, created_at, expires_at, password_hash) VALUES (?, ?, ?, ?, 1, ?, ?, NULLIF(?, ''))`,
+			l.ID, l.SiteID, l.Name, l.Key, ms(tx.Now), timeOrNil(l.ExpiresAt), l.PasswordHash)
 		return err
 	})
 }
 
-func (db *DB) UpdateShareLink(ctx context.Context, siteID, id string, name *string, active *bool) error {
+// ShareLinkChange is a PATCH of a share link: nil fields stay; SetExpiresAt
+// and SetPassword say whether ExpiresAt and PasswordHash replace the stored
+// values (nil and "" clear them).
+type ShareLinkChange struct {
+	Name         *string
+	Active       *bool
+	SetExpiresAt bool
+	ExpiresAt    *time.Time
+	SetPassword  bool
+	PasswordHash string
+}
+
+func (db *DB) UpdateShareLink(ctx context.Context, siteID, id string, c ShareLinkChange) error {
 	return db.Write(ctx, func(tx *Tx) error {
 		set, args := []string{"site_id = site_id"}, []any{}
-		if name != nil {
-			set, args = append(set, "name = ?"), append(args, *name)
+		if c.Name != nil {
+			set, args = append(set, "name = ?"), append(args, *c.Name)
 		}
-		if active != nil {
-			set, args = append(set, "active = ?"), append(args, boolInt(*active))
+		if c.Active != nil {
+			set, args = append(set, "active = ?"), append(args, boolInt(*c.Active))
+		}
+		if c.SetExpiresAt {
+			set, args = append(set, "expires_at = ?"), append(args, timeOrNil(c.ExpiresAt))
+		}
+		if c.SetPassword {
+			set, args = append(set, "password_hash = NULLIF(?, '')"), append(args, c.PasswordHash)
 		}
 		res, err := tx.exec(`UPDATE site_share_links SET `+strings.Join(set, ", ")+` WHERE id = ? AND site_id = ?`, append(args, id, siteID)...)
 		if err != nil {

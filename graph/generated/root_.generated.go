@@ -1079,12 +1079,14 @@ type ComplexityRoot struct {
 	}
 
 	ShareLink struct {
-		Active    func(childComplexity int) int
-		CreatedAt func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Name      func(childComplexity int) int
-		Object    func(childComplexity int) int
-		Urls      func(childComplexity int) int
+		Active            func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		ExpiresAt         func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Name              func(childComplexity int) int
+		Object            func(childComplexity int) int
+		PasswordProtected func(childComplexity int) int
+		Urls              func(childComplexity int) int
 	}
 
 	ShareLinkList struct {
@@ -6593,6 +6595,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShareLink.CreatedAt(childComplexity), true
+	case "ShareLink.expiresAt":
+		if e.ComplexityRoot.ShareLink.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.ExpiresAt(childComplexity), true
 	case "ShareLink.id":
 		if e.ComplexityRoot.ShareLink.ID == nil {
 			break
@@ -6611,6 +6619,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ShareLink.Object(childComplexity), true
+	case "ShareLink.passwordProtected":
+		if e.ComplexityRoot.ShareLink.PasswordProtected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.PasswordProtected(childComplexity), true
 	case "ShareLink.urls":
 		if e.ComplexityRoot.ShareLink.Urls == nil {
 			break
@@ -10226,6 +10240,14 @@ type ShareLink {
   "Inactive links give no access."
   active: Boolean!
   urls: ShareLinkURLs!
+  "When the key stops working (null: never; a docsapi addition, in REST only when set)."
+  expiresAt: DateTime
+  """
+  Whether reads with the key need its password, in the X-Share-Link-Password
+  header (a docsapi addition, in REST only when true). The password itself is
+  never shown.
+  """
+  passwordProtected: Boolean!
 }
 
 type ShareLinkURLs {
@@ -10244,12 +10266,22 @@ type ShareLinkList {
 input CreateShareLinkInput {
   "Required, at most 50 characters."
   name: String
+  "When the key stops working: an ISO 8601 date or date-time in the future (omitted: never)."
+  expiresAt: DateTime
+  """
+  A password that reads with the key must send in the X-Share-Link-Password
+  header: 8 to 72 printable ASCII characters, not beginning or ending with a
+  space, stored as a bcrypt hash.
+  """
+  password: String
 }
 
-"At least one field."
+"At least one field. expiresAt and password: a value sets or changes, null removes."
 input UpdateShareLinkInput {
   active: Boolean
   name: String
+  expiresAt: DateTime
+  password: String
 }
 
 extend type Query {
@@ -10571,7 +10603,10 @@ extend type Query {
   with the site's key (REST: header X-Visitor-Token). With adaptive content
   on, the token's claims must match the adaptive schema and conditions hide
   site spaces and sections. Refusals are 404 (no such published site for
-  the caller) or 403 (a visitor token missing or invalid).
+  the caller, or a key unknown, deactivated or expired) or 403 (a visitor
+  token missing or invalid); a password-protected key needs its password in
+  the X-Share-Link-Password header (401 without it or when wrong, 429 past
+  the link's budget of wrong guesses).
   """
   publishedContentSite(organizationId: ID!, siteId: ID!, shareKey: String, visitorToken: String): PublishedContentSite!
 }
@@ -11014,7 +11049,9 @@ extend type Query {
   """
   A space. With shareKey (an active share link of a published site holding
   the space) anyone may read it, and urls.published carries the key; an
-  unknown, deleted or deactivated key is a 404.
+  unknown, deleted, deactivated or expired key is a 404, and a protected
+  key needs the X-Share-Link-Password header (401, 429 as for
+  publishedContentSite).
   """
   space(spaceId: ID!, shareKey: String): Space!
   """
@@ -13206,6 +13243,10 @@ func (ec *executionContext) childFields_ShareLink(ctx context.Context, field gra
 		return ec.fieldContext_ShareLink_active(ctx, field)
 	case "urls":
 		return ec.fieldContext_ShareLink_urls(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_ShareLink_expiresAt(ctx, field)
+	case "passwordProtected":
+		return ec.fieldContext_ShareLink_passwordProtected(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ShareLink", field.Name)
 }

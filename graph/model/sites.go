@@ -478,6 +478,10 @@ type ShareLink struct {
 	Name      string        `json:"name"`
 	Active    bool          `json:"active"`
 	Urls      ShareLinkURLs `json:"urls"`
+	// docsapi additions, in REST only when set, so a link without them
+	// answers exactly as in 0.130.0.
+	ExpiresAt         *string `json:"expiresAt,omitempty"`
+	PasswordProtected bool    `json:"passwordProtected,omitempty"`
 }
 
 // ShareLinkURLs: location (a docsapi addition) is the API URL of the link.
@@ -488,11 +492,18 @@ type ShareLinkURLs struct {
 
 type ShareLinkList List[*ShareLink]
 
+// CreateShareLinkInput: expiresAt and password are docsapi additions.
 type CreateShareLinkInput struct {
-	Name *string `json:"name,omitempty"`
+	Name      *string `json:"name,omitempty"`
+	ExpiresAt *string `json:"expiresAt,omitempty"`
+	Password  *string `json:"password,omitempty"`
 }
 
+// UpdateShareLinkInput: expiresAt and password (docsapi additions) are set
+// or changed by a value and removed by null.
 type UpdateShareLinkInput struct {
-	Active *bool   `json:"active,omitempty"`
-	Name   *string `json:"name,omitempty"`
+	Active    *bool                      `json:"active,omitempty"`
+	Name      *string                    `json:"name,omitempty"`
+	ExpiresAt graphql.Omittable[*string] `json:"expiresAt,omitzero"`
+	Password  graphql.Omittable[*string] `json:"password,omitzero"`
 }

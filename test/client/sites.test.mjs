@@ -181,3 +181,63 @@ test('a published site carries complete customization settings and a scripts lis
   });
   assert.deepEqual(data.publishedContentSite, { customizations: custom, scripts: [] });
 });
+
+test('a share link with a password and an expiry', async () => {
+  const { orgs, spaces } = s.client;
+  const guide = (await orgs.createSpace(s.org, { title: 'Private Guide' })).data.id;
+  const { data: site } = await orgs.createSite(s.org, { title: 'Locked', visibility: 'share-link', spaces: [guide] });
+  await orgs.publishSite(s.org, site.id);
+  const header = 'X-Share-Link-Password';
+  const withPassword = (p) => ({ headers: { [header]: p } });
+
+  // Bad input names the field; a creator may not protect links.
+  await refused(400, () => orgs.createSiteShareLink(s.org, site.id, { name: 'x', password: 'short' }));
+  await refused(400, () => orgs.createSiteShareLink(s.org, site.id, { name: 'x', expiresAt: '2001-01-01T00:00:00Z' }));
+  const creator = s.newUser('creator-links@example.com', 'create').client;
+  await refused(403, () => creator.orgs.createSiteShareLink(s.org, site.id, { name: 'x', password: 'correct horse' }));
+  const outsider = s.newOrg('Locked out', 'locked@example.org').client;
+  await refused(404, () => outsider.orgs.createSiteShareLink(s.org, site.id, { name: 'x', password: 'correct horse' }));
+
+  // The answer says a password is needed, never what it is.
+  const { data: link } = await orgs.createSiteShareLink(s.org, site.id, { name: 'Board', password: 'correct horse' });
+  assert.deepEqual(checkComponent('ShareLink', link), []);
+  assert.equal(link.passwordProtected, true);
+  assert.equal(link.password, undefined);
+  assert.equal(link.expiresAt, undefined);
+  const key = new URL(link.urls.published).searchParams.get('share');
+
+  await refused(401, () => outsider.orgs.getPublishedContentSite(s.org, site.id, { shareKey: key }));
+  await refused(401, () => outsider.orgs.getPublishedContentSite(s.org, site.id, { shareKey: key }, withPassword('wrong horse')));
+  const { data: shared } = await outsider.orgs.getPublishedContentSite(s.org, site.id, { shareKey: key }, withPassword('correct horse'));
+  assert.deepEqual(checkComponent('PublishedContentSite', shared), []);
+  await refused(401, () => outsider.spaces.getSpaceById(guide, { shareKey: key }));
+  assert.equal((await outsider.spaces.getSpaceById(guide, { shareKey: key }, withPassword('correct horse'))).data.id, guide);
+  await refused(401, () => outsider.orgs.listSiteSpaces(s.org, site.id, { shareKey: key }));
+  await outsider.orgs.listSiteSections(s.org, site.id, { shareKey: key }, withPassword('correct horse'));
+
+  // Wrong guesses: one used above, four more, then 429 with Retry-After.
+  for (let i = 0; i < 4; i++) {
+    await refused(401, () => outsider.orgs.listSiteSpaces(s.org, site.id, { shareKey: key }, withPassword(`guess ${i}!`)));
+  }
+  await assert.rejects(
+    () => outsider.orgs.getPublishedContentSite(s.org, site.id, { shareKey: key }, withPassword('guess 5!')),
+    (err) => err.code === 429 && Number(err.response.headers.get('Retry-After')) >= 1,
+  );
+
+  // null removes the password (and its guesses); an expiry in two seconds.
+  const expiresAt = new Date(Date.now() + 2000).toISOString();
+  const { data: changed } = await orgs.updateSiteShareLinkById(s.org, site.id, link.id, { password: null, expiresAt });
+  assert.deepEqual(checkComponent('ShareLink', changed), []);
+  assert.equal(changed.passwordProtected, undefined);
+  assert.equal(Date.parse(changed.expiresAt), Date.parse(expiresAt));
+  await outsider.orgs.getPublishedContentSite(s.org, site.id, { shareKey: key });
+  await new Promise((r) => setTimeout(r, 2100));
+  // Expired: the same refusal as an unknown key, wherever a key is taken.
+  await refused(404, () => outsider.orgs.getPublishedContentSite(s.org, site.id, { shareKey: key }));
+  await refused(404, () => outsider.spaces.getSpaceById(guide, { shareKey: key }));
+  await refused(404, () => outsider.orgs.listSiteSpaces(s.org, site.id, { shareKey: key }));
+  await refused(404, () => outsider.orgs.listSiteSections(s.org, site.id, { shareKey: key }));
+  const { data: renewed } = await orgs.updateSiteShareLinkById(s.org, site.id, link.id, { expiresAt: null });
+  assert.equal(renewed.expiresAt, undefined);
+  await outsider.orgs.getPublishedContentSite(s.org, site.id, { shareKey: key });
+});
