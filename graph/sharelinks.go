@@ -2,6 +2,9 @@ package graph
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"math"
 	"net/http"
@@ -159,6 +162,40 @@ func (g *shareGuessLimits) forget(linkID string) {
 	g.links.Remove(linkID)
 }
 
+// acceptedSharePasswords remembers passwords bcrypt has accepted, so a
+// reader who keeps sending the right one pays the slow compare once, not on
+// every read (62 ms of CPU each: a right password would otherwise be a cheap
+// way to load the server). Entries are HMACs under a per-process random key
+// of the stored hash and the password: nothing reusable is kept, and a
+// changed password (a new hash) never matches an old entry.
+type acceptedSharePasswords struct {
+	once    sync.Once
+	key     []byte
+	entries *lru.Cache[string, struct{}]
+}
+
+func (a *acceptedSharePasswords) mac(hash, given string) string {
+	a.once.Do(func() {
+		a.key = make([]byte, 32)
+		_, _ = rand.Read(a.key)
+		a.entries, _ = lru.New[string, struct{}](shareGuessLinks)
+	})
+	m := hmac.New(sha256.New, a.key)
+	m.Write([]byte(hash))
+	m.Write([]byte{0})
+	m.Write([]byte(given))
+	return string(m.Sum(nil))
+}
+
+func (a *acceptedSharePasswords) knows(hash, given string) bool {
+	_, ok := a.entries.Get(a.mac(hash, given))
+	return ok
+}
+
+func (a *acceptedSharePasswords) remember(hash, given string) {
+	a.entries.Add(a.mac(hash, given), struct{}{})
+}
+
 // errUnknownShareKey is the one refusal of a key that opens nothing:
 // unknown, deleted, deactivated, expired or of another site.
 func errUnknownShareKey() error {
@@ -198,6 +235,9 @@ func (r *Resolver) unlockShareLink(ctx context.Context, l storage.ShareLink) err
 }
 
 func (r *Resolver) checkSharePassword(l storage.ShareLink, given string) error {
+	if r.sharePasswordsAccepted.knows(l.PasswordHash, given) {
+		return nil
+	}
 	now := r.Now()
 	guess := r.shareGuesses.of(l.ID).ReserveN(now, 1)
 	if wait := guess.DelayFrom(now); wait > 0 {
@@ -208,6 +248,7 @@ func (r *Resolver) checkSharePassword(l storage.ShareLink, given string) error {
 	}
 	if bcrypt.CompareHashAndPassword([]byte(l.PasswordHash), []byte(given)) == nil {
 		guess.CancelAt(now) // a right password is not a wrong guess
+		r.sharePasswordsAccepted.remember(l.PasswordHash, given)
 		return nil
 	}
 	return shareLinkRefusal("wrong password for this share link (header %s)", ShareLinkPasswordHeader)
