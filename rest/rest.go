@@ -225,8 +225,18 @@ func (a *API) status(code int, h handler) http.HandlerFunc {
 	}
 }
 
-// locationOf finds urls.location on a created resource, via its JSON.
+// located is a created resource that knows its urls.location: the
+// Location header then costs no JSON round trip (a tenth of a space
+// create's CPU outside the write went to encoding and decoding the body
+// for it).
+type located interface{ APILocation() string }
+
+// locationOf finds urls.location on a created resource: from the resource
+// when it is located, else via its JSON.
 func locationOf(v any) string {
+	if l, ok := v.(located); ok {
+		return l.APILocation()
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return ""

@@ -55,6 +55,18 @@ type DB struct {
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
 }
 
+// checkpointPages is the writer's automatic checkpoint threshold in WAL
+// pages (SQLite's default is 1,000). A checkpoint runs inside the commit
+// that crosses it, on the single writer, so every write waits behind it; a
+// space create writes about ten pages, so at 1,000 one create in a hundred
+// copied the WAL into the database and synced it. Fewer, larger
+// checkpoints copy each hot page (the indexes' last leaves, the counters)
+// once for many commits: the writer's mean hold per create fell from 0.73
+// to 0.50 ms (README "Performance"). Durability is unchanged: every commit
+// is synced in the WAL (synchronous=FULL); the WAL file grows to at most
+// about 32 MB between checkpoints.
+const checkpointPages = 8000
+
 // Options tunes Open; the zero value is the durable default.
 type Options struct {
 	Clock   func() time.Time // injectable for retention tests; default time.Now
@@ -75,7 +87,7 @@ func Open(path string, opt Options) (*DB, error) {
 	}
 	// BEGIN IMMEDIATE on the writer: a second process (docsapi admin) then
 	// waits on busy_timeout instead of failing a deferred upgrade.
-	wdsn := "file:" + path + "?" + pragmas.Encode() + "&_txlock=immediate"
+	wdsn := "file:" + path + "?" + pragmas.Encode() + "&_pragma=" + url.QueryEscape(fmt.Sprintf("wal_autocheckpoint(%d)", checkpointPages)) + "&_txlock=immediate"
 	rdsn := "file:" + path + "?" + pragmas.Encode()
 
 	w, err := sql.Open("sqlite", wdsn)

@@ -277,3 +277,65 @@ func TestConcurrentCreatesGetDistinctPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestEndPositionAgreesWithNeighbour: the one-statement end of a level
+// (endPosition, used by every create) is the last sibling neighbour finds,
+// at the top level and in a collection, trashed spaces included, and ""
+// for an empty level.
+func TestEndPositionAgreesWithNeighbour(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(filepath.Join(t.TempDir(), "e.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", NewID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	org := b.Organization.ID
+	c := Collection{OrganizationID: org, Title: "C"}
+	if err := db.CreateCollection(ctx, &c); err != nil {
+		t.Fatal(err)
+	}
+	empty := Collection{OrganizationID: org, Title: "E"}
+	if err := db.CreateCollection(ctx, &empty); err != nil {
+		t.Fatal(err)
+	}
+	var last Space
+	for i := range 6 {
+		s := Space{OrganizationID: org, Title: "S", Visibility: "private", EditMode: "live"}
+		if i%2 == 1 {
+			s.ParentID = &c.ID
+		}
+		if err := db.CreateSpace(ctx, &s); err != nil {
+			t.Fatal(err)
+		}
+		last = s
+	}
+	if ok, err := db.TrashSpace(ctx, last.ID); err != nil || !ok {
+		t.Fatalf("trash: %v %v", ok, err)
+	}
+	for _, parent := range []*string{nil, &c.ID, &empty.ID} {
+		err := db.Write(ctx, func(tx *Tx) error {
+			got, err := endPosition(tx, org, parent)
+			if err != nil {
+				return err
+			}
+			s, ok, err := neighbour(tx, org, parent, "", "", siblingSide{before: true}, ContentRef{})
+			if err != nil {
+				return err
+			}
+			if want := map[bool]string{true: s.Pos}[ok]; got != want {
+				t.Errorf("parent %v: endPosition %q, neighbour %q", parent, got, want)
+			}
+			if parent == &empty.ID && got != "" {
+				t.Errorf("empty collection: endPosition %q", got)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -329,9 +329,10 @@ func insertSpace(tx *Tx, s *Space, pos, key string) error {
 
 // CreateSpace inserts s at the end of its parent with an empty first
 // revision (s.ID, s.RevisionID and the timestamps are filled in). The row
-// is written once, with its final position (endOf).
+// is written once, with its final position (endOf); both ids are timed
+// (NewTimedID), so their index entries are appended.
 func (db *DB) CreateSpace(ctx context.Context, s *Space) error {
-	s.ID, s.RevisionID = NewID(), NewID()
+	s.ID, s.RevisionID = NewTimedID(), NewTimedID()
 	return db.Write(ctx, func(tx *Tx) error { return insertSpaceAtEnd(tx, s) })
 }
 

@@ -48,6 +48,10 @@ type Space struct {
 	Permissions         SpacePermissions  `json:"permissions"`
 }
 
+// APILocation is urls.location, for the Location header of a create
+// (rest.locationOf).
+func (s *Space) APILocation() string { return s.Urls.Location }
+
 // SpaceTypeDocument is the one value of Space.type: 0.130.0 requires the
 // field without defining it, and docsapi has one kind of space.
 const SpaceTypeDocument = "document"
