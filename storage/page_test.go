@@ -14,11 +14,7 @@ import (
 func TestListTotalFollowsWrites(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "t.db")
-	db, err := storage.Open(path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, path)
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
 	if err != nil {
 		t.Fatal(err)
@@ -46,11 +42,7 @@ func TestListTotalFollowsWrites(t *testing.T) {
 		t.Fatalf("role filter: count %d, want 1", n)
 	}
 
-	other, err := storage.Open(path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := openDB(t, path)
 	if _, _, err := other.CreateUserWithToken(ctx, "c@example.com", "C", b.Organization.ID, &read, true, "h3"); err != nil {
 		t.Fatal(err)
 	}

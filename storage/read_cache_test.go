@@ -15,16 +15,8 @@ import (
 func TestCachedReadsFollowWrites(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "t.db")
-	db, err := storage.Open(path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	other, err := storage.Open(path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	db := openDB(t, path)
+	other := openDB(t, path)
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
 	if err != nil {
 		t.Fatal(err)
@@ -117,16 +109,8 @@ func (bodyAnalyzer) Sections(p *storage.TreePage) []storage.SearchSection {
 func TestCachedSearchFollowsWrites(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "t.db")
-	db, err := storage.Open(path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	other, err := storage.Open(path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	db := openDB(t, path)
+	other := openDB(t, path)
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
 	if err != nil {
 		t.Fatal(err)

@@ -14,11 +14,7 @@ import (
 // second from the answers kept between writes) gives the same count.
 func FuzzSearchPages(f *testing.F) {
 	ctx := context.Background()
-	db, err := storage.Open(filepath.Join(f.TempDir(), "t.db"), storage.Options{})
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { db.Close() })
+	db := openDB(f, filepath.Join(f.TempDir(), "t.db"))
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
 	if err != nil {
 		f.Fatal(err)

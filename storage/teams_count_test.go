@@ -12,11 +12,7 @@ import (
 // that the stored per-member team count equals the member's live team list.
 func TestMemberTeamCountStaysExact(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, filepath.Join(t.TempDir(), "t.db"))
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "admin@example.com", "Admin", "h0")
 	if err != nil {
 		t.Fatal(err)
