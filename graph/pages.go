@@ -40,6 +40,18 @@ func (r *Resolver) contentSpace(ctx context.Context, spaceID string, edit bool) 
 	return contentScope{Head: storage.HeadOf(sp), Space: sp, Scope: s}, s.require("read", "reading the space's content")
 }
 
+// readableRevision is readRevision for a read of spaceID by the caller:
+// the space's content scope (404 unless they may read it), then the
+// revision.
+func (r *Resolver) readableRevision(ctx context.Context, spaceID string, revID, changeRequestID *string) (contentScope, storage.Revision, error) {
+	cs, err := r.contentSpace(ctx, spaceID, false)
+	if err != nil {
+		return cs, storage.Revision{}, err
+	}
+	rev, err := r.readRevision(ctx, cs, revID, changeRequestID)
+	return cs, rev, err
+}
+
 // readRevision resolves the revision a content read is about: the head of
 // the change request changeRequestID (an id or a number) when given, else
 // as revisionOf.

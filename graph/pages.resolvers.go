@@ -49,11 +49,7 @@ func (r *mutationResolver) UploadFile(ctx context.Context, target model.ContentT
 
 // SpaceContent is the resolver for the spaceContent field.
 func (r *queryResolver) SpaceContent(ctx context.Context, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) (*model.Revision, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
-	if err != nil {
-		return nil, err
-	}
-	rev, err := r.readRevision(ctx, cs, revisionID, changeRequestID)
+	cs, rev, err := r.readableRevision(ctx, spaceID, revisionID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -63,11 +59,7 @@ func (r *queryResolver) SpaceContent(ctx context.Context, spaceID string, revisi
 
 // SpacePages is the resolver for the spacePages field.
 func (r *queryResolver) SpacePages(ctx context.Context, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) (*model.PageList, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
-	if err != nil {
-		return nil, err
-	}
-	rev, err := r.readRevision(ctx, cs, revisionID, changeRequestID)
+	_, rev, err := r.readableRevision(ctx, spaceID, revisionID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -159,11 +151,7 @@ func (r *queryResolver) SpaceFiles(ctx context.Context, spaceID string, revision
 
 // SpaceFile is the resolver for the spaceFile field.
 func (r *queryResolver) SpaceFile(ctx context.Context, spaceID string, fileID string, revisionID *string, changeRequestID *string) (*model.RevisionFile, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
-	if err != nil {
-		return nil, err
-	}
-	rev, err := r.readRevision(ctx, cs, revisionID, changeRequestID)
+	_, rev, err := r.readableRevision(ctx, spaceID, revisionID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}

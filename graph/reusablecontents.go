@@ -59,11 +59,7 @@ func documentID(body string) string {
 // reusableContent reads one reusable content of a space's revision (the
 // active one, revisionID, or a change request's head).
 func (r *Resolver) reusableContent(ctx context.Context, spaceID, id string, revisionID, changeRequestID *string) (map[string]any, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
-	if err != nil {
-		return nil, err
-	}
-	rev, err := r.readRevision(ctx, cs, revisionID, changeRequestID)
+	_, rev, err := r.readableRevision(ctx, spaceID, revisionID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
