@@ -44,6 +44,7 @@ type DB struct {
 	dynamic int                  // how many of them vary with the reader (prepareDynamic)
 
 	writeObserver atomic.Pointer[WriteObserver]
+	actorOf       atomic.Pointer[func(context.Context) Actor] // see SetActorSource
 	counts        countCache              // list totals, valid while the change counter stands still
 	trees         treeCache               // collection trees by organization, valid while the access counter stands still
 	access        versioned[AccessData]   // content access by organization and user, valid while the access counter stands still
@@ -313,6 +314,9 @@ type Tx struct {
 	// unprepared is the SQL this transaction ran without a prepared
 	// statement; Write prepares it once the writer is free again.
 	unprepared []string
+	// recorded is the Recording whose changes this transaction wrote;
+	// marked done once the transaction commits (changes.go).
+	recorded *recording
 }
 
 // Exec and single-row reads use the writer's prepared statements when they
@@ -415,13 +419,16 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 	var t *Tx
 	if err == nil {
 		t = &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
-		if err = fn(t); err == nil && bump {
+		if err = fn(t); err == nil {
+			err = t.recordChanges(ctx)
+		}
+		if err == nil && bump {
 			_, err = t.exec(`UPDATE change_counter SET n = n + 1 WHERE id = 1`)
 		}
 		if err != nil {
 			sqlTx.Rollback()
-		} else {
-			err = sqlTx.Commit()
+		} else if err = sqlTx.Commit(); err == nil && t.recorded != nil {
+			t.recorded.done.Store(true)
 		}
 	}
 	held := time.Since(began)

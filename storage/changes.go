@@ -1,0 +1,92 @@
+package storage
+
+import (
+	"context"
+	"sync/atomic"
+)
+
+// Change is one change to an organization that its audit log keeps and its
+// webhooks announce. Resolvers describe it (Recording); the write
+// transaction that makes the change records it before it commits, so a
+// rolled-back write records nothing and a committed one is never lost.
+type Change struct {
+	OrganizationID string
+	Action         string // dotted, past tense: "space.created", "member.role_changed"
+	TargetType     string // "space", "collection", "member", ...
+	TargetID       string
+	// Fields summarizes what changed (field name to its new value). Never
+	// a secret: a token's or a webhook's secret is named, not copied.
+	Fields map[string]any
+}
+
+// Actor is who made a request's changes and from where, as the server saw
+// it (the server installs the source: SetActorSource).
+type Actor struct {
+	UserID    string
+	TokenID   string
+	Address   string
+	RequestID string
+}
+
+// changeSink consumes one recorded change inside the write transaction
+// that makes it; an error rolls the write back. Each consumer (audit log,
+// webhook outbox) is one entry of changeSinks.
+type changeSink func(tx *Tx, actor Actor, c Change) error
+
+var changeSinks []changeSink
+
+type recordingKey struct{}
+
+type recording struct {
+	changes func() []Change
+	done    atomic.Bool
+}
+
+// Recording returns ctx carrying the changes a write is about to make. The
+// first write transaction run with it that succeeds calls changes after its
+// own statements (so ids the write generated are known) and records what it
+// returns in the same transaction; later transactions with the same context
+// record nothing more. A nil or empty answer records nothing.
+func Recording(ctx context.Context, changes func() []Change) context.Context {
+	return context.WithValue(ctx, recordingKey{}, &recording{changes: changes})
+}
+
+// RecordingChange is Recording for one change, known before the write.
+func RecordingChange(ctx context.Context, c Change) context.Context {
+	return Recording(ctx, func() []Change { return []Change{c} })
+}
+
+// SetActorSource tells the storage how to find the actor of a request's
+// context (nil: changes are recorded with an empty actor).
+func (db *DB) SetActorSource(f func(context.Context) Actor) {
+	if f == nil {
+		db.actorOf.Store(nil)
+		return
+	}
+	db.actorOf.Store(&f)
+}
+
+// recordChanges records the changes ctx carries, once, inside t.
+func (t *Tx) recordChanges(ctx context.Context) error {
+	rec, _ := ctx.Value(recordingKey{}).(*recording)
+	if rec == nil || rec.done.Load() || len(changeSinks) == 0 {
+		return nil
+	}
+	changes := rec.changes()
+	if len(changes) == 0 {
+		return nil
+	}
+	var actor Actor
+	if f := t.db.actorOf.Load(); f != nil {
+		actor = (*f)(ctx)
+	}
+	for _, c := range changes {
+		for _, sink := range changeSinks {
+			if err := sink(t, actor, c); err != nil {
+				return err
+			}
+		}
+	}
+	t.recorded = rec
+	return nil
+}
