@@ -45,13 +45,13 @@ type DB struct {
 
 	writeObserver atomic.Pointer[WriteObserver]
 	actorOf       atomic.Pointer[func(context.Context) Actor] // see SetActorSource
-	counts        countCache              // list totals, valid while the change counter stands still
-	trees         treeCache               // collection trees by organization, valid while the access counter stands still
-	access        versioned[AccessData]   // content access by organization and user, valid while the access counter stands still
-	accessLoads   singleflight.Group      // one read of a missing AccessData at a time, by key
-	orgs          versioned[orgFor]       // OrganizationFor by organization and user, valid while the change counter stands still
-	spaces        versioned[Space]        // spaces by id (SpaceAccess), likewise
-	searches      versioned[searchAnswer] // search answers by scope, query and page (search.go), likewise
+	counts        countCache                                  // list totals, valid while the change counter stands still
+	trees         treeCache                                   // collection trees by organization, valid while the access counter stands still
+	access        versioned[AccessData]                       // content access by organization and user, valid while the access counter stands still
+	accessLoads   singleflight.Group                          // one read of a missing AccessData at a time, by key
+	orgs          versioned[orgFor]                           // OrganizationFor by organization and user, valid while the change counter stands still
+	spaces        versioned[Space]                            // spaces by id (SpaceAccess), likewise
+	searches      versioned[searchAnswer]                     // search answers by scope, query and page (search.go), likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
 }
