@@ -29,9 +29,16 @@ type identity struct {
 type identityKey struct{}
 
 // identify resolves the Authorization header when there is one. Known
-// tokens are answered from the authenticator's cache: no SQL.
+// tokens are answered from the authenticator's cache. First it reads the
+// storage counters for the whole request (storage.WithCounters): the token
+// cache and every read cache after it are validated by that one reading.
 func (s *Server) identify(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !unlimited[r.URL.Path] {
+			if ctx, err := s.DB.WithCounters(r.Context()); err == nil {
+				r = r.WithContext(ctx)
+			}
+		}
 		if h := r.Header.Get("Authorization"); h != "" {
 			c, err := s.Resolver.Auth.Authenticate(r.Context(), h)
 			r = r.WithContext(context.WithValue(r.Context(), identityKey{}, identity{c, err}))

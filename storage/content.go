@@ -510,6 +510,9 @@ const (
 type counters struct{ n, access int64 }
 
 func readCounters(ctx context.Context, q queryer) (counters, error) {
+	if s := snapshotFor(ctx, q); s != nil {
+		return s.counters, nil
+	}
 	var c counters
 	err := q.QueryRowContext(ctx, countersSQL).Scan(&c.n, &c.access)
 	return c, err
@@ -643,6 +646,9 @@ func (db *DB) spaceAt(ctx context.Context, q queryer, id string, version int64) 
 // changeVersion reads the change counter (a prepared primary-key read) in
 // q: db.r() for a snapshot of its own, or a read transaction.
 func changeVersion(ctx context.Context, q queryer) (int64, error) {
+	if s := snapshotFor(ctx, q); s != nil {
+		return s.n, nil
+	}
 	var version int64
 	err := q.QueryRowContext(ctx, changeCounterSQL).Scan(&version)
 	return version, err

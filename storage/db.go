@@ -427,8 +427,11 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		}
 		if err != nil {
 			sqlTx.Rollback()
-		} else if err = sqlTx.Commit(); err == nil && t.recorded != nil {
-			t.recorded.done.Store(true)
+		} else if err = sqlTx.Commit(); err == nil {
+			dropCounters(ctx)
+			if t.recorded != nil {
+				t.recorded.done.Store(true)
+			}
 		}
 	}
 	held := time.Since(began)

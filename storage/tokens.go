@@ -54,6 +54,9 @@ const tokenChangesSQL = `SELECT n FROM token_changes WHERE id = 1`
 // moves whenever a token is deleted or changes what it grants, in this
 // process or another one on the same file (see migration 0012).
 func (db *DB) TokenChanges(ctx context.Context) (int64, error) {
+	if s := snapshotFor(ctx, db.r()); s != nil {
+		return s.tokens, nil
+	}
 	var n int64
 	err := db.r().QueryRowContext(ctx, tokenChangesSQL).Scan(&n)
 	return n, err

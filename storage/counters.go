@@ -1,0 +1,65 @@
+package storage
+
+import (
+	"context"
+	"sync/atomic"
+)
+
+// A request reads the counters its caches are validated by once, at its
+// start (WithCounters), instead of once per cache it consults: the token
+// lookup, the organization, the space and the access data would otherwise
+// each read a counter row, one SQL statement apiece on the hot path.
+// Serving a request from the state at its start is what it would have seen
+// had it run a moment sooner; a write committed before the request began is
+// always seen. Once the request itself writes (Write with its context), the
+// snapshot is dropped and later reads read the counters again, so a
+// request reads its own writes.
+
+// countersSnapshotSQL reads the change, access and token counters at once.
+const countersSnapshotSQL = `SELECT c.n, c.access, t.n FROM change_counter c, token_changes t WHERE c.id = 1 AND t.id = 1`
+
+type countersSnapshot struct {
+	counters
+	tokens int64
+	stale  atomic.Bool // set by a write made with the request's context
+}
+
+type countersKey struct{}
+
+// WithCounters reads the counters and returns ctx carrying them for the
+// reads of one request (see above). On error ctx is returned unchanged:
+// every read then reads the counters itself.
+func (db *DB) WithCounters(ctx context.Context) (context.Context, error) {
+	s, err := db.stmt(ctx, countersSnapshotSQL)
+	if err != nil {
+		return ctx, err
+	}
+	snap := &countersSnapshot{}
+	if err := s.QueryRowContext(ctx).Scan(&snap.n, &snap.access, &snap.tokens); err != nil {
+		return ctx, err
+	}
+	return context.WithValue(ctx, countersKey{}, snap), nil
+}
+
+// snapshotFor is ctx's counters snapshot when q may use it: only outside
+// read transactions (q is the reader pool), since a transaction's own
+// snapshot may be newer than the request's, and only until the request
+// writes.
+func snapshotFor(ctx context.Context, q queryer) *countersSnapshot {
+	if _, pool := q.(reader); !pool {
+		return nil
+	}
+	s, _ := ctx.Value(countersKey{}).(*countersSnapshot)
+	if s == nil || s.stale.Load() {
+		return nil
+	}
+	return s
+}
+
+// dropCounters makes a request's later reads read the counters again
+// (called once a write made with ctx has committed).
+func dropCounters(ctx context.Context) {
+	if s, _ := ctx.Value(countersKey{}).(*countersSnapshot); s != nil {
+		s.stale.Store(true)
+	}
+}
