@@ -52,6 +52,7 @@ type DB struct {
 	orgs          versioned[orgFor]                           // OrganizationFor by organization and user, valid while the change counter stands still
 	spaces        versioned[Space]                            // spaces by id (SpaceAccess), likewise
 	searches      versioned[searchAnswer]                     // search answers by scope, query and page (search.go), likewise
+	pages         versioned[any]                              // pages of the lists marked Cache (page.go), likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
 }
@@ -114,7 +115,7 @@ func Open(path string, opt Options) (*DB, error) {
 	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
 		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
 		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000},
-		searches: versioned[searchAnswer]{max: 128}}
+		searches: versioned[searchAnswer]{max: 128}, pages: versioned[any]{max: maxCachedPages}}
 	if db.now == nil {
 		db.now = time.Now
 	}

@@ -85,7 +85,8 @@ func (db *DB) ListMembers(ctx context.Context, orgID string, f MemberFilter, pq 
 		sortCol = "m.last_seen_at"
 		where += ` AND m.last_seen_at IS NOT NULL`
 	}
-	spec := listSpec{Select: memberSelect, SortCol: sortCol, IDCol: "m.user_id", Desc: !f.Asc}
+	spec := listSpec{Select: memberSelect, SortCol: sortCol, IDCol: "m.user_id", Desc: !f.Asc,
+		Cache: true} // the members and commenters lists read the items only
 	if f.Search != "" {
 		where += ` AND (lower(u.display_name) LIKE ? ESCAPE '\' OR u.email LIKE ? ESCAPE '\')`
 		pat := "%" + likeEscape(strings.ToLower(f.Search)) + "%"

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -130,7 +131,17 @@ type listSpec struct {
 	// Dynamic: the SQL varies with the reader (a visibility condition), so
 	// its statements are prepared only while few such statements exist.
 	Dynamic bool
+	// Cache keeps the pages of this list between writes (see listPages):
+	// only for lists whose callers read the items and never change them.
+	Cache bool
 }
+
+// listPages keeps pages of the lists marked Cache, by SQL and arguments
+// (the cursor and limit among them), under the change counter of the
+// snapshot they were read in, like the single reads (versioned): between
+// writes a page costs the request's counter reading. Pages are shared:
+// their Items are clipped so that an append by a caller copies them.
+const maxCachedPages = 256
 
 // runList reads one page and the list's total in one read snapshot. scan
 // reads one row and returns the item and the cursor that points at it.
@@ -168,12 +179,29 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 	if err := db.prepare(ctx, changeCounterSQL, countersSQL); err != nil {
 		return page, err
 	}
+	var key string
+	var version int64
+	if spec.Cache {
+		key = countKey(q, args)
+		if c, err := readCounters(ctx, db.r()); err == nil {
+			if p, ok := db.pages.get(key, c.n); ok {
+				return p.(Page[T]), nil
+			}
+		}
+	}
 	if spec.Dynamic {
 		db.prepareDynamic(ctx, queries...)
 	} else if err := db.prepare(ctx, queries...); err != nil {
 		return page, err
 	}
 	err := db.ReadTx(ctx, func(tx queryer) error {
+		if spec.Cache {
+			c, err := readCounters(ctx, tx)
+			if err != nil {
+				return err
+			}
+			version = c.n
+		}
 		for _, p := range parts {
 			var n int
 			if err := db.counts.count(ctx, tx, p, &n); err != nil {
@@ -208,6 +236,10 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 		}
 		return rows.Err()
 	})
+	if err == nil && spec.Cache {
+		page.Items = slices.Clip(page.Items)
+		db.pages.put(key, version, page)
+	}
 	return page, err
 }
 

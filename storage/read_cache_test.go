@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -179,5 +180,67 @@ func TestCachedSearchFollowsWrites(t *testing.T) {
 	}
 	if titles, n := search(0, 10); n != 2 || len(titles) != 2 || titles[0] == "one" || titles[1] == "one" {
 		t.Fatalf("after the first page lost the word: %v %d", titles, n)
+	}
+}
+
+// TestCachedSpacePagesFollowWrites checks that the pages of spaces kept
+// between writes never outlive one: a create and a rename through the same
+// handle or another one on the file, a trash, and each page on its own.
+func TestCachedSpacePagesFollowWrites(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.db")
+	db := openDB(t, path)
+	other := openDB(t, path)
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := storage.SpaceFilter{OrganizationID: b.Organization.ID}
+	titles := func(pq storage.PageQuery) ([]string, *storage.Cursor, int) {
+		t.Helper()
+		p, err := db.ListSpaces(ctx, f, nil, pq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ts []string
+		for _, s := range p.Items {
+			ts = append(ts, s.Title)
+		}
+		return ts, p.Next, p.Count
+	}
+	var ids []string
+	for i, h := range []*storage.DB{db, other, db} {
+		sp := storage.Space{OrganizationID: b.Organization.ID, Title: fmt.Sprint("S", i), Visibility: "private", EditMode: "live"}
+		if err := h.CreateSpace(ctx, &sp); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, sp.ID)
+		titles(storage.PageQuery{Limit: 2}) // cached before the next write
+	}
+	first, next, n := titles(storage.PageQuery{Limit: 2})
+	if fmt.Sprint(first) != "[S0 S1]" || next == nil || n != 3 {
+		t.Fatalf("first page %v (next %v, count %d), want [S0 S1] with a next page and 3 in all", first, next, n)
+	}
+	if second, _, _ := titles(storage.PageQuery{Limit: 2, After: next}); fmt.Sprint(second) != "[S2]" {
+		t.Fatalf("second page %v, want [S2]", second)
+	}
+	renamed := "Renamed elsewhere"
+	if err := other.UpdateSpace(ctx, ids[0], storage.SpacePatch{Title: &renamed}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _ := titles(storage.PageQuery{Limit: 2}); fmt.Sprint(got) != "[Renamed elsewhere S1]" {
+		t.Fatalf("after a rename by another handle: %v", got)
+	}
+	if _, err := db.TrashSpace(ctx, ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, n := titles(storage.PageQuery{Limit: 2}); fmt.Sprint(got) != "[Renamed elsewhere S2]" || n != 2 {
+		t.Fatalf("after trashing S1: %v (count %d)", got, n)
+	}
+	// A caller appending to a page it was given does not change the cache.
+	p, _ := db.ListSpaces(ctx, f, nil, storage.PageQuery{Limit: 2})
+	_ = append(p.Items, storage.Space{Title: "Intruder"})
+	if got, _, _ := titles(storage.PageQuery{Limit: 3}); fmt.Sprint(got) != "[Renamed elsewhere S2]" {
+		t.Fatalf("after an append by a caller: %v", got)
 	}
 }

@@ -262,7 +262,8 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 		from += ` AND ` + f.Visible.sql()
 		dynamic = true
 	}
-	spec := listSpec{Select: spaceCols, From: from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc, Dynamic: dynamic}
+	spec := listSpec{Select: spaceCols, From: from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc, Dynamic: dynamic,
+		Cache: keep == nil} // graph's spaceList reads the items only
 	spec.CountParts = spaceCount(f)
 	cursor := func(s Space) Cursor { return Cursor{S: s.SortKey, ID: s.ID} }
 	if f.ByCreation {
