@@ -60,8 +60,20 @@ var pageParams = []Param{
 
 var operations []Operation
 
+// publicPaths are the /v1 paths of the GET operations declared Public,
+// kept beside operations so that IsPublic, asked on every request, is one
+// map lookup rather than a walk over every operation.
+var publicPaths = map[string]bool{}
+
 // describe declares operations (call it from a family's init).
-func describe(ops ...Operation) { operations = append(operations, ops...) }
+func describe(ops ...Operation) {
+	operations = append(operations, ops...)
+	for _, op := range ops {
+		if op.Public && op.Method == http.MethodGet {
+			publicPaths["/v1"+op.Pattern] = true
+		}
+	}
+}
 
 // schemaOverrides replace the reflected schema of a type whose JSON the
 // reflection cannot see (custom UnmarshalJSON); see overrideSchema.
@@ -86,12 +98,7 @@ func IsPublic(r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
 	}
-	for _, op := range operations {
-		if op.Public && op.Method == http.MethodGet && r.URL.Path == "/v1"+op.Pattern {
-			return true
-		}
-	}
-	return false
+	return publicPaths[r.URL.Path]
 }
 
 // openAPIDoc is the encoded description and its ETag, built on first request.
