@@ -8,6 +8,9 @@ import (
 // checkpoint threshold of checkpointPages (the DSN pragma is applied), and
 // stays durable (synchronous=FULL, WAL).
 func TestWriterCheckpointThreshold(t *testing.T) {
+	if TestOnPostgres() {
+		t.Skip("SQLite only: the WAL checkpoint threshold")
+	}
 	db, err := Open(testTarget(t), Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -84,6 +84,9 @@ func IsPostgres(target string) bool {
 	return err == nil && d.name() == "postgres"
 }
 
+// Redact is target with the password of a URL hidden, for logs.
+func Redact(target string) string { return redact(target) }
+
 // redact hides the password of a URL in messages.
 func redact(target string) string {
 	at := strings.LastIndexByte(target, '@')
@@ -96,4 +99,20 @@ func redact(target string) string {
 		return target[:start+3] + userinfo[:i] + ":xxxxx" + target[at:]
 	}
 	return target
+}
+
+// OpenRaw opens a plain pool on target with its engine's driver (`?`
+// placeholders work on both), without migrations or caches: for tests and
+// tools that look at tables directly.
+func OpenRaw(target string) (*sql.DB, error) {
+	d, err := dialectFor(target)
+	if err != nil {
+		return nil, err
+	}
+	w, r, err := d.open(target, Options{Readers: 2})
+	if err != nil {
+		return nil, err
+	}
+	w.Close()
+	return r, nil
 }

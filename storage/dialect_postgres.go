@@ -6,8 +6,11 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -134,11 +137,19 @@ func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt,
 }
 
 func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	return c.Conn.ExecContext(ctx, rewritePlaceholders(query), intBools(args))
+	r, err := c.Conn.ExecContext(ctx, rewritePlaceholders(query), intBools(args))
+	if err != nil && os.Getenv("PGDEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "PGDEBUG %v\n%s\n", err, query)
+	}
+	return r, err
 }
 
 func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	return c.Conn.QueryContext(ctx, rewritePlaceholders(query), intBools(args))
+	r, err := c.Conn.QueryContext(ctx, rewritePlaceholders(query), intBools(args))
+	if err != nil && os.Getenv("PGDEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "PGDEBUG %v\n%s\n", err, query)
+	}
+	return r, err
 }
 
 // pgStmt is a prepared statement with the same argument conversion.
@@ -152,15 +163,23 @@ func (s pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (dri
 	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, intBools(args))
 }
 
-// intBools replaces boolean arguments by 1 or 0 (in place: database/sql
-// builds the slice for this call only).
+// intBools replaces boolean arguments by 1 or 0, and makes string
+// arguments valid PostgreSQL text (in place: database/sql builds the slice
+// for this call only). PostgreSQL text cannot hold NUL or invalid UTF-8,
+// which SQLite stores as given: both become U+FFFD, so that such input is
+// stored (or looked up, and not found) instead of failing the statement.
 func intBools(args []driver.NamedValue) []driver.NamedValue {
 	for i, a := range args {
-		if b, ok := a.Value.(bool); ok {
-			if b {
+		switch v := a.Value.(type) {
+		case bool:
+			if v {
 				args[i].Value = int64(1)
 			} else {
 				args[i].Value = int64(0)
+			}
+		case string:
+			if strings.IndexByte(v, 0) >= 0 || !utf8.ValidString(v) {
+				args[i].Value = strings.ReplaceAll(strings.ToValidUTF8(v, "\uFFFD"), "\x00", "\uFFFD")
 			}
 		}
 	}
