@@ -3,8 +3,8 @@
 #
 #   test/pg/cluster.sh [command args...]
 #
-# initdb in a temporary folder, listening on loopback only (PGPORT, default
-# 55432) with its unix socket in that folder; the command runs with
+# initdb in a temporary folder, listening on loopback only (PGPORT, or the
+# first free port from 55432) with its unix socket in that folder; the command runs with
 # DOCSAPI_TEST_DB set to the cluster's URL (tests create and drop their own
 # databases there); the cluster is stopped and its folder removed when the
 # command ends, whatever its outcome. Without a command it prints the URL
@@ -28,7 +28,13 @@ if [ -z "$bindir" ]; then
   exit 1
 fi
 
-port="${PGPORT:-55432}"
+port="${PGPORT:-}"
+if [ -z "$port" ]; then
+  for p in $(seq 55432 55531); do
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then port=$p; break; fi
+  done
+fi
+[ -n "$port" ] || { echo "test/pg/cluster.sh: no free port in 55432-55531" >&2; exit 1; }
 dir="$(mktemp -d /tmp/docsapi-pg.XXXXXX)"
 chmod 755 "$dir"
 as=()
