@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -137,38 +136,30 @@ func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt,
 }
 
 func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	r, err := c.Conn.ExecContext(ctx, rewritePlaceholders(query), intBools(args))
-	if err != nil && os.Getenv("PGDEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "PGDEBUG %v\n%s\n", err, query)
-	}
-	return r, err
+	return c.Conn.ExecContext(ctx, rewritePlaceholders(query), pgArgs(args))
 }
 
 func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	r, err := c.Conn.QueryContext(ctx, rewritePlaceholders(query), intBools(args))
-	if err != nil && os.Getenv("PGDEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "PGDEBUG %v\n%s\n", err, query)
-	}
-	return r, err
+	return c.Conn.QueryContext(ctx, rewritePlaceholders(query), pgArgs(args))
 }
 
 // pgStmt is a prepared statement with the same argument conversion.
 type pgStmt struct{ driver.Stmt }
 
 func (s pgStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
-	return s.Stmt.(driver.StmtExecContext).ExecContext(ctx, intBools(args))
+	return s.Stmt.(driver.StmtExecContext).ExecContext(ctx, pgArgs(args))
 }
 
 func (s pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, intBools(args))
+	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, pgArgs(args))
 }
 
-// intBools replaces boolean arguments by 1 or 0, and makes string
+// pgArgs replaces boolean arguments by 1 or 0, and makes string
 // arguments valid PostgreSQL text (in place: database/sql builds the slice
 // for this call only). PostgreSQL text cannot hold NUL or invalid UTF-8,
 // which SQLite stores as given: both become U+FFFD, so that such input is
 // stored (or looked up, and not found) instead of failing the statement.
-func intBools(args []driver.NamedValue) []driver.NamedValue {
+func pgArgs(args []driver.NamedValue) []driver.NamedValue {
 	for i, a := range args {
 		switch v := a.Value.(type) {
 		case bool:
