@@ -511,3 +511,6 @@ func notFound(err error) error {
 	}
 	return err
 }
+
+// Engine is the database engine of the transaction (see DB.Engine).
+func (t *Tx) Engine() string { return t.db.Engine() }

@@ -116,3 +116,7 @@ func OpenRaw(target string) (*sql.DB, error) {
 	w.Close()
 	return r, nil
 }
+
+// Engine is "sqlite" or "postgres", for tools with engine-specific tuning
+// (bench/seed); the storage itself never asks.
+func (db *DB) Engine() string { return db.dialect.name() }
