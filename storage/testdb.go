@@ -38,7 +38,7 @@ func TestTarget(dir string) (target string, cleanup func(), err error) {
 	if server == "" {
 		return filepath.Join(dir, "test.db"), func() {}, nil
 	}
-	return newTestDatabase(server)
+	return newTestDatabase(server, true)
 }
 
 var testAdmin struct {
@@ -47,7 +47,9 @@ var testAdmin struct {
 	err  error
 }
 
-func newTestDatabase(server string) (string, func(), error) {
+// newTestDatabase creates a database on server: a copy of the migrated
+// template, or an empty one (migrated false).
+func newTestDatabase(server string, migrated bool) (string, func(), error) {
 	if !IsPostgres(server) {
 		return "", nil, fmt.Errorf("%s must be a postgres:// URL", TestDBEnv)
 	}
@@ -85,7 +87,9 @@ func newTestDatabase(server string) (string, func(), error) {
 	if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM pg_database WHERE datname = $1`, template).Scan(&found); err != nil {
 		return "", nil, err
 	}
-	if found == 0 {
+	if !migrated {
+		template = "template1"
+	} else if found == 0 {
 		building := template + "_building"
 		if _, err := conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+building+` WITH (FORCE)`); err != nil {
 			return "", nil, err
