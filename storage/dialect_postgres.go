@@ -81,9 +81,9 @@ func (postgresDialect) beginWrite(ctx context.Context, tx *sql.Tx) error {
 
 // readOptions: REPEATABLE READ gives the whole read transaction one
 // snapshot (a page and its count agree), as a SQLite read transaction does.
-func (postgresDialect) readOptions() *sql.TxOptions {
-	return &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
-}
+func (postgresDialect) readOptions() *sql.TxOptions { return &postgresRead }
+
+var postgresRead = sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 
 // prepares: pgx prepares and caches each statement per connection itself
 // (its default query mode), so the storage's own caches stay empty.

@@ -73,7 +73,9 @@ func (sqliteDialect) bootstrap() []string {
 func (sqliteDialect) beginWrite(context.Context, *sql.Tx) error { return nil }
 
 // readOptions: a SQLite read transaction sees one snapshot of the WAL.
-func (sqliteDialect) readOptions() *sql.TxOptions { return &sql.TxOptions{ReadOnly: true} }
+func (sqliteDialect) readOptions() *sql.TxOptions { return &sqliteRead }
+
+var sqliteRead = sql.TxOptions{ReadOnly: true}
 
 func (sqliteDialect) prepares() bool { return true }
 
