@@ -1,5 +1,5 @@
 # The two commands a fresh machine needs are `make run` and `make test`.
-.PHONY: run test test-go test-client generate build vet bench bench-scale playground fuzz
+.PHONY: run test test-go test-client test-pg test-pg-run generate build vet bench bench-scale playground fuzz
 
 GO ?= go
 
@@ -18,13 +18,29 @@ vet:
 
 # Everything: formatting, vet, Go tests with the race detector (including the
 # generated-code staleness check), then the official JavaScript client
-# against a real docsapi process.
-test: vet test-go test-client
+# against a real docsapi process; then both again on PostgreSQL (test-pg).
+test: vet test-go test-client test-pg
 
 test-go:
 	$(GO) test -race -timeout 20m ./...
 
 test-client: build
+	cd test/client && npm ci --no-audit --no-fund && DOCSAPI_BIN=$(CURDIR)/docsapi npm test
+
+# The Go packages whose tests open a database, and the official client
+# tests, on a private PostgreSQL cluster started for the run and removed
+# after it (test/pg/cluster.sh; needs PostgreSQL's server binaries). Without
+# the race detector: the SQLite run above has it, and this one is about the
+# SQL and the engine's behaviour.
+PG_PACKAGES = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | grep -E ' docsapi/(apitest|storage|storage/storagetest)( |$$)' | cut -d' ' -f1)
+
+test-pg: build
+	test/pg/cluster.sh $(MAKE) --no-print-directory test-pg-run
+
+# test-pg-run expects DOCSAPI_TEST_DB (set by test/pg/cluster.sh).
+test-pg-run:
+	@test -n "$$DOCSAPI_TEST_DB" || (echo "DOCSAPI_TEST_DB is not set: run make test-pg" >&2; exit 1)
+	$(GO) test -count=1 -timeout 20m $(PG_PACKAGES)
 	cd test/client && npm ci --no-audit --no-fund && DOCSAPI_BIN=$(CURDIR)/docsapi npm test
 
 # docsapi against a bare chi + SQLite server on loopback (see README, Performance).

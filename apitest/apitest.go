@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"docsapi/auth"
 	"docsapi/server"
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // Env is one test server with its database.
@@ -30,7 +30,8 @@ type Env struct {
 	DB     *storage.DB
 	HTTP   *httptest.Server
 	Clock  *Clock
-	// DBPath is the database file (for tests that open it themselves).
+	// DBPath is the database (a SQLite file, or a PostgreSQL URL under
+	// DOCSAPI_TEST_DB) for tests that open it themselves.
 	DBPath string
 
 	// Org is a bootstrapped organization whose admin is Admin.
@@ -71,7 +72,7 @@ type Options struct {
 func New(t testing.TB, opts ...Options) *Env {
 	t.Helper()
 	clock := &Clock{now: time.Now().UTC()}
-	dbPath := filepath.Join(t.TempDir(), "test.db")
+	dbPath := storagetest.Target(t)
 	db, err := storage.Open(dbPath, storage.Options{Clock: clock.Now})
 	if err != nil {
 		t.Fatal(err)

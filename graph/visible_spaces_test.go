@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"docsapi/graph/model"
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // TestVisibleSpacesMatchEffectiveRole checks that the SQL selection of
@@ -22,7 +22,7 @@ import (
 // restore, duplicates, role changes, transfers, collection deletion.
 func TestVisibleSpacesMatchEffectiveRole(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "v.db"), storage.Options{})
+	db, err := storage.Open(storagetest.Target(t), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

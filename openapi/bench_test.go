@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"testing"
 
 	"docsapi/auth"
 	"docsapi/fetch"
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // bigSpec generates a valid OpenAPI 3.0 JSON document of about size bytes:
@@ -80,7 +80,7 @@ func BenchmarkParse2MB(b *testing.B) {
 // validate, store the version (a new document each time).
 func BenchmarkProcess2MB(b *testing.B) {
 	ctx := context.Background()
-	db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{})
+	db, err := storage.Open(storagetest.Target(b), storage.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

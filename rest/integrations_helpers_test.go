@@ -3,7 +3,6 @@ package rest_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"image"
 	"image/color"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"docsapi/apitest"
+	"docsapi/storage"
 )
 
 // webp1x1 is a 1×1 lossless WebP image.
@@ -93,7 +93,7 @@ func eventDetail(env *apitest.Env, u apitest.User, name, id string) (map[string]
 // countRows counts a table's rows through a connection of its own.
 func countRows(t *testing.T, env *apitest.Env, table string) int {
 	t.Helper()
-	db, err := sql.Open("sqlite", env.DBPath)
+	db, err := storage.OpenRaw(env.DBPath)
 	if err != nil {
 		t.Fatal(err)
 	}

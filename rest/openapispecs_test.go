@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"docsapi/openapi"
 	"docsapi/server"
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 var (
@@ -410,7 +410,7 @@ func TestOpenAPIRunDiscardedWhenSourceChanges(t *testing.T) {
 // process over the same database are processed when a new one starts.
 func TestOpenAPIRestartResumesPendingWork(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "restart.db")
+	path := storagetest.Target(t)
 	db, err := storage.Open(path, storage.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"database/sql"
 	"strings"
 	"testing"
 
@@ -191,7 +190,7 @@ func TestSiteInstallationsMigration(t *testing.T) {
 	theirs := env.Must(201, "POST", "/v1/orgs/"+otherOrg+"/sites", foreign.Token, map[string]any{"title": "Theirs"}).JSON()["id"].(string)
 	env.Must(201, "POST", "/v1/integrations/chat/installations/"+own+"/sites", env.Admin.Token, map[string]any{"site": site})
 	env.Must(200, "PATCH", "/v1/integrations/chat/installations/"+own+"/sites/"+site, env.Admin.Token, map[string]any{"externalIds": []string{"keep"}})
-	raw, err := sql.Open("sqlite", env.DBPath)
+	raw, err := storage.OpenRaw(env.DBPath)
 	if err != nil {
 		t.Fatal(err)
 	}

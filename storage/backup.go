@@ -15,11 +15,16 @@ import (
 )
 
 // Backup writes a consistent copy of the database to file while the server
-// keeps running: VACUUM INTO reads one snapshot (WAL lets writers go on) and
+// keeps running (SQLite only: PostgreSQL answers ErrBackupPostgres).
+func (db *DB) Backup(ctx context.Context, file string) error {
+	return db.dialect.backup(ctx, db, file)
+}
+
+// sqliteBackup is SQLite's Backup: VACUUM INTO reads one snapshot (WAL lets writers go on) and
 // writes a compact database. The copy goes to a temporary file beside file,
 // is synced, checked with PRAGMA integrity_check, then renamed into place,
 // so file is either absent or a complete backup. An existing file is refused.
-func (db *DB) Backup(ctx context.Context, file string) error {
+func sqliteBackup(ctx context.Context, db *DB, file string) error {
 	if _, err := os.Stat(file); err == nil {
 		return fmt.Errorf("%s already exists", file)
 	}

@@ -2,18 +2,18 @@ package storage_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"docsapi/bench/seed"
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // seeded opens a database holding one organization with members members
 // (spread over 50 teams). Only benchmarks call it: seeding costs ~0.5 s.
 func seeded(b *testing.B, members int) (*storage.DB, *seed.Env) {
 	b.Helper()
-	path := filepath.Join(b.TempDir(), "bench.db")
+	path := storagetest.Target(b)
 	lastPath = path
 	db, err := storage.Open(path, storage.Options{})
 	if err != nil {
@@ -68,7 +68,7 @@ func dbPathOf(b *testing.B) string { return lastPath }
 // BenchmarkTokenChanges is the SQL every authenticated request now pays:
 // one prepared read of the token counter (validating the cached lookup).
 func BenchmarkTokenChanges(b *testing.B) {
-	db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{})
+	db, err := storage.Open(storagetest.Target(b), storage.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

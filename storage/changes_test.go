@@ -2,8 +2,8 @@ package storage_test
 
 import (
 	"context"
+	"docsapi/storage/storagetest"
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"docsapi/storage"
@@ -12,7 +12,7 @@ import (
 // A change described with Recording reaches every sink inside the write
 // transaction that makes it, once, and not at all when the write fails.
 func TestRecordingRecordsOnceInsideTheWrite(t *testing.T) {
-	db := openDB(t, filepath.Join(t.TempDir(), "c.db"))
+	db := openDB(t, storagetest.Target(t))
 	var got []storage.Change
 	restore := storage.AddChangeSinkForTest(func(tx *storage.Tx, a storage.Actor, c storage.Change) error {
 		got = append(got, c)
@@ -43,7 +43,7 @@ func TestRecordingRecordsOnceInsideTheWrite(t *testing.T) {
 
 // A sink's error rolls the whole write back.
 func TestRecordingSinkErrorRollsBack(t *testing.T) {
-	db := openDB(t, filepath.Join(t.TempDir(), "c.db"))
+	db := openDB(t, storagetest.Target(t))
 	failed := errors.New("sink failed")
 	restore := storage.AddChangeSinkForTest(func(*storage.Tx, storage.Actor, storage.Change) error { return failed })
 	defer restore()

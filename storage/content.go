@@ -201,7 +201,7 @@ func endPosition(tx *Tx, orgID string, parent *string) (string, error) {
 	}
 	var last string
 	err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(p), '') FROM (SELECT MAX(position) AS p FROM collections WHERE `+level+
-		` UNION ALL SELECT MAX(position) FROM spaces WHERE `+level+`)`, args...).Scan(&last)
+		` UNION ALL SELECT MAX(position) FROM spaces WHERE `+level+`) ends`, args...).Scan(&last)
 	return last, err
 }
 

@@ -67,10 +67,7 @@ func init() {
 	// space's revision shares (its revisions themselves go by ON DELETE
 	// CASCADE with the space).
 	spaceRemovalHooks = append(spaceRemovalHooks, func(tx *Tx, spaceID string) error {
-		if _, err := tx.exec(`DELETE FROM search_sections WHERE rowid IN (SELECT rowid FROM search_docs WHERE space_id = ?)`, spaceID); err != nil {
-			return err
-		}
-		if _, err := tx.exec(`DELETE FROM search_docs WHERE space_id = ?`, spaceID); err != nil {
+		if err := tx.db.search.dropSpace(tx, spaceID); err != nil {
 			return err
 		}
 		return removeSpaceContent(tx, spaceID)
@@ -146,36 +143,5 @@ func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]strin
 			return err
 		}
 	}
-	rows, err := tx.QueryContext(tx.ctx, `SELECT d.page_id, d.section_id, d.ordinal, s.title, s.body FROM search_docs d JOIN search_sections s ON s.rowid = d.rowid WHERE d.space_id = ?`, fromSpace)
-	if err != nil {
-		return err
-	}
-	type row struct {
-		page, section, title, body string
-		ordinal                    int
-	}
-	var all []row
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.page, &r.section, &r.ordinal, &r.title, &r.body); err != nil {
-			rows.Close()
-			return err
-		}
-		all = append(all, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, r := range all {
-		res, err := tx.exec(`INSERT INTO search_docs (space_id, page_id, section_id, ordinal) VALUES (?, ?, ?, ?)`, toSpace, r.page, r.section, r.ordinal)
-		if err != nil {
-			return err
-		}
-		id, _ := res.LastInsertId()
-		if _, err := tx.exec(`INSERT INTO search_sections (rowid, title, body) VALUES (?, ?, ?)`, id, r.title, r.body); err != nil {
-			return err
-		}
-	}
-	return nil
+	return tx.db.search.copySpace(tx, fromSpace, toSpace)
 }

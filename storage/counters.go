@@ -30,12 +30,8 @@ type countersKey struct{}
 // reads of one request (see above). On error ctx is returned unchanged:
 // every read then reads the counters itself.
 func (db *DB) WithCounters(ctx context.Context) (context.Context, error) {
-	s, err := db.stmt(ctx, countersSnapshotSQL)
-	if err != nil {
-		return ctx, err
-	}
 	snap := &countersSnapshot{}
-	if err := s.QueryRowContext(ctx).Scan(&snap.n, &snap.access, &snap.tokens); err != nil {
+	if err := db.r().QueryRowContext(ctx, countersSnapshotSQL).Scan(&snap.n, &snap.access, &snap.tokens); err != nil {
 		return ctx, err
 	}
 	return context.WithValue(ctx, countersKey{}, snap), nil

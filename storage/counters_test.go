@@ -2,7 +2,7 @@ package storage_test
 
 import (
 	"context"
-	"path/filepath"
+	"docsapi/storage/storagetest"
 	"testing"
 
 	"docsapi/storage"
@@ -14,7 +14,7 @@ import (
 // after another process's write sees that write.
 func TestCounterSnapshotPerRequest(t *testing.T) {
 	bg := context.Background()
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := storagetest.Target(t)
 	db := openDB(t, path)
 	other := openDB(t, path) // another process on the same file
 	b, err := db.CreateOrganizationWithAdmin(bg, "Org", "a@example.com", "A", "h1")

@@ -2,8 +2,9 @@
 // migrations, and one method per business read or write. Every write runs in
 // exactly one transaction; every list is keyset-paginated.
 //
-// The SQL is kept portable (no SQLite-only functions in business queries) so
-// that a PostgreSQL backend can implement the same Store interface later.
+// The SQL is portable: what differs between SQLite and PostgreSQL (pools,
+// placeholders, the write lock, migrations, search, backup, errors) is the
+// dialect (dialect.go), and nothing else asks which engine it runs on.
 package storage
 
 import (
@@ -13,10 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -24,19 +21,19 @@ import (
 	"time"
 
 	"golang.org/x/sync/singleflight"
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrationFiles embed.FS
 
-// DB is the SQLite implementation of Store: one single-connection pool for
-// writes (SQLite has one writer at a time; queuing in Go is cheaper than
-// busy-waiting in SQLite) and a pool of readers that WAL lets run alongside.
+// DB is the database: a pool for writes (one connection: one writer at a
+// time) and a pool of readers, on SQLite or PostgreSQL (its dialect).
 type DB struct {
-	write *sql.DB
-	read  *sql.DB
-	now   func() time.Time
+	write   *sql.DB
+	read    *sql.DB
+	now     func() time.Time
+	dialect dialect
+	search  searchEngine
 
 	mu      sync.RWMutex
 	rstmts  map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
@@ -75,44 +72,19 @@ type Options struct {
 	Readers int              // reader pool size; default max(4, 2*GOMAXPROCS)
 }
 
-// Open creates the file's folder if needed, opens both pools and applies the
-// migrations not yet applied.
-func Open(path string, opt Options) (*DB, error) {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("create database folder: %w", err)
-		}
-	}
-	pragmas := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(FULL)"} {
-		pragmas.Add("_pragma", p)
-	}
-	// BEGIN IMMEDIATE on the writer: a second process (docsapi admin) then
-	// waits on busy_timeout instead of failing a deferred upgrade.
-	wdsn := "file:" + path + "?" + pragmas.Encode() + "&_pragma=" + url.QueryEscape(fmt.Sprintf("wal_autocheckpoint(%d)", checkpointPages)) + "&_txlock=immediate"
-	rdsn := "file:" + path + "?" + pragmas.Encode()
-
-	w, err := sql.Open("sqlite", wdsn)
+// Open opens the database target names, a SQLite file path (its folder is
+// created if needed) or a postgres:// URL, and applies the migrations not
+// yet applied. Any other URL is refused (see dialectFor).
+func Open(target string, opt Options) (*DB, error) {
+	d, err := dialectFor(target)
 	if err != nil {
 		return nil, err
 	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	r, err := sql.Open("sqlite", rdsn)
+	w, r, err := d.open(target, opt)
 	if err != nil {
-		w.Close()
 		return nil, err
 	}
-	n := opt.Readers
-	if n <= 0 {
-		n = max(4, 2*runtime.GOMAXPROCS(0))
-	}
-	r.SetMaxOpenConns(n)
-	r.SetMaxIdleConns(n)
-	r.SetConnMaxLifetime(0)
-
-	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
+	db := &DB{write: w, read: r, now: opt.Clock, dialect: d, search: d.search(), rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
 		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
 		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000},
 		searches: versioned[searchAnswer]{max: 128}, pages: versioned[any]{max: maxCachedPages}}
@@ -126,8 +98,8 @@ func Open(path string, opt Options) (*DB, error) {
 	return db, nil
 }
 
-// Close finishes the prepared statements and both pools; WAL is checkpointed
-// by SQLite when the last connection closes.
+// Close finishes the prepared statements and both pools; SQLite's WAL is
+// checkpointed when the last connection closes.
 func (db *DB) Close() error {
 	db.mu.Lock()
 	for _, s := range db.rstmts {
@@ -153,29 +125,38 @@ func (db *DB) Ping(ctx context.Context) error {
 	return db.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)
 }
 
+// migrate applies, in name order and in one write transaction, the
+// dialect's migrations not yet recorded in schema_migrations. Both dialects
+// have the same file names, so the recorded versions match. On PostgreSQL
+// the transaction holds the write lock from its start: replicas starting
+// together migrate one after the other, and the later ones find nothing to do.
 func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("migrations table: %w", err)
-	}
-	// The change counter: one row, bumped by every write transaction (see
-	// Write), read by lists to know whether a cached total is still exact.
-	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS change_counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("change counter: %w", err)
-	}
-	if _, err := db.write.ExecContext(ctx, `INSERT INTO change_counter (id, n) SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM change_counter)`); err != nil {
-		return fmt.Errorf("change counter: %w", err)
-	}
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	for _, name := range names {
+	if err := db.dialect.beginWrite(ctx, tx); err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	for _, q := range db.dialect.bootstrap() {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("migrations table: %w", err)
+		}
+	}
+	// The change counter: one row, bumped by every write transaction (see
+	// Write), read by lists to know whether a cached total is still exact.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO change_counter (id, n) SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM change_counter)`); err != nil {
+		return fmt.Errorf("change counter: %w", err)
+	}
+	names, err := fs.Glob(migrationFiles, db.dialect.migrations()+"/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, file := range names {
+		// Recorded as migrations/NAME on both (SQLite's first record).
+		name := "migrations/" + file[strings.LastIndexByte(file, '/')+1:]
 		var done int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE name = ?`, name).Scan(&done); err != nil {
 			return err
@@ -183,7 +164,7 @@ func (db *DB) migrate(ctx context.Context) error {
 		if done > 0 {
 			continue
 		}
-		body, err := migrationFiles.ReadFile(name)
+		body, err := migrationFiles.ReadFile(file)
 		if err != nil {
 			return err
 		}
@@ -200,6 +181,9 @@ func (db *DB) migrate(ctx context.Context) error {
 // stmt returns the reader pool's prepared statement for query, preparing
 // it once. Hot paths never re-parse SQL.
 func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if !db.dialect.prepares() {
+		return nil, nil
+	}
 	cache, pool := db.rstmts, db.read
 	db.mu.RLock()
 	s := cache[query]
@@ -228,6 +212,9 @@ const maxDynamicStmts = 256
 // than maxDynamicStmts of them are cached. Failing to prepare is not an
 // error here: the query then runs unprepared and reports it.
 func (db *DB) prepareDynamic(ctx context.Context, queries ...string) {
+	if !db.dialect.prepares() {
+		return
+	}
 	for _, q := range queries {
 		if db.cachedStmt(q) != nil {
 			continue
@@ -284,18 +271,22 @@ type queryer interface {
 // reader runs prepared statements on the reader pool.
 type reader struct{ db *DB }
 
+// (On PostgreSQL there are none: the reader pool's driver prepares.)
 func (r reader) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	s, err := r.db.stmt(ctx, q)
 	if err != nil {
 		return nil, err
+	}
+	if s == nil {
+		return r.db.read.QueryContext(ctx, q, args...)
 	}
 	return s.QueryContext(ctx, args...)
 }
 
 func (r reader) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
 	s, err := r.db.stmt(ctx, q)
-	if err != nil {
-		return r.db.read.QueryRowContext(ctx, q, args...) // surfaces the prepare error on Scan
+	if err != nil || s == nil {
+		return r.db.read.QueryRowContext(ctx, q, args...) // surfaces a prepare error on Scan
 	}
 	return s.QueryRowContext(ctx, args...)
 }
@@ -355,7 +346,7 @@ func (t *Tx) stmt(ctx context.Context, q string) *sql.Stmt {
 	if s != nil {
 		return t.tx.StmtContext(ctx, s)
 	}
-	if !known && len(t.unprepared) < 64 {
+	if !known && len(t.unprepared) < 64 && t.db.dialect.prepares() {
 		t.unprepared = append(t.unprepared, q)
 	}
 	return nil
@@ -369,6 +360,9 @@ const maxWriteStmts = 1024
 // writer pool once the transaction has released it. SQL that fails to
 // prepare (or arrives once the cache is full) keeps running unprepared.
 func (db *DB) prepareWrites(queries []string) {
+	if !db.dialect.prepares() {
+		return
+	}
 	for _, q := range queries {
 		db.mu.RLock()
 		_, known := db.wstmts[q]
@@ -419,6 +413,13 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 	began := time.Now()
 	var t *Tx
 	if err == nil {
+		err = db.dialect.beginWrite(ctx, sqlTx)
+		began = time.Now()
+		if err != nil {
+			sqlTx.Rollback()
+		}
+	}
+	if err == nil {
 		t = &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
 		if err = fn(t); err == nil {
 			err = t.recordChanges(ctx)
@@ -465,7 +466,7 @@ func (db *DB) Stats() (write, read sql.DBStats) { return db.write.Stats(), db.re
 // ReadTx runs fn in one read transaction so that several queries (a page and
 // its count) see the same snapshot.
 func (db *DB) ReadTx(ctx context.Context, fn func(q queryer) error) error {
-	sqlTx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	sqlTx, err := db.read.BeginTx(ctx, db.dialect.readOptions())
 	if err != nil {
 		return err
 	}
@@ -521,3 +522,6 @@ func notFound(err error) error {
 	}
 	return err
 }
+
+// Engine is the database engine of the transaction (see DB.Engine).
+func (t *Tx) Engine() string { return t.db.Engine() }

@@ -2,12 +2,12 @@ package storage_test
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // TestConcurrentListsOnColdStart runs many more concurrent lists than there
@@ -17,7 +17,7 @@ import (
 func TestConcurrentListsOnColdStart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := storagetest.Target(t)
 	setup, err := storage.Open(path, storage.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -285,8 +285,7 @@ func uniqueAs(err error, as error) error {
 	if err == nil {
 		return nil
 	}
-	msg := err.Error()
-	if strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "duplicate key") || strings.Contains(msg, "PRIMARY KEY") {
+	if (sqliteDialect{}).unique(err) || (postgresDialect{}).unique(err) {
 		return as
 	}
 	return err

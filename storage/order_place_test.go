@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -78,7 +77,7 @@ func storedOrder(t *testing.T, db *DB, org string) []string {
 // position that is not an adjacent sibling) match it too.
 func TestPlacementKeepsOrder(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(filepath.Join(t.TempDir(), "o.db"), Options{})
+	db, err := Open(testTarget(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +210,7 @@ func TestPlacementKeepsOrder(t *testing.T) {
 // gets a position of its own, in commit order after those before it.
 func TestConcurrentCreatesGetDistinctPositions(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(filepath.Join(t.TempDir(), "c.db"), Options{})
+	db, err := Open(testTarget(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +283,7 @@ func TestConcurrentCreatesGetDistinctPositions(t *testing.T) {
 // for an empty level.
 func TestEndPositionAgreesWithNeighbour(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(filepath.Join(t.TempDir(), "e.db"), Options{})
+	db, err := Open(testTarget(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,10 @@ package storage_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // TestListTotalFollowsWrites checks that cached list totals never outlive a
@@ -13,7 +13,7 @@ import (
 // handle on the same file (as `docsapi admin` does from another process).
 func TestListTotalFollowsWrites(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := storagetest.Target(t)
 	db := openDB(t, path)
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
 	if err != nil {

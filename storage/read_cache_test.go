@@ -3,10 +3,10 @@ package storage_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // TestCachedReadsFollowWrites checks that the cached single reads
@@ -15,7 +15,7 @@ import (
 // (as `docsapi admin` does from another process).
 func TestCachedReadsFollowWrites(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := storagetest.Target(t)
 	db := openDB(t, path)
 	other := openDB(t, path)
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
@@ -109,7 +109,7 @@ func (bodyAnalyzer) Sections(p *storage.TreePage) []storage.SearchSection {
 // one, a page edited out of the results, and each results page on its own.
 func TestCachedSearchFollowsWrites(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := storagetest.Target(t)
 	db := openDB(t, path)
 	other := openDB(t, path)
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
@@ -188,7 +188,7 @@ func TestCachedSearchFollowsWrites(t *testing.T) {
 // handle or another one on the file, a trash, and each page on its own.
 func TestCachedSpacePagesFollowWrites(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "t.db")
+	path := storagetest.Target(t)
 	db := openDB(t, path)
 	other := openDB(t, path)
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")

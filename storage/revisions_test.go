@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -27,7 +26,7 @@ func count(t *testing.T, db *DB, q string, args ...any) int {
 // are shared with the parent revision.
 func TestRevisionsShareUnchangedPages(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(filepath.Join(t.TempDir(), "x.db"), Options{})
+	db, err := Open(testTarget(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,14 @@
 package storage
 
-// Full-text search over the active revision of every space. This file is
-// the one SQLite-specific part of the storage: it uses an FTS5 table
-// (search_sections, ranked with bm25) beside search_docs, which holds each
-// row's space, page and section. A PostgreSQL backend would implement the
-// same methods with a tsvector column and ts_rank.
+// Full-text search over the active revision of every space. The index
+// and the matching are the dialect's searchEngine (FTS5 on SQLite,
+// search_sqlite.go; tsvector and GIN on PostgreSQL, search_postgres.go);
+// ranking, grouping by page or space and pagination are shared here.
 
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
+	"database/sql"
 	"fmt"
 	"sort"
 	"strings"
@@ -42,13 +41,8 @@ func reindexSpace(tx *Tx, spaceID, _ string, _ string, t *Tree, an Analyzer) err
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	drop := func(pageID string) error {
-		if _, err := tx.exec(`DELETE FROM search_sections WHERE rowid IN (SELECT rowid FROM search_docs WHERE space_id = ? AND page_id = ?)`, spaceID, pageID); err != nil {
-			return err
-		}
-		_, err := tx.exec(`DELETE FROM search_docs WHERE space_id = ? AND page_id = ?`, spaceID, pageID)
-		return err
-	}
+	engine := tx.db.search
+	drop := func(pageID string) error { return engine.dropPage(tx, spaceID, pageID) }
 	var werr error
 	t.Walk(func(p, _ *TreePage) bool {
 		prev, had := old[p.ID]
@@ -65,13 +59,7 @@ func reindexSpace(tx *Tx, spaceID, _ string, _ string, t *Tree, an Analyzer) err
 			return true
 		}
 		for i, s := range an.Sections(p) {
-			res, err := tx.exec(`INSERT INTO search_docs (space_id, page_id, section_id, ordinal) VALUES (?, ?, ?, ?)`, spaceID, p.ID, s.ID, i)
-			if err != nil {
-				werr = err
-				return false
-			}
-			rowid, _ := res.LastInsertId()
-			if _, werr = tx.exec(`INSERT INTO search_sections (rowid, title, body) VALUES (?, ?, ?)`, rowid, s.Title, s.Body); werr != nil {
+			if werr = engine.add(tx, spaceID, p.ID, i, s); werr != nil {
 				return false
 			}
 		}
@@ -109,32 +97,39 @@ type SpaceHit struct {
 	Pages   []PageHit
 }
 
-// ftsQuery turns free text into an FTS5 query: every word must match (the
-// last one as a prefix, for search-as-you-type); operators typed by the
-// user are taken as plain words. "" when the text has no word.
-func ftsQuery(text string) string {
-	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	for i, w := range words {
-		words[i] = `"` + w + `"`
-		if i == len(words)-1 {
-			words[i] += "*"
-		}
-	}
-	return strings.Join(words, " ")
+// searchEngine is a dialect's full-text index of sections and its
+// matching. Scores are lower-is-better (bm25's sign).
+type searchEngine interface {
+	// query is the engine's query for words (searchWords, at least one):
+	// every word must match, the last one as a prefix (search-as-you-type).
+	query(words []string) string
+	// add indexes one section of a page.
+	add(tx *Tx, spaceID, pageID string, ordinal int, s SearchSection) error
+	dropPage(tx *Tx, spaceID, pageID string) error
+	dropSpace(tx *Tx, spaceID string) error
+	// copySpace gives toSpace the index rows of fromSpace (a duplicate).
+	copySpace(tx *Tx, fromSpace, toSpace string) error
+	// matches is a query of the rows of the given spaces that match q, with
+	// cols (of d, the search_docs row) and a column score, and its arguments.
+	matches(cols, q string, spaces []string) (string, []any)
+	// sections is, of the given search_docs rows, those matching q: rowid,
+	// title, excerpt, score.
+	sections(ctx context.Context, tx queryer, q string, rowids []int64) (*sql.Rows, error)
 }
 
-// bm25 ranks a match; a match in a section title weighs five times one in
-// its body.
-const bm25 = `bm25(search_sections, 5.0, 1.0)`
+// searchWords is the words of free text; operators typed by the user are
+// taken as plain words (nil when the text has none).
+func searchWords(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
 
-// matches is the matching rows of the given spaces with cols (of the FTS
-// table and d, the search_docs row). Only what the ranking needs is read:
-// each further column (a title from the FTS content, an excerpt) costs a
-// read per matching section, and a broad query matches all of them.
-func matches(cols string, spaces []string) (string, []any) {
-	return `SELECT ` + cols + `
- FROM search_sections JOIN search_docs d ON d.rowid = search_sections.rowid
- WHERE search_sections MATCH ? AND d.space_id IN (` + placeholders(len(spaces)) + `)`, anySlice(spaces)
+// searchQuery is the engine's query for text, "" when the text has no word.
+func (db *DB) searchQuery(text string) string {
+	words := searchWords(text)
+	if len(words) == 0 {
+		return ""
+	}
+	return db.search.query(words)
 }
 
 // rankedGroups runs one ranking query: the groups (pages or spaces) of the
@@ -245,19 +240,19 @@ func (db *DB) cachedSearch(ctx context.Context, key string, run func(tx queryer)
 // number of matching pages. Ranking is not stable under writes, so the
 // cursor is an offset.
 func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, limit int) ([]PageHit, int, error) {
-	q := ftsQuery(text)
+	q := db.searchQuery(text)
 	if q == "" {
 		return nil, 0, nil
 	}
 	scope := []string{spaceID}
 	a, err := db.cachedSearch(ctx, searchKey("pages", scope, offset, limit, 5, q), func(tx queryer) (a searchAnswer, err error) {
-		m, margs := matches(`d.page_id, `+bm25+` AS score`, scope)
-		ids, n, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "page_id", offset, limit)
+		m, margs := db.search.matches(`d.page_id`, q, scope)
+		ids, n, err := rankedGroups(ctx, tx, m, margs, "page_id", offset, limit)
 		a.count = n
 		if err != nil || len(ids) == 0 {
 			return a, err
 		}
-		a.pages, err = pageHits(ctx, tx, q, scope, ids, 5)
+		a.pages, err = pageHits(ctx, tx, db.search, q, scope, ids, 5)
 		return a, err
 	})
 	return a.pages, a.count, err
@@ -267,28 +262,28 @@ func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, lim
 // returns one page of them with up to pagesPer pages each, and the number of
 // matching spaces.
 func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
-	q := ftsQuery(text)
+	q := db.searchQuery(text)
 	if q == "" || len(spaceIDs) == 0 {
 		return nil, 0, nil
 	}
 	a, err := db.cachedSearch(ctx, searchKey("spaces", spaceIDs, offset, limit, pagesPer, q), func(tx queryer) (a searchAnswer, err error) {
-		a.spaces, a.count, err = searchSpaces(ctx, tx, spaceIDs, q, offset, limit, pagesPer)
+		a.spaces, a.count, err = searchSpaces(ctx, tx, db.search, spaceIDs, q, offset, limit, pagesPer)
 		return a, err
 	})
 	return a.spaces, a.count, err
 }
 
-func searchSpaces(ctx context.Context, tx queryer, spaceIDs []string, q string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
-	m, margs := matches(`d.space_id, `+bm25+` AS score`, spaceIDs)
-	spaces, count, err := rankedGroups(ctx, tx, m, append([]any{q}, margs...), "space_id", offset, limit)
+func searchSpaces(ctx context.Context, tx queryer, engine searchEngine, spaceIDs []string, q string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
+	m, margs := engine.matches(`d.space_id`, q, spaceIDs)
+	spaces, count, err := rankedGroups(ctx, tx, m, margs, "space_id", offset, limit)
 	if err != nil || len(spaces) == 0 {
 		return nil, count, err
 	}
 	// The best pages of each listed space, in one query.
-	m2, margs2 := matches(`d.space_id, d.page_id, `+bm25+` AS score`, spaces)
+	m2, margs2 := engine.matches(`d.space_id, d.page_id`, q, spaces)
 	prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM (
  SELECT space_id, page_id, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY MIN(score), page_id) AS n FROM x GROUP BY space_id, page_id
-) WHERE n <= ? ORDER BY space_id, n`, append(append([]any{q}, margs2...), pagesPer)...)
+) ranked WHERE n <= ? ORDER BY space_id, n`, append(margs2, pagesPer)...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -305,7 +300,7 @@ func searchSpaces(ctx context.Context, tx queryer, spaceIDs []string, q string, 
 	if err := prow.Err(); err != nil {
 		return nil, 0, err
 	}
-	hits, err := pageHits(ctx, tx, q, spaces, pageIDs, 3)
+	hits, err := pageHits(ctx, tx, engine, q, spaces, pageIDs, 3)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -322,7 +317,7 @@ func searchSpaces(ctx context.Context, tx queryer, spaceIDs []string, q string, 
 
 // pageHits loads, for the given pages (in that order), their title and path
 // in their space's active revision and their best matching sections.
-func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []string, sectionsPer int) ([]PageHit, error) {
+func pageHits(ctx context.Context, tx queryer, engine searchEngine, q string, spaces, pageIDs []string, sectionsPer int) ([]PageHit, error) {
 	in, sin := placeholders(len(pageIDs)), placeholders(len(spaces))
 	rows, err := tx.QueryContext(ctx, `SELECT s.id, `+pageCols+` FROM spaces s JOIN revision_pages rp ON rp.revision_id = s.revision_id
  JOIN page_versions v ON v.hash = rp.version WHERE s.id IN (`+sin+`) AND rp.page_id IN (`+in+`)`, append(anySlice(spaces), anySlice(pageIDs)...)...)
@@ -346,7 +341,7 @@ func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []strin
 	}
 	// Their sections (an index read), then which of them match, how well
 	// and their excerpts: one pass over the query's matches without a join,
-	// snippet() only for these rows (a broad query matches every section;
+	// excerpts only for these rows (a broad query matches every section;
 	// joining them all to find these pages cost more than ranking them).
 	type section struct {
 		pageID  string
@@ -375,11 +370,7 @@ func pageHits(ctx context.Context, tx queryer, q string, spaces, pageIDs []strin
 	if err := drows.Err(); err != nil {
 		return nil, err
 	}
-	ids, _ := json.Marshal(rowids)
-	// +rowid: a filter on the matches, not a rowid lookup per listed row
-	// (each would scan the query's whole doclist again).
-	srows, err := tx.QueryContext(ctx, `SELECT rowid, title, snippet(search_sections, 1, '', '', '…', 24), `+bm25+` FROM search_sections
- WHERE search_sections MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`, q, string(ids))
+	srows, err := engine.sections(ctx, tx, q, rowids)
 	if err != nil {
 		return nil, err
 	}

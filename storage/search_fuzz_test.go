@@ -2,10 +2,10 @@ package storage_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // FuzzSearchPages searches a small space with any text and any page: no
@@ -14,7 +14,7 @@ import (
 // second from the answers kept between writes) gives the same count.
 func FuzzSearchPages(f *testing.F) {
 	ctx := context.Background()
-	db := openDB(f, filepath.Join(f.TempDir(), "t.db"))
+	db := openDB(f, storagetest.Target(f))
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
 	if err != nil {
 		f.Fatal(err)

@@ -151,9 +151,10 @@ func (db *DB) CreateSite(ctx context.Context, s *Site, newSpace *Space, spaces [
 	return db.Write(ctx, func(tx *Tx) error {
 		if basename != nil {
 			// Basenames are ASCII slugs: every one starting with Prefix sorts
-			// between Prefix and Prefix followed by 0xff.
+			// between Prefix and Prefix followed by 0x7f (DEL, above every
+			// printable character, and valid UTF-8 as PostgreSQL text must be).
 			names, err := queryIDs(tx, `SELECT basename FROM sites WHERE organization_id = ? AND basename >= ? AND basename < ?`,
-				s.OrganizationID, basename.Prefix, basename.Prefix+"\xff")
+				s.OrganizationID, basename.Prefix, basename.Prefix+"\x7f")
 			if err != nil {
 				return err
 			}

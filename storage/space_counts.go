@@ -43,10 +43,10 @@ func refreshMemberCounts(tx *Tx, orgID, userID string) error {
 const memberClassesInsert = `INSERT INTO member_space_classes (organization_id, user_id, parent_id, visibility, default_level, live)
 SELECT x.organization_id, x.user_id, COALESCE(s.parent_id, ''), s.visibility, COALESCE(s.default_level, ''), COUNT(*) FROM (
   SELECT g.organization_id, g.principal_id AS user_id, g.target_id FROM content_grants g
-  WHERE g.organization_id = ? AND g.principal_kind = 'user' AND g.target_kind = 'space' AND (? IS NULL OR g.principal_id = ?)
+  WHERE g.organization_id = ? AND g.principal_kind = 'user' AND g.target_kind = 'space' AND (CAST(? AS TEXT) IS NULL OR g.principal_id = ?)
   UNION
   SELECT tm.organization_id, tm.user_id, g.target_id FROM team_members tm CROSS JOIN content_grants g
-  WHERE tm.organization_id = ? AND (? IS NULL OR tm.user_id = ?)
+  WHERE tm.organization_id = ? AND (CAST(? AS TEXT) IS NULL OR tm.user_id = ?)
     AND g.organization_id = tm.organization_id AND g.principal_kind = 'team' AND g.principal_id = tm.team_id AND g.target_kind = 'space') x
 CROSS JOIN spaces s WHERE s.id = x.target_id AND s.deleted_at IS NULL
 GROUP BY x.organization_id, x.user_id, COALESCE(s.parent_id, ''), s.visibility, COALESCE(s.default_level, '')`

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 )
 
@@ -14,7 +13,7 @@ import (
 // or through a team, counted from the rows.
 func TestMemberSpaceCountStaysExact(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "s.db")
+	path := testTarget(t)
 	db, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -2,17 +2,17 @@ package storage_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // TestMemberTeamCountStaysExact walks every team write and checks after each
 // that the stored per-member team count equals the member's live team list.
 func TestMemberTeamCountStaysExact(t *testing.T) {
 	ctx := context.Background()
-	db := openDB(t, filepath.Join(t.TempDir(), "t.db"))
+	db := openDB(t, storagetest.Target(t))
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "admin@example.com", "Admin", "h0")
 	if err != nil {
 		t.Fatal(err)

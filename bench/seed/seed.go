@@ -68,8 +68,10 @@ func Bootstrap(ctx context.Context, db *storage.DB, title string) (*Env, error) 
 // index pages in memory for the transaction.
 func batchInsert(tx *storage.Tx, ctx context.Context, table string, cols []string, rows [][]any) error {
 	const perStmt = 500
-	if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -262144`); err != nil {
-		return err
+	if tx.Engine() == "sqlite" {
+		if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -262144`); err != nil {
+			return err
+		}
 	}
 	insert := func(n int) string {
 		row := "(?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -112,7 +114,12 @@ func batchInsert(tx *storage.Tx, ctx context.Context, table string, cols []strin
 // from a million rows at once is several times faster than keeping it up
 // to date row by row (the rows arrive in random id order). The index
 // definitions are read back from the schema, so they stay the migrations'.
+// On PostgreSQL fn runs with the indexes in place (the definitions live in
+// pg_indexes, and seeding there is not benchmarked at scale).
 func withoutIndexes(tx *storage.Tx, ctx context.Context, tables []string, fn func() error) error {
+	if tx.Engine() != "sqlite" {
+		return fn()
+	}
 	var defs []string
 	for _, t := range tables {
 		rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`, t)

@@ -48,7 +48,7 @@ func required(pairs ...string) error {
 
 func adminBootstrap(args []string) error {
 	f := newFlags("admin bootstrap")
-	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file")
+	dbPath := f.DB()
 	email := f.String("email", "", "e-mail of the admin user")
 	name := f.String("name", "", "display name of the admin user")
 	org := f.String("org", "", "title of the new organization")
@@ -78,7 +78,7 @@ func adminBootstrap(args []string) error {
 
 func adminUser(args []string) error {
 	f := newFlags("admin user")
-	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file")
+	dbPath := f.DB()
 	email := f.String("email", "", "e-mail of the new user")
 	name := f.String("name", "", "display name of the new user")
 	org := f.String("org", "", "organization id to add the user to")
@@ -128,7 +128,7 @@ func adminUser(args []string) error {
 // same file.
 func adminToken(args []string) error {
 	f := newFlags("admin token")
-	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file")
+	dbPath := f.DB()
 	email := f.String("email", "", "e-mail of the user the token acts for")
 	label := f.String("label", "docsapi admin token", "what the token is for (1 to 100 characters; shown in GET /v1/user/tokens)")
 	readOnly := f.Bool("read-only", false, "refuse every write made with the token")
@@ -168,11 +168,17 @@ func adminToken(args []string) error {
 	}{u.ID, t.ID, t.Label, t.ReadOnly, secret})
 }
 
-// openExisting opens a database file that must exist already: an admin
-// command on a mistyped path must not create an empty database there.
+// openExisting opens a database that must exist already: an admin command
+// on a mistyped path must not create an empty database there (a
+// PostgreSQL database is never created by docsapi: a wrong URL fails).
 func openExisting(path string) (*storage.DB, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("--db: %w", err)
+	if err := storage.CheckTarget(path); err != nil {
+		return nil, err
+	}
+	if !storage.IsPostgres(path) {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("--db: %w", err)
+		}
 	}
 	return storage.Open(path, storage.Options{})
 }
@@ -192,10 +198,13 @@ func oneFile(f envFlags, args []string) (string, error) {
 // be running on it (VACUUM INTO a temporary file, integrity check, rename).
 func adminBackup(args []string) error {
 	f := newFlags("admin backup")
-	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file")
+	dbPath := f.DB()
 	file, err := oneFile(f, args)
 	if err != nil {
 		return err
+	}
+	if storage.IsPostgres(*dbPath) {
+		return storage.ErrBackupPostgres
 	}
 	db, err := openExisting(*dbPath)
 	if err != nil {
@@ -217,10 +226,16 @@ func adminBackup(args []string) error {
 // stopped first; the replaced database is kept beside it.
 func adminRestore(args []string) error {
 	f := newFlags("admin restore")
-	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file to replace (stop the server first)")
+	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file to replace (stop the server first); PostgreSQL: use pg_restore")
 	file, err := oneFile(f, args)
 	if err != nil {
 		return err
+	}
+	if err := storage.CheckTarget(*dbPath); err != nil {
+		return err
+	}
+	if storage.IsPostgres(*dbPath) {
+		return errors.New("docsapi restores SQLite backups only; restore a PostgreSQL database with pg_restore or psql")
 	}
 	kept, err := storage.Restore(context.Background(), *dbPath, file)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // TestAdminCommandsBesideARunningServer builds the binary, runs `docsapi
@@ -34,6 +36,9 @@ func TestAdminCommandsBesideARunningServer(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	db := filepath.Join(dir, "data", "docsapi.db")
+	if storagetest.OnPostgres() {
+		db = storagetest.Target(t)
+	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -290,5 +295,28 @@ func getJSON(t *testing.T, url, token string, status int, v any) {
 		if err := json.Unmarshal(raw, v); err != nil {
 			t.Fatalf("GET %s: %v: %s", url, err, raw)
 		}
+	}
+}
+
+// TestUnsupportedDatabaseRefused: a --db URL of a scheme docsapi does not
+// serve stops every command at start, names the supported forms, and
+// creates nothing (it used to become a folder "mysql:" with a SQLite file).
+func TestUnsupportedDatabaseRefused(t *testing.T) {
+	dir := t.TempDir()
+	target := "mysql://root@" + dir + "/docsapi"
+	for _, err := range []error{
+		serve([]string{"--addr", "127.0.0.1:0", "--db", target}),
+		admin([]string{"bootstrap", "--db", target, "--email", "a@example.com", "--name", "A", "--org", "O"}),
+		admin([]string{"user", "--db", target, "--email", "a@example.com", "--name", "A"}),
+		admin([]string{"token", "--db", target, "--email", "a@example.com"}),
+		admin([]string{"backup", "--db", target, filepath.Join(dir, "b.db")}),
+		admin([]string{"restore", "--db", target, filepath.Join(dir, "b.db")}),
+	} {
+		if err == nil || !strings.Contains(err.Error(), "postgres://") || !strings.Contains(err.Error(), "unsupported scheme") {
+			t.Errorf("--db %s: %v, want a refusal naming the supported forms", target, err)
+		}
+	}
+	if _, err := os.Stat("mysql:"); err == nil {
+		t.Fatal("a folder mysql: was created")
 	}
 }

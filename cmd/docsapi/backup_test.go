@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"docsapi/apitest"
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // TestBackupUnderWriteLoad takes a backup with `docsapi admin backup` while
@@ -20,6 +22,16 @@ import (
 // integrity check and hold every write acknowledged before it started.
 func TestBackupUnderWriteLoad(t *testing.T) {
 	env := apitest.New(t)
+	if storagetest.OnPostgres() {
+		// docsapi backs up SQLite files; PostgreSQL has pg_dump.
+		for _, cmd := range []string{"backup", "restore"} {
+			err := admin([]string{cmd, "--db", env.DBPath, filepath.Join(t.TempDir(), "backup.db")})
+			if err == nil || !strings.Contains(err.Error(), "pg_") {
+				t.Fatalf("admin %s on PostgreSQL: %v, want a refusal naming pg_dump or pg_restore", cmd, err)
+			}
+		}
+		return
+	}
 	teams := "/v1/orgs/" + env.Org + "/teams"
 	var (
 		mu    sync.Mutex

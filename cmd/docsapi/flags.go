@@ -73,3 +73,9 @@ func list(v string) []string {
 	}
 	return out
 }
+
+// DB is the --db flag of every command: a SQLite file (the default) or a
+// postgres:// URL (storage.Open refuses any other URL).
+func (f envFlags) DB() *string {
+	return f.String("db", "./data/docsapi.db", "SQLite database file or postgres:// URL")
+}

@@ -7,6 +7,8 @@
 //	docsapi admin backup --db PATH FILE
 //	docsapi admin restore --db PATH FILE
 //
+// --db is a SQLite file path or a postgres:// URL (backup and restore:
+// SQLite only; PostgreSQL has pg_dump and pg_restore).
 // Every flag has an environment twin (DOCSAPI_ADDR, DOCSAPI_DB, ...).
 package main
 
@@ -36,7 +38,8 @@ const usage = `usage:
   docsapi admin user --db PATH --email E --name N [--org ORGID --role ROLE]
   docsapi admin backup --db PATH FILE   consistent copy while the server runs
   docsapi admin restore --db PATH FILE  replace the database with a backup (stop the server first)
-  docsapi version`
+  docsapi version
+--db (DOCSAPI_DB) is a SQLite file path (default ./data/docsapi.db) or a postgres:// URL.`
 
 func main() {
 	if len(os.Args) < 2 {

@@ -24,7 +24,7 @@ import (
 func serve(args []string) error {
 	f := newFlags("serve")
 	addr := f.String("addr", "127.0.0.1:8080", "listen address")
-	dbPath := f.String("db", "./data/docsapi.db", "SQLite database file")
+	dbPath := f.DB()
 	publicURL := f.String("public-url", "", "external base URL used in urls fields and SSO service URLs (default http://ADDR)")
 	allowPrivate := f.Bool("allow-private-fetch", false, "let server-side fetches reach loopback and private addresses")
 	translateURL := f.String("translate-url", "", "LibreTranslate-compatible translation server URL")
@@ -82,12 +82,16 @@ func serve(args []string) error {
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = "http://" + cfg.Addr
 	}
+	// A --db docsapi cannot serve fails before anything else happens.
+	if err := storage.CheckTarget(cfg.DBPath); err != nil {
+		return err
+	}
 	redacted := "(unset)"
 	if cfg.TranslateKey != "" {
 		redacted = "(set, redacted)"
 	}
 	fmt.Printf("docsapi %s (%s)\n  addr=%s db=%s public-url=%s allow-private-fetch=%t translate-url=%q translate-key=%s max-body-bytes=%d log-level=%s\n",
-		cfg.Version, cfg.Build, cfg.Addr, cfg.DBPath, cfg.PublicURL, cfg.AllowPrivateFetch, cfg.TranslateURL, redacted, cfg.MaxBodyBytes, level)
+		cfg.Version, cfg.Build, cfg.Addr, storage.Redact(cfg.DBPath), cfg.PublicURL, cfg.AllowPrivateFetch, cfg.TranslateURL, redacted, cfg.MaxBodyBytes, level)
 	fmt.Printf("  metrics-addr=%q rate-limit=%d rate-limit-anonymous=%d rate-limit-window=%s client-ip-header=%q cors-origins=%q\n",
 		cfg.MetricsAddr, cfg.RateLimit, cfg.RateLimitAnonymous, cfg.RateLimitWindow, cfg.ClientIPHeader, strings.Join(cfg.CORSOrigins, ","))
 	fmt.Printf("  graphql-max-complexity=%d graphql-max-depth=%d graphql-resolver-concurrency=%d graphql-introspection=%t graphql-playground=%t\n",

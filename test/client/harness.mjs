@@ -37,13 +37,27 @@ function admin(args) {
   return JSON.parse(execFileSync(BIN, ['admin', ...args], { encoding: 'utf8' }));
 }
 
+// With DOCSAPI_TEST_DB (a PostgreSQL server URL, see test/pg/cluster.sh),
+// each server gets a database of its own there, created with psql and
+// dropped when it stops; without it, a SQLite file in a temporary folder.
+function freshDatabase(dir) {
+  const server = process.env.DOCSAPI_TEST_DB;
+  if (!server) return { db: join(dir, 'docsapi.db'), drop() {} };
+  const name = `docsapi_client_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const psql = (sql) => execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', server, '-c', sql], { stdio: ['ignore', 'ignore', 'inherit'] });
+  psql(`CREATE DATABASE ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { db: url.toString(), drop: () => psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
 /**
  * startServer() -> { endpoint, client, org, user, token, db, newUser(email, role), newOrg(title, email), stop() }
  * extraArgs are appended to `docsapi serve` (for example ['--translate-url', url]).
  */
 export async function startServer(extraArgs = []) {
   const dir = mkdtempSync(join(tmpdir(), 'docsapi-client-'));
-  const db = join(dir, 'docsapi.db');
+  const { db, drop } = freshDatabase(dir);
   const boot = admin(['bootstrap', '--db', db, '--email', 'owner@example.com', '--name', 'Owner', '--org', 'Client Test Org']);
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
@@ -75,6 +89,7 @@ export async function startServer(extraArgs = []) {
     async stop() {
       proc.kill('SIGTERM');
       await once(proc, 'exit');
+      drop();
     },
   };
 }

@@ -1,0 +1,122 @@
+package storage
+
+// The dialect is everything that differs between the two database engines
+// docsapi stores into: SQLite (a file path, the embedded default) and
+// PostgreSQL (a postgres:// URL, for several stateless processes on one
+// database). The rest of the storage writes one portable SQL, with `?`
+// placeholders, and never asks which engine it runs on.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// dialect is one database engine.
+type dialect interface {
+	// name is "sqlite" or "postgres", for messages.
+	name() string
+	// open returns the writer and reader pools for target (they may be
+	// the same pool).
+	open(target string, opt Options) (write, read *sql.DB, err error)
+	// migrations is the folder of embedded migrations this engine runs.
+	migrations() string
+	// bootstrap is the SQL that creates the migration record and the change
+	// counter when missing, run before the migrations.
+	bootstrap() []string
+	// beginWrite runs first in every write transaction (and the migrations'):
+	// PostgreSQL takes the write lock there.
+	beginWrite(ctx context.Context, tx *sql.Tx) error
+	// readOptions are the options of a read transaction (ReadTx).
+	readOptions() *sql.TxOptions
+	// prepares says whether the storage should keep prepared statements
+	// itself (SQLite); PostgreSQL's driver caches them per connection.
+	prepares() bool
+	// unique reports whether err is a unique or primary key violation.
+	unique(err error) bool
+	// search is the full-text engine.
+	search() searchEngine
+	// backup writes a consistent copy of the database to file.
+	backup(ctx context.Context, db *DB, file string) error
+}
+
+// schemeRE is the start of a URL: a scheme of two characters or more and a
+// colon (one letter and a colon is a Windows drive).
+var schemeRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]+):`)
+
+// dialectFor picks the engine for a --db value: a postgres:// or
+// postgresql:// URL is PostgreSQL, a path is a SQLite file, and anything else
+// that looks like a URL is refused (it would otherwise become a folder named
+// after its scheme with a SQLite database in it).
+func dialectFor(target string) (dialect, error) {
+	if target == "" {
+		return nil, errors.New("no database given: use a SQLite file path or a postgres:// URL")
+	}
+	m := schemeRE.FindStringSubmatch(target)
+	if m == nil {
+		return sqliteDialect{}, nil
+	}
+	switch strings.ToLower(m[1]) {
+	case "postgres", "postgresql":
+		if !strings.HasPrefix(target[len(m[0]):], "//") {
+			return nil, fmt.Errorf("database %q: a PostgreSQL URL starts with postgres:// (for example postgres://user:password@host:5432/docsapi)", redact(target))
+		}
+		return postgresDialect{}, nil
+	}
+	return nil, fmt.Errorf("database %q: unsupported scheme %q; --db takes a SQLite file path (./data/docsapi.db; start a file name that has a colon with ./) or a postgres:// or postgresql:// URL",
+		redact(target), m[1])
+}
+
+// CheckTarget reports whether target names a database docsapi can open
+// (a SQLite file path or a PostgreSQL URL), without opening it: commands
+// call it first so that a wrong --db fails before anything else.
+func CheckTarget(target string) error {
+	_, err := dialectFor(target)
+	return err
+}
+
+// IsPostgres reports whether target is a PostgreSQL URL.
+func IsPostgres(target string) bool {
+	d, err := dialectFor(target)
+	return err == nil && d.name() == "postgres"
+}
+
+// Redact is target with the password of a URL hidden, for logs.
+func Redact(target string) string { return redact(target) }
+
+// redact hides the password of a URL in messages.
+func redact(target string) string {
+	at := strings.LastIndexByte(target, '@')
+	start := strings.Index(target, "://")
+	if at < 0 || start < 0 || at < start {
+		return target
+	}
+	userinfo := target[start+3 : at]
+	if i := strings.IndexByte(userinfo, ':'); i >= 0 {
+		return target[:start+3] + userinfo[:i] + ":xxxxx" + target[at:]
+	}
+	return target
+}
+
+// OpenRaw opens a plain pool on target with its engine's driver (`?`
+// placeholders work on both), without migrations or caches: for tests and
+// tools that look at tables directly.
+func OpenRaw(target string) (*sql.DB, error) {
+	d, err := dialectFor(target)
+	if err != nil {
+		return nil, err
+	}
+	w, r, err := d.open(target, Options{Readers: 2})
+	if err != nil {
+		return nil, err
+	}
+	w.Close()
+	return r, nil
+}
+
+// Engine is "sqlite" or "postgres", for tools with engine-specific tuning
+// (bench/seed); the storage itself never asks.
+func (db *DB) Engine() string { return db.dialect.name() }

@@ -1,0 +1,178 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// postgresDialect serves a postgres:// URL through pgx's database/sql
+// driver. Several docsapi processes may share the database; writes are
+// serialized between all of them by one advisory lock (writeLockKey), so
+// every write transaction sees the result of the one before it exactly as
+// with SQLite's single writer: check-then-write, numbering, counters and
+// order keys need no retry logic. Reads are not serialized and scale with
+// the processes; writes do not.
+type postgresDialect struct{}
+
+// writeLockKey is the transaction-level advisory lock every write
+// transaction takes first (any constant works; this one spells "docsapi").
+const writeLockKey = 0x646f6373617069
+
+func (postgresDialect) name() string { return "postgres" }
+
+// open makes two pools on the same server: a writer pool of one connection
+// (writes queue in Go, as with SQLite, instead of each holding a
+// connection while it waits for the lock) and a reader pool. Two pools
+// also mean that a write transaction reading through the readers can never
+// wait for a connection held by writers queued behind it.
+func (postgresDialect) open(target string, opt Options) (*sql.DB, *sql.DB, error) {
+	cfg, err := pgx.ParseConfig(target)
+	if err != nil {
+		return nil, nil, fmt.Errorf("database %q: %w", redact(target), err)
+	}
+	connector := pgConnector{stdlib.GetConnector(*cfg)}
+	w := sql.OpenDB(connector)
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxIdleTime(5 * time.Minute)
+	r := sql.OpenDB(connector)
+	n := opt.Readers
+	if n <= 0 {
+		n = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	r.SetConnMaxIdleTime(5 * time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		r.Close()
+		return nil, nil, fmt.Errorf("database %s: %w", redact(target), err)
+	}
+	return w, r, nil
+}
+
+func (postgresDialect) migrations() string { return "migrations/postgres" }
+
+func (postgresDialect) bootstrap() []string {
+	return []string{
+		`CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT COLLATE "C" PRIMARY KEY, applied_at BIGINT NOT NULL)`,
+		`CREATE TABLE IF NOT EXISTS change_counter (id BIGINT PRIMARY KEY, n BIGINT NOT NULL)`,
+	}
+}
+
+// beginWrite takes the write lock, released by the commit or rollback.
+func (postgresDialect) beginWrite(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(writeLockKey))
+	return err
+}
+
+// readOptions: REPEATABLE READ gives the whole read transaction one
+// snapshot (a page and its count agree), as a SQLite read transaction does.
+func (postgresDialect) readOptions() *sql.TxOptions { return &postgresRead }
+
+var postgresRead = sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+
+// prepares: pgx prepares and caches each statement per connection itself
+// (its default query mode), so the storage's own caches stay empty.
+func (postgresDialect) prepares() bool { return false }
+
+func (postgresDialect) unique(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+func (postgresDialect) search() searchEngine { return tsvectorSearch{} }
+
+// ErrBackupPostgres is the answer of Backup on PostgreSQL.
+var ErrBackupPostgres = errors.New("docsapi backs up SQLite databases only; back up a PostgreSQL database with pg_dump (and restore it with pg_restore or psql)")
+
+func (postgresDialect) backup(context.Context, *DB, string) error { return ErrBackupPostgres }
+
+// pgConnector opens pgx connections that accept the storage's `?`
+// placeholders (see rewritePlaceholders).
+type pgConnector struct{ driver.Connector }
+
+func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := conn.(*stdlib.Conn)
+	if !ok {
+		conn.Close()
+		return nil, fmt.Errorf("storage: unexpected pgx connection type %T", conn)
+	}
+	return &pgConn{sc}, nil
+}
+
+// pgConn is a pgx connection whose statements are rewritten from `?` to
+// `$n` and whose Go booleans are sent as 0/1 (the schema stores booleans as
+// integers, as SQLite does). Every other method is pgx's own.
+type pgConn struct{ *stdlib.Conn }
+
+func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
+	return c.Conn.Prepare(rewritePlaceholders(query))
+}
+
+func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	st, err := c.Conn.PrepareContext(ctx, rewritePlaceholders(query))
+	if err != nil {
+		return nil, err
+	}
+	return pgStmt{st}, nil
+}
+
+func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	return c.Conn.ExecContext(ctx, rewritePlaceholders(query), pgArgs(args))
+}
+
+func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	return c.Conn.QueryContext(ctx, rewritePlaceholders(query), pgArgs(args))
+}
+
+// pgStmt is a prepared statement with the same argument conversion.
+type pgStmt struct{ driver.Stmt }
+
+func (s pgStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	return s.Stmt.(driver.StmtExecContext).ExecContext(ctx, pgArgs(args))
+}
+
+func (s pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, pgArgs(args))
+}
+
+// pgArgs replaces boolean arguments by 1 or 0, and makes string
+// arguments valid PostgreSQL text (in place: database/sql builds the slice
+// for this call only). PostgreSQL text cannot hold NUL or invalid UTF-8,
+// which SQLite stores as given: both become U+FFFD, so that such input is
+// stored (or looked up, and not found) instead of failing the statement.
+func pgArgs(args []driver.NamedValue) []driver.NamedValue {
+	for i, a := range args {
+		switch v := a.Value.(type) {
+		case bool:
+			if v {
+				args[i].Value = int64(1)
+			} else {
+				args[i].Value = int64(0)
+			}
+		case string:
+			if strings.IndexByte(v, 0) >= 0 || !utf8.ValidString(v) {
+				args[i].Value = strings.ReplaceAll(strings.ToValidUTF8(v, "\uFFFD"), "\x00", "\uFFFD")
+			}
+		}
+	}
+	return args
+}

@@ -1,0 +1,106 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"sync"
+	"testing"
+	"time"
+)
+
+// postgresServer is the DOCSAPI_TEST_DB server, or skips t.
+func postgresServer(t *testing.T) string {
+	t.Helper()
+	server := os.Getenv(TestDBEnv)
+	if server == "" {
+		t.Skip("PostgreSQL only: set " + TestDBEnv + " (make test-pg)")
+	}
+	return server
+}
+
+// TestPostgresReplicasMigrateOnce: processes starting together on an
+// empty database all open it; the migrations run once, each recorded once
+// under the same names as on SQLite.
+func TestPostgresReplicasMigrateOnce(t *testing.T) {
+	target, drop, err := newTestDatabase(postgresServer(t), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	const replicas = 3
+	dbs := make([]*DB, replicas)
+	errs := make([]error, replicas)
+	var wg sync.WaitGroup
+	for i := range replicas {
+		wg.Go(func() { dbs[i], errs[i] = Open(target, Options{Readers: 1}) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("replica %d: %v", i, err)
+		}
+		defer dbs[i].Close()
+	}
+	files, _ := fs.Glob(migrationFiles, "migrations/postgres/*.sql")
+	sqliteFiles, _ := fs.Glob(migrationFiles, "migrations/*.sql")
+	if len(files) != len(sqliteFiles) {
+		t.Fatalf("%d PostgreSQL migrations for %d SQLite ones: every migration needs its twin with the same name", len(files), len(sqliteFiles))
+	}
+	var recorded, distinct int
+	if err := dbs[0].read.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT name) FROM schema_migrations WHERE name LIKE 'migrations/%'`).Scan(&recorded, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if recorded != len(files) || distinct != len(files) {
+		t.Fatalf("%d migrations recorded (%d distinct), want %d once each", recorded, distinct, len(files))
+	}
+}
+
+// TestPostgresWritesSerialized: a write transaction of one process waits
+// for the one another process holds open (the advisory write lock), while
+// reads go on.
+func TestPostgresWritesSerialized(t *testing.T) {
+	postgresServer(t)
+	target := testTarget(t)
+	a, err := Open(target, Options{Readers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(target, Options{Readers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	holding, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- a.Write(ctx, func(tx *Tx) error {
+			close(holding)
+			<-release
+			return nil
+		})
+	}()
+	<-holding
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	err = b.Write(short, func(tx *Tx) error { return nil })
+	cancel()
+	if err == nil {
+		t.Fatal("a second process wrote while the first held the write lock")
+	}
+	if err := b.Ping(ctx); err != nil {
+		t.Fatalf("reads blocked by the write lock: %v", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Write(ctx, func(tx *Tx) error { return nil }); err != nil {
+		t.Fatalf("write after the lock was released: %v", err)
+	}
+	if !errors.Is(b.Backup(ctx, "x.db"), ErrBackupPostgres) {
+		t.Fatal("Backup on PostgreSQL did not answer ErrBackupPostgres")
+	}
+}

@@ -1,0 +1,91 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// sqliteDialect is the embedded default: one file, one single-connection
+// pool for writes (SQLite has one writer at a time; queuing in Go is
+// cheaper than busy-waiting in SQLite) and a pool of readers that WAL lets
+// run alongside.
+type sqliteDialect struct{}
+
+func (sqliteDialect) name() string { return "sqlite" }
+
+// open creates the file's folder if needed and opens both pools.
+func (sqliteDialect) open(path string, opt Options) (*sql.DB, *sql.DB, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, nil, fmt.Errorf("create database folder: %w", err)
+		}
+	}
+	pragmas := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(FULL)"} {
+		pragmas.Add("_pragma", p)
+	}
+	// BEGIN IMMEDIATE on the writer: a second process (docsapi admin) then
+	// waits on busy_timeout instead of failing a deferred upgrade.
+	wdsn := "file:" + path + "?" + pragmas.Encode() + "&_pragma=" + url.QueryEscape(fmt.Sprintf("wal_autocheckpoint(%d)", checkpointPages)) + "&_txlock=immediate"
+	rdsn := "file:" + path + "?" + pragmas.Encode()
+
+	w, err := sql.Open("sqlite", wdsn)
+	if err != nil {
+		return nil, nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	r, err := sql.Open("sqlite", rdsn)
+	if err != nil {
+		w.Close()
+		return nil, nil, err
+	}
+	n := opt.Readers
+	if n <= 0 {
+		n = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	r.SetConnMaxLifetime(0)
+	return w, r, nil
+}
+
+func (sqliteDialect) migrations() string { return "migrations" }
+
+func (sqliteDialect) bootstrap() []string {
+	return []string{
+		`CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`,
+		`CREATE TABLE IF NOT EXISTS change_counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)`,
+	}
+}
+
+// beginWrite has nothing to do: the writer's BEGIN IMMEDIATE already holds
+// SQLite's one write lock.
+func (sqliteDialect) beginWrite(context.Context, *sql.Tx) error { return nil }
+
+// readOptions: a SQLite read transaction sees one snapshot of the WAL.
+func (sqliteDialect) readOptions() *sql.TxOptions { return &sqliteRead }
+
+var sqliteRead = sql.TxOptions{ReadOnly: true}
+
+func (sqliteDialect) prepares() bool { return true }
+
+func (sqliteDialect) unique(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "PRIMARY KEY")
+}
+
+func (sqliteDialect) search() searchEngine { return fts5{} }
+
+func (sqliteDialect) backup(ctx context.Context, db *DB, file string) error {
+	return sqliteBackup(ctx, db, file)
+}

@@ -1,0 +1,140 @@
+package storage
+
+// Fresh databases for tests, on SQLite or on the PostgreSQL server that
+// DOCSAPI_TEST_DB names (the one switch that runs the suite on PostgreSQL).
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// TestDBEnv is the environment variable naming a PostgreSQL server
+// (postgres://user@host:port/db) on which tests may create and drop
+// databases; unset, tests use SQLite files.
+const TestDBEnv = "DOCSAPI_TEST_DB"
+
+// TestOnPostgres reports whether tests run on PostgreSQL.
+func TestOnPostgres() bool { return os.Getenv(TestDBEnv) != "" }
+
+// TestTarget is the database a test opens: a new SQLite file in dir, or a
+// new PostgreSQL database on the DOCSAPI_TEST_DB server, migrated already
+// (a copy of a template database migrated once per schema). cleanup drops
+// it (nothing to do for a file: dir goes with the test).
+func TestTarget(dir string) (target string, cleanup func(), err error) {
+	server := os.Getenv(TestDBEnv)
+	if server == "" {
+		return filepath.Join(dir, "test.db"), func() {}, nil
+	}
+	return newTestDatabase(server, true)
+}
+
+var testAdmin struct {
+	once sync.Once
+	db   *sql.DB
+	err  error
+}
+
+// newTestDatabase creates a database on server: a copy of the migrated
+// template, or an empty one (migrated false).
+func newTestDatabase(server string, migrated bool) (string, func(), error) {
+	if !IsPostgres(server) {
+		return "", nil, fmt.Errorf("%s must be a postgres:// URL", TestDBEnv)
+	}
+	testAdmin.once.Do(func() {
+		cfg, err := pgx.ParseConfig(server)
+		if err != nil {
+			testAdmin.err = err
+			return
+		}
+		testAdmin.db = sql.OpenDB(stdlib.GetConnector(*cfg))
+		testAdmin.db.SetMaxOpenConns(2)
+	})
+	if testAdmin.err != nil {
+		return "", nil, testAdmin.err
+	}
+	admin := testAdmin.db
+	ctx := context.Background()
+	template := "docsapi_template_" + schemaVersion()
+	var b [8]byte
+	rand.Read(b[:])
+	name := "docsapi_test_" + hex.EncodeToString(b[:])
+
+	// One creator at a time across test processes: a template cannot be
+	// copied while another session is connected to it.
+	conn, err := admin.Conn(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(6461746162617365)`); err != nil {
+		return "", nil, err
+	}
+	defer conn.ExecContext(ctx, `SELECT pg_advisory_unlock(6461746162617365)`)
+	var found int
+	if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM pg_database WHERE datname = $1`, template).Scan(&found); err != nil {
+		return "", nil, err
+	}
+	if !migrated {
+		template = "template1"
+	} else if found == 0 {
+		building := template + "_building"
+		if _, err := conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+building+` WITH (FORCE)`); err != nil {
+			return "", nil, err
+		}
+		if _, err := conn.ExecContext(ctx, `CREATE DATABASE `+building); err != nil {
+			return "", nil, err
+		}
+		db, err := Open(databaseURL(server, building), Options{Readers: 1})
+		if err != nil {
+			return "", nil, fmt.Errorf("migrate the test template: %w", err)
+		}
+		db.Close()
+		if _, err := conn.ExecContext(ctx, `ALTER DATABASE `+building+` RENAME TO `+template); err != nil {
+			return "", nil, err
+		}
+	}
+	if _, err := conn.ExecContext(ctx, `CREATE DATABASE `+name+` TEMPLATE `+template); err != nil {
+		return "", nil, err
+	}
+	drop := func() {
+		admin.ExecContext(context.Background(), `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`)
+	}
+	return databaseURL(server, name), drop, nil
+}
+
+// databaseURL is server's URL naming database name instead.
+func databaseURL(server, name string) string {
+	u, err := url.Parse(server)
+	if err != nil {
+		return server
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// schemaVersion names the PostgreSQL migrations (a template made by other
+// migrations is never reused).
+func schemaVersion() string {
+	names, _ := fs.Glob(migrationFiles, "migrations/postgres/*.sql")
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		b, _ := migrationFiles.ReadFile(n)
+		h.Write([]byte(n))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
