@@ -37,6 +37,8 @@ type DB struct {
 	write *sql.DB
 	read  *sql.DB
 	now   func() time.Time
+	// process names this handle in leases (leases.go): one per Open.
+	process string
 
 	mu      sync.RWMutex
 	rstmts  map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
@@ -110,7 +112,7 @@ func Open(path string, opt Options) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
 
-	db := &DB{write: w, read: r, now: opt.Clock, rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
+	db := &DB{write: w, read: r, now: opt.Clock, process: NewID(), rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
 		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
 		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000},
 		searches: versioned[searchAnswer]{max: 128}}

@@ -97,6 +97,7 @@ type OpenAPISpecs interface {
 	ClaimOpenAPIJob(ctx context.Context) (*OpenAPIJob, error)
 	FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, out OpenAPIOutcome) (OpenAPIFinish, error)
 	ReleaseOpenAPIJob(ctx context.Context, job *OpenAPIJob) error
+	RenewOpenAPIJob(ctx context.Context, job *OpenAPIJob) (bool, error)
 	RequeueInterruptedOpenAPIJobs(ctx context.Context) (int, error)
 }
 

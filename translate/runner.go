@@ -28,6 +28,7 @@ const MsgNotConfigured = "no translation provider is configured: start docsapi w
 type Queue interface {
 	ClaimTranslationJob(ctx context.Context) (*storage.TranslationJob, error)
 	ReleaseTranslationJob(ctx context.Context, id string) error
+	RenewTranslationJob(ctx context.Context, id string) (bool, error)
 	RequeueInterruptedTranslationJobs(ctx context.Context) (int, error)
 	FailTranslationJob(ctx context.Context, id, code, message string) error
 	TranslationPages(ctx context.Context, id string) (map[string]storage.TranslationPage, error)
@@ -105,7 +106,11 @@ func (r *Runner) RunPending(ctx context.Context) (int, error) {
 		if err != nil || job == nil {
 			return n, err
 		}
-		r.finish(r.process(ctx, job))
+		// The run holds its lease while it goes on; losing it (another
+		// replica took the run over) stops the run.
+		jobCtx, stop := storage.KeepLease(ctx, func(c context.Context) (bool, error) { return r.Queue.RenewTranslationJob(c, job.ID) })
+		r.finish(r.process(jobCtx, job))
+		stop()
 		n++
 	}
 	return n, nil

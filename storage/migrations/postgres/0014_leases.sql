@@ -1,0 +1,11 @@
+-- PostgreSQL twin of migrations/0014_leases.sql: leases on background work.
+ALTER TABLE openapi_specs ADD COLUMN lease_owner TEXT COLLATE "C";
+ALTER TABLE openapi_specs ADD COLUMN lease_until BIGINT;
+ALTER TABLE translations ADD COLUMN lease_owner TEXT COLLATE "C";
+ALTER TABLE translations ADD COLUMN lease_until BIGINT;
+
+CREATE TABLE job_leases (
+    name        TEXT COLLATE "C" PRIMARY KEY,
+    owner       TEXT COLLATE "C" NOT NULL,
+    lease_until BIGINT NOT NULL
+);
