@@ -411,19 +411,50 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 // that no cache depends on (last use of tokens), so they do not empty the
 // read caches of every other request.
 func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) error {
+	if ctx.Value(inPrecondition{}) != nil {
+		return ErrWriteInPrecondition
+	}
+	// The request's precondition and commit hook (txhooks.go), when it has
+	// any not yet run; bookkeeping writes (bump false) leave them alone.
+	var pre *txStep[func(context.Context) error]
+	var hook *txStep[func(*Tx) error]
+	if bump {
+		if pre = pending[func(context.Context) error](ctx, preconditionKey{}); pre != nil {
+			defer pre.mu.Unlock()
+		}
+		if hook = pending[func(*Tx) error](ctx, commitHookKey{}); hook != nil {
+			defer hook.mu.Unlock()
+		}
+	}
 	start := time.Now()
 	sqlTx, err := db.write.BeginTx(ctx, nil)
 	began := time.Now()
 	var t *Tx
 	if err == nil {
 		t = &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
-		if err = fn(t); err == nil && bump {
+		if pre != nil {
+			// BEGIN IMMEDIATE holds the write lock: no write commits
+			// until this transaction ends.
+			err = pre.fn(context.WithValue(ctx, inPrecondition{}, true))
+		}
+		if err == nil {
+			err = fn(t)
+		}
+		if err == nil && hook != nil {
+			err = hook.fn(t)
+		}
+		if err == nil && bump {
 			_, err = t.exec(`UPDATE change_counter SET n = n + 1 WHERE id = 1`)
 		}
 		if err != nil {
 			sqlTx.Rollback()
-		} else {
-			err = sqlTx.Commit()
+		} else if err = sqlTx.Commit(); err == nil {
+			if pre != nil {
+				pre.done = true
+			}
+			if hook != nil {
+				hook.done = true
+			}
 		}
 	}
 	held := time.Since(began)
