@@ -180,6 +180,7 @@ type Pages interface {
 type Idempotency interface {
 	IdempotentResponse(ctx context.Context, scope, key string, since time.Time) (IdempotentResponse, error)
 	SaveIdempotentResponse(ctx context.Context, scope, key string, res IdempotentResponse) error
+	DropIdempotencyKey(ctx context.Context, scope, key, owner string) error
 	PurgeIdempotentResponses(ctx context.Context, cutoff time.Time) (int64, error)
 }
 
