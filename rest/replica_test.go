@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -166,5 +167,44 @@ func TestIdempotencyKeyCommittedWithoutAnswer(t *testing.T) {
 	// Another request with that key is still a 422.
 	if r := env.Do("PUT", teams, env.Admin.Token, `{"title":"Other"}`, "Idempotency-Key", "crash"); r.Status != 422 {
 		t.Fatalf("other request with the key: %d %s", r.Status, r.Body)
+	}
+}
+
+// Change requests created at once on two replicas get the numbers 1..N,
+// without gaps or duplicates, and the space's counters are exact when read
+// from either replica.
+func TestChangeRequestNumbersAcrossReplicas(t *testing.T) {
+	a := apitest.New(t)
+	b := a.Replica()
+	space := newSpace(t, a, a.Org)
+	const n = 20
+	numbers := make([]int, n)
+	// The requests arrive while a third handle holds the write lock, then
+	// race for it from both replicas.
+	time.AfterFunc(200*time.Millisecond, holdWriteLock(t, a.DBPath))
+	var wg sync.WaitGroup
+	for i := range n {
+		env := a
+		if i%2 == 1 {
+			env = b
+		}
+		wg.Go(func() {
+			r := env.Do("POST", "/v1/spaces/"+space+"/change-requests", a.Admin.Token, map[string]any{"subject": fmt.Sprint(i)})
+			if r.Status == 201 {
+				numbers[i] = int(r.JSON()["number"].(float64))
+			}
+		})
+	}
+	wg.Wait()
+	sort.Ints(numbers)
+	for i, got := range numbers {
+		if got != i+1 {
+			t.Fatalf("numbers %v, want 1..%d", numbers, n)
+		}
+	}
+	for _, env := range []*apitest.Env{a, b} {
+		if s := env.Must(200, "GET", "/v1/spaces/"+space, a.Admin.Token, nil).JSON(); s["changeRequests"].(float64) != n || s["changeRequestsDraft"].(float64) != n {
+			t.Fatalf("counters: %v", s)
+		}
 	}
 }
