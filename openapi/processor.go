@@ -36,6 +36,7 @@ type Processor struct {
 	Log     *slog.Logger
 	Workers int           // concurrent runs; default 4
 	Poll    time.Duration // safety re-scan of the queue when no wake-up comes; default 30s
+	Lease   time.Duration // the queue's lease on a claimed run (renewed every quarter of it); default storage.JobLease
 	// After, when set, is called after every run (tests wait on it).
 	After func(Result)
 }
@@ -106,7 +107,7 @@ func (p *Processor) RunPending(ctx context.Context) (int, error) {
 				}
 				// The run holds its lease while it goes on; losing it
 				// (another replica took the run over) stops the run.
-				jobCtx, stop := storage.KeepLease(ctx, func(c context.Context) (bool, error) { return p.Queue.RenewOpenAPIJob(c, job) })
+				jobCtx, stop := storage.KeepLease(ctx, p.Lease, func(c context.Context) (bool, error) { return p.Queue.RenewOpenAPIJob(c, job) })
 				p.process(jobCtx, job)
 				stop()
 				n.Add(1)

@@ -38,7 +38,8 @@ type DB struct {
 	read  *sql.DB
 	now   func() time.Time
 	// process names this handle in leases (leases.go): one per Open.
-	process string
+	process  string
+	jobLease time.Duration
 
 	mu      sync.RWMutex
 	rstmts  map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
@@ -73,6 +74,9 @@ const checkpointPages = 8000
 type Options struct {
 	Clock   func() time.Time // injectable for retention tests; default time.Now
 	Readers int              // reader pool size; default max(4, 2*GOMAXPROCS)
+	// JobLease is how long a claim on background work holds without
+	// renewal (leases.go); default JobLease.
+	JobLease time.Duration
 }
 
 // Open creates the file's folder if needed, opens both pools and applies the
@@ -118,6 +122,9 @@ func Open(path string, opt Options) (*DB, error) {
 		searches: versioned[searchAnswer]{max: 128}}
 	if db.now == nil {
 		db.now = time.Now
+	}
+	if db.jobLease = opt.JobLease; db.jobLease <= 0 {
+		db.jobLease = JobLease
 	}
 	if err := db.migrate(context.Background()); err != nil {
 		db.Close()

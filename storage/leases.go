@@ -19,16 +19,20 @@ import (
 // (SQLite BEGIN IMMEDIATE; PostgreSQL's advisory lock taken first in every
 // write transaction) makes safe without SELECT … FOR UPDATE SKIP LOCKED.
 
-// JobLease is how long a claim holds without renewal: a dead process's
-// work waits at most this long before another process resumes it.
+// JobLease is how long a claim holds without renewal by default
+// (Options.JobLease, serve --job-lease): a dead process's work waits at
+// most this long before another process resumes it.
 const JobLease = 2 * time.Minute
+
+// JobLease is this handle's lease on claimed work.
+func (db *DB) JobLease() time.Duration { return db.jobLease }
 
 // Process is this DB handle's owner id in leases: one per storage.Open, so
 // two handles on one database act as two replicas.
 func (db *DB) Process() string { return db.process }
 
 // leaseUntil is the end of a lease taken or renewed now.
-func (db *DB) leaseUntil(now time.Time) int64 { return ms(now.Add(JobLease)) }
+func (db *DB) leaseUntil(now time.Time) int64 { return ms(now.Add(db.jobLease)) }
 
 // TakeJobLease claims (or renews) the lease of a named periodic job for
 // this process: true when this process holds it until now + ttl. A lease
@@ -56,14 +60,17 @@ func (db *DB) TakeJobLease(ctx context.Context, name string, ttl time.Duration) 
 	return held && err == nil, err
 }
 
-// KeepLease renews a claimed unit of work every JobLease/4 (wall time)
-// with renew until stop is called. The returned context ends when the lease
-// is lost (renew answers false: another process took the work over) or
-// could not be renewed for a whole JobLease (the database is unreachable;
-// another process may take it over), so the work stops instead of running
-// twice; stop also ends it.
-func KeepLease(ctx context.Context, renew func(context.Context) (bool, error)) (context.Context, context.CancelFunc) {
-	return keepLease(ctx, JobLease/4, renew)
+// KeepLease renews a claimed unit of work, whose lease lasts lease, every
+// quarter of it (wall time) with renew until stop is called. The returned
+// context ends when the lease is lost (renew answers false: another process
+// took the work over) or could not be renewed for a whole lease (the
+// database is unreachable; another process may take it over), so the work
+// stops instead of running twice; stop also ends it.
+func KeepLease(ctx context.Context, lease time.Duration, renew func(context.Context) (bool, error)) (context.Context, context.CancelFunc) {
+	if lease <= 0 {
+		lease = JobLease
+	}
+	return keepLease(ctx, lease/4, renew)
 }
 
 func keepLease(ctx context.Context, every time.Duration, renew func(context.Context) (bool, error)) (context.Context, context.CancelFunc) {

@@ -51,6 +51,7 @@ type Runner struct {
 	Log      *slog.Logger
 	Parallel int           // concurrent provider requests of one run; default 4
 	Poll     time.Duration // safety re-scan of the queue; default 30s
+	Lease    time.Duration // the queue's lease on a claimed run (renewed every quarter of it); default storage.JobLease
 	// After, when set, is called after every run (tests, metrics).
 	After func(Result)
 }
@@ -108,7 +109,7 @@ func (r *Runner) RunPending(ctx context.Context) (int, error) {
 		}
 		// The run holds its lease while it goes on; losing it (another
 		// replica took the run over) stops the run.
-		jobCtx, stop := storage.KeepLease(ctx, func(c context.Context) (bool, error) { return r.Queue.RenewTranslationJob(c, job.ID) })
+		jobCtx, stop := storage.KeepLease(ctx, r.Lease, func(c context.Context) (bool, error) { return r.Queue.RenewTranslationJob(c, job.ID) })
 		r.finish(r.process(jobCtx, job))
 		stop()
 		n++
