@@ -6,6 +6,7 @@
 //	docsapi admin user --db PATH --email E --name N [--org ORGID --role ROLE]
 //	docsapi admin backup --db PATH FILE
 //	docsapi admin restore --db PATH FILE
+//	docsapi admin copy-db --from DB --to DB
 //
 // Every flag has an environment twin (DOCSAPI_ADDR, DOCSAPI_DB, ...).
 package main
@@ -36,6 +37,7 @@ const usage = `usage:
   docsapi admin user --db PATH --email E --name N [--org ORGID --role ROLE]
   docsapi admin backup --db PATH FILE   consistent copy while the server runs
   docsapi admin restore --db PATH FILE  replace the database with a backup (stop the server first)
+  docsapi admin copy-db --from DB --to DB  copy every row into a new, empty database
   docsapi version`
 
 func main() {
