@@ -10,6 +10,11 @@ ALTER TABLE openapi_specs ADD COLUMN lease_until INTEGER;
 ALTER TABLE translations ADD COLUMN lease_owner TEXT;
 ALTER TABLE translations ADD COLUMN lease_until INTEGER;
 
+-- The wrong-password budget of a protected share link, shared by every
+-- process (storage.TakeShareGuess): the theoretical arrival time of the
+-- next guess (GCRA), Unix ms on the server clock; 0 when none was made.
+ALTER TABLE site_share_links ADD COLUMN guess_tat INTEGER NOT NULL DEFAULT 0;
+
 -- Periodic sweeps (trash purge, idempotency-key expiry) run on one process
 -- at a time: the process holding the named lease.
 CREATE TABLE job_leases (
