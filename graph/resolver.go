@@ -37,6 +37,5 @@ type Resolver struct {
 
 	rendered renderCache // rendered OpenAPI versions of computed pages
 
-
 	sharePasswordsAccepted acceptedSharePasswords // right share link passwords, checked once
 }
