@@ -99,6 +99,37 @@ func New(t testing.TB, opts ...Options) *Env {
 	return e
 }
 
+// Replica starts a second server over the same database file, as a second
+// process (replica) would run: its own storage handle (pools, caches,
+// process id in leases), its own server, the same clock and configuration
+// options. Org and Admin are shared with e.
+func (e *Env) Replica(opts ...Options) *Env {
+	e.T.Helper()
+	db, err := storage.Open(e.DBPath, storage.Options{Clock: e.Clock.Now})
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	r := &Env{T: e.T, DB: db, Clock: e.Clock, DBPath: e.DBPath, Org: e.Org, Admin: e.Admin}
+	cfg := server.Config{Version: "test", Build: "test", Clock: e.Clock.Now, AllowPrivateFetch: true}
+	r.HTTP = httptest.NewUnstartedServer(nil)
+	// Replicas behind one address share its public URL (it is in every
+	// answer's urls, so in ETags).
+	cfg.PublicURL = e.Server.Config.PublicURL
+	for _, o := range opts {
+		if o.Config != nil {
+			o.Config(&cfg)
+		}
+	}
+	r.Server = server.New(cfg, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r.HTTP.Config.Handler = r.Server
+	r.HTTP.Start()
+	e.T.Cleanup(func() {
+		r.HTTP.Close()
+		db.Close()
+	})
+	return r
+}
+
 // NewOrg creates an organization whose admin is a new user with email.
 func (e *Env) NewOrg(title, email string) (string, User) {
 	e.T.Helper()

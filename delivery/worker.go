@@ -189,7 +189,7 @@ func (w *Worker) Run(ctx context.Context) {
 // attempt makes one delivery attempt and says what to record.
 func (w *Worker) attempt(ctx context.Context, d storage.Delivery) storage.DeliveryOutcome {
 	now := w.Now()
-	o := storage.DeliveryOutcome{EventID: d.EventID}
+	o := storage.DeliveryOutcome{EventID: d.EventID, Attempt: d.Attempt}
 	log := func(level, format string, args ...any) {
 		o.Logs = append(o.Logs, storage.LogLine{Level: level, Message: fmt.Sprintf(format, args...), At: w.Now()})
 	}

@@ -37,7 +37,5 @@ type Resolver struct {
 
 	rendered renderCache // rendered OpenAPI versions of computed pages
 
-	shareGuesses shareGuessLimits // wrong share link passwords, per link
-
 	sharePasswordsAccepted acceptedSharePasswords // right share link passwords, checked once
 }

@@ -15,7 +15,6 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/crypto/bcrypt"
-	"golang.org/x/time/rate"
 
 	"docsapi/apierr"
 	"docsapi/graph/model"
@@ -104,12 +103,14 @@ const ShareLinkPasswordHeader = "X-Share-Link-Password"
 const (
 	// Passwords are 8 to 72 bytes: bcrypt reads no further than 72.
 	shareLinkPasswordMin, shareLinkPasswordMax = 8, 72
-	// Wrong guesses per link and process: a burst of 5, then one more every
-	// 12 s (5 a minute); the 429 says when the next one is allowed.
+	// Wrong guesses per link, whichever replica they reach (the budget is
+	// stored with the link: storage.TakeShareGuess): a burst of 5, then one
+	// more every 12 s (5 a minute); the 429 says when the next one is
+	// allowed. Changing the password starts a new budget.
 	shareGuessBurst = 5
 	shareGuessEvery = 12 * time.Second
-	// shareGuessLinks bounds the links whose wrong guesses are remembered
-	// (least recently guessed forgotten first).
+	// shareGuessLinks bounds the accepted passwords remembered per process
+	// (least recently used forgotten first).
 	shareGuessLinks = 10_000
 )
 
@@ -135,31 +136,6 @@ func WithShareLinkPassword(ctx context.Context, password string) context.Context
 		return ctx
 	}
 	return context.WithValue(ctx, sharePasswordKey{}, &sharePassword{given: password, checked: map[string]error{}})
-}
-
-// shareGuessLimits remembers the wrong password guesses of each link.
-type shareGuessLimits struct {
-	once  sync.Once
-	links *lru.Cache[string, *rate.Limiter]
-}
-
-func (g *shareGuessLimits) init() {
-	g.once.Do(func() { g.links, _ = lru.New[string, *rate.Limiter](shareGuessLinks) })
-}
-
-func (g *shareGuessLimits) of(linkID string) *rate.Limiter {
-	g.init()
-	fresh := rate.NewLimiter(rate.Every(shareGuessEvery), shareGuessBurst)
-	if old, found, _ := g.links.PeekOrAdd(linkID, fresh); found {
-		return old
-	}
-	return fresh
-}
-
-// forget drops a link's wrong guesses (its password changed or went).
-func (g *shareGuessLimits) forget(linkID string) {
-	g.init()
-	g.links.Remove(linkID)
 }
 
 // acceptedSharePasswords remembers passwords bcrypt has accepted, so a
@@ -229,25 +205,32 @@ func (r *Resolver) unlockShareLink(ctx context.Context, l storage.ShareLink) err
 	if err, done := p.checked[l.ID]; done {
 		return err
 	}
-	err := r.checkSharePassword(l, p.given)
+	err := r.checkSharePassword(ctx, l, p.given)
 	p.checked[l.ID] = err
 	return err
 }
 
-func (r *Resolver) checkSharePassword(l storage.ShareLink, given string) error {
+func (r *Resolver) checkSharePassword(ctx context.Context, l storage.ShareLink, given string) error {
 	if r.sharePasswordsAccepted.knows(l.PasswordHash, given) {
 		return nil
 	}
-	now := r.Now()
-	guess := r.shareGuesses.of(l.ID).ReserveN(now, 1)
-	if wait := guess.DelayFrom(now); wait > 0 {
-		guess.CancelAt(now)
+	wait, err := r.Store.TakeShareGuess(ctx, l.ID, r.Now(), shareGuessEvery, shareGuessBurst)
+	if errors.Is(err, storage.ErrNotFound) {
+		return errUnknownShareKey() // deleted meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
 		e := apierr.New(http.StatusTooManyRequests, "too many wrong passwords for this share link: retry in %d s", retrySeconds(wait))
 		e.RetryAfter = retrySeconds(wait)
 		return e
 	}
 	if bcrypt.CompareHashAndPassword([]byte(l.PasswordHash), []byte(given)) == nil {
-		guess.CancelAt(now) // a right password is not a wrong guess
+		// A right password is not a wrong guess.
+		if err := r.Store.ReturnShareGuess(context.WithoutCancel(ctx), l.ID, shareGuessEvery); err != nil {
+			return err
+		}
 		r.sharePasswordsAccepted.remember(l.PasswordHash, given)
 		return nil
 	}

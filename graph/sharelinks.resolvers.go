@@ -52,10 +52,6 @@ func (r *mutationResolver) UpdateSiteShareLink(ctx context.Context, organization
 	if err := r.Store.UpdateShareLink(ctx, siteID, shareLinkID, change); err != nil {
 		return nil, notFoundAs(err, "share link")
 	}
-	if change.SetPassword {
-		// Guesses at the old password say nothing about the new one.
-		r.shareGuesses.forget(shareLinkID)
-	}
 	l, err := r.Store.ShareLink(ctx, siteID, shareLinkID)
 	if err != nil {
 		return nil, notFoundAs(err, "share link")

@@ -24,6 +24,7 @@ type Queue interface {
 	ClaimOpenAPIJob(ctx context.Context) (*storage.OpenAPIJob, error)
 	FinishOpenAPIJob(ctx context.Context, job *storage.OpenAPIJob, out storage.OpenAPIOutcome) (storage.OpenAPIFinish, error)
 	ReleaseOpenAPIJob(ctx context.Context, job *storage.OpenAPIJob) error
+	RenewOpenAPIJob(ctx context.Context, job *storage.OpenAPIJob) (bool, error)
 	RequeueInterruptedOpenAPIJobs(ctx context.Context) (int, error)
 }
 
@@ -35,6 +36,7 @@ type Processor struct {
 	Log     *slog.Logger
 	Workers int           // concurrent runs; default 4
 	Poll    time.Duration // safety re-scan of the queue when no wake-up comes; default 30s
+	Lease   time.Duration // the queue's lease on a claimed run (renewed every quarter of it); default storage.JobLease
 	// After, when set, is called after every run (tests wait on it).
 	After func(Result)
 }
@@ -103,7 +105,11 @@ func (p *Processor) RunPending(ctx context.Context) (int, error) {
 				if job == nil {
 					return
 				}
-				p.process(ctx, job)
+				// The run holds its lease while it goes on; losing it
+				// (another replica took the run over) stops the run.
+				jobCtx, stop := storage.KeepLease(ctx, p.Lease, func(c context.Context) (bool, error) { return p.Queue.RenewOpenAPIJob(c, job) })
+				p.process(jobCtx, job)
+				stop()
 				n.Add(1)
 			}
 		})

@@ -98,3 +98,32 @@ func BenchmarkCreateTeam(b *testing.B) {
 	env, authz := benchEnv(b, 100)
 	serve(b, env, authz, "PUT", "/v1/orgs/"+env.Org+"/teams", `{"title":"bench"}`, http.StatusCreated)
 }
+
+// BenchmarkPatchSpace renames a space; BenchmarkPatchSpaceIfMatch does the
+// same with If-Match: * (the ETag is compared before the write and again
+// inside its transaction, holding the write lock: two more renders of the
+// space).
+func BenchmarkPatchSpace(b *testing.B) { benchPatchSpace(b, "") }
+
+func BenchmarkPatchSpaceIfMatch(b *testing.B) { benchPatchSpace(b, "*") }
+
+func benchPatchSpace(b *testing.B, ifMatch string) {
+	env := apitest.New(b)
+	space := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/spaces", env.Admin.Token, map[string]any{"title": "Docs"}).JSON()["id"].(string)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		req := httptest.NewRequest("PATCH", "/v1/spaces/"+space, strings.NewReader(fmt.Sprintf(`{"title":"Docs %d"}`, i)))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+env.Admin.Token)
+		if ifMatch != "" {
+			req.Header.Set("If-Match", ifMatch)
+		}
+		w := httptest.NewRecorder()
+		env.Server.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			b.Fatalf("PATCH: %d %s", w.Code, w.Body)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"docsapi/apierr"
+	"docsapi/storage"
 )
 
 // Conditional requests on single resources, one mechanism for every family:
@@ -73,36 +74,52 @@ func (a *API) resource(get handler) http.HandlerFunc {
 // 412 with the current ETag. Without If-Match the write runs as always. A
 // 200 answer of the write carries the new ETag.
 //
-// The check and the write are two steps; writes through guarded routes to
-// the same resource path are serialized in this process, so two If-Match
-// writes to one resource cannot both pass. Changes reaching the resource by
-// other routes (GraphQL, a sub-resource route) are not held off.
+// The ETag is compared twice. First here, before the write: a stale
+// If-Match is refused before the body is even validated. Then inside the
+// write's own transaction, once it holds the database's write lock
+// (storage.WithPrecondition): no write can commit meanwhile, from this
+// process or another replica, so the representation compared is the one
+// the write changes, and a mismatch rolls the write back with 412. Two
+// writes with one If-Match, on one replica or two, cannot both pass.
+// Within a process, guarded writes to one resource path also wait for
+// each other, so the loser is mostly refused by the first, cheaper check.
 func (a *API) ifMatch(get handler, write http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		defer a.writeLocks.lock(r.URL.Path)()
+		ctx := r.Context()
 		if cond := r.Header.Get("If-Match"); cond != "" {
-			v, err := get(r)
-			if e, ok := apierr.As(err); ok && e.Status == http.StatusNotFound {
-				WriteError(w, r, a.Log, apierr.New(http.StatusPreconditionFailed, "If-Match: the resource does not exist"))
-				return
-			}
-			if err != nil {
+			if err := a.checkIfMatch(w, r, get, cond); err != nil {
 				WriteError(w, r, a.Log, err)
 				return
 			}
-			body, err := encodeJSON(v)
-			if err != nil {
-				WriteError(w, r, a.Log, err)
-				return
-			}
-			if tag := etagOf(body); !etagMatches(cond, tag) {
-				w.Header().Set("ETag", tag)
-				WriteError(w, r, a.Log, apierr.New(http.StatusPreconditionFailed, "If-Match: the resource has changed; its current ETag is %s", tag))
-				return
-			}
+			ctx = storage.WithPrecondition(ctx, func(ctx context.Context) error {
+				return a.checkIfMatch(w, r.WithContext(ctx), get, cond)
+			})
 		}
-		write(w, r.WithContext(context.WithValue(r.Context(), etagWanted{}, true)))
+		write(w, r.WithContext(context.WithValue(ctx, etagWanted{}, true)))
 	}
+}
+
+// checkIfMatch renders the resource by its GET and compares its ETag with
+// the If-Match value cond: nil when it matches, else a 412 (the current ETag
+// in the answer's ETag header) or the GET's error.
+func (a *API) checkIfMatch(w http.ResponseWriter, r *http.Request, get handler, cond string) error {
+	v, err := get(r)
+	if e, ok := apierr.As(err); ok && e.Status == http.StatusNotFound {
+		return apierr.New(http.StatusPreconditionFailed, "If-Match: the resource does not exist")
+	}
+	if err != nil {
+		return err
+	}
+	body, err := encodeJSON(v)
+	if err != nil {
+		return err
+	}
+	if tag := etagOf(body); !etagMatches(cond, tag) {
+		w.Header().Set("ETag", tag)
+		return apierr.New(http.StatusPreconditionFailed, "If-Match: the resource has changed; its current ETag is %s", tag)
+	}
+	return nil
 }
 
 type etagWanted struct{}

@@ -25,8 +25,19 @@ import (
 // whitespace) gets that answer again, marked Idempotent-Replayed: true,
 // without running. The same key with a different request is a 422. Error
 // answers are not stored: nothing was created, and the caller may retry
-// with the same key once the request is fixed. Concurrent requests with one
-// key wait for the first to finish, then replay it.
+// with the same key once the request is fixed.
+//
+// The key is recorded by the request's write itself: its row is inserted
+// in the create's own write transaction (storage.WithCommitHook), so the
+// key commits exactly when what it answers does, and the answer is filled
+// in once written. A retry that finds the key without its answer never
+// runs again: it is answered 409 (the first request is still being
+// answered, on this replica or another, or its process stopped between
+// the commit and storing the answer; the created resource exists, read it
+// by its list). Two requests with one key on two replicas at once: one
+// creates; the other's write finds the key taken, rolls back and answers
+// 409, and its retries replay the first answer. On one replica, concurrent
+// requests with one key wait for the first to finish, then replay it.
 
 const (
 	// IdempotencyTTL is how long a stored answer is replayed.
@@ -71,11 +82,15 @@ func (a *API) idempotent(next http.Handler) http.Handler {
 		defer release()
 
 		store := a.Resolver.Store
-		first, err := store.IdempotentResponse(ctx, caller.TokenID, key, a.Resolver.Now().Add(-IdempotencyTTL))
+		since := a.Resolver.Now().Add(-IdempotencyTTL)
+		first, err := store.IdempotentResponse(ctx, caller.TokenID, key, since)
 		switch {
 		case err == nil && first.Fingerprint != fingerprint:
 			WriteError(w, r, a.Log, apierr.New(http.StatusUnprocessableEntity,
 				"Idempotency-Key: this key was already used with a different request (method, path or body) in the last 24 hours"))
+			return
+		case err == nil && first.Status == 0:
+			WriteError(w, r, a.Log, errKeyPending)
 			return
 		case err == nil:
 			replay(w, first)
@@ -85,9 +100,28 @@ func (a *API) idempotent(next http.Handler) http.Handler {
 			return
 		}
 
+		// The request's write records the key in its own transaction.
+		owner := storage.NewID()
+		reserved := false
+		ctx = storage.WithCommitHook(ctx, func(tx *storage.Tx) error {
+			ok, err := storage.ReserveIdempotencyKey(tx, caller.TokenID, key, fingerprint, owner, since)
+			if err == nil && !ok {
+				return errKeyPending // another replica's request holds the key: roll this write back
+			}
+			reserved = err == nil
+			return err
+		})
 		rec := &recorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r)
+		next.ServeHTTP(rec, r.WithContext(ctx))
+		// Stored (or dropped) even if the caller has gone: its retry must find it.
+		keep := context.WithoutCancel(ctx)
 		if rec.status < 200 || rec.status > 299 || rec.overflow {
+			if reserved {
+				// As for any failed request, a retry runs again.
+				if err := a.Resolver.Store.DropIdempotencyKey(keep, caller.TokenID, key, owner); err != nil && a.Log != nil {
+					a.Log.Error("dropping an idempotency key", "error", err, "method", r.Method, "path", r.URL.Path)
+				}
+			}
 			return
 		}
 		headers := map[string]string{}
@@ -97,14 +131,18 @@ func (a *API) idempotent(next http.Handler) http.Handler {
 			}
 		}
 		hjson, _ := json.Marshal(headers)
-		// Stored even if the caller has gone: its retry must find it.
-		if err := store.SaveIdempotentResponse(context.WithoutCancel(ctx), caller.TokenID, key, storage.IdempotentResponse{
+		if err := store.SaveIdempotentResponse(keep, caller.TokenID, key, storage.IdempotentResponse{
 			Fingerprint: fingerprint, Status: rec.status, Headers: string(hjson), Body: rec.body.Bytes(),
 		}); err != nil && a.Log != nil {
 			a.Log.Error("storing an idempotent response", "error", err, "method", r.Method, "path", r.URL.Path)
 		}
 	})
 }
+
+// errKeyPending answers a request whose Idempotency-Key is recorded without
+// its answer (see above).
+var errKeyPending = apierr.Conflict("Idempotency-Key: a request with this key was accepted and its answer is not stored yet " +
+	"(it is still being answered, or the server answering it stopped); retry later, or read the created resource")
 
 // requestFingerprint identifies a request: method, path with query, and
 // body with insignificant JSON whitespace removed.

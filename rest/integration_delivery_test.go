@@ -303,6 +303,52 @@ func TestDeliveriesSurviveRestart(t *testing.T) {
 	}
 }
 
+// TestLateDeliveryOutcomeIsDropped: an attempt whose lease ran out while
+// it was still going (a stalled replica) is claimed again and finished by
+// another; the stalled attempt's outcome, arriving last, is dropped (its
+// attempt is no longer the delivery's latest claim), logs included.
+func TestLateDeliveryOutcomeIsDropped(t *testing.T) {
+	env := apitest.New(t)
+	publish(env, env.Admin, "chat", env.Org, nil)
+	rc := newReceiver(t, env)
+	rc.devMode(env.Admin, "chat", false)
+	id := install(env, env.Admin, "chat", env.Org)
+	env.Must(200, "PATCH", "/v1/integrations/chat/installations/"+id, env.Admin.Token, map[string]any{"externalIds": []string{"a"}})
+	ctx := context.Background()
+	stalled, err := env.DB.ClaimDeliveries(ctx, env.Clock.Now(), time.Minute, 10)
+	if err != nil || len(stalled) == 0 {
+		t.Fatalf("claim: %v %v", stalled, err)
+	}
+	env.Clock.Advance(time.Minute)
+	w := delivery.NewWorker(env.DB, nil, env.Clock.Now, nil)
+	if n, err := w.Drain(ctx); err != nil || n != len(stalled) {
+		t.Fatalf("the other replica's attempts: %d %v", n, err)
+	}
+	var late []storage.DeliveryOutcome
+	for _, d := range stalled {
+		late = append(late, storage.DeliveryOutcome{EventID: d.EventID, Attempt: d.Attempt, Status: "failed",
+			Logs: []storage.LogLine{{Level: "error", Message: "late outcome", At: env.Clock.Now()}}})
+	}
+	if err := env.DB.FinishDeliveries(ctx, late); err != nil {
+		t.Fatal(err)
+	}
+	it, err := env.DB.IntegrationByName(ctx, "chat", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range stalled {
+		e, logs, err := env.DB.Event(ctx, it.ID, d.EventID)
+		if err != nil || e.Status != "success" {
+			t.Fatalf("event after the late outcome: %+v %v", e, err)
+		}
+		for _, l := range logs {
+			if l.Message == "late outcome" {
+				t.Fatal("the late outcome's log was recorded")
+			}
+		}
+	}
+}
+
 // TestDeliveryWorkerLoop runs the background loop: deliveries happen
 // without anyone draining, and stopping it waits for attempts in flight.
 func TestDeliveryWorkerLoop(t *testing.T) {

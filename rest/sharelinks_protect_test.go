@@ -339,3 +339,36 @@ func BenchmarkShareLinkRead(b *testing.B) {
 		})
 	}
 }
+
+// The wrong-guess budget of a protected link is one across replicas: five
+// wrong guesses spread over two processes spend it, the sixth is a 429 on
+// either, and it refills on the shared clock.
+func TestShareLinkGuessBudgetAcrossReplicas(t *testing.T) {
+	c := newSiteEnv(t)
+	b := c.Env.Replica()
+	admin, stranger := c.Admin.Token, c.OtherAdm.Token
+	a := c.space(admin, map[string]any{"title": "Handbook"})
+	site := c.site(map[string]any{"title": "Partners", "visibility": "share-link", "spaces": []string{a}})
+	c.Must(200, "POST", site+"/publish", admin, nil)
+	link := c.Must(201, "POST", site+"/share-links", admin, map[string]any{"name": "Protected", "password": "correct horse"}).JSON()
+	published := site + "/published?shareKey=" + url.QueryEscape(shareKeyOf(t, link))
+	wrong := []string{graph.ShareLinkPasswordHeader, "wrong horse"}
+	for i := range 5 {
+		env := c.Env
+		if i%2 == 1 {
+			env = b
+		}
+		if r := env.Do("GET", published, stranger, nil, wrong...); r.Status != 401 {
+			t.Fatalf("wrong guess %d: %d %s", i+1, r.Status, r.Body)
+		}
+	}
+	for _, env := range []*apitest.Env{b, c.Env} {
+		if r := env.Do("GET", published, stranger, nil, wrong...); r.Status != 429 || r.Header.Get("Retry-After") == "" {
+			t.Fatalf("a guess past the shared budget: %d %s", r.Status, r.Body)
+		}
+	}
+	c.Clock.Advance(12 * time.Second)
+	if r := b.Do("GET", published, stranger, nil, graph.ShareLinkPasswordHeader, "correct horse"); r.Status != 200 {
+		t.Fatalf("the right password once the budget refilled: %d %s", r.Status, r.Body)
+	}
+}

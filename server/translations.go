@@ -47,7 +47,7 @@ func (s *Server) TranslationRunner() *translate.Runner {
 	s.translationsOnce.Do(func() {
 		s.Metrics.Queue(graph.QueueTranslations, s.DB.PendingTranslations)
 		s.translations = &translate.Runner{Queue: s.DB, Provider: s.translationProvider(), Analyzer: s.Resolver.ContentAnalyzer,
-			Log: s.Log, After: func(res translate.Result) { s.Metrics.ObserveJob(graph.QueueTranslations, res.Duration, res.Err) }}
+			Log: s.Log, Lease: s.DB.JobLease(), After: func(res translate.Result) { s.Metrics.ObserveJob(graph.QueueTranslations, res.Duration, res.Err) }}
 	})
 	return s.translations
 }

@@ -13,12 +13,16 @@ func init() { RegisterWorker(purgeTrash) }
 
 // purgeTrash removes for good the spaces deleted more than the retention
 // period ago (graph.TrashRetention, measured on the server clock), once at
-// start and then every trashPurgeInterval.
+// start and then every trashPurgeInterval, on one replica at a time.
 func purgeTrash(ctx context.Context, s *Server) {
 	tick := time.NewTicker(trashPurgeInterval)
 	defer tick.Stop()
 	for {
-		n, err := s.Resolver.PurgeTrash(ctx)
+		var n int
+		var err error
+		if s.runsSweep(ctx, "trash-purge", trashPurgeInterval) {
+			n, err = s.Resolver.PurgeTrash(ctx)
+		}
 		switch {
 		case err != nil && ctx.Err() == nil:
 			s.Log.Error("trash purge failed", "error", err)

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Worker is a background loop of a resource family (trash purge, deliveries,
@@ -60,3 +61,17 @@ func (s *Server) Wake(queue string) {
 
 // Wakeups is the channel a queue's worker waits on.
 func (s *Server) Wakeups(queue string) <-chan struct{} { return s.queues.channel(queue) }
+
+// runsSweep reports whether this process runs the named periodic sweep
+// (trash purge, idempotency-key expiry) this time: one process at a time
+// holds a sweep's lease (storage.TakeJobLease) and renews it on each run,
+// every interval; when it dies, another takes the sweep over once the lease
+// (two intervals and a minute) has run out. A failure to read the lease is
+// logged and skips this run.
+func (s *Server) runsSweep(ctx context.Context, name string, every time.Duration) bool {
+	held, err := s.DB.TakeJobLease(ctx, name, 2*every+time.Minute)
+	if err != nil && ctx.Err() == nil {
+		s.Log.Error("taking a sweep's lease", "sweep", name, "error", err)
+	}
+	return held
+}

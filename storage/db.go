@@ -34,6 +34,9 @@ type DB struct {
 	now     func() time.Time
 	dialect dialect
 	search  searchEngine
+	// process names this handle in leases (leases.go): one per Open.
+	process  string
+	jobLease time.Duration
 
 	mu      sync.RWMutex
 	rstmts  map[string]*sql.Stmt // prepared statements of the reader pool, by SQL text
@@ -70,6 +73,9 @@ const checkpointPages = 8000
 type Options struct {
 	Clock   func() time.Time // injectable for retention tests; default time.Now
 	Readers int              // reader pool size; default max(4, 2*GOMAXPROCS)
+	// JobLease is how long a claim on background work holds without
+	// renewal (leases.go); default JobLease.
+	JobLease time.Duration
 }
 
 // Open opens the database target names, a SQLite file path (its folder is
@@ -84,12 +90,15 @@ func Open(target string, opt Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{write: w, read: r, now: opt.Clock, dialect: d, search: d.search(), rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
+	db := &DB{write: w, read: r, now: opt.Clock, dialect: d, search: d.search(), process: NewID(), rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
 		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
 		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000},
 		searches: versioned[searchAnswer]{max: 128}, pages: versioned[any]{max: maxCachedPages}}
 	if db.now == nil {
 		db.now = time.Now
+	}
+	if db.jobLease = opt.JobLease; db.jobLease <= 0 {
+		db.jobLease = JobLease
 	}
 	if err := db.migrate(context.Background()); err != nil {
 		db.Close()
@@ -408,6 +417,21 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 // that no cache depends on (last use of tokens), so they do not empty the
 // read caches of every other request.
 func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) error {
+	if ctx.Value(inPrecondition{}) != nil {
+		return ErrWriteInPrecondition
+	}
+	// The request's precondition and commit hook (txhooks.go), when it has
+	// any not yet run; bookkeeping writes (bump false) leave them alone.
+	var pre *txStep[func(context.Context) error]
+	var hook *txStep[func(*Tx) error]
+	if bump {
+		if pre = pending[func(context.Context) error](ctx, preconditionKey{}); pre != nil {
+			defer pre.mu.Unlock()
+		}
+		if hook = pending[func(*Tx) error](ctx, commitHookKey{}); hook != nil {
+			defer hook.mu.Unlock()
+		}
+	}
 	start := time.Now()
 	sqlTx, err := db.write.BeginTx(ctx, nil)
 	began := time.Now()
@@ -421,7 +445,20 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 	}
 	if err == nil {
 		t = &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
-		if err = fn(t); err == nil {
+		if pre != nil {
+			// The write lock is held (SQLite: BEGIN IMMEDIATE; PostgreSQL:
+			// beginWrite's advisory lock): no write commits until this
+			// transaction ends. The check reads the counters afresh, not
+			// the request's snapshot (counters.go), which may be older.
+			err = pre.fn(context.WithValue(context.WithValue(ctx, inPrecondition{}, true), countersKey{}, (*countersSnapshot)(nil)))
+		}
+		if err == nil {
+			err = fn(t)
+		}
+		if err == nil && hook != nil {
+			err = hook.fn(t)
+		}
+		if err == nil {
 			err = t.recordChanges(ctx)
 		}
 		if err == nil && bump {
@@ -433,6 +470,12 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 			dropCounters(ctx)
 			if t.recorded != nil {
 				t.recorded.done.Store(true)
+			}
+			if pre != nil {
+				pre.done = true
+			}
+			if hook != nil {
+				hook.done = true
 			}
 		}
 	}

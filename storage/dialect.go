@@ -41,6 +41,16 @@ type dialect interface {
 	search() searchEngine
 	// backup writes a consistent copy of the database to file.
 	backup(ctx context.Context, db *DB, file string) error
+	// catalog lists the tables admin copy-db copies (not the migrations'
+	// record nor the search index's tables) and their foreign keys (table →
+	// tables it references).
+	catalog(ctx context.Context, q queryer) (tables []string, refs map[string][]string, err error)
+	// suspendChecks turns off, in the copy's transaction, what would change
+	// or refuse rows as they are copied: triggers (they would count copied
+	// rows a second time in counters that are copied too) and immediate
+	// foreign-key checks (checked at the commit instead). restore turns the
+	// triggers back on in the same transaction.
+	suspendChecks(to *Tx, tables []string) (restore func() error, err error)
 }
 
 // schemeRE is the start of a URL: a scheme of two characters or more and a
@@ -120,3 +130,41 @@ func OpenRaw(target string) (*sql.DB, error) {
 // Engine is "sqlite" or "postgres", for tools with engine-specific tuning
 // (bench/seed); the storage itself never asks.
 func (db *DB) Engine() string { return db.dialect.name() }
+
+// catalogRows reads the catalog queries of a dialect: tablesSQL lists table
+// names (given the search tables to leave out), refsSQL pairs of (table,
+// table it references).
+func catalogRows(ctx context.Context, q queryer, tablesSQL, refsSQL string) (tables []string, refs map[string][]string, err error) {
+	rows, err := q.QueryContext(ctx, tablesSQL, searchIndexTable, searchTextTable, searchTextTable+"_%")
+	if err != nil {
+		return nil, nil, err
+	}
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		if !bookkeepingTables[t] {
+			tables = append(tables, t)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	refs = map[string][]string{}
+	rows, err = q.QueryContext(ctx, refsSQL)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var from, to string
+		if err := rows.Scan(&from, &to); err != nil {
+			return nil, nil, err
+		}
+		refs[from] = append(refs[from], to)
+	}
+	return tables, refs, rows.Err()
+}

@@ -176,3 +176,39 @@ func pgArgs(args []driver.NamedValue) []driver.NamedValue {
 	}
 	return args
 }
+
+func (postgresDialect) catalog(ctx context.Context, q queryer) ([]string, map[string][]string, error) {
+	return catalogRows(ctx, q,
+		`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+ AND table_name NOT IN (?, ?) AND table_name NOT LIKE ?`,
+		`SELECT DISTINCT c.conrelid::regclass::text, c.confrelid::regclass::text FROM pg_constraint c
+ JOIN pg_namespace n ON n.oid = c.connamespace WHERE c.contype = 'f' AND n.nspname = current_schema()`)
+}
+
+// suspendChecks defers the foreign keys declared DEFERRABLE (the one
+// referencing its own table, collections.parent_id; the referenced-first
+// order satisfies the others) and disables the tables' own triggers for
+// the transaction (ALTER TABLE takes their locks: the target is new and idle).
+func (postgresDialect) suspendChecks(to *Tx, tables []string) (func() error, error) {
+	if _, err := to.exec(`SET CONSTRAINTS ALL DEFERRED`); err != nil {
+		return nil, err
+	}
+	for _, t := range tables {
+		if _, err := to.exec(`ALTER TABLE ` + quoteIdent(t) + ` DISABLE TRIGGER USER`); err != nil {
+			return nil, err
+		}
+	}
+	return func() error {
+		// The deferred checks run now: ALTER TABLE refuses a table with
+		// pending trigger events.
+		if _, err := to.exec(`SET CONSTRAINTS ALL IMMEDIATE`); err != nil {
+			return err
+		}
+		for _, t := range tables {
+			if _, err := to.exec(`ALTER TABLE ` + quoteIdent(t) + ` ENABLE TRIGGER USER`); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
+}

@@ -89,3 +89,48 @@ func (sqliteDialect) search() searchEngine { return fts5{} }
 func (sqliteDialect) backup(ctx context.Context, db *DB, file string) error {
 	return sqliteBackup(ctx, db, file)
 }
+
+func (sqliteDialect) catalog(ctx context.Context, q queryer) ([]string, map[string][]string, error) {
+	return catalogRows(ctx, q,
+		`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (?, ?) AND name NOT LIKE ?`,
+		`SELECT DISTINCT m.name, f."table" FROM sqlite_master m, pragma_foreign_key_list(m.name) f WHERE m.type = 'table'`)
+}
+
+// suspendChecks defers foreign keys to the commit; SQLite cannot switch a
+// trigger off, so they are dropped and created again from their own SQL,
+// in the same transaction.
+func (sqliteDialect) suspendChecks(to *Tx, _ []string) (func() error, error) {
+	if _, err := to.exec(`PRAGMA defer_foreign_keys = ON`); err != nil {
+		return nil, err
+	}
+	rows, err := to.QueryContext(to.ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	var names, defs []string
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		names, defs = append(names, name), append(defs, def)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		if _, err := to.tx.ExecContext(to.ctx, `DROP TRIGGER `+quoteIdent(name)); err != nil {
+			return nil, err
+		}
+	}
+	return func() error {
+		for _, def := range defs {
+			if _, err := to.tx.ExecContext(to.ctx, def); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
+}

@@ -210,32 +210,48 @@ func (db *DB) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Dur
 }
 
 // DeliveryOutcome is the result of one attempt: Status success or failed
-// ends the delivery; "" schedules another attempt at RetryAt.
+// ends the delivery; "" schedules another attempt at RetryAt. Attempt is
+// the attempt's number as claimed (Delivery.Attempt): it fences the
+// outcome, see FinishDeliveries.
 type DeliveryOutcome struct {
 	EventID string
+	Attempt int
 	Logs    []LogLine
 	Status  string
 	RetryAt time.Time
 }
 
 // FinishDeliveries records the outcomes of attempts, in one transaction.
+// An outcome counts only while its attempt is still the delivery's last
+// claim: when the claim's lease ran out and another process (or this one)
+// claimed the delivery again, the attempt count moved on and the late
+// outcome, logs included, is dropped, so an attempt is recorded once.
 func (db *DB) FinishDeliveries(ctx context.Context, outcomes []DeliveryOutcome) error {
 	return db.Write(ctx, func(tx *Tx) error {
 		for _, o := range outcomes {
+			var res sql.Result
+			var err error
+			if o.Status == "" {
+				res, err = tx.exec(`UPDATE integration_deliveries SET next_attempt_at = ? WHERE event_id = ? AND attempts = ?`, ms(o.RetryAt), o.EventID, o.Attempt)
+			} else {
+				res, err = tx.exec(`DELETE FROM integration_deliveries WHERE event_id = ? AND attempts = ?`, o.EventID, o.Attempt)
+			}
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				if err != nil {
+					return err
+				}
+				continue // claimed again since: not this attempt's to record
+			}
 			if err := appendLogs(tx, o.EventID, o.Logs); err != nil {
 				return err
 			}
-			if o.Status == "" {
-				if _, err := tx.exec(`UPDATE integration_deliveries SET next_attempt_at = ? WHERE event_id = ?`, ms(o.RetryAt), o.EventID); err != nil {
+			if o.Status != "" {
+				if _, err := tx.exec(`UPDATE integration_events SET status = ? WHERE id = ?`, o.Status, o.EventID); err != nil {
 					return err
 				}
-				continue
-			}
-			if _, err := tx.exec(`UPDATE integration_events SET status = ? WHERE id = ?`, o.Status, o.EventID); err != nil {
-				return err
-			}
-			if _, err := tx.exec(`DELETE FROM integration_deliveries WHERE event_id = ?`, o.EventID); err != nil {
-				return err
 			}
 		}
 		return nil

@@ -205,24 +205,32 @@ type OpenAPIJob struct {
 	LastHash       string // "" when the spec has no version yet
 }
 
-// ClaimOpenAPIJob moves the oldest pending spec to 'progress' and returns
-// it; nil when nothing is pending.
+// ClaimOpenAPIJob leases the oldest pending spec to this process (state
+// 'progress', see leases.go) and returns it; when none is pending, a run
+// whose lease has run out (its process died) is claimed again. nil when
+// there is nothing to run.
 func (db *DB) ClaimOpenAPIJob(ctx context.Context) (*OpenAPIJob, error) {
 	var job *OpenAPIJob
 	err := db.Write(ctx, func(tx *Tx) error {
 		var j OpenAPIJob
 		var srcURL, srcText, hash sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT s.id, s.organization_id, s.slug, s.generation, s.source_url, s.source_text, v.content_hash
- FROM openapi_specs s LEFT JOIN openapi_spec_versions v ON v.id = s.last_version
- WHERE s.processing_state = 'pending' ORDER BY s.updated_at, s.id LIMIT 1`).
+		const cols = `SELECT s.id, s.organization_id, s.slug, s.generation, s.source_url, s.source_text, v.content_hash
+ FROM openapi_specs s LEFT JOIN openapi_spec_versions v ON v.id = s.last_version`
+		err := tx.QueryRowContext(ctx, cols+` WHERE s.processing_state = 'pending' ORDER BY s.updated_at, s.id LIMIT 1`).
 			Scan(&j.SpecID, &j.OrganizationID, &j.Slug, &j.Generation, &srcURL, &srcText, &hash)
+		if err == sql.ErrNoRows {
+			// Runs in progress are few (one per worker per process).
+			err = tx.QueryRowContext(ctx, cols+` WHERE s.processing_state = 'progress' AND s.lease_until < ? ORDER BY s.updated_at, s.id LIMIT 1`, ms(tx.Now)).
+				Scan(&j.SpecID, &j.OrganizationID, &j.Slug, &j.Generation, &srcURL, &srcText, &hash)
+		}
 		if err == sql.ErrNoRows {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if _, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'progress', updated_at = ? WHERE id = ?`, ms(tx.Now), j.SpecID); err != nil {
+		if _, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'progress', lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
+			db.process, db.leaseUntil(tx.Now), ms(tx.Now), j.SpecID); err != nil {
 			return err
 		}
 		j.SourceURL, j.SourceText, j.LastHash = nullStr(srcURL), nullStr(srcText), hash.String
@@ -230,6 +238,12 @@ func (db *DB) ClaimOpenAPIJob(ctx context.Context) (*OpenAPIJob, error) {
 		return nil
 	})
 	return job, err
+}
+
+// RenewOpenAPIJob extends this process's lease on a claimed run; false
+// when the run is no longer this process's (taken over, changed, deleted).
+func (db *DB) RenewOpenAPIJob(ctx context.Context, job *OpenAPIJob) (bool, error) {
+	return db.renewLease(ctx, `UPDATE openapi_specs SET lease_until = ? WHERE id = ? AND lease_owner = ? AND processing_state = 'progress'`, job.SpecID)
 }
 
 // OpenAPIOutcome is the result of a run: a document (success) or an error
@@ -256,14 +270,15 @@ type OpenAPIFinish struct {
 // FinishOpenAPIJob records a run's outcome. A success stores a version
 // unless the document is the one of the last version; a failure keeps the
 // last version. Either way the spec is complete with lastProcessedAt now.
-// When the spec changed since the claim (a newer source is pending) or was
-// deleted, the outcome is dropped.
+// When the spec changed since the claim (a newer source is pending), was
+// deleted, or the run's lease passed to another process, the outcome is
+// dropped.
 func (db *DB) FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, out OpenAPIOutcome) (OpenAPIFinish, error) {
 	var fin OpenAPIFinish
 	err := db.Write(ctx, func(tx *Tx) error {
 		var lastHash sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT v.content_hash FROM openapi_specs s LEFT JOIN openapi_spec_versions v ON v.id = s.last_version
- WHERE s.id = ? AND s.generation = ? AND s.processing_state = 'progress'`, job.SpecID, job.Generation).Scan(&lastHash)
+ WHERE s.id = ? AND s.generation = ? AND s.processing_state = 'progress' AND s.lease_owner = ?`, job.SpecID, job.Generation, db.process).Scan(&lastHash)
 		if err == sql.ErrNoRows {
 			return nil
 		}
@@ -273,7 +288,7 @@ func (db *DB) FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, out OpenAPI
 		fin.Applied = true
 		now := ms(tx.Now)
 		if out.Version == nil {
-			_, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'complete', last_processed_at = ?, updated_at = ?,
+			_, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'complete', lease_owner = NULL, lease_until = NULL, last_processed_at = ?, updated_at = ?,
  last_error_code = ?, last_error_message = ? WHERE id = ?`, now, now, out.ErrorCode, out.ErrorMessage, job.SpecID)
 			return err
 		}
@@ -288,19 +303,22 @@ func (db *DB) FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, out OpenAPI
 				return err
 			}
 		}
-		_, err = tx.exec(`UPDATE openapi_specs SET processing_state = 'complete', last_processed_at = ?, updated_at = ?,
+		_, err = tx.exec(`UPDATE openapi_specs SET processing_state = 'complete', lease_owner = NULL, lease_until = NULL, last_processed_at = ?, updated_at = ?,
  last_error_code = NULL, last_error_message = NULL WHERE id = ?`, now, now, job.SpecID)
 		return err
 	})
 	return fin, err
 }
 
-// RequeueInterruptedOpenAPIJobs puts runs that a stopped process left in
-// 'progress' back in the queue; called once when the processor starts.
+// RequeueInterruptedOpenAPIJobs puts runs left in 'progress' by a
+// stopped process back in the queue: this process's own (it is starting,
+// so none of them runs) and those whose lease has run out. Called once when
+// the processor starts; runs of live replicas are left alone.
 func (db *DB) RequeueInterruptedOpenAPIJobs(ctx context.Context) (int, error) {
 	var n int64
 	err := db.Write(ctx, func(tx *Tx) error {
-		res, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'pending' WHERE processing_state = 'progress'`)
+		res, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'pending', lease_owner = NULL, lease_until = NULL
+ WHERE processing_state = 'progress' AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)`, db.process, ms(tx.Now))
 		if err != nil {
 			return err
 		}
@@ -311,11 +329,11 @@ func (db *DB) RequeueInterruptedOpenAPIJobs(ctx context.Context) (int, error) {
 }
 
 // ReleaseOpenAPIJob puts a claimed run back in the queue untouched (the
-// processor is stopping).
+// processor is stopping), unless its lease has passed to another process.
 func (db *DB) ReleaseOpenAPIJob(ctx context.Context, job *OpenAPIJob) error {
 	return db.Write(ctx, func(tx *Tx) error {
-		_, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'pending' WHERE id = ? AND generation = ? AND processing_state = 'progress'`,
-			job.SpecID, job.Generation)
+		_, err := tx.exec(`UPDATE openapi_specs SET processing_state = 'pending', lease_owner = NULL, lease_until = NULL
+ WHERE id = ? AND generation = ? AND processing_state = 'progress' AND lease_owner = ?`, job.SpecID, job.Generation, db.process)
 		return err
 	})
 }

@@ -115,6 +115,9 @@ type searchEngine interface {
 	// sections is, of the given search_docs rows, those matching q: rowid,
 	// title, excerpt, score.
 	sections(ctx context.Context, tx queryer, q string, rowids []int64) (*sql.Rows, error)
+	// sectionsOf is every indexed section: space id, page id, section id,
+	// ordinal, title, body (admin copy-db).
+	sectionsOf(ctx context.Context, q queryer) (*sql.Rows, error)
 }
 
 // searchWords is the words of free text; operators typed by the user are

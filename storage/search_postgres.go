@@ -58,3 +58,7 @@ func (tsvectorSearch) sections(ctx context.Context, tx queryer, q string, rowids
  ts_headline('simple', d.body, to_tsquery('simple', ?), 'StartSel="", StopSel="", MaxWords=24, MinWords=12, ShortWord=0, MaxFragments=1, FragmentDelimiter=" … "'),
  `+tsRank+` FROM search_docs d WHERE d.rowid = ANY(?) AND d.doc @@ to_tsquery('simple', ?)`, q, q, rowids, q)
 }
+
+func (tsvectorSearch) sectionsOf(ctx context.Context, q queryer) (*sql.Rows, error) {
+	return q.QueryContext(ctx, `SELECT space_id, page_id, section_id, ordinal, title, body FROM search_docs ORDER BY rowid`)
+}

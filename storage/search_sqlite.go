@@ -107,3 +107,8 @@ func (fts5) sections(ctx context.Context, tx queryer, q string, rowids []int64) 
 	return tx.QueryContext(ctx, `SELECT rowid, title, snippet(search_sections, 1, '', '', '…', 24), `+bm25+` FROM search_sections
  WHERE search_sections MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`, q, string(ids))
 }
+
+func (fts5) sectionsOf(ctx context.Context, q queryer) (*sql.Rows, error) {
+	return q.QueryContext(ctx, `SELECT d.space_id, d.page_id, d.section_id, d.ordinal, s.title, s.body
+ FROM search_docs d JOIN search_sections s ON s.rowid = d.rowid ORDER BY d.rowid`)
+}

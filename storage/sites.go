@@ -26,6 +26,8 @@ type Sites interface {
 
 	ShareLink(ctx context.Context, siteID, id string) (ShareLink, error)
 	ShareLinkByKey(ctx context.Context, key string) (ShareLink, error)
+	TakeShareGuess(ctx context.Context, id string, now time.Time, every time.Duration, burst int) (time.Duration, error)
+	ReturnShareGuess(ctx context.Context, id string, every time.Duration) error
 	ListShareLinks(ctx context.Context, siteID string, pq PageQuery) (Page[ShareLink], error)
 	CreateShareLink(ctx context.Context, l *ShareLink) error
 	UpdateShareLink(ctx context.Context, siteID, id string, c ShareLinkChange) error
@@ -422,7 +424,8 @@ func (db *DB) UpdateShareLink(ctx context.Context, siteID, id string, c ShareLin
 			set, args = append(set, "expires_at = ?"), append(args, timeOrNil(c.ExpiresAt))
 		}
 		if c.SetPassword {
-			set, args = append(set, "password_hash = NULLIF(?, '')"), append(args, c.PasswordHash)
+			// Guesses at the old password say nothing about the new one.
+			set, args = append(set, "password_hash = NULLIF(?, '')", "guess_tat = 0"), append(args, c.PasswordHash)
 		}
 		res, err := tx.exec(`UPDATE site_share_links SET `+strings.Join(set, ", ")+` WHERE id = ? AND site_id = ?`, append(args, id, siteID)...)
 		if err != nil {
@@ -445,4 +448,37 @@ func (db *DB) DeleteShareLink(ctx context.Context, siteID, id string) (bool, err
 		return err
 	})
 	return n > 0, err
+}
+
+// TakeShareGuess spends one password guess of share link id from its
+// budget: a burst of burst guesses, then one more every every. The budget
+// is a row of the database (guess_tat, a generic cell rate algorithm's
+// theoretical arrival time), so every process on the database draws from
+// the same one. wait > 0: the budget is spent, nothing was taken, and the
+// next guess is allowed after wait. A link that is gone takes nothing.
+func (db *DB) TakeShareGuess(ctx context.Context, id string, now time.Time, every time.Duration, burst int) (wait time.Duration, err error) {
+	// No cache depends on guess_tat: the change counter is left alone.
+	err = db.writeTx(ctx, false, func(tx *Tx) error {
+		var tat int64
+		if err := tx.QueryRowContext(ctx, `SELECT guess_tat FROM site_share_links WHERE id = ?`, id).Scan(&tat); err != nil {
+			return notFound(err)
+		}
+		next := max(tat, ms(now)) + every.Milliseconds()
+		if over := next - ms(now) - int64(burst)*every.Milliseconds(); over > 0 {
+			wait = time.Duration(over) * time.Millisecond
+			return nil
+		}
+		_, err := tx.exec(`UPDATE site_share_links SET guess_tat = ? WHERE id = ?`, next, id)
+		return err
+	})
+	return wait, err
+}
+
+// ReturnShareGuess gives back a guess TakeShareGuess took (the password
+// was right: not a wrong guess).
+func (db *DB) ReturnShareGuess(ctx context.Context, id string, every time.Duration) error {
+	return db.writeTx(ctx, false, func(tx *Tx) error {
+		_, err := tx.exec(`UPDATE site_share_links SET guess_tat = guess_tat - ? WHERE id = ? AND guess_tat > 0`, every.Milliseconds(), id)
+		return err
+	})
 }

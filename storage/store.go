@@ -97,6 +97,7 @@ type OpenAPISpecs interface {
 	ClaimOpenAPIJob(ctx context.Context) (*OpenAPIJob, error)
 	FinishOpenAPIJob(ctx context.Context, job *OpenAPIJob, out OpenAPIOutcome) (OpenAPIFinish, error)
 	ReleaseOpenAPIJob(ctx context.Context, job *OpenAPIJob) error
+	RenewOpenAPIJob(ctx context.Context, job *OpenAPIJob) (bool, error)
 	RequeueInterruptedOpenAPIJobs(ctx context.Context) (int, error)
 }
 
@@ -179,6 +180,7 @@ type Pages interface {
 type Idempotency interface {
 	IdempotentResponse(ctx context.Context, scope, key string, since time.Time) (IdempotentResponse, error)
 	SaveIdempotentResponse(ctx context.Context, scope, key string, res IdempotentResponse) error
+	DropIdempotencyKey(ctx context.Context, scope, key, owner string) error
 	PurgeIdempotentResponses(ctx context.Context, cutoff time.Time) (int64, error)
 }
 

@@ -129,21 +129,28 @@ type TranslationJob struct {
 	SourceRevision *string // the source revision the last successful run translated
 }
 
-// ClaimTranslationJob moves the oldest pending translation to 'running' and
-// returns it; nil when nothing is pending.
+// ClaimTranslationJob leases the oldest pending translation to this
+// process (status 'running', see leases.go) and returns it; when none is
+// pending, a run whose lease has run out (its process died) is claimed
+// again. nil when there is nothing to run.
 func (db *DB) ClaimTranslationJob(ctx context.Context) (*TranslationJob, error) {
 	var job *TranslationJob
 	err := db.Write(ctx, func(tx *Tx) error {
 		var srcRev sql.NullString
-		t, err := scanTranslation(tx.QueryRowContext(ctx, `SELECT `+translationCols+`, t.source_revision FROM translations t
- WHERE t.status = 'pending' ORDER BY t.updated_at, t.id LIMIT 1`), &srcRev)
+		const cols = `SELECT ` + translationCols + `, t.source_revision FROM translations t`
+		t, err := scanTranslation(tx.QueryRowContext(ctx, cols+` WHERE t.status = 'pending' ORDER BY t.updated_at, t.id LIMIT 1`), &srcRev)
+		if err == ErrNotFound {
+			// Runs under way are few (one per process).
+			t, err = scanTranslation(tx.QueryRowContext(ctx, cols+` WHERE t.status = 'running' AND t.lease_until < ? ORDER BY t.updated_at, t.id LIMIT 1`, ms(tx.Now)), &srcRev)
+		}
 		if err == ErrNotFound {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if _, err := tx.exec(`UPDATE translations SET status = 'running', updated_at = ? WHERE id = ?`, ms(tx.Now), t.ID); err != nil {
+		if _, err := tx.exec(`UPDATE translations SET status = 'running', lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
+			db.process, db.leaseUntil(tx.Now), ms(tx.Now), t.ID); err != nil {
 			return err
 		}
 		t.Status = "running"
@@ -153,21 +160,31 @@ func (db *DB) ClaimTranslationJob(ctx context.Context) (*TranslationJob, error) 
 	return job, err
 }
 
+// RenewTranslationJob extends this process's lease on a claimed run;
+// false when the run is no longer this process's (taken over, deleted).
+func (db *DB) RenewTranslationJob(ctx context.Context, id string) (bool, error) {
+	return db.renewLease(ctx, `UPDATE translations SET lease_until = ? WHERE id = ? AND lease_owner = ? AND status = 'running'`, id)
+}
+
 // ReleaseTranslationJob puts a claimed run back in the queue untouched (the
-// runner is stopping).
+// runner is stopping), unless its lease has passed to another process.
 func (db *DB) ReleaseTranslationJob(ctx context.Context, id string) error {
 	return db.Write(ctx, func(tx *Tx) error {
-		_, err := tx.exec(`UPDATE translations SET status = 'pending' WHERE id = ? AND status = 'running'`, id)
+		_, err := tx.exec(`UPDATE translations SET status = 'pending', lease_owner = NULL, lease_until = NULL
+ WHERE id = ? AND status = 'running' AND lease_owner = ?`, id, db.process)
 		return err
 	})
 }
 
-// RequeueInterruptedTranslationJobs puts runs a stopped process left in
-// 'running' back in the queue; called once when the runner starts.
+// RequeueInterruptedTranslationJobs puts runs left 'running' by a stopped
+// process back in the queue: this process's own (it is starting, so none
+// of them runs) and those whose lease has run out; runs of live replicas
+// are left alone. Called once when the runner starts.
 func (db *DB) RequeueInterruptedTranslationJobs(ctx context.Context) (int, error) {
 	var n int64
 	err := db.Write(ctx, func(tx *Tx) error {
-		res, err := tx.exec(`UPDATE translations SET status = 'pending' WHERE status = 'running'`)
+		res, err := tx.exec(`UPDATE translations SET status = 'pending', lease_owner = NULL, lease_until = NULL
+ WHERE status = 'running' AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)`, db.process, ms(tx.Now))
 		if err != nil {
 			return err
 		}
@@ -190,7 +207,8 @@ func (db *DB) PendingTranslations(ctx context.Context) (int, error) {
 func (db *DB) FailTranslationJob(ctx context.Context, id, code, message string) error {
 	return db.Write(ctx, func(tx *Tx) error {
 		_, err := tx.exec(`UPDATE translations SET status = CASE WHEN queued = 1 THEN 'pending' ELSE 'failed' END, queued = 0,
- error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status = 'running'`, code, message, ms(tx.Now), id)
+ lease_owner = NULL, lease_until = NULL, error_code = ?, error_message = ?, updated_at = ?
+ WHERE id = ? AND status = 'running' AND lease_owner = ?`, code, message, ms(tx.Now), id, db.process)
 		return err
 	})
 }
@@ -230,7 +248,8 @@ func (db *DB) CreateTranslationTarget(ctx context.Context, translationID string,
 		if err := insertSpaceAtEnd(tx, sp); err != nil {
 			return err
 		}
-		res, err := tx.exec(`UPDATE translations SET target_space = ?, updated_at = ? WHERE id = ? AND status = 'running'`, sp.ID, ms(tx.Now), translationID)
+		res, err := tx.exec(`UPDATE translations SET target_space = ?, updated_at = ? WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+			sp.ID, ms(tx.Now), translationID, db.process)
 		if err != nil {
 			return err
 		}
@@ -276,11 +295,11 @@ func (db *DB) FinishTranslationRun(ctx context.Context, run TranslationRun) erro
 func finishTranslationRun(tx *Tx, run TranslationRun, revID string) error {
 	dur := run.Duration.Milliseconds()
 	res, err := tx.exec(`UPDATE translations SET status = CASE WHEN queued = 1 THEN 'pending' ELSE 'completed' END, queued = 0,
- error_code = NULL, error_message = NULL, target_space = ?, result_revision = COALESCE(?, result_revision), source_revision = ?,
+ lease_owner = NULL, lease_until = NULL, error_code = NULL, error_message = NULL, target_space = ?, result_revision = COALESCE(?, result_revision), source_revision = ?,
  runs = runs + 1, total_words = total_words + ?, total_pages = total_pages + ?, total_duration_ms = total_duration_ms + ?,
  latest_duration_ms = ?, latest_pages = ?, latest_words = ?, updated_at = ?
- WHERE id = ? AND status = 'running'`,
-		run.TargetSpace, nilIfEmpty(revID), run.SourceRevision, run.Words, run.NewPages, dur, dur, run.Translated, run.Words, ms(tx.Now), run.ID)
+ WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+		run.TargetSpace, nilIfEmpty(revID), run.SourceRevision, run.Words, run.NewPages, dur, dur, run.Translated, run.Words, ms(tx.Now), run.ID, tx.db.process)
 	if err != nil {
 		return err
 	}

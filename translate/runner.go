@@ -28,6 +28,7 @@ const MsgNotConfigured = "no translation provider is configured: start docsapi w
 type Queue interface {
 	ClaimTranslationJob(ctx context.Context) (*storage.TranslationJob, error)
 	ReleaseTranslationJob(ctx context.Context, id string) error
+	RenewTranslationJob(ctx context.Context, id string) (bool, error)
 	RequeueInterruptedTranslationJobs(ctx context.Context) (int, error)
 	FailTranslationJob(ctx context.Context, id, code, message string) error
 	TranslationPages(ctx context.Context, id string) (map[string]storage.TranslationPage, error)
@@ -50,6 +51,7 @@ type Runner struct {
 	Log      *slog.Logger
 	Parallel int           // concurrent provider requests of one run; default 4
 	Poll     time.Duration // safety re-scan of the queue; default 30s
+	Lease    time.Duration // the queue's lease on a claimed run (renewed every quarter of it); default storage.JobLease
 	// After, when set, is called after every run (tests, metrics).
 	After func(Result)
 }
@@ -105,7 +107,11 @@ func (r *Runner) RunPending(ctx context.Context) (int, error) {
 		if err != nil || job == nil {
 			return n, err
 		}
-		r.finish(r.process(ctx, job))
+		// The run holds its lease while it goes on; losing it (another
+		// replica took the run over) stops the run.
+		jobCtx, stop := storage.KeepLease(ctx, r.Lease, func(c context.Context) (bool, error) { return r.Queue.RenewTranslationJob(c, job.ID) })
+		r.finish(r.process(jobCtx, job))
+		stop()
 		n++
 	}
 	return n, nil

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -16,7 +18,7 @@ import (
 
 func admin(args []string) error {
 	if len(args) == 0 {
-		return errors.New("admin needs a command: bootstrap, user, token, backup or restore")
+		return errors.New("admin needs a command: bootstrap, user, token, backup, restore or copy-db")
 	}
 	switch args[0] {
 	case "bootstrap":
@@ -29,6 +31,8 @@ func admin(args []string) error {
 		return adminBackup(args[1:])
 	case "restore":
 		return adminRestore(args[1:])
+	case "copy-db":
+		return adminCopyDB(args[1:])
 	default:
 		return fmt.Errorf("unknown admin command %q", args[0])
 	}
@@ -242,4 +246,67 @@ func adminRestore(args []string) error {
 		return err
 	}
 	return printJSON(map[string]string{"restored": *dbPath, "from": file, "previous": kept})
+}
+
+// adminCopyDB copies every row of one database into another, empty one
+// (storage.CopyDatabase): moving an installation to another database. The
+// source may be in use; the target must not be.
+func adminCopyDB(args []string) error {
+	f := newFlags("admin copy-db")
+	from := f.String("from", "", "database to copy (a SQLite file, or a database URL)")
+	to := f.String("to", "", "empty database to copy into (created when it is a new SQLite file)")
+	if err := f.Parse(args); err != nil {
+		return err
+	}
+	if err := required("from", *from, "to", *to); err != nil {
+		return err
+	}
+	if *from == *to {
+		return errors.New("--from and --to name the same database")
+	}
+	open := storage.Open
+	if !strings.Contains(*from, "://") {
+		open = func(path string, _ storage.Options) (*storage.DB, error) { return openExisting(path) }
+	}
+	src, err := open(*from, storage.Options{})
+	if err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	defer src.Close()
+	dst, err := storage.Open(*to, storage.Options{})
+	if err != nil {
+		return fmt.Errorf("--to: %w", err)
+	}
+	defer dst.Close()
+	start := time.Now()
+	counts, err := storage.CopyDatabase(context.Background(), src, dst)
+	if err != nil {
+		return err
+	}
+	type table struct {
+		Table  string `json:"table"`
+		Source int64  `json:"source"`
+		Target int64  `json:"target"`
+	}
+	out := struct {
+		From    string  `json:"from"`
+		To      string  `json:"to"`
+		Rows    int64   `json:"rows"`
+		Tables  []table `json:"tables"`
+		Seconds float64 `json:"seconds"`
+	}{From: redactURL(*from), To: redactURL(*to)}
+	for _, c := range counts {
+		out.Rows += c.Target
+		out.Tables = append(out.Tables, table{c.Table, c.Source, c.Target})
+	}
+	out.Seconds = time.Since(start).Seconds()
+	return printJSON(out)
+}
+
+// redactURL hides the password of a database URL in what is printed.
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return s
 }

@@ -6,6 +6,7 @@
 //	docsapi admin user --db PATH --email E --name N [--org ORGID --role ROLE]
 //	docsapi admin backup --db PATH FILE
 //	docsapi admin restore --db PATH FILE
+//	docsapi admin copy-db --from DB --to DB
 //
 // --db is a SQLite file path or a postgres:// URL (backup and restore:
 // SQLite only; PostgreSQL has pg_dump and pg_restore).
@@ -38,6 +39,7 @@ const usage = `usage:
   docsapi admin user --db PATH --email E --name N [--org ORGID --role ROLE]
   docsapi admin backup --db PATH FILE   consistent copy while the server runs
   docsapi admin restore --db PATH FILE  replace the database with a backup (stop the server first)
+  docsapi admin copy-db --from DB --to DB  copy every row into a new, empty database
   docsapi version
 --db (DOCSAPI_DB) is a SQLite file path (default ./data/docsapi.db) or a postgres:// URL.`
 

@@ -46,6 +46,7 @@ func serve(args []string) error {
 	importMaxImages := f.Int("import-max-images", importer.DefaultLimits.MaxImages, "images one import (html, website) fetches")
 	importTimeout := f.Duration("import-timeout", importer.DefaultLimits.Timeout, "time one website crawl may take")
 	gcPercent := f.Int("gc-percent", 400, "Go garbage collector target (GOGC): heap growth in percent before a collection; the GOGC environment variable, when set, wins")
+	jobLease := f.Duration("job-lease", storage.JobLease, "how long a claim on background work (OpenAPI processing, translation runs) holds without renewal: a stopped replica's work resumes elsewhere after it")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := f.Parse(args); err != nil {
 		return err
@@ -96,9 +97,12 @@ func serve(args []string) error {
 		cfg.MetricsAddr, cfg.RateLimit, cfg.RateLimitAnonymous, cfg.RateLimitWindow, cfg.ClientIPHeader, strings.Join(cfg.CORSOrigins, ","))
 	fmt.Printf("  graphql-max-complexity=%d graphql-max-depth=%d graphql-resolver-concurrency=%d graphql-introspection=%t graphql-playground=%t\n",
 		cfg.GraphQLComplexity, cfg.GraphQLDepth, cfg.GraphQLConcurrency, !cfg.NoIntrospection, !cfg.NoPlayground)
-	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout)
+	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s job-lease=%s\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout, *jobLease)
 
-	db, err := storage.Open(cfg.DBPath, storage.Options{})
+	if *jobLease < time.Second {
+		return fmt.Errorf("--job-lease: at least 1s (renewed every quarter of it)")
+	}
+	db, err := storage.Open(cfg.DBPath, storage.Options{JobLease: *jobLease})
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@
 CREATE TABLE collections (
     id              TEXT COLLATE "C" PRIMARY KEY,
     organization_id TEXT COLLATE "C" NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
-    parent_id       TEXT COLLATE "C" REFERENCES collections(id),  -- NULL: top level; deletes are handled in code
+    parent_id       TEXT COLLATE "C" REFERENCES collections(id) DEFERRABLE INITIALLY IMMEDIATE,  -- NULL: top level; deletes in code; deferrable for admin copy-db
     title           TEXT COLLATE "C" NOT NULL,
     description     TEXT COLLATE "C",
     default_level   TEXT COLLATE "C" DEFAULT 'inherit',           -- a role, 'inherit', or NULL (no default access)
