@@ -33,7 +33,7 @@ type Actor struct {
 // webhook outbox) is one entry of changeSinks.
 type changeSink func(tx *Tx, actor Actor, c Change) error
 
-var changeSinks []changeSink
+var changeSinks = []changeSink{auditSink}
 
 type recordingKey struct{}
 
