@@ -317,6 +317,10 @@ type Tx struct {
 	// recorded is the Recording whose changes this transaction wrote;
 	// marked done once the transaction commits (changes.go).
 	recorded *recording
+	// createdID is the id of what this transaction created, for the
+	// recorded changes that leave TargetID empty (changes.go).
+	createdID string
+	noChange  bool // see unchanged
 }
 
 // Exec and single-row reads use the writer's prepared statements when they

@@ -152,6 +152,7 @@ func (db *DB) CreateInstallation(ctx context.Context, integrationID, orgID strin
 	var out Installation
 	err := db.Write(ctx, func(tx *Tx) error {
 		id := NewID()
+		tx.created(id)
 		conf := c.Configuration
 		if conf == nil {
 			conf = json.RawMessage(`{}`)
