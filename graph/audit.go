@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"docsapi/apierr"
+	"docsapi/auth"
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
@@ -39,6 +40,14 @@ func changed(pairs ...any) map[string]any {
 				m[name] = *v
 			}
 		case *int:
+			if v != nil {
+				m[name] = *v
+			}
+		case *[]string:
+			if v != nil {
+				m[name] = *v
+			}
+		case **string: // set to a value or to null
 			if v != nil {
 				m[name] = *v
 			}
@@ -99,6 +108,51 @@ func auditFilter(actor, action, targetType, targetID, from, to *string) (storage
 		return f, apierr.Invalid("to", "must not be before from")
 	}
 	return f, nil
+}
+
+// contentChanges is the record of an update of a space or a collection:
+// the update itself and, when its default level was set, a
+// permission.changed on the same target.
+func contentChanges(ctx context.Context, orgID, targetType, targetID string, fields map[string]any, defaultLevel **string) context.Context {
+	cs := []storage.Change{{OrganizationID: orgID, Action: targetType + ".updated", TargetType: targetType, TargetID: targetID, Fields: fields}}
+	if defaultLevel != nil {
+		cs = append(cs, storage.Change{OrganizationID: orgID, Action: "permission.changed", TargetType: targetType, TargetID: targetID,
+			Fields: map[string]any{"defaultLevel": *defaultLevel}})
+	}
+	return storage.Recording(ctx, func() []storage.Change { return cs })
+}
+
+// transferChanges records a transfer in both organizations: it left one
+// and arrived in the other.
+func transferChanges(ctx context.Context, targetType, targetID, from, to string) context.Context {
+	return storage.Recording(ctx, func() []storage.Change {
+		return []storage.Change{
+			{OrganizationID: from, Action: targetType + ".transferred", TargetType: targetType, TargetID: targetID, Fields: map[string]any{"from": from, "to": to}},
+			{OrganizationID: to, Action: targetType + ".transferred", TargetType: targetType, TargetID: targetID, Fields: map[string]any{"from": from, "to": to}},
+		}
+	})
+}
+
+// tokenChanges records a personal token's creation or revocation in the
+// audit log of every organization the token reaches: the one its caller is
+// scoped to, or else each organization its user belongs to (one read of the
+// user's memberships). id is read when the write records (a created
+// token's id is made by the write); fields never hold the secret.
+func (r *Resolver) tokenChanges(ctx context.Context, c auth.Caller, action string, id func() string, fields map[string]any) (context.Context, error) {
+	orgs := []string{c.OrganizationID}
+	if c.OrganizationID == "" {
+		var err error
+		if orgs, err = r.Store.MemberOrganizations(ctx, c.UserID); err != nil {
+			return ctx, err
+		}
+	}
+	return storage.Recording(ctx, func() []storage.Change {
+		cs := make([]storage.Change, 0, len(orgs))
+		for _, org := range orgs {
+			cs = append(cs, storage.Change{OrganizationID: org, Action: action, TargetType: "token", TargetID: id(), Fields: fields})
+		}
+		return cs
+	}), nil
 }
 
 func containsByte(s string, b byte) bool {

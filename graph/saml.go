@@ -307,3 +307,13 @@ func (r *Resolver) CompleteSAMLLogin(ctx context.Context, providerID, samlRespon
 		Organization: p.OrganizationID, User: r.userModel(res.User), Joined: res.Joined,
 	}, nil
 }
+
+// samlChanged is the audit summary of a provider's fields: the certificate
+// is named, not copied (README "Audit log").
+func samlChanged(f storage.SAMLProviderFields) map[string]any {
+	m := changed("label", f.Label, "entityId", f.EntityID, "ssoUrl", f.SSOURL, "defaultTeam", f.DefaultTeamID, "defaultRole", f.DefaultRole)
+	if f.Certificate != nil {
+		m["certificate"] = storage.Redacted
+	}
+	return m
+}

@@ -239,6 +239,7 @@ func (db *DB) DeleteInstallation(ctx context.Context, integrationID, installatio
 	err := db.Write(ctx, func(tx *Tx) error {
 		prev, err := installationTx(tx, installationID)
 		if err == ErrNotFound || (err == nil && prev.IntegrationID != integrationID) {
+			tx.unchanged()
 			return nil
 		}
 		if err != nil {
