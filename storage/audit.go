@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -55,8 +56,43 @@ func auditSink(tx *Tx, a Actor, c Change) error {
 	now := ms(tx.Now)
 	_, err := tx.exec(`INSERT INTO audit_log (id, organization_id, action, target_type, target_id, actor_user_id, actor_token_id, address, request_id, created_at, fields)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		timedID(now), c.OrganizationID, c.Action, c.TargetType, c.TargetID, a.UserID, a.TokenID, a.Address, a.RequestID, now, fields)
+		tx.db.auditIDs.next(now), c.OrganizationID, c.Action, c.TargetType, c.TargetID, a.UserID, a.TokenID, a.Address, a.RequestID, now, fields)
 	return err
+}
+
+// auditIDs makes audit entry ids that increase within the process even
+// inside one millisecond (a timed id's random half would order entries of
+// the same millisecond at random): newest first is the order they were
+// written in. Writes are serialized already; the mutex keeps it obvious.
+type auditIDs struct {
+	mu   sync.Mutex
+	last string
+}
+
+func (a *auditIDs) next(ms int64) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	id := timedID(ms)
+	if id <= a.last {
+		id = idAfter(a.last)
+	}
+	a.last = id
+	return id
+}
+
+// idAfter is the id following id in idAlphabet order (its last character
+// incremented, with carry).
+func idAfter(id string) string {
+	b := []byte(id)
+	for i := len(b) - 1; i >= 0; i-- {
+		k := strings.IndexByte(idAlphabet, b[i])
+		if k < len(idAlphabet)-1 {
+			b[i] = idAlphabet[k+1]
+			return string(b)
+		}
+		b[i] = idAlphabet[0]
+	}
+	return id + idAlphabet[:1] // every character was the last one: longer sorts later
 }
 
 // AuditFilter narrows an organization's audit log; zero fields do not

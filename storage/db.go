@@ -54,6 +54,7 @@ type DB struct {
 	searches      versioned[searchAnswer]                     // search answers by scope, query and page (search.go), likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
+	auditIDs      auditIDs // ids of audit entries, increasing (audit.go)
 }
 
 // checkpointPages is the writer's automatic checkpoint threshold in WAL
