@@ -101,7 +101,7 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 
 	type want struct {
 		action, targetType, targetID, requestID string
-		fields                                   map[string]any
+		fields                                  map[string]any
 	}
 	var wants []want
 	expect := func(reqID, action, targetType, targetID string, fields map[string]any) {
@@ -441,4 +441,3 @@ func TestAuditLogPurgeBatches(t *testing.T) {
 		t.Fatalf("second batch: %d, %v; want 1", n, err)
 	}
 }
-
