@@ -8279,8 +8279,8 @@ space.restored; collection.created, collection.updated, collection.moved,
 collection.transferred, collection.deleted; member.added, member.role_changed,
 member.updated (SSO), member.removed; invite.created, invite.deleted (link
 invites); team.created, team.updated, team.deleted, team.member_added,
-team.member_changed, team.member_removed; permission.granted,
-permission.changed (a content default level), permission.revoked;
+team.member_changed, team.member_removed; permission.granted (a user or team grant on a space or collection),
+permission.changed (its default level), permission.revoked;
 organization.updated; site.created, site.updated, site.deleted,
 site.published, site.unpublished; share_link.created, share_link.updated,
 share_link.deleted; sso_provider.created, sso_provider.updated,
@@ -8306,7 +8306,11 @@ type AuditEntry {
 }
 
 type AuditTarget {
-  "space, collection, member, invite, team, permission, organization, site, share_link, sso_provider, integration_installation, token."
+  """
+  space, collection, member, invite, team, organization, site, share_link,
+  sso_provider, integration_installation or token. Permission changes name
+  the space or collection; installations on a space or site name it.
+  """
   type: String!
   id: ID!
 }
