@@ -441,3 +441,22 @@ func TestAuditLogPurgeBatches(t *testing.T) {
 		t.Fatalf("second batch: %d, %v; want 1", n, err)
 	}
 }
+
+// Behind a trusted proxy the address is the last one of its header; without
+// one configured, a client's own header is ignored.
+func TestAuditLogAddressBehindProxy(t *testing.T) {
+	for _, tc := range []struct {
+		header, want string
+	}{{"X-Forwarded-For", "203.0.113.9"}, {"", "127.0.0.1"}} {
+		env := apitest.New(t, apitest.Options{Config: func(c *server.Config) { c.ClientIPHeader = tc.header }})
+		r := env.Do("PUT", "/v1/orgs/"+env.Org+"/teams", env.Admin.Token, map[string]any{"title": "Writers"},
+			"X-Forwarded-For", "198.51.100.1, 203.0.113.9")
+		if r.Status != 201 {
+			t.Fatalf("create team: %d %s", r.Status, r.Body)
+		}
+		log := items(t, env.Must(200, "GET", "/v1/orgs/"+env.Org+"/audit-log", env.Admin.Token, nil))
+		if got := log[0]["actor"].(map[string]any)["address"]; got != tc.want {
+			t.Errorf("client-ip-header %q: address %v, want %s", tc.header, got, tc.want)
+		}
+	}
+}
