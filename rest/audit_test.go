@@ -460,3 +460,8 @@ func TestAuditLogAddressBehindProxy(t *testing.T) {
 		}
 	}
 }
+
+func init() {
+	authzRules["GET /v1/orgs/{organizationId}/audit-log"] = authzRule{Min: "admin",
+		Path: func(f *fixture) string { return "/v1/orgs/" + f.Org + "/audit-log" }}
+}
