@@ -292,6 +292,7 @@ func (db *DB) SignInWithSAML(ctx context.Context, s SAMLSignIn) (SAMLSignInResul
 				return err
 			}
 			out.Joined = true
+			tx.created(u.ID)
 			if err := addToExistingTeam(tx, s.OrganizationID, s.TeamID, u.ID); err != nil {
 				return err
 			}
@@ -308,6 +309,9 @@ func (db *DB) SignInWithSAML(ctx context.Context, s SAMLSignIn) (SAMLSignInResul
 			return err
 		}
 		out.User = u
+		if !out.Joined {
+			tx.unchanged() // a member signing in again: nothing for the audit log
+		}
 		return nil
 	})
 	return out, err
