@@ -59,12 +59,16 @@ func (a *auditEnv) log(org, token, query string) []map[string]any {
 	return nil
 }
 
-// entry finds the one entry with action on the target among entries.
-func entry(t *testing.T, entries []map[string]any, action, targetType, targetID string) map[string]any {
+// entry finds the one entry with action on the target among entries (made
+// by the request requestID, unless empty).
+func entry(t *testing.T, entries []map[string]any, action, targetType, targetID string, requestID ...string) map[string]any {
 	t.Helper()
 	var found []map[string]any
 	for _, e := range entries {
 		tg := e["target"].(map[string]any)
+		if len(requestID) > 0 && e["actor"].(map[string]any)["requestId"] != requestID[0] {
+			continue
+		}
 		if e["action"] == action && tg["type"] == targetType && (targetID == "" || tg["id"] == targetID) {
 			found = append(found, e)
 		}
@@ -139,11 +143,17 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 	empty := r.JSON()["id"].(string)
 	_, id = a.do(205, "DELETE", "/v1/collections/"+empty, admin, nil)
 	expect(id, "collection.deleted", "collection", empty, nil)
+	r, _ = a.do(201, "POST", org+"/collections", admin, map[string]any{"title": "Leaving"})
+	leaving := r.JSON()["id"].(string)
+	_, id = a.do(200, "POST", "/v1/collections/"+leaving+"/transfer", admin, map[string]any{"organization": org2})
+	expect(id, "collection.transferred", "collection", leaving, map[string]any{"from": env.Org, "to": org2})
 
 	gqlData(t, env, admin, `mutation($s: ID!, $u: ID!) { grantContentRole(input: {space: $s, user: $u, role: EDIT}) { role } }`,
 		map[string]any{"s": space, "u": member.ID})
 	_, id = a.do(200, "PATCH", org+"/members/"+member.ID, admin, map[string]any{"role": "edit"})
 	expect(id, "member.role_changed", "member", member.ID, map[string]any{"role": "edit"})
+	_, id = a.do(200, "POST", org+"/members/"+member.ID+"/sso", admin, nil)
+	expect(id, "member.updated", "member", member.ID, map[string]any{"sso": true})
 	r, id = a.do(200, "POST", org+"/invites", admin, map[string]any{"emails": []map[string]any{{"email": "new@acme.test"}}})
 	invited := r.JSON()["users"].([]any)[0].(string)
 	expect(id, "member.added", "member", invited, map[string]any{"email": "new@acme.test"})
@@ -158,6 +168,8 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 	expect(id, "team.created", "team", team, map[string]any{"title": "Writers"})
 	_, id = a.do(200, "PATCH", org+"/teams/"+team, admin, map[string]any{"title": "Editors"})
 	expect(id, "team.updated", "team", team, map[string]any{"title": "Editors"})
+	_, id = a.do(204, "PUT", org+"/teams/"+team+"/members", admin, map[string]any{"add": []string{env.Admin.ID}})
+	expect(id, "team.member_added", "team", team, map[string]any{"user": env.Admin.ID})
 	_, id = a.do(204, "PUT", org+"/teams/"+team+"/members/"+member.ID, admin, nil)
 	expect(id, "team.member_added", "team", team, map[string]any{"user": member.ID})
 	_, id = a.do(205, "DELETE", org+"/teams/"+team+"/members/"+member.ID, admin, nil)
@@ -200,6 +212,8 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 	r, id = a.do(201, "POST", "/v1/integrations/acme-chat/installations", admin, map[string]any{"organization": env.Org})
 	inst := r.JSON()["id"].(string)
 	expect(id, "integration.installed", "integration_installation", inst, map[string]any{"integration": "acme-chat"})
+	_, id = a.do(200, "PATCH", "/v1/integrations/acme-chat/installations/"+inst, admin, map[string]any{"externalIds": []string{"ext-1"}})
+	expect(id, "integration.updated", "integration_installation", inst, map[string]any{"externalIds": []string{"ext-1"}})
 	_, id = a.do(201, "POST", "/v1/integrations/acme-chat/installations/"+inst+"/spaces", admin, map[string]any{"space": space})
 	expect(id, "integration.installed", "space", space, map[string]any{"installation": inst})
 	_, id = a.do(205, "DELETE", "/v1/integrations/acme-chat/installations/"+inst+"/spaces/"+space, admin, nil)
@@ -218,7 +232,7 @@ func TestAuditLogRecordsEachAction(t *testing.T) {
 
 	log := a.log(env.Org, admin, "")
 	for _, w := range wants {
-		e := entry(t, log, w.action, w.targetType, w.targetID)
+		e := entry(t, log, w.action, w.targetType, w.targetID, w.requestID)
 		actor := e["actor"].(map[string]any)
 		if actor["user"] != env.Admin.ID || actor["token"] != tokenID || actor["address"] != "127.0.0.1" || actor["requestId"] != w.requestID {
 			t.Errorf("%s: actor %v, want user %s token %s from 127.0.0.1 request %s", w.action, actor, env.Admin.ID, tokenID, w.requestID)
