@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"time"
+	"unicode/utf8"
 
 	"docsapi/apierr"
 	"docsapi/auth"
@@ -68,7 +69,7 @@ var (
 func auditFilter(actor, action, targetType, targetID, from, to *string) (storage.AuditFilter, error) {
 	var f storage.AuditFilter
 	if actor != nil {
-		if err := checkLen("actor", *actor, 1, 128); err != nil {
+		if err := checkID("actor", *actor); err != nil {
 			return f, err
 		}
 		f.ActorID = *actor
@@ -92,7 +93,7 @@ func auditFilter(actor, action, targetType, targetID, from, to *string) (storage
 		f.TargetType = *targetType
 	}
 	if targetID != nil {
-		if err := checkLen("targetId", *targetID, 1, 128); err != nil {
+		if err := checkID("targetId", *targetID); err != nil {
 			return f, err
 		}
 		f.TargetID = *targetID
@@ -153,6 +154,15 @@ func (r *Resolver) tokenChanges(ctx context.Context, c auth.Caller, action strin
 		}
 		return cs
 	}), nil
+}
+
+// checkID checks an id filter: 1 to 128 characters of valid UTF-8 (what
+// PostgreSQL accepts as a text parameter).
+func checkID(field, v string) error {
+	if !utf8.ValidString(v) {
+		return apierr.Invalid(field, "must be valid UTF-8")
+	}
+	return checkLen(field, v, 1, 128)
 }
 
 func containsByte(s string, b byte) bool {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"docsapi/apierr"
 )
@@ -16,6 +17,7 @@ func FuzzAuditFilter(f *testing.F) {
 	f.Add("", "space.", "member", "", "yesterday", "", uint8(0))
 	f.Add("u", "space", "a b", "t", "", "2026-13-01T00:00:00Z", uint8(255))
 	f.Add("u", "Space.Created", "", "", "", "", uint8(2))
+	f.Add("\xff", "space.", "space", "\xfe", "", "", uint8(15))
 	f.Add("u", "space.%", "space", "x", "2026-01-02T00:00:00Z", "2026-01-01T00:00:00Z", uint8(51))
 	fields := map[string]bool{"actor": true, "action": true, "targetType": true, "targetId": true, "from": true, "to": true}
 	f.Fuzz(func(t *testing.T, actor, action, targetType, targetID, from, to string, set uint8) {
@@ -32,6 +34,9 @@ func FuzzAuditFilter(f *testing.F) {
 				t.Fatalf("refusal %v does not name a filter field", err)
 			}
 			return
+		}
+		if !utf8.ValidString(flt.ActorID) || !utf8.ValidString(flt.TargetID) {
+			t.Fatalf("invalid UTF-8 accepted: %q %q", flt.ActorID, flt.TargetID)
 		}
 		if flt.ActionPrefix && !strings.HasSuffix(flt.Action, ".") {
 			t.Fatalf("action prefix %q does not end with a dot", flt.Action)

@@ -40,12 +40,12 @@ func secretField(name string) bool {
 func auditSink(tx *Tx, a Actor, c Change) error {
 	fields := "{}"
 	if len(c.Fields) > 0 {
-		clean := make(map[string]any, len(c.Fields))
-		for k, v := range c.Fields {
-			if secretField(k) {
-				v = Redacted
+		clean := c.Fields
+		for k := range c.Fields {
+			if secretField(k) && c.Fields[k] != Redacted {
+				clean = redacted(c.Fields)
+				break
 			}
-			clean[k] = v
 		}
 		b, err := json.Marshal(clean)
 		if err != nil {
@@ -93,6 +93,19 @@ func idAfter(id string) string {
 		b[i] = idAlphabet[0]
 	}
 	return id + idAlphabet[:1] // every character was the last one: longer sorts later
+}
+
+// redacted is a copy of fields with every secret field's value Redacted
+// (the caller's map is left alone).
+func redacted(fields map[string]any) map[string]any {
+	clean := make(map[string]any, len(fields))
+	for k, v := range fields {
+		if secretField(k) {
+			v = Redacted
+		}
+		clean[k] = v
+	}
+	return clean
 }
 
 // AuditFilter narrows an organization's audit log; zero fields do not
