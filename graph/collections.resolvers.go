@@ -32,6 +32,10 @@ func (r *mutationResolver) CreateCollection(ctx context.Context, organizationID 
 		return nil, err
 	}
 	c := storage.Collection{OrganizationID: organizationID, ParentID: input.Parent, Title: title, DefaultLevel: ptr("inherit")}
+	ctx = storage.Recording(ctx, func() []storage.Change {
+		return []storage.Change{{OrganizationID: organizationID, Action: "collection.created", TargetType: "collection", TargetID: c.ID,
+			Fields: map[string]any{"title": c.Title, "parent": c.ParentID}}}
+	})
 	if err := r.Store.CreateCollection(ctx, &c); err != nil {
 		return nil, err
 	}
@@ -40,7 +44,7 @@ func (r *mutationResolver) CreateCollection(ctx context.Context, organizationID 
 
 // UpdateCollection is the resolver for the updateCollection field.
 func (r *mutationResolver) UpdateCollection(ctx context.Context, collectionID string, input model.UpdateCollectionInput) (*model.Collection, error) {
-	_, s, err := r.collectionScope(ctx, collectionID, chainOnly)
+	c, s, err := r.collectionScope(ctx, collectionID, chainOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +71,7 @@ func (r *mutationResolver) UpdateCollection(ctx context.Context, collectionID st
 		}
 		p.DefaultLevel = &level
 	}
+	ctx = contentChanges(ctx, c.OrganizationID, "collection", collectionID, changed("title", p.Title, "description", p.Description, "defaultLevel", p.DefaultLevel), p.DefaultLevel)
 	if err := r.Store.UpdateCollection(ctx, collectionID, p); err != nil {
 		return nil, notFoundAs(err, "collection")
 	}
@@ -75,7 +80,7 @@ func (r *mutationResolver) UpdateCollection(ctx context.Context, collectionID st
 
 // DeleteCollection is the resolver for the deleteCollection field.
 func (r *mutationResolver) DeleteCollection(ctx context.Context, collectionID string) (*model.DeleteResult, error) {
-	_, s, err := r.collectionScope(ctx, collectionID, chainOnly)
+	c, s, err := r.collectionScope(ctx, collectionID, chainOnly)
 	if apierr.Status(err) == 404 {
 		return &model.DeleteResult{Deleted: false}, nil
 	}
@@ -85,6 +90,7 @@ func (r *mutationResolver) DeleteCollection(ctx context.Context, collectionID st
 	if err := s.require("admin", "deleting a collection"); err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, c.OrganizationID, "collection.deleted", "collection", collectionID, nil)
 	deleted, err := r.Store.DeleteCollection(ctx, collectionID)
 	if err != nil {
 		return nil, err
@@ -105,6 +111,7 @@ func (r *mutationResolver) MoveCollection(ctx context.Context, collectionID stri
 	if err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, c.OrganizationID, "collection.moved", "collection", c.ID, map[string]any{"parent": d.Parent})
 	if err := r.Store.MoveCollection(ctx, c.ID, d.Parent, d.At); err != nil {
 		return nil, moveError(err, "collection")
 	}
@@ -120,6 +127,7 @@ func (r *mutationResolver) TransferCollection(ctx context.Context, collectionID 
 	if err := r.checkTransfer(ctx, s, c.OrganizationID, input.Organization); err != nil {
 		return nil, err
 	}
+	ctx = transferChanges(ctx, "collection", c.ID, c.OrganizationID, input.Organization)
 	if err := r.Store.TransferCollection(ctx, c.ID, input.Organization); err != nil {
 		return nil, notFoundAs(err, "collection")
 	}

@@ -29,6 +29,7 @@ func (r *mutationResolver) GrantContentRole(ctx context.Context, input model.Con
 		return nil, err
 	}
 	g := storage.ContentGrant{TargetKind: target.Kind, TargetID: target.ID, PrincipalKind: kind, PrincipalID: principal, Role: string(*input.Role), CreatedAt: r.Now()}
+	ctx = recordChange(ctx, orgID, "permission.granted", string(target.Kind), target.ID, map[string]any{kind: principal, "role": g.Role})
 	if err := r.Store.SetContentGrant(ctx, orgID, g); err != nil {
 		return nil, err
 	}
@@ -45,6 +46,7 @@ func (r *mutationResolver) RevokeContentRole(ctx context.Context, input model.Co
 	if err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, orgID, "permission.revoked", string(target.Kind), target.ID, map[string]any{kind: principal})
 	deleted, err := r.Store.DeleteContentGrant(ctx, target, kind, principal)
 	if err != nil {
 		return nil, err

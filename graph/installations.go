@@ -349,6 +349,7 @@ func (r *Resolver) installOnTarget(ctx context.Context, name, installationID, ki
 	if err != nil {
 		return storage.TargetInstallation{}, err
 	}
+	ctx = recordChange(ctx, in.OrganizationID, "integration.installed", kind, targetID, map[string]any{"integration": it.Name, "installation": in.ID})
 	t, err := r.Store.CreateTargetInstallation(ctx, in, kind, targetID, storage.TargetChange{Status: statusFor(complete), Configuration: conf, Events: r.targetEvents(it)})
 	if errors.Is(err, storage.ErrAlreadyInstalled) {
 		return t, apierr.Conflict("integration %q is already installed on this %s", it.Name, kind)
@@ -391,6 +392,11 @@ func (r *Resolver) updateTarget(ctx context.Context, name, installationID, kind,
 		}
 		c.Configuration, c.Status = conf, statusFor(complete)
 	}
+	f := map[string]any{"integration": it.Name, "installation": in.ID}
+	if input.Configuration != nil {
+		f["configuration"] = storage.Redacted // may hold the integration's own secrets
+	}
+	ctx = recordChange(ctx, in.OrganizationID, "integration.updated", kind, targetID, f)
 	t, err := r.Store.UpdateTargetInstallation(ctx, in.ID, kind, targetID, c)
 	if err != nil {
 		return t, notFoundAs(err, kind+" installation")
@@ -404,6 +410,7 @@ func (r *Resolver) uninstallTarget(ctx context.Context, name, installationID, ki
 	if err != nil {
 		return deleteRefusal(err)
 	}
+	ctx = recordChange(ctx, in.OrganizationID, "integration.uninstalled", kind, targetID, map[string]any{"integration": it.Name, "installation": in.ID})
 	deleted, err := r.Store.DeleteTargetInstallation(ctx, in.ID, kind, targetID, func(prev storage.TargetInstallation) []storage.NewEvent {
 		return []storage.NewEvent{r.targetDeletedEvent(it, prev)}
 	})

@@ -37,6 +37,7 @@ func (r *mutationResolver) InstallIntegration(ctx context.Context, integrationNa
 	if err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, *input.Organization, "integration.installed", "integration_installation", "", map[string]any{"integration": it.Name})
 	in, err := r.Store.CreateInstallation(ctx, it.ID, *input.Organization, storage.InstallationChange{
 		Status: statusFor(complete), Configuration: conf, Events: r.installationEvents(it),
 	})
@@ -85,6 +86,12 @@ func (r *mutationResolver) UpdateIntegrationInstallation(ctx context.Context, in
 		}
 		c.Configuration, c.Status = conf, statusFor(complete)
 	}
+	f := changed("spaceSelection", c.SpaceSelection, "siteSelection", c.SiteSelection, "externalIds", c.ExternalIDs)
+	f["integration"] = it.Name
+	if c.Configuration != nil {
+		f["configuration"] = storage.Redacted // may hold the integration's own secrets
+	}
+	ctx = recordChange(ctx, in.OrganizationID, "integration.updated", "integration_installation", in.ID, f)
 	out, err := r.Store.UpdateInstallation(ctx, it.ID, in.ID, c)
 	if err != nil {
 		return nil, notFoundAs(err, "installation")
@@ -99,6 +106,7 @@ func (r *mutationResolver) UninstallIntegration(ctx context.Context, integration
 	if err != nil {
 		return deleteRefusal(err)
 	}
+	ctx = recordChange(ctx, in.OrganizationID, "integration.uninstalled", "integration_installation", in.ID, map[string]any{"integration": it.Name})
 	deleted, tokens, err := r.Store.DeleteInstallation(ctx, it.ID, in.ID, func(prev storage.Installation, targets []storage.TargetInstallation) []storage.NewEvent {
 		var evs []storage.NewEvent
 		for _, t := range targets {

@@ -33,6 +33,9 @@ func (r *mutationResolver) CreateLinkInvite(ctx context.Context, organizationID 
 		return nil, err
 	}
 	inv := storage.LinkInvite{OrganizationID: organizationID, Role: role, TargetKind: "organization", CreatedBy: s.Caller.UserID}
+	ctx = storage.Recording(ctx, func() []storage.Change {
+		return []storage.Change{{OrganizationID: organizationID, Action: "invite.created", TargetType: "invite", TargetID: inv.ID, Fields: map[string]any{"role": role}}}
+	})
 	if err := r.Store.CreateLinkInvite(ctx, &inv); err != nil {
 		return nil, err
 	}
@@ -44,6 +47,7 @@ func (r *mutationResolver) DeleteLinkInvite(ctx context.Context, organizationID 
 	if _, err := r.inOrgAtLeast(ctx, organizationID, "admin", "deleting invite links"); err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, organizationID, "invite.deleted", "invite", inviteID, nil)
 	deleted, err := r.Store.DeleteLinkInvite(ctx, organizationID, inviteID)
 	if err != nil {
 		return nil, err

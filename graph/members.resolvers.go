@@ -30,6 +30,7 @@ func (r *mutationResolver) UpdateMember(ctx context.Context, organizationID stri
 			return nil, err
 		}
 	}
+	ctx = recordChange(ctx, organizationID, "member.role_changed", "member", userID, map[string]any{"role": roleString(role)})
 	if err := r.Store.UpdateMemberRole(ctx, organizationID, userID, roleString(role)); err != nil {
 		if errors.Is(err, storage.ErrLastAdmin) {
 			return nil, apierr.Conflict("role: the organization must keep at least one admin")
@@ -50,6 +51,7 @@ func (r *mutationResolver) RemoveMember(ctx context.Context, organizationID stri
 			return nil, err
 		}
 	}
+	ctx = recordChange(ctx, organizationID, "member.removed", "member", userID, nil)
 	removed, err := r.Store.RemoveMember(ctx, organizationID, userID)
 	if errors.Is(err, storage.ErrLastAdmin) {
 		return nil, apierr.Conflict("the organization must keep at least one admin")
@@ -88,6 +90,7 @@ func (r *mutationResolver) SetMemberSso(ctx context.Context, organizationID stri
 	}
 	// A user who is not a member yet joins (the specification's "added as
 	// an SSO member"); only an unknown user is refused.
+	ctx = recordChange(ctx, organizationID, "member.updated", "member", userID, map[string]any{"sso": true})
 	if err := r.Store.SetMemberSSO(ctx, organizationID, userID); err != nil {
 		return nil, notFoundAs(err, "user")
 	}
@@ -134,6 +137,18 @@ func (r *mutationResolver) InviteUsers(ctx context.Context, organizationID strin
 		invitees = append(invitees, storage.Invitee{Email: addr.Address, Role: role})
 	}
 	sso := input.Sso != nil && *input.Sso
+	// One member.added per invitee who joined (InviteByEmail names them
+	// inside its transaction); those who already were members add nothing.
+	ctx = storage.Recording(ctx, func() []storage.Change {
+		var out []storage.Change
+		for _, in := range invitees {
+			if in.AddedAs != "" {
+				out = append(out, storage.Change{OrganizationID: organizationID, Action: "member.added", TargetType: "member", TargetID: in.AddedAs,
+					Fields: map[string]any{"email": in.Email, "role": in.Role, "sso": sso}})
+			}
+		}
+		return out
+	})
 	added, err := r.Store.InviteByEmail(ctx, organizationID, invitees, sso)
 	if err != nil {
 		return nil, err

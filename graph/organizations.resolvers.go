@@ -80,6 +80,9 @@ func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, in
 		}
 		p.Logo = &logo
 	}
+	ctx = recordChange(ctx, id, "organization.updated", "organization", id, changed("title", p.Title, "emailDomains", p.EmailDomains,
+		"hostname", p.Hostname, "defaultRole", p.DefaultRole, "defaultContentSite", p.DefaultContentSite, "logo", p.Logo,
+		"sso", p.SSO, "ai", p.AI, "inviteLinks", p.InviteLinks))
 	if err := r.Store.UpdateOrganization(ctx, id, p); err != nil {
 		if errors.Is(err, storage.ErrHostnameTaken) {
 			return nil, apierr.Conflict("hostname: %q is already used by another organization", *input.Hostname.Value())

@@ -289,6 +289,10 @@ func (r *Resolver) CompleteSAMLLogin(ctx context.Context, providerID, samlRespon
 	if p.DefaultTeam != nil {
 		team = &p.DefaultTeam.ID
 	}
+	// A login that makes the user a member is a member.added (its id is
+	// the write's: Tx.created); the actor is anonymous, the address and
+	// request id are the browser's.
+	ctx = recordChange(ctx, p.OrganizationID, "member.added", "member", "", map[string]any{"email": who.Email, "role": p.DefaultRole, "sso": true, "samlProvider": p.ID})
 	res, err := r.Store.SignInWithSAML(ctx, storage.SAMLSignIn{
 		ProviderID: p.ID, RequestID: requestID, OrganizationID: p.OrganizationID,
 		Email: who.Email, DisplayName: who.DisplayName, Role: p.DefaultRole, TeamID: team,
@@ -306,4 +310,14 @@ func (r *Resolver) CompleteSAMLLogin(ctx context.Context, providerID, samlRespon
 		Object: "sso-session", Token: secret, ExpiresAt: model.Time(expires),
 		Organization: p.OrganizationID, User: r.userModel(res.User), Joined: res.Joined,
 	}, nil
+}
+
+// samlChanged is the audit summary of a provider's fields: the certificate
+// is named, not copied (README "Audit log").
+func samlChanged(f storage.SAMLProviderFields) map[string]any {
+	m := changed("label", f.Label, "entityId", f.EntityID, "ssoUrl", f.SSOURL, "defaultTeam", f.DefaultTeamID, "defaultRole", f.DefaultRole)
+	if f.Certificate != nil {
+		m["certificate"] = storage.Redacted
+	}
+	return m
 }

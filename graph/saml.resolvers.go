@@ -28,6 +28,7 @@ func (r *mutationResolver) CreateSAMLProvider(ctx context.Context, organizationI
 		// Like invitations: members it provisions get the organization's default role.
 		f.DefaultRole = &s.Org.DefaultRole
 	}
+	ctx = recordChange(ctx, organizationID, "sso_provider.created", "sso_provider", "", samlChanged(f))
 	id, err := r.Store.CreateSAMLProvider(ctx, organizationID, f)
 	if err != nil {
 		return nil, err
@@ -44,6 +45,7 @@ func (r *mutationResolver) UpdateSAMLProvider(ctx context.Context, organizationI
 	if err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, organizationID, "sso_provider.updated", "sso_provider", samlProviderID, samlChanged(f))
 	if err := r.Store.UpdateSAMLProvider(ctx, organizationID, samlProviderID, f); err != nil {
 		return nil, notFoundAs(err, "SAML provider")
 	}
@@ -55,6 +57,7 @@ func (r *mutationResolver) DeleteSAMLProvider(ctx context.Context, organizationI
 	if _, err := r.inOrgAtLeast(ctx, organizationID, "admin", "deleting a SAML provider"); err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, organizationID, "sso_provider.deleted", "sso_provider", samlProviderID, nil)
 	deleted, err := r.Store.DeleteSAMLProvider(ctx, organizationID, samlProviderID)
 	if err != nil {
 		return nil, err

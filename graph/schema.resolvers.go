@@ -17,6 +17,10 @@ func (r *mutationResolver) RevokeCurrentToken(ctx context.Context) (bool, error)
 	if err != nil {
 		return false, err
 	}
+	ctx, err = r.tokenChanges(ctx, c, "token.revoked", func() string { return c.TokenID }, nil)
+	if err != nil {
+		return false, err
+	}
 	ok, err := r.Store.DeleteToken(ctx, c.TokenID)
 	if err != nil {
 		return false, err

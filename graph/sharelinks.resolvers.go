@@ -33,6 +33,13 @@ func (r *mutationResolver) CreateSiteShareLink(ctx context.Context, organization
 		return nil, err
 	}
 	l := storage.ShareLink{SiteID: site.ID, Name: *input.Name, Key: newSecret(), ExpiresAt: expires, PasswordHash: hash}
+	ctx = storage.Recording(ctx, func() []storage.Change {
+		f := map[string]any{"site": site.ID, "name": l.Name, "expiresAt": model.TimePtr(l.ExpiresAt)}
+		if l.PasswordHash != "" {
+			f["password"] = storage.Redacted
+		}
+		return []storage.Change{{OrganizationID: organizationID, Action: "share_link.created", TargetType: "share_link", TargetID: l.ID, Fields: f}}
+	})
 	if err := r.Store.CreateShareLink(ctx, &l); err != nil {
 		return nil, err
 	}
@@ -49,6 +56,14 @@ func (r *mutationResolver) UpdateSiteShareLink(ctx context.Context, organization
 	if err != nil {
 		return nil, err
 	}
+	f := changed("site", &site.ID, "name", change.Name, "active", change.Active)
+	if change.SetExpiresAt {
+		f["expiresAt"] = model.TimePtr(change.ExpiresAt)
+	}
+	if change.SetPassword {
+		f["password"] = storage.Redacted
+	}
+	ctx = recordChange(ctx, organizationID, "share_link.updated", "share_link", shareLinkID, f)
 	if err := r.Store.UpdateShareLink(ctx, siteID, shareLinkID, change); err != nil {
 		return nil, notFoundAs(err, "share link")
 	}
@@ -68,6 +83,7 @@ func (r *mutationResolver) DeleteSiteShareLink(ctx context.Context, organization
 	if err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, organizationID, "share_link.deleted", "share_link", shareLinkID, map[string]any{"site": siteID})
 	deleted, err := r.Store.DeleteShareLink(ctx, siteID, shareLinkID)
 	if err != nil {
 		return nil, err

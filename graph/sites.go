@@ -375,6 +375,10 @@ func (r *Resolver) createSite(ctx context.Context, orgID string, in model.Create
 	choice := &storage.NameChoice{Prefix: base[:min(len(base), basenameMax-suffixRoom)], Choose: func(taken map[string]bool) string {
 		return uniqueName(base, basenameMax, func(n string) bool { return taken[n] })
 	}}
+	ctx = storage.Recording(ctx, func() []storage.Change {
+		return []storage.Change{{OrganizationID: orgID, Action: "site.created", TargetType: "site", TargetID: site.ID,
+			Fields: map[string]any{"title": site.Title, "type": site.Type, "visibility": site.Visibility}}}
+	})
 	if err := r.Store.CreateSite(ctx, &site, newSpace, spaces, choice); err != nil {
 		return nil, err
 	}
@@ -406,6 +410,11 @@ func (r *Resolver) setPublished(ctx context.Context, orgID, siteID string, publi
 	if err != nil {
 		return nil, err
 	}
+	action := "site.published"
+	if !published {
+		action = "site.unpublished"
+	}
+	ctx = recordChange(ctx, orgID, action, "site", siteID, nil)
 	if err := r.Store.UpdateSite(ctx, orgID, siteID, storage.SitePatch{Published: &published}); err != nil {
 		return nil, notFoundAs(err, "site")
 	}

@@ -117,6 +117,9 @@ func (r *mutationResolver) UpdateSite(ctx context.Context, organizationID string
 			return nil, err
 		}
 	}
+	ctx = recordChange(ctx, organizationID, "site.updated", "site", siteID, changed("title", p.Title, "visibility", p.Visibility, "basename", p.Basename,
+		"hostname", p.Hostname, "proxy", p.Proxy, "icon", p.Icon, "adaptiveContent", p.AdaptiveContent, "agentsContext", p.AgentsContext,
+		"defaultSiteSection", input.DefaultSiteSection, "defaultSiteSpace", input.DefaultSiteSpace))
 	if err := r.Store.UpdateSite(ctx, organizationID, siteID, p); err != nil {
 		return nil, siteUpdateError(err, p.Basename, deref2(p.Hostname))
 	}
@@ -135,6 +138,7 @@ func (r *mutationResolver) DeleteSite(ctx context.Context, organizationID string
 	}
 	// Its site installations go with it (storage siteRemovalHooks), each
 	// with a site_installation_deleted event to deliver.
+	ctx = recordChange(ctx, organizationID, "site.deleted", "site", siteID, nil)
 	deleted, err := r.Store.DeleteSite(ctx, organizationID, siteID)
 	if err != nil {
 		return nil, err
@@ -165,6 +169,7 @@ func (r *mutationResolver) UpdateSiteAdaptiveSchema(ctx context.Context, organiz
 	if err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, organizationID, "site.updated", "site", siteID, map[string]any{"adaptiveSchema": storage.Redacted})
 	if err := r.Store.UpdateSite(ctx, organizationID, siteID, storage.SitePatch{AdaptiveSchema: &text}); err != nil {
 		return nil, notFoundAs(err, "site")
 	}
@@ -181,6 +186,7 @@ func (r *mutationResolver) RotateSiteVisitorKey(ctx context.Context, organizatio
 		return nil, err
 	}
 	secret := newSecret()
+	ctx = recordChange(ctx, organizationID, "site.updated", "site", siteID, map[string]any{"visitorSecret": storage.Redacted})
 	if err := r.Store.UpdateSite(ctx, organizationID, siteID, storage.SitePatch{VisitorSecret: &secret}); err != nil {
 		return nil, notFoundAs(err, "site")
 	}

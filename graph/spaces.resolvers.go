@@ -49,6 +49,10 @@ func (r *mutationResolver) CreateSpace(ctx context.Context, organizationID strin
 	if err := checkCreateAt(a, organizationID, input.Parent, "parent"); err != nil {
 		return nil, err
 	}
+	ctx = storage.Recording(ctx, func() []storage.Change {
+		return []storage.Change{{OrganizationID: organizationID, Action: "space.created", TargetType: "space", TargetID: sp.ID,
+			Fields: map[string]any{"title": sp.Title, "parent": sp.ParentID, "editMode": sp.EditMode}}}
+	})
 	if err := r.Store.CreateSpace(ctx, &sp); err != nil {
 		return nil, err
 	}
@@ -95,6 +99,8 @@ func (r *mutationResolver) UpdateSpace(ctx context.Context, spaceID string, inpu
 	if err := emojiOrIcon(input, &p); err != nil {
 		return nil, err
 	}
+	ctx = contentChanges(ctx, sp.OrganizationID, "space", spaceID, changed("title", p.Title, "editMode", p.EditMode, "visibility", p.Visibility,
+		"defaultLevel", p.DefaultLevel, "emoji", p.Emoji, "icon", p.Icon), p.DefaultLevel)
 	if err := r.Store.UpdateSpace(ctx, spaceID, p); err != nil {
 		return nil, notFoundAs(err, "space")
 	}
@@ -103,7 +109,7 @@ func (r *mutationResolver) UpdateSpace(ctx context.Context, spaceID string, inpu
 
 // DeleteSpace is the resolver for the deleteSpace field.
 func (r *mutationResolver) DeleteSpace(ctx context.Context, spaceID string) (*model.DeleteResult, error) {
-	_, s, err := r.spaceScope(ctx, spaceID, chainOnly, false)
+	sp, s, err := r.spaceScope(ctx, spaceID, chainOnly, false)
 	if apierr.Status(err) == 404 {
 		return &model.DeleteResult{Deleted: false}, nil
 	}
@@ -113,6 +119,7 @@ func (r *mutationResolver) DeleteSpace(ctx context.Context, spaceID string) (*mo
 	if err := s.require("admin", "deleting a space"); err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, sp.OrganizationID, "space.deleted", "space", spaceID, nil)
 	deleted, err := r.Store.TrashSpace(ctx, spaceID)
 	if err != nil {
 		return nil, err
@@ -129,6 +136,8 @@ func (r *mutationResolver) DuplicateSpace(ctx context.Context, spaceID string) (
 	if err := checkCreateAt(s.Access, sp.OrganizationID, sp.ParentID, "parent"); err != nil {
 		return nil, err
 	}
+	// The copy's id is made by the write (Tx.created): TargetID stays empty.
+	ctx = recordChange(ctx, sp.OrganizationID, "space.created", "space", "", map[string]any{"title": copyTitle(sp.Title), "duplicateOf": spaceID})
 	id, err := r.Store.DuplicateSpace(ctx, spaceID, copyTitle(sp.Title))
 	if err != nil {
 		return nil, notFoundAs(err, "space")
@@ -138,13 +147,14 @@ func (r *mutationResolver) DuplicateSpace(ctx context.Context, spaceID string) (
 
 // RestoreSpace is the resolver for the restoreSpace field.
 func (r *mutationResolver) RestoreSpace(ctx context.Context, spaceID string) (*model.Space, error) {
-	_, s, err := r.spaceScope(ctx, spaceID, chainOnly, true)
+	sp, s, err := r.spaceScope(ctx, spaceID, chainOnly, true)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.require("admin", "restoring a space"); err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, sp.OrganizationID, "space.restored", "space", spaceID, nil)
 	if err := r.Store.RestoreSpace(ctx, spaceID, r.Now().Add(-TrashRetention)); err != nil {
 		return nil, notFoundAs(err, "space")
 	}
@@ -164,6 +174,7 @@ func (r *mutationResolver) MoveSpace(ctx context.Context, spaceID string, input 
 	if err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, sp.OrganizationID, "space.moved", "space", sp.ID, map[string]any{"parent": d.Parent})
 	if err := r.Store.MoveSpace(ctx, sp.ID, d.Parent, d.At); err != nil {
 		return nil, moveError(err, "space")
 	}
@@ -179,6 +190,7 @@ func (r *mutationResolver) TransferSpace(ctx context.Context, spaceID string, in
 	if err := r.checkTransfer(ctx, s, sp.OrganizationID, input.Organization); err != nil {
 		return nil, err
 	}
+	ctx = transferChanges(ctx, "space", sp.ID, sp.OrganizationID, input.Organization)
 	if err := r.Store.TransferSpace(ctx, sp.ID, input.Organization); err != nil {
 		return nil, notFoundAs(err, "space")
 	}

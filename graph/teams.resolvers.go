@@ -24,6 +24,7 @@ func (r *mutationResolver) CreateTeam(ctx context.Context, organizationID string
 	if err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, organizationID, "team.created", "team", "", map[string]any{"title": input.Title, "members": members})
 	id, err := r.Store.CreateTeam(ctx, organizationID, input.Title, members)
 	if err != nil {
 		return nil, err
@@ -43,6 +44,7 @@ func (r *mutationResolver) UpdateTeam(ctx context.Context, organizationID string
 	if err := checkLen("title", input.Title, 1, 64); err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, organizationID, "team.updated", "team", teamID, map[string]any{"title": input.Title})
 	if err := r.Store.RenameTeam(ctx, organizationID, teamID, input.Title); err != nil {
 		return nil, notFoundAs(err, "team")
 	}
@@ -58,6 +60,7 @@ func (r *mutationResolver) DeleteTeam(ctx context.Context, organizationID string
 	if _, err := r.inOrgAtLeast(ctx, organizationID, "admin", "deleting a team"); err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, organizationID, "team.deleted", "team", teamID, nil)
 	deleted, err := r.Store.DeleteTeam(ctx, organizationID, teamID)
 	if err != nil {
 		return nil, err
@@ -97,6 +100,23 @@ func (r *mutationResolver) UpdateTeamMembers(ctx context.Context, organizationID
 		}
 		roles = byID
 	}
+	ctx = storage.Recording(ctx, func() []storage.Change {
+		var cs []storage.Change
+		one := func(action, userID string, fields map[string]any) {
+			fields["user"] = userID
+			cs = append(cs, storage.Change{OrganizationID: organizationID, Action: action, TargetType: "team", TargetID: teamID, Fields: fields})
+		}
+		for _, uid := range add {
+			one("team.member_added", uid, map[string]any{})
+		}
+		for _, uid := range remove {
+			one("team.member_removed", uid, map[string]any{})
+		}
+		for uid, role := range roles {
+			one("team.member_changed", uid, map[string]any{"role": role})
+		}
+		return cs
+	})
 	err = r.Store.ChangeTeamMembers(ctx, organizationID, teamID, storage.TeamMembersChange{Add: add, Remove: remove, Roles: roles})
 	return err == nil, err
 }
@@ -120,6 +140,7 @@ func (r *mutationResolver) SetTeamMember(ctx context.Context, organizationID str
 	if m == nil {
 		return false, apierr.NotFound("member")
 	}
+	ctx = recordChange(ctx, organizationID, "team.member_added", "team", teamID, map[string]any{"user": userID, "role": string(rl)})
 	err = r.Store.SetTeamMember(ctx, organizationID, teamID, userID, string(rl))
 	return err == nil, err
 }
@@ -129,6 +150,7 @@ func (r *mutationResolver) RemoveTeamMember(ctx context.Context, organizationID 
 	if _, _, err := r.manageableTeam(ctx, organizationID, teamID); err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, organizationID, "team.member_removed", "team", teamID, map[string]any{"user": userID})
 	removed, err := r.Store.RemoveTeamMember(ctx, teamID, userID)
 	if err != nil {
 		return nil, err

@@ -73,6 +73,11 @@ func (r *Resolver) createAPIToken(ctx context.Context, in model.CreateAPITokenIn
 	if c.OrganizationID != "" {
 		t.OrganizationID = &c.OrganizationID
 	}
+	ctx, err = r.tokenChanges(ctx, c, "token.created", func() string { return t.ID },
+		map[string]any{"label": t.Label, "readOnly": t.ReadOnly, "expiresAt": model.TimePtr(t.ExpiresAt)})
+	if err != nil {
+		return nil, err
+	}
 	if err := r.Store.CreateToken(ctx, &t); err != nil {
 		return nil, err
 	}
@@ -102,6 +107,10 @@ func (r *Resolver) apiTokens(ctx context.Context, page *string, limit *int) (*mo
 // authenticators validate their caches with.
 func (r *Resolver) deleteAPIToken(ctx context.Context, id string) (*model.DeleteResult, error) {
 	c, err := userCaller(ctx, "deleting API tokens")
+	if err != nil {
+		return nil, err
+	}
+	ctx, err = r.tokenChanges(ctx, c, "token.revoked", func() string { return id }, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -221,6 +221,12 @@ func TestSAMLLogin(t *testing.T) {
 		if !strings.Contains(string(tm.Body), uid) {
 			t.Errorf("not in the default team: %s", tm.Body)
 		}
+		// The join is in the audit log, from the browser's address.
+		audit := items(t, env.Must(200, "GET", org+"/audit-log?action=member.added&targetId="+uid, env.Admin.Token, nil))
+		if len(audit) != 1 || audit[0]["fields"].(map[string]any)["email"] != "jane@example.com" ||
+			audit[0]["actor"].(map[string]any)["address"] != "127.0.0.1" || audit[0]["actor"].(map[string]any)["user"] != nil {
+			t.Errorf("audit log of the join: %v", audit)
+		}
 		tok, err := env.DB.TokenByHash(context.Background(), hashOf(first.Token))
 		if err != nil || tok.Kind != "session" || tok.ExpiresAt == nil || tok.OrganizationID == nil || *tok.OrganizationID != env.Org {
 			t.Errorf("stored token %+v %v", tok, err)
@@ -257,6 +263,9 @@ func TestSAMLLogin(t *testing.T) {
 		m := env.Must(200, "GET", org+"/members/"+u.ID, env.Admin.Token, nil).JSON()
 		if m["role"] != "read" || m["sso"] != true || m["teams"].(float64) != 0 {
 			t.Errorf("member %v", m)
+		}
+		if audit := items(t, env.Must(200, "GET", org+"/audit-log?targetId="+u.ID, env.Admin.Token, nil)); len(audit) != 0 {
+			t.Errorf("a member's sign-in is in the audit log: %v", audit)
 		}
 	})
 

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -38,8 +37,8 @@ func requestID(next http.Handler) http.Handler {
 			id = newRequestID()
 		}
 		w.Header().Set("X-Request-Id", id)
-		ctx := context.WithValue(r.Context(), middleware.RequestIDKey, id)
-		next.ServeHTTP(w, r.WithContext(ctx))
+		// One context value carries the id and the request (audit.go).
+		next.ServeHTTP(w, r.WithContext(&requestContext{Context: r.Context(), id: id, req: r}))
 	})
 }
 

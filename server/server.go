@@ -77,6 +77,9 @@ type Config struct {
 	ImportMaxPages  int
 	ImportMaxImages int
 	ImportTimeout   time.Duration
+	// AuditRetention is how long audit log entries are kept (`serve`
+	// defaults to 365 days); 0 keeps them for ever.
+	AuditRetention time.Duration
 	// Outbound sends requests to integration runtimes (development tunnels);
 	// nil means the guarded fetcher (package fetch) honouring AllowPrivateFetch.
 	Outbound delivery.Doer
@@ -138,6 +141,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log, Metrics: metrics.New(), limits: newLimiters(cfg)}
 	res.Wake = s.Wake
 	db.ObserveWrites(s.Metrics.ObserveWrite)
+	db.SetActorSource(s.actorOf)
 	s.Metrics.ObservePools(func() map[string]sql.DBStats {
 		w, r := db.Stats()
 		return map[string]sql.DBStats{"write": w, "read": r}

@@ -13,7 +13,7 @@ type Change struct {
 	OrganizationID string
 	Action         string // dotted, past tense: "space.created", "member.role_changed"
 	TargetType     string // "space", "collection", "member", ...
-	TargetID       string
+	TargetID       string // empty: the id the write created (Tx.created)
 	// Fields summarizes what changed (field name to its new value). Never
 	// a secret: a token's or a webhook's secret is named, not copied.
 	Fields map[string]any
@@ -33,7 +33,7 @@ type Actor struct {
 // webhook outbox) is one entry of changeSinks.
 type changeSink func(tx *Tx, actor Actor, c Change) error
 
-var changeSinks []changeSink
+var changeSinks = []changeSink{auditSink}
 
 type recordingKey struct{}
 
@@ -69,7 +69,7 @@ func (db *DB) SetActorSource(f func(context.Context) Actor) {
 // recordChanges records the changes ctx carries, once, inside t.
 func (t *Tx) recordChanges(ctx context.Context) error {
 	rec, _ := ctx.Value(recordingKey{}).(*recording)
-	if rec == nil || rec.done.Load() || len(changeSinks) == 0 {
+	if rec == nil || rec.done.Load() || len(changeSinks) == 0 || t.noChange {
 		return nil
 	}
 	changes := rec.changes()
@@ -81,6 +81,9 @@ func (t *Tx) recordChanges(ctx context.Context) error {
 		actor = (*f)(ctx)
 	}
 	for _, c := range changes {
+		if c.TargetID == "" {
+			c.TargetID = t.createdID
+		}
 		for _, sink := range changeSinks {
 			if err := sink(t, actor, c); err != nil {
 				return err
@@ -90,3 +93,11 @@ func (t *Tx) recordChanges(ctx context.Context) error {
 	t.recorded = rec
 	return nil
 }
+
+// created notes the id of what a create made, for the changes recorded
+// with an empty TargetID (the resolver cannot know it before the write).
+func (t *Tx) created(id string) { t.createdID = id }
+
+// unchanged tells recordChanges that this write changed nothing (a delete
+// of what was already gone): it records nothing.
+func (t *Tx) unchanged() { t.noChange = true }

@@ -123,6 +123,7 @@ func (db *DB) DeleteCollection(ctx context.Context, id string) (bool, error) {
 		var orgID string
 		err := tx.QueryRowContext(tx.ctx, `SELECT organization_id FROM collections WHERE id = ?`, id).Scan(&orgID)
 		if err == sql.ErrNoRows {
+			tx.unchanged()
 			return nil
 		}
 		if err != nil {

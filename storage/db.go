@@ -55,6 +55,7 @@ type DB struct {
 	pages         versioned[any]                              // pages of the lists marked Cache (page.go), likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
+	auditIDs      auditIDs // ids of audit entries, increasing (audit.go)
 }
 
 // checkpointPages is the writer's automatic checkpoint threshold in WAL
@@ -318,6 +319,10 @@ type Tx struct {
 	// recorded is the Recording whose changes this transaction wrote;
 	// marked done once the transaction commits (changes.go).
 	recorded *recording
+	// createdID is the id of what this transaction created, for the
+	// recorded changes that leave TargetID empty (changes.go).
+	createdID string
+	noChange  bool // see unchanged
 }
 
 // Exec and single-row reads use the writer's prepared statements when they

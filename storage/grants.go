@@ -62,6 +62,7 @@ func (db *DB) DeleteContentGrant(ctx context.Context, target ContentRef, princip
 		err := tx.QueryRowContext(tx.ctx, `SELECT organization_id FROM content_grants WHERE target_kind = ? AND target_id = ? AND principal_kind = ? AND principal_id = ?`,
 			target.Kind, target.ID, principalKind, principalID).Scan(&orgID)
 		if err == sql.ErrNoRows {
+			tx.unchanged()
 			return nil
 		}
 		if err != nil {

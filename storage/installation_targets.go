@@ -175,6 +175,7 @@ func (db *DB) DeleteTargetInstallation(ctx context.Context, installationID, kind
 	err := db.Write(ctx, func(tx *Tx) error {
 		prev, err := targetTx(tx, installationID, kind, targetID)
 		if err == ErrNotFound {
+			tx.unchanged()
 			return nil
 		}
 		if err != nil {

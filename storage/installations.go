@@ -152,6 +152,7 @@ func (db *DB) CreateInstallation(ctx context.Context, integrationID, orgID strin
 	var out Installation
 	err := db.Write(ctx, func(tx *Tx) error {
 		id := NewID()
+		tx.created(id)
 		conf := c.Configuration
 		if conf == nil {
 			conf = json.RawMessage(`{}`)
@@ -238,6 +239,7 @@ func (db *DB) DeleteInstallation(ctx context.Context, integrationID, installatio
 	err := db.Write(ctx, func(tx *Tx) error {
 		prev, err := installationTx(tx, installationID)
 		if err == ErrNotFound || (err == nil && prev.IntegrationID != integrationID) {
+			tx.unchanged()
 			return nil
 		}
 		if err != nil {

@@ -62,6 +62,9 @@ func (db *DB) DeleteLinkInvite(ctx context.Context, orgID, id string) (bool, err
 			return err
 		}
 		n, err = res.RowsAffected()
+		if n == 0 {
+			tx.unchanged()
+		}
 		return err
 	})
 	return n > 0, err

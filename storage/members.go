@@ -185,6 +185,7 @@ func (db *DB) RemoveMember(ctx context.Context, orgID, userID string) (bool, err
 		var cur sql.NullString
 		err := tx.QueryRowContext(tx.ctx, `SELECT role FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID).Scan(&cur)
 		if err == sql.ErrNoRows {
+			tx.unchanged()
 			return nil
 		}
 		if err != nil {
@@ -244,6 +245,10 @@ func (db *DB) TouchMember(ctx context.Context, orgID, userID string) error {
 type Invitee struct {
 	Email string
 	Role  *string
+	// AddedAs is set by InviteByEmail, inside its transaction (so a
+	// recorded change can name them), to the user id of an invitee who
+	// joined; empty for one who already was a member.
+	AddedAs string
 }
 
 // InviteByEmail adds each invitee to orgID: existing users join at once,
@@ -253,7 +258,7 @@ type Invitee struct {
 func (db *DB) InviteByEmail(ctx context.Context, orgID string, invitees []Invitee, sso bool) ([]string, error) {
 	var added []string
 	err := db.Write(ctx, func(tx *Tx) error {
-		for _, in := range invitees {
+		for i, in := range invitees {
 			u, err := userByEmailTx(tx, in.Email)
 			if err == ErrNotFound {
 				name := in.Email
@@ -273,6 +278,7 @@ func (db *DB) InviteByEmail(ctx context.Context, orgID string, invitees []Invite
 			}
 			if n, _ := res.RowsAffected(); n > 0 {
 				added = append(added, u.ID)
+				invitees[i].AddedAs = u.ID
 			}
 		}
 		return nil

@@ -125,6 +125,7 @@ type SAMLProviderFields struct {
 func (db *DB) CreateSAMLProvider(ctx context.Context, orgID string, f SAMLProviderFields) (string, error) {
 	id := NewID()
 	err := db.Write(ctx, func(tx *Tx) error {
+		tx.created(id)
 		if _, err := tx.exec(`INSERT INTO saml_providers (id, organization_id, label, created_at) VALUES (?, ?, '', ?)`, id, orgID, ms(tx.Now)); err != nil {
 			return err
 		}
@@ -181,6 +182,9 @@ func (db *DB) DeleteSAMLProvider(ctx context.Context, orgID, id string) (bool, e
 			return err
 		}
 		n, err = res.RowsAffected()
+		if n == 0 {
+			tx.unchanged()
+		}
 		return err
 	})
 	return n > 0, err
@@ -288,6 +292,7 @@ func (db *DB) SignInWithSAML(ctx context.Context, s SAMLSignIn) (SAMLSignInResul
 				return err
 			}
 			out.Joined = true
+			tx.created(u.ID)
 			if err := addToExistingTeam(tx, s.OrganizationID, s.TeamID, u.ID); err != nil {
 				return err
 			}
@@ -304,6 +309,9 @@ func (db *DB) SignInWithSAML(ctx context.Context, s SAMLSignIn) (SAMLSignInResul
 			return err
 		}
 		out.User = u
+		if !out.Joined {
+			tx.unchanged() // a member signing in again: nothing for the audit log
+		}
 		return nil
 	})
 	return out, err

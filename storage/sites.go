@@ -284,6 +284,7 @@ func (db *DB) DeleteSite(ctx context.Context, orgID, id string) (bool, error) {
 		var one int
 		if err := tx.QueryRowContext(tx.ctx, `SELECT 1 FROM sites WHERE id = ? AND organization_id = ?`, id, orgID).Scan(&one); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
+				tx.unchanged()
 				return nil
 			}
 			return err
@@ -444,6 +445,9 @@ func (db *DB) DeleteShareLink(ctx context.Context, siteID, id string) (bool, err
 		res, err := tx.exec(`DELETE FROM site_share_links WHERE id = ? AND site_id = ?`, id, siteID)
 		if err == nil {
 			n, err = res.RowsAffected()
+		}
+		if n == 0 {
+			tx.unchanged()
 		}
 		return err
 	})

@@ -429,6 +429,7 @@ func (db *DB) TrashSpace(ctx context.Context, id string) (bool, error) {
 			return err
 		}
 		if n, err = res.RowsAffected(); err != nil || n == 0 {
+			tx.unchanged()
 			return err
 		}
 		return recountGrantees(tx, id)
@@ -511,6 +512,7 @@ func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
 func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, error) {
 	newID := NewID()
 	err := db.Write(ctx, func(tx *Tx) error {
+		tx.created(newID)
 		src, err := scanSpace(tx.QueryRowContext(tx.ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id = ? AND s.deleted_at IS NULL`, id))
 		if err != nil {
 			return err

@@ -184,6 +184,12 @@ type Idempotency interface {
 	PurgeIdempotentResponses(ctx context.Context, cutoff time.Time) (int64, error)
 }
 
+// Audit is the organization audit log (audit.go).
+type Audit interface {
+	ListAudit(ctx context.Context, orgID string, f AuditFilter, pq PageQuery) (Page[AuditEntry], error)
+	PurgeAudit(ctx context.Context, before time.Time, limit int) (int, error)
+}
+
 // Store is everything the resolvers use. Each resource family adds its
 // interface here.
 type Store interface {
@@ -200,6 +206,7 @@ type Store interface {
 	Pages
 	SAML
 	Idempotency
+	Audit
 	Integrations
 	ChangeRequests
 	Comments

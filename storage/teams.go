@@ -105,6 +105,7 @@ func (db *DB) TeamRole(ctx context.Context, teamID, userID string) (string, erro
 func (db *DB) CreateTeam(ctx context.Context, orgID, title string, memberIDs []string) (string, error) {
 	id := NewID()
 	err := db.Write(ctx, func(tx *Tx) error {
+		tx.created(id)
 		if _, err := tx.exec(`INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)`, id, orgID, title, ms(tx.Now)); err != nil {
 			return err
 		}
@@ -150,6 +151,9 @@ func (db *DB) DeleteTeam(ctx context.Context, orgID, teamID string) (bool, error
 			return err
 		}
 		n, err = res.RowsAffected()
+		if n == 0 {
+			tx.unchanged()
+		}
 		return err
 	})
 	return n > 0, err
@@ -259,6 +263,9 @@ func (db *DB) RemoveTeamMember(ctx context.Context, teamID, userID string) (bool
 	err := db.Write(ctx, func(tx *Tx) error {
 		var err error
 		removed, err = removeTeamMember(tx, teamID, userID)
+		if !removed {
+			tx.unchanged()
+		}
 		return err
 	})
 	return removed, err

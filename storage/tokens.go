@@ -86,6 +86,9 @@ func (db *DB) deleteTokens(ctx context.Context, query string, args ...any) (bool
 			return err
 		}
 		n, err = res.RowsAffected()
+		if n == 0 {
+			tx.unchanged()
+		}
 		return err
 	})
 	return n > 0, err

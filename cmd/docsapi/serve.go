@@ -47,6 +47,7 @@ func serve(args []string) error {
 	importTimeout := f.Duration("import-timeout", importer.DefaultLimits.Timeout, "time one website crawl may take")
 	gcPercent := f.Int("gc-percent", 400, "Go garbage collector target (GOGC): heap growth in percent before a collection; the GOGC environment variable, when set, wins")
 	jobLease := f.Duration("job-lease", storage.JobLease, "how long a claim on background work (OpenAPI processing, translation runs) holds without renewal: a stopped replica's work resumes elsewhere after it")
+	auditRetention := f.Int("audit-retention", 365, "days audit log entries are kept before the purge worker deletes them (0: for ever)")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := f.Parse(args); err != nil {
 		return err
@@ -76,6 +77,10 @@ func serve(args []string) error {
 		GraphQLComplexity: *gqlComplexity, GraphQLDepth: *gqlDepth, GraphQLConcurrency: *gqlConcurrency,
 		NoIntrospection: !*gqlIntrospection, NoPlayground: !*gqlPlayground,
 		ImportMaxPages: *importMaxPages, ImportMaxImages: *importMaxImages, ImportTimeout: *importTimeout,
+		AuditRetention: time.Duration(*auditRetention) * 24 * time.Hour,
+	}
+	if *auditRetention < 0 {
+		return errors.New("--audit-retention must be 0 (keep for ever) or a number of days")
 	}
 	if cfg.ImportMaxPages < 1 || cfg.ImportMaxImages < 1 || cfg.ImportTimeout <= 0 {
 		return errors.New("--import-max-pages and --import-max-images must be at least 1 and --import-timeout positive")
@@ -97,7 +102,7 @@ func serve(args []string) error {
 		cfg.MetricsAddr, cfg.RateLimit, cfg.RateLimitAnonymous, cfg.RateLimitWindow, cfg.ClientIPHeader, strings.Join(cfg.CORSOrigins, ","))
 	fmt.Printf("  graphql-max-complexity=%d graphql-max-depth=%d graphql-resolver-concurrency=%d graphql-introspection=%t graphql-playground=%t\n",
 		cfg.GraphQLComplexity, cfg.GraphQLDepth, cfg.GraphQLConcurrency, !cfg.NoIntrospection, !cfg.NoPlayground)
-	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s job-lease=%s\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout, *jobLease)
+	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s job-lease=%s audit-retention=%d\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout, *jobLease, *auditRetention)
 
 	if *jobLease < time.Second {
 		return fmt.Errorf("--job-lease: at least 1s (renewed every quarter of it)")

@@ -53,6 +53,34 @@ type ComplexityRoot struct {
 		Version func(childComplexity int) int
 	}
 
+	AuditActor struct {
+		Address   func(childComplexity int) int
+		RequestID func(childComplexity int) int
+		Token     func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
+	AuditEntry struct {
+		Action    func(childComplexity int) int
+		Actor     func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		Fields    func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Object    func(childComplexity int) int
+		Target    func(childComplexity int) int
+	}
+
+	AuditEntryList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	AuditTarget struct {
+		ID   func(childComplexity int) int
+		Type func(childComplexity int) int
+	}
+
 	BrokenLinksTotals struct {
 		Total func(childComplexity int) int
 	}
@@ -843,6 +871,7 @@ type ComplexityRoot struct {
 	Query struct {
 		APIInformation                 func(childComplexity int) int
 		APITokens                      func(childComplexity int, page *string, limit *int) int
+		AuditLog                       func(childComplexity int, organizationID string, actor *string, action *string, targetType *string, targetID *string, from *string, to *string, page *string, limit *int) int
 		ChangeRequest                  func(childComplexity int, spaceID string, changeRequestID string) int
 		ChangeRequestPDF               func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
 		ChangeRequests                 func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
@@ -1540,6 +1569,106 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApiInformation.Version(childComplexity), true
+
+	case "AuditActor.address":
+		if e.ComplexityRoot.AuditActor.Address == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.Address(childComplexity), true
+	case "AuditActor.requestId":
+		if e.ComplexityRoot.AuditActor.RequestID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.RequestID(childComplexity), true
+	case "AuditActor.token":
+		if e.ComplexityRoot.AuditActor.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.Token(childComplexity), true
+	case "AuditActor.user":
+		if e.ComplexityRoot.AuditActor.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditActor.User(childComplexity), true
+
+	case "AuditEntry.action":
+		if e.ComplexityRoot.AuditEntry.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Action(childComplexity), true
+	case "AuditEntry.actor":
+		if e.ComplexityRoot.AuditEntry.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Actor(childComplexity), true
+	case "AuditEntry.createdAt":
+		if e.ComplexityRoot.AuditEntry.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.CreatedAt(childComplexity), true
+	case "AuditEntry.fields":
+		if e.ComplexityRoot.AuditEntry.Fields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Fields(childComplexity), true
+	case "AuditEntry.id":
+		if e.ComplexityRoot.AuditEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.ID(childComplexity), true
+	case "AuditEntry.object":
+		if e.ComplexityRoot.AuditEntry.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Object(childComplexity), true
+	case "AuditEntry.target":
+		if e.ComplexityRoot.AuditEntry.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Target(childComplexity), true
+
+	case "AuditEntryList.count":
+		if e.ComplexityRoot.AuditEntryList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryList.Count(childComplexity), true
+	case "AuditEntryList.items":
+		if e.ComplexityRoot.AuditEntryList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryList.Items(childComplexity), true
+	case "AuditEntryList.next":
+		if e.ComplexityRoot.AuditEntryList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryList.Next(childComplexity), true
+
+	case "AuditTarget.id":
+		if e.ComplexityRoot.AuditTarget.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.ID(childComplexity), true
+	case "AuditTarget.type":
+		if e.ComplexityRoot.AuditTarget.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditTarget.Type(childComplexity), true
 
 	case "BrokenLinksTotals.total":
 		if e.ComplexityRoot.BrokenLinksTotals.Total == nil {
@@ -5131,6 +5260,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APITokens(childComplexity, args["page"].(*string), args["limit"].(*int)), true
+	case "Query.auditLog":
+		if e.ComplexityRoot.Query.AuditLog == nil {
+			break
+		}
+
+		args, err := ec.field_Query_auditLog_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["organizationId"].(string), args["actor"].(*string), args["action"].(*string), args["targetType"].(*string), args["targetId"].(*string), args["from"].(*string), args["to"].(*string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.changeRequest":
 		if e.ComplexityRoot.Query.ChangeRequest == nil {
 			break
@@ -8126,6 +8266,80 @@ type Mutation {
   was revoked.
   """
   revokeCurrentToken: Boolean!
+}
+`, BuiltIn: false},
+	{Name: "../audit.graphqls", Input: `"""
+One entry of an organization's audit log (a docsapi extension): a change one
+of its members made through the API, recorded in the same transaction as the
+change. Refused requests write nothing and leave no entry.
+
+Actions are ` + "`" + `<target>.<past-tense verb>` + "`" + `:
+space.created, space.updated, space.moved, space.transferred, space.deleted,
+space.restored; collection.created, collection.updated, collection.moved,
+collection.transferred, collection.deleted; member.added, member.role_changed,
+member.updated (SSO), member.removed; invite.created, invite.deleted (link
+invites); team.created, team.updated, team.deleted, team.member_added,
+team.member_changed, team.member_removed; permission.granted (a user or team grant on a space or collection),
+permission.changed (its default level), permission.revoked;
+organization.updated; site.created, site.updated, site.deleted,
+site.published, site.unpublished; share_link.created, share_link.updated,
+share_link.deleted; sso_provider.created, sso_provider.updated,
+sso_provider.deleted; integration.installed, integration.updated,
+integration.uninstalled (on the organization, a space or a site);
+token.created, token.revoked.
+"""
+type AuditEntry {
+  "Always ` + "`" + `audit-entry` + "`" + `."
+  object: String!
+  "Time-ordered: later entries have greater ids."
+  id: ID!
+  action: String!
+  target: AuditTarget!
+  actor: AuditActor!
+  createdAt: DateTime!
+  """
+  The changed fields and their new values. Secrets (passwords, token and
+  webhook secrets, private keys, share-link passwords) are named with the
+  value "(changed)", never copied.
+  """
+  fields: JSONObject!
+}
+
+type AuditTarget {
+  """
+  space, collection, member, invite, team, organization, site, share_link,
+  sso_provider, integration_installation or token. Permission changes name
+  the space or collection; installations on a space or site name it.
+  """
+  type: String!
+  id: ID!
+}
+
+"Who made the change and from where, as the server saw it."
+type AuditActor {
+  "The user (null for changes made without one)."
+  user: ID
+  "The API or session token the request carried."
+  token: ID
+  "The client address (behind a trusted proxy: from --client-ip-header)."
+  address: String
+  "The request's X-Request-Id."
+  requestId: String
+}
+
+type AuditEntryList {
+  next: Next
+  count: Int!
+  items: [AuditEntry!]!
+}
+
+extend type Query {
+  """
+  An organization's audit log, newest first (organization ADMIN only).
+  Filters: actor (a user id), action (exact, or a prefix ending with a dot:
+  ` + "`" + `space.` + "`" + `), targetType and targetId, from and to (RFC 3339, inclusive).
+  """
+  auditLog(organizationId: ID!, actor: ID, action: String, targetType: String, targetId: ID, from: String, to: String, page: String, limit: Int): AuditEntryList!
 }
 `, BuiltIn: false},
 	{Name: "../changerequests.graphqls", Input: `"""
@@ -11547,6 +11761,62 @@ func (ec *executionContext) childFields_ApiInformation(ctx context.Context, fiel
 		return ec.fieldContext_ApiInformation_build(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ApiInformation", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditActor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_AuditActor_user(ctx, field)
+	case "token":
+		return ec.fieldContext_AuditActor_token(ctx, field)
+	case "address":
+		return ec.fieldContext_AuditActor_address(ctx, field)
+	case "requestId":
+		return ec.fieldContext_AuditActor_requestId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditActor", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_AuditEntry_object(ctx, field)
+	case "id":
+		return ec.fieldContext_AuditEntry_id(ctx, field)
+	case "action":
+		return ec.fieldContext_AuditEntry_action(ctx, field)
+	case "target":
+		return ec.fieldContext_AuditEntry_target(ctx, field)
+	case "actor":
+		return ec.fieldContext_AuditEntry_actor(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_AuditEntry_createdAt(ctx, field)
+	case "fields":
+		return ec.fieldContext_AuditEntry_fields(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEntryList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_AuditEntryList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_AuditEntryList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_AuditEntryList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEntryList", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_AuditTarget_type(ctx, field)
+	case "id":
+		return ec.fieldContext_AuditTarget_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditTarget", field.Name)
 }
 
 func (ec *executionContext) childFields_BrokenLinksTotals(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

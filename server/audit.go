@@ -1,0 +1,105 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5/middleware"
+
+	"docsapi/auth"
+	"docsapi/storage"
+)
+
+// requestContext is the context requestID gives every request: its id
+// (what middleware.GetReqID reads) and the request itself, from which the
+// audit log's actor takes the client address, worked out only when a write
+// records a change. One context value for both: the request path allocates
+// what a plain context.WithValue of the id did, nothing more.
+type requestContext struct {
+	context.Context
+	id  any // the request id, boxed once
+	req *http.Request
+}
+
+type requestKey struct{}
+
+func (c *requestContext) Value(key any) any {
+	switch key {
+	case middleware.RequestIDKey:
+		return c.id
+	case requestKey{}:
+		return c.req
+	}
+	return c.Context.Value(key)
+}
+
+// actorOf is the storage's actor source (storage.DB.SetActorSource): who
+// made a request's changes (user and token) and from where (the client
+// address under the trusted-proxy rule of clientAddress, the request id).
+func (s *Server) actorOf(ctx context.Context) storage.Actor {
+	var a storage.Actor
+	if c, ok := auth.CallerFrom(ctx); ok {
+		a.UserID, a.TokenID = c.UserID, c.TokenID
+	}
+	a.RequestID = middleware.GetReqID(ctx)
+	if r, ok := ctx.Value(requestKey{}).(*http.Request); ok {
+		a.Address = s.clientAddress(r)
+	}
+	return a
+}
+
+// Audit log retention: the purge worker wakes every auditPurgeInterval and
+// deletes expired entries auditPurgeBatch at a time (each batch one short
+// write transaction, so requests' writes interleave), at most
+// auditPurgeBatches batches per wake-up; what is left waits for the next.
+const (
+	auditPurgeInterval = time.Hour
+	auditPurgeBatch    = 1000
+	auditPurgeBatches  = 100
+)
+
+func init() { RegisterWorker(purgeAuditLog) }
+
+// purgeAuditLog removes the audit entries older than Config.AuditRetention
+// (on the server clock), once at start and then every auditPurgeInterval;
+// a zero retention keeps them for ever.
+func purgeAuditLog(ctx context.Context, s *Server) {
+	if s.Config.AuditRetention <= 0 {
+		return
+	}
+	tick := time.NewTicker(auditPurgeInterval)
+	defer tick.Stop()
+	for {
+		n, err := s.PurgeAuditLog(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.Log.Error("audit log purge failed", "error", err)
+		case n > 0:
+			s.Log.Info("audit log purged", "entries", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// PurgeAuditLog deletes the entries older than the retention, in bounded
+// batches, and says how many it deleted.
+func (s *Server) PurgeAuditLog(ctx context.Context) (int, error) {
+	if s.Config.AuditRetention <= 0 {
+		return 0, nil
+	}
+	before := s.Config.Clock().Add(-s.Config.AuditRetention)
+	total := 0
+	for range auditPurgeBatches {
+		n, err := s.DB.PurgeAudit(ctx, before, auditPurgeBatch)
+		total += n
+		if err != nil || n < auditPurgeBatch {
+			return total, err
+		}
+	}
+	return total, nil
+}

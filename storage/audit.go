@@ -1,0 +1,203 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+)
+
+// AuditEntry is one row of an organization's audit log: a change one of its
+// members made through the API, who made it and from where.
+type AuditEntry struct {
+	ID             string
+	OrganizationID string
+	Action         string
+	TargetType     string
+	TargetID       string
+	Actor          Actor
+	CreatedAt      time.Time
+	Fields         map[string]any
+}
+
+// Redacted is what the audit log says of a secret field that changed.
+const Redacted = "(changed)"
+
+// secretField tells whether a field name names a secret (a password, a
+// token or webhook secret, a private key): the log names it, never copies
+// it. Resolvers already say Redacted for these; this is the safety net.
+func secretField(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "password") || strings.Contains(n, "secret") || strings.Contains(n, "privatekey") ||
+		n == "token" || strings.HasSuffix(n, "tokenhash")
+}
+
+// auditSink writes a recorded change to the audit log, inside the write
+// transaction that makes it (changes.go). The id is a timed id of the
+// transaction's clock reading, so ids and created_at agree.
+func auditSink(tx *Tx, a Actor, c Change) error {
+	fields := "{}"
+	if len(c.Fields) > 0 {
+		clean := c.Fields
+		for k := range c.Fields {
+			if secretField(k) && c.Fields[k] != Redacted {
+				clean = redacted(c.Fields)
+				break
+			}
+		}
+		b, err := json.Marshal(clean)
+		if err != nil {
+			return err
+		}
+		fields = string(b)
+	}
+	now := ms(tx.Now)
+	_, err := tx.exec(`INSERT INTO audit_log (id, organization_id, action, target_type, target_id, actor_user_id, actor_token_id, address, request_id, created_at, fields)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		tx.db.auditIDs.next(now), c.OrganizationID, c.Action, c.TargetType, c.TargetID, a.UserID, a.TokenID, a.Address, a.RequestID, now, fields)
+	return err
+}
+
+// auditIDs makes audit entry ids that increase within the process even
+// inside one millisecond (a timed id's random half would order entries of
+// the same millisecond at random): newest first is the order they were
+// written in. Writes are serialized already; the mutex keeps it obvious.
+type auditIDs struct {
+	mu   sync.Mutex
+	last string
+}
+
+func (a *auditIDs) next(ms int64) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	id := timedID(ms)
+	if id <= a.last {
+		id = idAfter(a.last)
+	}
+	a.last = id
+	return id
+}
+
+// idAfter is the id following id in idAlphabet order (its last character
+// incremented, with carry).
+func idAfter(id string) string {
+	b := []byte(id)
+	for i := len(b) - 1; i >= 0; i-- {
+		k := strings.IndexByte(idAlphabet, b[i])
+		if k < len(idAlphabet)-1 {
+			b[i] = idAlphabet[k+1]
+			return string(b)
+		}
+		b[i] = idAlphabet[0]
+	}
+	return id + idAlphabet[:1] // every character was the last one: longer sorts later
+}
+
+// redacted is a copy of fields with every secret field's value Redacted
+// (the caller's map is left alone).
+func redacted(fields map[string]any) map[string]any {
+	clean := make(map[string]any, len(fields))
+	for k, v := range fields {
+		if secretField(k) {
+			v = Redacted
+		}
+		clean[k] = v
+	}
+	return clean
+}
+
+// AuditFilter narrows an organization's audit log; zero fields do not
+// filter. Action is an exact action, or with ActionPrefix every action that
+// starts with it ("space." for every space action).
+type AuditFilter struct {
+	ActorID      string
+	Action       string
+	ActionPrefix bool
+	TargetType   string
+	TargetID     string
+	From, To     *time.Time // inclusive bounds on CreatedAt
+}
+
+// ListAudit pages through an organization's audit log, newest first.
+func (db *DB) ListAudit(ctx context.Context, orgID string, f AuditFilter, pq PageQuery) (Page[AuditEntry], error) {
+	from := `FROM audit_log a WHERE a.organization_id = ?`
+	args := []any{orgID}
+	if f.ActorID != "" {
+		from += ` AND a.actor_user_id = ?`
+		args = append(args, f.ActorID)
+	}
+	switch {
+	case f.Action != "" && f.ActionPrefix:
+		// A range rather than LIKE: the action index serves it on both
+		// backends (byte order), and '_' or '%' in the prefix mean nothing.
+		from += ` AND a.action >= ? AND a.action < ?`
+		args = append(args, f.Action, prefixEnd(f.Action))
+	case f.Action != "":
+		from += ` AND a.action = ?`
+		args = append(args, f.Action)
+	}
+	if f.TargetType != "" {
+		from += ` AND a.target_type = ?`
+		args = append(args, f.TargetType)
+	}
+	if f.TargetID != "" {
+		from += ` AND a.target_id = ?`
+		args = append(args, f.TargetID)
+	}
+	if f.From != nil {
+		from += ` AND a.created_at >= ?`
+		args = append(args, ms(*f.From))
+	}
+	if f.To != nil {
+		from += ` AND a.created_at <= ?`
+		args = append(args, ms(*f.To))
+	}
+	spec := listSpec{Select: `a.id, a.organization_id, a.action, a.target_type, a.target_id, a.actor_user_id, a.actor_token_id, a.address, a.request_id, a.created_at, a.fields`,
+		From: from, Args: args, SortCol: "a.created_at", IDCol: "a.id", Desc: true}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (AuditEntry, Cursor, error) {
+		var e AuditEntry
+		var at int64
+		var fields string
+		err := rows.Scan(&e.ID, &e.OrganizationID, &e.Action, &e.TargetType, &e.TargetID, &e.Actor.UserID, &e.Actor.TokenID,
+			&e.Actor.Address, &e.Actor.RequestID, &at, &fields)
+		if err != nil {
+			return e, Cursor{}, err
+		}
+		e.CreatedAt = FromMillis(at)
+		if err := json.Unmarshal([]byte(fields), &e.Fields); err != nil {
+			return e, Cursor{}, err
+		}
+		return e, Cursor{N: at, ID: e.ID}, nil
+	})
+}
+
+// prefixEnd is the smallest string above every string starting with p (p
+// is not empty): p with its last byte incremented, trailing 0xff dropped.
+func prefixEnd(p string) string {
+	b := []byte(p)
+	for len(b) > 0 && b[len(b)-1] == 0xff {
+		b = b[:len(b)-1]
+	}
+	if len(b) == 0 {
+		return "\xff\xff\xff\xff" // above any valid UTF-8 text
+	}
+	b[len(b)-1]++
+	return string(b)
+}
+
+// PurgeAudit deletes at most limit audit entries older than before (across
+// organizations, oldest first) in one transaction, and says how many.
+func (db *DB) PurgeAudit(ctx context.Context, before time.Time, limit int) (int, error) {
+	var n int64
+	err := db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log WHERE created_at < ? ORDER BY created_at LIMIT ?)`, ms(before), limit)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
+}
