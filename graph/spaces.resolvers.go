@@ -49,6 +49,10 @@ func (r *mutationResolver) CreateSpace(ctx context.Context, organizationID strin
 	if err := checkCreateAt(a, organizationID, input.Parent, "parent"); err != nil {
 		return nil, err
 	}
+	ctx = storage.Recording(ctx, func() []storage.Change {
+		return []storage.Change{{OrganizationID: sp.OrganizationID, Action: "space.created", TargetType: "space", TargetID: sp.ID,
+			Fields: map[string]any{"title": sp.Title, "visibility": sp.Visibility, "parent": sp.ParentID}}}
+	})
 	if err := r.Store.CreateSpace(ctx, &sp); err != nil {
 		return nil, err
 	}

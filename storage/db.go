@@ -54,6 +54,7 @@ type DB struct {
 	searches      versioned[searchAnswer]                     // search answers by scope, query and page (search.go), likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
+	webhookWake   atomic.Pointer[func()] // see OnWebhooksQueued
 }
 
 // checkpointPages is the writer's automatic checkpoint threshold in WAL
@@ -317,7 +318,13 @@ type Tx struct {
 	// recorded is the Recording whose changes this transaction wrote;
 	// marked done once the transaction commits (changes.go).
 	recorded *recording
+	// committed runs once the transaction has committed (wake-ups of
+	// background workers whose queue it wrote to).
+	committed []func()
 }
+
+// afterCommit runs f once t has committed (never when it rolls back).
+func (t *Tx) afterCommit(f func()) { t.committed = append(t.committed, f) }
 
 // Exec and single-row reads use the writer's prepared statements when they
 // exist. A statement cannot be prepared while the transaction holds the
@@ -427,8 +434,13 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		}
 		if err != nil {
 			sqlTx.Rollback()
-		} else if err = sqlTx.Commit(); err == nil && t.recorded != nil {
-			t.recorded.done.Store(true)
+		} else if err = sqlTx.Commit(); err == nil {
+			if t.recorded != nil {
+				t.recorded.done.Store(true)
+			}
+			for _, f := range t.committed {
+				f()
+			}
 		}
 	}
 	held := time.Since(began)
