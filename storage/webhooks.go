@@ -177,7 +177,7 @@ func writeSubscriptions(tx *Tx, w Webhook, events []string) error {
 // CreateWebhook stores w (ID and timestamps set here) with its
 // subscriptions, in one transaction.
 func (db *DB) CreateWebhook(ctx context.Context, w *Webhook) error {
-	w.ID = NewID()
+	w.ID = NewTimedID() // webhooks created in the same millisecond list in creation order
 	return db.Write(ctx, func(tx *Tx) error {
 		w.CreatedAt, w.UpdatedAt = tx.Now, tx.Now
 		if _, err := tx.exec(`INSERT INTO webhooks (id, organization_id, url, description, events, active, secret, created_at, updated_at)
