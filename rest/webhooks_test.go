@@ -578,3 +578,26 @@ func FuzzWebhookBody(f *testing.F) {
 		}
 	})
 }
+
+// The background worker is woken by a commit that queues a delivery: with
+// an hour-long poll, the delivery still arrives at once.
+func TestWebhookWorkerWakesOnQueue(t *testing.T) {
+	env := apitest.New(t)
+	rc := newHookReceiver(t)
+	newHook(t, env, rc.srv.URL+"/in", []string{"space.created"}, nil)
+	w := env.Server.Resolver.Webhooks
+	w.Policy.Poll = time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	time.Sleep(50 * time.Millisecond) // the loop is asleep on its poll
+	env.Must(201, "POST", "/v1/orgs/"+env.Org+"/spaces", env.Admin.Token, map[string]any{"title": "A"})
+	deadline := time.Now().Add(5 * time.Second)
+	for len(rc.received("/in")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(rc.received("/in")) != 1 {
+		t.Fatal("the queued delivery was not sent within 5 s with an hour-long poll")
+	}
+}
