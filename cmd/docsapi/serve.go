@@ -46,6 +46,7 @@ func serve(args []string) error {
 	importMaxImages := f.Int("import-max-images", importer.DefaultLimits.MaxImages, "images one import (html, website) fetches")
 	importTimeout := f.Duration("import-timeout", importer.DefaultLimits.Timeout, "time one website crawl may take")
 	gcPercent := f.Int("gc-percent", 400, "Go garbage collector target (GOGC): heap growth in percent before a collection; the GOGC environment variable, when set, wins")
+	webhookGrace := f.Duration("webhook-secret-grace", 24*time.Hour, "how long a rotated-out webhook secret keeps signing deliveries beside the new one")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := f.Parse(args); err != nil {
 		return err
@@ -75,6 +76,10 @@ func serve(args []string) error {
 		GraphQLComplexity: *gqlComplexity, GraphQLDepth: *gqlDepth, GraphQLConcurrency: *gqlConcurrency,
 		NoIntrospection: !*gqlIntrospection, NoPlayground: !*gqlPlayground,
 		ImportMaxPages: *importMaxPages, ImportMaxImages: *importMaxImages, ImportTimeout: *importTimeout,
+		WebhookSecretGrace: *webhookGrace,
+	}
+	if cfg.WebhookSecretGrace <= 0 {
+		return errors.New("--webhook-secret-grace must be positive")
 	}
 	if cfg.ImportMaxPages < 1 || cfg.ImportMaxImages < 1 || cfg.ImportTimeout <= 0 {
 		return errors.New("--import-max-pages and --import-max-images must be at least 1 and --import-timeout positive")
