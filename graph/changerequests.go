@@ -208,7 +208,7 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, spaceID, ref string, 
 		m.Revision = storage.NewID()
 		ctx = storage.Recording(ctx, func() []storage.Change {
 			return []storage.Change{changeRequestChange(sp, cr.ID, "merged", map[string]any{"revision": m.Revision}),
-				pageChanged(sp.OrganizationID, sp.ID, m.Revision)}
+				storage.PageChanged(sp.OrganizationID, sp.ID, m.Revision)}
 		})
 	}
 	rev, err := r.Store.MergeChangeRequest(ctx, m)

@@ -54,16 +54,10 @@ func (r *Resolver) changeContent(ctx context.Context, target model.ContentTarget
 // The new revision is announced as page.changed (webhooks, audit log).
 func (r *Resolver) writeRevision(ctx context.Context, cs contentScope, edit func(t *storage.Tree) error) (string, error) {
 	id := storage.NewID()
-	ctx = storage.RecordingChange(ctx, pageChanged(cs.Head.OrganizationID, cs.Head.ID, id))
+	ctx = storage.RecordingChange(ctx, storage.PageChanged(cs.Head.OrganizationID, cs.Head.ID, id))
 	return r.Store.CreateRevision(ctx, storage.RevisionChange{ID: id, SpaceID: cs.Head.ID, Type: "edits", Activate: true, Analyzer: r.analyzer(), Edit: edit})
 }
 
-// pageChanged describes a new active revision of a space: its content
-// changed (page edits, imports, merged change requests).
-func pageChanged(orgID, spaceID, revID string) storage.Change {
-	return storage.Change{OrganizationID: orgID, Action: "page.changed", TargetType: "space", TargetID: spaceID,
-		Fields: map[string]any{"revision": revID}}
-}
 
 // writeRevisionIn is writeRevision, or with changeRequestID a new head of
 // that change request (the caller is recorded as a contributor).

@@ -82,6 +82,13 @@ func WebhookPayload(eventID, typ string, at time.Time, orgID string, data map[st
 	return b
 }
 
+// PageChanged describes a new active revision of a space: its content
+// changed (page edits, imports, merged change requests, translation runs).
+func PageChanged(orgID, spaceID, revID string) Change {
+	return Change{OrganizationID: orgID, Action: "page.changed", TargetType: "space", TargetID: spaceID,
+		Fields: map[string]any{"revision": revID}}
+}
+
 // changeData is a change's `data`: its target as {object, id} with the
 // change's fields (object and id win over fields of the same name).
 func changeData(c Change) map[string]any {

@@ -11866,7 +11866,7 @@ to ` + "`" + `url` + "`" + ` as JSON ` + "`" + `{id, type, createdAt, organizati
 endpoint's secret (README "Webhooks"). Events: space.created, space.updated,
 space.moved, space.transferred, space.deleted, space.restored, page.changed
 (a new revision became a space's content: a page edit, an import, a merged
-change request), change-request.opened, change-request.merged,
+change request, a translation run), change-request.opened, change-request.merged,
 change-request.closed, comment.created, comment.resolved, site.published,
 site.unpublished, member.added, member.role-changed, member.removed,
 collection.created, collection.updated, collection.deleted,
