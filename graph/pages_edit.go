@@ -58,7 +58,6 @@ func (r *Resolver) writeRevision(ctx context.Context, cs contentScope, edit func
 	return r.Store.CreateRevision(ctx, storage.RevisionChange{ID: id, SpaceID: cs.Head.ID, Type: "edits", Activate: true, Analyzer: r.analyzer(), Edit: edit})
 }
 
-
 // writeRevisionIn is writeRevision, or with changeRequestID a new head of
 // that change request (the caller is recorded as a contributor).
 func (r *Resolver) writeRevisionIn(ctx context.Context, cs contentScope, changeRequestID *string, edit func(t *storage.Tree) error) (string, error) {
