@@ -75,7 +75,10 @@ var ErrBadSignature = errors.New("delivery: bad signature")
 
 // Verify is what a receiver does: recompute the signature over the
 // timestamp header and the raw body, compare in constant time, and refuse
-// timestamps further than tolerance from now (replays).
+// timestamps further than tolerance from now (replays). The header may
+// carry several signatures separated by commas (a webhook whose secret was
+// just rotated is signed with the new and the previous one): one matching
+// is enough.
 func Verify(secret string, h http.Header, body []byte, now time.Time, tolerance time.Duration) error {
 	ts, err := strconv.ParseInt(h.Get(HeaderTimestamp), 10, 64)
 	if err != nil {
@@ -84,10 +87,13 @@ func Verify(secret string, h http.Header, body []byte, now time.Time, tolerance 
 	if d := now.Sub(time.Unix(ts, 0)); d > tolerance || d < -tolerance {
 		return ErrBadSignature
 	}
-	if !hmac.Equal([]byte(Sign(secret, ts, body)), []byte(h.Get(HeaderSignature))) {
-		return ErrBadSignature
+	want := []byte(Sign(secret, ts, body))
+	for _, sig := range strings.Split(h.Get(HeaderSignature), ",") {
+		if hmac.Equal(want, []byte(strings.TrimSpace(sig))) {
+			return nil
+		}
 	}
-	return nil
+	return ErrBadSignature
 }
 
 // cspEvents are the events processed with the integration's content
@@ -96,14 +102,18 @@ var cspEvents = map[string]bool{"ui_render": true, "fetch_published_script": tru
 
 // Request is one POST of an event to a runtime.
 type Request struct {
-	URL         string
-	Secret      string
-	Integration string
-	EventID     string
-	EventType   string
-	Attempt     int
-	Body        []byte
-	CSP         string // Content-Security-Policy header value; sent with cspEvents only
+	URL    string
+	Secret string
+	// PreviousSecret, when set, signs the request too: the signature
+	// header then carries both, the current one first.
+	PreviousSecret string
+	UserAgent      string // "docsapi-integrations/1" when empty
+	Integration    string
+	EventID        string
+	EventType      string
+	Attempt        int
+	Body           []byte
+	CSP            string // Content-Security-Policy header value; sent with cspEvents only
 }
 
 // Response is a runtime's answer (body capped at MaxResponseBytes).
@@ -128,12 +138,22 @@ func Send(ctx context.Context, doer Doer, now time.Time, timeout time.Duration, 
 	}
 	ts := now.Unix()
 	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("User-Agent", "docsapi-integrations/1")
+	ua := req.UserAgent
+	if ua == "" {
+		ua = "docsapi-integrations/1"
+	}
+	hr.Header.Set("User-Agent", ua)
 	hr.Header.Set(HeaderTimestamp, strconv.FormatInt(ts, 10))
-	hr.Header.Set(HeaderSignature, Sign(req.Secret, ts, req.Body))
+	sig := Sign(req.Secret, ts, req.Body)
+	if req.PreviousSecret != "" {
+		sig += ", " + Sign(req.PreviousSecret, ts, req.Body)
+	}
+	hr.Header.Set(HeaderSignature, sig)
 	hr.Header.Set(HeaderEventID, req.EventID)
 	hr.Header.Set(HeaderEventType, req.EventType)
-	hr.Header.Set(HeaderIntegration, req.Integration)
+	if req.Integration != "" {
+		hr.Header.Set(HeaderIntegration, req.Integration)
+	}
 	hr.Header.Set(HeaderAttempt, strconv.Itoa(max(req.Attempt, 1)))
 	if req.CSP != "" && cspEvents[req.EventType] {
 		hr.Header.Set("Content-Security-Policy", req.CSP)

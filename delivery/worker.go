@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"docsapi/storage"
@@ -68,121 +67,26 @@ func (w *Worker) lease() time.Duration { return w.Policy.Timeout + 30*time.Secon
 // RunOnce makes one attempt of every delivery due now (up to limit) and
 // waits for all of them: the deterministic step tests drive.
 func (w *Worker) RunOnce(ctx context.Context, limit int) (int, error) {
-	ds, err := w.Store.ClaimDeliveries(ctx, w.Now(), w.lease(), limit)
-	if err != nil || len(ds) == 0 {
-		return 0, err
-	}
-	outcomes := make([]storage.DeliveryOutcome, len(ds))
-	sem := make(chan struct{}, max(w.Policy.Concurrency, 1))
-	var wg sync.WaitGroup
-	for i, d := range ds {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			outcomes[i] = w.attempt(ctx, d)
-			<-sem
-		}()
-	}
-	wg.Wait()
-	return len(ds), w.Store.FinishDeliveries(context.WithoutCancel(ctx), outcomes)
+	return runOnce(ctx, w.queue(), limit)
 }
 
 // Drain runs RunOnce until nothing is due now.
-func (w *Worker) Drain(ctx context.Context) (int, error) {
-	total := 0
-	for {
-		n, err := w.RunOnce(ctx, 256)
-		total += n
-		if err != nil || n == 0 {
-			return total, err
-		}
-	}
-}
+func (w *Worker) Drain(ctx context.Context) (int, error) { return drain(ctx, w.queue()) }
 
-// Run is the background loop: it keeps up to Policy.Concurrency attempts in
-// flight (a slow tunnel holds one slot, not the queue), records outcomes as
-// they come in batches of whatever has finished (one commit for many
-// deliveries), and sleeps until the next delivery is due, a Notify, a freed
-// slot, or the poll interval. It returns when ctx is cancelled and the
-// attempts in flight have been recorded.
-func (w *Worker) Run(ctx context.Context) {
-	slots := max(w.Policy.Concurrency, 1)
-	sem := make(chan struct{}, slots)
-	freed := make(chan struct{}, 1)
-	results := make(chan storage.DeliveryOutcome, slots)
-	recorded := make(chan struct{})
-	go func() {
-		defer close(recorded)
-		for o := range results {
-			batch := []storage.DeliveryOutcome{o}
-		more:
-			for len(batch) < 256 {
-				select {
-				case o, ok := <-results:
-					if !ok {
-						break more
-					}
-					batch = append(batch, o)
-				default:
-					break more
-				}
-			}
-			if err := w.Store.FinishDeliveries(context.WithoutCancel(ctx), batch); err != nil {
-				w.Log.Error("recording deliveries", "count", len(batch), "error", err)
-			}
-			for range batch {
-				<-sem
-			}
-			select {
-			case freed <- struct{}{}:
-			default:
-			}
-		}
-	}()
-	var attempts sync.WaitGroup
-	defer func() {
-		attempts.Wait()
-		close(results)
-		<-recorded
-	}()
-	for {
-		free := slots - len(sem)
-		claimed := 0
-		if free > 0 {
-			ds, err := w.Store.ClaimDeliveries(ctx, w.Now(), w.lease(), free)
-			if err != nil && ctx.Err() == nil {
-				w.Log.Error("claiming deliveries", "error", err)
-			}
-			claimed = len(ds)
-			for _, d := range ds {
-				sem <- struct{}{}
-				attempts.Add(1)
-				go func() {
-					defer attempts.Done()
-					results <- w.attempt(ctx, d)
-				}()
-			}
-		}
-		if claimed > 0 && claimed == free {
-			continue // more may be due
-		}
-		wait := w.Policy.Poll
-		if at, ok, err := w.Store.NextDeliveryAt(ctx); err == nil && ok {
-			if d := at.Sub(w.Now()); d < wait {
-				wait = max(d, time.Millisecond)
-			}
-		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return
-		case <-w.wake:
-		case <-freed:
-		case <-timer.C:
-		}
-		timer.Stop()
+// Run is the background loop (see runQueue). It returns when ctx is
+// cancelled and the attempts in flight have been recorded.
+func (w *Worker) Run(ctx context.Context) { runQueue(ctx, w.queue()) }
+
+func (w *Worker) queue() queue[storage.Delivery, storage.DeliveryOutcome] {
+	return queue[storage.Delivery, storage.DeliveryOutcome]{
+		claim: func(ctx context.Context, limit int) ([]storage.Delivery, error) {
+			return w.Store.ClaimDeliveries(ctx, w.Now(), w.lease(), limit)
+		},
+		attempt: w.attempt,
+		finish:  w.Store.FinishDeliveries,
+		nextAt:  w.Store.NextDeliveryAt,
+		now:     w.Now, wake: w.wake, log: w.Log,
+		concurrency: w.Policy.Concurrency, poll: w.Policy.Poll,
 	}
 }
 
@@ -238,9 +142,18 @@ func (w *Worker) attempt(ctx context.Context, d storage.Delivery) storage.Delive
 
 // backoff is the wait after the given (1-based) failed attempt.
 func (w *Worker) backoff(attempt int) time.Duration {
-	d := w.Policy.Backoff << (attempt - 1)
-	if d <= 0 || d > w.Policy.MaxBackoff {
-		d = w.Policy.MaxBackoff
+	return Backoff(w.Policy.Backoff, w.Policy.MaxBackoff, attempt)
+}
+
+// Backoff is exponential backoff: the wait after the given (1-based) failed
+// attempt is base doubled attempt-1 times, at most limit.
+func Backoff(base, limit time.Duration, attempt int) time.Duration {
+	if attempt > 62 {
+		return limit
+	}
+	d := base << (attempt - 1)
+	if d <= 0 || d > limit {
+		d = limit
 	}
 	return d
 }

@@ -142,7 +142,9 @@ func (r *Resolver) createChangeRequest(ctx context.Context, spaceID string, in m
 	if err := firstErr(checkLenPtr("subject", in.Subject, 0, maxChangeRequestSubject), checkLenPtr("agentTaskId", in.AgentTaskID, 0, 256)); err != nil {
 		return nil, err
 	}
-	cr, err := r.Store.CreateChangeRequest(ctx, sp.ID, s.Caller.UserID, deref(in.Subject), in.AgentTaskID)
+	id := storage.NewID()
+	ctx = storage.RecordingChange(ctx, changeRequestChange(sp, id, "opened", map[string]any{"subject": deref(in.Subject), "status": "draft"}))
+	cr, err := r.Store.CreateChangeRequest(ctx, id, sp.ID, s.Caller.UserID, deref(in.Subject), in.AgentTaskID)
 	if err != nil {
 		return nil, err
 	}
@@ -171,6 +173,9 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, spaceID, ref string,
 		v := string(*in.Status)
 		status = &v
 	}
+	if status != nil {
+		ctx = changeRequestStatusChange(ctx, sp, cr, *status)
+	}
 	if err := r.Store.UpdateChangeRequest(ctx, sp.ID, cr.ID, in.Subject, status); err != nil {
 		return nil, changeRequestError(err)
 	}
@@ -197,8 +202,16 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, spaceID, ref string, 
 	if err != nil {
 		return nil, notFoundAs(err, "change request")
 	}
-	rev, err := r.Store.MergeChangeRequest(ctx, storage.MergeChange{SpaceID: sp.ID, ChangeRequest: cr.ID, Update: update,
-		Analyzer: r.analyzer(), Merge: merge.Trees})
+	m := storage.MergeChange{SpaceID: sp.ID, ChangeRequest: cr.ID, Update: update, Analyzer: r.analyzer(), Merge: merge.Trees}
+	if !update {
+		// A merge is a new revision of the space's content too.
+		m.Revision = storage.NewID()
+		ctx = storage.Recording(ctx, func() []storage.Change {
+			return []storage.Change{changeRequestChange(sp, cr.ID, "merged", map[string]any{"revision": m.Revision}),
+				storage.PageChanged(sp.OrganizationID, sp.ID, m.Revision)}
+		})
+	}
+	rev, err := r.Store.MergeChangeRequest(ctx, m)
 	var conflict *merge.ConflictError
 	if errors.As(err, &conflict) {
 		return &model.ChangeRequestResult{Revision: cr.Revision, Result: "conflicts"}, nil
@@ -311,4 +324,25 @@ func lastSegment(p string) string {
 		}
 	}
 	return p
+}
+
+// changeRequestChange describes a change request's change (opened, merged,
+// closed) for the organization's webhooks and audit log.
+func changeRequestChange(sp storage.Space, crID, what string, fields map[string]any) storage.Change {
+	fields["space"] = sp.ID
+	return storage.Change{OrganizationID: sp.OrganizationID, Action: "change_request." + what, TargetType: "change_request", TargetID: crID, Fields: fields}
+}
+
+// changeRequestStatusChange describes a status change: archiving closes a
+// change request, leaving the archive (to draft or open) opens it again.
+func changeRequestStatusChange(ctx context.Context, sp storage.Space, cr storage.ChangeRequest, status string) context.Context {
+	switch {
+	case status == cr.Status:
+		return ctx
+	case status == "archived":
+		return storage.RecordingChange(ctx, changeRequestChange(sp, cr.ID, "closed", map[string]any{"status": status}))
+	case cr.Status == "archived":
+		return storage.RecordingChange(ctx, changeRequestChange(sp, cr.ID, "opened", map[string]any{"status": status, "reopened": true}))
+	}
+	return ctx
 }

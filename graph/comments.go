@@ -390,7 +390,7 @@ func (r *Resolver) postComment(ctx context.Context, spaceID string, crID *string
 		}
 		c.PageID, c.PageTitle, c.PagePath = p.ID, p.Title, p.Path
 	}
-	if err := r.Store.PostComment(ctx, &c); err != nil {
+	if err := r.Store.PostComment(d.commentCreated(ctx, &c), &c); err != nil {
 		return nil, err
 	}
 	return r.oneComment(ctx, d, c.ID, nil)
@@ -440,7 +440,7 @@ func (r *Resolver) updateComment(ctx context.Context, spaceID string, crID *stri
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Store.UpdateComment(ctx, d.key, "", id, u); err != nil {
+	if err := r.Store.UpdateComment(d.threadResolved(ctx, c, u), d.key, "", id, u); err != nil {
 		return nil, notFoundAs(err, "comment")
 	}
 	return r.oneComment(ctx, d, id, nil)
@@ -535,7 +535,7 @@ func (r *Resolver) postReply(ctx context.Context, spaceID string, crID *string, 
 		return nil, err
 	}
 	c := storage.Comment{Scope: d.key, ParentID: commentID, PostedBy: d.access.Caller.UserID, Body: body, RevisionID: d.revision}
-	if err := r.Store.PostComment(ctx, &c); err != nil {
+	if err := r.Store.PostComment(d.commentCreated(ctx, &c), &c); err != nil {
 		return nil, notFoundAs(err, "comment")
 	}
 	return r.oneReply(ctx, d, commentID, c.ID, format)
@@ -551,7 +551,8 @@ func (r *Resolver) updateReply(ctx context.Context, spaceID string, crID *string
 	if in.Resolved != nil && d.cr == nil {
 		return nil, apierr.Invalid("resolved", "is accepted on replies of change-request comments only; resolve the comment itself")
 	}
-	if _, err := r.commentIn(ctx, d, "", commentID); err != nil {
+	thread, err := r.commentIn(ctx, d, "", commentID)
+	if err != nil {
 		return nil, err
 	}
 	c, err := r.commentIn(ctx, d, commentID, id)
@@ -562,7 +563,7 @@ func (r *Resolver) updateReply(ctx context.Context, spaceID string, crID *string
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Store.UpdateComment(ctx, d.key, commentID, id, u); err != nil {
+	if err := r.Store.UpdateComment(d.threadResolved(ctx, thread, u), d.key, commentID, id, u); err != nil {
 		return nil, notFoundAs(err, "comment reply")
 	}
 	return r.oneReply(ctx, d, commentID, id, nil)
@@ -583,4 +584,34 @@ func (r *Resolver) listCommenters(ctx context.Context, spaceID string, crID *str
 	}
 	l := listOf(p, func(m storage.Member) *model.Member { return r.memberModel(m) })
 	return &model.CommentersList{Next: l.Next, Count: l.Count, Total: l.Count, Items: l.Items}, nil
+}
+
+// commentCreated describes the posting of c (a comment, or a reply with
+// its comment as parent) for the organization's webhooks and audit log;
+// c.ID is known once the write runs.
+func (d discussion) commentCreated(ctx context.Context, c *storage.Comment) context.Context {
+	return storage.Recording(ctx, func() []storage.Change {
+		fields := map[string]any{"space": d.space.ID, "postedBy": c.PostedBy}
+		if d.cr != nil {
+			fields["changeRequest"] = d.cr.ID
+		}
+		if c.ParentID != "" {
+			fields["parent"] = c.ParentID
+		}
+		return []storage.Change{{OrganizationID: d.space.OrganizationID, Action: "comment.created", TargetType: "comment", TargetID: c.ID, Fields: fields}}
+	})
+}
+
+// threadResolved describes the resolution of an open thread by u (nothing
+// for other updates).
+func (d discussion) threadResolved(ctx context.Context, thread storage.Comment, u storage.CommentUpdate) context.Context {
+	if u.Resolved == nil || !*u.Resolved || thread.Status == "resolved" {
+		return ctx
+	}
+	fields := map[string]any{"space": d.space.ID, "resolvedBy": u.UserID}
+	if d.cr != nil {
+		fields["changeRequest"] = d.cr.ID
+	}
+	return storage.RecordingChange(ctx, storage.Change{OrganizationID: d.space.OrganizationID, Action: "comment.resolved",
+		TargetType: "comment", TargetID: thread.ID, Fields: fields})
 }

@@ -51,8 +51,11 @@ func (r *Resolver) changeContent(ctx context.Context, target model.ContentTarget
 }
 
 // writeRevision makes and activates a new revision of the space's content.
+// The new revision is announced as page.changed (webhooks, audit log).
 func (r *Resolver) writeRevision(ctx context.Context, cs contentScope, edit func(t *storage.Tree) error) (string, error) {
-	return r.Store.CreateRevision(ctx, storage.RevisionChange{SpaceID: cs.Head.ID, Type: "edits", Activate: true, Analyzer: r.analyzer(), Edit: edit})
+	id := storage.NewID()
+	ctx = storage.RecordingChange(ctx, storage.PageChanged(cs.Head.OrganizationID, cs.Head.ID, id))
+	return r.Store.CreateRevision(ctx, storage.RevisionChange{ID: id, SpaceID: cs.Head.ID, Type: "edits", Activate: true, Analyzer: r.analyzer(), Edit: edit})
 }
 
 // writeRevisionIn is writeRevision, or with changeRequestID a new head of

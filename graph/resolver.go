@@ -14,6 +14,9 @@ type Config struct {
 	PublicURL string // external base URL, without trailing slash
 	Version   string
 	Build     string
+	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
+	// signing beside the new one (0: DefaultWebhookSecretGrace).
+	WebhookSecretGrace time.Duration
 }
 
 // Resolver is the root of every GraphQL resolver and the single place where
@@ -34,6 +37,8 @@ type Resolver struct {
 	// Deliveries carries integration events to development tunnels (queued)
 	// and renders (synchronously, through its Doer).
 	Deliveries *delivery.Worker
+	// Webhooks drains the webhook outbox (the server runs it; tests drain it).
+	Webhooks *delivery.WebhookWorker
 
 	rendered renderCache // rendered OpenAPI versions of computed pages
 

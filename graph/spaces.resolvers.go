@@ -51,7 +51,7 @@ func (r *mutationResolver) CreateSpace(ctx context.Context, organizationID strin
 	}
 	ctx = storage.Recording(ctx, func() []storage.Change {
 		return []storage.Change{{OrganizationID: organizationID, Action: "space.created", TargetType: "space", TargetID: sp.ID,
-			Fields: map[string]any{"title": sp.Title, "parent": sp.ParentID, "editMode": sp.EditMode}}}
+			Fields: map[string]any{"title": sp.Title, "parent": sp.ParentID, "editMode": sp.EditMode, "visibility": sp.Visibility}}}
 	})
 	if err := r.Store.CreateSpace(ctx, &sp); err != nil {
 		return nil, err

@@ -69,6 +69,7 @@ func newFuzzFixture(tb testing.TB) *fuzzFixture {
 	env.Must(200, "POST", "/v1/integrations/chat", admin, map[string]any{"title": "Chat", "description": "Chat", "script": "export default {}",
 		"scopes": []string{"space:content:read"}, "organization": env.Org})
 	fx.ids["integrationName"] = "chat"
+	fx.ids["webhookId"] = env.Must(201, "POST", v1+"/webhooks", admin, map[string]any{"url": "https://hooks.example.com/in", "events": []string{"space.created"}}).JSON()["id"].(string)
 	fx.ids["installationId"] = env.Must(201, "POST", "/v1/integrations/chat/installations", admin, map[string]any{"organization": env.Org}).JSON()["id"].(string)
 	json.Unmarshal(env.Must(200, "GET", "/v1/openapi.json", admin, nil).Body, &fx.doc)
 	fx.ops = fx.operations()

@@ -6,4 +6,6 @@ import "context"
 // deliveries to development tunnels.
 func init() {
 	RegisterWorker(func(ctx context.Context, s *Server) { s.Resolver.Deliveries.Run(ctx) })
+	// The webhook outbox (README "Webhooks").
+	RegisterWorker(func(ctx context.Context, s *Server) { s.Resolver.Webhooks.Run(ctx) })
 }

@@ -83,6 +83,9 @@ type Config struct {
 	// Outbound sends requests to integration runtimes (development tunnels);
 	// nil means the guarded fetcher (package fetch) honouring AllowPrivateFetch.
 	Outbound delivery.Doer
+	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
+	// signing deliveries beside the new one (0: 24 hours).
+	WebhookSecretGrace time.Duration
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -123,7 +126,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	res := &graph.Resolver{
 		Store:  db,
 		Auth:   auth.NewAuthenticator(db, cfg.Clock),
-		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build},
+		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
@@ -136,6 +139,10 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		cfg.Outbound = fetch.New(fetch.Options{AllowPrivate: cfg.AllowPrivateFetch, Timeout: 15 * time.Second, MaxBytes: 4 << 20})
 	}
 	res.Deliveries = delivery.NewWorker(db, cfg.Outbound, cfg.Clock, log)
+	// Webhook deliveries leave through the same guarded Doer; a commit that
+	// queued some wakes their worker.
+	res.Webhooks = delivery.NewWebhookWorker(db, cfg.Outbound, cfg.Clock, log)
+	db.OnWebhooksQueued(res.Webhooks.Notify)
 	db.OnTargetRemoved(res.TargetRemovedEvent)
 	db.OnSpaceLeavesSites(graph.SpaceLeavesSite)
 	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log, Metrics: metrics.New(), limits: newLimiters(cfg)}

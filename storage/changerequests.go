@@ -13,7 +13,7 @@ import (
 type ChangeRequests interface {
 	ChangeRequest(ctx context.Context, spaceID, ref string) (ChangeRequest, error)
 	ListChangeRequests(ctx context.Context, spaceID string, f ChangeRequestFilter, pq PageQuery) (Page[ChangeRequest], error)
-	CreateChangeRequest(ctx context.Context, spaceID, userID, subject string, agentTaskID *string) (ChangeRequest, error)
+	CreateChangeRequest(ctx context.Context, id, spaceID, userID, subject string, agentTaskID *string) (ChangeRequest, error)
 	UpdateChangeRequest(ctx context.Context, spaceID, id string, subject, status *string) error
 	MergeChangeRequest(ctx context.Context, m MergeChange) (string, error)
 	RevisionBodies(ctx context.Context, revID string) (map[string]string, error)
@@ -117,8 +117,13 @@ func (a SpaceCounters) minus(b SpaceCounters) SpaceCounters {
 // CreateChangeRequest starts a branch at the space's active revision. The
 // number is the next one of the space, taken inside the write transaction
 // (one writer at a time), so concurrent creations get distinct numbers.
-func (db *DB) CreateChangeRequest(ctx context.Context, spaceID, userID, subject string, agentTaskID *string) (ChangeRequest, error) {
+// An empty id takes a new one (the caller may choose it to describe the
+// change before the write: Recording).
+func (db *DB) CreateChangeRequest(ctx context.Context, id, spaceID, userID, subject string, agentTaskID *string) (ChangeRequest, error) {
 	var out ChangeRequest
+	if id == "" {
+		id = NewID()
+	}
 	err := db.Write(ctx, func(tx *Tx) error {
 		head, err := spaceHead(ctx, tx, spaceID)
 		if err != nil {
@@ -128,7 +133,6 @@ func (db *DB) CreateChangeRequest(ctx context.Context, spaceID, userID, subject 
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM change_requests WHERE space_id = ?`, spaceID).Scan(&number); err != nil {
 			return err
 		}
-		id := NewID()
 		const status = "draft"
 		if _, err := tx.exec(`INSERT INTO change_requests (id, space_id, number, status, subject, agent_task_id, created_by, created_at, updated_at,
  revision_id, revision_initial, revision_base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -205,6 +209,8 @@ type MergeChange struct {
 	Update        bool
 	Analyzer      Analyzer
 	Merge         func(base, main, branch *Tree) (*Tree, error)
+	// Revision is the id of the revision a merge writes ("" takes a new one).
+	Revision string
 }
 
 // MergeChangeRequest runs m in one write transaction and returns the new
@@ -244,7 +250,10 @@ func (db *DB) MergeChangeRequest(ctx context.Context, m MergeChange) (string, er
 		if err != nil {
 			return err
 		}
-		rev = NewID()
+		rev = m.Revision
+		if rev == "" {
+			rev = NewID()
+		}
 		if m.Update {
 			if err := writeRevision(tx, newRevision{ID: rev, SpaceID: m.SpaceID, Parents: []string{cr.Revision, main}, Type: "update", Analyzer: m.Analyzer}, merged); err != nil {
 				return err

@@ -33,7 +33,7 @@ type Actor struct {
 // webhook outbox) is one entry of changeSinks.
 type changeSink func(tx *Tx, actor Actor, c Change) error
 
-var changeSinks = []changeSink{auditSink}
+var changeSinks = []changeSink{auditSink, queueWebhookDeliveries}
 
 type recordingKey struct{}
 

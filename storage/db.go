@@ -55,7 +55,8 @@ type DB struct {
 	pages         versioned[any]                              // pages of the lists marked Cache (page.go), likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
-	auditIDs      auditIDs // ids of audit entries, increasing (audit.go)
+	auditIDs      auditIDs               // ids of audit entries, increasing (audit.go)
+	webhookWake   atomic.Pointer[func()] // see OnWebhooksQueued
 }
 
 // checkpointPages is the writer's automatic checkpoint threshold in WAL
@@ -323,7 +324,13 @@ type Tx struct {
 	// recorded changes that leave TargetID empty (changes.go).
 	createdID string
 	noChange  bool // see unchanged
+	// committed runs once the transaction has committed (wake-ups of
+	// background workers whose queue it wrote to).
+	committed []func()
 }
+
+// afterCommit runs f once t has committed (never when it rolls back).
+func (t *Tx) afterCommit(f func()) { t.committed = append(t.committed, f) }
 
 // Exec and single-row reads use the writer's prepared statements when they
 // exist. A statement cannot be prepared while the transaction holds the
@@ -481,6 +488,9 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 			}
 			if hook != nil {
 				hook.done = true
+			}
+			for _, f := range t.committed {
+				f()
 			}
 		}
 	}

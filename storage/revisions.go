@@ -169,6 +169,9 @@ type RevisionChange struct {
 	// Also, when set, runs in the same transaction once the revision is
 	// written (a translation run records its outcome with its revision).
 	Also func(tx *Tx, revID string) error
+	// ID is the new revision's id ("" takes a new one; a caller chooses it
+	// to describe the change before the write: Recording).
+	ID string
 }
 
 // ErrChangeRequestClosed: the change request is merged or archived, so its
@@ -177,7 +180,10 @@ var ErrChangeRequestClosed = errors.New("storage: the change request is merged o
 
 // CreateRevision writes a new revision in one transaction and returns its id.
 func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, error) {
-	id := NewID()
+	id := c.ID
+	if id == "" {
+		id = NewID()
+	}
 	err := db.Write(ctx, func(tx *Tx) error {
 		base := c.Base
 		switch {

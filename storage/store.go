@@ -153,6 +153,28 @@ type Deliveries interface {
 	NextDeliveryAt(ctx context.Context) (time.Time, bool, error)
 }
 
+// Webhooks is an organization's webhook endpoints and their deliveries
+// (storage/webhooks.go).
+type Webhooks interface {
+	CreateWebhook(ctx context.Context, w *Webhook) error
+	Webhook(ctx context.Context, orgID, id string) (Webhook, error)
+	ListWebhooks(ctx context.Context, orgID string, pq PageQuery) (Page[Webhook], error)
+	UpdateWebhook(ctx context.Context, orgID, id string, u WebhookUpdate) error
+	DeleteWebhook(ctx context.Context, orgID, id string) (bool, error)
+	RotateWebhookSecret(ctx context.Context, orgID, id, secret string, graceUntil time.Time) error
+	ListWebhookDeliveries(ctx context.Context, webhookID string, pq PageQuery) (Page[WebhookDelivery], error)
+	WebhookDeliveryOf(ctx context.Context, webhookID, eventID string) (WebhookDelivery, error)
+	ReplayWebhookDelivery(ctx context.Context, webhookID, eventID string) error
+	QueueWebhookPing(ctx context.Context, orgID, webhookID string) (string, error)
+}
+
+// WebhookDeliveries is the webhook outbox as its delivery worker drains it.
+type WebhookDeliveries interface {
+	ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]WebhookAttempt, error)
+	FinishWebhookDeliveries(ctx context.Context, outcomes []WebhookOutcome, disableAfter time.Duration) error
+	NextWebhookDeliveryAt(ctx context.Context) (time.Time, bool, error)
+}
+
 type Keys interface {
 	SigningKey(ctx context.Context, algorithm string, gen func() (priv, pub []byte, err error)) (SigningKey, error)
 }
@@ -211,10 +233,12 @@ type Store interface {
 	ChangeRequests
 	Comments
 	Sites
+	Webhooks
 	Ping(ctx context.Context) error
 }
 
 var (
-	_ Store      = (*DB)(nil)
-	_ Deliveries = (*DB)(nil)
+	_ Store             = (*DB)(nil)
+	_ Deliveries        = (*DB)(nil)
+	_ WebhookDeliveries = (*DB)(nil)
 )

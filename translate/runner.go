@@ -274,8 +274,11 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 			built[pg.src.ID] = translatedPage(pg, out)
 		}
 	}
+	// The target space's new content is announced like any edit (webhooks).
+	rev := storage.NewID()
+	ctx = storage.RecordingChange(ctx, storage.PageChanged(target.OrganizationID, target.ID, rev))
 	return r.Queue.CreateRevision(ctx, storage.RevisionChange{
-		SpaceID: target.ID, Type: "computed", Activate: true, Analyzer: r.Analyzer(),
+		ID: rev, SpaceID: target.ID, Type: "computed", Activate: true, Analyzer: r.Analyzer(),
 		Edit: func(t *storage.Tree) error { return mirror(t, srcTree, pages, built) },
 		Also: func(tx *storage.Tx, revID string) error {
 			run.Duration = time.Since(start)

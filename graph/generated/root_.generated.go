@@ -594,6 +594,7 @@ type ComplexityRoot struct {
 		CreateSpace                        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
 		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
 		CreateTranslation                  func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
+		CreateWebhook                      func(childComplexity int, organizationID string, input model.CreateWebhookInput) int
 		DeleteAPIToken                     func(childComplexity int, id string) int
 		DeleteCollection                   func(childComplexity int, collectionID string) int
 		DeleteComment                      func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
@@ -610,6 +611,7 @@ type ComplexityRoot struct {
 		DeleteSpace                        func(childComplexity int, spaceID string) int
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
+		DeleteWebhook                      func(childComplexity int, organizationID string, webhookID string) int
 		DisableIntegrationDevelopmentMode  func(childComplexity int, integrationName string) int
 		DuplicateSpace                     func(childComplexity int, spaceID string) int
 		GrantContentRole                   func(childComplexity int, input model.ContentGrantInput) int
@@ -626,6 +628,7 @@ type ComplexityRoot struct {
 		MoveSiteSpace                      func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input *model.MoveSiteSpaceInput) int
 		MoveSpace                          func(childComplexity int, spaceID string, input model.MoveContentInput) int
 		PingOrganization                   func(childComplexity int, organizationID string) int
+		PingWebhook                        func(childComplexity int, organizationID string, webhookID string) int
 		PostComment                        func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
 		PostCommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) int
 		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
@@ -634,11 +637,13 @@ type ComplexityRoot struct {
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
 		RemoveSectionFromGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) int
 		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
+		ReplayWebhookDelivery              func(childComplexity int, organizationID string, webhookID string, deliveryID string) int
 		RestoreSpace                       func(childComplexity int, spaceID string) int
 		RevokeContentRole                  func(childComplexity int, input model.ContentGrantInput) int
 		RevokeCurrentToken                 func(childComplexity int) int
 		RotateIntegrationSigningSecret     func(childComplexity int, integrationName string) int
 		RotateSiteVisitorKey               func(childComplexity int, organizationID string, siteID string) int
+		RotateWebhookSecret                func(childComplexity int, organizationID string, webhookID string) int
 		RunTranslation                     func(childComplexity int, organizationID string, translationID string) int
 		SetIntegrationDevelopmentMode      func(childComplexity int, integrationName string, input model.SetIntegrationDevelopmentModeInput) int
 		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
@@ -675,6 +680,7 @@ type ComplexityRoot struct {
 		UpdateTeam                         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
 		UpdateTeamMembers                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
 		UpdateTranslation                  func(childComplexity int, organizationID string, translationID string, input model.UpdateTranslationInput) int
+		UpdateWebhook                      func(childComplexity int, organizationID string, webhookID string, input model.UpdateWebhookInput) int
 		UploadFile                         func(childComplexity int, target model.ContentTarget, input model.UploadFileInput) int
 	}
 
@@ -949,6 +955,10 @@ type ComplexityRoot struct {
 		Translations                   func(childComplexity int, organizationID string, page *string, limit *int) int
 		User                           func(childComplexity int, id string) int
 		Viewer                         func(childComplexity int) int
+		Webhook                        func(childComplexity int, organizationID string, webhookID string) int
+		WebhookDeliveries              func(childComplexity int, organizationID string, webhookID string, page *string, limit *int) int
+		WebhookEvents                  func(childComplexity int) int
+		Webhooks                       func(childComplexity int, organizationID string, page *string, limit *int) int
 	}
 
 	RenderResult struct {
@@ -1472,6 +1482,53 @@ type ComplexityRoot struct {
 		ChangeRequest func(childComplexity int) int
 		Revision      func(childComplexity int) int
 		Type          func(childComplexity int) int
+	}
+
+	Webhook struct {
+		Active                  func(childComplexity int) int
+		CreatedAt               func(childComplexity int) int
+		Description             func(childComplexity int) int
+		DisabledAt              func(childComplexity int) int
+		DisabledReason          func(childComplexity int) int
+		Events                  func(childComplexity int) int
+		ID                      func(childComplexity int) int
+		Object                  func(childComplexity int) int
+		PreviousSecretExpiresAt func(childComplexity int) int
+		Secret                  func(childComplexity int) int
+		URL                     func(childComplexity int) int
+		UpdatedAt               func(childComplexity int) int
+		Urls                    func(childComplexity int) int
+	}
+
+	WebhookDelivery struct {
+		Attempts       func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		DurationMs     func(childComplexity int) int
+		EventID        func(childComplexity int) int
+		ID             func(childComplexity int) int
+		LastAttemptAt  func(childComplexity int) int
+		LastError      func(childComplexity int) int
+		NextAttemptAt  func(childComplexity int) int
+		Object         func(childComplexity int) int
+		ResponseStatus func(childComplexity int) int
+		Status         func(childComplexity int) int
+		Type           func(childComplexity int) int
+	}
+
+	WebhookDeliveryList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	WebhookList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	WebhookURLs struct {
+		Location func(childComplexity int) int
 	}
 }
 
@@ -3659,6 +3716,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTranslation(childComplexity, args["organizationId"].(string), args["input"].(model.CreateTranslationInput)), true
+	case "Mutation.createWebhook":
+		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["organizationId"].(string), args["input"].(model.CreateWebhookInput)), true
 	case "Mutation.deleteAPIToken":
 		if e.ComplexityRoot.Mutation.DeleteAPIToken == nil {
 			break
@@ -3835,6 +3903,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string)), true
+	case "Mutation.deleteWebhook":
+		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["organizationId"].(string), args["webhookId"].(string)), true
 	case "Mutation.disableIntegrationDevelopmentMode":
 		if e.ComplexityRoot.Mutation.DisableIntegrationDevelopmentMode == nil {
 			break
@@ -4011,6 +4090,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PingOrganization(childComplexity, args["organizationId"].(string)), true
+	case "Mutation.pingWebhook":
+		if e.ComplexityRoot.Mutation.PingWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pingWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PingWebhook(childComplexity, args["organizationId"].(string), args["webhookId"].(string)), true
 	case "Mutation.postComment":
 		if e.ComplexityRoot.Mutation.PostComment == nil {
 			break
@@ -4099,6 +4189,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string)), true
+	case "Mutation.replayWebhookDelivery":
+		if e.ComplexityRoot.Mutation.ReplayWebhookDelivery == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_replayWebhookDelivery_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReplayWebhookDelivery(childComplexity, args["organizationId"].(string), args["webhookId"].(string), args["deliveryId"].(string)), true
 	case "Mutation.restoreSpace":
 		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
 			break
@@ -4149,6 +4250,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RotateSiteVisitorKey(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.rotateWebhookSecret":
+		if e.ComplexityRoot.Mutation.RotateWebhookSecret == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateWebhookSecret_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateWebhookSecret(childComplexity, args["organizationId"].(string), args["webhookId"].(string)), true
 	case "Mutation.runTranslation":
 		if e.ComplexityRoot.Mutation.RunTranslation == nil {
 			break
@@ -4545,6 +4657,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string), args["input"].(model.UpdateTranslationInput)), true
+	case "Mutation.updateWebhook":
+		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["organizationId"].(string), args["webhookId"].(string), args["input"].(model.UpdateWebhookInput)), true
 	case "Mutation.uploadFile":
 		if e.ComplexityRoot.Mutation.UploadFile == nil {
 			break
@@ -6109,6 +6232,45 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
+	case "Query.webhook":
+		if e.ComplexityRoot.Query.Webhook == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Webhook(childComplexity, args["organizationId"].(string), args["webhookId"].(string)), true
+	case "Query.webhookDeliveries":
+		if e.ComplexityRoot.Query.WebhookDeliveries == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhookDeliveries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.WebhookDeliveries(childComplexity, args["organizationId"].(string), args["webhookId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.webhookEvents":
+		if e.ComplexityRoot.Query.WebhookEvents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.WebhookEvents(childComplexity), true
+	case "Query.webhooks":
+		if e.ComplexityRoot.Query.Webhooks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhooks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Webhooks(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int)), true
 
 	case "RenderResult.cacheControl":
 		if e.ComplexityRoot.RenderResult.CacheControl == nil {
@@ -8041,6 +8203,203 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.VersionContext.Type(childComplexity), true
 
+	case "Webhook.active":
+		if e.ComplexityRoot.Webhook.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Active(childComplexity), true
+	case "Webhook.createdAt":
+		if e.ComplexityRoot.Webhook.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.CreatedAt(childComplexity), true
+	case "Webhook.description":
+		if e.ComplexityRoot.Webhook.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Description(childComplexity), true
+	case "Webhook.disabledAt":
+		if e.ComplexityRoot.Webhook.DisabledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.DisabledAt(childComplexity), true
+	case "Webhook.disabledReason":
+		if e.ComplexityRoot.Webhook.DisabledReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.DisabledReason(childComplexity), true
+	case "Webhook.events":
+		if e.ComplexityRoot.Webhook.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Events(childComplexity), true
+	case "Webhook.id":
+		if e.ComplexityRoot.Webhook.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.ID(childComplexity), true
+	case "Webhook.object":
+		if e.ComplexityRoot.Webhook.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Object(childComplexity), true
+	case "Webhook.previousSecretExpiresAt":
+		if e.ComplexityRoot.Webhook.PreviousSecretExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.PreviousSecretExpiresAt(childComplexity), true
+	case "Webhook.secret":
+		if e.ComplexityRoot.Webhook.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Secret(childComplexity), true
+	case "Webhook.url":
+		if e.ComplexityRoot.Webhook.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.URL(childComplexity), true
+	case "Webhook.updatedAt":
+		if e.ComplexityRoot.Webhook.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.UpdatedAt(childComplexity), true
+	case "Webhook.urls":
+		if e.ComplexityRoot.Webhook.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Urls(childComplexity), true
+
+	case "WebhookDelivery.attempts":
+		if e.ComplexityRoot.WebhookDelivery.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Attempts(childComplexity), true
+	case "WebhookDelivery.createdAt":
+		if e.ComplexityRoot.WebhookDelivery.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.CreatedAt(childComplexity), true
+	case "WebhookDelivery.durationMs":
+		if e.ComplexityRoot.WebhookDelivery.DurationMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.DurationMs(childComplexity), true
+	case "WebhookDelivery.eventId":
+		if e.ComplexityRoot.WebhookDelivery.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.EventID(childComplexity), true
+	case "WebhookDelivery.id":
+		if e.ComplexityRoot.WebhookDelivery.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.ID(childComplexity), true
+	case "WebhookDelivery.lastAttemptAt":
+		if e.ComplexityRoot.WebhookDelivery.LastAttemptAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.LastAttemptAt(childComplexity), true
+	case "WebhookDelivery.lastError":
+		if e.ComplexityRoot.WebhookDelivery.LastError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.LastError(childComplexity), true
+	case "WebhookDelivery.nextAttemptAt":
+		if e.ComplexityRoot.WebhookDelivery.NextAttemptAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.NextAttemptAt(childComplexity), true
+	case "WebhookDelivery.object":
+		if e.ComplexityRoot.WebhookDelivery.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Object(childComplexity), true
+	case "WebhookDelivery.responseStatus":
+		if e.ComplexityRoot.WebhookDelivery.ResponseStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.ResponseStatus(childComplexity), true
+	case "WebhookDelivery.status":
+		if e.ComplexityRoot.WebhookDelivery.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Status(childComplexity), true
+	case "WebhookDelivery.type":
+		if e.ComplexityRoot.WebhookDelivery.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Type(childComplexity), true
+
+	case "WebhookDeliveryList.count":
+		if e.ComplexityRoot.WebhookDeliveryList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryList.Count(childComplexity), true
+	case "WebhookDeliveryList.items":
+		if e.ComplexityRoot.WebhookDeliveryList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryList.Items(childComplexity), true
+	case "WebhookDeliveryList.next":
+		if e.ComplexityRoot.WebhookDeliveryList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryList.Next(childComplexity), true
+
+	case "WebhookList.count":
+		if e.ComplexityRoot.WebhookList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookList.Count(childComplexity), true
+	case "WebhookList.items":
+		if e.ComplexityRoot.WebhookList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookList.Items(childComplexity), true
+	case "WebhookList.next":
+		if e.ComplexityRoot.WebhookList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookList.Next(childComplexity), true
+
+	case "WebhookURLs.location":
+		if e.ComplexityRoot.WebhookURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookURLs.Location(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -8071,6 +8430,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputCreateTranslationInput,
+		ec.unmarshalInputCreateWebhookInput,
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInstallIntegrationInput,
 		ec.unmarshalInputIntegrationExternalLinkInput,
@@ -8122,6 +8482,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
 		ec.unmarshalInputUpdateTranslationInput,
+		ec.unmarshalInputUpdateWebhookInput,
 		ec.unmarshalInputUploadFileInput,
 	)
 	first := true
@@ -11712,6 +12073,133 @@ extend type Mutation {
   setSpaceVariables(spaceId: ID!, variables: JSONObject!): SpaceVariablesChange!
 }
 `, BuiltIn: false},
+	{Name: "../webhooks.graphqls", Input: `"""
+A webhook endpoint of an organization (a docsapi extension). Every committed
+change of the organization whose event the endpoint subscribes to is POSTed
+to ` + "`" + `url` + "`" + ` as JSON ` + "`" + `{id, type, createdAt, organization, data}` + "`" + `, signed with the
+endpoint's secret (README "Webhooks"). Events: space.created, space.updated,
+space.moved, space.transferred, space.deleted, space.restored, page.changed
+(a new revision became a space's content: a page edit, an import, a merged
+change request, a translation run), change-request.opened, change-request.merged,
+change-request.closed, comment.created, comment.resolved, site.published,
+site.unpublished, member.added, member.role-changed, member.removed,
+collection.created, collection.updated, collection.deleted,
+integration.installed, integration.uninstalled (` + "`" + `webhookEvents` + "`" + ` lists them).
+"""
+type Webhook {
+  "Always ` + "`" + `webhook` + "`" + `."
+  object: String!
+  id: ID!
+  "Where deliveries are POSTed: an absolute http or https URL."
+  url: String!
+  description: String!
+  "The subscribed events, as given."
+  events: [String!]!
+  "Inactive endpoints receive nothing; deliveries turn an endpoint failing for 24 hours inactive."
+  active: Boolean!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "Why deliveries disabled the endpoint (null unless they did; cleared by setting active)."
+  disabledReason: String
+  disabledAt: DateTime
+  "Until when the secret replaced by the last rotation still signs deliveries (beside the new one)."
+  previousSecretExpiresAt: DateTime
+  "The signing secret: only in the answers of createWebhook and rotateWebhookSecret."
+  secret: String
+  urls: WebhookURLs!
+}
+
+type WebhookURLs {
+  "The API URL of the webhook."
+  location: String!
+}
+
+type WebhookList {
+  next: Next
+  count: Int!
+  items: [Webhook!]!
+}
+
+"One event's delivery to an endpoint."
+type WebhookDelivery {
+  "Always ` + "`" + `webhook-delivery` + "`" + `."
+  object: String!
+  "The delivery's id: its event's id (a replay sends the same event again)."
+  id: ID!
+  eventId: ID!
+  "The event, or ` + "`" + `ping` + "`" + `."
+  type: String!
+  "pending (queued or waiting for a retry), succeeded, or failed."
+  status: String!
+  "Attempts made so far (a replay adds to them)."
+  attempts: Int!
+  "The HTTP status of the last answer (null: no answer)."
+  responseStatus: Int
+  "How long the last attempt took."
+  durationMs: Int
+  lastError: String
+  lastAttemptAt: DateTime
+  "When the next attempt is due (null unless pending)."
+  nextAttemptAt: DateTime
+  createdAt: DateTime!
+}
+
+type WebhookDeliveryList {
+  next: Next
+  count: Int!
+  items: [WebhookDelivery!]!
+}
+
+input CreateWebhookInput {
+  "Required: an absolute http or https URL, at most 2048 characters."
+  url: String
+  "Required: 1 to 32 distinct events of ` + "`" + `webhookEvents` + "`" + `."
+  events: [String!]
+  "Default true."
+  active: Boolean
+  "At most 500 characters (default empty)."
+  description: String
+}
+
+"At least one field."
+input UpdateWebhookInput {
+  url: String
+  events: [String!]
+  "true also clears disabledReason and disabledAt."
+  active: Boolean
+  description: String
+}
+
+extend type Query {
+  "An organization's webhooks, oldest first, without their secrets (ADMIN)."
+  webhooks(organizationId: ID!, page: String, limit: Int): WebhookList!
+  "One webhook of an organization (ADMIN)."
+  webhook(organizationId: ID!, webhookId: ID!): Webhook!
+  "A webhook's deliveries, newest first (ADMIN)."
+  webhookDeliveries(organizationId: ID!, webhookId: ID!, page: String, limit: Int): WebhookDeliveryList!
+  "The events a webhook may subscribe to."
+  webhookEvents: [String!]!
+}
+
+extend type Mutation {
+  "Register a webhook (ADMIN); the answer's ` + "`" + `secret` + "`" + ` is shown only here."
+  createWebhook(organizationId: ID!, input: CreateWebhookInput!): Webhook!
+  "Change a webhook's URL, events, description or active flag (ADMIN)."
+  updateWebhook(organizationId: ID!, webhookId: ID!, input: UpdateWebhookInput!): Webhook!
+  "Delete a webhook with its deliveries (ADMIN)."
+  deleteWebhook(organizationId: ID!, webhookId: ID!): DeleteResult!
+  """
+  Replace a webhook's signing secret (ADMIN); the answer's ` + "`" + `secret` + "`" + ` is the new
+  one. The previous secret keeps signing deliveries beside it for the grace
+  period (24 hours unless configured), so receivers can switch without loss.
+  """
+  rotateWebhookSecret(organizationId: ID!, webhookId: ID!): Webhook!
+  "Queue a finished delivery again: the same event id and body, a new attempt (ADMIN)."
+  replayWebhookDelivery(organizationId: ID!, webhookId: ID!, deliveryId: ID!): WebhookDelivery!
+  "Queue a ` + "`" + `ping` + "`" + ` event to the webhook (ADMIN)."
+  pingWebhook(organizationId: ID!, webhookId: ID!): WebhookDelivery!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -14231,6 +14719,100 @@ func (ec *executionContext) childFields_VersionContext(ctx context.Context, fiel
 		return ec.fieldContext_VersionContext_changeRequest(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VersionContext", field.Name)
+}
+
+func (ec *executionContext) childFields_Webhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Webhook_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Webhook_id(ctx, field)
+	case "url":
+		return ec.fieldContext_Webhook_url(ctx, field)
+	case "description":
+		return ec.fieldContext_Webhook_description(ctx, field)
+	case "events":
+		return ec.fieldContext_Webhook_events(ctx, field)
+	case "active":
+		return ec.fieldContext_Webhook_active(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Webhook_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Webhook_updatedAt(ctx, field)
+	case "disabledReason":
+		return ec.fieldContext_Webhook_disabledReason(ctx, field)
+	case "disabledAt":
+		return ec.fieldContext_Webhook_disabledAt(ctx, field)
+	case "previousSecretExpiresAt":
+		return ec.fieldContext_Webhook_previousSecretExpiresAt(ctx, field)
+	case "secret":
+		return ec.fieldContext_Webhook_secret(ctx, field)
+	case "urls":
+		return ec.fieldContext_Webhook_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Webhook", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_WebhookDelivery_object(ctx, field)
+	case "id":
+		return ec.fieldContext_WebhookDelivery_id(ctx, field)
+	case "eventId":
+		return ec.fieldContext_WebhookDelivery_eventId(ctx, field)
+	case "type":
+		return ec.fieldContext_WebhookDelivery_type(ctx, field)
+	case "status":
+		return ec.fieldContext_WebhookDelivery_status(ctx, field)
+	case "attempts":
+		return ec.fieldContext_WebhookDelivery_attempts(ctx, field)
+	case "responseStatus":
+		return ec.fieldContext_WebhookDelivery_responseStatus(ctx, field)
+	case "durationMs":
+		return ec.fieldContext_WebhookDelivery_durationMs(ctx, field)
+	case "lastError":
+		return ec.fieldContext_WebhookDelivery_lastError(ctx, field)
+	case "lastAttemptAt":
+		return ec.fieldContext_WebhookDelivery_lastAttemptAt(ctx, field)
+	case "nextAttemptAt":
+		return ec.fieldContext_WebhookDelivery_nextAttemptAt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDelivery", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeliveryList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_WebhookDeliveryList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_WebhookDeliveryList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_WebhookDeliveryList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryList", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_WebhookList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_WebhookList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_WebhookList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookList", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_WebhookURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookURLs", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -1,0 +1,519 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+)
+
+// Webhook is an endpoint an organization's admins registered to receive
+// its events. Secret signs the deliveries; PreviousSecret, until
+// PreviousSecretUntil, signs them too (the grace period of a rotation).
+type Webhook struct {
+	ID                  string
+	OrganizationID      string
+	URL                 string
+	Description         string
+	Events              []string
+	Active              bool
+	Secret              string
+	PreviousSecret      string
+	PreviousSecretUntil *time.Time
+	DisabledReason      *string
+	DisabledAt          *time.Time
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+}
+
+// WebhookUpdate is a PATCH: nil fields are left as they are. Active true
+// also clears a disabled endpoint's reason and failure streak.
+type WebhookUpdate struct {
+	URL         *string
+	Description *string
+	Events      []string
+	Active      *bool
+}
+
+// WebhookEventName maps a recorded change's action to the event name
+// webhooks announce: the resource part is spelled with dashes
+// ("change_request.opened" is "change-request.opened").
+func WebhookEventName(action string) string { return strings.ReplaceAll(action, "_", "-") }
+
+// webhookEvents are the events a webhook may subscribe to; changes whose
+// event is not listed queue nothing. The README's "Webhooks" section and
+// the GraphQL schema list the same names.
+var webhookEvents = map[string]bool{}
+
+// WebhookEvents is the documented set, in its documented order.
+var WebhookEvents = []string{
+	"space.created", "space.updated", "space.moved", "space.transferred", "space.deleted", "space.restored",
+	"page.changed",
+	"change-request.opened", "change-request.merged", "change-request.closed",
+	"comment.created", "comment.resolved",
+	"site.published", "site.unpublished",
+	"member.added", "member.role-changed", "member.removed",
+	"collection.created", "collection.updated", "collection.deleted",
+	"integration.installed", "integration.uninstalled",
+}
+
+// WebhookPing is the event POST .../webhooks/{id}/ping sends; it cannot be
+// subscribed to.
+const WebhookPing = "ping"
+
+func init() {
+	for _, e := range WebhookEvents {
+		webhookEvents[e] = true
+	}
+}
+
+// IsWebhookEvent tells whether name is one of WebhookEvents.
+func IsWebhookEvent(name string) bool { return webhookEvents[name] }
+
+// WebhookPayload is the JSON body of a delivery, built once per event.
+func WebhookPayload(eventID, typ string, at time.Time, orgID string, data map[string]any) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"id": eventID, "type": typ, "createdAt": at.UTC().Format("2006-01-02T15:04:05.000Z"),
+		"organization": orgID, "data": data,
+	})
+	return b
+}
+
+// PageChanged describes a new active revision of a space: its content
+// changed (page edits, imports, merged change requests, translation runs).
+func PageChanged(orgID, spaceID, revID string) Change {
+	return Change{OrganizationID: orgID, Action: "page.changed", TargetType: "space", TargetID: spaceID,
+		Fields: map[string]any{"revision": revID}}
+}
+
+// changeData is a change's `data`: its target as {object, id} with the
+// change's fields (object and id win over fields of the same name).
+func changeData(c Change) map[string]any {
+	data := make(map[string]any, len(c.Fields)+2)
+	for k, v := range c.Fields {
+		data[k] = v
+	}
+	data["object"] = c.TargetType
+	data["id"] = c.TargetID
+	return data
+}
+
+// insertWebhookDeliveries queues the event to the active endpoints of the
+// organization subscribed to it: one INSERT ... SELECT over the
+// subscriptions' primary key, however many endpoints match.
+const insertWebhookDeliveries = `INSERT INTO webhook_deliveries (webhook_id, event_id, type, payload, status, attempts, next_attempt_at, queued_at, created_at)
+ SELECT s.webhook_id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'pending', 0, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)
+ FROM webhook_subscriptions s JOIN webhooks w ON w.id = s.webhook_id
+ WHERE s.organization_id = ? AND s.event = ? AND w.active = 1`
+
+// queueWebhookDeliveries is the webhook outbox's change sink: it runs in
+// the transaction that makes the change, so a rolled-back write queues
+// nothing and a committed one is never lost. The worker is told after the
+// commit (OnWebhooksQueued).
+func queueWebhookDeliveries(tx *Tx, _ Actor, c Change) error {
+	event := WebhookEventName(c.Action)
+	if !webhookEvents[event] || c.OrganizationID == "" {
+		return nil
+	}
+	id := NewTimedID()
+	body := WebhookPayload(id, event, tx.Now, c.OrganizationID, changeData(c))
+	now := ms(tx.Now)
+	res, err := tx.exec(insertWebhookDeliveries, id, event, string(body), now, now, now, c.OrganizationID, event)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err == nil && n > 0 {
+		tx.afterCommit(tx.db.webhooksQueued)
+	}
+	return nil
+}
+
+// OnWebhooksQueued sets what is called after a commit that queued webhook
+// deliveries (the server wakes the delivery worker).
+func (db *DB) OnWebhooksQueued(fn func()) { db.webhookWake.Store(&fn) }
+
+func (db *DB) webhooksQueued() {
+	if f := db.webhookWake.Load(); f != nil {
+		(*f)()
+	}
+}
+
+const webhookCols = `w.id, w.organization_id, w.url, w.description, w.events, w.active, w.secret, w.previous_secret, w.previous_secret_until,
+ w.disabled_reason, w.disabled_at, w.created_at, w.updated_at`
+
+func scanWebhook(sc interface{ Scan(...any) error }) (Webhook, error) {
+	var w Webhook
+	var events string
+	var active int
+	var prev, reason sql.NullString
+	var prevUntil, disabledAt sql.NullInt64
+	var created, updated int64
+	if err := sc.Scan(&w.ID, &w.OrganizationID, &w.URL, &w.Description, &events, &active, &w.Secret, &prev, &prevUntil,
+		&reason, &disabledAt, &created, &updated); err != nil {
+		return w, notFound(err)
+	}
+	json.Unmarshal([]byte(events), &w.Events)
+	w.Active = active == 1
+	w.PreviousSecret, w.PreviousSecretUntil = prev.String, nullMillis(prevUntil)
+	w.DisabledReason, w.DisabledAt = nullStr(reason), nullMillis(disabledAt)
+	w.CreatedAt, w.UpdatedAt = FromMillis(created), FromMillis(updated)
+	return w, nil
+}
+
+// writeSubscriptions replaces a webhook's subscriptions with events.
+func writeSubscriptions(tx *Tx, w Webhook, events []string) error {
+	if _, err := tx.exec(`DELETE FROM webhook_subscriptions WHERE webhook_id = ?`, w.ID); err != nil {
+		return err
+	}
+	if len(events) == 0 {
+		return nil
+	}
+	q := `INSERT INTO webhook_subscriptions (organization_id, event, webhook_id) VALUES ` +
+		strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(events)), ", ") + ` ON CONFLICT DO NOTHING`
+	args := make([]any, 0, 3*len(events))
+	for _, e := range events {
+		args = append(args, w.OrganizationID, e, w.ID)
+	}
+	_, err := tx.exec(q, args...)
+	return err
+}
+
+// CreateWebhook stores w (ID and timestamps set here) with its
+// subscriptions, in one transaction.
+func (db *DB) CreateWebhook(ctx context.Context, w *Webhook) error {
+	w.ID = NewTimedID() // webhooks created in the same millisecond list in creation order
+	return db.Write(ctx, func(tx *Tx) error {
+		w.CreatedAt, w.UpdatedAt = tx.Now, tx.Now
+		if _, err := tx.exec(`INSERT INTO webhooks (id, organization_id, url, description, events, active, secret, created_at, updated_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, w.ID, w.OrganizationID, w.URL, w.Description, jsonText(w.Events), boolInt(w.Active), w.Secret, ms(tx.Now), ms(tx.Now)); err != nil {
+			return err
+		}
+		return writeSubscriptions(tx, *w, w.Events)
+	})
+}
+
+// Webhook reads one webhook of an organization (ErrNotFound for another
+// organization's).
+func (db *DB) Webhook(ctx context.Context, orgID, id string) (Webhook, error) {
+	return scanWebhook(db.r().QueryRowContext(ctx, `SELECT `+webhookCols+` FROM webhooks w WHERE w.organization_id = ? AND w.id = ?`, orgID, id))
+}
+
+// ListWebhooks pages through an organization's webhooks, oldest first.
+func (db *DB) ListWebhooks(ctx context.Context, orgID string, pq PageQuery) (Page[Webhook], error) {
+	spec := listSpec{Select: webhookCols, From: `FROM webhooks w WHERE w.organization_id = ?`, Args: []any{orgID},
+		SortCol: "w.created_at", IDCol: "w.id"}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (Webhook, Cursor, error) {
+		w, err := scanWebhook(rows)
+		return w, Cursor{N: ms(w.CreatedAt), ID: w.ID}, err
+	})
+}
+
+// UpdateWebhook applies u to an organization's webhook in one transaction.
+func (db *DB) UpdateWebhook(ctx context.Context, orgID, id string, u WebhookUpdate) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		w, err := scanWebhook(tx.QueryRowContext(ctx, `SELECT `+webhookCols+` FROM webhooks w WHERE w.organization_id = ? AND w.id = ?`, orgID, id))
+		if err != nil {
+			return err
+		}
+		if u.URL != nil {
+			w.URL = *u.URL
+		}
+		if u.Description != nil {
+			w.Description = *u.Description
+		}
+		if u.Events != nil {
+			w.Events = u.Events
+			if err := writeSubscriptions(tx, w, u.Events); err != nil {
+				return err
+			}
+		}
+		if u.Active != nil {
+			w.Active = *u.Active
+			if w.Active {
+				// Turned on again: the failure streak starts over.
+				w.DisabledReason, w.DisabledAt = nil, nil
+				if _, err := tx.exec(`UPDATE webhooks SET failing_since = NULL WHERE id = ?`, id); err != nil {
+					return err
+				}
+			}
+		}
+		_, err = tx.exec(`UPDATE webhooks SET url = ?, description = ?, events = ?, active = ?, disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ?`,
+			w.URL, w.Description, jsonText(w.Events), boolInt(w.Active), strOrNil(w.DisabledReason), timeOrNil(w.DisabledAt), ms(tx.Now), id)
+		return err
+	})
+}
+
+// DeleteWebhook deletes an organization's webhook with its subscriptions
+// and deliveries; false when there was none.
+func (db *DB) DeleteWebhook(ctx context.Context, orgID, id string) (bool, error) {
+	var deleted bool
+	err := db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`DELETE FROM webhooks WHERE organization_id = ? AND id = ?`, orgID, id)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		deleted = n > 0
+		return err
+	})
+	return deleted, err
+}
+
+// RotateWebhookSecret makes secret the webhook's signing secret; the one it
+// replaces keeps signing (beside it) until graceUntil.
+func (db *DB) RotateWebhookSecret(ctx context.Context, orgID, id, secret string, graceUntil time.Time) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`UPDATE webhooks SET previous_secret = secret, previous_secret_until = ?, secret = ?, updated_at = ? WHERE organization_id = ? AND id = ?`,
+			ms(graceUntil), secret, ms(tx.Now), orgID, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// WebhookDelivery is one event's delivery to one endpoint, as listed.
+type WebhookDelivery struct {
+	WebhookID      string
+	EventID        string
+	Type           string
+	Payload        json.RawMessage
+	Status         string // pending | succeeded | failed
+	Attempts       int
+	NextAttemptAt  *time.Time
+	ResponseStatus *int
+	DurationMs     *int
+	LastError      *string
+	LastAttemptAt  *time.Time
+	CreatedAt      time.Time
+}
+
+const webhookDeliveryCols = `d.webhook_id, d.event_id, d.type, d.payload, d.status, d.attempts, d.next_attempt_at, d.response_status, d.duration_ms,
+ d.last_error, d.last_attempt_at, d.created_at`
+
+func scanWebhookDelivery(sc interface{ Scan(...any) error }) (WebhookDelivery, error) {
+	var d WebhookDelivery
+	var payload string
+	var next, code, dur, last sql.NullInt64
+	var lastErr sql.NullString
+	var created int64
+	if err := sc.Scan(&d.WebhookID, &d.EventID, &d.Type, &payload, &d.Status, &d.Attempts, &next, &code, &dur, &lastErr, &last, &created); err != nil {
+		return d, notFound(err)
+	}
+	d.Payload = json.RawMessage(payload)
+	d.NextAttemptAt, d.LastError, d.LastAttemptAt = nullMillis(next), nullStr(lastErr), nullMillis(last)
+	if d.Status != "pending" {
+		d.NextAttemptAt = nil
+	}
+	if code.Valid {
+		n := int(code.Int64)
+		d.ResponseStatus = &n
+	}
+	if dur.Valid {
+		n := int(dur.Int64)
+		d.DurationMs = &n
+	}
+	d.CreatedAt = FromMillis(created)
+	return d, nil
+}
+
+// ListWebhookDeliveries pages through a webhook's deliveries, newest first.
+// The caller has checked that the webhook is the organization's.
+func (db *DB) ListWebhookDeliveries(ctx context.Context, webhookID string, pq PageQuery) (Page[WebhookDelivery], error) {
+	spec := listSpec{Select: webhookDeliveryCols, From: `FROM webhook_deliveries d WHERE d.webhook_id = ?`, Args: []any{webhookID},
+		SortCol: "d.created_at", IDCol: "d.event_id", Desc: true}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (WebhookDelivery, Cursor, error) {
+		d, err := scanWebhookDelivery(rows)
+		return d, Cursor{N: ms(d.CreatedAt), ID: d.EventID}, err
+	})
+}
+
+// WebhookDeliveryOf reads one delivery of a webhook.
+func (db *DB) WebhookDeliveryOf(ctx context.Context, webhookID, eventID string) (WebhookDelivery, error) {
+	return scanWebhookDelivery(db.r().QueryRowContext(ctx, `SELECT `+webhookDeliveryCols+` FROM webhook_deliveries d WHERE d.webhook_id = ? AND d.event_id = ?`, webhookID, eventID))
+}
+
+// ErrDeliveryPending: a replay of a delivery that is still being attempted.
+var ErrDeliveryPending = errors.New("storage: the delivery is still pending")
+
+// ReplayWebhookDelivery queues a finished delivery again (same event id and
+// body): due now, with a new 24-hour retry window.
+func (db *DB) ReplayWebhookDelivery(ctx context.Context, webhookID, eventID string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		var status string
+		if err := tx.QueryRowContext(ctx, `SELECT status FROM webhook_deliveries WHERE webhook_id = ? AND event_id = ?`, webhookID, eventID).Scan(&status); err != nil {
+			return notFound(err)
+		}
+		if status == "pending" {
+			return ErrDeliveryPending
+		}
+		if _, err := tx.exec(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, queued_at = ? WHERE webhook_id = ? AND event_id = ?`,
+			ms(tx.Now), ms(tx.Now), webhookID, eventID); err != nil {
+			return err
+		}
+		tx.afterCommit(db.webhooksQueued)
+		return nil
+	})
+}
+
+// QueueWebhookPing queues a ping event to one webhook and returns its id.
+func (db *DB) QueueWebhookPing(ctx context.Context, orgID, webhookID string) (string, error) {
+	id := NewTimedID()
+	err := db.Write(ctx, func(tx *Tx) error {
+		body := WebhookPayload(id, WebhookPing, tx.Now, orgID, map[string]any{"object": "webhook", "id": webhookID})
+		if _, err := tx.exec(`INSERT INTO webhook_deliveries (webhook_id, event_id, type, payload, status, attempts, next_attempt_at, queued_at, created_at)
+ VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)`, webhookID, id, WebhookPing, string(body), ms(tx.Now), ms(tx.Now), ms(tx.Now)); err != nil {
+			return err
+		}
+		tx.afterCommit(db.webhooksQueued)
+		return nil
+	})
+	return id, err
+}
+
+// WebhookAttempt is a delivery claimed for one attempt, with what the
+// attempt needs from its endpoint.
+type WebhookAttempt struct {
+	WebhookID      string
+	EventID        string
+	Type           string
+	Payload        []byte
+	Attempt        int // 1 for the first attempt
+	QueuedAt       time.Time
+	URL            string
+	Active         bool
+	Secret         string
+	PreviousSecret string // set while the rotation's grace period runs
+}
+
+// ClaimWebhookDeliveries leases up to limit deliveries due at now: each
+// one's next attempt moves to now+lease (a crash mid-attempt only delays
+// it) and its attempt count grows by one. This is the one claim of the
+// webhook queue (the same pattern as ClaimDeliveries).
+func (db *DB) ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]WebhookAttempt, error) {
+	var due int
+	// An idle queue costs one read, not a write transaction.
+	if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries WHERE next_attempt_at <= ? LIMIT 1) d`, ms(now)).Scan(&due); err != nil || due == 0 {
+		return nil, err
+	}
+	var out []WebhookAttempt
+	err := db.Write(ctx, func(tx *Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT d.webhook_id, d.event_id, d.type, d.payload, d.attempts, d.queued_at, w.url, w.active, w.secret, w.previous_secret, w.previous_secret_until
+ FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+ WHERE d.next_attempt_at <= ? ORDER BY d.next_attempt_at, d.event_id LIMIT ?`, ms(now), limit)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var a WebhookAttempt
+			var payload string
+			var queued int64
+			var active int
+			var prev sql.NullString
+			var prevUntil sql.NullInt64
+			if err := rows.Scan(&a.WebhookID, &a.EventID, &a.Type, &payload, &a.Attempt, &queued, &a.URL, &active, &a.Secret, &prev, &prevUntil); err != nil {
+				rows.Close()
+				return err
+			}
+			a.Attempt++
+			a.Payload, a.QueuedAt, a.Active = []byte(payload), FromMillis(queued), active == 1
+			if prev.Valid && prevUntil.Valid && prevUntil.Int64 > ms(now) {
+				a.PreviousSecret = prev.String
+			}
+			out = append(out, a)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, a := range out {
+			if _, err := tx.exec(`UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ? WHERE webhook_id = ? AND event_id = ?`,
+				a.Attempt, ms(now.Add(lease)), a.WebhookID, a.EventID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// WebhookOutcome is the result of one attempt. Status succeeded or failed
+// ends the delivery; "" schedules another attempt at RetryAt. Sent is false
+// when nothing was sent (the endpoint was inactive): the endpoint's failure
+// streak is left alone.
+type WebhookOutcome struct {
+	WebhookID, EventID string
+	Status             string
+	RetryAt            time.Time
+	At                 time.Time // when the attempt was made
+	Sent               bool
+	ResponseStatus     int // 0: no answer
+	Duration           time.Duration
+	Error              string
+}
+
+// FinishWebhookDeliveries records attempts' outcomes in one transaction.
+// An endpoint's failure streak starts at its first failed attempt after a
+// success; an endpoint failing for disableAfter is disabled (its pending
+// deliveries then fail without being sent).
+func (db *DB) FinishWebhookDeliveries(ctx context.Context, outcomes []WebhookOutcome, disableAfter time.Duration) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		for _, o := range outcomes {
+			var next any
+			if o.Status == "" {
+				next = ms(o.RetryAt)
+			}
+			status := o.Status
+			if status == "" {
+				status = "pending"
+			}
+			var code, dur any
+			if o.ResponseStatus != 0 {
+				code = o.ResponseStatus
+			}
+			if o.Sent {
+				dur = o.Duration.Milliseconds()
+			}
+			if _, err := tx.exec(`UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, response_status = ?, duration_ms = ?, last_error = ?, last_attempt_at = ?
+ WHERE webhook_id = ? AND event_id = ?`, status, next, code, dur, nullIfEmpty(o.Error), ms(o.At), o.WebhookID, o.EventID); err != nil {
+				return err
+			}
+			if !o.Sent {
+				continue
+			}
+			if o.Status == "succeeded" {
+				if _, err := tx.exec(`UPDATE webhooks SET failing_since = NULL WHERE id = ?`, o.WebhookID); err != nil {
+					return err
+				}
+				continue
+			}
+			if _, err := tx.exec(`UPDATE webhooks SET failing_since = COALESCE(failing_since, ?) WHERE id = ?`, ms(o.At), o.WebhookID); err != nil {
+				return err
+			}
+			reason := "deliveries failed for " + disableAfter.String() + "; last error: " + o.Error
+			if _, err := tx.exec(`UPDATE webhooks SET active = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?
+ WHERE id = ? AND active = 1 AND failing_since <= ?`, reason, ms(o.At), ms(o.At), o.WebhookID, ms(o.At.Add(-disableAfter))); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// NextWebhookDeliveryAt is when the earliest queued delivery is due (ok
+// false when none is queued).
+func (db *DB) NextWebhookDeliveryAt(ctx context.Context) (time.Time, bool, error) {
+	var at sql.NullInt64
+	if err := db.r().QueryRowContext(ctx, `SELECT MIN(next_attempt_at) FROM webhook_deliveries`).Scan(&at); err != nil {
+		return time.Time{}, false, err
+	}
+	if !at.Valid {
+		return time.Time{}, false, nil
+	}
+	return FromMillis(at.Int64), true, nil
+}
