@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"sync/atomic"
 )
 
 // Change is one change to an organization that its audit log keeps and its
@@ -37,18 +36,13 @@ var changeSinks = []changeSink{auditSink, queueWebhookDeliveries}
 
 type recordingKey struct{}
 
-type recording struct {
-	changes func() []Change
-	done    atomic.Bool
-}
-
 // Recording returns ctx carrying the changes a write is about to make. The
 // first write transaction run with it that succeeds calls changes after its
 // own statements (so ids the write generated are known) and records what it
 // returns in the same transaction; later transactions with the same context
 // record nothing more. A nil or empty answer records nothing.
 func Recording(ctx context.Context, changes func() []Change) context.Context {
-	return context.WithValue(ctx, recordingKey{}, &recording{changes: changes})
+	return context.WithValue(ctx, recordingKey{}, &txStep[func() []Change]{fn: changes})
 }
 
 // RecordingChange is Recording for one change, known before the write.
@@ -66,13 +60,13 @@ func (db *DB) SetActorSource(f func(context.Context) Actor) {
 	db.actorOf.Store(&f)
 }
 
-// recordChanges records the changes ctx carries, once, inside t.
-func (t *Tx) recordChanges(ctx context.Context) error {
-	rec, _ := ctx.Value(recordingKey{}).(*recording)
-	if rec == nil || rec.done.Load() || len(changeSinks) == 0 || t.noChange {
+// recordChanges records the changes of rec (the context's Recording that
+// no committed transaction has run yet, nil when none) inside t.
+func (t *Tx) recordChanges(ctx context.Context, rec *txStep[func() []Change]) error {
+	if rec == nil || len(changeSinks) == 0 || t.noChange {
 		return nil
 	}
-	changes := rec.changes()
+	changes := rec.fn()
 	if len(changes) == 0 {
 		return nil
 	}
@@ -90,7 +84,6 @@ func (t *Tx) recordChanges(ctx context.Context) error {
 			}
 		}
 	}
-	t.recorded = rec
 	return nil
 }
 

@@ -317,9 +317,6 @@ type Tx struct {
 	// unprepared is the SQL this transaction ran without a prepared
 	// statement; Write prepares it once the writer is free again.
 	unprepared []string
-	// recorded is the Recording whose changes this transaction wrote;
-	// marked done once the transaction commits (changes.go).
-	recorded *recording
 	// createdID is the id of what this transaction created, for the
 	// recorded changes that leave TargetID empty (changes.go).
 	createdID string
@@ -432,16 +429,21 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 	if ctx.Value(inPrecondition{}) != nil {
 		return ErrWriteInPrecondition
 	}
-	// The request's precondition and commit hook (txhooks.go), when it has
-	// any not yet run; bookkeeping writes (bump false) leave them alone.
+	// The request's precondition and commit hook (txhooks.go) and the
+	// changes it records (changes.go), when it has any not yet run;
+	// bookkeeping writes (bump false) leave them alone.
 	var pre *txStep[func(context.Context) error]
 	var hook *txStep[func(*Tx) error]
+	var rec *txStep[func() []Change] // changes.go
 	if bump {
 		if pre = pending[func(context.Context) error](ctx, preconditionKey{}); pre != nil {
 			defer pre.mu.Unlock()
 		}
 		if hook = pending[func(*Tx) error](ctx, commitHookKey{}); hook != nil {
 			defer hook.mu.Unlock()
+		}
+		if rec = pending[func() []Change](ctx, recordingKey{}); rec != nil {
+			defer rec.mu.Unlock()
 		}
 	}
 	start := time.Now()
@@ -471,7 +473,7 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 			err = hook.fn(t)
 		}
 		if err == nil {
-			err = t.recordChanges(ctx)
+			err = t.recordChanges(ctx, rec)
 		}
 		if err == nil && bump {
 			_, err = t.exec(`UPDATE change_counter SET n = n + 1 WHERE id = 1`)
@@ -480,8 +482,8 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 			sqlTx.Rollback()
 		} else if err = sqlTx.Commit(); err == nil {
 			dropCounters(ctx)
-			if t.recorded != nil {
-				t.recorded.done.Store(true)
+			if rec != nil {
+				rec.done = true
 			}
 			if pre != nil {
 				pre.done = true
