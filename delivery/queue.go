@@ -142,3 +142,18 @@ func runQueue[D, O any](ctx context.Context, q queue[D, O]) {
 		timer.Stop()
 	}
 }
+
+// orDefaults fills in what a worker's constructor was given as nil: the
+// default Doer, the wall clock, a logger that discards.
+func orDefaults(doer Doer, now func() time.Time, log *slog.Logger) (Doer, func() time.Time, *slog.Logger) {
+	if doer == nil {
+		doer = DefaultDoer()
+	}
+	if now == nil {
+		now = time.Now
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return doer, now, log
+}

@@ -51,15 +51,7 @@ type WebhookWorker struct {
 // NewWebhookWorker builds a worker with DefaultWebhookPolicy; doer nil
 // means DefaultDoer.
 func NewWebhookWorker(store storage.WebhookDeliveries, doer Doer, now func() time.Time, log *slog.Logger) *WebhookWorker {
-	if doer == nil {
-		doer = DefaultDoer()
-	}
-	if now == nil {
-		now = time.Now
-	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	doer, now, log = orDefaults(doer, now, log)
 	return &WebhookWorker{Store: store, Doer: doer, Now: now, Log: log, Policy: DefaultWebhookPolicy, Jitter: rand.Float64,
 		wake: make(chan struct{}, 1)}
 }

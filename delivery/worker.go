@@ -42,15 +42,7 @@ type Worker struct {
 
 // NewWorker builds a worker with DefaultPolicy; doer nil means DefaultDoer.
 func NewWorker(store storage.Deliveries, doer Doer, now func() time.Time, log *slog.Logger) *Worker {
-	if doer == nil {
-		doer = DefaultDoer()
-	}
-	if now == nil {
-		now = time.Now
-	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	doer, now, log = orDefaults(doer, now, log)
 	return &Worker{Store: store, Doer: doer, Now: now, Log: log, Policy: DefaultPolicy, wake: make(chan struct{}, 1)}
 }
 
