@@ -123,6 +123,29 @@ func (r *replica) call(t *testing.T, method, path, token string, body any) (int,
 	return res.StatusCode, out
 }
 
+// send is call for goroutines (no t): extra headers in, the answer's
+// status, body and headers out.
+func (r *replica) send(method, path, token string, body any, headers ...string) (int, map[string]any, http.Header, error) {
+	raw, _ := json.Marshal(body)
+	req, err := http.NewRequest(method, r.url+path, bytes.NewReader(raw))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out, res.Header, nil
+}
+
 func (r *replica) must(t *testing.T, want int, method, path, token string, body any) map[string]any {
 	t.Helper()
 	status, out := r.call(t, method, path, token, body)
@@ -191,7 +214,8 @@ func waitSpecs(t *testing.T, r *replica, org, token string, slugs ...string) {
 
 // TestReplicas runs two `docsapi serve` processes on one database: a write
 // on one is read on the other at once, a token revoked on one is refused
-// by the other at once, queued work runs once while both run, and killing
+// by the other at once, change-request numbers and If-Match hold across
+// both, queued work runs once while both run, and killing
 // the process that holds a job's lease lets the other finish the job once
 // the lease has run out.
 func TestReplicas(t *testing.T) {
@@ -229,6 +253,83 @@ func TestReplicas(t *testing.T) {
 	a.must(t, 205, "DELETE", "/v1/user/tokens/"+secondID, tok, nil)
 	if status, _ := b.call(t, "GET", "/v1/user", second, nil); status != 401 {
 		t.Fatalf("B answers a token revoked on A with %d", status)
+	}
+
+	// Change-request numbers stay 1..N without gap or repeat when both
+	// processes create at once.
+	const crs = 12
+	numbers := make(chan any, crs)
+	errs := make(chan error, crs)
+	var wg sync.WaitGroup
+	for i := range crs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := []*replica{a, b}[i%2]
+			status, out, _, err := r.send("POST", "/v1/spaces/"+space+"/change-requests", tok, map[string]any{"subject": fmt.Sprint("CR ", i)})
+			if err == nil && status != 201 {
+				err = fmt.Errorf("create on %s: %d %v", r.url, status, out)
+			}
+			if err != nil {
+				errs <- err
+				return
+			}
+			numbers <- out["number"]
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	close(numbers)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	seen := map[float64]bool{}
+	for n := range numbers {
+		seen[n.(float64)] = true
+	}
+	for n := 1; n <= crs; n++ {
+		if !seen[float64(n)] {
+			t.Fatalf("change-request numbers from both processes: %v, missing %d", seen, n)
+		}
+	}
+
+	// If-Match across processes: PATCHes sent at once to both with the
+	// same ETag; exactly one is applied, the others are 412.
+	for round := range 3 {
+		_, _, h, err := a.send("GET", "/v1/spaces/"+space, tok, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		etag := h.Get("ETag")
+		statuses := make(chan int, 4)
+		var wg sync.WaitGroup
+		for i := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := []*replica{a, b}[i%2]
+				status, _, _, err := r.send("PATCH", "/v1/spaces/"+space, tok, map[string]any{"title": fmt.Sprintf("Round %d by %d", round, i)}, "If-Match", etag)
+				if err != nil {
+					status = -1
+				}
+				statuses <- status
+			}()
+		}
+		wg.Wait()
+		close(statuses)
+		won := 0
+		for st := range statuses {
+			switch st {
+			case 200:
+				won++
+			case 412:
+			default:
+				t.Fatalf("If-Match PATCH answered %d", st)
+			}
+		}
+		if won != 1 {
+			t.Fatalf("round %d: %d PATCHes with one If-Match were applied, want exactly 1", round, won)
+		}
 	}
 
 	// Queued work runs once while both run: specs created on both replicas,
