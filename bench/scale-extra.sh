@@ -17,9 +17,11 @@
 #   REST. Likewise organization(id) against GET /v1/orgs/{id}.
 # - GET /v1/spaces/{id}/search p50 with one client, for a broad query (every
 #   page matches "common subject") and a selective one ("topic42", a prefix:
-#   1.1% of the pages), between writes (answers are kept until the next
-#   write) and first after a write (a space renamed before each of COLD
-#   searches: the query runs in SQLite). Targets: under 20 ms and 5 ms.
+#   1.1% of the pages), between writes and first after a write elsewhere
+#   (another space renamed before each of COLD searches). A space's search
+#   answers are kept while its content (active revision) stands, so neither
+#   runs the ranking; the first search after a change of the searched
+#   space's content does (README, Performance). Targets: under 20 ms and 5 ms.
 #
 # Output on stdout: one row per measurement. Called by bench/scale.sh (which
 # exports BIN, WORK, SMALL_SEED, ...) it prints its tab-separated rows
@@ -167,6 +169,6 @@ row "GraphQL organization(id) vs REST GET /v1/orgs/{id}, req/s (GraphQL/REST)" "
 row "same, server CPU ms per request (REST/GraphQL)" "$ogql_cpu" "$orest_cpu" "$ocpu_ratio" ">= 0.6" "$(at_least "$ocpu_ratio" 0.6)" \
   "$ocpu_ratio ($ogql_cpu / $orest_cpu ms)"
 row "search p50 ms, broad (all $PAGES pages match), between writes" "$broad" "-" "-" "< 20 ms" "$(under "$broad" 20)" "$broad ms"
-row "search p50 ms, broad, first after a write (median of $COLD; b: server CPU ms)" "$broad_cold" "$broad_cold_cpu" "-" "< 20 ms" "$(under "$broad_cold" 20)" "$broad_cold ms (server CPU $broad_cold_cpu ms)"
+row "search p50 ms, broad, first after a write elsewhere (another space renamed; median of $COLD; b: server CPU ms)" "$broad_cold" "$broad_cold_cpu" "-" "< 20 ms" "$(under "$broad_cold" 20)" "$broad_cold ms (server CPU $broad_cold_cpu ms)"
 row "search p50 ms, selective ($pct pages match), between writes" "$selective" "-" "-" "< 5 ms" "$(under "$selective" 5)" "$selective ms"
-row "search p50 ms, selective, first after a write (median of $COLD; b: server CPU ms)" "$selective_cold" "$selective_cold_cpu" "-" "< 5 ms" "$(under "$selective_cold" 5)" "$selective_cold ms (server CPU $selective_cold_cpu ms)"
+row "search p50 ms, selective, first after a write elsewhere (median of $COLD; b: server CPU ms)" "$selective_cold" "$selective_cold_cpu" "-" "< 5 ms" "$(under "$selective_cold" 5)" "$selective_cold ms (server CPU $selective_cold_cpu ms)"

@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"docsapi/storage"
@@ -180,6 +181,34 @@ func TestCachedSearchFollowsWrites(t *testing.T) {
 	}
 	if titles, n := search(0, 10); n != 2 || len(titles) != 2 || titles[0] == "one" || titles[1] == "one" {
 		t.Fatalf("after the first page lost the word: %v %d", titles, n)
+	}
+
+	// Writes that leave the space's content alone (a rename of it, another
+	// space, from either handle) keep its search answers: shown by emptying
+	// its index behind the storage's back (raw SQL, no new revision), which
+	// the cached answer outlives until the content changes.
+	cached, _ := search(0, 10)
+	raw, err := storage.OpenRaw(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.ExecContext(ctx, `DELETE FROM search_docs WHERE space_id = ?`, sp.ID); err != nil {
+		t.Fatal(err)
+	}
+	renamed := "Renamed"
+	if err := other.UpdateSpace(ctx, sp.ID, storage.SpacePatch{Title: &renamed}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateSpace(ctx, &storage.Space{OrganizationID: b.Organization.ID, Title: "Another", Visibility: "private", EditMode: "live"}); err != nil {
+		t.Fatal(err)
+	}
+	if titles, n := search(0, 10); n != 2 || fmt.Sprint(titles) != fmt.Sprint(cached) {
+		t.Fatalf("after writes that leave the content alone: %v %d, want the kept %v", titles, n, cached)
+	}
+	add(other, "four", "alpha")
+	if titles, _ := search(0, 10); !strings.Contains(fmt.Sprint(titles), "four") {
+		t.Fatalf("after a content change: %v, want page four among them", titles)
 	}
 }
 

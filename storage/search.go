@@ -205,16 +205,13 @@ func searchKey(kind string, scope []string, offset, limit, per int, q string) st
 // cachedSearch answers one page of a search from the search cache or runs
 // it. Ranking a query that matches most of a large index is bm25 over every
 // matching section (about 1 µs each in this SQLite: 100,000 matches cost
-// some 100 ms whatever the LIMIT), so answers are kept between writes like
-// the other single reads (see versioned): a search costs one read of the
-// change counter until the next write anywhere, and the first one after a
-// write runs the query in a snapshot whose counter names the entry. The
-// answer is shared between requests: read it, never change it.
-func (db *DB) cachedSearch(ctx context.Context, key string, run func(tx queryer) (searchAnswer, error)) (searchAnswer, error) {
-	if err := db.prepare(ctx, changeCounterSQL); err != nil {
-		return searchAnswer{}, err
-	}
-	version, err := changeVersion(ctx, db.r())
+// some 100 ms whatever the LIMIT), so answers are kept while what they were
+// computed from stands still (see versioned): stamp reads, in the reader
+// pool or in a read snapshot, the entry's key and version. The first search
+// after a change runs the query in a snapshot whose stamp names the entry.
+// The answer is shared between requests: read it, never change it.
+func (db *DB) cachedSearch(ctx context.Context, stamp searchStamp, run func(tx queryer) (searchAnswer, error)) (searchAnswer, error) {
+	key, version, err := stamp(ctx, db.r())
 	if err != nil {
 		return searchAnswer{}, err
 	}
@@ -223,8 +220,8 @@ func (db *DB) cachedSearch(ctx context.Context, key string, run func(tx queryer)
 	}
 	var a searchAnswer
 	err = db.ReadTx(ctx, func(tx queryer) error {
-		// The snapshot may be newer than the counter read above.
-		if version, err = changeVersion(ctx, tx); err != nil {
+		// The snapshot may be newer than the stamp read above.
+		if key, version, err = stamp(ctx, tx); err != nil {
 			return err
 		}
 		if a, err = run(tx); err != nil {
@@ -238,6 +235,38 @@ func (db *DB) cachedSearch(ctx context.Context, key string, run func(tx queryer)
 	return a, err
 }
 
+// searchStamp names a cached search answer: its key and the version it is
+// valid for, read in q.
+type searchStamp func(ctx context.Context, q queryer) (key string, version int64, err error)
+
+// untilAnyWrite stamps a search of several spaces: valid until the next
+// write anywhere (the change counter).
+func untilAnyWrite(key string) searchStamp {
+	return func(ctx context.Context, q queryer) (string, int64, error) {
+		v, err := changeVersion(ctx, q)
+		return key, v, err
+	}
+}
+
+// spaceRevisionSQL is the active revision of a space: the search index of a
+// space is its active revision's (reindexed in the transaction that
+// changes it), and so are the pages a hit names.
+const spaceRevisionSQL = `SELECT revision_id FROM spaces WHERE id = ?`
+
+// untilContentChanges stamps a search of one space: valid while the
+// space's active revision stands, whatever else is written (renames,
+// members, other spaces), since the answer is read from that revision's
+// index and pages only.
+func untilContentChanges(key, spaceID string) searchStamp {
+	return func(ctx context.Context, q queryer) (string, int64, error) {
+		var rev string
+		if err := q.QueryRowContext(ctx, spaceRevisionSQL, spaceID).Scan(&rev); err != nil {
+			return "", 0, notFound(err)
+		}
+		return key + "\x00" + rev, 0, nil
+	}
+}
+
 // SearchPages ranks the pages of one space matching text (best section
 // first) and returns one page of them with up to 5 sections each, and the
 // number of matching pages. Ranking is not stable under writes, so the
@@ -248,7 +277,11 @@ func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, lim
 		return nil, 0, nil
 	}
 	scope := []string{spaceID}
-	a, err := db.cachedSearch(ctx, searchKey("pages", scope, offset, limit, 5, q), func(tx queryer) (a searchAnswer, err error) {
+	if err := db.prepare(ctx, spaceRevisionSQL); err != nil {
+		return nil, 0, err
+	}
+	stamp := untilContentChanges(searchKey("pages", scope, offset, limit, 5, q), spaceID)
+	a, err := db.cachedSearch(ctx, stamp, func(tx queryer) (a searchAnswer, err error) {
 		m, margs := db.search.matches(`d.page_id`, q, scope)
 		ids, n, err := rankedGroups(ctx, tx, m, margs, "page_id", offset, limit)
 		a.count = n
@@ -269,7 +302,10 @@ func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, 
 	if q == "" || len(spaceIDs) == 0 {
 		return nil, 0, nil
 	}
-	a, err := db.cachedSearch(ctx, searchKey("spaces", spaceIDs, offset, limit, pagesPer, q), func(tx queryer) (a searchAnswer, err error) {
+	if err := db.prepare(ctx, changeCounterSQL); err != nil {
+		return nil, 0, err
+	}
+	a, err := db.cachedSearch(ctx, untilAnyWrite(searchKey("spaces", spaceIDs, offset, limit, pagesPer, q)), func(tx queryer) (a searchAnswer, err error) {
 		a.spaces, a.count, err = searchSpaces(ctx, tx, db.search, spaceIDs, q, offset, limit, pagesPer)
 		return a, err
 	})
