@@ -224,12 +224,23 @@ func pgArgs(args []driver.NamedValue) []driver.NamedValue {
 				args[i].Value = int64(0)
 			}
 		case string:
-			if strings.IndexByte(v, 0) >= 0 || !utf8.ValidString(v) {
-				args[i].Value = strings.ReplaceAll(strings.ToValidUTF8(v, "\uFFFD"), "\x00", "\uFFFD")
+			if pgTextInvalid(v) {
+				args[i].Value = pgText(v)
+			}
+		case *string: // pgx takes pointers as they are (nil is NULL)
+			if v != nil && pgTextInvalid(*v) {
+				args[i].Value = pgText(*v)
 			}
 		}
 	}
 	return args
+}
+
+func pgTextInvalid(s string) bool { return strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) }
+
+// pgText is s with each NUL and invalid byte sequence replaced by U+FFFD.
+func pgText(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 func (postgresDialect) catalog(ctx context.Context, q queryer) ([]string, map[string][]string, error) {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -161,5 +162,28 @@ func TestPostgresWriteFoldedRoundTrips(t *testing.T) {
 	}
 	if n := counter(); n != n0+2 {
 		t.Fatalf("change counter %d after the second committed write, want %d", n, n0+2)
+	}
+}
+
+// TestPgArgsText: strings PostgreSQL text cannot hold are sent with U+FFFD
+// in place of NUL and invalid bytes, given as a string or as a *string (an
+// optional field; the caller's value is left alone), and NULL stays NULL.
+func TestPgArgsText(t *testing.T) {
+	raw := "a\x00b\xffc"
+	var none *string
+	args := pgArgs([]driver.NamedValue{{Value: raw}, {Value: &raw}, {Value: none}, {Value: true}})
+	for i := range 2 {
+		if args[i].Value != "a\uFFFDb\uFFFDc" {
+			t.Fatalf("argument %d sent as %q", i, args[i].Value)
+		}
+	}
+	if raw != "a\x00b\xffc" {
+		t.Fatalf("the caller's string changed to %q", raw)
+	}
+	if p, ok := args[2].Value.(*string); !ok || p != nil {
+		t.Fatalf("nil *string sent as %#v, want NULL", args[2].Value)
+	}
+	if args[3].Value != int64(1) {
+		t.Fatalf("true sent as %#v, want 1", args[3].Value)
 	}
 }
