@@ -5,6 +5,12 @@
 #
 #   bench/pg.sh                       # 10 s per measurement, 16 clients
 #   DURATION=5s CONC=8 SPACES=1000 bench/pg.sh
+#
+# After the single-process rows it measures two replicas against one: two
+# `docsapi serve` processes on the same PostgreSQL database, each loaded by
+# its own bench/load with half the clients, results summed (REPLICAS=0
+# skips it). PPROF=127.0.0.1:6061 serves the Go profiles of the servers it
+# starts (one at a time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${DOCSAPI_TEST_DB:-}" ]; then exec test/pg/cluster.sh "$0" "$@"; fi
@@ -34,6 +40,46 @@ pg_url=$(sed -E 's#^(postgres(ql)?://[^/]+)/[^?]*#\1/docsapi_bench#' <<<"$DOCSAP
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" <<<"$2"; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
+# start_server LOGNAME DB: starts one `docsapi serve`; sets pid and api.
+start_server() {
+  "$work/docsapi" serve --addr 127.0.0.1:0 --db "$2" --log-level warn --rate-limit 1000000000 ${PPROF:+--pprof-addr "$PPROF"} >"$work/$1.out" 2>"$work/$1.log" &
+  pid=$!; pids+=($pid)
+  for _ in $(seq 1 300); do grep -q 'listening on' "$work/$1.out" && break; sleep 0.05; done
+  api=$(sed -n 's/^listening on http:\/\/\([^ ]*\).*/\1/p' "$work/$1.out")
+  [ -n "$api" ] || { cat "$work/$1.out" "$work/$1.log" >&2; exit 1; }
+}
+
+# request_args KIND API: the load arguments of one measured request.
+request_args() {
+  case $1 in
+    space) args=(-H "Authorization: Bearer $token" -url "http://$2/v1/spaces/$space") ;;
+    spaces) args=(-H "Authorization: Bearer $token" -url "http://$2/v1/orgs/$org/spaces?limit=100") ;;
+    create) args=(-H "Authorization: Bearer $token" -method PUT -body '{"title":"bench"}' -expect 201 -url "http://$2/v1/orgs/$org/teams") ;;
+  esac
+}
+
+# measure KIND "PID..." "API...": loads every server at once, CONC clients
+# split evenly between them (one bench/load per server), after a warm-up.
+# Prints req/s summed, the highest p50 and p99 of the servers, and docsapi's
+# CPU ms per request summed over the servers.
+measure() {
+  local kind=$1 ps=($2) as=($3) n=${#as[@]} i t0=0 t1=0 outs=() files=()
+  local c=$((CONC / n))
+  for i in "${!as[@]}"; do request_args "$kind" "${as[$i]}"; "$work/load" -c "$c" -d "$WARMUP" -warmup 0 "${args[@]}" >/dev/null 2>&1 & outs+=($!); done
+  for p in "${outs[@]}"; do wait "$p" || true; done
+  for p in "${ps[@]}"; do t0=$((t0 + $(cpu_ticks "$p"))); done
+  outs=()
+  for i in "${!as[@]}"; do
+    request_args "$kind" "${as[$i]}"
+    "$work/load" -tsv -c "$c" -d "$DURATION" -warmup 0 "${args[@]}" >"$work/load.$i" & outs+=($!); files+=("$work/load.$i")
+  done
+  for p in "${outs[@]}"; do wait "$p"; done
+  for p in "${ps[@]}"; do t1=$((t1 + $(cpu_ticks "$p"))); done
+  cat "${files[@]}" | awk -F'\t' -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" '
+    { rps += $1; reqs += $4; if ($2 > p50) p50 = $2; if ($3 > p99) p99 = $3 }
+    END { printf "%.0f\t%.2f\t%.2f\t%.3f\n", rps, p50, p99, (b - a) / hz * 1000 / reqs }'
+}
+
 declare -A res
 for backend in sqlite postgres; do
   db="$work/docsapi.db"
@@ -44,38 +90,50 @@ for backend in sqlite postgres; do
   s1=$(date +%s.%N)
   res[seed_$backend]=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.1f", b - a }')
   org=$(field organization "$seed"); token=$(field token "$seed"); space=$(field space "$seed")
-  "$work/docsapi" serve --addr 127.0.0.1:0 --db "$db" --log-level warn --rate-limit 1000000000 >"$work/$backend.out" 2>"$work/$backend.log" &
-  pid=$!; pids+=($pid)
-  for _ in $(seq 1 300); do grep -q 'listening on' "$work/$backend.out" && break; sleep 0.05; done
-  api=$(sed -n 's/^listening on http:\/\/\([^ ]*\).*/\1/p' "$work/$backend.out")
-  [ -n "$api" ] || { cat "$work/$backend.out" "$work/$backend.log" >&2; exit 1; }
+  start_server "$backend" "$db"
   for k in space spaces create; do
-    case $k in
-      space) args=(-H "Authorization: Bearer $token" -url "http://$api/v1/spaces/$space") ;;
-      spaces) args=(-H "Authorization: Bearer $token" -url "http://$api/v1/orgs/$org/spaces?limit=100") ;;
-      create) args=(-H "Authorization: Bearer $token" -method PUT -body '{"title":"bench"}' -expect 201 -url "http://$api/v1/orgs/$org/teams") ;;
-    esac
-    "$work/load" -c "$CONC" -d "$WARMUP" -warmup 0 "${args[@]}" >/dev/null 2>&1 || true
-    t0=$(cpu_ticks "$pid")
-    out=$("$work/load" -tsv -c "$CONC" -d "$DURATION" -warmup 0 "${args[@]}")
-    t1=$(cpu_ticks "$pid")
-    res[${backend}_$k]=$(awk -v o="$out" -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" 'BEGIN {
-      split(o, f, "\t"); printf "%s\t%s\t%s\t%.3f\n", f[1], f[2], f[3], (b - a) / hz * 1000 / f[4] }')
+    res[${backend}_$k]=$(measure "$k" "$pid" "$api")
   done
   kill "$pid"; wait "$pid" 2>/dev/null || true
 done
 
+# Two replicas against one, on the same PostgreSQL database: the same total
+# of clients, split between two processes; the one-process figure is taken
+# again next to it (same database state, same minute).
+if [ "${REPLICAS:-1}" != 0 ]; then
+  start_server pg1 "$pg_url"; p1=$pid; a1=$api
+  start_server pg2 "$pg_url"; p2=$pid; a2=$api
+  for k in space spaces; do
+    echo "replicas: $k ..." >&2
+    res[one_$k]=$(measure "$k" "$p1" "$a1")
+    res[two_$k]=$(measure "$k" "$p1 $p2" "$a1 $a2")
+  done
+  kill "$p1" "$p2"; wait "$p1" "$p2" 2>/dev/null || true
+fi
+
+title() {
+  case $1 in
+    space) echo "GET /v1/spaces/{id}" ;;
+    spaces) echo "GET /v1/orgs/{id}/spaces?limit=100" ;;
+    create) echo "PUT /v1/orgs/{id}/teams (durable create)" ;;
+  esac
+}
 echo
 echo "docsapi on SQLite and on PostgreSQL $(postgres --version 2>/dev/null | awk '{print $3}' || true); $(nproc) cores, concurrency $CONC, $DURATION per run, $MEMBERS members, $SPACES spaces, $($GO env GOVERSION)"
 printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' request "SQLite/s" "p50 ms" "p99 ms" "cpu ms" "PG r/s" "p50 ms" "p99 ms" "cpu ms" "PG/SQ"
 for k in space spaces create; do
-  case $k in
-    space) n="GET /v1/spaces/{id}" ;;
-    spaces) n="GET /v1/orgs/{id}/spaces?limit=100" ;;
-    create) n="PUT /v1/orgs/{id}/teams (durable create)" ;;
-  esac
   read -r a ap50 ap99 acpu <<<"${res[sqlite_$k]}"
   read -r b bp50 bp99 bcpu <<<"${res[postgres_$k]}"
-  printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' "$n" "$a" "$ap50" "$ap99" "$acpu" "$b" "$bp50" "$bp99" "$bcpu" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')"
+  printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' "$(title $k)" "$a" "$ap50" "$ap99" "$acpu" "$b" "$bp50" "$bp99" "$bcpu" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')"
 done
 echo "seeding: SQLite ${res[seed_sqlite]} s, PostgreSQL ${res[seed_postgres]} s. cpu ms: docsapi's CPU per request (the PostgreSQL server's own CPU is not in it)."
+if [ "${REPLICAS:-1}" != 0 ]; then
+  echo
+  echo "PostgreSQL, one process against two replicas on the same database; $CONC clients in all (two replicas: $((CONC / 2)) each, req/s summed, the higher p50/p99)"
+  printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' request "1 r/s" "p50 ms" "p99 ms" "cpu ms" "2 r/s" "p50 ms" "p99 ms" "cpu ms" "2/1"
+  for k in space spaces; do
+    read -r a ap50 ap99 acpu <<<"${res[one_$k]}"
+    read -r b bp50 bp99 bcpu <<<"${res[two_$k]}"
+    printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' "$(title $k)" "$a" "$ap50" "$ap99" "$acpu" "$b" "$bp50" "$bp99" "$bcpu" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')"
+  done
+fi

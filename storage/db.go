@@ -142,14 +142,12 @@ func (db *DB) Ping(ctx context.Context) error {
 // the transaction holds the write lock from its start: replicas starting
 // together migrate one after the other, and the later ones find nothing to do.
 func (db *DB) migrate(ctx context.Context) error {
-	tx, err := db.write.BeginTx(ctx, nil)
+	begin, _ := db.dialect.writeContext(ctx, false)
+	tx, err := db.write.BeginTx(begin, nil)
 	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := db.dialect.beginWrite(ctx, tx); err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
+	defer tx.Rollback()
 	for _, q := range db.dialect.bootstrap() {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("migrations table: %w", err)
@@ -447,21 +445,15 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		}
 	}
 	start := time.Now()
-	sqlTx, err := db.write.BeginTx(ctx, nil)
+	begin, bumped := db.dialect.writeContext(ctx, bump)
+	sqlTx, err := db.write.BeginTx(begin, nil)
 	began := time.Now()
 	var t *Tx
-	if err == nil {
-		err = db.dialect.beginWrite(ctx, sqlTx)
-		began = time.Now()
-		if err != nil {
-			sqlTx.Rollback()
-		}
-	}
 	if err == nil {
 		t = &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
 		if pre != nil {
 			// The write lock is held (SQLite: BEGIN IMMEDIATE; PostgreSQL:
-			// beginWrite's advisory lock): no write commits until this
+			// the advisory lock its BEGIN took): no write commits until this
 			// transaction ends. The check reads the counters afresh, not
 			// the request's snapshot (counters.go), which may be older.
 			err = pre.fn(context.WithValue(context.WithValue(ctx, inPrecondition{}, true), countersKey{}, (*countersSnapshot)(nil)))
@@ -475,7 +467,7 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		if err == nil {
 			err = t.recordChanges(ctx, rec)
 		}
-		if err == nil && bump {
+		if err == nil && bump && !bumped {
 			_, err = t.exec(`UPDATE change_counter SET n = n + 1 WHERE id = 1`)
 		}
 		if err != nil {

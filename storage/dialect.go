@@ -27,9 +27,13 @@ type dialect interface {
 	// bootstrap is the SQL that creates the migration record and the change
 	// counter when missing, run before the migrations.
 	bootstrap() []string
-	// beginWrite runs first in every write transaction (and the migrations'):
-	// PostgreSQL takes the write lock there.
-	beginWrite(ctx context.Context, tx *sql.Tx) error
+	// writeContext is the context a write transaction (and the
+	// migrations') begins with (BeginTx's), for bump when it bumps the change
+	// counter; bumped reports that the engine bumps it at the commit itself
+	// (otherwise Write runs the UPDATE). PostgreSQL's connection takes the
+	// write lock in the BEGIN's round trip and bumps in the COMMIT's
+	// (pgConn.BeginTx); SQLite's BEGIN IMMEDIATE holds its write lock.
+	writeContext(ctx context.Context, bump bool) (c context.Context, bumped bool)
 	// readOptions are the options of a read transaction (ReadTx).
 	readOptions() *sql.TxOptions
 	// prepares says whether the storage should keep prepared statements

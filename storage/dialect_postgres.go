@@ -73,10 +73,30 @@ func (postgresDialect) bootstrap() []string {
 	}
 }
 
-// beginWrite takes the write lock, released by the commit or rollback.
-func (postgresDialect) beginWrite(ctx context.Context, tx *sql.Tx) error {
-	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(writeLockKey))
-	return err
+// A write transaction costs a network round trip per statement, one at a
+// time on the single writer, so the fixed ones are folded: the BEGIN of
+// every read-write transaction takes the write lock in the same round trip
+// (beginWriteSQL), and the COMMIT of one that bumps the change counter
+// bumps it in the same round trip (bumpCommitSQL). Both are simple-protocol
+// queries of several statements (pgx sends Begin's and Commit's SQL so): the
+// lock is still taken first and held to the end, and the bump is still the
+// transaction's last statement, exactly as when each was its own round trip.
+var (
+	beginWriteSQL = fmt.Sprintf("BEGIN; SELECT pg_advisory_xact_lock(%d)", int64(writeLockKey))
+	bumpCommitSQL = "UPDATE change_counter SET n = n + 1 WHERE id = 1; COMMIT"
+)
+
+// bumpAtCommit marks the context of a write transaction whose COMMIT bumps
+// the change counter (writeContext).
+type bumpAtCommit struct{}
+
+// writeContext: the connection takes the write lock at BEGIN (every
+// read-write transaction) and, for bump, bumps the counter at COMMIT.
+func (postgresDialect) writeContext(ctx context.Context, bump bool) (context.Context, bool) {
+	if !bump {
+		return ctx, false
+	}
+	return context.WithValue(ctx, bumpAtCommit{}, true), true
 }
 
 // readOptions: REPEATABLE READ gives the whole read transaction one
@@ -122,6 +142,41 @@ func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 // `$n` and whose Go booleans are sent as 0/1 (the schema stores booleans as
 // integers, as SQLite does). Every other method is pgx's own.
 type pgConn struct{ *stdlib.Conn }
+
+// BeginTx: a read-only transaction is pgx's own; a read-write one (the
+// writer pool's: writes and the migrations) begins with beginWriteSQL and,
+// when its context asks for it (writeContext), commits with bumpCommitSQL.
+func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if opts.ReadOnly {
+		return c.Conn.BeginTx(ctx, opts)
+	}
+	if sql.IsolationLevel(opts.Isolation) != sql.LevelDefault {
+		return nil, fmt.Errorf("storage: write transactions run at the default isolation, not %v", sql.IsolationLevel(opts.Isolation))
+	}
+	conn := c.Conn.Conn()
+	if conn.IsClosed() {
+		return nil, driver.ErrBadConn
+	}
+	o := pgx.TxOptions{BeginQuery: beginWriteSQL}
+	if ctx.Value(bumpAtCommit{}) != nil {
+		o.CommitQuery = bumpCommitSQL
+	}
+	tx, err := conn.BeginTx(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return pgTx{ctx, tx}, nil
+}
+
+// pgTx is a pgx transaction as database/sql drives it (stdlib's own
+// wrapper is not exported).
+type pgTx struct {
+	ctx context.Context
+	tx  pgx.Tx
+}
+
+func (t pgTx) Commit() error   { return t.tx.Commit(t.ctx) }
+func (t pgTx) Rollback() error { return t.tx.Rollback(t.ctx) }
 
 func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
 	return c.Conn.Prepare(rewritePlaceholders(query))
@@ -169,9 +224,11 @@ func pgArgs(args []driver.NamedValue) []driver.NamedValue {
 				args[i].Value = int64(0)
 			}
 		case string:
-			args[i].Value = pgText(v)
-		case *string: // pgx takes pointers as they are: look through them too
-			if v != nil {
+			if pgTextInvalid(v) {
+				args[i].Value = pgText(v)
+			}
+		case *string: // pgx takes pointers as they are (nil is NULL)
+			if v != nil && pgTextInvalid(*v) {
 				args[i].Value = pgText(*v)
 			}
 		}
@@ -179,12 +236,11 @@ func pgArgs(args []driver.NamedValue) []driver.NamedValue {
 	return args
 }
 
-// pgText is s as PostgreSQL text accepts it (see pgArgs).
+func pgTextInvalid(s string) bool { return strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) }
+
+// pgText is s with each NUL and invalid byte sequence replaced by U+FFFD.
 func pgText(s string) string {
-	if strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) {
-		return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
-	}
-	return s
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 func (postgresDialect) catalog(ctx context.Context, q queryer) ([]string, map[string][]string, error) {

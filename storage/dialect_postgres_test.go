@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"sync"
@@ -102,5 +104,86 @@ func TestPostgresWritesSerialized(t *testing.T) {
 	}
 	if !errors.Is(b.Backup(ctx, "x.db"), ErrBackupPostgres) {
 		t.Fatal("Backup on PostgreSQL did not answer ErrBackupPostgres")
+	}
+}
+
+// TestPostgresWriteFoldedRoundTrips: the write lock taken in the BEGIN's
+// round trip and the change counter bumped in the COMMIT's behave as when
+// each was its own statement: the lock is held inside every write (bumping
+// or not), a committed bumping write adds exactly one, and a rolled-back
+// write or a non-bumping one adds nothing.
+func TestPostgresWriteFoldedRoundTrips(t *testing.T) {
+	postgresServer(t)
+	db, err := Open(testTarget(t), Options{Readers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	counter := func() int64 {
+		t.Helper()
+		var n int64
+		if err := db.read.QueryRow(`SELECT n FROM change_counter WHERE id = 1`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	locked := func(tx *Tx) error {
+		var held int
+		if err := tx.QueryRowContext(tx.ctx, `SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()`).Scan(&held); err != nil {
+			return err
+		}
+		if held != 1 {
+			return fmt.Errorf("%d advisory locks held inside the write, want the write lock", held)
+		}
+		return nil
+	}
+	n0 := counter()
+	if err := db.Write(ctx, locked); err != nil {
+		t.Fatal(err)
+	}
+	if n := counter(); n != n0+1 {
+		t.Fatalf("a committed write moved the change counter from %d to %d, want +1", n0, n)
+	}
+	refused := errors.New("refused")
+	if err := db.Write(ctx, func(tx *Tx) error { return refused }); !errors.Is(err, refused) {
+		t.Fatalf("rolled-back write: %v", err)
+	}
+	if err := db.writeTx(ctx, false, locked); err != nil {
+		t.Fatal(err)
+	}
+	if n := counter(); n != n0+1 {
+		t.Fatalf("a rolled-back and a non-bumping write moved the change counter from %d to %d", n0+1, n)
+	}
+	// The writer connection is still usable after a rollback and in a
+	// plain transaction again.
+	if err := db.Write(ctx, locked); err != nil {
+		t.Fatal(err)
+	}
+	if n := counter(); n != n0+2 {
+		t.Fatalf("change counter %d after the second committed write, want %d", n, n0+2)
+	}
+}
+
+// TestPgArgsText: strings PostgreSQL text cannot hold are sent with U+FFFD
+// in place of NUL and invalid bytes, given as a string or as a *string (an
+// optional field; the caller's value is left alone), and NULL stays NULL.
+func TestPgArgsText(t *testing.T) {
+	raw := "a\x00b\xffc"
+	var none *string
+	args := pgArgs([]driver.NamedValue{{Value: raw}, {Value: &raw}, {Value: none}, {Value: true}})
+	for i := range 2 {
+		if args[i].Value != "a\uFFFDb\uFFFDc" {
+			t.Fatalf("argument %d sent as %q", i, args[i].Value)
+		}
+	}
+	if raw != "a\x00b\xffc" {
+		t.Fatalf("the caller's string changed to %q", raw)
+	}
+	if p, ok := args[2].Value.(*string); !ok || p != nil {
+		t.Fatalf("nil *string sent as %#v, want NULL", args[2].Value)
+	}
+	if args[3].Value != int64(1) {
+		t.Fatalf("true sent as %#v, want 1", args[3].Value)
 	}
 }

@@ -68,9 +68,11 @@ func (sqliteDialect) bootstrap() []string {
 	}
 }
 
-// beginWrite has nothing to do: the writer's BEGIN IMMEDIATE already holds
-// SQLite's one write lock.
-func (sqliteDialect) beginWrite(context.Context, *sql.Tx) error { return nil }
+// writeContext has nothing to add: the writer's BEGIN IMMEDIATE already
+// holds SQLite's one write lock, and Write bumps the counter itself.
+func (sqliteDialect) writeContext(ctx context.Context, _ bool) (context.Context, bool) {
+	return ctx, false
+}
 
 // readOptions: a SQLite read transaction sees one snapshot of the WAL.
 func (sqliteDialect) readOptions() *sql.TxOptions { return &sqliteRead }

@@ -1,8 +1,6 @@
 package storage
 
 import (
-	"database/sql/driver"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -58,22 +56,4 @@ func FuzzNumberPlaceholders(f *testing.F) {
 			t.Fatalf("%q → %q: question marks lost or added", q, out)
 		}
 	})
-}
-
-// pgArgs turns what PostgreSQL text refuses (NUL, invalid UTF-8) into
-// U+FFFD in strings and in the *string pointers pgx takes as they are, and
-// booleans into 0/1; other values pass unchanged.
-func TestPgArgs(t *testing.T) {
-	bad := "a\x00b\xff"
-	ok := "fine"
-	args := pgArgs([]driver.NamedValue{{Value: bad}, {Value: &bad}, {Value: &ok}, {Value: (*string)(nil)}, {Value: true}, {Value: []byte{0}}})
-	want := []any{"a\uFFFDb\uFFFD", "a\uFFFDb\uFFFD", "fine", (*string)(nil), int64(1), []byte{0}}
-	for i, a := range args {
-		if fmt.Sprintf("%#v", a.Value) != fmt.Sprintf("%#v", want[i]) {
-			t.Errorf("arg %d: %#v, want %#v", i, a.Value, want[i])
-		}
-	}
-	if bad != "a\x00b\xff" {
-		t.Error("pgArgs changed the caller's string")
-	}
 }
