@@ -59,31 +59,12 @@ const (
 	auditPurgeBatches  = 100
 )
 
-func init() { RegisterWorker(purgeAuditLog) }
-
-// purgeAuditLog removes the audit entries older than Config.AuditRetention
-// (on the server clock), once at start and then every auditPurgeInterval;
-// a zero retention keeps them for ever.
-func purgeAuditLog(ctx context.Context, s *Server) {
-	if s.Config.AuditRetention <= 0 {
-		return
-	}
-	tick := time.NewTicker(auditPurgeInterval)
-	defer tick.Stop()
-	for {
-		n, err := s.PurgeAuditLog(ctx)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			s.Log.Error("audit log purge failed", "error", err)
-		case n > 0:
-			s.Log.Info("audit log purged", "entries", n)
+func init() {
+	RegisterWorker(func(ctx context.Context, s *Server) {
+		if s.Config.AuditRetention > 0 { // zero keeps the entries for ever
+			s.sweepEvery(ctx, "audit-purge", auditPurgeInterval, "entries", s.PurgeAuditLog)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
+	})
 }
 
 // PurgeAuditLog deletes the entries older than the retention, in bounded

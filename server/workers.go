@@ -75,3 +75,30 @@ func (s *Server) runsSweep(ctx context.Context, name string, every time.Duration
 	}
 	return held
 }
+
+// sweepEvery runs a periodic sweep that deletes expired rows: once at
+// start and then every interval, on one process at a time (runsSweep),
+// until ctx ends. step says how many rows it removed; unit names them in
+// the log line.
+func (s *Server) sweepEvery(ctx context.Context, name string, every time.Duration, unit string, step func(context.Context) (int, error)) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		if s.runsSweep(ctx, name, every) {
+			start := time.Now()
+			n, err := step(ctx)
+			s.Metrics.ObserveJob(name, time.Since(start), err)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				s.Log.Error("sweep failed", "sweep", name, "error", err)
+			case n > 0:
+				s.Log.Info("sweep purged", "sweep", name, unit, n)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
