@@ -553,7 +553,7 @@ func (db *DB) WebhooksWithExpiredDeliveries(ctx context.Context, after string, b
 // recently).
 func (db *DB) PurgeWebhookDeliveries(ctx context.Context, webhookID string, before time.Time, limit int) (int, error) {
 	var n int64
-	err := db.writeTx(ctx, false, func(tx *Tx) error { // no cache reads deliveries: the change counter stands still
+	err := db.Write(ctx, func(tx *Tx) error { // bumps the change counter: the deliveries list's cached total changes
 		res, err := tx.exec(`DELETE FROM webhook_deliveries WHERE webhook_id = ? AND event_id IN (
  SELECT event_id FROM webhook_deliveries WHERE webhook_id = ? AND created_at < ? AND status <> 'pending' AND COALESCE(last_attempt_at, created_at) < ?
  ORDER BY created_at, event_id LIMIT ?)`, webhookID, webhookID, ms(before), ms(before), limit)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // The webhook outbox is written by the change's own transaction: a write
@@ -143,7 +144,7 @@ func TestWebhookClaimLeaseAndGrace(t *testing.T) {
 // purge deletes at most its limit of them, oldest first.
 func TestWebhookDeliveryPurge(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	db, err := storage.Open(filepath.Join(t.TempDir(), "p.db"), storage.Options{Clock: clock.Now})
+	db, err := storage.Open(storagetest.Target(t), storage.Options{Clock: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
