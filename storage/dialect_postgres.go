@@ -169,12 +169,24 @@ func pgArgs(args []driver.NamedValue) []driver.NamedValue {
 				args[i].Value = int64(0)
 			}
 		case string:
-			if strings.IndexByte(v, 0) >= 0 || !utf8.ValidString(v) {
-				args[i].Value = strings.ReplaceAll(strings.ToValidUTF8(v, "\uFFFD"), "\x00", "\uFFFD")
+			args[i].Value = pgText(v)
+		case *string:
+			// pgx checks its own arguments (NamedValueChecker), so
+			// database/sql hands optional strings over as pointers.
+			if v != nil {
+				args[i].Value = pgText(*v)
 			}
 		}
 	}
 	return args
+}
+
+// pgText is s as valid PostgreSQL text: NUL and invalid UTF-8 become U+FFFD.
+func pgText(s string) string {
+	if strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) {
+		return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+	}
+	return s
 }
 
 func (postgresDialect) catalog(ctx context.Context, q queryer) ([]string, map[string][]string, error) {
