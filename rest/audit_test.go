@@ -447,11 +447,11 @@ func TestAuditLogPurgeBatches(t *testing.T) {
 	}
 	env.Clock.Advance(48 * time.Hour)
 	ctx := context.Background()
-	n, err := env.DB.PurgeAudit(ctx, env.Clock.Now().Add(-24*time.Hour), 2)
+	n, err := env.DB.PurgeAudit(ctx, env.Org, env.Clock.Now().Add(-24*time.Hour), 2)
 	if err != nil || n != 2 {
 		t.Fatalf("first batch: %d, %v; want 2", n, err)
 	}
-	if n, err = env.DB.PurgeAudit(ctx, env.Clock.Now().Add(-24*time.Hour), 2); err != nil || n != 1 {
+	if n, err = env.DB.PurgeAudit(ctx, env.Org, env.Clock.Now().Add(-24*time.Hour), 2); err != nil || n != 1 {
 		t.Fatalf("second batch: %d, %v; want 1", n, err)
 	}
 }

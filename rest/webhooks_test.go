@@ -601,3 +601,94 @@ func TestWebhookWorkerWakesOnQueue(t *testing.T) {
 		t.Fatal("the queued delivery was not sent within 5 s with an hour-long poll")
 	}
 }
+
+// Retention: the sweep deletes the finished deliveries (succeeded or
+// failed) whose last attempt is older than the retention, keeps pending
+// ones and recent ones (a replay counts as a new attempt), and leaves every
+// recent delivery of another organization alone; 0 keeps everything.
+func TestWebhookDeliveryRetention(t *testing.T) {
+	const days = 24 * time.Hour
+	env := apitest.New(t, apitest.Options{Config: func(c *server.Config) { c.WebhookDeliveryRetention = 30 * days }})
+	ok, gone := newHookReceiver(t), newHookReceiver(t)
+	gone.answer(410) // refused: failed at once, not retried
+	admin, hooks := env.Admin.Token, "/v1/orgs/"+env.Org+"/webhooks"
+	a, _ := newHook(t, env, ok.srv.URL+"/a", []string{"space.created"}, nil)
+	b, _ := newHook(t, env, gone.srv.URL+"/b", []string{"space.created"}, nil)
+	other, otherAdmin := env.NewOrg("Other", "admin@other.test")
+	o := env.Must(201, "POST", "/v1/orgs/"+other+"/webhooks", otherAdmin.Token, map[string]any{"url": ok.srv.URL + "/o", "events": []string{"space.created"}}).JSON()["id"].(string)
+	deliveries := func(org, token, hook string) []string {
+		t.Helper()
+		var ids []string
+		for _, it := range env.Must(200, "GET", "/v1/orgs/"+org+"/webhooks/"+hook+"/deliveries", token, nil).JSON()["items"].([]any) {
+			d := it.(map[string]any)
+			ids = append(ids, d["eventId"].(string)+":"+d["status"].(string))
+		}
+		return ids
+	}
+	create := func(org, token string) {
+		t.Helper()
+		env.Must(201, "POST", "/v1/orgs/"+org+"/spaces", token, map[string]any{"title": "S"})
+	}
+
+	create(env.Org, admin) // day 0: expires (a succeeded, b failed)
+	create(env.Org, admin) // day 0: replayed later, so kept
+	drainHooks(t, env)
+	env.Clock.Advance(20 * days)
+	create(other, otherAdmin.Token) // day 20: recent at the purge
+	drainHooks(t, env)
+	env.Clock.Advance(11 * days)
+	aBefore, bBefore := deliveries(env.Org, admin, a), deliveries(env.Org, admin, b)
+	if len(aBefore) != 2 || len(bBefore) != 2 || !strings.HasSuffix(aBefore[0], ":succeeded") || !strings.HasSuffix(bBefore[0], ":failed") {
+		t.Fatalf("before the purge: a %v, b %v", aBefore, bBefore)
+	}
+	// Day 31: the second day-0 delivery of a is replayed and sent again
+	// (finished today), b's is replayed and still pending.
+	replay := func(hook, delivery string) {
+		env.Must(202, "POST", hooks+"/"+hook+"/deliveries/"+strings.Split(delivery, ":")[0]+"/replay", admin, nil)
+	}
+	replay(a, aBefore[0])
+	drainHooks(t, env)
+	replay(b, bBefore[0])
+	create(env.Org, admin) // day 31: queued after the replays, still pending
+	aNew, bNew := deliveries(env.Org, admin, a)[0], deliveries(env.Org, admin, b)[0]
+
+	n, err := env.Server.PurgeWebhookDeliveries(context.Background())
+	if err != nil || n != 2 {
+		t.Fatalf("purge: %d, %v; want 2", n, err)
+	}
+	if got, want := deliveries(env.Org, admin, a), []string{aNew, aBefore[0]}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("a after the purge: %v, want %v", got, want)
+	}
+	bPending := strings.Split(bBefore[0], ":")[0] + ":pending"
+	if got, want := deliveries(env.Org, admin, b), []string{bNew, bPending}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("b after the purge: %v, want %v", got, want)
+	}
+	if got := deliveries(other, otherAdmin.Token, o); len(got) != 1 {
+		t.Fatalf("the other organization's recent delivery: %v", got)
+	}
+	env.Must(404, "POST", hooks+"/"+a+"/deliveries/"+strings.Split(aBefore[1], ":")[0]+"/replay", admin, nil) // purged: nothing to replay
+
+	// 40 days on, every finished delivery is gone; pending ones stay.
+	drainHooks(t, env) // b's replay and the day-31 deliveries finish now
+	env.Clock.Advance(40 * days)
+	if n, err := env.Server.PurgeWebhookDeliveries(context.Background()); err != nil || n != 5 {
+		t.Fatalf("second purge: %d, %v; want 5", n, err)
+	}
+	for _, h := range []struct{ org, token, id string }{{env.Org, admin, a}, {env.Org, admin, b}, {other, otherAdmin.Token, o}} {
+		if got := deliveries(h.org, h.token, h.id); len(got) != 0 {
+			t.Fatalf("webhook %s after the second purge: %v", h.id, got)
+		}
+	}
+
+	keep := apitest.New(t) // no retention: kept for ever
+	k, _ := newHook(t, keep, ok.srv.URL+"/k", []string{"space.created"}, nil)
+	keep.Must(201, "POST", "/v1/orgs/"+keep.Org+"/spaces", keep.Admin.Token, map[string]any{"title": "S"})
+	drainHooks(t, keep)
+	keep.Clock.Advance(10 * 365 * days)
+	if n, err := keep.Server.PurgeWebhookDeliveries(context.Background()); err != nil || n != 0 {
+		t.Fatalf("purge without retention: %d, %v", n, err)
+	}
+	if r := keep.Must(200, "GET", "/v1/orgs/"+keep.Org+"/webhooks/"+k+"/deliveries", keep.Admin.Token, nil).JSON()["items"].([]any); len(r) != 1 {
+		t.Fatalf("kept deliveries: %d", len(r))
+	}
+}

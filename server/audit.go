@@ -49,57 +49,24 @@ func (s *Server) actorOf(ctx context.Context) storage.Actor {
 	return a
 }
 
-// Audit log retention: the purge worker wakes every auditPurgeInterval and
-// deletes expired entries auditPurgeBatch at a time (each batch one short
-// write transaction, so requests' writes interleave), at most
-// auditPurgeBatches batches per wake-up; what is left waits for the next.
-const (
-	auditPurgeInterval = time.Hour
-	auditPurgeBatch    = 1000
-	auditPurgeBatches  = 100
-)
+// Audit log retention: the purge worker wakes every auditPurgeInterval on
+// one process at a time and purges organization by organization
+// (purgeExpired).
+const auditPurgeInterval = time.Hour
 
-func init() { RegisterWorker(purgeAuditLog) }
-
-// purgeAuditLog removes the audit entries older than Config.AuditRetention
-// (on the server clock), once at start and then every auditPurgeInterval;
-// a zero retention keeps them for ever.
-func purgeAuditLog(ctx context.Context, s *Server) {
-	if s.Config.AuditRetention <= 0 {
-		return
-	}
-	tick := time.NewTicker(auditPurgeInterval)
-	defer tick.Stop()
-	for {
-		n, err := s.PurgeAuditLog(ctx)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			s.Log.Error("audit log purge failed", "error", err)
-		case n > 0:
-			s.Log.Info("audit log purged", "entries", n)
+func init() {
+	RegisterWorker(func(ctx context.Context, s *Server) {
+		if s.Config.AuditRetention > 0 { // zero keeps the entries for ever
+			s.sweepEvery(ctx, "audit-purge", auditPurgeInterval, "entries", s.PurgeAuditLog)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
+	})
 }
 
-// PurgeAuditLog deletes the entries older than the retention, in bounded
-// batches, and says how many it deleted.
+// PurgeAuditLog deletes the entries older than the retention (on the
+// server clock), in bounded batches, and says how many it deleted.
 func (s *Server) PurgeAuditLog(ctx context.Context) (int, error) {
 	if s.Config.AuditRetention <= 0 {
 		return 0, nil
 	}
-	before := s.Config.Clock().Add(-s.Config.AuditRetention)
-	total := 0
-	for range auditPurgeBatches {
-		n, err := s.DB.PurgeAudit(ctx, before, auditPurgeBatch)
-		total += n
-		if err != nil || n < auditPurgeBatch {
-			return total, err
-		}
-	}
-	return total, nil
+	return purgeExpired(ctx, s.Config.Clock().Add(-s.Config.AuditRetention), s.DB.AuditOrganizationsWithExpired, s.DB.PurgeAudit)
 }

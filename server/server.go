@@ -80,6 +80,10 @@ type Config struct {
 	// AuditRetention is how long audit log entries are kept (`serve`
 	// defaults to 365 days); 0 keeps them for ever.
 	AuditRetention time.Duration
+	// WebhookDeliveryRetention is how long finished webhook deliveries
+	// (succeeded or failed) are kept after their last attempt (`serve`
+	// defaults to 30 days); 0 keeps them for ever.
+	WebhookDeliveryRetention time.Duration
 	// Outbound sends requests to integration runtimes (development tunnels);
 	// nil means the guarded fetcher (package fetch) honouring AllowPrivateFetch.
 	Outbound delivery.Doer

@@ -75,3 +75,70 @@ func (s *Server) runsSweep(ctx context.Context, name string, every time.Duration
 	}
 	return held
 }
+
+// sweepEvery runs a periodic sweep that deletes expired rows: once at
+// start and then every interval, on one process at a time (runsSweep),
+// until ctx ends. step says how many rows it removed; unit names them in
+// the log line.
+func (s *Server) sweepEvery(ctx context.Context, name string, every time.Duration, unit string, step func(context.Context) (int, error)) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		if s.runsSweep(ctx, name, every) {
+			start := time.Now()
+			n, err := step(ctx)
+			s.Metrics.ObserveJob(name, time.Since(start), err)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				s.Log.Error("sweep failed", "sweep", name, "error", err)
+			case n > 0:
+				s.Log.Info("sweep purged", "sweep", name, unit, n)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// Retention purges (audit log, webhook deliveries) walk the owners of the
+// rows (organizations, webhooks) purgeWalkPage ids at a time, one read
+// each page, and delete an owner's expired rows purgeBatch at a time, each
+// batch one short write transaction (requests' writes interleave), at most
+// purgeBatches batches per run; what is left waits for the next run.
+const (
+	purgeWalkPage = 100
+	purgeBatch    = 1000
+	purgeBatches  = 100
+)
+
+// purgeExpired runs one retention purge of the rows older than before:
+// walk pages through the owners after an id (returning those holding
+// expired rows and the last id walked, "" at the end), purge deletes up to
+// a limit of one owner's expired rows. It says how many rows went.
+func purgeExpired(ctx context.Context, before time.Time,
+	walk func(ctx context.Context, after string, before time.Time, limit int) ([]string, string, error),
+	purge func(ctx context.Context, owner string, before time.Time, limit int) (int, error)) (int, error) {
+	total, batches, after := 0, 0, ""
+	for {
+		owners, last, err := walk(ctx, after, before, purgeWalkPage)
+		if err != nil || last == "" {
+			return total, err
+		}
+		for _, owner := range owners {
+			for n := purgeBatch; n == purgeBatch; {
+				if batches == purgeBatches {
+					return total, nil
+				}
+				batches++
+				if n, err = purge(ctx, owner, before, purgeBatch); err != nil {
+					return total + n, err
+				}
+				total += n
+			}
+		}
+		after = last
+	}
+}

@@ -53,11 +53,35 @@ func auditSink(tx *Tx, a Actor, c Change) error {
 		}
 		fields = string(b)
 	}
-	now := ms(tx.Now)
-	_, err := tx.exec(`INSERT INTO audit_log (id, organization_id, action, target_type, target_id, actor_user_id, actor_token_id, address, request_id, created_at, fields)
+	id := tx.db.auditIDs.next(ms(tx.Now))
+	// created_at is the id's own time (the transaction's clock reading,
+	// unless the clock went back and the id had to follow the last one), so
+	// a time range read as an id range is exact.
+	_, err := tx.exec(`INSERT INTO audit_log (organization_id, id, action, target_type, target_id, actor_user_id, actor_token_id, address, request_id, created_at, fields)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		tx.db.auditIDs.next(now), c.OrganizationID, c.Action, c.TargetType, c.TargetID, a.UserID, a.TokenID, a.Address, a.RequestID, now, fields)
+		c.OrganizationID, id, c.Action, c.TargetType, c.TargetID, a.UserID, a.TokenID, a.Address, a.RequestID, timedIDMillis(id), fields)
 	return err
+}
+
+// maxTimedMillis bounds the milliseconds a timed id's ten characters hold.
+const maxTimedMillis = 1<<50 - 1
+
+// timedIDMillis is the time (Unix milliseconds) in a timed id's first ten
+// characters.
+func timedIDMillis(id string) int64 {
+	var t int64
+	for i := 0; i < 10 && i < len(id); i++ {
+		t = t<<5 | int64(strings.IndexByte(idAlphabet, id[i])&31)
+	}
+	return t
+}
+
+// timedIDFloor is the smallest timed id made at ms or later (ms clamped to
+// the ids' range): the ten characters of its time alone, which sort before
+// every id that starts with them.
+func timedIDFloor(ms int64) string {
+	ms = min(max(ms, 0), maxTimedMillis)
+	return timedID(ms)[:10]
 }
 
 // auditIDs makes audit entry ids that increase within the process even
@@ -146,16 +170,18 @@ func (db *DB) ListAudit(ctx context.Context, orgID string, f AuditFilter, pq Pag
 		from += ` AND a.target_id = ?`
 		args = append(args, f.TargetID)
 	}
+	// The time range as an id range (ids start with their created_at): the
+	// primary key or a filter's index, all ending in id, serve it.
 	if f.From != nil {
-		from += ` AND a.created_at >= ?`
-		args = append(args, ms(*f.From))
+		from += ` AND a.id >= ?`
+		args = append(args, timedIDFloor(ms(*f.From)))
 	}
 	if f.To != nil {
-		from += ` AND a.created_at <= ?`
-		args = append(args, ms(*f.To))
+		from += ` AND a.id < ?`
+		args = append(args, timedIDFloor(ms(*f.To)+1))
 	}
 	spec := listSpec{Select: `a.id, a.organization_id, a.action, a.target_type, a.target_id, a.actor_user_id, a.actor_token_id, a.address, a.request_id, a.created_at, a.fields`,
-		From: from, Args: args, SortCol: "a.created_at", IDCol: "a.id", Desc: true}
+		From: from, Args: args, IDCol: "a.id", Desc: true}
 	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (AuditEntry, Cursor, error) {
 		var e AuditEntry
 		var at int64
@@ -169,7 +195,7 @@ func (db *DB) ListAudit(ctx context.Context, orgID string, f AuditFilter, pq Pag
 		if err := json.Unmarshal([]byte(fields), &e.Fields); err != nil {
 			return e, Cursor{}, err
 		}
-		return e, Cursor{N: at, ID: e.ID}, nil
+		return e, Cursor{ID: e.ID}, nil
 	})
 }
 
@@ -187,12 +213,43 @@ func prefixEnd(p string) string {
 	return string(b)
 }
 
-// PurgeAudit deletes at most limit audit entries older than before (across
-// organizations, oldest first) in one transaction, and says how many.
-func (db *DB) PurgeAudit(ctx context.Context, before time.Time, limit int) (int, error) {
+// AuditOrganizationsWithExpired walks the organizations that have audit
+// entries (those of deleted organizations too), in id order, for the
+// retention purge: of the (at most limit) organizations after the id after,
+// it returns those holding an entry made before `before`, and the last id
+// walked ("" once the walk is over). One read per page: each step of the
+// walk and each check is one probe of the primary key (organization_id, id).
+func (db *DB) AuditOrganizationsWithExpired(ctx context.Context, after string, before time.Time, limit int) (ids []string, last string, err error) {
+	rows, err := db.r().QueryContext(ctx, `WITH RECURSIVE walk (org, n) AS (
+ SELECT (SELECT MIN(organization_id) FROM audit_log WHERE organization_id > ?), 1
+ UNION ALL
+ SELECT (SELECT MIN(l.organization_id) FROM audit_log l WHERE l.organization_id > walk.org), walk.n + 1 FROM walk WHERE walk.org IS NOT NULL AND walk.n < ?)
+SELECT walk.org, CASE WHEN EXISTS (SELECT 1 FROM audit_log e WHERE e.organization_id = walk.org AND e.id < ?) THEN 1 ELSE 0 END
+ FROM walk WHERE walk.org IS NOT NULL ORDER BY walk.n`, after, limit, timedIDFloor(ms(before)))
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var expired int
+		if err := rows.Scan(&last, &expired); err != nil {
+			return nil, "", err
+		}
+		if expired == 1 {
+			ids = append(ids, last)
+		}
+	}
+	return ids, last, rows.Err()
+}
+
+// PurgeAudit deletes at most limit of an organization's audit entries made
+// before `before`, oldest first (an id range of the primary key), in one
+// transaction, and says how many.
+func (db *DB) PurgeAudit(ctx context.Context, orgID string, before time.Time, limit int) (int, error) {
 	var n int64
 	err := db.Write(ctx, func(tx *Tx) error {
-		res, err := tx.exec(`DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log WHERE created_at < ? ORDER BY created_at LIMIT ?)`, ms(before), limit)
+		res, err := tx.exec(`DELETE FROM audit_log WHERE organization_id = ? AND id IN (
+ SELECT id FROM audit_log WHERE organization_id = ? AND id < ? ORDER BY id LIMIT ?)`, orgID, orgID, timedIDFloor(ms(before)), limit)
 		if err != nil {
 			return err
 		}

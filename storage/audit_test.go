@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // The audit sink writes each recorded change with its actor, names secret
@@ -52,5 +54,113 @@ func TestAuditSink(t *testing.T) {
 	}
 	if other, _ := db.ListAudit(ctx, "o2", storage.AuditFilter{}, storage.PageQuery{Limit: 10}); other.Count != 0 {
 		t.Errorf("another organization sees %d entries", other.Count)
+	}
+}
+
+// The time range is read as an id range: inclusive at the millisecond on
+// both ends, consistent with each entry's createdAt even when the clock
+// went back (an entry's id follows the last one, and its createdAt is its
+// id's time); pages follow each other under a range and a filter; the
+// purge walk visits every organization with entries and deletes one
+// organization's old entries, oldest first, leaving the others.
+func TestAuditTimeRangeAndPurge(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	clock := &fakeClock{t: t0}
+	db, err := storage.Open(storagetest.Target(t), storage.Options{Clock: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	record := func(org, target string) {
+		c := storage.Change{OrganizationID: org, Action: "thing.updated", TargetType: "thing", TargetID: target}
+		if err := db.Write(storage.RecordingChange(ctx, c), func(*storage.Tx) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, step := range []struct {
+		at     time.Duration
+		target string
+	}{{0, "a"}, {time.Millisecond, "b"}, {time.Millisecond, "c"}, {2 * time.Millisecond, "d"}, {time.Millisecond, "e"}} {
+		clock.t = t0.Add(step.at) // "e": the clock went back a millisecond
+		record("o1", step.target)
+		record("o2", step.target)
+	}
+	list := func(org string, f storage.AuditFilter, limit int) (targets string, created []time.Time) {
+		pq := storage.PageQuery{Limit: limit}
+		for range 10 {
+			p, err := db.ListAudit(ctx, org, f, pq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range p.Items {
+				targets += e.TargetID
+				created = append(created, e.CreatedAt)
+			}
+			if p.Next == nil {
+				break
+			}
+			pq.After = p.Next
+		}
+		return targets, created
+	}
+	all, created := list("o1", storage.AuditFilter{}, 2)
+	if all != "edcba" {
+		t.Fatalf("newest first: %s", all)
+	}
+	if !created[0].Equal(t0.Add(2*time.Millisecond)) || !created[1].Equal(t0.Add(2*time.Millisecond)) {
+		t.Fatalf("createdAt of e (written after the clock went back) and d: %v", created[:2])
+	}
+	at := func(d time.Duration) *time.Time { x := t0.Add(d); return &x }
+	for _, tc := range []struct {
+		from, to *time.Time
+		want     string
+	}{
+		{at(time.Millisecond), at(time.Millisecond), "cb"},
+		{at(time.Millisecond), nil, "edcb"},
+		{nil, at(0), "a"},
+		{nil, at(-time.Millisecond), ""},
+		{at(2 * time.Millisecond), at(time.Hour), "ed"},
+		{at(-100 * 365 * 24 * time.Hour), at(100 * 365 * 24 * time.Hour), "edcba"},
+	} {
+		if got, _ := list("o1", storage.AuditFilter{From: tc.from, To: tc.to, Action: "thing.updated"}, 1); got != tc.want {
+			t.Errorf("from %v to %v: %q, want %q", tc.from, tc.to, got, tc.want)
+		}
+	}
+
+	// The purge walk, one organization a page.
+	before := t0.Add(2 * time.Millisecond)
+	var expired []string
+	after := ""
+	for range 3 {
+		ids, last, err := db.AuditOrganizationsWithExpired(ctx, after, before, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last == "" {
+			break
+		}
+		expired, after = append(expired, ids...), last
+	}
+	if strings.Join(expired, " ") != "o1 o2" {
+		t.Fatalf("organizations with expired entries: %v", expired)
+	}
+	if ids, _, err := db.AuditOrganizationsWithExpired(ctx, "", t0, 10); err != nil || len(ids) != 0 {
+		t.Fatalf("nothing older than the first entry: %v, %v", ids, err)
+	}
+	if n, err := db.PurgeAudit(ctx, "o1", before, 2); err != nil || n != 2 {
+		t.Fatalf("first batch: %d, %v", n, err)
+	}
+	if got, _ := list("o1", storage.AuditFilter{}, 10); got != "edc" {
+		t.Fatalf("after the first batch (oldest first): %s", got)
+	}
+	if n, err := db.PurgeAudit(ctx, "o1", before, 2); err != nil || n != 1 {
+		t.Fatalf("second batch: %d, %v", n, err)
+	}
+	if got, _ := list("o1", storage.AuditFilter{}, 10); got != "ed" {
+		t.Fatalf("after the purge: %s", got)
+	}
+	if got, _ := list("o2", storage.AuditFilter{}, 10); got != "edcba" {
+		t.Fatalf("another organization's entries: %s", got)
 	}
 }

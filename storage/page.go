@@ -124,8 +124,8 @@ type listSpec struct {
 	// total (sums of stored counts instead of a count of rows), each cached
 	// under its own counter.
 	CountParts []countPart
-	SortCol    string // column holding the sort key
-	IDCol      string // unique tiebreak column
+	SortCol    string // column holding the sort key; empty: IDCol alone orders the list
+	IDCol      string // unique tiebreak column (the sort key when SortCol is empty)
 	Desc       bool
 	Text       bool // the sort key is text (Cursor.S) rather than a number (Cursor.N)
 	// Dynamic: the SQL varies with the reader (a visibility condition), so
@@ -153,7 +153,12 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 	}
 	q := "SELECT " + spec.Select + " " + spec.From
 	args := append([]any{}, spec.Args...)
-	if pq.After != nil {
+	order := spec.IDCol + " " + dir
+	switch {
+	case pq.After != nil && spec.SortCol == "":
+		q += " AND " + spec.IDCol + " " + cmp + " ?"
+		args = append(args, pq.After.ID)
+	case pq.After != nil:
 		q += " AND (" + spec.SortCol + ", " + spec.IDCol + ") " + cmp + " (?, ?)"
 		if spec.Text {
 			args = append(args, pq.After.S, pq.After.ID)
@@ -161,7 +166,10 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 			args = append(args, pq.After.N, pq.After.ID)
 		}
 	}
-	q += " ORDER BY " + spec.SortCol + " " + dir + ", " + spec.IDCol + " " + dir + " LIMIT ?"
+	if spec.SortCol != "" {
+		order = spec.SortCol + " " + dir + ", " + order
+	}
+	q += " ORDER BY " + order + " LIMIT ?"
 	args = append(args, pq.Limit+1)
 
 	countFrom, countArgs := spec.From, spec.Args

@@ -173,6 +173,8 @@ type WebhookDeliveries interface {
 	ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]WebhookAttempt, error)
 	FinishWebhookDeliveries(ctx context.Context, outcomes []WebhookOutcome, disableAfter time.Duration) error
 	NextWebhookDeliveryAt(ctx context.Context) (time.Time, bool, error)
+	WebhooksWithExpiredDeliveries(ctx context.Context, after string, before time.Time, limit int) (ids []string, last string, err error)
+	PurgeWebhookDeliveries(ctx context.Context, webhookID string, before time.Time, limit int) (int, error)
 }
 
 type Keys interface {
@@ -209,7 +211,8 @@ type Idempotency interface {
 // Audit is the organization audit log (audit.go).
 type Audit interface {
 	ListAudit(ctx context.Context, orgID string, f AuditFilter, pq PageQuery) (Page[AuditEntry], error)
-	PurgeAudit(ctx context.Context, before time.Time, limit int) (int, error)
+	AuditOrganizationsWithExpired(ctx context.Context, after string, before time.Time, limit int) (ids []string, last string, err error)
+	PurgeAudit(ctx context.Context, orgID string, before time.Time, limit int) (int, error)
 }
 
 // Store is everything the resolvers use. Each resource family adds its

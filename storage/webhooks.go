@@ -517,3 +517,51 @@ func (db *DB) NextWebhookDeliveryAt(ctx context.Context) (time.Time, bool, error
 	}
 	return FromMillis(at.Int64), true, nil
 }
+
+// WebhooksWithExpiredDeliveries walks the webhooks of every organization
+// in id order for the retention purge: of the (at most limit) webhooks after
+// the id after, it returns those holding a finished delivery whose last
+// attempt was before `before` (see PurgeWebhookDeliveries), and the last id
+// walked ("" once the walk is over). One read per page: a primary-key range
+// with one index probe per webhook.
+func (db *DB) WebhooksWithExpiredDeliveries(ctx context.Context, after string, before time.Time, limit int) (ids []string, last string, err error) {
+	rows, err := db.r().QueryContext(ctx, `SELECT w.id, CASE WHEN EXISTS (SELECT 1 FROM webhook_deliveries d
+ WHERE d.webhook_id = w.id AND d.created_at < ? AND d.status <> 'pending' AND COALESCE(d.last_attempt_at, d.created_at) < ?) THEN 1 ELSE 0 END
+ FROM webhooks w WHERE w.id > ? ORDER BY w.id LIMIT ?`, ms(before), ms(before), after, limit)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var expired int
+		if err := rows.Scan(&last, &expired); err != nil {
+			return nil, "", err
+		}
+		if expired == 1 {
+			ids = append(ids, last)
+		}
+	}
+	return ids, last, rows.Err()
+}
+
+// PurgeWebhookDeliveries deletes at most limit of a webhook's finished
+// deliveries (succeeded or failed; pending ones stay) whose last attempt
+// was before `before`, oldest first, in one transaction, and says how many.
+// A delivery is created before its last attempt, so the range of the
+// per-webhook index (webhook_id, created_at) bounds the rows read; within
+// it only a replayed delivery can be skipped (pending again, or finished
+// recently).
+func (db *DB) PurgeWebhookDeliveries(ctx context.Context, webhookID string, before time.Time, limit int) (int, error) {
+	var n int64
+	err := db.Write(ctx, func(tx *Tx) error { // bumps the change counter: the deliveries list's cached total changes
+		res, err := tx.exec(`DELETE FROM webhook_deliveries WHERE webhook_id = ? AND event_id IN (
+ SELECT event_id FROM webhook_deliveries WHERE webhook_id = ? AND created_at < ? AND status <> 'pending' AND COALESCE(last_attempt_at, created_at) < ?
+ ORDER BY created_at, event_id LIMIT ?)`, webhookID, webhookID, ms(before), ms(before), limit)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
+}

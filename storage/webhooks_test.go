@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // The webhook outbox is written by the change's own transaction: a write
@@ -134,5 +136,102 @@ func TestWebhookClaimLeaseAndGrace(t *testing.T) {
 	}
 	if err := db.RotateWebhookSecret(ctx, "another-org", w.ID, "whsec_x", now); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("rotating another organization's webhook: %v", err)
+	}
+}
+
+// The retention purge's two steps: the walk finds the webhooks holding an
+// expired finished delivery (pending and recent ones do not count), and a
+// purge deletes at most its limit of them, oldest first.
+func TestWebhookDeliveryPurge(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	db, err := storage.Open(storagetest.Target(t), storage.Options{Clock: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Acme", "a@acme.test", "A", "hash-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := func() string {
+		w := storage.Webhook{OrganizationID: b.Organization.ID, URL: "https://x.test", Events: []string{"space.created"}, Active: true, Secret: "whsec_k"}
+		if err := db.CreateWebhook(ctx, &w); err != nil {
+			t.Fatal(err)
+		}
+		return w.ID
+	}
+	full, pendingOnly, empty := hook(), hook(), hook()
+	queue := func(webhook string, status string) string {
+		id, err := db.QueueWebhookPing(ctx, b.Organization.ID, webhook)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if status != "pending" {
+			o := storage.WebhookOutcome{WebhookID: webhook, EventID: id, Status: status, At: clock.Now(), Sent: true, ResponseStatus: 200}
+			if err := db.FinishWebhookDeliveries(ctx, []storage.WebhookOutcome{o}, 24*time.Hour); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clock.Add(time.Millisecond)
+		return id
+	}
+	var old []string
+	for _, s := range []string{"succeeded", "failed", "succeeded"} {
+		old = append(old, queue(full, s))
+	}
+	queue(full, "pending")
+	queue(pendingOnly, "pending")
+	clock.Add(time.Hour)
+	recent := queue(full, "succeeded")
+	before := clock.Now().Add(-time.Minute)
+
+	// The walk, two webhooks a page, visits each webhook once in id order.
+	var expired, walked []string
+	after := ""
+	for range 3 {
+		ids, last, err := db.WebhooksWithExpiredDeliveries(ctx, after, before, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last == "" {
+			break
+		}
+		if last <= after {
+			t.Fatalf("the walk went back: %q after %q", last, after)
+		}
+		expired, walked, after = append(expired, ids...), append(walked, last), last
+	}
+	all := []string{full, pendingOnly, empty}
+	slices.Sort(all)
+	if len(expired) != 1 || expired[0] != full || len(walked) != 2 || walked[0] != all[1] || walked[1] != all[2] {
+		t.Fatalf("walk: expired %v, pages ending %v (webhooks %v, full %s)", expired, walked, all, full)
+	}
+
+	if n, err := db.PurgeWebhookDeliveries(ctx, full, before, 2); err != nil || n != 2 {
+		t.Fatalf("first batch: %d, %v", n, err)
+	}
+	left := func(webhook string) map[string]string {
+		p, err := db.ListWebhookDeliveries(ctx, webhook, storage.PageQuery{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, d := range p.Items {
+			m[d.EventID] = d.Status
+		}
+		return m
+	}
+	if l := left(full); len(l) != 3 || l[old[2]] != "succeeded" || l[recent] != "succeeded" {
+		t.Fatalf("after the first batch (oldest first): %v", l)
+	}
+	if n, err := db.PurgeWebhookDeliveries(ctx, full, before, 2); err != nil || n != 1 {
+		t.Fatalf("second batch: %d, %v", n, err)
+	}
+	if n, err := db.PurgeWebhookDeliveries(ctx, pendingOnly, clock.Now().Add(time.Hour), 10); err != nil || n != 0 {
+		t.Fatalf("pending deliveries purged: %d, %v", n, err)
+	}
+	if l := left(full); len(l) != 2 || l[recent] != "succeeded" {
+		t.Fatalf("after the purge: %v", l)
 	}
 }

@@ -48,6 +48,7 @@ func serve(args []string) error {
 	gcPercent := f.Int("gc-percent", 400, "Go garbage collector target (GOGC): heap growth in percent before a collection; the GOGC environment variable, when set, wins")
 	jobLease := f.Duration("job-lease", storage.JobLease, "how long a claim on background work (OpenAPI processing, translation runs) holds without renewal: a stopped replica's work resumes elsewhere after it")
 	auditRetention := f.Int("audit-retention", 365, "days audit log entries are kept before the purge worker deletes them (0: for ever)")
+	webhookRetention := f.Int("webhook-delivery-retention", 30, "days finished webhook deliveries (succeeded or failed) are kept after their last attempt before the purge worker deletes them (0: for ever)")
 	webhookGrace := f.Duration("webhook-secret-grace", 24*time.Hour, "how long a rotated-out webhook secret keeps signing deliveries beside the new one")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := f.Parse(args); err != nil {
@@ -78,11 +79,15 @@ func serve(args []string) error {
 		GraphQLComplexity: *gqlComplexity, GraphQLDepth: *gqlDepth, GraphQLConcurrency: *gqlConcurrency,
 		NoIntrospection: !*gqlIntrospection, NoPlayground: !*gqlPlayground,
 		ImportMaxPages: *importMaxPages, ImportMaxImages: *importMaxImages, ImportTimeout: *importTimeout,
-		AuditRetention:     time.Duration(*auditRetention) * 24 * time.Hour,
-		WebhookSecretGrace: *webhookGrace,
+		AuditRetention:           time.Duration(*auditRetention) * 24 * time.Hour,
+		WebhookSecretGrace:       *webhookGrace,
+		WebhookDeliveryRetention: time.Duration(*webhookRetention) * 24 * time.Hour,
 	}
 	if *auditRetention < 0 {
 		return errors.New("--audit-retention must be 0 (keep for ever) or a number of days")
+	}
+	if *webhookRetention < 0 {
+		return errors.New("--webhook-delivery-retention must be 0 (keep for ever) or a number of days")
 	}
 	if cfg.WebhookSecretGrace <= 0 {
 		return errors.New("--webhook-secret-grace must be positive")
@@ -107,7 +112,7 @@ func serve(args []string) error {
 		cfg.MetricsAddr, cfg.RateLimit, cfg.RateLimitAnonymous, cfg.RateLimitWindow, cfg.ClientIPHeader, strings.Join(cfg.CORSOrigins, ","))
 	fmt.Printf("  graphql-max-complexity=%d graphql-max-depth=%d graphql-resolver-concurrency=%d graphql-introspection=%t graphql-playground=%t\n",
 		cfg.GraphQLComplexity, cfg.GraphQLDepth, cfg.GraphQLConcurrency, !cfg.NoIntrospection, !cfg.NoPlayground)
-	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s job-lease=%s audit-retention=%d\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout, *jobLease, *auditRetention)
+	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s job-lease=%s audit-retention=%d webhook-delivery-retention=%d\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout, *jobLease, *auditRetention, *webhookRetention)
 
 	if *jobLease < time.Second {
 		return fmt.Errorf("--job-lease: at least 1s (renewed every quarter of it)")
