@@ -226,20 +226,7 @@ func (db *DB) AuditOrganizationsWithExpired(ctx context.Context, after string, b
  SELECT (SELECT MIN(l.organization_id) FROM audit_log l WHERE l.organization_id > walk.org), walk.n + 1 FROM walk WHERE walk.org IS NOT NULL AND walk.n < ?)
 SELECT walk.org, CASE WHEN EXISTS (SELECT 1 FROM audit_log e WHERE e.organization_id = walk.org AND e.id < ?) THEN 1 ELSE 0 END
  FROM walk WHERE walk.org IS NOT NULL ORDER BY walk.n`, after, limit, timedIDFloor(ms(before)))
-	if err != nil {
-		return nil, "", err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var expired int
-		if err := rows.Scan(&last, &expired); err != nil {
-			return nil, "", err
-		}
-		if expired == 1 {
-			ids = append(ids, last)
-		}
-	}
-	return ids, last, rows.Err()
+	return walkedIDs(rows, err)
 }
 
 // PurgeAudit deletes at most limit of an organization's audit entries made
@@ -257,4 +244,24 @@ func (db *DB) PurgeAudit(ctx context.Context, orgID string, before time.Time, li
 		return err
 	})
 	return int(n), err
+}
+
+// walkedIDs reads the (id, expired 0/1) rows of a retention walk
+// (AuditOrganizationsWithExpired, WebhooksWithExpiredDeliveries): the ids
+// with something expired, and the last id walked.
+func walkedIDs(rows *sql.Rows, err error) (ids []string, last string, _ error) {
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var expired int
+		if err := rows.Scan(&last, &expired); err != nil {
+			return nil, "", err
+		}
+		if expired == 1 {
+			ids = append(ids, last)
+		}
+	}
+	return ids, last, rows.Err()
 }

@@ -528,20 +528,7 @@ func (db *DB) WebhooksWithExpiredDeliveries(ctx context.Context, after string, b
 	rows, err := db.r().QueryContext(ctx, `SELECT w.id, CASE WHEN EXISTS (SELECT 1 FROM webhook_deliveries d
  WHERE d.webhook_id = w.id AND d.created_at < ? AND d.status <> 'pending' AND COALESCE(d.last_attempt_at, d.created_at) < ?) THEN 1 ELSE 0 END
  FROM webhooks w WHERE w.id > ? ORDER BY w.id LIMIT ?`, ms(before), ms(before), after, limit)
-	if err != nil {
-		return nil, "", err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var expired int
-		if err := rows.Scan(&last, &expired); err != nil {
-			return nil, "", err
-		}
-		if expired == 1 {
-			ids = append(ids, last)
-		}
-	}
-	return ids, last, rows.Err()
+	return walkedIDs(rows, err)
 }
 
 // PurgeWebhookDeliveries deletes at most limit of a webhook's finished
