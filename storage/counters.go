@@ -26,12 +26,26 @@ type countersSnapshot struct {
 
 type countersKey struct{}
 
+// countersReader reads the counters row outside the reader pool (the
+// dialect's counterReader): the request's first statement, kept as cheap
+// as a prepared single-row read can be.
+type countersReader interface {
+	read(ctx context.Context) (change, access, tokens int64, err error)
+	close()
+}
+
 // WithCounters reads the counters and returns ctx carrying them for the
 // reads of one request (see above). On error ctx is returned unchanged:
 // every read then reads the counters itself.
 func (db *DB) WithCounters(ctx context.Context) (context.Context, error) {
 	snap := &countersSnapshot{}
-	if err := db.r().QueryRowContext(ctx, countersSnapshotSQL).Scan(&snap.n, &snap.access, &snap.tokens); err != nil {
+	var err error
+	if db.countersRead != nil {
+		snap.n, snap.access, snap.tokens, err = db.countersRead.read(ctx)
+	} else {
+		err = db.r().QueryRowContext(ctx, countersSnapshotSQL).Scan(&snap.n, &snap.access, &snap.tokens)
+	}
+	if err != nil {
 		return ctx, err
 	}
 	return context.WithValue(ctx, countersKey{}, snap), nil
