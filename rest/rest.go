@@ -33,9 +33,10 @@ type API struct {
 	M        generated.MutationResolver
 	Log      *slog.Logger
 
-	writeLocks writeLocks // see ifMatch
-	keyLocks   keyLocks   // see idempotent
-	openAPI    openAPIDoc // see serveOpenAPI
+	writeLocks writeLocks  // see ifMatch
+	keyLocks   keyLocks    // see idempotent
+	openAPI    openAPIDoc  // see serveOpenAPI
+	answers    answerCache // see storedResource
 }
 
 func New(res *graph.Resolver, log *slog.Logger) *API {

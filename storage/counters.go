@@ -73,3 +73,19 @@ func dropCounters(ctx context.Context) {
 		s.stale.Store(true)
 	}
 }
+
+// Version is the change and token counters a request started with: every
+// committed write, by any process, moves one of them.
+type Version struct{ change, tokens int64 }
+
+// VersionOf is ctx's counters snapshot (WithCounters) while the request has
+// not written. Two requests with one Version saw the same database state
+// (as far as any read of theirs went), so an answer computed from one
+// serves the other when everything else it depends on is equal too.
+func VersionOf(ctx context.Context) (Version, bool) {
+	s, _ := ctx.Value(countersKey{}).(*countersSnapshot)
+	if s == nil || s.stale.Load() {
+		return Version{}, false
+	}
+	return Version{s.n, s.tokens}, true
+}
