@@ -27,8 +27,8 @@ type answerKey struct {
 
 type storedAnswer struct {
 	version storage.Version
-	body    []byte // shared between requests: written, never changed
-	etag    string
+	body    []byte   // shared between requests: written, never changed
+	etag    []string // the ETag header's value, likewise
 }
 
 // answerCache holds at most maxAnswers answers and empties when full, like
@@ -68,11 +68,12 @@ func (a *API) storedResource(route, param string, get handler) http.HandlerFunc 
 				return
 			}
 		}
-		body, tag, err := a.render(r, get)
+		body, etag, err := a.render(r, get)
 		if err != nil {
 			WriteError(w, r, a.Log, err)
 			return
 		}
+		tag := []string{etag}
 		// Kept only when the request still has the counters it started with
 		// (it wrote nothing meanwhile).
 		if now, still := storage.VersionOf(r.Context()); ok && still && now == version {

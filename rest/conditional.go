@@ -53,7 +53,7 @@ func (a *API) resource(get handler) http.HandlerFunc {
 			WriteError(w, r, a.Log, err)
 			return
 		}
-		answer(w, r, body, tag)
+		answer(w, r, body, []string{tag})
 	}
 }
 
@@ -70,11 +70,11 @@ func (a *API) render(r *http.Request, get handler) ([]byte, string, error) {
 	return body, etagOf(body), nil
 }
 
-// answer writes a GET's 200 with body and its ETag, or 304 when
-// If-None-Match names the ETag.
-func answer(w http.ResponseWriter, r *http.Request, body []byte, tag string) {
-	w.Header().Set("ETag", tag)
-	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, tag) {
+// answer writes a GET's 200 with body and its ETag (the header's value:
+// a stored answer keeps it ready), or 304 when If-None-Match names the ETag.
+func answer(w http.ResponseWriter, r *http.Request, body []byte, tag []string) {
+	w.Header()["Etag"] = tag
+	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, tag[0]) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}

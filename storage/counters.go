@@ -38,6 +38,23 @@ type countersReader interface {
 // reads of one request (see above). On error ctx is returned unchanged:
 // every read then reads the counters itself.
 func (db *DB) WithCounters(ctx context.Context) (context.Context, error) {
+	snap, err := db.ReadCounters(ctx)
+	if err != nil {
+		return ctx, err
+	}
+	return context.WithValue(ctx, CountersKey, snap), nil
+}
+
+// Counters is one request's reading of the counters.
+type Counters = countersSnapshot
+
+// CountersKey is the context key under which a request's reads find its
+// Counters: WithCounters sets it, or a request context that keeps its
+// per-request values in one struct answers it (server.requestContext).
+var CountersKey any = countersKey{}
+
+// ReadCounters reads the counters for one request (see WithCounters).
+func (db *DB) ReadCounters(ctx context.Context) (*Counters, error) {
 	snap := &countersSnapshot{}
 	var err error
 	if db.countersRead != nil {
@@ -46,9 +63,9 @@ func (db *DB) WithCounters(ctx context.Context) (context.Context, error) {
 		err = db.r().QueryRowContext(ctx, countersSnapshotSQL).Scan(&snap.n, &snap.access, &snap.tokens)
 	}
 	if err != nil {
-		return ctx, err
+		return nil, err
 	}
-	return context.WithValue(ctx, countersKey{}, snap), nil
+	return snap, nil
 }
 
 // snapshotFor is ctx's counters snapshot when q may use it: only outside
