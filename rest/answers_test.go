@@ -3,6 +3,7 @@ package rest_test
 import (
 	"bytes"
 	"context"
+	"net/url"
 	"testing"
 
 	"docsapi/apitest"
@@ -110,4 +111,31 @@ func TestStoredAnswersFollowCallersAndWrites(t *testing.T) {
 	if before["admin"] == true || after["admin"] != true {
 		t.Fatalf("reader made admin elsewhere: permissions %v then %v", before, after)
 	}
+}
+
+// FuzzStoredAnswers: any id and query string on the two routes whose
+// answers are stored; refusals stay refusals (never a 500), and the real
+// space's stored answer stays the one a fresh computation gives (a query
+// string, here a harmless one, bypasses the store).
+func FuzzStoredAnswers(f *testing.F) {
+	fx := newFuzzFixture(f)
+	space := "/v1/spaces/" + fx.ids["spaceId"]
+	f.Add(fx.ids["spaceId"], "")
+	f.Add(fx.ids["organizationId"], "shareKey=x")
+	f.Add("../orgs", "a=%zz")
+	f.Fuzz(func(t *testing.T, id, query string) {
+		for _, base := range []string{"/v1/spaces/", "/v1/orgs/"} {
+			p := base + url.PathEscape(id)
+			if query != "" {
+				p += "?" + url.PathEscape(query)
+			}
+			status, answer := fx.send(t, "GET", p, nil)
+			checkAnswer(t, base, status, answer)
+		}
+		_, stored := fx.send(t, "GET", space, nil)
+		_, fresh := fx.send(t, "GET", space+"?fresh", nil)
+		if !bytes.Equal(stored, fresh) {
+			t.Fatalf("stored answer differs from a fresh one:\n%s\n%s", stored, fresh)
+		}
+	})
 }
