@@ -48,6 +48,10 @@ func WithCaller(ctx context.Context, c Caller) context.Context {
 	return context.WithValue(ctx, ctxKey{}, c)
 }
 
+// CallerKey is the context key WithCaller stores the caller under (a
+// request context keeping its values in one struct answers it itself).
+var CallerKey any = ctxKey{}
+
 // CallerFrom returns the request's caller; ok is false for anonymous requests.
 func CallerFrom(ctx context.Context) (Caller, bool) {
 	c, ok := ctx.Value(ctxKey{}).(Caller)

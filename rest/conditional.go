@@ -48,24 +48,37 @@ func etagMatches(header, tag string) bool {
 // (no body) when If-None-Match names the current ETag.
 func (a *API) resource(get handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		v, err := get(r)
+		body, tag, err := a.render(r, get)
 		if err != nil {
 			WriteError(w, r, a.Log, err)
 			return
 		}
-		body, err := encodeJSON(v)
-		if err != nil {
-			WriteError(w, r, a.Log, err)
-			return
-		}
-		tag := etagOf(body)
-		w.Header().Set("ETag", tag)
-		if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, tag) {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		writeBody(w, http.StatusOK, body)
+		answer(w, r, body, []string{tag})
 	}
+}
+
+// render is get's answer to r, encoded, and its ETag.
+func (a *API) render(r *http.Request, get handler) ([]byte, string, error) {
+	v, err := get(r)
+	if err != nil {
+		return nil, "", err
+	}
+	body, err := encodeJSON(v)
+	if err != nil {
+		return nil, "", err
+	}
+	return body, etagOf(body), nil
+}
+
+// answer writes a GET's 200 with body and its ETag (the header's value:
+// a stored answer keeps it ready), or 304 when If-None-Match names the ETag.
+func answer(w http.ResponseWriter, r *http.Request, body []byte, tag []string) {
+	w.Header()["Etag"] = tag
+	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, tag[0]) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	writeBody(w, http.StatusOK, body)
 }
 
 // ifMatch guards a write (PATCH, PUT, DELETE) of one resource. get is the

@@ -23,7 +23,7 @@ func mountOrganizations(a *API, r chi.Router) {
 		return a.Q.Organizations(r.Context(), page, limit)
 	}))
 	getOrg := func(r *http.Request) (any, error) { return a.Q.Organization(r.Context(), path(r, "organizationId")) }
-	r.Get("/orgs/{organizationId}", a.resource(getOrg))
+	r.Get("/orgs/{organizationId}", a.storedResource("organization", "organizationId", getOrg))
 	r.Patch("/orgs/{organizationId}", a.ifMatch(getOrg, a.ok(func(r *http.Request) (any, error) {
 		var in model.UpdateOrganizationInput
 		if err := decode(r, &in, bodyRequired); err != nil {

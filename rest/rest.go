@@ -33,9 +33,10 @@ type API struct {
 	M        generated.MutationResolver
 	Log      *slog.Logger
 
-	writeLocks writeLocks // see ifMatch
-	keyLocks   keyLocks   // see idempotent
-	openAPI    openAPIDoc // see serveOpenAPI
+	writeLocks writeLocks  // see ifMatch
+	keyLocks   keyLocks    // see idempotent
+	openAPI    openAPIDoc  // see serveOpenAPI
+	answers    answerCache // see storedResource
 }
 
 func New(res *graph.Resolver, log *slog.Logger) *API {
@@ -125,10 +126,15 @@ func encodeJSON(v any) ([]byte, error) {
 
 // writeBody writes an encoded JSON body with status.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	w.Write(body)
 }
+
+// jsonContentType is the Content-Type header's value, one slice for every
+// answer (Header.Set would allocate one per answer; nothing changes it in
+// place: Add appends to a copy, the server copies the header to write it).
+var jsonContentType = []string{"application/json"}
 
 type errorBody struct {
 	Error struct {

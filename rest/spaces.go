@@ -35,7 +35,7 @@ func mountSpaces(a *API, r chi.Router) {
 	get := func(r *http.Request) (any, error) {
 		return a.Q.Space(r.Context(), path(r, "spaceId"), qStr(r, "shareKey"))
 	}
-	r.Get("/spaces/{spaceId}", a.resource(get))
+	r.Get("/spaces/{spaceId}", a.storedResource("space", "spaceId", get))
 	r.Patch("/spaces/{spaceId}", a.ifMatch(get, a.ok(func(r *http.Request) (any, error) {
 		var in model.UpdateSpaceInput
 		if err := decode(r, &in, bodyRequired); err != nil {

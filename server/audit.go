@@ -16,10 +16,18 @@ import (
 // audit log's actor takes the client address, worked out only when a write
 // records a change. One context value for both: the request path allocates
 // what a plain context.WithValue of the id did, nothing more.
+//
+// The middleware after requestID set the request's other values in it too
+// (the storage counters, the identity, the caller) instead of a
+// context.WithValue and a copy of the request each: they run one after the
+// other on the request's goroutine, before any handler reads them.
 type requestContext struct {
 	context.Context
-	id  any // the request id, boxed once
-	req *http.Request
+	id       any // the request id, boxed once
+	req      *http.Request
+	counters any // *storage.Counters, or nil
+	identity any // identity, or nil
+	caller   any // auth.Caller, or nil
 }
 
 type requestKey struct{}
@@ -30,8 +38,27 @@ func (c *requestContext) Value(key any) any {
 		return c.id
 	case requestKey{}:
 		return c.req
+	case storage.CountersKey:
+		if c.counters != nil {
+			return c.counters
+		}
+	case identityKey{}:
+		if c.identity != nil {
+			return c.identity
+		}
+	case auth.CallerKey:
+		if c.caller != nil {
+			return c.caller
+		}
 	}
 	return c.Context.Value(key)
+}
+
+// requestState is r's requestContext when its context is that struct
+// itself (no layer added since requestID), else nil.
+func requestState(r *http.Request) *requestContext {
+	c, _ := r.Context().(*requestContext)
+	return c
 }
 
 // actorOf is the storage's actor source (storage.DB.SetActorSource): who

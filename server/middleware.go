@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -23,10 +24,14 @@ import (
 // First in the chain, so even panics, 404s and 405s carry it.
 func NoSniff(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header()["X-Content-Type-Options"] = nosniff
 		next.ServeHTTP(w, r)
 	})
 }
+
+// nosniff is the header's value, one slice for every answer (see
+// rest.jsonContentType).
+var nosniff = []string{"nosniff"}
 
 // requestID takes the caller's X-Request-Id (when sane) or makes one, puts
 // it in the context and echoes it on the response.
@@ -82,8 +87,8 @@ func (s *Server) observeRequests(next http.Handler) http.Handler {
 			status = http.StatusOK // the handler wrote nothing
 		}
 		route, label := r.URL.Path, "(none)"
-		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
-			route, label = rc.RoutePattern(), rc.RoutePattern()
+		if p := routePatterns.of(chi.RouteContext(r.Context())); p != "" {
+			route, label = p, p
 		}
 		s.Metrics.ObserveRequest(r.Method, label, status, took)
 		if status >= 400 {
@@ -96,6 +101,40 @@ func (s *Server) observeRequests(next http.Handler) http.Handler {
 			slog.String("method", r.Method), slog.String("route", route), slog.Int("status", status),
 			slog.Duration("duration", took), slog.String("request_id", middleware.GetReqID(r.Context())))
 	})
+}
+
+// routePatterns keeps chi's RoutePattern (the joined patterns of the
+// routers a request went through, wildcards removed: two string builds)
+// by the patterns it joins: the router's own strings, so the map holds at
+// most one entry per route.
+var routePatterns = routePatternCache{m: map[[3]string]string{}}
+
+type routePatternCache struct {
+	mu sync.RWMutex
+	m  map[[3]string]string
+}
+
+func (c *routePatternCache) of(rc *chi.Context) string {
+	if rc == nil {
+		return ""
+	}
+	if len(rc.RoutePatterns) > 3 {
+		return rc.RoutePattern()
+	}
+	var k [3]string // joined, an empty string adds nothing: shorter lists fit
+	copy(k[:], rc.RoutePatterns)
+	c.mu.RLock()
+	p, ok := c.m[k]
+	c.mu.RUnlock()
+	if !ok {
+		p = rc.RoutePattern()
+		c.mu.Lock()
+		if len(c.m) < 4096 {
+			c.m[k] = p
+		}
+		c.mu.Unlock()
+	}
+	return p
 }
 
 // recoverPanics turns a panic into a logged 500 carrying the request id.

@@ -34,14 +34,23 @@ type identityKey struct{}
 // cache and every read cache after it are validated by that one reading.
 func (s *Server) identify(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		state := requestState(r)
 		if !unlimited[r.URL.Path] {
-			if ctx, err := s.DB.WithCounters(r.Context()); err == nil {
+			if state != nil {
+				if c, err := s.DB.ReadCounters(r.Context()); err == nil {
+					state.counters = c
+				}
+			} else if ctx, err := s.DB.WithCounters(r.Context()); err == nil {
 				r = r.WithContext(ctx)
 			}
 		}
 		if h := r.Header.Get("Authorization"); h != "" {
 			c, err := s.Resolver.Auth.Authenticate(r.Context(), h)
-			r = r.WithContext(context.WithValue(r.Context(), identityKey{}, identity{c, err}))
+			if state != nil {
+				state.identity = identity{c, err}
+			} else {
+				r = r.WithContext(context.WithValue(r.Context(), identityKey{}, identity{c, err}))
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -88,6 +97,11 @@ func (s *Server) authenticateOr(next http.Handler, refuse func(http.ResponseWrit
 		}
 		if id.err != nil {
 			refuse(w, r, id.err)
+			return
+		}
+		if state := requestState(r); state != nil {
+			state.caller = id.caller
+			next.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(auth.WithCaller(r.Context(), id.caller)))

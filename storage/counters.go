@@ -26,15 +26,46 @@ type countersSnapshot struct {
 
 type countersKey struct{}
 
+// countersReader reads the counters row outside the reader pool (the
+// dialect's counterReader): the request's first statement, kept as cheap
+// as a prepared single-row read can be.
+type countersReader interface {
+	read(ctx context.Context) (change, access, tokens int64, err error)
+	close()
+}
+
 // WithCounters reads the counters and returns ctx carrying them for the
 // reads of one request (see above). On error ctx is returned unchanged:
 // every read then reads the counters itself.
 func (db *DB) WithCounters(ctx context.Context) (context.Context, error) {
-	snap := &countersSnapshot{}
-	if err := db.r().QueryRowContext(ctx, countersSnapshotSQL).Scan(&snap.n, &snap.access, &snap.tokens); err != nil {
+	snap, err := db.ReadCounters(ctx)
+	if err != nil {
 		return ctx, err
 	}
-	return context.WithValue(ctx, countersKey{}, snap), nil
+	return context.WithValue(ctx, CountersKey, snap), nil
+}
+
+// Counters is one request's reading of the counters.
+type Counters = countersSnapshot
+
+// CountersKey is the context key under which a request's reads find its
+// Counters: WithCounters sets it, or a request context that keeps its
+// per-request values in one struct answers it (server.requestContext).
+var CountersKey any = countersKey{}
+
+// ReadCounters reads the counters for one request (see WithCounters).
+func (db *DB) ReadCounters(ctx context.Context) (*Counters, error) {
+	snap := &countersSnapshot{}
+	var err error
+	if db.countersRead != nil {
+		snap.n, snap.access, snap.tokens, err = db.countersRead.read(ctx)
+	} else {
+		err = db.r().QueryRowContext(ctx, countersSnapshotSQL).Scan(&snap.n, &snap.access, &snap.tokens)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return snap, nil
 }
 
 // snapshotFor is ctx's counters snapshot when q may use it: only outside
@@ -58,4 +89,20 @@ func dropCounters(ctx context.Context) {
 	if s, _ := ctx.Value(countersKey{}).(*countersSnapshot); s != nil {
 		s.stale.Store(true)
 	}
+}
+
+// Version is the change and token counters a request started with: every
+// committed write, by any process, moves one of them.
+type Version struct{ change, tokens int64 }
+
+// VersionOf is ctx's counters snapshot (WithCounters) while the request has
+// not written. Two requests with one Version saw the same database state
+// (as far as any read of theirs went), so an answer computed from one
+// serves the other when everything else it depends on is equal too.
+func VersionOf(ctx context.Context) (Version, bool) {
+	s, _ := ctx.Value(countersKey{}).(*countersSnapshot)
+	if s == nil || s.stale.Load() {
+		return Version{}, false
+	}
+	return Version{s.n, s.tokens}, true
 }

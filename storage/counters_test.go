@@ -79,3 +79,67 @@ func TestCounterSnapshotPerRequest(t *testing.T) {
 		t.Fatalf("after its own write the request read %q, want %q", got, mine)
 	}
 }
+
+// The counters read runs on connections of its own (the dialect's
+// counterReader on SQLite): more concurrent requests than it has
+// connections all get a reading, each sees every write committed before it
+// began (another handle's included), the Version of two requests with no
+// write between them is equal, and after Close a reading fails instead of
+// using a closed connection.
+func TestCountersReadConcurrentlyAndAfterClose(t *testing.T) {
+	bg := context.Background()
+	path := storagetest.Target(t)
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := openDB(t, path)
+	b, err := other.CreateOrganizationWithAdmin(bg, "Org", "a@example.com", "A", "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := func() storage.Version {
+		t.Helper()
+		ctx, err := db.WithCounters(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, ok := storage.VersionOf(ctx)
+		if !ok {
+			t.Fatal("no version in a request context")
+		}
+		return v
+	}
+	if v1, v2 := version(), version(); v1 != v2 {
+		t.Fatalf("two readings with no write between them differ: %v %v", v1, v2)
+	}
+	const readers, rounds = 40, 25
+	for round := range rounds {
+		before := version()
+		title := "Round " + string(rune('A'+round))
+		if err := other.UpdateOrganization(bg, b.Organization.ID, storage.OrganizationPatch{Title: &title}); err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, readers)
+		for range readers {
+			go func() {
+				ctx, err := db.WithCounters(bg)
+				if err == nil {
+					if v, _ := storage.VersionOf(ctx); v == before {
+						t.Errorf("round %d: a reading after another handle's write has the version before it", round)
+					}
+				}
+				errs <- err
+			}()
+		}
+		for range readers {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	db.Close()
+	if _, err := db.ReadCounters(bg); err == nil {
+		t.Fatal("counters read after Close")
+	}
+}

@@ -57,6 +57,7 @@ type DB struct {
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
 	auditIDs      auditIDs               // ids of audit entries, increasing (audit.go)
 	webhookWake   atomic.Pointer[func()] // see OnWebhooksQueued
+	countersRead  countersReader         // the dialect's counterReader (nil: the reader pool)
 }
 
 // checkpointPages is the writer's automatic checkpoint threshold in WAL
@@ -106,6 +107,7 @@ func Open(target string, opt Options) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
+	db.countersRead = d.counterReader(target)
 	return db, nil
 }
 
@@ -122,6 +124,9 @@ func (db *DB) Close() error {
 		}
 	}
 	db.mu.Unlock()
+	if db.countersRead != nil {
+		db.countersRead.close()
+	}
 	err1 := db.read.Close()
 	err2 := db.write.Close()
 	return errors.Join(err1, err2)

@@ -39,6 +39,9 @@ type dialect interface {
 	// prepares says whether the storage should keep prepared statements
 	// itself (SQLite); PostgreSQL's driver caches them per connection.
 	prepares() bool
+	// counterReader is a cheaper way than the reader pool to read the
+	// counters row (counters.go), or nil.
+	counterReader(target string) countersReader
 	// unique reports whether err is a unique or primary key violation.
 	unique(err error) bool
 	// search is the full-text engine.

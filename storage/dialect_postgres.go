@@ -109,6 +109,9 @@ var postgresRead = sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: t
 // (its default query mode), so the storage's own caches stay empty.
 func (postgresDialect) prepares() bool { return false }
 
+// counterReader: none, the reader pool's prepared read is the way.
+func (postgresDialect) counterReader(string) countersReader { return nil }
+
 func (postgresDialect) unique(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"

@@ -3,14 +3,20 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"unsafe"
 
+	"modernc.org/libc"
+	"modernc.org/libc/sys/types"
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // sqliteDialect is the embedded default: one file, one single-connection
@@ -135,4 +141,176 @@ func (sqliteDialect) suspendChecks(to *Tx, _ []string) (func() error, error) {
 		}
 		return nil
 	}, nil
+}
+
+// counterReader reads the counters row with SQLite's own API on
+// connections of its own: the statement runs on every authenticated
+// request (counters.go), and through database/sql and the driver it cost
+// four times SQLite's own work (a cancellation goroutine in each of them,
+// the rows' column names and types copied out, the pool's bookkeeping).
+// The file path is what open was given; the connections see the same WAL
+// and locks as the pools (same library, same process).
+func (sqliteDialect) counterReader(path string) countersReader {
+	return &sqliteCounters{path: path}
+}
+
+// sqliteCounters hands out its connections one caller at a time (a stack:
+// the most recently used one is the warmest), opening one more when all
+// are busy, up to maxCounterConns; past that a caller waits.
+type sqliteCounters struct {
+	path   string
+	mu     sync.Mutex
+	idle   []*counterConn
+	open   int
+	closed bool
+	freed  *sync.Cond // signalled when a connection goes back to idle
+}
+
+// maxCounterConns bounds the counter connections (each a SQLite handle and
+// its page cache); the read holds one for a few microseconds.
+var maxCounterConns = max(4, 2*runtime.GOMAXPROCS(0))
+
+type counterConn struct {
+	tls  *libc.TLS
+	db   uintptr // sqlite3*
+	stmt uintptr // the prepared countersSnapshotSQL
+}
+
+func (s *sqliteCounters) read(ctx context.Context) (change, access, tokens int64, err error) {
+	c, err := s.get()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer s.put(c)
+	switch rc := sqlite3.Xsqlite3_step(c.tls, c.stmt); rc {
+	case sqlite3.SQLITE_ROW:
+		change = sqlite3.Xsqlite3_column_int64(c.tls, c.stmt, 0)
+		access = sqlite3.Xsqlite3_column_int64(c.tls, c.stmt, 1)
+		tokens = sqlite3.Xsqlite3_column_int64(c.tls, c.stmt, 2)
+	case sqlite3.SQLITE_DONE:
+		err = sql.ErrNoRows
+	default:
+		err = c.errorOf(rc)
+	}
+	// reset ends the read transaction (the WAL snapshot) the step began.
+	if rc := sqlite3.Xsqlite3_reset(c.tls, c.stmt); rc != sqlite3.SQLITE_OK && err == nil {
+		err = c.errorOf(rc)
+	}
+	return change, access, tokens, err
+}
+
+func (s *sqliteCounters) get() (*counterConn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		if s.closed {
+			return nil, errors.New("storage: database closed")
+		}
+		if n := len(s.idle); n > 0 {
+			c := s.idle[n-1]
+			s.idle = s.idle[:n-1]
+			return c, nil
+		}
+		if s.open < maxCounterConns {
+			break
+		}
+		if s.freed == nil {
+			s.freed = sync.NewCond(&s.mu)
+		}
+		s.freed.Wait()
+	}
+	s.open++
+	s.mu.Unlock()
+	c, err := openCounterConn(s.path)
+	s.mu.Lock()
+	if err != nil {
+		s.open--
+		return nil, err
+	}
+	return c, nil
+}
+
+func (s *sqliteCounters) put(c *counterConn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		s.open--
+		c.close()
+		return
+	}
+	s.idle = append(s.idle, c)
+	if s.freed != nil {
+		s.freed.Signal()
+	}
+}
+
+func (s *sqliteCounters) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	for _, c := range s.idle {
+		c.close()
+	}
+	s.open -= len(s.idle)
+	s.idle = nil
+	if s.freed != nil {
+		s.freed.Broadcast()
+	}
+}
+
+// openCounterConn opens path (no URI, no create: the pools made it) with
+// the pools' busy timeout and prepares the counters statement.
+func openCounterConn(path string) (_ *counterConn, err error) {
+	c := &counterConn{tls: libc.NewTLS()}
+	defer func() {
+		if err != nil {
+			c.close()
+		}
+	}()
+	name, err := libc.CString(path)
+	if err != nil {
+		return nil, err
+	}
+	defer libc.Xfree(c.tls, name)
+	query, err := libc.CString(countersSnapshotSQL)
+	if err != nil {
+		return nil, err
+	}
+	defer libc.Xfree(c.tls, query)
+	out := libc.Xmalloc(c.tls, types.Size_t(unsafe.Sizeof(uintptr(0))))
+	if out == 0 {
+		return nil, errors.New("storage: out of memory")
+	}
+	defer libc.Xfree(c.tls, out)
+	// NOMUTEX: one goroutine at a time uses a connection (sqliteCounters).
+	rc := sqlite3.Xsqlite3_open_v2(c.tls, name, out, sqlite3.SQLITE_OPEN_READWRITE|sqlite3.SQLITE_OPEN_NOMUTEX, 0)
+	c.db = libc.AtomicLoadPUintptr(out)
+	if rc != sqlite3.SQLITE_OK {
+		return nil, fmt.Errorf("open counters connection: %w", c.errorOf(rc))
+	}
+	if rc := sqlite3.Xsqlite3_busy_timeout(c.tls, c.db, 10000); rc != sqlite3.SQLITE_OK {
+		return nil, c.errorOf(rc)
+	}
+	if rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, query, -1, out, 0); rc != sqlite3.SQLITE_OK {
+		return nil, fmt.Errorf("prepare counters: %w", c.errorOf(rc))
+	}
+	c.stmt = libc.AtomicLoadPUintptr(out)
+	return c, nil
+}
+
+func (c *counterConn) errorOf(rc int32) error {
+	if c.db != 0 {
+		return fmt.Errorf("sqlite: %s (%d)", libc.GoString(sqlite3.Xsqlite3_errmsg(c.tls, c.db)), rc)
+	}
+	return fmt.Errorf("sqlite: %s (%d)", libc.GoString(sqlite3.Xsqlite3_errstr(c.tls, rc)), rc)
+}
+
+func (c *counterConn) close() {
+	if c.stmt != 0 {
+		sqlite3.Xsqlite3_finalize(c.tls, c.stmt)
+	}
+	if c.db != 0 {
+		sqlite3.Xsqlite3_close_v2(c.tls, c.db)
+	}
+	c.tls.Close()
 }
