@@ -57,6 +57,7 @@ type DB struct {
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
 	auditIDs      auditIDs               // ids of audit entries, increasing (audit.go)
 	webhookWake   atomic.Pointer[func()] // see OnWebhooksQueued
+	webhookSubs   webhookSubs            // subscribed events by organization (webhooks.go)
 }
 
 // checkpointPages is the writer's automatic checkpoint threshold in WAL
@@ -319,6 +320,11 @@ type Tx struct {
 	// recorded changes that leave TargetID empty (changes.go).
 	createdID string
 	noChange  bool // see unchanged
+	// webhooks is the webhook counter this transaction's change-counter
+	// bump returned (webhookSubs); known false when the engine bumps at
+	// the commit (PostgreSQL) or the write does not bump.
+	webhooks      int64
+	webhooksKnown bool
 	// committed runs once the transaction has committed (wake-ups of
 	// background workers whose queue it wrote to).
 	committed []func()
@@ -464,11 +470,16 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		if err == nil && hook != nil {
 			err = hook.fn(t)
 		}
+		if err == nil && bump && !bumped {
+			// Before the changes are recorded: the bump also returns the
+			// webhook counter, which tells the webhook sink whether its
+			// summary of the subscriptions still holds (webhookSubs). Under
+			// the write lock its place in the transaction changes nothing else.
+			err = t.QueryRowContext(ctx, bumpReturningWebhooks).Scan(&t.webhooks)
+			t.webhooksKnown = err == nil
+		}
 		if err == nil {
 			err = t.recordChanges(ctx, rec)
-		}
-		if err == nil && bump && !bumped {
-			_, err = t.exec(`UPDATE change_counter SET n = n + 1 WHERE id = 1`)
 		}
 		if err != nil {
 			sqlTx.Rollback()
@@ -497,6 +508,11 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 	}
 	return err
 }
+
+// bumpReturningWebhooks is the change-counter bump of a write transaction
+// (SQLite: PostgreSQL folds its own into the COMMIT), returning the webhook
+// counter at no extra statement.
+const bumpReturningWebhooks = `UPDATE change_counter SET n = n + 1 WHERE id = 1 RETURNING webhooks`
 
 // WriteObserver is told about every write transaction: how long it waited
 // for the single writer connection, how long it then held it (up to and
