@@ -153,7 +153,8 @@ func cpuTime() time.Duration {
 // the top level, "in" inside a collection.
 func BenchmarkCreateSpace(b *testing.B) {
 	db, e := seeded(b, 100)
-	ctx := context.Background()
+	ctx, cancel := context.WithCancel(context.Background()) // a request's context can end
+	defer cancel()
 	if err := seed.Spaces(ctx, e, 10_000); err != nil {
 		b.Fatal(err)
 	}

@@ -312,7 +312,9 @@ type Tx struct {
 	tx  *sql.Tx
 	db  *DB
 	ctx context.Context
-	Now time.Time
+	// steady is ctx without its end, for the statements (see QueryContext).
+	steady context.Context
+	Now    time.Time
 	// unprepared is the SQL this transaction ran without a prepared
 	// statement; Write prepares it once the writer is free again.
 	unprepared []string
@@ -341,32 +343,39 @@ func (t *Tx) afterCommit(f func()) { t.committed = append(t.committed, f) }
 // parsing. Multi-row queries stay unprepared: one prepared SQLite statement
 // cannot run twice at once, and a loop over rows may run its own query again
 // (tree walks); Exec and QueryRow finish (at Scan) before anything else runs.
-func (t *Tx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(ctx, q, args...)
+//
+// The statements run with t.steady, not the caller's context: a statement
+// under a context that can end costs the SQLite driver a watcher goroutine
+// and a progress handler (to interrupt it), several per write on the single
+// writer. The transaction as a whole still ends with the request's context
+// (database/sql rolls it back, and its BEGIN and COMMIT use it): a
+// statement already running finishes first.
+func (t *Tx) QueryContext(_ context.Context, q string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(t.steady, q, args...)
 }
 
-func (t *Tx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if s := t.stmt(ctx, q); s != nil {
-		return s.QueryRowContext(ctx, args...)
+func (t *Tx) QueryRowContext(_ context.Context, q string, args ...any) *sql.Row {
+	if s := t.stmt(q); s != nil {
+		return s.QueryRowContext(t.steady, args...)
 	}
-	return t.tx.QueryRowContext(ctx, q, args...)
+	return t.tx.QueryRowContext(t.steady, q, args...)
 }
 
-func (t *Tx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if s := t.stmt(ctx, q); s != nil {
-		return s.ExecContext(ctx, args...)
+func (t *Tx) ExecContext(_ context.Context, q string, args ...any) (sql.Result, error) {
+	if s := t.stmt(q); s != nil {
+		return s.ExecContext(t.steady, args...)
 	}
-	return t.tx.ExecContext(ctx, q, args...)
+	return t.tx.ExecContext(t.steady, q, args...)
 }
 
 // stmt is q's prepared statement bound to this transaction, or nil (then
 // q is noted for preparing after the transaction).
-func (t *Tx) stmt(ctx context.Context, q string) *sql.Stmt {
+func (t *Tx) stmt(q string) *sql.Stmt {
 	t.db.mu.RLock()
 	s, known := t.db.wstmts[q]
 	t.db.mu.RUnlock()
 	if s != nil {
-		return t.tx.StmtContext(ctx, s)
+		return t.tx.StmtContext(t.steady, s)
 	}
 	if !known && len(t.unprepared) < 64 && t.db.dialect.prepares() {
 		t.unprepared = append(t.unprepared, q)
@@ -456,7 +465,7 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 	began := time.Now()
 	var t *Tx
 	if err == nil {
-		t = &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
+		t = &Tx{tx: sqlTx, db: db, ctx: ctx, steady: context.WithoutCancel(ctx), Now: db.Now()}
 		if pre != nil {
 			// The write lock is held (SQLite: BEGIN IMMEDIATE; PostgreSQL:
 			// the advisory lock its BEGIN took): no write commits until this
