@@ -461,7 +461,7 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 	}
 	start := time.Now()
 	begin, bumped := db.dialect.writeContext(ctx, bump)
-	sqlTx, err := db.write.BeginTx(begin, nil)
+	sqlTx, release, err := db.beginWrite(begin)
 	began := time.Now()
 	var t *Tx
 	if err == nil {
@@ -492,7 +492,8 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		}
 		if err != nil {
 			sqlTx.Rollback()
-		} else if err = sqlTx.Commit(); err == nil {
+			release()
+		} else if err = commitAndRelease(sqlTx, release); err == nil {
 			dropCounters(ctx)
 			if rec != nil {
 				rec.done = true
@@ -522,6 +523,38 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 // (SQLite: PostgreSQL folds its own into the COMMIT), returning the webhook
 // counter at no extra statement.
 const bumpReturningWebhooks = `UPDATE change_counter SET n = n + 1 WHERE id = 1 RETURNING webhooks`
+
+// beginWrite begins a write transaction. Waiting for the single writer
+// ends with ctx (a request whose client left does not queue on). When the
+// engine's BEGIN does not itself wait for a lock (SQLite: the writer
+// connection is the lock), the transaction then runs under ctx without its
+// end: database/sql and the driver would otherwise watch the context with
+// a goroutine each for the transaction, its BEGIN and its COMMIT, all on
+// the single writer, and a write that has begun finishes (or fails) on its
+// own in a few milliseconds. release returns the connection (after the
+// commit or rollback, before anything else uses the writer).
+func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, func(), error) {
+	if db.dialect.locksInBegin() {
+		tx, err := db.write.BeginTx(ctx, nil)
+		return tx, func() {}, err
+	}
+	conn, err := db.write.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err := conn.BeginTx(context.WithoutCancel(ctx), nil)
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	return tx, func() { conn.Close() }, nil
+}
+
+// commitAndRelease commits tx and releases its connection (beginWrite).
+func commitAndRelease(tx *sql.Tx, release func()) error {
+	defer release()
+	return tx.Commit()
+}
 
 // WriteObserver is told about every write transaction: how long it waited
 // for the single writer connection, how long it then held it (up to and
