@@ -43,14 +43,14 @@ func CopyDatabase(ctx context.Context, src, dst *DB) ([]TableCount, error) {
 			return err
 		}
 		return dst.Write(ctx, func(to *Tx) error {
-			if err := refuseNonEmpty(to, order); err != nil {
-				return err
-			}
 			// The copy replaces the target's counters with the source's; the
 			// webhook counter must still move past every value a process
 			// serving the target may have read (webhookSubs).
 			var webhooksBefore int64
 			if err := to.QueryRowContext(ctx, `SELECT webhooks FROM change_counter WHERE id = 1`).Scan(&webhooksBefore); err != nil {
+				return err
+			}
+			if err := refuseNonEmpty(to, order); err != nil {
 				return err
 			}
 			restore, err := dst.dialect.suspendChecks(to, order)

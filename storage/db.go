@@ -486,6 +486,9 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 			// the write lock its place in the transaction changes nothing else.
 			err = t.QueryRowContext(ctx, bumpReturningWebhooks).Scan(&t.webhooks)
 			t.webhooksKnown = err == nil
+			if errors.Is(err, sql.ErrNoRows) {
+				err = nil // no counter row (a copy-db target mid-copy): nothing to bump, the sink's statement decides
+			}
 		}
 		if err == nil {
 			err = t.recordChanges(ctx, rec)
