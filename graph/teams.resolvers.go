@@ -25,11 +25,8 @@ func (r *mutationResolver) CreateTeam(ctx context.Context, organizationID string
 		return nil, err
 	}
 	ctx = recordChange(ctx, organizationID, "team.created", "team", "", map[string]any{"title": input.Title, "members": members})
-	id, err := r.Store.CreateTeam(ctx, organizationID, input.Title, members)
-	if err != nil {
-		return nil, err
-	}
-	t, err := r.Store.Team(ctx, organizationID, id)
+	// The team as stored, without reading it back (a read per create).
+	t, err := r.Store.NewTeam(ctx, organizationID, input.Title, members)
 	if err != nil {
 		return nil, err
 	}

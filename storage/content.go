@@ -181,7 +181,8 @@ func tableOf(kind string) string {
 // orgID), trashed spaces included, skipping skip; "" when there is none.
 func lastPosition(tx *Tx, orgID string, parent *string, skip ContentRef) (string, error) {
 	if skip == (ContentRef{}) {
-		return endPosition(tx, orgID, parent)
+		last, _, err := endPosition(tx, orgID, parent)
+		return last, err
 	}
 	s, ok, err := neighbour(tx, orgID, parent, "", "", siblingSide{before: true}, skip)
 	if !ok {
@@ -193,31 +194,33 @@ func lastPosition(tx *Tx, orgID string, parent *string, skip ContentRef) (string
 // endPosition is lastPosition with nothing skipped, in one statement (every
 // create asks it on the single writer): the greater of the two tables' last
 // positions, each one seek at the end of its (organization_id, parent_id,
-// position, id) index (SQLite's min/max optimization).
-func endPosition(tx *Tx, orgID string, parent *string) (string, error) {
-	level, args := `organization_id = ? AND parent_id IS NULL`, []any{orgID, orgID}
-	if parent != nil {
-		level, args = `organization_id = ? AND parent_id = ?`, []any{orgID, *parent, orgID, *parent}
+// position, id) index (SQLite's min/max optimization), and in the same
+// statement the parent collection's sort key (parentSortKey; "" at the top
+// level, ErrNotFound when parent does not exist).
+func endPosition(tx *Tx, orgID string, parent *string) (last, parentKey string, err error) {
+	if parent == nil {
+		err = tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(p), '') FROM (SELECT MAX(position) AS p FROM collections WHERE organization_id = ? AND parent_id IS NULL
+ UNION ALL SELECT MAX(position) FROM spaces WHERE organization_id = ? AND parent_id IS NULL) ends`, orgID, orgID).Scan(&last)
+		return last, "", err
 	}
-	var last string
-	err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(p), '') FROM (SELECT MAX(position) AS p FROM collections WHERE `+level+
-		` UNION ALL SELECT MAX(position) FROM spaces WHERE `+level+`) ends`, args...).Scan(&last)
-	return last, err
+	var key sql.NullString
+	err = tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(p), ''), (SELECT sort_key FROM collections WHERE id = ?) FROM (SELECT MAX(position) AS p FROM collections WHERE organization_id = ? AND parent_id = ?
+ UNION ALL SELECT MAX(position) FROM spaces WHERE organization_id = ? AND parent_id = ?) ends`, *parent, orgID, *parent, orgID, *parent).Scan(&last, &key)
+	if err == nil && !key.Valid {
+		err = ErrNotFound
+	}
+	return last, key.String, err
 }
 
 // endOf is the position and sort key of a new item at the end of parent
 // (nil: the top level of orgID). ErrNotFound when parent does not exist.
 func endOf(tx *Tx, orgID string, parent *string) (pos, key string, err error) {
-	last, err := lastPosition(tx, orgID, parent, ContentRef{})
+	last, pk, err := endPosition(tx, orgID, parent)
 	if err != nil {
 		return "", "", err
 	}
 	if pos, err = keyBetween(last, ""); err != nil {
 		return "", "", fmt.Errorf("position after %q: %w", last, err)
-	}
-	pk, err := parentSortKey(tx, parent)
-	if err != nil {
-		return "", "", err
 	}
 	if pk == "" {
 		return pos, pos, nil

@@ -43,6 +43,13 @@ func CopyDatabase(ctx context.Context, src, dst *DB) ([]TableCount, error) {
 			return err
 		}
 		return dst.Write(ctx, func(to *Tx) error {
+			// The copy replaces the target's counters with the source's; the
+			// webhook counter must still move past every value a process
+			// serving the target may have read (webhookSubs).
+			var webhooksBefore int64
+			if err := to.QueryRowContext(ctx, `SELECT webhooks FROM change_counter WHERE id = 1`).Scan(&webhooksBefore); err != nil {
+				return err
+			}
 			if err := refuseNonEmpty(to, order); err != nil {
 				return err
 			}
@@ -63,6 +70,9 @@ func CopyDatabase(ctx context.Context, src, dst *DB) ([]TableCount, error) {
 			}
 			counts = append(counts, TableCount{Table: searchIndexTable, Source: n})
 			if err := restore(); err != nil {
+				return err
+			}
+			if _, err := to.exec(`UPDATE change_counter SET webhooks = webhooks + ? WHERE id = 1`, webhooksBefore+1); err != nil {
 				return err
 			}
 			var wrong []string

@@ -58,6 +58,7 @@ type DB struct {
 	auditIDs      auditIDs               // ids of audit entries, increasing (audit.go)
 	webhookWake   atomic.Pointer[func()] // see OnWebhooksQueued
 	countersRead  countersReader         // the dialect's counterReader (nil: the reader pool)
+	webhookSubs   webhookSubs            // subscribed events by organization (webhooks.go)
 }
 
 // checkpointPages is the writer's automatic checkpoint threshold in WAL
@@ -316,7 +317,9 @@ type Tx struct {
 	tx  *sql.Tx
 	db  *DB
 	ctx context.Context
-	Now time.Time
+	// steady is ctx without its end, for the statements (see QueryContext).
+	steady context.Context
+	Now    time.Time
 	// unprepared is the SQL this transaction ran without a prepared
 	// statement; Write prepares it once the writer is free again.
 	unprepared []string
@@ -324,6 +327,11 @@ type Tx struct {
 	// recorded changes that leave TargetID empty (changes.go).
 	createdID string
 	noChange  bool // see unchanged
+	// webhooks is the webhook counter this transaction's change-counter
+	// bump returned (webhookSubs); known false when the engine bumps at
+	// the commit (PostgreSQL) or the write does not bump.
+	webhooks      int64
+	webhooksKnown bool
 	// committed runs once the transaction has committed (wake-ups of
 	// background workers whose queue it wrote to).
 	committed []func()
@@ -340,32 +348,39 @@ func (t *Tx) afterCommit(f func()) { t.committed = append(t.committed, f) }
 // parsing. Multi-row queries stay unprepared: one prepared SQLite statement
 // cannot run twice at once, and a loop over rows may run its own query again
 // (tree walks); Exec and QueryRow finish (at Scan) before anything else runs.
-func (t *Tx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(ctx, q, args...)
+//
+// The statements run with t.steady, not the caller's context: a statement
+// under a context that can end costs the SQLite driver a watcher goroutine
+// and a progress handler (to interrupt it), several per write on the single
+// writer. The transaction as a whole still ends with the request's context
+// (database/sql rolls it back, and its BEGIN and COMMIT use it): a
+// statement already running finishes first.
+func (t *Tx) QueryContext(_ context.Context, q string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(t.steady, q, args...)
 }
 
-func (t *Tx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if s := t.stmt(ctx, q); s != nil {
-		return s.QueryRowContext(ctx, args...)
+func (t *Tx) QueryRowContext(_ context.Context, q string, args ...any) *sql.Row {
+	if s := t.stmt(q); s != nil {
+		return s.QueryRowContext(t.steady, args...)
 	}
-	return t.tx.QueryRowContext(ctx, q, args...)
+	return t.tx.QueryRowContext(t.steady, q, args...)
 }
 
-func (t *Tx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if s := t.stmt(ctx, q); s != nil {
-		return s.ExecContext(ctx, args...)
+func (t *Tx) ExecContext(_ context.Context, q string, args ...any) (sql.Result, error) {
+	if s := t.stmt(q); s != nil {
+		return s.ExecContext(t.steady, args...)
 	}
-	return t.tx.ExecContext(ctx, q, args...)
+	return t.tx.ExecContext(t.steady, q, args...)
 }
 
 // stmt is q's prepared statement bound to this transaction, or nil (then
 // q is noted for preparing after the transaction).
-func (t *Tx) stmt(ctx context.Context, q string) *sql.Stmt {
+func (t *Tx) stmt(q string) *sql.Stmt {
 	t.db.mu.RLock()
 	s, known := t.db.wstmts[q]
 	t.db.mu.RUnlock()
 	if s != nil {
-		return t.tx.StmtContext(ctx, s)
+		return t.tx.StmtContext(t.steady, s)
 	}
 	if !known && len(t.unprepared) < 64 && t.db.dialect.prepares() {
 		t.unprepared = append(t.unprepared, q)
@@ -451,11 +466,11 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 	}
 	start := time.Now()
 	begin, bumped := db.dialect.writeContext(ctx, bump)
-	sqlTx, err := db.write.BeginTx(begin, nil)
+	sqlTx, release, err := db.beginWrite(begin)
 	began := time.Now()
 	var t *Tx
 	if err == nil {
-		t = &Tx{tx: sqlTx, db: db, ctx: ctx, Now: db.Now()}
+		t = &Tx{tx: sqlTx, db: db, ctx: ctx, steady: context.WithoutCancel(ctx), Now: db.Now()}
 		if pre != nil {
 			// The write lock is held (SQLite: BEGIN IMMEDIATE; PostgreSQL:
 			// the advisory lock its BEGIN took): no write commits until this
@@ -469,15 +484,24 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		if err == nil && hook != nil {
 			err = hook.fn(t)
 		}
+		if err == nil && bump && !bumped {
+			// Before the changes are recorded: the bump also returns the
+			// webhook counter, which tells the webhook sink whether its
+			// summary of the subscriptions still holds (webhookSubs). Under
+			// the write lock its place in the transaction changes nothing else.
+			err = t.QueryRowContext(ctx, bumpReturningWebhooks).Scan(&t.webhooks)
+			t.webhooksKnown = err == nil
+			if errors.Is(err, sql.ErrNoRows) {
+				err = nil // no counter row (a copy-db target mid-copy): nothing to bump, the sink's statement decides
+			}
+		}
 		if err == nil {
 			err = t.recordChanges(ctx, rec)
 		}
-		if err == nil && bump && !bumped {
-			_, err = t.exec(`UPDATE change_counter SET n = n + 1 WHERE id = 1`)
-		}
 		if err != nil {
 			sqlTx.Rollback()
-		} else if err = sqlTx.Commit(); err == nil {
+			release()
+		} else if err = commitAndRelease(sqlTx, release); err == nil {
 			dropCounters(ctx)
 			if rec != nil {
 				rec.done = true
@@ -501,6 +525,43 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		(*obs)(began.Sub(start), held, err)
 	}
 	return err
+}
+
+// bumpReturningWebhooks is the change-counter bump of a write transaction
+// (SQLite: PostgreSQL folds its own into the COMMIT), returning the webhook
+// counter at no extra statement.
+const bumpReturningWebhooks = `UPDATE change_counter SET n = n + 1 WHERE id = 1 RETURNING webhooks`
+
+// beginWrite begins a write transaction. Waiting for the single writer
+// ends with ctx (a request whose client left does not queue on). When the
+// engine's BEGIN does not itself wait for a lock (SQLite: the writer
+// connection is the lock), the transaction then runs under ctx without its
+// end: database/sql and the driver would otherwise watch the context with
+// a goroutine each for the transaction, its BEGIN and its COMMIT, all on
+// the single writer, and a write that has begun finishes (or fails) on its
+// own in a few milliseconds. release returns the connection (after the
+// commit or rollback, before anything else uses the writer).
+func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, func(), error) {
+	if db.dialect.locksInBegin() {
+		tx, err := db.write.BeginTx(ctx, nil)
+		return tx, func() {}, err
+	}
+	conn, err := db.write.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err := conn.BeginTx(context.WithoutCancel(ctx), nil)
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	return tx, func() { conn.Close() }, nil
+}
+
+// commitAndRelease commits tx and releases its connection (beginWrite).
+func commitAndRelease(tx *sql.Tx, release func()) error {
+	defer release()
+	return tx.Commit()
 }
 
 // WriteObserver is told about every write transaction: how long it waited

@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -48,5 +49,39 @@ func TestConcurrentListsOnColdStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// On SQLite a write that has begun runs to its end even when its request's
+// context ends meanwhile (its statements and COMMIT do not watch the
+// context: beginWrite), and a write whose context ended before it began
+// does not run at all. Either way nothing is half done.
+func TestWriteBegunFinishesAfterTheRequestEnds(t *testing.T) {
+	storagetest.SQLiteOnly(t, "PostgreSQL's BEGIN waits for the advisory lock under the request's context")
+	db, err := storage.Open(storagetest.Target(t), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	const bump = `UPDATE change_counter SET webhooks = webhooks + 1 WHERE id = 1`
+	err = db.Write(ctx, func(tx *storage.Tx) error {
+		cancel() // the client went away mid-write
+		time.Sleep(10 * time.Millisecond)
+		_, err := tx.ExecContext(ctx, bump)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("a begun write failed once its context ended: %v", err)
+	}
+	var n int
+	if err := db.Write(context.Background(), func(tx *storage.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT webhooks FROM change_counter WHERE id = 1`).Scan(&n)
+	}); err != nil || n != 1 {
+		t.Fatalf("the begun write's statement: counter %d (%v), want 1", n, err)
+	}
+	ran := false
+	if err := db.Write(ctx, func(*storage.Tx) error { ran = true; return nil }); !errors.Is(err, context.Canceled) || ran {
+		t.Fatalf("a write whose context had ended: ran %v, error %v", ran, err)
 	}
 }

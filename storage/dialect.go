@@ -34,6 +34,10 @@ type dialect interface {
 	// write lock in the BEGIN's round trip and bumps in the COMMIT's
 	// (pgConn.BeginTx); SQLite's BEGIN IMMEDIATE holds its write lock.
 	writeContext(ctx context.Context, bump bool) (c context.Context, bumped bool)
+	// locksInBegin says whether a write transaction's BEGIN waits for the
+	// write lock (PostgreSQL's advisory lock), so that it must end with the
+	// request's context (see beginWrite).
+	locksInBegin() bool
 	// readOptions are the options of a read transaction (ReadTx).
 	readOptions() *sql.TxOptions
 	// prepares says whether the storage should keep prepared statements

@@ -99,6 +99,10 @@ func (postgresDialect) writeContext(ctx context.Context, bump bool) (context.Con
 	return context.WithValue(ctx, bumpAtCommit{}, true), true
 }
 
+// locksInBegin: BEGIN takes the advisory write lock (beginWriteSQL), a wait
+// that must end with the request.
+func (postgresDialect) locksInBegin() bool { return true }
+
 // readOptions: REPEATABLE READ gives the whole read transaction one
 // snapshot (a page and its count agree), as a SQLite read transaction does.
 func (postgresDialect) readOptions() *sql.TxOptions { return &postgresRead }

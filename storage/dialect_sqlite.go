@@ -80,6 +80,10 @@ func (sqliteDialect) writeContext(ctx context.Context, _ bool) (context.Context,
 	return ctx, false
 }
 
+// locksInBegin: the single writer connection is the lock within the
+// process; BEGIN IMMEDIATE waits only for another process (busy_timeout).
+func (sqliteDialect) locksInBegin() bool { return false }
+
 // readOptions: a SQLite read transaction sees one snapshot of the WAL.
 func (sqliteDialect) readOptions() *sql.TxOptions { return &sqliteRead }
 

@@ -317,9 +317,12 @@ func TestEndPositionAgreesWithNeighbour(t *testing.T) {
 	}
 	for _, parent := range []*string{nil, &c.ID, &empty.ID} {
 		err := db.Write(ctx, func(tx *Tx) error {
-			got, err := endPosition(tx, org, parent)
+			got, gotKey, err := endPosition(tx, org, parent)
 			if err != nil {
 				return err
+			}
+			if wantKey, err := parentSortKey(tx, parent); err != nil || gotKey != wantKey {
+				t.Errorf("parent %v: endPosition's parent key %q, parentSortKey %q (%v)", parent, gotKey, wantKey, err)
 			}
 			s, ok, err := neighbour(tx, org, parent, "", "", siblingSide{before: true}, ContentRef{})
 			if err != nil {
@@ -336,5 +339,13 @@ func TestEndPositionAgreesWithNeighbour(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+	missing := "nosuchcollection0000"
+	err = db.Write(ctx, func(tx *Tx) error {
+		_, _, err := endPosition(tx, org, &missing)
+		return err
+	})
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("endPosition under a missing collection: %v, want ErrNotFound", err)
 	}
 }

@@ -54,6 +54,7 @@ type Teams interface {
 	TeamRole(ctx context.Context, teamID, userID string) (string, error)
 	OwnedTeamIDs(ctx context.Context, orgID, userID string) (map[string]bool, error)
 	CreateTeam(ctx context.Context, orgID, title string, memberIDs []string) (string, error)
+	NewTeam(ctx context.Context, orgID, title string, memberIDs []string) (Team, error)
 	RenameTeam(ctx context.Context, orgID, teamID, title string) error
 	DeleteTeam(ctx context.Context, orgID, teamID string) (bool, error)
 	ChangeTeamMembers(ctx context.Context, orgID, teamID string, c TeamMembersChange) error

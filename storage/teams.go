@@ -101,22 +101,37 @@ func (db *DB) TeamRole(ctx context.Context, teamID, userID string) (string, erro
 }
 
 // CreateTeam creates a team with the given members (user ids of members of
-// orgID), each with role "member".
+// orgID), each with role "member", and returns its id (NewTeam).
 func (db *DB) CreateTeam(ctx context.Context, orgID, title string, memberIDs []string) (string, error) {
-	id := NewID()
+	t, err := db.NewTeam(ctx, orgID, title, memberIDs)
+	return t.ID, err
+}
+
+// NewTeam is CreateTeam returning the team as Team reads it, from what the
+// write stored (no read back: a new team's member count is its distinct
+// members, and no space is granted to it yet).
+func (db *DB) NewTeam(ctx context.Context, orgID, title string, memberIDs []string) (Team, error) {
+	t := Team{ID: NewID(), OrganizationID: orgID, Title: title}
 	err := db.Write(ctx, func(tx *Tx) error {
-		tx.created(id)
-		if _, err := tx.exec(`INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)`, id, orgID, title, ms(tx.Now)); err != nil {
+		tx.created(t.ID)
+		t.CreatedAt = FromMillis(ms(tx.Now))
+		if _, err := tx.exec(`INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)`, t.ID, orgID, title, ms(tx.Now)); err != nil {
 			return err
 		}
+		added := make(map[string]bool, len(memberIDs))
 		for _, uid := range memberIDs {
-			if err := upsertTeamMember(tx, id, orgID, uid, "member", false); err != nil {
+			if err := upsertTeamMember(tx, t.ID, orgID, uid, "member", false); err != nil {
 				return err
 			}
+			added[uid] = true
 		}
+		t.Members = len(added)
 		return nil
 	})
-	return id, err
+	if err != nil {
+		return Team{}, err
+	}
+	return t, nil
 }
 
 func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) error {

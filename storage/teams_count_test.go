@@ -108,3 +108,34 @@ func TestMemberTeamCountStaysExact(t *testing.T) {
 		t.Fatalf("other organization: %d teams (%v), want 1", m.Teams, err)
 	}
 }
+
+// NewTeam answers the team as a read of it finds it (the create resolver
+// answers from it without reading the team back): members counted once
+// each, no spaces, the stored creation time.
+func TestNewTeamIsTheStoredTeam(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t, storagetest.Target(t))
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "admin@example.com", "Admin", "h0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	org := b.Organization.ID
+	read := "read"
+	u, _, err := db.CreateUserWithToken(ctx, "a@example.com", "A", org, &read, true, "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, members := range [][]string{nil, {u.ID}, {u.ID, b.User.ID, u.ID}} {
+		made, err := db.NewTeam(ctx, org, "Team", members)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := db.Team(ctx, org, made.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if made != stored {
+			t.Fatalf("members %v: NewTeam answered %+v, the stored team is %+v", members, made, stored)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -117,6 +118,9 @@ func queueWebhookDeliveries(tx *Tx, _ Actor, c Change) error {
 	if !webhookEvents[event] || c.OrganizationID == "" {
 		return nil
 	}
+	if subscribed, err := tx.db.webhookSubs.subscribed(tx, c.OrganizationID, event); err != nil || !subscribed {
+		return err // no endpoint of the organization listens: no payload, no statement
+	}
 	id := NewTimedID()
 	body := WebhookPayload(id, event, tx.Now, c.OrganizationID, changeData(c))
 	now := ms(tx.Now)
@@ -128,6 +132,82 @@ func queueWebhookDeliveries(tx *Tx, _ Actor, c Change) error {
 		tx.afterCommit(tx.db.webhooksQueued)
 	}
 	return nil
+}
+
+// webhookSubs summarizes, by organization, the events some webhook is
+// subscribed to, so that a change nobody listens to (the common case: most
+// organizations have no webhook) costs the single writer no statement. It
+// is exact while the webhook counter stands still: writeSubscriptions
+// bumps the counter in the transaction that changes subscriptions (in any
+// process), and every write transaction reads it back from its own
+// change-counter bump (bumpReturningWebhooks), so a summary taken under
+// another counter value is never used. Removed subscriptions leave a
+// summary that says too much, which only costs the statement. An entry is
+// kept only once the transaction that read it has committed (a rolled-back
+// transaction's reading may not be what the counter's value stands for).
+type webhookSubs struct {
+	mu   sync.Mutex
+	gen  int64                      // the webhook counter the entries were read under
+	orgs map[string]map[string]bool // organization id → subscribed events (empty: none)
+}
+
+// maxWebhookSubs bounds the organizations summarized (emptied when full).
+const maxWebhookSubs = 10_000
+
+// subscribed tells whether some webhook of orgID is subscribed to event,
+// from the summary when it is valid for tx's counter reading, or else
+// read in tx (PostgreSQL, which bumps the counter at the commit, always
+// answers true: the sink's statement then decides).
+func (w *webhookSubs) subscribed(tx *Tx, orgID, event string) (bool, error) {
+	if !tx.webhooksKnown {
+		return true, nil
+	}
+	w.mu.Lock()
+	events, ok := w.orgs[orgID]
+	if ok && w.gen != tx.webhooks {
+		ok = false
+	}
+	w.mu.Unlock()
+	if ok {
+		return events[event], nil
+	}
+	rows, err := tx.QueryContext(tx.ctx, `SELECT DISTINCT event FROM webhook_subscriptions WHERE organization_id = ?`, orgID)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	events = map[string]bool{}
+	for rows.Next() {
+		var e string
+		if err := rows.Scan(&e); err != nil {
+			return false, err
+		}
+		events[e] = true
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	gen := tx.webhooks
+	tx.afterCommit(func() { w.keep(gen, orgID, events) })
+	return events[event], nil
+}
+
+// keep stores an organization's summary read under the counter value gen;
+// a summary under another value empties the others.
+func (w *webhookSubs) keep(gen int64, orgID string, events map[string]bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.orgs == nil || w.gen != gen || len(w.orgs) >= maxWebhookSubs {
+		w.orgs, w.gen = map[string]map[string]bool{}, gen
+	}
+	w.orgs[orgID] = events
+}
+
+// bumpWebhookCounter tells every process's webhookSubs that subscriptions
+// changed (in the transaction that changes them).
+func bumpWebhookCounter(tx *Tx) error {
+	_, err := tx.exec(`UPDATE change_counter SET webhooks = webhooks + 1 WHERE id = 1`)
+	return err
 }
 
 // OnWebhooksQueued sets what is called after a commit that queued webhook
@@ -164,6 +244,9 @@ func scanWebhook(sc interface{ Scan(...any) error }) (Webhook, error) {
 
 // writeSubscriptions replaces a webhook's subscriptions with events.
 func writeSubscriptions(tx *Tx, w Webhook, events []string) error {
+	if err := bumpWebhookCounter(tx); err != nil {
+		return err
+	}
 	if _, err := tx.exec(`DELETE FROM webhook_subscriptions WHERE webhook_id = ?`, w.ID); err != nil {
 		return err
 	}

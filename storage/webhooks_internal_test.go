@@ -48,3 +48,46 @@ func BenchmarkWebhookSinkWithoutWebhooks(b *testing.B) {
 		})
 	}
 }
+
+// A change no endpoint of its organization subscribes to runs no statement
+// of the webhook sink once the organization's summary is known (SQLite,
+// whose counter bump returns the webhook counter): with the outbox table
+// gone, the write still commits. And writeSubscriptions moves the counter.
+func TestWebhookSinkSkipsUnsubscribedOrganizations(t *testing.T) {
+	db, err := Open(testTarget(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if db.Engine() != "sqlite" {
+		t.Skip("PostgreSQL bumps the counter at the commit: its sink always runs its statement")
+	}
+	ctx := context.Background()
+	rec := func() context.Context {
+		return RecordingChange(ctx, Change{OrganizationID: "o-1", Action: "space.created", TargetType: "space", TargetID: "s1"})
+	}
+	if err := db.Write(rec(), func(*Tx) error { return nil }); err != nil { // reads and keeps the summary
+		t.Fatal(err)
+	}
+	if err := db.Write(ctx, func(tx *Tx) error { _, err := tx.exec(`DROP TABLE webhook_deliveries`); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Write(rec(), func(*Tx) error { return nil }); err != nil {
+		t.Fatalf("a change nobody subscribes to ran the sink's statement: %v", err)
+	}
+	counter := func() (n int64) {
+		if err := db.r().QueryRowContext(ctx, `SELECT webhooks FROM change_counter WHERE id = 1`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := counter()
+	if err := db.Write(ctx, func(tx *Tx) error {
+		return writeSubscriptions(tx, Webhook{ID: "w-1", OrganizationID: "o-1"}, nil)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if after := counter(); after != before+1 {
+		t.Fatalf("writeSubscriptions: webhook counter %d → %d", before, after)
+	}
+}

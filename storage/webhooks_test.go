@@ -235,3 +235,75 @@ func TestWebhookDeliveryPurge(t *testing.T) {
 		t.Fatalf("after the purge: %v", l)
 	}
 }
+
+// The webhook sink skips organizations with no endpoint subscribed to an
+// event by a summary kept per organization (webhookSubs); another process
+// adding, changing or re-subscribing a webhook on the same database is
+// honoured by this process's next write, and a summary read in a
+// transaction that rolls back is not kept.
+func TestWebhookAddedByAnotherProcessIsHonoured(t *testing.T) {
+	target := storagetest.Target(t)
+	db := openDB(t, target)
+	other := openDB(t, target) // another process on the same database
+	ctx := context.Background()
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Acme", "a@acme.test", "A", "hash-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	org := b.Organization.ID
+	create := func(c context.Context) {
+		t.Helper()
+		sp := storage.Space{OrganizationID: org, Title: "Guide", Visibility: "private", EditMode: "live"}
+		rec := storage.RecordingChange(c, storage.Change{OrganizationID: org, Action: "space.created", TargetType: "space", Fields: map[string]any{"title": "Guide"}})
+		if err := db.CreateSpace(rec, &sp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deliveries := func(w storage.Webhook) int {
+		t.Helper()
+		p, err := db.ListWebhookDeliveries(ctx, w.ID, storage.PageQuery{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(p.Items)
+	}
+	create(ctx) // no webhook: the summary says so
+	create(ctx)
+
+	w := storage.Webhook{OrganizationID: org, URL: "https://x.test", Events: []string{"space.created"}, Active: true, Secret: "whsec_k"}
+	if err := other.CreateWebhook(ctx, &w); err != nil {
+		t.Fatal(err)
+	}
+	create(ctx)
+	if n := deliveries(w); n != 1 {
+		t.Fatalf("after another process added a webhook: %d deliveries, want 1", n)
+	}
+	if err := other.UpdateWebhook(ctx, org, w.ID, storage.WebhookUpdate{Events: []string{"page.changed"}}); err != nil {
+		t.Fatal(err)
+	}
+	create(ctx)
+	if n := deliveries(w); n != 1 {
+		t.Fatalf("after unsubscribing: %d deliveries, want 1", n)
+	}
+	// A rolled-back write that read the summary keeps nothing: a later
+	// subscription by the other process is still seen.
+	failed := errors.New("fail")
+	rec := storage.RecordingChange(ctx, storage.Change{OrganizationID: org, Action: "space.created", TargetType: "space", TargetID: "x"})
+	if err := db.Write(rec, func(*storage.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	restore := storage.AddChangeSinkForTest(func(*storage.Tx, storage.Actor, storage.Change) error { return failed })
+	if err := db.Write(storage.RecordingChange(ctx, storage.Change{OrganizationID: org, Action: "space.created", TargetType: "space", TargetID: "y"}),
+		func(*storage.Tx) error { return nil }); !errors.Is(err, failed) {
+		t.Fatal(err)
+	}
+	restore()
+	if err := other.UpdateWebhook(ctx, org, w.ID, storage.WebhookUpdate{Events: []string{"page.changed", "space.created"}}); err != nil {
+		t.Fatal(err)
+	}
+	before := deliveries(w)
+	create(ctx)
+	if n := deliveries(w); n != before+1 {
+		t.Fatalf("after re-subscribing: %d deliveries, want %d", n, before+1)
+	}
+}

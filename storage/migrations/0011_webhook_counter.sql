@@ -1,0 +1,11 @@
+-- The webhook counter (issue 15, the durable create): moves whenever an
+-- organization's webhook subscriptions change (storage/webhooks.go
+-- writeSubscriptions). The write transaction's change-counter bump returns
+-- it, so the webhook outbox sink knows from the statement it runs anyway
+-- whether its cached summary of each organization's subscribed events is
+-- still exact, even when another process (docsapi admin, a second replica)
+-- changed the subscriptions; a change no endpoint subscribes to then runs
+-- no statement at all. Only a column of the one-row counter table
+-- (created before any migration), so it does not depend on the order in
+-- which migrations ran.
+ALTER TABLE change_counter ADD COLUMN webhooks INTEGER NOT NULL DEFAULT 0;
