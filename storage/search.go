@@ -152,21 +152,26 @@ func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, lim
 		return nil, 0, err
 	}
 	stamp := untilContentChanges(searchKey("pages", scope, offset, limit, 5, strings.Join(words, " ")), spaceID)
-	a, err := db.cachedSearch(ctx, stamp, func(tx queryer) (a searchAnswer, err error) {
-		matches, rankings, err := rankSpaces(ctx, tx, words, scope, keep(offset, limit))
-		m := matches[spaceID]
-		a.count = m.count
-		if err != nil || offset >= len(m.best) {
-			return a, err
-		}
-		var ids []spacePage
-		for _, p := range m.best[offset:min(len(m.best), offset+limit)] {
-			ids = append(ids, spacePage{spaceID, p.pageID})
-		}
-		a.pages, err = pageHits(ctx, tx, words, rankings, ids, 5)
-		return a, err
+	a, err := db.cachedSearch(ctx, stamp, func(tx queryer) (searchAnswer, error) {
+		return searchPages(ctx, tx, spaceID, words, offset, limit)
 	})
 	return a.pages, a.count, err
+}
+
+// searchPages ranks a space's pages (SearchPages without the cache).
+func searchPages(ctx context.Context, tx queryer, spaceID string, words []string, offset, limit int) (a searchAnswer, err error) {
+	matches, rankings, err := rankSpaces(ctx, tx, words, []string{spaceID}, keep(offset, limit))
+	m := matches[spaceID]
+	a.count = m.count
+	if err != nil || offset >= len(m.best) {
+		return a, err
+	}
+	var ids []spacePage
+	for _, p := range m.best[offset:min(len(m.best), offset+limit)] {
+		ids = append(ids, spacePage{spaceID, p.pageID})
+	}
+	a.pages, err = pageHits(ctx, tx, words, rankings, ids, 5)
+	return a, err
 }
 
 // keep is the number of best matches a page of results needs.

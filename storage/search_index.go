@@ -6,15 +6,16 @@ package storage
 //
 //   - search_pages: one row per indexed page of a space, with its doc
 //     number (dense per space: new pages take the space's next one, a
-//     changed page keeps its own) and its sections (title and body, JSON),
-//     from which the page's terms are read again when it changes or goes,
-//     and its excerpts are cut.
+//     changed page keeps its own; indexed both ways) and its sections
+//     (title and body, JSON), from which the page's terms are read again
+//     when it changes or goes, and its excerpts are cut.
 //   - search_postings: per (space, term, chunk of chunkDocs doc numbers) the
 //     docs holding the term in that chunk with their term frequency (a
 //     section-title word counts titleWeight times), delta- and
 //     varint-encoded (postingCodec).
-//   - search_chunks: per (space, chunk) each live doc's length and page id,
-//     which BM25 and the ordering of ties need for every match.
+//   - search_chunks: per (space, chunk) each doc's length (BM25 needs it
+//     for every match), a fixed two bytes per doc number so that a query
+//     reads a match's length without decoding the row.
 //   - search_spaces: per space the number of docs, their total length and
 //     the next doc number.
 //
@@ -158,24 +159,58 @@ func pageTerms(sections []SearchSection) (map[string]int, int) {
 type posting struct {
 	off    uint32
 	weight uint32
-	pageID string // chunk rows only
 }
 
 // encodePostings writes docs (sorted by off): a count, then per doc the
-// delta of its offset, its weight and, with ids, its page id.
-func encodePostings(docs []posting, ids bool) []byte {
+// delta of its offset and its weight, as uvarints.
+func encodePostings(docs []posting) []byte {
 	b := binary.AppendUvarint(make([]byte, 0, 3*len(docs)+2), uint64(len(docs)))
 	prev := uint32(0)
 	for _, d := range docs {
 		b = binary.AppendUvarint(b, uint64(d.off-prev))
 		b = binary.AppendUvarint(b, uint64(d.weight))
-		if ids {
-			b = binary.AppendUvarint(b, uint64(len(d.pageID)))
-			b = append(b, d.pageID...)
-		}
 		prev = d.off
 	}
 	return b
+}
+
+// maxLength is the largest doc length a chunk row holds (longer pages
+// count as this long: BM25 barely tells them apart).
+const maxLength = 1<<16 - 1
+
+// encodeLengths writes a chunk row: two bytes (little endian) per doc
+// number up to the last live doc, 0 for no doc.
+func encodeLengths(docs []posting) []byte {
+	if len(docs) == 0 {
+		return nil
+	}
+	b := make([]byte, 2*(docs[len(docs)-1].off+1))
+	for _, d := range docs {
+		binary.LittleEndian.PutUint16(b[2*d.off:], uint16(max(1, min(d.weight, maxLength))))
+	}
+	return b
+}
+
+// lengthAt is a doc's length in a chunk row (0: no doc).
+func lengthAt(b []byte, off uint32) uint32 {
+	if int(2*off+1) >= len(b) {
+		return 0
+	}
+	return uint32(binary.LittleEndian.Uint16(b[2*off:]))
+}
+
+// decodeLengths is the docs of a chunk row.
+func decodeLengths(b []byte) ([]posting, error) {
+	if len(b)%2 != 0 || len(b) > 2*chunkDocs {
+		return nil, errCorruptPostings
+	}
+	var out []posting
+	for off := uint32(0); int(2*off) < len(b); off++ {
+		if n := lengthAt(b, off); n > 0 {
+			out = append(out, posting{off, n})
+		}
+	}
+	return out, nil
 }
 
 var errCorruptPostings = errors.New("storage: corrupt search postings")
@@ -185,16 +220,15 @@ type postingReader struct {
 	b    []byte
 	left uint64
 	off  uint32
-	ids  bool
 	seen bool // a doc was read: the next offsets must grow
 }
 
-func newPostingReader(b []byte, ids bool) (postingReader, error) {
+func newPostingReader(b []byte) (postingReader, error) {
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > chunkDocs {
 		return postingReader{}, errCorruptPostings
 	}
-	return postingReader{b: b[k:], left: n, ids: ids}, nil
+	return postingReader{b: b[k:], left: n}, nil
 }
 
 // count is the number of docs in the row.
@@ -206,54 +240,46 @@ func postingCount(b []byte) int {
 	return int(n)
 }
 
-// next is the next doc's offset, weight and page id (a slice of the row).
-func (r *postingReader) next() (off, weight uint32, id []byte, ok bool, err error) {
+// next is the next doc's offset and weight.
+func (r *postingReader) next() (off, weight uint32, ok bool, err error) {
 	if r.left == 0 {
-		return 0, 0, nil, false, nil
+		return 0, 0, false, nil
 	}
 	r.left--
 	d, k := binary.Uvarint(r.b)
 	if k <= 0 {
-		return 0, 0, nil, false, errCorruptPostings
+		return 0, 0, false, errCorruptPostings
 	}
 	r.b = r.b[k:]
 	w, k := binary.Uvarint(r.b)
 	if k <= 0 || w > 1<<31 {
-		return 0, 0, nil, false, errCorruptPostings
+		return 0, 0, false, errCorruptPostings
 	}
 	r.b = r.b[k:]
 	if d >= chunkDocs || uint64(r.off)+d >= chunkDocs || (d == 0 && r.seen) {
-		return 0, 0, nil, false, errCorruptPostings
+		return 0, 0, false, errCorruptPostings
 	}
 	r.off += uint32(d)
 	r.seen = true
-	if r.ids {
-		n, k := binary.Uvarint(r.b)
-		if k <= 0 || n > uint64(len(r.b)-k) {
-			return 0, 0, nil, false, errCorruptPostings
-		}
-		id = r.b[k : k+int(n)]
-		r.b = r.b[k+int(n):]
-	}
-	return r.off, uint32(w), id, true, nil
+	return r.off, uint32(w), true, nil
 }
 
 // decodePostings is every doc of a row, in order.
-func decodePostings(b []byte, ids bool) ([]posting, error) {
-	r, err := newPostingReader(b, ids)
+func decodePostings(b []byte) ([]posting, error) {
+	r, err := newPostingReader(b)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]posting, 0, r.left)
 	for {
-		off, w, id, ok, err := r.next()
+		off, w, ok, err := r.next()
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			return out, nil
 		}
-		out = append(out, posting{off: off, weight: w, pageID: string(id)})
+		out = append(out, posting{off: off, weight: w})
 	}
 }
 
@@ -330,9 +356,9 @@ func (c *indexChange) remove(doc int64, sections []SearchSection) {
 	c.length -= int64(n)
 }
 
-// add puts doc (page pageID with these sections) in the index; a doc
-// removed in the same batch (a changed page) is replaced.
-func (c *indexChange) add(doc int64, pageID string, sections []SearchSection) {
+// add puts doc (with these sections) in the index; a doc removed in the
+// same batch (a changed page) is replaced.
+func (c *indexChange) add(doc int64, sections []SearchSection) {
 	tf, n := pageTerms(sections)
 	chunk, off := doc>>chunkBits, uint32(doc&(chunkDocs-1))
 	for term, f := range tf {
@@ -342,7 +368,7 @@ func (c *indexChange) add(doc int64, pageID string, sections []SearchSection) {
 	}
 	e := c.chunkEdit(chunk)
 	delete(e.drop, off)
-	e.put[off] = posting{off: off, weight: uint32(n), pageID: pageID}
+	e.put[off] = posting{off: off, weight: uint32(n)}
 	c.docs++
 	c.length += int64(n)
 }
@@ -395,7 +421,7 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 			}
 			var gone []any
 			for _, t := range part {
-				docs, err := decodeOld(old[t], false)
+				docs, err := decodeOld(old[t], decodePostings)
 				if err != nil {
 					return err
 				}
@@ -406,7 +432,7 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 					}
 					continue
 				}
-				puts = append(puts, []any{c.spaceID, t, chunk, encodePostings(docs, false)})
+				puts = append(puts, []any{c.spaceID, t, chunk, encodePostings(docs)})
 			}
 			if len(gone) > 0 {
 				if _, err := tx.exec(`DELETE FROM search_postings WHERE space_id = ? AND chunk = ? AND term IN (`+placeholders(len(gone))+`)`,
@@ -435,7 +461,7 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 		}
 		var gone []any
 		for _, ch := range part {
-			docs, err := decodeOld(old[ch], true)
+			docs, err := decodeOld(old[ch], decodeLengths)
 			if err != nil {
 				return err
 			}
@@ -446,7 +472,7 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 				}
 				continue
 			}
-			puts = append(puts, []any{c.spaceID, ch, encodePostings(docs, true)})
+			puts = append(puts, []any{c.spaceID, ch, encodeLengths(docs)})
 		}
 		if len(gone) > 0 {
 			if _, err := tx.exec(`DELETE FROM search_chunks WHERE space_id = ? AND chunk IN (`+placeholders(len(gone))+`)`,
@@ -455,8 +481,8 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 			}
 		}
 	}
-	if err := upsertBatch(tx, `INSERT INTO search_chunks (space_id, chunk, docs) VALUES `, 3, puts,
-		` ON CONFLICT (space_id, chunk) DO UPDATE SET docs = excluded.docs`); err != nil {
+	if err := upsertBatch(tx, `INSERT INTO search_chunks (space_id, chunk, lens) VALUES `, 3, puts,
+		` ON CONFLICT (space_id, chunk) DO UPDATE SET lens = excluded.lens`); err != nil {
 		return err
 	}
 	stats.docs += c.docs
@@ -467,11 +493,11 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 	return err
 }
 
-func decodeOld(b []byte, ids bool) ([]posting, error) {
+func decodeOld(b []byte, decode func([]byte) ([]posting, error)) ([]posting, error) {
 	if b == nil {
 		return nil, nil
 	}
-	return decodePostings(b, ids)
+	return decode(b)
 }
 
 // readChunkRows is the search_chunks rows of the given chunks of a space.
@@ -479,7 +505,7 @@ func readChunkRows(ctx context.Context, q queryer, spaceID string, chunks []int6
 	out := map[int64][]byte{}
 	for start := 0; start < len(chunks); start += searchBatch {
 		part := chunks[start:min(start+searchBatch, len(chunks))]
-		rows, err := q.QueryContext(ctx, `SELECT chunk, docs FROM search_chunks WHERE space_id = ? AND chunk IN (`+placeholders(len(part))+`)`,
+		rows, err := q.QueryContext(ctx, `SELECT chunk, lens FROM search_chunks WHERE space_id = ? AND chunk IN (`+placeholders(len(part))+`)`,
 			append([]any{spaceID}, anySlice(part)...)...)
 		if err != nil {
 			return nil, err
@@ -580,7 +606,7 @@ func updateIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchS
 		} else {
 			stats.next++
 		}
-		c.add(doc, id, sections)
+		c.add(doc, sections)
 		b, err := json.Marshal(sections)
 		if err != nil {
 			return err
@@ -668,7 +694,7 @@ func dropSearchSpace(tx *Tx, spaceID string) error {
 func copySearchSpace(tx *Tx, fromSpace, toSpace string) error {
 	for _, q := range []string{
 		`INSERT INTO search_postings (space_id, term, chunk, docs) SELECT ?, term, chunk, docs FROM search_postings WHERE space_id = ?`,
-		`INSERT INTO search_chunks (space_id, chunk, docs) SELECT ?, chunk, docs FROM search_chunks WHERE space_id = ?`,
+		`INSERT INTO search_chunks (space_id, chunk, lens) SELECT ?, chunk, lens FROM search_chunks WHERE space_id = ?`,
 		`INSERT INTO search_pages (space_id, page_id, doc, sections) SELECT ?, page_id, doc, sections FROM search_pages WHERE space_id = ?`,
 		`INSERT INTO search_spaces (space_id, docs, total_len, next_doc) SELECT ?, docs, total_len, next_doc FROM search_spaces WHERE space_id = ?`,
 	} {

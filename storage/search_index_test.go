@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -143,7 +144,20 @@ func indexDump(t *testing.T, db *DB, spaceID string) (map[string]map[string]uint
 	ctx := context.Background()
 	byDoc := map[int64]string{}
 	lens := map[string]uint32{}
-	rows, err := db.read.QueryContext(ctx, `SELECT chunk, docs FROM search_chunks WHERE space_id = ?`, spaceID)
+	rows, err := db.read.QueryContext(ctx, `SELECT doc, page_id FROM search_pages WHERE space_id = ?`, spaceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var doc int64
+		var id string
+		if err := rows.Scan(&doc, &id); err != nil {
+			t.Fatal(err)
+		}
+		byDoc[doc] = id
+	}
+	rows.Close()
+	rows, err = db.read.QueryContext(ctx, `SELECT chunk, lens FROM search_chunks WHERE space_id = ?`, spaceID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,13 +167,16 @@ func indexDump(t *testing.T, db *DB, spaceID string) (map[string]map[string]uint
 		if err := rows.Scan(&ch, &b); err != nil {
 			t.Fatal(err)
 		}
-		docs, err := decodePostings(b, true)
+		docs, err := decodeLengths(b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range docs {
-			byDoc[ch<<chunkBits|int64(d.off)] = d.pageID
-			lens[d.pageID] = d.weight
+			id, ok := byDoc[ch<<chunkBits|int64(d.off)]
+			if !ok {
+				t.Fatalf("chunk %d: doc %d has no page", ch, d.off)
+			}
+			lens[id] = d.weight
 		}
 	}
 	rows.Close()
@@ -175,14 +192,17 @@ func indexDump(t *testing.T, db *DB, spaceID string) (map[string]map[string]uint
 		if err := rows.Scan(&term, &ch, &b); err != nil {
 			t.Fatal(err)
 		}
-		docs, err := decodePostings(b, false)
+		docs, err := decodePostings(b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range docs {
 			id, ok := byDoc[ch<<chunkBits|int64(d.off)]
 			if !ok {
-				t.Fatalf("term %q: doc %d of chunk %d has no chunk entry", term, d.off, ch)
+				t.Fatalf("term %q: doc %d of chunk %d has no page", term, d.off, ch)
+			}
+			if lens[id] == 0 {
+				t.Fatalf("term %q: page %s has no length", term, id)
 			}
 			if tf[id] == nil {
 				tf[id] = map[string]uint32{}
@@ -460,17 +480,26 @@ func TestSearchSpacesAgainstBruteForce(t *testing.T) {
 	}
 }
 
-// FuzzPostingCodec decodes any bytes without panicking, and encodes any
-// docs so that they decode back the same.
+// FuzzPostingCodec decodes any bytes as a posting row and as a chunk row
+// without panicking, and encodes any docs so that they decode back the
+// same.
 func FuzzPostingCodec(f *testing.F) {
-	f.Add([]byte{2, 0, 3, 5, 1}, true, uint16(7))
-	f.Add(encodePostings([]posting{{0, 1, "a"}, {1023, 9, "bb"}}, true), true, uint16(1))
-	f.Add([]byte{0xff, 0xff, 0xff}, false, uint16(0))
-	f.Fuzz(func(t *testing.T, b []byte, ids bool, seed uint16) {
-		if docs, err := decodePostings(b, ids); err == nil {
-			for i := 1; i < len(docs); i++ {
-				if docs[i].off <= docs[i-1].off || docs[i].off >= chunkDocs {
+	f.Add([]byte{2, 0, 3, 5, 1}, uint16(7))
+	f.Add(encodePostings([]posting{{0, 1}, {1023, 9}}), uint16(1))
+	f.Add(encodeLengths([]posting{{0, 1}, {3, 70000}}), uint16(300))
+	f.Add([]byte{0xff, 0xff, 0xff}, uint16(0))
+	f.Fuzz(func(t *testing.T, b []byte, seed uint16) {
+		if docs, err := decodePostings(b); err == nil {
+			for i := range docs {
+				if docs[i].off >= chunkDocs || i > 0 && docs[i].off <= docs[i-1].off {
 					t.Fatalf("decoded offsets out of order: %v", docs)
+				}
+			}
+		}
+		if docs, err := decodeLengths(b); err == nil {
+			for _, d := range docs {
+				if d.off >= chunkDocs || d.weight == 0 {
+					t.Fatalf("decoded lengths: %v", docs)
 				}
 			}
 		}
@@ -483,16 +512,110 @@ func FuzzPostingCodec(f *testing.F) {
 				continue
 			}
 			seen[off] = true
-			d := posting{off: off, weight: uint32(b[i+2]) * uint32(seed)}
-			if ids {
-				d.pageID = string(b[i : i+2])
-			}
-			docs = append(docs, d)
+			docs = append(docs, posting{off: off, weight: 1 + uint32(b[i+2])*uint32(seed)})
 		}
 		sort.Slice(docs, func(i, j int) bool { return docs[i].off < docs[j].off })
-		back, err := decodePostings(encodePostings(docs, ids), ids)
-		if err != nil || fmt.Sprint(back) != fmt.Sprint(docs) && len(docs) > 0 {
-			t.Fatalf("round trip of %v: %v (%v)", docs, back, err)
+		back, err := decodePostings(encodePostings(docs))
+		if err != nil || len(docs) > 0 && fmt.Sprint(back) != fmt.Sprint(docs) {
+			t.Fatalf("postings round trip of %v: %v (%v)", docs, back, err)
+		}
+		lens, err := decodeLengths(encodeLengths(docs))
+		for i := range docs {
+			docs[i].weight = min(docs[i].weight, maxLength)
+		}
+		if err != nil || len(docs) > 0 && fmt.Sprint(lens) != fmt.Sprint(docs) {
+			t.Fatalf("lengths round trip of %v: %v (%v)", docs, lens, err)
 		}
 	})
+}
+
+// BenchmarkSearchCold ranks searches without the answer cache on a seeded
+// database (bench/seed --pages): DOCSAPI_SEARCH_BENCH_DB names it and
+// DOCSAPI_SEARCH_BENCH_SPACE its search_space; skipped without them.
+func BenchmarkSearchCold(b *testing.B) {
+	path, space := os.Getenv("DOCSAPI_SEARCH_BENCH_DB"), os.Getenv("DOCSAPI_SEARCH_BENCH_SPACE")
+	if path == "" || space == "" {
+		b.Skip("DOCSAPI_SEARCH_BENCH_DB and DOCSAPI_SEARCH_BENCH_SPACE name a seeded database")
+	}
+	db, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	for _, q := range []string{"common subject", "topic42", "item12345", "lorem ipsum dolor"} {
+		b.Run(strings.ReplaceAll(q, " ", "+"), func(b *testing.B) {
+			for b.Loop() {
+				err := db.ReadTx(ctx, func(tx queryer) error {
+					a, err := searchPages(ctx, tx, space, searchWords(q), 0, 10)
+					if err == nil && a.count == 0 {
+						err = fmt.Errorf("%q: no match", q)
+					}
+					return err
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestSearchTiesByPageID gives many pages the same score: a results page
+// lists them by page id, read by doc number for a few ties and by walking
+// the pages in id order for many (more than maxTiesByID).
+func TestSearchTiesByPageID(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(testTarget(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Space{OrganizationID: b.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, &sp); err != nil {
+		t.Fatal(err)
+	}
+	var ids, few []string
+	_, err = db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: sectionsAnalyzer{}, Edit: func(tr *Tree) error {
+		for i := range maxTiesByID + 200 {
+			p := &TreePage{ContentPage: ContentPage{ID: NewID(), Type: "document", Title: "P"}}
+			p.Slug = p.ID
+			body := "T|same words here"
+			if i%100 == 0 { // as long: the same score for "same"
+				body = "T|same words rare"
+				few = append(few, p.ID)
+			}
+			p.SetBody(body)
+			ids = append(ids, p.ID)
+			tr.Pages = append(tr.Pages, p)
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(ids)
+	sort.Strings(few)
+	for _, c := range []struct {
+		query         string
+		want          []string
+		offset, limit int
+	}{{"same", ids, 0, 5}, {"same word", ids, 1100, 50}, {"rare", few, 3, 4}, {"same rare", few, 0, 20}} {
+		hits, n, err := db.SearchPages(ctx, sp.ID, c.query, c.offset, c.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.Page.ID)
+		}
+		want := c.want[min(c.offset, len(c.want)):min(c.offset+c.limit, len(c.want))]
+		if n != len(c.want) || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q (%d, %d): %d pages %v, want %d %v", c.query, c.offset, c.limit, n, got, len(c.want), want)
+		}
+	}
 }

@@ -8,7 +8,6 @@ package storage
 // the same pass.
 
 import (
-	"bytes"
 	"container/heap"
 	"context"
 	"math"
@@ -32,18 +31,22 @@ type postingRow struct {
 	docs  []byte
 }
 
-// wordsQuery is the SQL condition on term for the words (all exact, the
-// last a prefix) and its arguments.
-func wordsQuery(words []string) (string, []any) {
-	exact := dedupe(words[:len(words)-1])
-	last := words[len(words)-1]
-	cond := `(term >= ? AND term < ?)`
-	args := []any{last, last + string(utf8.MaxRune)}
-	if len(exact) > 0 {
-		cond = `(term IN (` + placeholders(len(exact)) + `) OR ` + cond + `)`
-		args = append(anySlice(exact), args...)
+// wordsQuery is one SQL query of the posting rows of words (all exact,
+// the last a prefix: a range of terms) from where (a condition on
+// space_id, with whereArgs): a UNION ALL of one index range per word, each
+// served by an index (an OR of them made SQLite scan every row of the
+// space).
+func wordsQuery(words []string, where string, whereArgs []any) (string, []any) {
+	var parts []string
+	var args []any
+	for _, w := range dedupe(words[:len(words)-1]) {
+		parts = append(parts, `SELECT space_id, term, chunk, docs FROM search_postings WHERE `+where+` AND term = ?`)
+		args = append(append(args, whereArgs...), w)
 	}
-	return cond, args
+	last := words[len(words)-1]
+	parts = append(parts, `SELECT space_id, term, chunk, docs FROM search_postings WHERE `+where+` AND term >= ? AND term < ?`)
+	args = append(append(args, whereArgs...), last, last+string(utf8.MaxRune))
+	return strings.Join(parts, " UNION ALL "), args
 }
 
 func dedupe(s []string) []string {
@@ -82,47 +85,6 @@ func better(a, b scoredPage) bool {
 		return a.score > b.score
 	}
 	return a.pageID < b.pageID
-}
-
-// topPages keeps the best k matches: a heap whose root is the worst kept.
-type topPages struct {
-	k    int
-	list []scoredPage
-}
-
-func (t *topPages) Len() int           { return len(t.list) }
-func (t *topPages) Less(i, j int) bool { return better(t.list[j], t.list[i]) }
-func (t *topPages) Swap(i, j int)      { t.list[i], t.list[j] = t.list[j], t.list[i] }
-func (t *topPages) Push(x any)         { t.list = append(t.list, x.(scoredPage)) }
-func (t *topPages) Pop() any {
-	x := t.list[len(t.list)-1]
-	t.list = t.list[:len(t.list)-1]
-	return x
-}
-
-// offer keeps a match if it is among the best k; id is its page id as
-// bytes of a chunk row, made a string only when kept.
-func (t *topPages) offer(score float64, id []byte) {
-	if t.k <= 0 {
-		return
-	}
-	if len(t.list) == t.k {
-		w := t.list[0]
-		if score < w.score || (score == w.score && bytes.Compare(id, []byte(w.pageID)) >= 0) {
-			return
-		}
-		t.list[0] = scoredPage{string(id), score}
-		heap.Fix(t, 0)
-		return
-	}
-	heap.Push(t, scoredPage{string(id), score})
-}
-
-// sorted is the kept matches, best first.
-func (t *topPages) sorted() []scoredPage {
-	out := append([]scoredPage(nil), t.list...)
-	sort.Slice(out, func(i, j int) bool { return better(out[i], out[j]) })
-	return out
 }
 
 // spaceRanking ranks one space's matches of a query from its posting rows.
@@ -175,10 +137,15 @@ func (s *spaceRanking) chunks() []int64 {
 	return out
 }
 
-// rank scores every match (pages holding every word) and keeps the best k
-// in top; chunkRows are the search_chunks rows of the candidate chunks.
-// It returns the number of matches.
-func (s *spaceRanking) rank(chunkRows map[int64][]byte, top *topPages) (int, error) {
+// match is a matching doc and its score.
+type match struct {
+	doc   int64
+	score float64
+}
+
+// rank scores every match (docs holding every word); lengths are the
+// search_chunks rows of the candidate chunks.
+func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
 	byChunk := map[int64][]postingRow{}
 	for _, r := range s.rows {
 		byChunk[r.chunk] = append(byChunk[r.chunk], r)
@@ -188,76 +155,248 @@ func (s *spaceRanking) rank(chunkRows map[int64][]byte, top *topPages) (int, err
 		avg = float64(s.stats.length) / float64(s.stats.docs)
 	}
 	var (
-		lens    [chunkDocs]float64
-		matched [chunkDocs]int32 // words matched so far (the doc is out once it misses one)
+		matched [chunkDocs]int32 // 1 + the words matched so far (a doc is out once it misses one)
 		score   [chunkDocs]float64
-		ids     [chunkDocs][]byte
+		out     []match
 	)
-	count := 0
 	for _, ch := range s.chunks() {
 		rows := byChunk[ch]
-		if chunkRows[ch] == nil {
-			continue
-		}
+		lens := lengths[ch]
 		sort.Slice(rows, func(i, j int) bool { return rows[i].word < rows[j].word })
-		r, err := newPostingReader(chunkRows[ch], true)
-		if err != nil {
-			return 0, err
-		}
 		for i := range matched {
-			matched[i], score[i] = 0, 0
-		}
-		for {
-			off, n, id, ok, err := r.next()
-			if err != nil {
-				return 0, err
-			}
-			if !ok {
-				break
-			}
-			lens[off], ids[off] = float64(n), id
-			matched[off] = 1 // live doc: word w is matched when matched == w+1 before it
+			matched[i], score[i] = 1, 0
 		}
 		for _, pr := range rows {
 			w := int32(pr.word)
 			idf := s.idf[pr.term]
-			p, err := newPostingReader(pr.docs, false)
+			p, err := newPostingReader(pr.docs)
 			if err != nil {
-				return 0, err
+				return nil, err
 			}
 			for {
-				off, tf, _, ok, err := p.next()
+				off, tf, ok, err := p.next()
 				if err != nil {
-					return 0, err
+					return nil, err
 				}
 				if !ok {
 					break
 				}
 				m := matched[off]
-				if m != w+1 && m != w+2 { // not live, or missed an earlier word
+				if m != w+1 && m != w+2 { // missed an earlier word
 					continue
 				}
 				matched[off] = w + 2
 				f := float64(tf)
-				score[off] += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*lens[off]/avg))
+				score[off] += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(lengthAt(lens, off))/avg))
 			}
 		}
 		want := int32(len(s.words)) + 1
 		for off := range matched {
 			if matched[off] == want {
-				count++
-				top.offer(score[off], ids[off])
+				out = append(out, match{ch<<chunkBits | int64(off), score[off]})
 			}
 		}
 	}
-	return count, nil
+	return out, nil
+}
+
+// bestOf splits matches for the best k: those that are in whatever the
+// page ids (a score above the k-th best, fewer than k), and the ties at
+// the k-th best score th, of which need are in (the smallest page ids).
+// The ties are listed when there are at most maxTiesByID of them, else
+// only counted (nTies).
+func bestOf(matches []match, k int) (in, ties []match, nTies int, th float64, need int) {
+	if k <= 0 || len(matches) == 0 {
+		return nil, nil, 0, 0, 0
+	}
+	if len(matches) <= k {
+		return matches, nil, 0, 0, 0
+	}
+	// The k-th best score: a min-heap of the best k scores.
+	h := make(scoreHeap, 0, k)
+	for _, m := range matches {
+		if len(h) < k {
+			heap.Push(&h, m.score)
+		} else if m.score > h[0] {
+			h[0] = m.score
+			heap.Fix(&h, 0)
+		}
+	}
+	th = h[0]
+	for _, m := range matches {
+		switch {
+		case m.score > th:
+			in = append(in, m)
+		case m.score == th:
+			nTies++
+		}
+	}
+	if nTies <= maxTiesByID {
+		ties = make([]match, 0, nTies)
+		for _, m := range matches {
+			if m.score == th {
+				ties = append(ties, m)
+			}
+		}
+	}
+	return in, ties, nTies, th, k - len(in)
+}
+
+type scoreHeap []float64
+
+func (h scoreHeap) Len() int           { return len(h) }
+func (h scoreHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h scoreHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *scoreHeap) Push(x any)        { *h = append(*h, x.(float64)) }
+func (h *scoreHeap) Pop() any {
+	x := (*h)[len(*h)-1]
+	*h = (*h)[:len(*h)-1]
+	return x
+}
+
+// maxTiesByID bounds the ties at the k-th score whose page ids are read
+// by doc number; more are resolved by walking the space's pages in id
+// order until enough of them are found (a broad query where every page
+// scores the same finds its first page of results in the first rows).
+const maxTiesByID = 1000
+
+// pageIDsOf is the page ids of docs of spaces, read by doc number.
+func pageIDsOf(ctx context.Context, q queryer, docs map[string][]int64) (map[string]map[int64]string, error) {
+	out := map[string]map[int64]string{}
+	type pair struct {
+		space string
+		doc   int64
+	}
+	var pairs []pair
+	for s, ds := range docs {
+		out[s] = map[int64]string{}
+		for _, d := range ds {
+			pairs = append(pairs, pair{s, d})
+		}
+	}
+	for start := 0; start < len(pairs); start += searchBatch {
+		part := pairs[start:min(start+searchBatch, len(pairs))]
+		var cond []string
+		var args []any
+		for i, p := range part {
+			if i == 0 || p.space != part[i-1].space {
+				cond = append(cond, `(space_id = ? AND doc IN (`)
+				args = append(args, p.space)
+			}
+			cond[len(cond)-1] += `?, `
+			args = append(args, p.doc)
+		}
+		for i := range cond {
+			cond[i] = strings.TrimSuffix(cond[i], `, `) + `))`
+		}
+		rows, err := q.QueryContext(ctx, `SELECT space_id, doc, page_id FROM search_pages WHERE `+strings.Join(cond, ` OR `), args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var s, id string
+			var d int64
+			if err := rows.Scan(&s, &d, &id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[s][d] = id
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// firstByID is the need docs of ties (all scoring th) with the smallest
+// page ids: the space's pages walked in id order.
+func firstByID(ctx context.Context, q queryer, spaceID string, matches []match, th float64, need int) ([]scoredPage, error) {
+	var tied []uint64 // bit set by doc number
+	for _, m := range matches {
+		if m.score == th {
+			if i := int(m.doc >> 6); i >= len(tied) {
+				tied = append(tied, make([]uint64, i+1-len(tied))...)
+			}
+			tied[m.doc>>6] |= 1 << (m.doc & 63)
+		}
+	}
+	rows, err := q.QueryContext(ctx, `SELECT page_id, doc FROM search_pages WHERE space_id = ? ORDER BY page_id`, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []scoredPage
+	for len(out) < need && rows.Next() {
+		var id string
+		var d int64
+		if err := rows.Scan(&id, &d); err != nil {
+			return nil, err
+		}
+		if d >= 0 && int(d>>6) < len(tied) && tied[d>>6]&(1<<(d&63)) != 0 {
+			out = append(out, scoredPage{id, th})
+		}
+	}
+	return out, rows.Err()
+}
+
+// topPages is, per space, its best k matches as pages, best first (ties
+// by page id).
+func topPages(ctx context.Context, q queryer, matches map[string][]match, k int) (map[string][]scoredPage, error) {
+	type split struct {
+		in, ties    []match
+		nTies, need int
+		th          float64
+	}
+	splits := map[string]split{}
+	byDoc := map[string][]int64{}
+	for s, ms := range matches {
+		in, ties, nTies, th, need := bestOf(ms, k)
+		splits[s] = split{in, ties, nTies, need, th}
+		for _, m := range in {
+			byDoc[s] = append(byDoc[s], m.doc)
+		}
+		if nTies <= maxTiesByID {
+			for _, m := range ties {
+				byDoc[s] = append(byDoc[s], m.doc)
+			}
+		}
+	}
+	ids, err := pageIDsOf(ctx, q, byDoc)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]scoredPage{}
+	for s, sp := range splits {
+		var pages []scoredPage
+		for _, m := range sp.in {
+			pages = append(pages, scoredPage{ids[s][m.doc], m.score})
+		}
+		if sp.nTies <= maxTiesByID {
+			var tied []scoredPage
+			for _, m := range sp.ties {
+				tied = append(tied, scoredPage{ids[s][m.doc], m.score})
+			}
+			sort.Slice(tied, func(i, j int) bool { return better(tied[i], tied[j]) })
+			pages = append(pages, tied[:min(sp.need, len(tied))]...)
+		} else if sp.need > 0 {
+			first, err := firstByID(ctx, q, s, matches[s], sp.th, sp.need)
+			if err != nil {
+				return nil, err
+			}
+			pages = append(pages, first...)
+		}
+		sort.Slice(pages, func(i, j int) bool { return better(pages[i], pages[j]) })
+		out[s] = pages
+	}
+	return out, nil
 }
 
 // readPostings is the posting rows of the words in the given spaces: by
 // space, each row tagged with the word it serves (a row serving two words
 // appears twice).
 func readPostings(ctx context.Context, q queryer, words []string, spaces []string) (map[string][]postingRow, error) {
-	cond, args := wordsQuery(words)
 	out := map[string][]postingRow{}
 	scan := func(sql string, args []any, keep func(string) bool) error {
 		rows, err := q.QueryContext(ctx, sql, args...)
@@ -265,6 +404,11 @@ func readPostings(ctx context.Context, q queryer, words []string, spaces []strin
 			return err
 		}
 		defer rows.Close()
+		type rowKey struct {
+			space, term string
+			chunk       int64
+		}
+		seen := map[rowKey]bool{} // a row the prefix and an exact word both read
 		for rows.Next() {
 			var space, term string
 			var chunk int64
@@ -275,6 +419,11 @@ func readPostings(ctx context.Context, q queryer, words []string, spaces []strin
 			if !keep(space) {
 				continue
 			}
+			k := rowKey{space, term, chunk}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
 			for _, w := range wordsOf(words, term) {
 				out[space] = append(out[space], postingRow{word: w, term: term, chunk: chunk, docs: docs})
 			}
@@ -284,17 +433,15 @@ func readPostings(ctx context.Context, q queryer, words []string, spaces []strin
 	// A few spaces: their rows by the primary key; many (an organization's):
 	// the terms' rows across spaces by the term index, the others skipped.
 	if len(spaces) <= searchBatch/10 {
-		sargs := append(anySlice(spaces), args...)
-		err := scan(`SELECT space_id, term, chunk, docs FROM search_postings WHERE space_id IN (`+placeholders(len(spaces))+`) AND `+cond, sargs,
-			func(string) bool { return true })
-		return out, err
+		sql, args := wordsQuery(words, `space_id IN (`+placeholders(len(spaces))+`)`, anySlice(spaces))
+		return out, scan(sql, args, func(string) bool { return true })
 	}
 	in := make(map[string]bool, len(spaces))
 	for _, s := range spaces {
 		in[s] = true
 	}
-	err := scan(`SELECT space_id, term, chunk, docs FROM search_postings WHERE `+cond, args, func(s string) bool { return in[s] })
-	return out, err
+	sql, args := wordsQuery(words, `1 = 1`, nil)
+	return out, scan(sql, args, func(s string) bool { return in[s] })
 }
 
 // readSpacesStats is the search_spaces rows of the given spaces.
@@ -339,29 +486,87 @@ func rankSpaces(ctx context.Context, q queryer, words, spaces []string, k int) (
 	if err != nil {
 		return nil, nil, err
 	}
-	out := map[string]spaceMatches{}
 	rankings := map[string]*spaceRanking{}
+	chunks := map[string][]int64{}
 	for _, s := range found {
 		r := newSpaceRanking(words, stats[s], postings[s])
-		chunks := r.chunks()
-		if len(chunks) == 0 {
-			continue
-		}
-		rows, err := readChunkRows(ctx, q, s, chunks)
-		if err != nil {
-			return nil, nil, err
-		}
-		top := &topPages{k: k}
-		n, err := r.rank(rows, top)
-		if err != nil {
-			return nil, nil, err
-		}
-		if n > 0 {
-			out[s] = spaceMatches{count: n, best: top.sorted()}
-			rankings[s] = r
+		if c := r.chunks(); len(c) > 0 {
+			rankings[s], chunks[s] = r, c
 		}
 	}
+	lengths, err := readLengths(ctx, q, chunks)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := map[string][]match{}
+	for s, r := range rankings {
+		ms, err := r.rank(lengths[s])
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(ms) > 0 {
+			all[s] = ms
+		} else {
+			delete(rankings, s)
+		}
+	}
+	top, err := topPages(ctx, q, all, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := map[string]spaceMatches{}
+	for s, ms := range all {
+		out[s] = spaceMatches{count: len(ms), best: top[s]}
+	}
 	return out, rankings, nil
+}
+
+// readLengths is the search_chunks rows of the given chunks of spaces.
+func readLengths(ctx context.Context, q queryer, chunks map[string][]int64) (map[string]map[int64][]byte, error) {
+	out := map[string]map[int64][]byte{}
+	var spaces []string
+	for s := range chunks {
+		spaces = append(spaces, s)
+		out[s] = map[int64][]byte{}
+	}
+	sort.Strings(spaces)
+	var cond []string
+	var args []any
+	n := 0
+	flush := func() error {
+		if len(cond) == 0 {
+			return nil
+		}
+		rows, err := q.QueryContext(ctx, `SELECT space_id, chunk, lens FROM search_chunks WHERE `+strings.Join(cond, ` OR `), args...)
+		cond, args, n = cond[:0], args[:0], 0
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var s string
+			var ch int64
+			var b []byte
+			if err := rows.Scan(&s, &ch, &b); err != nil {
+				return err
+			}
+			out[s][ch] = b
+		}
+		return rows.Err()
+	}
+	for _, s := range spaces {
+		for start := 0; start < len(chunks[s]); start += searchBatch {
+			part := chunks[s][start:min(start+searchBatch, len(chunks[s]))]
+			cond = append(cond, `(space_id = ? AND chunk IN (`+placeholders(len(part))+`))`)
+			args = append(append(args, s), anySlice(part)...)
+			if n += len(part); n >= searchBatch {
+				if err := flush(); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, flush()
 }
 
 // spaceMatches is one space's number of matching pages and its best ones.

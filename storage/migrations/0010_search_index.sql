@@ -27,11 +27,12 @@ CREATE TABLE search_pages (
     sections BLOB NOT NULL,
     PRIMARY KEY (space_id, page_id)
 );
--- Per chunk of 1,024 doc numbers: each live doc's length and page id.
+CREATE INDEX search_pages_doc ON search_pages (space_id, doc, page_id);
+-- Per chunk of 1,024 doc numbers: each doc's length, two bytes per doc.
 CREATE TABLE search_chunks (
     space_id TEXT NOT NULL,
     chunk    INTEGER NOT NULL,
-    docs     BLOB NOT NULL,
+    lens     BLOB NOT NULL,
     PRIMARY KEY (space_id, chunk)
 );
 -- Per term and chunk: the docs holding the term, with its frequency.

@@ -22,10 +22,11 @@ CREATE TABLE search_pages (
     sections BYTEA NOT NULL,
     PRIMARY KEY (space_id, page_id)
 );
+CREATE INDEX search_pages_doc ON search_pages (space_id, doc, page_id);
 CREATE TABLE search_chunks (
     space_id TEXT COLLATE "C" NOT NULL,
     chunk    BIGINT NOT NULL,
-    docs     BYTEA NOT NULL,
+    lens     BYTEA NOT NULL,
     PRIMARY KEY (space_id, chunk)
 );
 CREATE TABLE search_postings (
