@@ -11,6 +11,7 @@ import (
 	"container/heap"
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -154,10 +155,15 @@ func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
 	if s.stats.docs > 0 && s.stats.length > 0 {
 		avg = float64(s.stats.length) / float64(s.stats.docs)
 	}
+	// At most as many matches as the rarest word has docs.
+	perWord := make([]int, len(s.words))
+	for _, r := range s.rows {
+		perWord[r.word] += postingCount(r.docs)
+	}
 	var (
 		matched [chunkDocs]int32 // 1 + the words matched so far (a doc is out once it misses one)
 		score   [chunkDocs]float64
-		out     []match
+		out     = make([]match, 0, min(slices.Min(perWord), int(s.stats.docs)))
 	)
 	for _, ch := range s.chunks() {
 		rows := byChunk[ch]
