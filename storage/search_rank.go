@@ -260,11 +260,19 @@ func (h *scoreHeap) Pop() any {
 	return x
 }
 
-// maxTiesByID bounds the ties at the k-th score whose page ids are read
-// by doc number; more are resolved by walking the space's pages in id
-// order until enough of them are found (a broad query where every page
-// scores the same finds its first page of results in the first rows).
-const maxTiesByID = 1000
+// tiesByID says whether the ties at the k-th best score (nTies of the
+// space's docs, need of them in) are ordered by reading each one's page id
+// by doc number, or by walking the space's doc numbers in page id order
+// until need of them are found (about need*docs/nTies index entries,
+// sequential: a broad query where every page scores the same finds its
+// first results page in the first entries). A sequential entry costs
+// about a twentieth of a lookup.
+func tiesByID(nTies, need int, docs int64) bool {
+	return nTies <= maxTiesByID && int64(need)*docs/int64(max(nTies, 1)) >= 20*int64(nTies)
+}
+
+// maxTiesByID bounds the ties whose page ids are read one by one.
+const maxTiesByID = 5000
 
 // pageIDsOf is the page ids of docs of spaces, read by doc number.
 func pageIDsOf(ctx context.Context, q queryer, docs map[string][]int64) (map[string]map[int64]string, error) {
@@ -349,7 +357,7 @@ func firstByID(ctx context.Context, q queryer, spaceID string, matches []match, 
 
 // topPages is, per space, its best k matches as pages, best first (ties
 // by page id).
-func topPages(ctx context.Context, q queryer, matches map[string][]match, k int) (map[string][]scoredPage, error) {
+func topPages(ctx context.Context, q queryer, matches map[string][]match, docsOf map[string]int64, k int) (map[string][]scoredPage, error) {
 	type split struct {
 		in, ties    []match
 		nTies, need int
@@ -359,11 +367,14 @@ func topPages(ctx context.Context, q queryer, matches map[string][]match, k int)
 	byDoc := map[string][]int64{}
 	for s, ms := range matches {
 		in, ties, nTies, th, need := bestOf(ms, k)
+		if !tiesByID(nTies, need, docsOf[s]) {
+			ties = nil
+		}
 		splits[s] = split{in, ties, nTies, need, th}
 		for _, m := range in {
 			byDoc[s] = append(byDoc[s], m.doc)
 		}
-		if nTies <= maxTiesByID {
+		if ties != nil {
 			for _, m := range ties {
 				byDoc[s] = append(byDoc[s], m.doc)
 			}
@@ -379,7 +390,7 @@ func topPages(ctx context.Context, q queryer, matches map[string][]match, k int)
 		for _, m := range sp.in {
 			pages = append(pages, scoredPage{ids[s][m.doc], m.score})
 		}
-		if sp.nTies <= maxTiesByID {
+		if sp.ties != nil || sp.need <= 0 {
 			var tied []scoredPage
 			for _, m := range sp.ties {
 				tied = append(tied, scoredPage{ids[s][m.doc], m.score})
@@ -516,7 +527,11 @@ func rankSpaces(ctx context.Context, q queryer, words, spaces []string, k int) (
 			delete(rankings, s)
 		}
 	}
-	top, err := topPages(ctx, q, all, k)
+	docsOf := map[string]int64{}
+	for s := range all {
+		docsOf[s] = stats[s].docs
+	}
+	top, err := topPages(ctx, q, all, docsOf, k)
 	if err != nil {
 		return nil, nil, err
 	}

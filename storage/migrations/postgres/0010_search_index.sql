@@ -22,7 +22,10 @@ CREATE TABLE search_pages (
     sections BYTEA NOT NULL,
     PRIMARY KEY (space_id, page_id)
 );
+-- Page ids by doc number, and doc numbers in page id order (ties), both
+-- read from the index alone.
 CREATE INDEX search_pages_doc ON search_pages (space_id, doc, page_id);
+CREATE INDEX search_pages_id ON search_pages (space_id, page_id, doc);
 CREATE TABLE search_chunks (
     space_id TEXT COLLATE "C" NOT NULL,
     chunk    BIGINT NOT NULL,
