@@ -31,7 +31,7 @@ CREATE TABLE search_pages (
 -- read from the index alone.
 CREATE INDEX search_pages_doc ON search_pages (space_id, doc, page_id);
 CREATE INDEX search_pages_id ON search_pages (space_id, page_id, doc);
--- Per chunk of 1,024 doc numbers: each doc's length, two bytes per doc.
+-- Per chunk of 4,096 doc numbers: each doc's length, two bytes per doc.
 CREATE TABLE search_chunks (
     space_id TEXT NOT NULL,
     chunk    INTEGER NOT NULL,
