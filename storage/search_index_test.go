@@ -549,10 +549,11 @@ func BenchmarkSearchCold(b *testing.B) {
 				// A write first (not timed): the readers' page caches
 				// start over, as for the first search after an edit.
 				b.StopTimer()
-				if err := db.Write(ctx, func(tx *Tx) error {
-					_, err := tx.exec(`UPDATE search_spaces SET next_doc = next_doc WHERE space_id = ?`, space)
-					return err
-				}); err != nil {
+				if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: space, Activate: true, Analyzer: sectionsAnalyzer{}, Edit: func(t *Tree) error {
+					p := t.Pages[0].Children[0]
+					p.SetBody("Introduction|Introduction of page 0 about topic0 and the common subject, edited.")
+					return nil
+				}}); err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
@@ -573,7 +574,7 @@ func BenchmarkSearchCold(b *testing.B) {
 
 // TestSearchTiesByPageID gives many pages the same score: a results page
 // lists them by page id, read by doc number for a few ties and by walking
-// the pages in id order for many (more than maxTiesByID).
+// the pages in id order for many: each of tiesBy's three ways.
 func TestSearchTiesByPageID(t *testing.T) {
 	ctx := context.Background()
 	db, err := Open(testTarget(t), Options{})
@@ -591,7 +592,7 @@ func TestSearchTiesByPageID(t *testing.T) {
 	}
 	var ids, few []string
 	_, err = db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: sectionsAnalyzer{}, Edit: func(tr *Tree) error {
-		for i := range maxTiesByID + 200 {
+		for i := range 1200 {
 			p := &TreePage{ContentPage: ContentPage{ID: NewID(), Type: "document", Title: "P"}}
 			p.Slug = p.ID
 			body := "T|same words here"
