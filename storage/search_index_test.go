@@ -661,3 +661,22 @@ func BenchmarkSearchIndexEdit(b *testing.B) {
 		}
 	}
 }
+
+// TestSearchWords: words are runs of letters, digits and marks, folded to
+// lower case without accents, cut at maxTermBytes; anything else splits.
+func TestSearchWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"Naïve CAFÉ!":                "naive cafe",
+		"e\u0301te\u0301 x1-X2":      "ete x1 x2",
+		`"quoted" AND OR NOT(a*b)`:   "quoted and or not a b",
+		"Straße ÜNÏCODE":             "straße unicode",
+		"日本語 テキスト":                   "日本語 テキスト",
+		strings.Repeat("é", 40):      strings.Repeat("e", 40),
+		strings.Repeat("ab", 40):     strings.Repeat("ab", 32),
+		"\xff\xfe bad utf8 \x00 nul": "bad utf8 nul",
+	} {
+		if got := strings.Join(searchWords(in), " "); got != want {
+			t.Errorf("searchWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
