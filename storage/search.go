@@ -63,7 +63,7 @@ func (a searchAnswer) weight() int {
 
 // searchKey names one page of one search: the kind, the scope (the spaces
 // searched, hashed: an organization may have thousands), the page and the
-// FTS query.
+// query's folded words.
 func searchKey(kind string, scope []string, offset, limit, per int, q string) string {
 	h := sha256.New()
 	for _, s := range scope {
@@ -74,10 +74,9 @@ func searchKey(kind string, scope []string, offset, limit, per int, q string) st
 }
 
 // cachedSearch answers one page of a search from the search cache or runs
-// it. Ranking a query that matches most of a large index is bm25 over every
-// matching section (about 1 µs each in this SQLite: 100,000 matches cost
-// some 100 ms whatever the LIMIT), so answers are kept while what they were
-// computed from stands still (see versioned): stamp reads, in the reader
+// it. Ranking a query that matches most of a large index reads and scores
+// every match (some milliseconds for 100,000), so answers are kept while
+// what they were computed from stands still (see versioned): stamp reads, in the reader
 // pool or in a read snapshot, the entry's key and version. The first search
 // after a change runs the query in a snapshot whose stamp names the entry.
 // The answer is shared between requests: read it, never change it.

@@ -680,3 +680,41 @@ func TestSearchWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchManyWords: a query of more words than one compound SELECT
+// takes (and the prefix repeating an exact word) still answers.
+func TestSearchManyWords(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(testTarget(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Space{OrganizationID: b.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, &sp); err != nil {
+		t.Fatal(err)
+	}
+	var words []string
+	for i := range 300 {
+		words = append(words, fmt.Sprintf("w%d", i))
+	}
+	_, err = db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: sectionsAnalyzer{}, Edit: func(tr *Tree) error {
+		p := &TreePage{ContentPage: ContentPage{ID: NewID(), Type: "document", Title: "P", Slug: "p"}}
+		p.SetBody("T|" + strings.Join(words, " "))
+		tr.Pages = append(tr.Pages, p)
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{strings.Join(words, " "), strings.Join(words, " ") + " w29", "w1 w1 w1"} {
+		hits, n, err := db.SearchPages(ctx, sp.ID, q, 0, 10)
+		if err != nil || n != 1 || len(hits) != 1 {
+			t.Fatalf("%d words: %d hits, count %d, %v", len(searchWords(q)), len(hits), n, err)
+		}
+	}
+}

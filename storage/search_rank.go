@@ -32,22 +32,32 @@ type postingRow struct {
 	docs  []byte
 }
 
-// wordsQuery is one SQL query of the posting rows of words (all exact,
-// the last a prefix: a range of terms) from where (a condition on
-// space_id, with whereArgs): a UNION ALL of one index range per word, each
+// wordsQueries is the SQL queries of the posting rows of words (all
+// exact, the last a prefix: a range of terms) from where (a condition on
+// space_id, with whereArgs): UNION ALLs of one index range per word, each
 // served by an index (an OR of them made SQLite scan every row of the
-// space).
-func wordsQuery(words []string, where string, whereArgs []any) (string, []any) {
+// space), at most 100 per query (SQLite allows 500 in one compound
+// SELECT; a 512-character query may have 256 words).
+func wordsQueries(words []string, where string, whereArgs []any) (queries []string, args [][]any) {
 	var parts []string
-	var args []any
+	var pargs [][]any
 	for _, w := range dedupe(words[:len(words)-1]) {
 		parts = append(parts, `SELECT space_id, term, chunk, docs FROM search_postings WHERE `+where+` AND term = ?`)
-		args = append(append(args, whereArgs...), w)
+		pargs = append(pargs, append(append([]any(nil), whereArgs...), w))
 	}
 	last := words[len(words)-1]
 	parts = append(parts, `SELECT space_id, term, chunk, docs FROM search_postings WHERE `+where+` AND term >= ? AND term < ?`)
-	args = append(append(args, whereArgs...), last, last+string(utf8.MaxRune))
-	return strings.Join(parts, " UNION ALL "), args
+	pargs = append(pargs, append(append([]any(nil), whereArgs...), last, last+string(utf8.MaxRune)))
+	for start := 0; start < len(parts); start += 100 {
+		end := min(start+100, len(parts))
+		queries = append(queries, strings.Join(parts[start:end], " UNION ALL "))
+		var a []any
+		for _, p := range pargs[start:end] {
+			a = append(a, p...)
+		}
+		args = append(args, a)
+	}
+	return queries, args
 }
 
 func dedupe(s []string) []string {
@@ -463,17 +473,17 @@ func topPages(ctx context.Context, q queryer, matches map[string][]match, docsOf
 // appears twice).
 func readPostings(ctx context.Context, q queryer, words []string, spaces []string) (map[string][]postingRow, error) {
 	out := map[string][]postingRow{}
+	type rowKey struct {
+		space, term string
+		chunk       int64
+	}
+	seen := map[rowKey]bool{} // a row the prefix and an exact word both read
 	scan := func(sql string, args []any, keep func(string) bool) error {
 		rows, err := q.QueryContext(ctx, sql, args...)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
-		type rowKey struct {
-			space, term string
-			chunk       int64
-		}
-		seen := map[rowKey]bool{} // a row the prefix and an exact word both read
 		for rows.Next() {
 			var space, term string
 			var chunk int64
@@ -497,16 +507,21 @@ func readPostings(ctx context.Context, q queryer, words []string, spaces []strin
 	}
 	// A few spaces: their rows by the primary key; many (an organization's):
 	// the terms' rows across spaces by the term index, the others skipped.
-	if len(spaces) <= searchBatch/10 {
-		sql, args := wordsQuery(words, `space_id IN (`+placeholders(len(spaces))+`)`, anySlice(spaces))
-		return out, scan(sql, args, func(string) bool { return true })
+	where, whereArgs, keep := `space_id IN (`+placeholders(len(spaces))+`)`, anySlice(spaces), func(string) bool { return true }
+	if len(spaces) > searchBatch/10 {
+		in := make(map[string]bool, len(spaces))
+		for _, s := range spaces {
+			in[s] = true
+		}
+		where, whereArgs, keep = `1 = 1`, nil, func(s string) bool { return in[s] }
 	}
-	in := make(map[string]bool, len(spaces))
-	for _, s := range spaces {
-		in[s] = true
+	queries, args := wordsQueries(words, where, whereArgs)
+	for i, q := range queries {
+		if err := scan(q, args[i], keep); err != nil {
+			return nil, err
+		}
 	}
-	sql, args := wordsQuery(words, `1 = 1`, nil)
-	return out, scan(sql, args, func(s string) bool { return in[s] })
+	return out, nil
 }
 
 // readSpacesStats is the search_spaces rows of the given spaces.
