@@ -574,7 +574,7 @@ func BenchmarkSearchCold(b *testing.B) {
 
 // TestSearchTiesByPageID gives many pages the same score: a results page
 // lists them by page id, read by doc number for a few ties and by walking
-// the pages in id order for many: each of tiesBy's three ways.
+// the pages in id order for many (both of tiesByLookup's ways).
 func TestSearchTiesByPageID(t *testing.T) {
 	ctx := context.Background()
 	db, err := Open(testTarget(t), Options{})

@@ -219,7 +219,7 @@ func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
 // bestOf splits matches for the best k: those that are in whatever the
 // page ids (a score above the k-th best, fewer than k), and the ties at
 // the k-th best score th, of which need are in (the smallest page ids).
-// The ties are listed when there are at most maxTiesSorted of them, else
+// The ties are listed when there are at most maxTiesLookup of them, else
 // only counted (nTies).
 func bestOf(matches []match, k int) (in, ties []match, nTies int, th float64, need int) {
 	if k <= 0 || len(matches) == 0 {
@@ -247,7 +247,7 @@ func bestOf(matches []match, k int) (in, ties []match, nTies int, th float64, ne
 			nTies++
 		}
 	}
-	if nTies <= maxTiesSorted {
+	if nTies <= maxTiesLookup {
 		ties = make([]match, 0, nTies)
 		for _, m := range matches {
 			if m.score == th {
@@ -271,63 +271,20 @@ func (h *scoreHeap) Pop() any {
 }
 
 // How the ties at the k-th best score (nTies of a space's docs, need of
-// them in) are put in page id order:
-//   - tiesLookup: few; their page ids are read by doc number with the
-//     other results' (one batch for every space);
-//   - tiesSorted: the database reads them by doc number and returns the
-//     need first by page id (ORDER BY page_id LIMIT: the rows never reach
-//     Go);
-//   - tiesWalked: the space's doc numbers are walked in page id order
-//     until need ties are found (about need*docs/nTies index entries, each
-//     read into Go: a broad query where every page scores the same finds its
-//     first results page in the first entries).
-const (
-	tiesLookup = iota
-	tiesSorted
-	tiesWalked
-)
-
-func tiesBy(nTies, need int, docs int64) int {
-	walk := int64(need) * docs / int64(max(nTies, 1))
-	switch {
-	case nTies <= maxTiesLookup:
-		return tiesLookup
-	case nTies <= maxTiesSorted && 2*int64(nTies) < 5*walk: // an entry read into Go costs some 2.5 in-database seeks
-		return tiesSorted
-	}
-	return tiesWalked
+// them in) are put in page id order: by reading their page ids by doc
+// number with the other results' (one batch for every space), or by
+// walking the space's doc numbers in page id order on a covering index
+// until need ties are found (about need*docs/nTies entries: a broad query
+// where every page scores the same finds its first results page in the
+// first entries), whichever reads fewer rows; random reads count double.
+// (Sorting them in the database, doc IN (…) ORDER BY page_id LIMIT, was
+// no faster than the walk.)
+func tiesByLookup(nTies, need int, docs int64) bool {
+	return nTies <= maxTiesLookup && 2*int64(nTies) <= int64(need)*docs/int64(max(nTies, 1))
 }
 
-const (
-	// maxTiesLookup bounds the ties whose page ids are read into Go.
-	maxTiesLookup = 64
-	// maxTiesSorted bounds the doc numbers of one tiesSorted query.
-	maxTiesSorted = 5000
-)
-
-// sortedTies is the need ties (docs scoring th) with the smallest page ids.
-func sortedTies(ctx context.Context, q queryer, spaceID string, ties []match, need int) ([]scoredPage, error) {
-	args := make([]any, 0, len(ties)+2)
-	args = append(args, spaceID)
-	for _, m := range ties {
-		args = append(args, m.doc)
-	}
-	rows, err := q.QueryContext(ctx, `SELECT page_id FROM search_pages WHERE space_id = ? AND doc IN (`+placeholders(len(ties))+`) ORDER BY page_id LIMIT ?`,
-		append(args, need)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []scoredPage
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, scoredPage{id, ties[0].score})
-	}
-	return out, rows.Err()
-}
+// maxTiesLookup bounds the ties whose page ids are read by doc number.
+const maxTiesLookup = 5000
 
 // pageIDsOf is the page ids of docs of spaces, read by doc number.
 func pageIDsOf(ctx context.Context, q queryer, docs map[string][]int64) (map[string]map[int64]string, error) {
@@ -417,18 +374,18 @@ func topPages(ctx context.Context, q queryer, matches map[string][]match, docsOf
 		in, ties    []match
 		nTies, need int
 		th          float64
-		by          int
+		lookup      bool
 	}
 	splits := map[string]split{}
 	byDoc := map[string][]int64{}
 	for s, ms := range matches {
 		in, ties, nTies, th, need := bestOf(ms, k)
-		by := tiesBy(nTies, need, docsOf[s])
-		splits[s] = split{in, ties, nTies, need, th, by}
+		lookup := tiesByLookup(nTies, need, docsOf[s])
+		splits[s] = split{in, ties, nTies, need, th, lookup}
 		for _, m := range in {
 			byDoc[s] = append(byDoc[s], m.doc)
 		}
-		if by == tiesLookup {
+		if lookup {
 			for _, m := range ties {
 				byDoc[s] = append(byDoc[s], m.doc)
 			}
@@ -447,14 +404,12 @@ func topPages(ctx context.Context, q queryer, matches map[string][]match, docsOf
 		var tied []scoredPage
 		switch {
 		case sp.need <= 0:
-		case sp.by == tiesLookup:
+		case sp.lookup:
 			for _, m := range sp.ties {
 				tied = append(tied, scoredPage{ids[s][m.doc], m.score})
 			}
 			sort.Slice(tied, func(i, j int) bool { return better(tied[i], tied[j]) })
 			tied = tied[:min(sp.need, len(tied))]
-		case sp.by == tiesSorted:
-			tied, err = sortedTies(ctx, q, s, sp.ties, sp.need)
 		default:
 			tied, err = firstByID(ctx, q, s, matches[s], sp.th, sp.need)
 		}
