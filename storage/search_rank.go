@@ -340,31 +340,51 @@ func pageIDsOf(ctx context.Context, q queryer, docs map[string][]int64) (map[str
 // page ids: the space's pages walked in id order.
 func firstByID(ctx context.Context, q queryer, spaceID string, matches []match, th float64, need int) ([]scoredPage, error) {
 	var tied []uint64 // bit set by doc number
+	nTies := 0
 	for _, m := range matches {
 		if m.score == th {
+			nTies++
 			if i := int(m.doc >> 6); i >= len(tied) {
 				tied = append(tied, make([]uint64, i+1-len(tied))...)
 			}
 			tied[m.doc>>6] |= 1 << (m.doc & 63)
 		}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT page_id, doc FROM search_pages WHERE space_id = ? ORDER BY page_id`, spaceID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+	// In batches (keyset), so that every engine reads the index in order
+	// and stops early: PostgreSQL sorted the whole space for an unbounded
+	// ORDER BY. The first batch is the expected walk, then each doubles.
+	batch := int64(need)*int64(len(tied))*64/int64(max(nTies, 1)) + 16
 	var out []scoredPage
-	for len(out) < need && rows.Next() {
-		var id string
-		var d int64
-		if err := rows.Scan(&id, &d); err != nil {
+	after := ""
+	for len(out) < need {
+		rows, err := q.QueryContext(ctx, `SELECT page_id, doc FROM search_pages WHERE space_id = ? AND page_id > ? ORDER BY page_id LIMIT ?`, spaceID, after, batch)
+		if err != nil {
 			return nil, err
 		}
-		if d >= 0 && int(d>>6) < len(tied) && tied[d>>6]&(1<<(d&63)) != 0 {
-			out = append(out, scoredPage{id, th})
+		n := int64(0)
+		for rows.Next() {
+			var id string
+			var d int64
+			if err := rows.Scan(&id, &d); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			n++
+			after = id
+			if len(out) < need && d >= 0 && int(d>>6) < len(tied) && tied[d>>6]&(1<<(d&63)) != 0 {
+				out = append(out, scoredPage{id, th})
+			}
 		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		if n < batch {
+			break
+		}
+		batch *= 2
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // topPages is, per space, its best k matches as pages, best first (ties

@@ -40,3 +40,7 @@ CREATE TABLE search_postings (
     PRIMARY KEY (space_id, term, chunk)
 );
 CREATE INDEX search_postings_term ON search_postings (term, space_id);
+-- The rows' BLOBs are varints and two-byte lengths, read whole by every
+-- query: kept uncompressed (TOAST would compress them for little).
+ALTER TABLE search_postings ALTER COLUMN docs SET STORAGE EXTERNAL;
+ALTER TABLE search_chunks ALTER COLUMN lens SET STORAGE EXTERNAL;
