@@ -720,6 +720,13 @@ func (db *DB) backfillSearchIndex(ctx context.Context) error {
 	for {
 		done := false
 		err := db.Write(ctx, func(tx *Tx) error {
+			// Under the write lock: another process opening the same
+			// database (replicas starting together) may have finished.
+			var left int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_backfill`).Scan(&left); err != nil || left == 0 {
+				done = true
+				return err
+			}
 			var spaceID string
 			err := tx.QueryRowContext(ctx, `SELECT space_id FROM search_legacy ORDER BY space_id LIMIT 1`).Scan(&spaceID)
 			if errors.Is(err, sql.ErrNoRows) {
