@@ -67,7 +67,7 @@ func init() {
 	// space's revision shares (its revisions themselves go by ON DELETE
 	// CASCADE with the space).
 	spaceRemovalHooks = append(spaceRemovalHooks, func(tx *Tx, spaceID string) error {
-		if err := tx.db.search.dropSpace(tx, spaceID); err != nil {
+		if err := dropSearchSpace(tx, spaceID); err != nil {
 			return err
 		}
 		return removeSpaceContent(tx, spaceID)
@@ -143,5 +143,5 @@ func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]strin
 			return err
 		}
 	}
-	return tx.db.search.copySpace(tx, fromSpace, toSpace)
+	return copySearchSpace(tx, fromSpace, toSpace)
 }

@@ -23,9 +23,8 @@ import (
 //     batches of 100 rows, with dst's triggers suspended (the rows they
 //     derive, such as the space counters, are copied as they are in src)
 //     and its foreign-key checks deferred to the commit;
-//   - copies the full-text search index section by section through the
-//     engines (copySearchIndex), so SQLite's FTS5 index becomes PostgreSQL's
-//     tsvector one;
+//   - copies the search index as the rows it is (plain tables, the same on
+//     both engines);
 //   - counts every table on both ends before committing and fails on any
 //     difference. The counts are returned, table by table.
 func CopyDatabase(ctx context.Context, src, dst *DB) ([]TableCount, error) {
@@ -64,11 +63,6 @@ func CopyDatabase(ctx context.Context, src, dst *DB) ([]TableCount, error) {
 				}
 				counts = append(counts, TableCount{Table: table, Source: n})
 			}
-			n, err := copySearchIndex(ctx, src.search, from, dst.search, to)
-			if err != nil {
-				return fmt.Errorf("copy-db: search index: %w", err)
-			}
-			counts = append(counts, TableCount{Table: searchIndexTable, Source: n})
 			if err := restore(); err != nil {
 				return err
 			}
@@ -111,14 +105,10 @@ var bookkeepingTables = map[string]bool{"schema_migrations": true}
 // with the source's.
 var seededTables = map[string]bool{"change_counter": true, "token_changes": true}
 
-// searchIndexTable is the full-text index's table on both engines (one row
-// per section), copied by copySearchIndex and not as a table; so are the
-// SQLite FTS5 table holding its text and FTS5's shadow tables
-// (searchIndexTable and searchTextTable are left out by the catalogs).
-const (
-	searchIndexTable = "search_docs"
-	searchTextTable  = "search_sections"
-)
+// searchLegacyTable holds the sections of the engines' old full-text
+// indexes until the open that migrated them has indexed them
+// (backfillSearchIndex); never copied.
+const searchLegacyTable = "search_legacy"
 
 // referencedFirst orders tables so that every table comes after the tables
 // it references (a table referencing itself, like collections, is fine:
@@ -226,32 +216,6 @@ func copyTable(ctx context.Context, from queryer, to *Tx, table string) (int64, 
 		return n, err
 	}
 	return n + int64(len(batch)), nil
-}
-
-// copySearchIndex copies the full-text index section by section: read
-// from the source engine's rows, added through the target engine, so that
-// the index moves between engines (SQLite's FTS5, PostgreSQL's tsvector)
-// as well as between two databases of one engine.
-func copySearchIndex(ctx context.Context, fromEngine searchEngine, from queryer, toEngine searchEngine, to *Tx) (int64, error) {
-	rows, err := fromEngine.sectionsOf(ctx, from)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
-	var n int64
-	for rows.Next() {
-		var spaceID, pageID string
-		var ordinal int
-		var s SearchSection
-		if err := rows.Scan(&spaceID, &pageID, &s.ID, &ordinal, &s.Title, &s.Body); err != nil {
-			return n, err
-		}
-		if err := toEngine.add(to, spaceID, pageID, ordinal, s); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, rows.Err()
 }
 
 // quoteIdent quotes a table or column name read from the catalog.

@@ -33,7 +33,6 @@ type DB struct {
 	read    *sql.DB
 	now     func() time.Time
 	dialect dialect
-	search  searchEngine
 	// process names this handle in leases (leases.go): one per Open.
 	process  string
 	jobLease time.Duration
@@ -94,7 +93,7 @@ func Open(target string, opt Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{write: w, read: r, now: opt.Clock, dialect: d, search: d.search(), process: NewID(), rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
+	db := &DB{write: w, read: r, now: opt.Clock, dialect: d, process: NewID(), rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
 		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
 		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000},
 		searches: versioned[searchAnswer]{max: 128}, pages: versioned[any]{max: maxCachedPages}}
@@ -109,6 +108,10 @@ func Open(target string, opt Options) (*DB, error) {
 		return nil, err
 	}
 	db.countersRead = d.counterReader(target)
+	if err := db.backfillSearchIndex(context.Background()); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return db, nil
 }
 

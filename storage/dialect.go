@@ -48,8 +48,6 @@ type dialect interface {
 	counterReader(target string) countersReader
 	// unique reports whether err is a unique or primary key violation.
 	unique(err error) bool
-	// search is the full-text engine.
-	search() searchEngine
 	// backup writes a consistent copy of the database to file.
 	backup(ctx context.Context, db *DB, file string) error
 	// catalog lists the tables admin copy-db copies (not the migrations'
@@ -143,10 +141,11 @@ func OpenRaw(target string) (*sql.DB, error) {
 func (db *DB) Engine() string { return db.dialect.name() }
 
 // catalogRows reads the catalog queries of a dialect: tablesSQL lists table
-// names (given the search tables to leave out), refsSQL pairs of (table,
+// names (given the table to leave out: search_legacy, the old engines'
+// sections until the open that migrates them has indexed them), refsSQL pairs of (table,
 // table it references).
 func catalogRows(ctx context.Context, q queryer, tablesSQL, refsSQL string) (tables []string, refs map[string][]string, err error) {
-	rows, err := q.QueryContext(ctx, tablesSQL, searchIndexTable, searchTextTable, searchTextTable+"_%")
+	rows, err := q.QueryContext(ctx, tablesSQL, searchLegacyTable)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -121,8 +121,6 @@ func (postgresDialect) unique(err error) bool {
 	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
-func (postgresDialect) search() searchEngine { return tsvectorSearch{} }
-
 // ErrBackupPostgres is the answer of Backup on PostgreSQL.
 var ErrBackupPostgres = errors.New("docsapi backs up SQLite databases only; back up a PostgreSQL database with pg_dump (and restore it with pg_restore or psql)")
 
@@ -253,7 +251,7 @@ func pgText(s string) string {
 func (postgresDialect) catalog(ctx context.Context, q queryer) ([]string, map[string][]string, error) {
 	return catalogRows(ctx, q,
 		`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
- AND table_name NOT IN (?, ?) AND table_name NOT LIKE ?`,
+ AND table_name <> ?`,
 		`SELECT DISTINCT c.conrelid::regclass::text, c.confrelid::regclass::text FROM pg_constraint c
  JOIN pg_namespace n ON n.oid = c.connamespace WHERE c.contype = 'f' AND n.nspname = current_schema()`)
 }

@@ -96,15 +96,13 @@ func (sqliteDialect) unique(err error) bool {
 	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "PRIMARY KEY")
 }
 
-func (sqliteDialect) search() searchEngine { return fts5{} }
-
 func (sqliteDialect) backup(ctx context.Context, db *DB, file string) error {
 	return sqliteBackup(ctx, db, file)
 }
 
 func (sqliteDialect) catalog(ctx context.Context, q queryer) ([]string, map[string][]string, error) {
 	return catalogRows(ctx, q,
-		`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (?, ?) AND name NOT LIKE ?`,
+		`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> ?`,
 		`SELECT DISTINCT m.name, f."table" FROM sqlite_master m, pragma_foreign_key_list(m.name) f WHERE m.type = 'table'`)
 }
 

@@ -193,7 +193,7 @@ func TestCachedSearchFollowsWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	if _, err := raw.ExecContext(ctx, `DELETE FROM search_docs WHERE space_id = ?`, sp.ID); err != nil {
+	if _, err := raw.ExecContext(ctx, `DELETE FROM search_postings WHERE space_id = ?`, sp.ID); err != nil {
 		t.Fatal(err)
 	}
 	renamed := "Renamed"

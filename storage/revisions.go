@@ -446,6 +446,12 @@ func insertVersion(tx *Tx, p *TreePage, t *Tree, an Analyzer) error {
 
 // insertBatch inserts rows with multi-row VALUES statements.
 func insertBatch(tx *Tx, head string, cols int, rows [][]any) error {
+	return upsertBatch(tx, head, cols, rows, "")
+}
+
+// upsertBatch is insertBatch with tail after each statement's rows (an ON
+// CONFLICT clause).
+func upsertBatch(tx *Tx, head string, cols int, rows [][]any, tail string) error {
 	const per = 100
 	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
 	for start := 0; start < len(rows); start += per {
@@ -454,7 +460,7 @@ func insertBatch(tx *Tx, head string, cols int, rows [][]any) error {
 		for _, r := range chunk {
 			args = append(args, r...)
 		}
-		q := head + strings.TrimSuffix(strings.Repeat(one+", ", len(chunk)), ", ")
+		q := head + strings.TrimSuffix(strings.Repeat(one+", ", len(chunk)), ", ") + tail
 		if _, err := tx.exec(q, args...); err != nil {
 			return err
 		}

@@ -1,80 +1,17 @@
 package storage
 
-// Full-text search over the active revision of every space. The index
-// and the matching are the dialect's searchEngine (FTS5 on SQLite,
-// search_sqlite.go; tsvector and GIN on PostgreSQL, search_postgres.go);
-// ranking, grouping by page or space and pagination are shared here.
+// Full-text search over the active revision of every space: the index
+// (search_index.go) and its ranking (search_rank.go) are the same on both
+// engines; the answers, their cache and pagination are here.
 
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 )
-
-// reindexSpace brings the index of spaceID from its active revision to
-// tree (the revision becoming active): rows of pages that changed or went
-// away are dropped, and changed or new pages are indexed. Unchanged pages
-// keep their rows, so the work follows the size of the change.
-func reindexSpace(tx *Tx, spaceID, _ string, _ string, t *Tree, an Analyzer) error {
-	head, err := spaceHead(tx.ctx, tx, spaceID)
-	if err != nil {
-		return err
-	}
-	old := map[string]string{}
-	rows, err := tx.QueryContext(tx.ctx, `SELECT page_id, version FROM revision_pages WHERE revision_id = ?`, head.Revision)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id, v string
-		if err := rows.Scan(&id, &v); err != nil {
-			rows.Close()
-			return err
-		}
-		old[id] = v
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	engine := tx.db.search
-	drop := func(pageID string) error { return engine.dropPage(tx, spaceID, pageID) }
-	var werr error
-	t.Walk(func(p, _ *TreePage) bool {
-		prev, had := old[p.ID]
-		delete(old, p.ID)
-		if had && prev == p.Version {
-			return true
-		}
-		if had {
-			if werr = drop(p.ID); werr != nil {
-				return false
-			}
-		}
-		if p.Type != "document" || p.Meta.NoIndex || an == nil {
-			return true
-		}
-		for i, s := range an.Sections(p) {
-			if werr = engine.add(tx, spaceID, p.ID, i, s); werr != nil {
-				return false
-			}
-		}
-		return true
-	})
-	if werr != nil {
-		return werr
-	}
-	for id := range old {
-		if err := drop(id); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // SearchHit is one matching section.
 type SearchHit struct {
@@ -95,72 +32,6 @@ type PageHit struct {
 type SpaceHit struct {
 	SpaceID string
 	Pages   []PageHit
-}
-
-// searchEngine is a dialect's full-text index of sections and its
-// matching. Scores are lower-is-better (bm25's sign).
-type searchEngine interface {
-	// query is the engine's query for words (searchWords, at least one):
-	// every word must match, the last one as a prefix (search-as-you-type).
-	query(words []string) string
-	// add indexes one section of a page.
-	add(tx *Tx, spaceID, pageID string, ordinal int, s SearchSection) error
-	dropPage(tx *Tx, spaceID, pageID string) error
-	dropSpace(tx *Tx, spaceID string) error
-	// copySpace gives toSpace the index rows of fromSpace (a duplicate).
-	copySpace(tx *Tx, fromSpace, toSpace string) error
-	// matches is a query of the rows of the given spaces that match q, with
-	// cols (of d, the search_docs row) and a column score, and its arguments.
-	matches(cols, q string, spaces []string) (string, []any)
-	// sections is, of the given search_docs rows, those matching q: rowid,
-	// title, excerpt, score.
-	sections(ctx context.Context, tx queryer, q string, rowids []int64) (*sql.Rows, error)
-	// sectionsOf is every indexed section: space id, page id, section id,
-	// ordinal, title, body (admin copy-db).
-	sectionsOf(ctx context.Context, q queryer) (*sql.Rows, error)
-}
-
-// searchWords is the words of free text; operators typed by the user are
-// taken as plain words (nil when the text has none).
-func searchWords(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// searchQuery is the engine's query for text, "" when the text has no word.
-func (db *DB) searchQuery(text string) string {
-	words := searchWords(text)
-	if len(words) == 0 {
-		return ""
-	}
-	return db.search.query(words)
-}
-
-// rankedGroups runs one ranking query: the groups (pages or spaces) of the
-// matching rows, best first, one page of them, with the number of groups.
-func rankedGroups(ctx context.Context, tx queryer, m string, args []any, col string, offset, limit int) ([]string, int, error) {
-	rows, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT `+col+`, COUNT(*) OVER () FROM x GROUP BY `+col+` ORDER BY MIN(score), `+col+` LIMIT ? OFFSET ?`,
-		append(args, limit, offset)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	var ids []string
-	count := -1
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id, &count); err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if count < 0 { // a page past the end (or limit 0): count separately
-		err = tx.QueryRowContext(ctx, `WITH x AS MATERIALIZED (`+m+`) SELECT COUNT(DISTINCT `+col+`) FROM x`, args...).Scan(&count)
-	}
-	return ids, count, err
 }
 
 // searchAnswer is one page of search results with the number of matches:
@@ -192,7 +63,7 @@ func (a searchAnswer) weight() int {
 
 // searchKey names one page of one search: the kind, the scope (the spaces
 // searched, hashed: an organization may have thousands), the page and the
-// FTS query.
+// query's folded words.
 func searchKey(kind string, scope []string, offset, limit, per int, q string) string {
 	h := sha256.New()
 	for _, s := range scope {
@@ -203,10 +74,9 @@ func searchKey(kind string, scope []string, offset, limit, per int, q string) st
 }
 
 // cachedSearch answers one page of a search from the search cache or runs
-// it. Ranking a query that matches most of a large index is bm25 over every
-// matching section (about 1 µs each in this SQLite: 100,000 matches cost
-// some 100 ms whatever the LIMIT), so answers are kept while what they were
-// computed from stands still (see versioned): stamp reads, in the reader
+// it. Ranking a query that matches most of a large index reads and scores
+// every match (some milliseconds for 100,000), so answers are kept while
+// what they were computed from stands still (see versioned): stamp reads, in the reader
 // pool or in a read snapshot, the entry's key and version. The first search
 // after a change runs the query in a snapshot whose stamp names the entry.
 // The answer is shared between requests: read it, never change it.
@@ -267,79 +137,91 @@ func untilContentChanges(key, spaceID string) searchStamp {
 	}
 }
 
-// SearchPages ranks the pages of one space matching text (best section
-// first) and returns one page of them with up to 5 sections each, and the
-// number of matching pages. Ranking is not stable under writes, so the
-// cursor is an offset.
+// SearchPages ranks the pages of one space matching text (every word on
+// the page, the last as a prefix; BM25, ties by page id) and returns one
+// page of them with up to 5 sections each, and the number of matching
+// pages. Ranking is not stable under writes, so the cursor is an offset.
 func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, limit int) ([]PageHit, int, error) {
-	q := db.searchQuery(text)
-	if q == "" {
+	words := searchWords(text)
+	if len(words) == 0 {
 		return nil, 0, nil
 	}
 	scope := []string{spaceID}
 	if err := db.prepare(ctx, spaceRevisionSQL); err != nil {
 		return nil, 0, err
 	}
-	stamp := untilContentChanges(searchKey("pages", scope, offset, limit, 5, q), spaceID)
-	a, err := db.cachedSearch(ctx, stamp, func(tx queryer) (a searchAnswer, err error) {
-		m, margs := db.search.matches(`d.page_id`, q, scope)
-		ids, n, err := rankedGroups(ctx, tx, m, margs, "page_id", offset, limit)
-		a.count = n
-		if err != nil || len(ids) == 0 {
-			return a, err
-		}
-		a.pages, err = pageHits(ctx, tx, db.search, q, scope, ids, 5)
-		return a, err
+	stamp := untilContentChanges(searchKey("pages", scope, offset, limit, 5, strings.Join(words, " ")), spaceID)
+	a, err := db.cachedSearch(ctx, stamp, func(tx queryer) (searchAnswer, error) {
+		return searchPages(ctx, tx, spaceID, words, offset, limit)
 	})
 	return a.pages, a.count, err
 }
 
-// SearchSpaces ranks the spaces matching text (by their best section) and
+// searchPages ranks a space's pages (SearchPages without the cache).
+func searchPages(ctx context.Context, tx queryer, spaceID string, words []string, offset, limit int) (a searchAnswer, err error) {
+	matches, rankings, err := rankSpaces(ctx, tx, words, []string{spaceID}, keep(offset, limit))
+	m := matches[spaceID]
+	a.count = m.count
+	if err != nil || offset >= len(m.best) {
+		return a, err
+	}
+	var ids []spacePage
+	for _, p := range m.best[offset:min(len(m.best), offset+limit)] {
+		ids = append(ids, spacePage{spaceID, p.pageID})
+	}
+	a.pages, err = pageHits(ctx, tx, words, rankings, ids, 5)
+	return a, err
+}
+
+// keep is the number of best matches a page of results needs.
+func keep(offset, limit int) int {
+	if offset < 0 || limit <= 0 {
+		return 0
+	}
+	return int(min(int64(offset)+int64(limit), 1<<31))
+}
+
+// SearchSpaces ranks the spaces matching text (by their best page) and
 // returns one page of them with up to pagesPer pages each, and the number of
 // matching spaces.
 func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
-	q := db.searchQuery(text)
-	if q == "" || len(spaceIDs) == 0 {
+	words := searchWords(text)
+	if len(words) == 0 || len(spaceIDs) == 0 {
 		return nil, 0, nil
 	}
 	if err := db.prepare(ctx, changeCounterSQL); err != nil {
 		return nil, 0, err
 	}
-	a, err := db.cachedSearch(ctx, untilAnyWrite(searchKey("spaces", spaceIDs, offset, limit, pagesPer, q)), func(tx queryer) (a searchAnswer, err error) {
-		a.spaces, a.count, err = searchSpaces(ctx, tx, db.search, spaceIDs, q, offset, limit, pagesPer)
+	a, err := db.cachedSearch(ctx, untilAnyWrite(searchKey("spaces", spaceIDs, offset, limit, pagesPer, strings.Join(words, " "))), func(tx queryer) (a searchAnswer, err error) {
+		a.spaces, a.count, err = searchSpaces(ctx, tx, spaceIDs, words, offset, limit, pagesPer)
 		return a, err
 	})
 	return a.spaces, a.count, err
 }
 
-func searchSpaces(ctx context.Context, tx queryer, engine searchEngine, spaceIDs []string, q string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
-	m, margs := engine.matches(`d.space_id`, q, spaceIDs)
-	spaces, count, err := rankedGroups(ctx, tx, m, margs, "space_id", offset, limit)
-	if err != nil || len(spaces) == 0 {
-		return nil, count, err
-	}
-	// The best pages of each listed space, in one query.
-	m2, margs2 := engine.matches(`d.space_id, d.page_id`, q, spaces)
-	prow, err := tx.QueryContext(ctx, `WITH x AS MATERIALIZED (`+m2+`) SELECT space_id, page_id FROM (
- SELECT space_id, page_id, ROW_NUMBER() OVER (PARTITION BY space_id ORDER BY MIN(score), page_id) AS n FROM x GROUP BY space_id, page_id
-) ranked WHERE n <= ? ORDER BY space_id, n`, append(margs2, pagesPer)...)
+func searchSpaces(ctx context.Context, tx queryer, spaceIDs, words []string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
+	matches, rankings, err := rankSpaces(ctx, tx, words, spaceIDs, max(pagesPer, 1))
 	if err != nil {
 		return nil, 0, err
 	}
-	var pageIDs []string
-	for prow.Next() {
-		var s, p string
-		if err := prow.Scan(&s, &p); err != nil {
-			prow.Close()
-			return nil, 0, err
+	ranked := make([]scoredPage, 0, len(matches)) // per space: its id and best score
+	for s, m := range matches {
+		ranked = append(ranked, scoredPage{s, m.best[0].score})
+	}
+	sort.Slice(ranked, func(i, j int) bool { return better(ranked[i], ranked[j]) })
+	if offset >= len(ranked) || limit <= 0 {
+		return nil, len(ranked), nil
+	}
+	ranked = ranked[offset:min(len(ranked), offset+limit)]
+	var spaces []string
+	var pages []spacePage
+	for _, s := range ranked {
+		spaces = append(spaces, s.pageID)
+		for _, p := range matches[s.pageID].best[:min(pagesPer, len(matches[s.pageID].best))] {
+			pages = append(pages, spacePage{s.pageID, p.pageID})
 		}
-		pageIDs = append(pageIDs, p)
 	}
-	prow.Close()
-	if err := prow.Err(); err != nil {
-		return nil, 0, err
-	}
-	hits, err := pageHits(ctx, tx, engine, q, spaces, pageIDs, 3)
+	hits, err := pageHits(ctx, tx, words, rankings, pages, 3)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -351,19 +233,31 @@ func searchSpaces(ctx context.Context, tx queryer, engine searchEngine, spaceIDs
 	for _, s := range spaces {
 		out = append(out, SpaceHit{SpaceID: s, Pages: bySpace[s]})
 	}
-	return out, count, nil
+	return out, len(matches), nil
 }
 
 // pageHits loads, for the given pages (in that order), their title and path
-// in their space's active revision and their best matching sections.
-func pageHits(ctx context.Context, tx queryer, engine searchEngine, q string, spaces, pageIDs []string, sectionsPer int) ([]PageHit, error) {
+// in their space's active revision and their best matching sections, cut
+// from their indexed sections only.
+func pageHits(ctx context.Context, tx queryer, words []string, rankings map[string]*spaceRanking, keys []spacePage, sectionsPer int) ([]PageHit, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	var spaces, pageIDs []string
+	for _, k := range keys {
+		if len(spaces) == 0 || spaces[len(spaces)-1] != k.space {
+			spaces = append(spaces, k.space)
+		}
+		pageIDs = append(pageIDs, k.page)
+	}
 	in, sin := placeholders(len(pageIDs)), placeholders(len(spaces))
+	args := append(anySlice(spaces), anySlice(pageIDs)...)
 	rows, err := tx.QueryContext(ctx, `SELECT s.id, `+pageCols+` FROM spaces s JOIN revision_pages rp ON rp.revision_id = s.revision_id
- JOIN page_versions v ON v.hash = rp.version WHERE s.id IN (`+sin+`) AND rp.page_id IN (`+in+`)`, append(anySlice(spaces), anySlice(pageIDs)...)...)
+ JOIN page_versions v ON v.hash = rp.version WHERE s.id IN (`+sin+`) AND rp.page_id IN (`+in+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*PageHit{}
+	byID := map[spacePage]*PageHit{}
 	for rows.Next() {
 		var h PageHit
 		p, err := scanPageWith(rows, &h.SpaceID)
@@ -372,86 +266,51 @@ func pageHits(ctx context.Context, tx queryer, engine searchEngine, q string, sp
 			return nil, err
 		}
 		h.Page = p
-		byID[p.ID] = &h
+		byID[spacePage{h.SpaceID, p.ID}] = &h
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	// Their sections (an index read), then which of them match, how well
-	// and their excerpts: one pass over the query's matches without a join,
-	// excerpts only for these rows (a broad query matches every section;
-	// joining them all to find these pages cost more than ranking them).
-	type section struct {
-		pageID  string
-		ordinal int
-		score   float64
-		hit     SearchHit
-	}
-	bySection := map[int64]*section{}
-	var rowids []int64
-	drows, err := tx.QueryContext(ctx, `SELECT rowid, page_id, section_id, ordinal FROM search_docs WHERE space_id IN (`+sin+`) AND page_id IN (`+in+`)`,
-		append(anySlice(spaces), anySlice(pageIDs)...)...)
+	srows, err := tx.QueryContext(ctx, `SELECT space_id, page_id, sections FROM search_pages WHERE space_id IN (`+sin+`) AND page_id IN (`+in+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
-	for drows.Next() {
-		var id int64
-		var s section
-		if err := drows.Scan(&id, &s.pageID, &s.hit.SectionID, &s.ordinal); err != nil {
-			drows.Close()
-			return nil, err
-		}
-		bySection[id] = &s
-		rowids = append(rowids, id)
-	}
-	drows.Close()
-	if err := drows.Err(); err != nil {
-		return nil, err
-	}
-	srows, err := engine.sections(ctx, tx, q, rowids)
-	if err != nil {
-		return nil, err
-	}
-	var found []*section
 	for srows.Next() {
-		var id int64
-		var title, excerpt string
-		var score float64
-		if err := srows.Scan(&id, &title, &excerpt, &score); err != nil {
+		var space, page string
+		var b []byte
+		if err := srows.Scan(&space, &page, &b); err != nil {
 			srows.Close()
 			return nil, err
 		}
-		if s := bySection[id]; s != nil {
-			s.hit.Title, s.hit.Excerpt, s.score = title, excerpt, score
-			found = append(found, s)
+		h := byID[spacePage{space, page}]
+		if h == nil {
+			continue
 		}
+		var sections []SearchSection
+		if err := json.Unmarshal(b, &sections); err != nil {
+			srows.Close()
+			return nil, fmt.Errorf("storage: search sections of page %s: %w", page, err)
+		}
+		var idf map[string]float64
+		if r := rankings[space]; r != nil {
+			idf = r.idf
+		}
+		h.Sections = sectionHits(words, idf, sections, sectionsPer)
 	}
 	srows.Close()
 	if err := srows.Err(); err != nil {
 		return nil, err
 	}
-	// Each page's best sections first, in the order of the sections on ties.
-	sort.Slice(found, func(i, j int) bool {
-		a, b := found[i], found[j]
-		if a.pageID != b.pageID {
-			return a.pageID < b.pageID
-		}
-		if a.score != b.score {
-			return a.score < b.score
-		}
-		return a.ordinal < b.ordinal
-	})
-	for _, s := range found {
-		if h := byID[s.pageID]; h != nil && len(h.Sections) < sectionsPer {
-			h.Sections = append(h.Sections, s.hit)
-		}
-	}
-	out := make([]PageHit, 0, len(pageIDs))
-	for _, id := range pageIDs {
-		if h := byID[id]; h != nil {
+	out := make([]PageHit, 0, len(keys))
+	for _, k := range keys {
+		if h := byID[k]; h != nil {
 			out = append(out, *h)
 		}
 	}
 	return out, nil
 }
+
+// spacePage names a page of a space (a duplicated space keeps its pages'
+// ids).
+type spacePage struct{ space, page string }

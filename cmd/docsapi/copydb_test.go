@@ -60,7 +60,7 @@ func TestCopyDB(t *testing.T) {
 	var copyEnv *apitest.Env
 	for _, step := range [][2]string{{env.DBPath, file}, {file, target}} {
 		out := captureStdout(t, func() error { return admin([]string{"copy-db", "--from", step[0], "--to", step[1]}) })
-		for _, table := range []string{`"table":"spaces","source":1,"target":1`, `"table":"search_docs"`, `"table":"change_requests","source":1,"target":1`} {
+		for _, table := range []string{`"table":"spaces","source":1,"target":1`, `"table":"search_postings"`, `"table":"change_requests","source":1,"target":1`} {
 			if !strings.Contains(out, table) {
 				t.Errorf("copy-db output lacks %s: %s", table, out)
 			}
@@ -123,7 +123,7 @@ func TestCopyDBRollsBackOnFailure(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "zz_source_only") {
 		t.Fatalf("copy with a table the target lacks: %v", err)
 	}
-	if n := countRows(t, target, "teams") + countRows(t, target, "users") + countRows(t, target, "search_docs"); n != 0 {
+	if n := countRows(t, target, "teams") + countRows(t, target, "users") + countRows(t, target, "search_postings"); n != 0 {
 		t.Fatalf("the failed copy left %d rows in the target", n)
 	}
 	if _, err := raw.Exec(`DROP TABLE zz_source_only`); err != nil {

@@ -10791,15 +10791,17 @@ type SearchSpaceList {
 
 extend type Query {
   """
-  Full-text search of a space's active revision: every word must match (the
-  last as a prefix); pages ranked by their best section (BM25, titles weigh
-  more). query: 1 to 512 characters.
+  Full-text search of a space's active revision: a page matches when it
+  holds every word (anywhere in it; the last word as a prefix; case and
+  accents ignored); pages ranked by BM25 over the whole page (section titles
+  weigh 5x), ties by page id, each with up to 5 sections holding a word of
+  the query. query: 1 to 512 characters.
   """
   searchSpace(spaceId: ID!, query: String!, page: String, limit: Int): SearchPageList!
   """
   Full-text search over the active revisions of the organization's spaces
-  the caller can read; spaces ranked by their best match, each with up to 10
-  pages.
+  the caller can read (a page matches as in searchSpace); spaces ranked by
+  their best page, each with its best pages (up to 10).
   """
   searchOrganization(organizationId: ID!, query: String!, page: String, limit: Int): SearchSpaceList!
 }
