@@ -25,35 +25,60 @@ type answerKey struct {
 	caller    auth.Caller
 }
 
-type storedAnswer struct {
-	version storage.Version
-	body    []byte   // shared between requests: written, never changed
-	etag    []string // the ETag header's value, likewise
+// StoredAnswer is an encoded answer and the counters it was computed under.
+type StoredAnswer struct {
+	Version storage.Version
+	Body    []byte   // shared between requests: written, never changed
+	ETag    []string // the ETag header's value (REST), likewise
 }
 
-// answerCache holds at most maxAnswers answers and empties when full, like
-// the storage caches.
-type answerCache struct {
+// AnswerCache keeps encoded answers by what they were computed for (K) and
+// serves one only to a request whose counters are the ones it was computed
+// under. It holds at most maxAnswers answers and empties when full, like
+// the storage caches. REST's GET organization / GET space and the GraphQL
+// fast path (server/graphqlfast.go) keep theirs in one each.
+type AnswerCache[K comparable] struct {
 	mu sync.RWMutex
-	m  map[answerKey]storedAnswer
+	m  map[K]StoredAnswer
 }
 
 const maxAnswers = 10_000
 
-func (c *answerCache) get(k answerKey, v storage.Version) (storedAnswer, bool) {
+// Get is k's stored answer when it was computed under v.
+func (c *AnswerCache[K]) Get(k K, v storage.Version) (StoredAnswer, bool) {
 	c.mu.RLock()
 	s, ok := c.m[k]
 	c.mu.RUnlock()
-	return s, ok && s.version == v
+	return s, ok && s.Version == v
 }
 
-func (c *answerCache) put(k answerKey, s storedAnswer) {
+// Put stores s for k.
+func (c *AnswerCache[K]) Put(k K, s StoredAnswer) {
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxAnswers {
-		c.m = map[answerKey]storedAnswer{}
+		c.m = map[K]StoredAnswer{}
 	}
 	c.m[k] = s
 	c.mu.Unlock()
+}
+
+// Storable reports whether the answer to ctx's request may be kept: an
+// authenticated caller, counters read and no write made by the request
+// since, no share-link password (the resolvers read it). It returns the
+// caller and the counters the answer is valid for.
+func Storable(r *http.Request) (auth.Caller, storage.Version, bool) {
+	ctx := r.Context()
+	caller, authenticated := auth.CallerFrom(ctx)
+	version, counted := storage.VersionOf(ctx)
+	ok := authenticated && counted && r.Header.Get(graph.ShareLinkPasswordHeader) == ""
+	return caller, version, ok
+}
+
+// StillAt reports whether the request still has the counters v it started
+// with (it wrote nothing meanwhile), so what it computed may be kept.
+func StillAt(r *http.Request, v storage.Version) bool {
+	now, still := storage.VersionOf(r.Context())
+	return still && now == v
 }
 
 // storedResource is resource (conditional.go) for a GET whose answer is a
@@ -63,8 +88,8 @@ func (a *API) storedResource(route, param string, get handler) http.HandlerFunc 
 	return func(w http.ResponseWriter, r *http.Request) {
 		key, version, ok := answerKeyOf(r, route, param)
 		if ok {
-			if s, hit := a.answers.get(key, version); hit {
-				answer(w, r, s.body, s.etag)
+			if s, hit := a.answers.Get(key, version); hit {
+				answer(w, r, s.Body, s.ETag)
 				return
 			}
 		}
@@ -76,19 +101,18 @@ func (a *API) storedResource(route, param string, get handler) http.HandlerFunc 
 		tag := []string{etag}
 		// Kept only when the request still has the counters it started with
 		// (it wrote nothing meanwhile).
-		if now, still := storage.VersionOf(r.Context()); ok && still && now == version {
-			a.answers.put(key, storedAnswer{version: version, body: body, etag: tag})
+		if ok && StillAt(r, version) {
+			a.answers.Put(key, StoredAnswer{Version: version, Body: body, ETag: tag})
 		}
 		answer(w, r, body, tag)
 	}
 }
 
-// answerKeyOf is r's key and counters, ok when its answer may be stored.
+// answerKeyOf is r's key and counters, ok when its answer may be stored
+// (Storable, and no query string: shareKey and the like).
 func answerKeyOf(r *http.Request, route, param string) (answerKey, storage.Version, bool) {
-	ctx := r.Context()
-	caller, authenticated := auth.CallerFrom(ctx)
-	version, counted := storage.VersionOf(ctx)
-	if !authenticated || !counted || r.URL.RawQuery != "" || r.Header.Get(graph.ShareLinkPasswordHeader) != "" {
+	caller, version, ok := Storable(r)
+	if !ok || r.URL.RawQuery != "" {
 		return answerKey{}, version, false
 	}
 	return answerKey{route: route, id: path(r, param), caller: caller}, version, true

@@ -33,10 +33,10 @@ type API struct {
 	M        generated.MutationResolver
 	Log      *slog.Logger
 
-	writeLocks writeLocks  // see ifMatch
-	keyLocks   keyLocks    // see idempotent
-	openAPI    openAPIDoc  // see serveOpenAPI
-	answers    answerCache // see storedResource
+	writeLocks writeLocks             // see ifMatch
+	keyLocks   keyLocks               // see idempotent
+	openAPI    openAPIDoc             // see serveOpenAPI
+	answers    AnswerCache[answerKey] // see storedResource
 }
 
 func New(res *graph.Resolver, log *slog.Logger) *API {

@@ -12,8 +12,10 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"docsapi/auth"
 	"docsapi/graph/generated"
 	"docsapi/graph/model"
+	"docsapi/rest"
 )
 
 // fastGraphQL answers the hottest GraphQL reads, `space(spaceId:)` and
@@ -37,7 +39,18 @@ type fastGraphQL struct {
 	gql      http.Handler
 	query    generated.QueryResolver
 	plans    *lru.LRU[*rootPlan]
-	answered atomic.Int64 // requests answered here (tests and benchmarks)
+	answers  rest.AnswerCache[fastAnswerKey] // encoded answers between writes
+	answered atomic.Int64                    // requests answered here (tests and benchmarks)
+}
+
+// fastAnswerKey is what a stored fast answer was computed for: the plan
+// (query text and operation name), the object's id and the caller. Like
+// REST's stored answers (rest/answers.go) it is served only to a request
+// whose counters are the ones it was computed under.
+type fastAnswerKey struct {
+	plan   *rootPlan
+	id     string
+	caller auth.Caller
 }
 
 func newFastGraphQL(gql http.Handler, query generated.QueryResolver) *fastGraphQL {
@@ -83,7 +96,7 @@ func (f *fastGraphQL) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	if out, ok := f.answer(r.Context(), body); ok {
+	if out, ok := f.answer(r, body); ok {
 		f.answered.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(out)
@@ -97,7 +110,9 @@ type failingReader struct{ err error }
 func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
 
 // answer is the whole response to body, or false when gqlgen must answer.
-func (f *fastGraphQL) answer(ctx context.Context, body []byte) ([]byte, bool) {
+// The bytes may be shared with other requests: write them, never change them.
+func (f *fastGraphQL) answer(r *http.Request, body []byte) ([]byte, bool) {
+	ctx := r.Context()
 	var req fastRequest
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
@@ -118,6 +133,13 @@ func (f *fastGraphQL) answer(ctx context.Context, body []byte) ([]byte, bool) {
 	} else if len(req.Variables) != 0 {
 		return nil, false
 	}
+	caller, version, storable := rest.Storable(r)
+	key := fastAnswerKey{plan: plan, id: id, caller: caller}
+	if storable {
+		if s, hit := f.answers.Get(key, version); hit {
+			return s.Body, true
+		}
+	}
 	value, ok := plan.answer(ctx, f.query, id)
 	if !ok {
 		return nil, false // gqlgen presents the error
@@ -136,6 +158,9 @@ func (f *fastGraphQL) answer(ctx context.Context, body []byte) ([]byte, bool) {
 	out.WriteString(`{"data":`)
 	json.HTMLEscape(&out, data.Bytes())
 	out.WriteString(`}`)
+	if storable && rest.StillAt(r, version) {
+		f.answers.Put(key, rest.StoredAnswer{Version: version, Body: out.Bytes()})
+	}
 	return out.Bytes(), true
 }
 
