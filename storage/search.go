@@ -206,7 +206,7 @@ func searchSpaces(ctx context.Context, tx queryer, spaceIDs, words []string, off
 	}
 	ranked := make([]scoredPage, 0, len(matches)) // per space: its id and best score
 	for s, m := range matches {
-		ranked = append(ranked, scoredPage{s, m.best[0].score})
+		ranked = append(ranked, scoredPage{pageID: s, score: m.best[0].score})
 	}
 	sort.Slice(ranked, func(i, j int) bool { return better(ranked[i], ranked[j]) })
 	if offset >= len(ranked) || limit <= 0 {

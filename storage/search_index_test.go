@@ -87,7 +87,7 @@ func (m searchModel) reference(words []string) []scoredPage {
 			ok = ok && hit
 		}
 		if ok {
-			out = append(out, scoredPage{id, score})
+			out = append(out, scoredPage{pageID: id, score: score})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return better(out[i], out[j]) })
@@ -452,7 +452,7 @@ func TestSearchSpacesAgainstBruteForce(t *testing.T) {
 		wantPages := map[string][]scoredPage{}
 		for _, s := range scope {
 			if ref := models[s].reference(words); len(ref) > 0 {
-				want = append(want, scoredPage{s, ref[0].score})
+				want = append(want, scoredPage{pageID: s, score: ref[0].score})
 				wantPages[s] = ref
 			}
 		}
@@ -572,10 +572,10 @@ func BenchmarkSearchCold(b *testing.B) {
 	}
 }
 
-// TestSearchTiesByPageID gives many pages the same score: a results page
-// lists them by page id, read by doc number for a few ties and by walking
-// the pages in id order for many (both of tiesByLookup's ways).
-func TestSearchTiesByPageID(t *testing.T) {
+// TestSearchTiesByDocNumber gives many pages the same score: a results
+// page lists them in the order they entered the index (pages entering in
+// one change by page id), whatever their ids, offsets included.
+func TestSearchTiesByDocNumber(t *testing.T) {
 	ctx := context.Background()
 	db, err := Open(testTarget(t), Options{})
 	if err != nil {
@@ -611,11 +611,29 @@ func TestSearchTiesByPageID(t *testing.T) {
 	}
 	sort.Strings(ids)
 	sort.Strings(few)
+	// A later change adds pages that tie with them: they come after, even
+	// those whose ids sort first.
+	var later []string
+	_, err = db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: sectionsAnalyzer{}, Edit: func(tr *Tree) error {
+		for i := range 30 {
+			p := &TreePage{ContentPage: ContentPage{ID: fmt.Sprintf("0%02d", i), Type: "document", Title: "P"}}
+			p.Slug = "later" + p.ID
+			p.SetBody("T|same words rare")
+			later = append(later, p.ID)
+			tr.Pages = append(tr.Pages, p)
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids = append(ids, later...)
+	few = append(few, later...)
 	for _, c := range []struct {
 		query         string
 		want          []string
 		offset, limit int
-	}{{"same", ids, 0, 5}, {"same word", ids, 1100, 50}, {"rare", few, 3, 4}, {"same rare", few, 0, 20}} {
+	}{{"same", ids, 0, 5}, {"same word", ids, 1100, 50}, {"same word", ids, 1190, 30}, {"rare", few, 3, 4}, {"same rare", few, 0, 20}, {"rare", few, 10, 100}} {
 		hits, n, err := db.SearchPages(ctx, sp.ID, c.query, c.offset, c.limit)
 		if err != nil {
 			t.Fatal(err)

@@ -84,16 +84,26 @@ func wordsOf(words []string, term string) []int {
 	return out
 }
 
-// scoredPage is a match: its page id and BM25 score (higher is better).
+// scoredPage is a match: its page id, BM25 score (higher is better) and
+// doc number (0 where none applies: a space ranked by its best page).
 type scoredPage struct {
 	pageID string
 	score  float64
+	doc    int64
 }
 
-// better orders matches: higher score first, then page id.
+// better orders matches: higher score first, then doc number (the order
+// pages entered the space's index; pages entering in one change by page
+// id), then id. Ties by doc number are known without reading anything, so
+// only the listed pages' ids are read (a tie order by page id needed the
+// id of every tied match: a thousand seeks for a selective query whose
+// matches score alike).
 func better(a, b scoredPage) bool {
 	if a.score != b.score {
 		return a.score > b.score
+	}
+	if a.doc != b.doc {
+		return a.doc < b.doc
 	}
 	return a.pageID < b.pageID
 }
@@ -216,75 +226,53 @@ func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
 	return out, nil
 }
 
-// bestOf splits matches for the best k: those that are in whatever the
-// page ids (a score above the k-th best, fewer than k), and the ties at
-// the k-th best score th, of which need are in (the smallest page ids).
-// The ties are listed when there are at most maxTiesLookup of them, else
-// only counted (nTies).
-func bestOf(matches []match, k int) (in, ties []match, nTies int, th float64, need int) {
+// bestOf is the best k of matches (higher score, then lower doc number),
+// best first. rank lists matches by doc number, so a match tied with the
+// worst kept one never displaces it: a broad query where every page scores
+// alike costs one comparison per match.
+func bestOf(matches []match, k int) []match {
 	if k <= 0 || len(matches) == 0 {
-		return nil, nil, 0, 0, 0
+		return nil
 	}
+	var kept matchHeap
 	if len(matches) <= k {
-		return matches, nil, 0, 0, 0
-	}
-	// The k-th best score: a min-heap of the best k scores.
-	h := make(scoreHeap, 0, k)
-	for _, m := range matches {
-		if len(h) < k {
-			heap.Push(&h, m.score)
-		} else if m.score > h[0] {
-			h[0] = m.score
-			heap.Fix(&h, 0)
-		}
-	}
-	th = h[0]
-	for _, m := range matches {
-		switch {
-		case m.score > th:
-			in = append(in, m)
-		case m.score == th:
-			nTies++
-		}
-	}
-	if nTies <= maxTiesLookup {
-		ties = make([]match, 0, nTies)
+		kept = append(kept, matches...)
+	} else {
+		kept = make(matchHeap, 0, k)
 		for _, m := range matches {
-			if m.score == th {
-				ties = append(ties, m)
+			if len(kept) < k {
+				heap.Push(&kept, m)
+			} else if outranks(m, kept[0]) {
+				kept[0] = m
+				heap.Fix(&kept, 0)
 			}
 		}
 	}
-	return in, ties, nTies, th, k - len(in)
+	sort.Slice(kept, func(i, j int) bool { return outranks(kept[i], kept[j]) })
+	return kept
 }
 
-type scoreHeap []float64
+// outranks orders matches as better does: score, then doc number.
+func outranks(a, b match) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.doc < b.doc
+}
 
-func (h scoreHeap) Len() int           { return len(h) }
-func (h scoreHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h scoreHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *scoreHeap) Push(x any)        { *h = append(*h, x.(float64)) }
-func (h *scoreHeap) Pop() any {
-	x := (*h)[len(*h)-1]
-	*h = (*h)[:len(*h)-1]
+// matchHeap keeps the best k matches with the worst at the root.
+type matchHeap []match
+
+func (h matchHeap) Len() int           { return len(h) }
+func (h matchHeap) Less(i, j int) bool { return outranks(h[j], h[i]) }
+func (h matchHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *matchHeap) Push(x any)        { *h = append(*h, x.(match)) }
+func (h *matchHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
 	return x
 }
-
-// How the ties at the k-th best score (nTies of a space's docs, need of
-// them in) are put in page id order: by reading their page ids by doc
-// number with the other results' (one batch for every space), or by
-// walking the space's doc numbers in page id order on a covering index
-// until need ties are found (about need*docs/nTies entries: a broad query
-// where every page scores the same finds its first results page in the
-// first entries), whichever reads fewer rows; random reads count double.
-// (Sorting them in the database, doc IN (…) ORDER BY page_id LIMIT, was
-// no faster than the walk.)
-func tiesByLookup(nTies, need int, docs int64) bool {
-	return nTies <= maxTiesLookup && 2*int64(nTies) <= int64(need)*docs/int64(max(nTies, 1))
-}
-
-// maxTiesLookup bounds the ties whose page ids are read by doc number.
-const maxTiesLookup = 5000
 
 // pageIDsOf is the page ids of docs of spaces, read by doc number.
 func pageIDsOf(ctx context.Context, q queryer, docs map[string][]int64) (map[string]map[int64]string, error) {
@@ -336,79 +324,15 @@ func pageIDsOf(ctx context.Context, q queryer, docs map[string][]int64) (map[str
 	return out, nil
 }
 
-// firstByID is the need docs of ties (all scoring th) with the smallest
-// page ids: the space's pages walked in id order.
-func firstByID(ctx context.Context, q queryer, spaceID string, matches []match, th float64, need int) ([]scoredPage, error) {
-	var tied []uint64 // bit set by doc number
-	nTies := 0
-	for _, m := range matches {
-		if m.score == th {
-			nTies++
-			if i := int(m.doc >> 6); i >= len(tied) {
-				tied = append(tied, make([]uint64, i+1-len(tied))...)
-			}
-			tied[m.doc>>6] |= 1 << (m.doc & 63)
-		}
-	}
-	// In batches (keyset), so that every engine reads the index in order
-	// and stops early: PostgreSQL sorted the whole space for an unbounded
-	// ORDER BY. The first batch is the expected walk, then each doubles.
-	batch := int64(need)*int64(len(tied))*64/int64(max(nTies, 1)) + 16
-	var out []scoredPage
-	after := ""
-	for len(out) < need {
-		rows, err := q.QueryContext(ctx, `SELECT page_id, doc FROM search_pages WHERE space_id = ? AND page_id > ? ORDER BY page_id LIMIT ?`, spaceID, after, batch)
-		if err != nil {
-			return nil, err
-		}
-		n := int64(0)
-		for rows.Next() {
-			var id string
-			var d int64
-			if err := rows.Scan(&id, &d); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			n++
-			after = id
-			if len(out) < need && d >= 0 && int(d>>6) < len(tied) && tied[d>>6]&(1<<(d&63)) != 0 {
-				out = append(out, scoredPage{id, th})
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-		if n < batch {
-			break
-		}
-		batch *= 2
-	}
-	return out, nil
-}
-
-// topPages is, per space, its best k matches as pages, best first (ties
-// by page id).
-func topPages(ctx context.Context, q queryer, matches map[string][]match, docsOf map[string]int64, k int) (map[string][]scoredPage, error) {
-	type split struct {
-		in, ties    []match
-		nTies, need int
-		th          float64
-		lookup      bool
-	}
-	splits := map[string]split{}
+// topPages is, per space, its best k matches with their page ids (read
+// for those only, in one batch for every space).
+func topPages(ctx context.Context, q queryer, matches map[string][]match, k int) (map[string][]scoredPage, error) {
+	best := map[string][]match{}
 	byDoc := map[string][]int64{}
 	for s, ms := range matches {
-		in, ties, nTies, th, need := bestOf(ms, k)
-		lookup := tiesByLookup(nTies, need, docsOf[s])
-		splits[s] = split{in, ties, nTies, need, th, lookup}
-		for _, m := range in {
+		best[s] = bestOf(ms, k)
+		for _, m := range best[s] {
 			byDoc[s] = append(byDoc[s], m.doc)
-		}
-		if lookup {
-			for _, m := range ties {
-				byDoc[s] = append(byDoc[s], m.doc)
-			}
 		}
 	}
 	ids, err := pageIDsOf(ctx, q, byDoc)
@@ -416,28 +340,11 @@ func topPages(ctx context.Context, q queryer, matches map[string][]match, docsOf
 		return nil, err
 	}
 	out := map[string][]scoredPage{}
-	for s, sp := range splits {
-		var pages []scoredPage
-		for _, m := range sp.in {
-			pages = append(pages, scoredPage{ids[s][m.doc], m.score})
+	for s, ms := range best {
+		pages := make([]scoredPage, 0, len(ms))
+		for _, m := range ms {
+			pages = append(pages, scoredPage{pageID: ids[s][m.doc], score: m.score, doc: m.doc})
 		}
-		var tied []scoredPage
-		switch {
-		case sp.need <= 0:
-		case sp.lookup:
-			for _, m := range sp.ties {
-				tied = append(tied, scoredPage{ids[s][m.doc], m.score})
-			}
-			sort.Slice(tied, func(i, j int) bool { return better(tied[i], tied[j]) })
-			tied = tied[:min(sp.need, len(tied))]
-		default:
-			tied, err = firstByID(ctx, q, s, matches[s], sp.th, sp.need)
-		}
-		if err != nil {
-			return nil, err
-		}
-		pages = append(pages, tied...)
-		sort.Slice(pages, func(i, j int) bool { return better(pages[i], pages[j]) })
 		out[s] = pages
 	}
 	return out, nil
@@ -565,11 +472,7 @@ func rankSpaces(ctx context.Context, q queryer, words, spaces []string, k int) (
 			delete(rankings, s)
 		}
 	}
-	docsOf := map[string]int64{}
-	for s := range all {
-		docsOf[s] = stats[s].docs
-	}
-	top, err := topPages(ctx, q, all, docsOf, k)
+	top, err := topPages(ctx, q, all, k)
 	if err != nil {
 		return nil, nil, err
 	}

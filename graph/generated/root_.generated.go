@@ -10794,7 +10794,7 @@ extend type Query {
   Full-text search of a space's active revision: a page matches when it
   holds every word (anywhere in it; the last word as a prefix; case and
   accents ignored); pages ranked by BM25 over the whole page (section titles
-  weigh 5x), ties by page id, each with up to 5 sections holding a word of
+  weigh 5x), ties in the order the pages entered the index, each with up to 5 sections holding a word of
   the query. query: 1 to 512 characters.
   """
   searchSpace(spaceId: ID!, query: String!, page: String, limit: Int): SearchPageList!
