@@ -404,20 +404,13 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 			old := map[string][]byte{}
 			rows, err := tx.QueryContext(tx.ctx, `SELECT term, docs FROM search_postings WHERE space_id = ? AND chunk = ? AND term IN (`+placeholders(len(part))+`)`,
 				append([]any{c.spaceID, chunk}, anySlice(part)...)...)
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
+			if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 				var t string
 				var b []byte
-				if err := rows.Scan(&t, &b); err != nil {
-					rows.Close()
-					return err
-				}
+				err := sc.Scan(&t, &b)
 				old[t] = b
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+				return err
+			}); err != nil {
 				return err
 			}
 			var gone []any
@@ -456,10 +449,11 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 	puts = puts[:0]
 	for start := 0; start < len(chunks); start += searchBatch {
 		part := chunks[start:min(start+searchBatch, len(chunks))]
-		old, err := readChunkRows(tx.ctx, tx, c.spaceID, part)
+		rowsOf, err := readLengths(tx.ctx, tx, map[string][]int64{c.spaceID: part})
 		if err != nil {
 			return err
 		}
+		old := rowsOf[c.spaceID]
 		var gone []any
 		for _, ch := range part {
 			docs, err := decodeOld(old[ch], decodeLengths)
@@ -501,33 +495,6 @@ func decodeOld(b []byte, decode func([]byte) ([]posting, error)) ([]posting, err
 	return decode(b)
 }
 
-// readChunkRows is the search_chunks rows of the given chunks of a space.
-func readChunkRows(ctx context.Context, q queryer, spaceID string, chunks []int64) (map[int64][]byte, error) {
-	out := map[int64][]byte{}
-	for start := 0; start < len(chunks); start += searchBatch {
-		part := chunks[start:min(start+searchBatch, len(chunks))]
-		rows, err := q.QueryContext(ctx, `SELECT chunk, lens FROM search_chunks WHERE space_id = ? AND chunk IN (`+placeholders(len(part))+`)`,
-			append([]any{spaceID}, anySlice(part)...)...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var ch int64
-			var b []byte
-			if err := rows.Scan(&ch, &b); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[ch] = b
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
 // indexedPage is a page's row of search_pages.
 type indexedPage struct {
 	doc      int64
@@ -541,25 +508,19 @@ func readIndexedPages(ctx context.Context, q queryer, spaceID string, pageIDs []
 		part := pageIDs[start:min(start+searchBatch, len(pageIDs))]
 		rows, err := q.QueryContext(ctx, `SELECT page_id, doc, sections FROM search_pages WHERE space_id = ? AND page_id IN (`+placeholders(len(part))+`)`,
 			append([]any{spaceID}, anySlice(part)...)...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 			var id string
 			var p indexedPage
 			var b []byte
-			if err := rows.Scan(&id, &p.doc, &b); err != nil {
-				rows.Close()
-				return nil, err
+			if err := sc.Scan(&id, &p.doc, &b); err != nil {
+				return err
 			}
 			if err := json.Unmarshal(b, &p.sections); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("storage: search sections of page %s: %w", id, err)
+				return fmt.Errorf("storage: search sections of page %s: %w", id, err)
 			}
 			out[id] = p
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -638,19 +599,12 @@ func reindexSpace(tx *Tx, spaceID, _ string, _ string, t *Tree, an Analyzer) err
 	}
 	old := map[string]string{}
 	rows, err := tx.QueryContext(tx.ctx, `SELECT page_id, version FROM revision_pages WHERE revision_id = ?`, head.Revision)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
+	if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 		var id, v string
-		if err := rows.Scan(&id, &v); err != nil {
-			rows.Close()
-			return err
-		}
+		err := sc.Scan(&id, &v)
 		old[id] = v
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return err
+	}); err != nil {
 		return err
 	}
 	var gone []string

@@ -304,20 +304,15 @@ func pageIDsOf(ctx context.Context, q queryer, docs map[string][]int64) (map[str
 			cond[i] = strings.TrimSuffix(cond[i], `, `) + `))`
 		}
 		rows, err := q.QueryContext(ctx, `SELECT space_id, doc, page_id FROM search_pages WHERE `+strings.Join(cond, ` OR `), args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 			var s, id string
 			var d int64
-			if err := rows.Scan(&s, &d, &id); err != nil {
-				rows.Close()
-				return nil, err
+			if err := sc.Scan(&s, &d, &id); err != nil {
+				return err
 			}
 			out[s][d] = id
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -412,20 +407,13 @@ func readSpacesStats(ctx context.Context, q queryer, spaces []string) (map[strin
 	for start := 0; start < len(spaces); start += searchBatch {
 		part := spaces[start:min(start+searchBatch, len(spaces))]
 		rows, err := q.QueryContext(ctx, `SELECT space_id, docs, total_len, next_doc FROM search_spaces WHERE space_id IN (`+placeholders(len(part))+`)`, anySlice(part)...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 			var id string
 			var s spaceStats
-			if err := rows.Scan(&id, &s.docs, &s.length, &s.next); err != nil {
-				rows.Close()
-				return nil, err
-			}
+			err := sc.Scan(&id, &s.docs, &s.length, &s.next)
 			out[id] = s
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return err
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -501,20 +489,16 @@ func readLengths(ctx context.Context, q queryer, chunks map[string][]int64) (map
 		}
 		rows, err := q.QueryContext(ctx, `SELECT space_id, chunk, lens FROM search_chunks WHERE `+strings.Join(cond, ` OR `), args...)
 		cond, args, n = cond[:0], args[:0], 0
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 			var s string
 			var ch int64
 			var b []byte
-			if err := rows.Scan(&s, &ch, &b); err != nil {
+			if err := sc.Scan(&s, &ch, &b); err != nil {
 				return err
 			}
 			out[s][ch] = b
-		}
-		return rows.Err()
+			return nil
+		})
 	}
 	for _, s := range spaces {
 		for start := 0; start < len(chunks[s]); start += searchBatch {

@@ -184,23 +184,6 @@ func readStructure(ctx context.Context, q queryer, siteID string) (SiteStructure
 	return st, err
 }
 
-// collect reads every row of a query with scan.
-func collect[T any](rows *sql.Rows, err error, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
 // SaveSiteStructure makes the stored structure equal to st: rows missing
 // from st are deleted, new ones inserted, changed ones updated, and sort
 // keys follow the containers and positions of st. st.Version must be the
