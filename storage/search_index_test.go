@@ -529,10 +529,11 @@ func FuzzPostingCodec(f *testing.F) {
 	})
 }
 
-// BenchmarkSearchCold ranks searches without the answer cache on a seeded
-// database (bench/seed --pages): DOCSAPI_SEARCH_BENCH_DB names it and
-// DOCSAPI_SEARCH_BENCH_SPACE its search_space; skipped without them.
-func BenchmarkSearchCold(b *testing.B) {
+// searchBenchDB opens the seeded database the search benchmarks name
+// (DOCSAPI_SEARCH_BENCH_DB, closed when the benchmark ends) and its search
+// space (DOCSAPI_SEARCH_BENCH_SPACE); skipped without them.
+func searchBenchDB(b *testing.B) (*DB, string) {
+	b.Helper()
 	path, space := os.Getenv("DOCSAPI_SEARCH_BENCH_DB"), os.Getenv("DOCSAPI_SEARCH_BENCH_SPACE")
 	if path == "" || space == "" {
 		b.Skip("DOCSAPI_SEARCH_BENCH_DB and DOCSAPI_SEARCH_BENCH_SPACE name a seeded database")
@@ -541,7 +542,15 @@ func BenchmarkSearchCold(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer db.Close()
+	b.Cleanup(func() { db.Close() })
+	return db, space
+}
+
+// BenchmarkSearchCold ranks searches without the answer cache on a seeded
+// database (bench/seed --pages): DOCSAPI_SEARCH_BENCH_DB names it and
+// DOCSAPI_SEARCH_BENCH_SPACE its search_space; skipped without them.
+func BenchmarkSearchCold(b *testing.B) {
+	db, space := searchBenchDB(b)
 	ctx := context.Background()
 	for _, q := range []string{"common subject", "topic42", "item12345", "lorem ipsum dolor"} {
 		b.Run(strings.ReplaceAll(q, " ", "+"), func(b *testing.B) {
@@ -663,15 +672,7 @@ func TestSearchTiesByDocNumber(t *testing.T) {
 // index's share of a one-page edit), on the database BenchmarkSearchCold
 // names.
 func BenchmarkSearchIndexEdit(b *testing.B) {
-	path, space := os.Getenv("DOCSAPI_SEARCH_BENCH_DB"), os.Getenv("DOCSAPI_SEARCH_BENCH_SPACE")
-	if path == "" || space == "" {
-		b.Skip("DOCSAPI_SEARCH_BENCH_DB and DOCSAPI_SEARCH_BENCH_SPACE name a seeded database")
-	}
-	db, err := Open(path, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db, space := searchBenchDB(b)
 	ctx := context.Background()
 	var page string
 	if err := db.read.QueryRowContext(ctx, `SELECT page_id FROM search_pages WHERE space_id = ? AND doc = 5000`, space).Scan(&page); err != nil {
