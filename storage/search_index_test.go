@@ -403,8 +403,8 @@ func TestSearchIndexAgainstBruteForce(t *testing.T) {
 }
 
 // TestSearchSpacesAgainstBruteForce searches an organization of many
-// spaces (more than readPostings takes by space) and compares the spaces'
-// ranking, count and pages with the reference.
+// spaces (more than readPostings reads in one query) and compares the
+// spaces' ranking, count and pages with the reference.
 func TestSearchSpacesAgainstBruteForce(t *testing.T) {
 	ctx := context.Background()
 	db, err := Open(testTarget(t), Options{})
@@ -446,7 +446,7 @@ func TestSearchSpacesAgainstBruteForce(t *testing.T) {
 		text := strings.Join(words, " ")
 		scope := spaces
 		if q%2 == 1 {
-			scope = spaces[:10] // a few spaces: read by space
+			scope = spaces[:10] // a few spaces: one query
 		}
 		var want []scoredPage // per space: id and best score
 		wantPages := map[string][]scoredPage{}

@@ -347,7 +347,9 @@ func topPages(ctx context.Context, q queryer, matches map[string][]match, k int)
 
 // readPostings is the posting rows of the words in the given spaces: by
 // space, each row tagged with the word it serves (a row serving two words
-// appears twice).
+// appears twice). The rows are read by the primary key, spaces in batches,
+// so the cost follows the spaces searched (for an organization search, the
+// ones its caller can read), never the rest of the database.
 func readPostings(ctx context.Context, q queryer, words []string, spaces []string) (map[string][]postingRow, error) {
 	out := map[string][]postingRow{}
 	type rowKey struct {
@@ -355,47 +357,34 @@ func readPostings(ctx context.Context, q queryer, words []string, spaces []strin
 		chunk       int64
 	}
 	seen := map[rowKey]bool{} // a row the prefix and an exact word both read
-	scan := func(sql string, args []any, keep func(string) bool) error {
-		rows, err := q.QueryContext(ctx, sql, args...)
-		if err != nil {
+	row := func(sc interface{ Scan(...any) error }) error {
+		var space, term string
+		var chunk int64
+		var docs []byte
+		if err := sc.Scan(&space, &term, &chunk, &docs); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var space, term string
-			var chunk int64
-			var docs []byte
-			if err := rows.Scan(&space, &term, &chunk, &docs); err != nil {
-				return err
-			}
-			if !keep(space) {
-				continue
-			}
-			k := rowKey{space, term, chunk}
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			for _, w := range wordsOf(words, term) {
-				out[space] = append(out[space], postingRow{word: w, term: term, chunk: chunk, docs: docs})
-			}
+		k := rowKey{space, term, chunk}
+		if seen[k] {
+			return nil
 		}
-		return rows.Err()
-	}
-	// A few spaces: their rows by the primary key; many (an organization's):
-	// the terms' rows across spaces by the term index, the others skipped.
-	where, whereArgs, keep := `space_id IN (`+placeholders(len(spaces))+`)`, anySlice(spaces), func(string) bool { return true }
-	if len(spaces) > searchBatch/10 {
-		in := make(map[string]bool, len(spaces))
-		for _, s := range spaces {
-			in[s] = true
+		seen[k] = true
+		for _, w := range wordsOf(words, term) {
+			out[space] = append(out[space], postingRow{word: w, term: term, chunk: chunk, docs: docs})
 		}
-		where, whereArgs, keep = `1 = 1`, nil, func(s string) bool { return in[s] }
+		return nil
 	}
-	queries, args := wordsQueries(words, where, whereArgs)
-	for i, q := range queries {
-		if err := scan(q, args[i], keep); err != nil {
-			return nil, err
+	// 50 spaces a query: with up to 100 words in one UNION ALL, about 5,000
+	// parameters, under both engines' limits.
+	const spacesPerQuery = searchBatch / 10
+	for start := 0; start < len(spaces); start += spacesPerQuery {
+		part := spaces[start:min(start+spacesPerQuery, len(spaces))]
+		queries, args := wordsQueries(words, `space_id IN (`+placeholders(len(part))+`)`, anySlice(part))
+		for i, sql := range queries {
+			rows, err := q.QueryContext(ctx, sql, args[i]...)
+			if err := eachRow(rows, err, row); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil

@@ -27,10 +27,8 @@ CREATE TABLE search_pages (
     sections BLOB NOT NULL,
     PRIMARY KEY (space_id, page_id)
 );
--- Page ids by doc number, and doc numbers in page id order (ties), both
--- read from the index alone.
+-- Page ids by doc number (the listed results), read from the index alone.
 CREATE INDEX search_pages_doc ON search_pages (space_id, doc, page_id);
-CREATE INDEX search_pages_id ON search_pages (space_id, page_id, doc);
 -- Per chunk of 4,096 doc numbers: each doc's length, two bytes per doc.
 CREATE TABLE search_chunks (
     space_id TEXT NOT NULL,
@@ -46,5 +44,6 @@ CREATE TABLE search_postings (
     docs     BLOB NOT NULL,
     PRIMARY KEY (space_id, term, chunk)
 );
--- Organization search over many spaces: a term's rows across spaces.
-CREATE INDEX search_postings_term ON search_postings (term, space_id);
+-- No index by term across spaces: a search reads the rows of the spaces it
+-- searches by the primary key, so its cost follows those spaces, never the
+-- other organizations' (storage/search_rank.go readPostings).

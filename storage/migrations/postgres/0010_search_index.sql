@@ -22,10 +22,8 @@ CREATE TABLE search_pages (
     sections BYTEA NOT NULL,
     PRIMARY KEY (space_id, page_id)
 );
--- Page ids by doc number, and doc numbers in page id order (ties), both
--- read from the index alone.
+-- Page ids by doc number (the listed results), read from the index alone.
 CREATE INDEX search_pages_doc ON search_pages (space_id, doc, page_id);
-CREATE INDEX search_pages_id ON search_pages (space_id, page_id, doc);
 CREATE TABLE search_chunks (
     space_id TEXT COLLATE "C" NOT NULL,
     chunk    BIGINT NOT NULL,
@@ -39,7 +37,7 @@ CREATE TABLE search_postings (
     docs     BYTEA NOT NULL,
     PRIMARY KEY (space_id, term, chunk)
 );
-CREATE INDEX search_postings_term ON search_postings (term, space_id);
+-- No index by term across spaces (see the SQLite twin).
 -- The rows' BLOBs are varints and two-byte lengths, read whole by every
 -- query: kept uncompressed (TOAST would compress them for little).
 ALTER TABLE search_postings ALTER COLUMN docs SET STORAGE EXTERNAL;
