@@ -209,14 +209,19 @@ func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if s != nil {
 		return s, nil
 	}
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if s = cache[query]; s != nil {
-		return s, nil
-	}
+	// Prepared without holding mu: preparing waits for a pool connection,
+	// and the read transactions holding them may need mu (cachedStmt) before
+	// they give theirs back (under mu, a burst of new queries deadlocked
+	// the pool). Two callers may prepare the same query; one keeps its own.
 	s, err := pool.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, fmt.Errorf("prepare %q: %w", firstLine(query), err)
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if prev := cache[query]; prev != nil {
+		s.Close()
+		return prev, nil
 	}
 	cache[query] = s
 	return s, nil
