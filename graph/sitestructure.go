@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"hash/fnv"
@@ -245,13 +246,16 @@ func (t *siteTree) normalize() {
 }
 
 // plan is the whole structure to save, positions following the containers.
+// Positions are gapped (positionsFor): a change writes the rows of the items
+// it moved or added, not every sibling after them.
 func (t *siteTree) plan() storage.SiteStructure {
 	t.normalize()
 	st := storage.SiteStructure{Version: t.version, DefaultSiteSpaceID: t.defaultSiteSpace, DefaultSectionID: t.defaultSection}
 	spacesOf := func(list []treeRef, section *string) {
+		pos := positionsFor(list, t.position)
 		for i, ref := range list {
 			ss := *t.spaces[ref.id]
-			ss.SectionID, ss.Position = section, i+1
+			ss.SectionID, ss.Position = section, pos[i]
 			st.SiteSpaces = append(st.SiteSpaces, ss)
 		}
 	}
@@ -261,23 +265,132 @@ func (t *siteTree) plan() storage.SiteStructure {
 		st.Sections = append(st.Sections, sec)
 		spacesOf(t.inSection[id], &sec.ID)
 	}
+	rootPos := positionsFor(t.root, t.position)
 	for i, ref := range t.root {
 		switch ref.kind {
 		case kindSiteSpace:
 			spacesOf([]treeRef{ref}, nil)
-			st.SiteSpaces[len(st.SiteSpaces)-1].Position = i + 1
+			st.SiteSpaces[len(st.SiteSpaces)-1].Position = rootPos[i]
 		case kindSection:
-			sectionAt(ref.id, nil, i+1)
+			sectionAt(ref.id, nil, rootPos[i])
 		case kindGroup:
 			g := *t.groups[ref.id]
-			g.Position = i + 1
+			g.Position = rootPos[i]
 			st.Groups = append(st.Groups, g)
-			for j, m := range t.inGroup[ref.id] {
-				sectionAt(m.id, &g.ID, j+1)
+			members := t.inGroup[ref.id]
+			pos := positionsFor(members, t.position)
+			for j, m := range members {
+				sectionAt(m.id, &g.ID, pos[j])
 			}
 		}
 	}
 	return st
+}
+
+// position is an item's stored position (0 for an item not saved yet).
+func (t *siteTree) position(ref treeRef) int {
+	switch ref.kind {
+	case kindSiteSpace:
+		return t.spaces[ref.id].Position
+	case kindSection:
+		return t.sections[ref.id].Position
+	case kindGroup:
+		return t.groups[ref.id].Position
+	}
+	return 0
+}
+
+// positionStep is the gap left between positions given afresh, so that
+// about twenty moves into one gap fit before its list is renumbered.
+const positionStep = 1 << 20
+
+// maxPosition is the largest position a sort key holds (twelve digits).
+const maxPosition = 999_999_999_999
+
+// positionsFor gives the items of one container increasing positions,
+// changing as few as it can: the longest run of items whose stored
+// positions already increase in list order keeps them, and every other
+// item (moved, moved in, or new) takes a position between its kept
+// neighbours. Only when a gap is too small is the whole list renumbered,
+// positionStep apart.
+func positionsFor(list []treeRef, stored func(treeRef) int) []int {
+	old := make([]int, len(list))
+	for i, ref := range list {
+		old[i] = stored(ref)
+	}
+	if pos, ok := fillBetween(old, keptIncreasing(old)); ok {
+		return pos
+	}
+	pos := make([]int, len(list))
+	for i := range pos {
+		pos[i] = (i + 1) * positionStep
+	}
+	return pos
+}
+
+// keptIncreasing marks a longest strictly increasing subsequence of the
+// positive positions (patience sorting, O(k log k)).
+func keptIncreasing(pos []int) []bool {
+	var tails []int // index in pos of the smallest tail of each length
+	prev := make([]int, len(pos))
+	for i, p := range pos {
+		if p <= 0 {
+			continue
+		}
+		n, _ := slices.BinarySearchFunc(tails, p, func(j, p int) int { return cmp.Compare(pos[j], p) })
+		if n > 0 {
+			prev[i] = tails[n-1]
+		} else {
+			prev[i] = -1
+		}
+		if n == len(tails) {
+			tails = append(tails, i)
+		} else {
+			tails[n] = i
+		}
+	}
+	kept := make([]bool, len(pos))
+	if len(tails) > 0 {
+		for i := tails[len(tails)-1]; i >= 0; i = prev[i] {
+			kept[i] = true
+		}
+	}
+	return kept
+}
+
+// fillBetween gives every item not kept a position between the kept ones
+// around it, spread evenly; false when a gap cannot hold them.
+func fillBetween(old []int, kept []bool) ([]int, bool) {
+	pos := make([]int, len(old))
+	low := 0
+	for i := 0; i < len(old); {
+		if kept[i] {
+			pos[i], low = old[i], old[i]
+			i++
+			continue
+		}
+		j := i
+		for j < len(old) && !kept[j] {
+			j++
+		}
+		high := low + (j-i+1)*positionStep
+		if j < len(old) {
+			high = old[j]
+		}
+		if high > maxPosition {
+			return nil, false
+		}
+		step := (high - low) / (j - i + 1)
+		if step < 1 {
+			return nil, false
+		}
+		for k := i; k < j; k++ {
+			pos[k] = low + (k-i+1)*step
+		}
+		low = pos[j-1]
+		i = j
+	}
+	return pos, true
 }
 
 // sitePathTaken tells whether path is used by another site space of the

@@ -23,7 +23,7 @@ type SiteSectionGroup struct {
 	SiteID    string
 	Title     string
 	Icon      *string
-	Position  int // 1-based, in the root sequence shared with root sections
+	Position  int // increasing in the root sequence shared with root sections (gapped: graph positionsFor)
 	SortKey   string
 	CreatedAt time.Time
 	Sections  []SiteSection // filled by ListSiteSectionGroups
