@@ -89,11 +89,65 @@ func init() {
 	})
 }
 
+// Recent audit entries (storage.MoveRecentAudit): every auditMoveInterval
+// the process holding the "audit-move" lease moves what the requests'
+// writes left in audit_recent into audit_log, auditMoveBatch entries per
+// write transaction (requests' writes interleave), at most auditMoveBatches
+// transactions per run. Reads see both tables, so this only bounds how
+// many entries wait there (a few seconds' worth).
+const (
+	auditMoveInterval = time.Second
+	auditMoveBatch    = 500
+	auditMoveBatches  = 100
+)
+
+func init() {
+	RegisterWorker(func(ctx context.Context, s *Server) {
+		s.Metrics.Queue("audit-recent", s.DB.RecentAuditEntries)
+		tick := time.NewTicker(auditMoveInterval)
+		defer tick.Stop()
+		for {
+			if s.runsSweep(ctx, "audit-move", auditMoveInterval) {
+				start := time.Now()
+				_, err := s.MoveRecentAudit(ctx, auditMoveBatches)
+				s.Metrics.ObserveJob("audit-move", time.Since(start), err)
+				if err != nil && ctx.Err() == nil {
+					s.Log.Error("moving recent audit entries", "error", err)
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	})
+}
+
+// MoveRecentAudit moves recent audit entries into the indexed log, at most
+// batches transactions of auditMoveBatch, until none is left; it says how
+// many it moved.
+func (s *Server) MoveRecentAudit(ctx context.Context, batches int) (int, error) {
+	total := 0
+	for range batches {
+		n, err := s.DB.MoveRecentAudit(ctx, auditMoveBatch)
+		total += n
+		if err != nil || n < auditMoveBatch {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
 // PurgeAuditLog deletes the entries older than the retention (on the
-// server clock), in bounded batches, and says how many it deleted.
+// server clock), in bounded batches, and says how many it deleted. The
+// recent entries are moved first: the purge walks the indexed log.
 func (s *Server) PurgeAuditLog(ctx context.Context) (int, error) {
 	if s.Config.AuditRetention <= 0 {
 		return 0, nil
+	}
+	if _, err := s.MoveRecentAudit(ctx, auditMoveBatches); err != nil {
+		return 0, err
 	}
 	return purgeExpired(ctx, s.Config.Clock().Add(-s.Config.AuditRetention), s.DB.AuditOrganizationsWithExpired, s.DB.PurgeAudit)
 }

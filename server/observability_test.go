@@ -36,6 +36,7 @@ func TestMetricsAfterTraffic(t *testing.T) {
 		`docsapi_db_pool_wait_count_total{pool="read"}`,
 		`docsapi_db_write_wait_seconds_count`,
 		`docsapi_db_write_duration_seconds_count{outcome="commit"}`,
+		`docsapi_db_commit_duration_seconds_count`,
 		`docsapi_job_queue_depth{queue="deliveries"} 3`,
 		`go_goroutines`,
 	} {

@@ -34,6 +34,10 @@ func secretField(name string) bool {
 		n == "token" || strings.HasSuffix(n, "tokenhash")
 }
 
+// auditCols are the columns of audit_log and audit_recent (migrations 0015,
+// 0021), in the audit sink's order.
+const auditCols = `organization_id, id, action, target_type, target_id, actor_user_id, actor_token_id, address, request_id, created_at, fields`
+
 // auditSink writes a recorded change to the audit log, inside the write
 // transaction that makes it (changes.go). The id is a timed id of the
 // transaction's clock reading, so ids and created_at agree.
@@ -57,8 +61,10 @@ func auditSink(tx *Tx, a Actor, c Change) error {
 	// created_at is the id's own time (the transaction's clock reading,
 	// unless the clock went back and the id had to follow the last one), so
 	// a time range read as an id range is exact.
-	_, err := tx.exec(`INSERT INTO audit_log (organization_id, id, action, target_type, target_id, actor_user_id, actor_token_id, address, request_id, created_at, fields)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	// Into audit_recent: one b-tree (its key) where audit_log would write
+	// four (its key and three filter indexes), each a WAL frame of this
+	// commit; MoveRecentAudit moves the entry into audit_log later.
+	_, err := tx.exec(`INSERT INTO audit_recent (`+auditCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.OrganizationID, id, c.Action, c.TargetType, c.TargetID, a.UserID, a.TokenID, a.Address, a.RequestID, timedIDMillis(id), fields)
 	return err
 }
@@ -145,43 +151,55 @@ type AuditFilter struct {
 }
 
 // ListAudit pages through an organization's audit log, newest first.
+//
+// The entries are in two tables, audit_log and audit_recent (the entries
+// not moved yet, MoveRecentAudit), disjoint at every moment, so the list
+// is their UNION ALL with the filters inside each arm: SQLite flattens it
+// into a merge of the two ordered index reads (PostgreSQL: a Merge Append),
+// and the keyset condition runList adds on a.id is pushed into both, so a
+// page still reads about limit entries. The count is one statement over
+// both tables, so its cached value (countCache) cannot mix two moments.
 func (db *DB) ListAudit(ctx context.Context, orgID string, f AuditFilter, pq PageQuery) (Page[AuditEntry], error) {
-	from := `FROM audit_log a WHERE a.organization_id = ?`
+	cond := `organization_id = ?`
 	args := []any{orgID}
 	if f.ActorID != "" {
-		from += ` AND a.actor_user_id = ?`
+		cond += ` AND actor_user_id = ?`
 		args = append(args, f.ActorID)
 	}
 	switch {
 	case f.Action != "" && f.ActionPrefix:
 		// A range rather than LIKE: the action index serves it on both
 		// backends (byte order), and '_' or '%' in the prefix mean nothing.
-		from += ` AND a.action >= ? AND a.action < ?`
+		cond += ` AND action >= ? AND action < ?`
 		args = append(args, f.Action, prefixEnd(f.Action))
 	case f.Action != "":
-		from += ` AND a.action = ?`
+		cond += ` AND action = ?`
 		args = append(args, f.Action)
 	}
 	if f.TargetType != "" {
-		from += ` AND a.target_type = ?`
+		cond += ` AND target_type = ?`
 		args = append(args, f.TargetType)
 	}
 	if f.TargetID != "" {
-		from += ` AND a.target_id = ?`
+		cond += ` AND target_id = ?`
 		args = append(args, f.TargetID)
 	}
 	// The time range as an id range (ids start with their created_at): the
 	// primary key or a filter's index, all ending in id, serve it.
 	if f.From != nil {
-		from += ` AND a.id >= ?`
+		cond += ` AND id >= ?`
 		args = append(args, timedIDFloor(ms(*f.From)))
 	}
 	if f.To != nil {
-		from += ` AND a.id < ?`
+		cond += ` AND id < ?`
 		args = append(args, timedIDFloor(ms(*f.To)+1))
 	}
+	both := append(append([]any{}, args...), args...)
+	from := `FROM (SELECT ` + auditCols + ` FROM audit_log WHERE ` + cond +
+		` UNION ALL SELECT ` + auditCols + ` FROM audit_recent WHERE ` + cond + `) a WHERE 1 = 1`
 	spec := listSpec{Select: `a.id, a.organization_id, a.action, a.target_type, a.target_id, a.actor_user_id, a.actor_token_id, a.address, a.request_id, a.created_at, a.fields`,
-		From: from, Args: args, IDCol: "a.id", Desc: true}
+		From: from, Args: both, IDCol: "a.id", Desc: true,
+		CountParts: []countPart{{Query: `SELECT (SELECT COUNT(*) FROM audit_log WHERE ` + cond + `) + (SELECT COUNT(*) FROM audit_recent WHERE ` + cond + `)`, Args: both}}}
 	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (AuditEntry, Cursor, error) {
 		var e AuditEntry
 		var at int64
@@ -218,25 +236,69 @@ func prefixEnd(p string) string {
 // retention purge: of the (at most limit) organizations after the id after,
 // it returns those holding an entry made before `before`, and the last id
 // walked ("" once the walk is over). One read per page: each step of the
-// walk and each check is one probe of the primary key (organization_id, id).
+// walk and each check is one probe of the primary key (organization_id, id)
+// of audit_log and of audit_recent (entries not moved yet).
 func (db *DB) AuditOrganizationsWithExpired(ctx context.Context, after string, before time.Time, limit int) (ids []string, last string, err error) {
 	rows, err := db.r().QueryContext(ctx, `WITH RECURSIVE walk (org, n) AS (
- SELECT (SELECT MIN(organization_id) FROM audit_log WHERE organization_id > ?), 1
+ SELECT (SELECT MIN(o) FROM (SELECT MIN(organization_id) AS o FROM audit_log WHERE organization_id > ?
+   UNION ALL SELECT MIN(organization_id) FROM audit_recent WHERE organization_id > ?) f), 1
  UNION ALL
- SELECT (SELECT MIN(l.organization_id) FROM audit_log l WHERE l.organization_id > walk.org), walk.n + 1 FROM walk WHERE walk.org IS NOT NULL AND walk.n < ?)
-SELECT walk.org, CASE WHEN EXISTS (SELECT 1 FROM audit_log e WHERE e.organization_id = walk.org AND e.id < ?) THEN 1 ELSE 0 END
- FROM walk WHERE walk.org IS NOT NULL ORDER BY walk.n`, after, limit, timedIDFloor(ms(before)))
+ SELECT (SELECT MIN(o) FROM (SELECT MIN(l.organization_id) AS o FROM audit_log l WHERE l.organization_id > walk.org
+   UNION ALL SELECT MIN(r.organization_id) FROM audit_recent r WHERE r.organization_id > walk.org) f), walk.n + 1
+ FROM walk WHERE walk.org IS NOT NULL AND walk.n < ?)
+SELECT walk.org, CASE WHEN EXISTS (SELECT 1 FROM audit_log e WHERE e.organization_id = walk.org AND e.id < ?)
+   OR EXISTS (SELECT 1 FROM audit_recent e WHERE e.organization_id = walk.org AND e.id < ?) THEN 1 ELSE 0 END
+ FROM walk WHERE walk.org IS NOT NULL ORDER BY walk.n`, after, after, limit, timedIDFloor(ms(before)), timedIDFloor(ms(before)))
 	return walkedIDs(rows, err)
 }
 
 // PurgeAudit deletes at most limit of an organization's audit entries made
-// before `before`, oldest first (an id range of the primary key), in one
+// before `before`, oldest first (an id range of the primary key of
+// audit_log, then of audit_recent, whose entries are the newest), in one
 // transaction, and says how many.
 func (db *DB) PurgeAudit(ctx context.Context, orgID string, before time.Time, limit int) (int, error) {
 	var n int64
 	err := db.Write(ctx, func(tx *Tx) error {
-		res, err := tx.exec(`DELETE FROM audit_log WHERE organization_id = ? AND id IN (
- SELECT id FROM audit_log WHERE organization_id = ? AND id < ? ORDER BY id LIMIT ?)`, orgID, orgID, timedIDFloor(ms(before)), limit)
+		n = 0
+		for _, table := range []string{"audit_log", "audit_recent"} {
+			res, err := tx.exec(`DELETE FROM `+table+` WHERE organization_id = ? AND id IN (
+ SELECT id FROM `+table+` WHERE organization_id = ? AND id < ? ORDER BY id LIMIT ?)`, orgID, orgID, timedIDFloor(ms(before)), limit-int(n))
+			if err != nil {
+				return err
+			}
+			k, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			if n += k; int(n) == limit {
+				break
+			}
+		}
+		return nil
+	})
+	return int(n), err
+}
+
+// MoveRecentAudit moves at most limit entries from audit_recent into
+// audit_log, in one write transaction, and says how many it moved. The
+// entries are copied and deleted in the same transaction (under the write
+// lock, both statements pick the same first rows of the key), so a crash
+// leaves each entry in exactly one table, a list reads it at every moment,
+// and a second mover (another replica) finds only what is left; an entry
+// already in audit_log is not copied twice (ON CONFLICT DO NOTHING). The
+// change counter stays still: no read changes (the list reads both tables,
+// its count is one statement over both).
+func (db *DB) MoveRecentAudit(ctx context.Context, limit int) (int, error) {
+	var n int64
+	err := db.writeTx(ctx, false, func(tx *Tx) error {
+		// WHERE 1 = 1: SQLite needs a WHERE before an upsert's ON CONFLICT
+		// in INSERT … SELECT (a parsing ambiguity).
+		if _, err := tx.exec(`INSERT INTO audit_log (`+auditCols+`) SELECT `+auditCols+` FROM audit_recent WHERE 1 = 1
+ ORDER BY organization_id, id LIMIT ? ON CONFLICT (organization_id, id) DO NOTHING`, limit); err != nil {
+			return err
+		}
+		res, err := tx.exec(`DELETE FROM audit_recent WHERE (organization_id, id) IN (
+ SELECT organization_id, id FROM audit_recent ORDER BY organization_id, id LIMIT ?)`, limit)
 		if err != nil {
 			return err
 		}
@@ -244,6 +306,14 @@ func (db *DB) PurgeAudit(ctx context.Context, orgID string, before time.Time, li
 		return err
 	})
 	return int(n), err
+}
+
+// RecentAuditEntries is how many entries wait in audit_recent to be moved
+// (the queue depth metrics expose; a count of a table the mover keeps small).
+func (db *DB) RecentAuditEntries(ctx context.Context) (int, error) {
+	var n int
+	err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM audit_recent`).Scan(&n)
+	return n, err
 }
 
 // walkedIDs reads the (id, expired 0/1) rows of a retention walk

@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,5 +163,111 @@ func TestAuditTimeRangeAndPurge(t *testing.T) {
 	}
 	if got, _ := list("o2", storage.AuditFilter{}, 10); got != "edcba" {
 		t.Fatalf("another organization's entries: %s", got)
+	}
+}
+
+// Recorded changes are written to the recent entries and moved into the
+// indexed log in batches (MoveRecentAudit); the list, every filter and the
+// count are the same at every moment: the instant the write commits, with
+// some entries moved and some not (pages cross the two tables), after the
+// move, and after a second move that finds nothing (idempotent).
+func TestAuditRecentEntriesMove(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	clock := &fakeClock{t: t0}
+	db, err := storage.Open(storagetest.Target(t), storage.Options{Clock: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	actor := "u1"
+	db.SetActorSource(func(context.Context) storage.Actor { return storage.Actor{UserID: actor} })
+	record := func(org, action, typ, target string) {
+		clock.t = clock.t.Add(time.Millisecond)
+		c := storage.Change{OrganizationID: org, Action: action, TargetType: typ, TargetID: target}
+		if err := db.Write(storage.RecordingChange(ctx, c), func(*storage.Tx) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := func(d time.Duration) *time.Time { x := t0.Add(d); return &x }
+	filters := map[string]storage.AuditFilter{
+		"all":    {},
+		"actor":  {ActorID: "u2"},
+		"action": {Action: "space.created"},
+		"prefix": {Action: "space.", ActionPrefix: true},
+		"target": {TargetType: "space", TargetID: "s2"},
+		"range":  {From: at(2 * time.Millisecond), To: at(5 * time.Millisecond)},
+	}
+	// view lists every filter two entries a page, with the count.
+	view := func() map[string]string {
+		out := map[string]string{}
+		for name, f := range filters {
+			pq := storage.PageQuery{Limit: 2}
+			got := ""
+			for page := range 20 {
+				p, err := db.ListAudit(ctx, "o1", f, pq)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if page == 0 {
+					got = fmt.Sprintf("%d:", p.Count)
+				}
+				for _, e := range p.Items {
+					got += " " + e.TargetID + "/" + e.Action + "/" + e.Actor.UserID
+				}
+				if p.Next == nil {
+					break
+				}
+				pq.After = p.Next
+			}
+			out[name] = got
+		}
+		return out
+	}
+	record("o1", "space.created", "space", "s1")
+	record("o1", "space.updated", "space", "s2")
+	actor = "u2"
+	record("o1", "team.created", "team", "t1")
+	record("o2", "space.created", "space", "x1")
+	record("o1", "space.created", "space", "s2")
+	actor = "u1"
+	record("o1", "space.moved", "space", "s3")
+	want := map[string]string{
+		"all":    "5: s3/space.moved/u1 s2/space.created/u2 t1/team.created/u2 s2/space.updated/u1 s1/space.created/u1",
+		"actor":  "2: s2/space.created/u2 t1/team.created/u2",
+		"action": "2: s2/space.created/u2 s1/space.created/u1",
+		"prefix": "4: s3/space.moved/u1 s2/space.created/u2 s2/space.updated/u1 s1/space.created/u1",
+		"target": "2: s2/space.created/u2 s2/space.updated/u1",
+		"range":  "3: s2/space.created/u2 t1/team.created/u2 s2/space.updated/u1",
+	}
+	check := func(when string) {
+		t.Helper()
+		got := view()
+		for name := range filters {
+			if got[name] != want[name] {
+				t.Errorf("%s, %s: %q, want %q", when, name, got[name], want[name])
+			}
+		}
+	}
+	check("before any move")
+	if n, err := db.MoveRecentAudit(ctx, 3); err != nil || n != 3 {
+		t.Fatalf("first move: %d, %v", n, err)
+	}
+	check("three entries moved")
+	if n, err := db.MoveRecentAudit(ctx, 100); err != nil || n != 3 {
+		t.Fatalf("second move: %d, %v", n, err)
+	}
+	check("all moved")
+	if n, err := db.MoveRecentAudit(ctx, 100); err != nil || n != 0 {
+		t.Fatalf("a move with nothing left: %d, %v", n, err)
+	}
+	check("after a move that found nothing")
+	record("o1", "space.restored", "space", "s2")
+	want["all"] = "6: s2/space.restored/u1" + strings.TrimPrefix(want["all"], "5:")
+	want["prefix"] = "5: s2/space.restored/u1" + strings.TrimPrefix(want["prefix"], "4:")
+	want["target"] = "3: s2/space.restored/u1" + strings.TrimPrefix(want["target"], "2:")
+	check("an entry written after the move")
+	if other, err := db.ListAudit(ctx, "o2", storage.AuditFilter{}, storage.PageQuery{Limit: 10}); err != nil || other.Count != 1 || len(other.Items) != 1 {
+		t.Fatalf("the other organization: %+v, %v", other, err)
 	}
 }

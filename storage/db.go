@@ -477,6 +477,7 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 	sqlTx, release, err := db.beginWrite(begin)
 	began := time.Now()
 	var t *Tx
+	var committed time.Duration // how long the COMMIT took
 	if err == nil {
 		t = &Tx{tx: sqlTx, db: db, ctx: ctx, steady: context.WithoutCancel(ctx), Now: db.Now()}
 		if pre != nil {
@@ -509,7 +510,12 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		if err != nil {
 			sqlTx.Rollback()
 			release()
-		} else if err = commitAndRelease(sqlTx, release); err == nil {
+		} else {
+			committing := time.Now()
+			err = commitAndRelease(sqlTx, release)
+			committed = time.Since(committing)
+		}
+		if err == nil {
 			dropCounters(ctx)
 			if rec != nil {
 				rec.done = true
@@ -530,7 +536,7 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		db.prepareWrites(t.unprepared)
 	}
 	if obs := db.writeObserver.Load(); obs != nil {
-		(*obs)(began.Sub(start), held, err)
+		(*obs)(began.Sub(start), held, committed, err)
 	}
 	return err
 }
@@ -574,8 +580,10 @@ func commitAndRelease(tx *sql.Tx, release func()) error {
 
 // WriteObserver is told about every write transaction: how long it waited
 // for the single writer connection, how long it then held it (up to and
-// including the durable commit), and its error (nil when committed).
-type WriteObserver func(wait, hold time.Duration, err error)
+// including the durable commit), how much of that hold the COMMIT took (on
+// SQLite the WAL frames' writes and the fsync; the rest is BEGIN and the
+// statements), and its error (nil when committed).
+type WriteObserver func(wait, hold, commit time.Duration, err error)
 
 // ObserveWrites installs fn (nil removes it); metrics use it.
 func (db *DB) ObserveWrites(fn WriteObserver) {

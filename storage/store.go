@@ -214,6 +214,7 @@ type Audit interface {
 	ListAudit(ctx context.Context, orgID string, f AuditFilter, pq PageQuery) (Page[AuditEntry], error)
 	AuditOrganizationsWithExpired(ctx context.Context, after string, before time.Time, limit int) (ids []string, last string, err error)
 	PurgeAudit(ctx context.Context, orgID string, before time.Time, limit int) (int, error)
+	MoveRecentAudit(ctx context.Context, limit int) (int, error)
 }
 
 // Store is everything the resolvers use. Each resource family adds its

@@ -56,8 +56,10 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
 	dbPath := flag.String("db", "./bare.db", "SQLite file")
 	rows := flag.Int("rows", 10000, "rows to seed when the table is empty")
+	extra := flag.Int("extra-pages", 0, "measuring only: k more indexes on items, so that every insert dirties k more b-tree pages (WAL frames) with no more statements; a fresh --db per value")
+	checkpoint := flag.Int("wal-autocheckpoint", 0, "measuring only: the writer's wal_autocheckpoint in pages (0: SQLite's default, 1000; docsapi's is 8000)")
 	flag.Parse()
-	if err := run(*addr, *dbPath, *rows); err != nil {
+	if err := run(*addr, *dbPath, *rows, *extra, *checkpoint); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -83,7 +85,7 @@ func newID() string {
 	return hex.EncodeToString(b)
 }
 
-func run(addr, path string, n int) error {
+func run(addr, path string, n, extra, checkpoint int) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -103,6 +105,19 @@ func run(addr, path string, n int) error {
  id TEXT PRIMARY KEY, owner TEXT NOT NULL, email TEXT NOT NULL, name TEXT NOT NULL, role TEXT, created_at INTEGER NOT NULL);
  CREATE INDEX IF NOT EXISTS items_by_owner ON items (owner, created_at, id);`); err != nil {
 		return err
+	}
+	if checkpoint > 0 {
+		if _, err := w.ExecContext(ctx, fmt.Sprintf(`PRAGMA wal_autocheckpoint = %d`, checkpoint)); err != nil {
+			return err
+		}
+	}
+	// --extra-pages: the cost of a WAL frame. Each extra index is its own
+	// b-tree whose entries append (created_at increases), so an insert
+	// dirties exactly one more leaf per index, like docsapi's indexes.
+	for i := 0; i < extra; i++ {
+		if _, err := w.ExecContext(ctx, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS items_extra_%d ON items (created_at, id)`, i)); err != nil {
+			return err
+		}
 	}
 	var sample string
 	if err := w.QueryRowContext(ctx, `SELECT id FROM items LIMIT 1`).Scan(&sample); err == sql.ErrNoRows {
