@@ -526,3 +526,86 @@ func checkRevision(t *testing.T, db *DB, rng *rand.Rand, where, rev string, m *m
 		t.Fatalf("%s: files %v, want %v", where, gotFiles, m.files)
 	}
 }
+
+// A one-page edit writes the same rows whatever the size of the space: one
+// main-line row closed and one inserted for a body edit, an insert between
+// two siblings or a move of a leaf; one overlay row for a change request's
+// one-page edit.
+func TestRevisionRowsPerEditDoNotGrow(t *testing.T) {
+	ctx := context.Background()
+	written := func(pages int) string {
+		db, err := Open(testTarget(t), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		b, err := db.CreateOrganizationWithAdmin(ctx, "o", "a@b.c", "a", "h")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := &Space{OrganizationID: b.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}
+		if err := db.CreateSpace(ctx, sp); err != nil {
+			t.Fatal(err)
+		}
+		edit := func(c RevisionChange, fn func(tr *Tree)) string {
+			t.Helper()
+			c.SpaceID, c.Analyzer = sp.ID, testAnalyzer{}
+			c.Edit = func(tr *Tree) error { fn(tr); return nil }
+			rev, err := db.CreateRevision(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rev
+		}
+		edit(RevisionChange{Activate: true}, func(tr *Tree) {
+			for part := range 10 {
+				pp := &TreePage{ContentPage: ContentPage{ID: fmt.Sprint("part-", part), Type: "group", Title: "part", Slug: fmt.Sprint("part-", part)}}
+				for i := range pages/10 - 1 {
+					id := fmt.Sprintf("page-%d-%d", part, i)
+					c := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
+					c.SetBody("body")
+					pp.Children = append(pp.Children, c)
+				}
+				tr.Pages = append(tr.Pages, pp)
+			}
+		})
+		rows := func(rev string) string {
+			return fmt.Sprintf("%d closed, %d inserted, %d overlay",
+				count(t, db, `SELECT COUNT(*) FROM main_pages m JOIN revisions r ON r.id = ? WHERE m.space_id = r.space_id AND m.to_seq = r.seq`, rev),
+				count(t, db, `SELECT COUNT(*) FROM main_pages m JOIN revisions r ON r.id = ? WHERE m.space_id = r.space_id AND m.from_seq = r.seq`, rev),
+				count(t, db, `SELECT COUNT(*) FROM overlay_pages WHERE revision_id = ?`, rev))
+		}
+		var out []string
+		out = append(out, rows(edit(RevisionChange{Activate: true}, func(tr *Tree) {
+			p, _, _ := tr.Find("page-3-7")
+			p.SetBody("edited")
+		})))
+		out = append(out, rows(edit(RevisionChange{Activate: true}, func(tr *Tree) {
+			_, list, i := tr.Find("page-4-5")
+			np := &TreePage{ContentPage: ContentPage{ID: "new", Type: "document", Title: "new", Slug: "new"}}
+			np.SetBody("new")
+			*list = slices.Insert(*list, i, np)
+		})))
+		out = append(out, rows(edit(RevisionChange{Activate: true}, func(tr *Tree) {
+			p, list, i := tr.Find("page-5-2")
+			*list = slices.Delete(*list, i, i+1)
+			_, to, j := tr.Find("page-6-3")
+			*to = slices.Insert(*to, j+1, p)
+		})))
+		cr, err := db.CreateChangeRequest(ctx, "", sp.ID, b.User.ID, "cr", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, rows(edit(RevisionChange{ChangeRequest: cr.ID, Author: b.User.ID}, func(tr *Tree) {
+			p, _, _ := tr.Find("page-7-1")
+			p.SetBody("in the change request")
+		})))
+		return strings.Join(out, "; ")
+	}
+	want := "1 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 0 closed, 0 inserted, 1 overlay"
+	for _, pages := range []int{1_000, 10_000} {
+		if got := written(pages); got != want {
+			t.Errorf("%d pages: %s, want %s", pages, got, want)
+		}
+	}
+}
