@@ -255,7 +255,7 @@ func (db *DB) MergeChangeRequest(ctx context.Context, m MergeChange) (string, er
 			rev = NewID()
 		}
 		if m.Update {
-			if err := writeRevision(tx, newRevision{ID: rev, SpaceID: m.SpaceID, Parents: []string{cr.Revision, main}, Type: "update", Analyzer: m.Analyzer}, merged); err != nil {
+			if err := writeRevision(tx, newRevision{ID: rev, SpaceID: m.SpaceID, Parents: []string{cr.Revision, main}, From: main, Type: "update", Analyzer: m.Analyzer}, merged); err != nil {
 				return err
 			}
 			_, err := tx.exec(`UPDATE change_requests SET revision_id = ?, revision_base = ?, revision_merged_ancestor = ?, updated_at = ? WHERE id = ?`,

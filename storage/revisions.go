@@ -234,7 +234,10 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 // newRevision is what writeRevision needs beside the tree.
 type newRevision struct {
 	ID, SpaceID string
-	Parents     []string // the first one is the revision the tree came from
+	Parents     []string
+	// From is the revision the tree was derived from (Parents[0] when
+	// empty): an overlay is written against the main line it is on.
+	From string
 	Type        string
 	MergedFrom  string
 	Activate    bool
@@ -271,8 +274,8 @@ func writeRevision(tx *Tx, r newRevision, tree *Tree) error {
 	}
 	rows := treeRows(tree)
 	if !r.Activate {
-		ref := ""
-		if len(r.Parents) > 0 {
+		ref := r.From
+		if ref == "" && len(r.Parents) > 0 {
 			ref = r.Parents[0]
 		}
 		return writeOverlay(tx, r.SpaceID, r.ID, ref, rows, r.Known, r.KnownRev)
