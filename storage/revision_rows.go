@@ -62,9 +62,9 @@ func revisionRowsOf(ctx context.Context, q queryer, revID string) (revisionRows,
 // sql is a SELECT of the revision's page rows (page_id, version, parent_id,
 // position, path) that satisfy cond (a condition on alias x, "" for all),
 // with its arguments; cond may use columns of an enclosing query. On the
-// main line it reads one index range of main_pages (exactly the alive rows
-// for the active revision); an overlay adds its own rows and hides the
-// main-line rows it overrides.
+// main line it reads two index ranges of main_pages (the alive rows, and
+// those closed after the revision: none for the active one); an overlay
+// adds its own rows and hides the main-line rows it overrides.
 func (r revisionRows) sql(cond string, args ...any) (string, []any) {
 	and := ""
 	if cond != "" {
@@ -78,13 +78,24 @@ func (r revisionRows) sql(cond string, args ...any) (string, []any) {
 		out = append(append(out, r.Overlay), args...)
 	}
 	if r.Seq > 0 {
-		q := cols + ` FROM main_pages x WHERE x.space_id = ? AND x.to_seq > ? AND x.from_seq <= ?` + and
-		out = append(append(out, r.Space, r.Seq, r.Seq), args...)
-		if r.Overlay != "" {
-			q += ` AND NOT EXISTS (SELECT 1 FROM overlay_pages o WHERE o.revision_id = ? AND o.page_id = x.page_id)`
-			out = append(out, r.Overlay)
+		// Two ranges: the rows still alive (to_seq an equality, so the
+		// alive index also serves a parent's children in order), and the
+		// rows closed after Seq (none for the active revision).
+		for _, m := range []struct {
+			where string
+			args  []any
+		}{
+			{`x.to_seq = ? AND x.from_seq <= ?`, []any{aliveSeq, r.Seq}},
+			{`x.to_seq > ? AND x.to_seq < ? AND x.from_seq <= ?`, []any{r.Seq, aliveSeq, r.Seq}},
+		} {
+			q := cols + ` FROM main_pages x WHERE x.space_id = ? AND ` + m.where + and
+			out = append(append(append(out, r.Space), m.args...), args...)
+			if r.Overlay != "" {
+				q += ` AND NOT EXISTS (SELECT 1 FROM overlay_pages o WHERE o.revision_id = ? AND o.page_id = x.page_id)`
+				out = append(out, r.Overlay)
+			}
+			parts = append(parts, q)
 		}
-		parts = append(parts, q)
 	}
 	if len(parts) == 0 {
 		return cols + ` FROM overlay_pages x WHERE 1 = 0`, nil
