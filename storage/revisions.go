@@ -237,11 +237,11 @@ type newRevision struct {
 	Parents     []string
 	// From is the revision the tree was derived from (Parents[0] when
 	// empty): an overlay is written against the main line it is on.
-	From string
-	Type        string
-	MergedFrom  string
-	Activate    bool
-	Analyzer    Analyzer
+	From       string
+	Type       string
+	MergedFrom string
+	Activate   bool
+	Analyzer   Analyzer
 	// Known, when set, are the rows of revision KnownRev as they were read
 	// (the tree before the edit): the write compares with them instead of
 	// reading them again.
