@@ -308,6 +308,30 @@ func TestRevisionStorageModel(t *testing.T) {
 			rev, m := write(RevisionChange{Activate: true}, revisions[head])
 			record(rev, m)
 			head = rev
+		case k == 8 && len(revisions[head].rows()) > 0: // a one-page edit (RevisionChange.Page)
+			m := revisions[head].clone()
+			seq++
+			rows := m.rows()
+			p := rows[rng.IntN(len(rows))].p
+			p.link = rows[rng.IntN(len(rows))].path
+			if rng.IntN(3) == 0 {
+				p.link = fmt.Sprintf("nowhere-%d", seq)
+			}
+			p.body = fmt.Sprintf("body %d link:%s", seq, p.link)
+			p.title = fmt.Sprintf("Title %d", seq)
+			refreshLinks(m, map[string]bool{p.id: true})
+			rev, err := db.CreateRevision(ctx, RevisionChange{SpaceID: space, Activate: true, Analyzer: modelAnalyzer{}, Page: p.id,
+				Edit: func(tr *Tree) error {
+					tp, _, _ := tr.Find(p.id)
+					tp.SetBody(p.body)
+					tp.Title = p.title
+					return nil
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			record(rev, m)
+			head = rev
 		case k == 9: // a revision of the main content, not activated
 			rev, m := write(RevisionChange{}, revisions[head])
 			record(rev, m)
@@ -493,6 +517,50 @@ func checkRevision(t *testing.T, db *DB, rng *rand.Rand, where, rev string, m *m
 		} else if len(links.Items) != 1 || links.Items[0].Status != status || links.Items[0].Target != target {
 			t.Fatalf("%s: link of %s to %q: %+v, want %s %q", where, r.p.id, r.p.link, links.Items, status, target)
 		}
+		// Every link of the revision, grouped by target.
+		type group struct {
+			status string
+			pages  []string
+		}
+		wantLinks := map[string]group{}
+		for _, q := range want {
+			if q.p.link == "" {
+				continue
+			}
+			target := q.p.linkTarget
+			if target == "" {
+				target = byPath[q.p.link]
+			}
+			key, status := "page:"+target, "ok"
+			if _, ok := byID[target]; !ok {
+				status = "broken"
+			}
+			if target == "" {
+				key = "page:" + q.p.link
+			}
+			g, seen := wantLinks[key]
+			if !seen || status == "broken" {
+				g.status = status
+			}
+			g.pages = append(g.pages, q.p.id)
+			slices.Sort(g.pages)
+			wantLinks[key] = g
+		}
+		all, stats, err := db.ListLinks(ctx, rev, "", "", PageQuery{Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotLinks := map[string]group{}
+		for _, l := range all.Items {
+			key := "page:" + l.Target
+			if l.Target == "" {
+				key = "page:" + l.Dest
+			}
+			gotLinks[key] = group{status: l.Status, pages: l.PageIDs}
+		}
+		if fmt.Sprint(gotLinks) != fmt.Sprint(wantLinks) || stats.Total != len(wantLinks) {
+			t.Fatalf("%s: links %v, want %v", where, gotLinks, wantLinks)
+		}
 		// Its backlinks.
 		var wantBack []string
 		for _, q := range want {
@@ -528,9 +596,9 @@ func checkRevision(t *testing.T, db *DB, rng *rand.Rand, where, rev string, m *m
 }
 
 // A one-page edit writes the same rows whatever the size of the space: one
-// main-line row closed and one inserted for a body edit, an insert between
-// two siblings or a move of a leaf; one overlay row for a change request's
-// one-page edit.
+// main-line row closed and one inserted for a body edit (through the whole
+// tree or the one-page write), an insert between two siblings or a move of
+// a leaf; one overlay row for a change request's one-page edit.
 func TestRevisionRowsPerEditDoNotGrow(t *testing.T) {
 	ctx := context.Background()
 	written := func(pages int) string {
@@ -592,6 +660,12 @@ func TestRevisionRowsPerEditDoNotGrow(t *testing.T) {
 			_, to, j := tr.Find("page-6-3")
 			*to = slices.Insert(*to, j+1, p)
 		})))
+		out = append(out, rows(edit(RevisionChange{Activate: true, Page: "page-8-8"}, func(tr *Tree) {
+			if len(tr.Pages) != 1 {
+				t.Fatalf("a one-page edit sees %d pages", len(tr.Pages))
+			}
+			tr.Pages[0].SetBody("one page")
+		})))
 		cr, err := db.CreateChangeRequest(ctx, "", sp.ID, b.User.ID, "cr", nil)
 		if err != nil {
 			t.Fatal(err)
@@ -602,10 +676,62 @@ func TestRevisionRowsPerEditDoNotGrow(t *testing.T) {
 		})))
 		return strings.Join(out, "; ")
 	}
-	want := "1 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 0 closed, 0 inserted, 1 overlay"
+	want := "1 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 0 closed, 0 inserted, 1 overlay"
 	for _, pages := range []int{1_000, 10_000} {
 		if got := written(pages); got != want {
 			t.Errorf("%d pages: %s, want %s", pages, got, want)
+		}
+	}
+}
+
+// A one-page edit resolves its page's links as the whole tree would: a link
+// to an existing page is pinned to that page (it stays ok when the page is
+// renamed later), a link to nothing is looked up when read.
+func TestOnePageEditResolvesLinksAsTheWholeTree(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(testTarget(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b, err := db.CreateOrganizationWithAdmin(ctx, "o", "a@b.c", "a", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := &Space{OrganizationID: b.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, sp); err != nil {
+		t.Fatal(err)
+	}
+	write := func(c RevisionChange, edit func(tr *Tree)) string {
+		t.Helper()
+		c.SpaceID, c.Activate, c.Analyzer = sp.ID, true, modelAnalyzer{}
+		c.Edit = func(tr *Tree) error { edit(tr); return nil }
+		rev, err := db.CreateRevision(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rev
+	}
+	write(RevisionChange{}, func(tr *Tree) {
+		for _, id := range []string{"a", "b", "c"} {
+			p := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
+			p.SetBody("plain")
+			tr.Pages = append(tr.Pages, p)
+		}
+		tr.Pages[1].Children = []*TreePage{{ContentPage: ContentPage{ID: "d", Type: "document", Title: "d", Slug: "d"}, Dirty: true}}
+	})
+	write(RevisionChange{Page: "a"}, func(tr *Tree) { tr.Pages[0].SetBody("link:b/d") })
+	write(RevisionChange{Page: "c"}, func(tr *Tree) { tr.Pages[0].SetBody("link:later") })
+	head := write(RevisionChange{}, func(tr *Tree) {
+		tr.Pages[1].Slug, tr.Pages[1].Dirty = "renamed", true // b/d is now renamed/d
+		p := &TreePage{ContentPage: ContentPage{ID: "e", Type: "document", Title: "e", Slug: "later"}}
+		p.SetBody("new")
+		tr.Pages = append(tr.Pages, p)
+	})
+	for page, want := range map[string]string{"a": "d ok", "c": "e ok"} {
+		links, _, err := db.ListLinks(ctx, head, page, "", PageQuery{Limit: 10})
+		if err != nil || len(links.Items) != 1 || links.Items[0].Target+" "+links.Items[0].Status != want {
+			t.Errorf("link of %s: %+v %v, want %s", page, links.Items, err, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -245,6 +246,12 @@ func rowMap(rows []pageRow) map[string]pageRow {
 // pages whose version changed, with their old version ("" when new; pages
 // not in rows were removed), for the search index.
 func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[string]pageRow) (map[string]string, error) {
+	return writeMainLineRows(tx, spaceID, revID, rows, alive, false)
+}
+
+// writeMainLineRows is writeMainLine; with partial, rows are only the pages
+// the revision changes (alive holds their rows) and no page goes away.
+func writeMainLineRows(tx *Tx, spaceID, revID string, rows []pageRow, alive map[string]pageRow, partial bool) (map[string]string, error) {
 	var seq int64
 	if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM revisions WHERE space_id = ?`, spaceID).Scan(&seq); err != nil {
 		return nil, err
@@ -277,7 +284,7 @@ func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[stri
 		inserts = append(inserts, []any{spaceID, r.ID, seq, aliveSeq, r.Version, r.ParentID, r.Position, r.Path})
 	}
 	for id, old := range alive {
-		if !seen[id] {
+		if !seen[id] && !partial {
 			closed = append(closed, id)
 			changed[id] = old.Version
 		}
@@ -349,4 +356,112 @@ func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[
 		inserts = append(inserts, []any{revID, id, "", "", 0, ""})
 	}
 	return insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, inserts)
+}
+
+// writeOnePage writes c, an activated edit of the content of page c.Page
+// only, as the next revision of the main line after head, reading and
+// writing that page's row only (and the rows of the pages its links name).
+// It reports false, having written nothing, when it does not apply: the
+// active revision is not on the main line (a space's empty first one) or
+// has no such page (the full path then lets the edit answer).
+func writeOnePage(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
+	rr, err := revisionRowsOf(tx.ctx, tx, head)
+	if err != nil || rr.Overlay != "" {
+		return false, err
+	}
+	from, args := rr.pages("x.page_id = ?", c.Page)
+	var md string
+	p, err := scanPage(tx.QueryRowContext(tx.ctx, `SELECT `+pageCols+`, v.markdown `+from, args...), &md)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	p.Markdown = md
+	before := pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position}
+	tp := &TreePage{ContentPage: p, bodySet: true}
+	t := &Tree{Pages: []*TreePage{tp}}
+	if err := loadTreeData(tx.ctx, tx, head, t); err != nil {
+		return false, err
+	}
+	if err := c.Edit(t); err != nil {
+		return false, err
+	}
+	if len(t.Pages) != 1 || t.Pages[0] != tp || len(tp.Children) != 0 || tp.ID != p.ID || tp.Slug != p.Slug || tp.Type != p.Type {
+		return false, errors.New("storage: a one-page edit changed more than the page's content")
+	}
+	typ := c.Type
+	if typ == "" {
+		typ = "edits"
+	}
+	if err := insertRevision(tx, revID, c.SpaceID, []string{head}, typ, tx.Now); err != nil {
+		return false, err
+	}
+	var an Analyzer
+	if c.Analyzer != nil {
+		an = onePageAnalyzer{Analyzer: c.Analyzer, tx: tx, rows: rr}
+	}
+	if err := writeVersions(tx, t, an); err != nil {
+		return false, err
+	}
+	if err := writeFiles(tx, revID, t); err != nil {
+		return false, err
+	}
+	if err := writeRevisionData(tx, revID, t); err != nil {
+		return false, err
+	}
+	row := before
+	row.Version = tp.Version
+	changed, err := writeMainLineRows(tx, c.SpaceID, revID, []pageRow{row}, map[string]pageRow{p.ID: before}, true)
+	if err != nil {
+		return false, err
+	}
+	if err := reindexSpace(tx, c.SpaceID, changed, t, c.Analyzer); err != nil {
+		return false, err
+	}
+	return true, setActiveRevision(tx, c.SpaceID, revID)
+}
+
+// onePageAnalyzer gives the analyzer of a one-page edit the pages the whole
+// tree would have shown it: a first pass against the page and the files
+// names the page paths its unresolved relative links look for; the pages at
+// those paths are read (one index probe each) and the links analyzed again
+// with them, so a link is resolved (or left to be looked up when read)
+// exactly as against the whole tree.
+type onePageAnalyzer struct {
+	Analyzer
+	tx   *Tx
+	rows revisionRows
+}
+
+func (a onePageAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
+	links := a.Analyzer.Links(p, t)
+	var paths []string
+	for _, l := range links {
+		if l.Kind != "page" || l.Target != "" {
+			continue
+		}
+		for _, c := range []string{l.Lookup, l.LookupAlt} {
+			if c != "" && c != p.Path && !slices.Contains(paths, c) {
+				paths = append(paths, c)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return links
+	}
+	q, args := a.rows.sql("x.path IN ("+placeholders(len(paths))+")", anySlice(paths)...)
+	rows, err := a.tx.QueryContext(a.tx.ctx, `SELECT y.page_id, y.path FROM (`+q+`) y`, args...)
+	with := &Tree{Pages: []*TreePage{p}, Files: t.Files}
+	if eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		tp := &TreePage{}
+		with.Pages = append(with.Pages, tp)
+		return sc.Scan(&tp.ID, &tp.Path)
+	}) != nil || len(with.Pages) == 1 {
+		// Unresolved, the links are looked up when read (a failed read
+		// fails the transaction's next statement anyway).
+		return links
+	}
+	return a.Analyzer.Links(p, with)
 }

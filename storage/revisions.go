@@ -172,6 +172,13 @@ type RevisionChange struct {
 	// ID is the new revision's id ("" takes a new one; a caller chooses it
 	// to describe the change before the write: Recording).
 	ID string
+	// Page, when set, promises that Edit changes only the content of that
+	// page (title, body, metadata: not its slug, place or children). An
+	// activated edit of the space's active revision then reads that page
+	// (and the pages its links name) and writes one row (writeOnePage)
+	// instead of loading the whole tree; Edit sees a tree holding that page
+	// alone, with the revision's files. Breaking the promise is an error.
+	Page string
 }
 
 // ErrChangeRequestClosed: the change request is merged or archived, so its
@@ -201,6 +208,18 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 				return err
 			}
 			base = head.Revision
+		}
+		if c.Page != "" && c.Activate && c.ChangeRequest == "" && c.Base == "" {
+			done, err := writeOnePage(tx, id, base, c)
+			if err != nil {
+				return err
+			}
+			if done {
+				if c.Also != nil {
+					return c.Also(tx, id)
+				}
+				return nil
+			}
 		}
 		tree, err := loadTree(ctx, tx, base, false)
 		if err != nil {
@@ -356,20 +375,26 @@ func loadTree(ctx context.Context, q queryer, revID string, withBody bool) (*Tre
 			t.Pages = append(t.Pages, tp)
 		}
 	}
+	return t, loadTreeData(ctx, q, revID, t)
+}
+
+// loadTreeData reads into t a revision's files, variables and reusable
+// contents.
+func loadTreeData(ctx context.Context, q queryer, revID string, t *Tree) error {
 	files, err := revisionFiles(ctx, q, revID)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for i := range files {
 		t.Files = append(t.Files, &files[i])
 	}
 	var vars, reusable sql.NullString
 	if err := q.QueryRowContext(ctx, `SELECT variables, reusable_contents FROM revisions WHERE id = ?`, revID).Scan(&vars, &reusable); err != nil {
-		return nil, notFound(err)
+		return notFound(err)
 	}
 	t.Variables = fromJSONText[map[string]any](vars)
 	t.ReusableContents = fromJSONText[[]map[string]any](reusable)
-	return t, nil
+	return nil
 }
 
 // placeTree derives sibling-local positions (placeSiblings) and paths from
