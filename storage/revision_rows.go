@@ -293,7 +293,9 @@ func writeMainLineRows(tx *Tx, spaceID, revID string, rows []pageRow, alive map[
 	const per = 500
 	for start := 0; start < len(closed); start += per {
 		chunk := closed[start:min(start+per, len(closed))]
-		if _, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND to_seq = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
+		// By (space, page) on the primary key: the unary + keeps SQLite
+		// (no statistics) from walking the space's alive rows instead.
+		if _, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND +to_seq = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
 			append([]any{seq, spaceID, aliveSeq}, anySlice(chunk)...)...); err != nil {
 			return nil, err
 		}
