@@ -39,12 +39,24 @@ var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 // change request's content (its head moves; the space needs the same edit
 // role and must be live).
 func (r *Resolver) changeContent(ctx context.Context, target model.ContentTarget, edit func(t *storage.Tree) error) (contentScope, string, error) {
+	return r.changeOnePage(ctx, target, "", edit)
+}
+
+// changeOnePage is changeContent for an edit that changes only the content
+// of page onePage ("": any edit), not its slug, place or children: on the
+// main content the storage then reads and writes that page only
+// (storage.RevisionChange.Page).
+func (r *Resolver) changeOnePage(ctx context.Context, target model.ContentTarget, onePage string, edit func(t *storage.Tree) error) (contentScope, string, error) {
 	if target.Space == nil || *target.Space == "" {
 		return contentScope{}, "", apierr.Invalid("target.space", "is required (with changeRequest: the change request's space)")
 	}
 	cs, err := r.contentSpace(ctx, *target.Space, true)
 	if err != nil {
 		return cs, "", err
+	}
+	if target.ChangeRequest == nil || *target.ChangeRequest == "" {
+		rev, err := r.writeRevisionOf(ctx, cs, onePage, edit)
+		return cs, rev, err
 	}
 	rev, err := r.writeRevisionIn(ctx, cs, target.ChangeRequest, edit)
 	return cs, rev, err
@@ -53,9 +65,15 @@ func (r *Resolver) changeContent(ctx context.Context, target model.ContentTarget
 // writeRevision makes and activates a new revision of the space's content.
 // The new revision is announced as page.changed (webhooks, audit log).
 func (r *Resolver) writeRevision(ctx context.Context, cs contentScope, edit func(t *storage.Tree) error) (string, error) {
+	return r.writeRevisionOf(ctx, cs, "", edit)
+}
+
+// writeRevisionOf is writeRevision for an edit of onePage's content only
+// (see changeOnePage).
+func (r *Resolver) writeRevisionOf(ctx context.Context, cs contentScope, onePage string, edit func(t *storage.Tree) error) (string, error) {
 	id := storage.NewID()
 	ctx = storage.RecordingChange(ctx, storage.PageChanged(cs.Head.OrganizationID, cs.Head.ID, id))
-	return r.Store.CreateRevision(ctx, storage.RevisionChange{ID: id, SpaceID: cs.Head.ID, Type: "edits", Activate: true, Analyzer: r.analyzer(), Edit: edit})
+	return r.Store.CreateRevision(ctx, storage.RevisionChange{ID: id, SpaceID: cs.Head.ID, Type: "edits", Activate: true, Analyzer: r.analyzer(), Edit: edit, Page: onePage})
 }
 
 // writeRevisionIn is writeRevision, or with changeRequestID a new head of
@@ -226,7 +244,13 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 		}
 		in.Computed = c
 	}
-	cs, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
+	// Without a new slug or page settings (which read other pages) only
+	// this page's content changes: the one-page write applies.
+	onePage := ""
+	if in.Slug == nil && in.Layout == nil && in.Cover == nil && in.Variables == nil {
+		onePage = pageID
+	}
+	cs, rev, err := r.changeOnePage(ctx, target, onePage, func(t *storage.Tree) error {
 		p, _, _ := t.Find(pageID)
 		if p == nil {
 			return apierr.NotFound("page")

@@ -255,7 +255,7 @@ func (db *DB) MergeChangeRequest(ctx context.Context, m MergeChange) (string, er
 			rev = NewID()
 		}
 		if m.Update {
-			if err := writeRevision(tx, newRevision{ID: rev, SpaceID: m.SpaceID, Parents: []string{cr.Revision, main}, Type: "update", Analyzer: m.Analyzer}, merged); err != nil {
+			if err := writeRevision(tx, newRevision{ID: rev, SpaceID: m.SpaceID, Parents: []string{cr.Revision, main}, From: main, Type: "update", Analyzer: m.Analyzer}, merged); err != nil {
 				return err
 			}
 			_, err := tx.exec(`UPDATE change_requests SET revision_id = ?, revision_base = ?, revision_merged_ancestor = ?, updated_at = ? WHERE id = ?`,
@@ -336,8 +336,12 @@ func loadChangedBodies(tx *Tx, trees ...*Tree) error {
 // RevisionBodies reads the Markdown body of every document page of a
 // revision in one query (PDF exports).
 func (db *DB) RevisionBodies(ctx context.Context, revID string) (map[string]string, error) {
-	rows, err := db.r().QueryContext(ctx, `SELECT rp.page_id, v.markdown FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
- WHERE rp.revision_id = ?`, revID)
+	rr, err := revisionRowsOf(ctx, db.r(), revID)
+	if err != nil {
+		return nil, err
+	}
+	from, args := rr.pages("")
+	rows, err := db.r().QueryContext(ctx, `SELECT rp.page_id, v.markdown `+from, args...)
 	if err != nil {
 		return nil, err
 	}

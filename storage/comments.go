@@ -298,18 +298,9 @@ func (db *DB) PagesByIDs(ctx context.Context, revID string, ids []string) (map[s
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT `+pageCols+` FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
- WHERE rp.revision_id = ? AND rp.page_id IN (`+placeholders(len(ids))+`)`, append([]any{revID}, anySlice(ids)...)...) // variable arity: not cached
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		p, err := scanPage(rows)
-		if err != nil {
-			return nil, err
-		}
+	pages, err := revisionPages(ctx, db.read, revID, "", "x.page_id IN ("+placeholders(len(ids))+")", anySlice(ids)...) // variable arity: not cached
+	for _, p := range pages {
 		out[p.ID] = p
 	}
-	return out, rows.Err()
+	return out, err
 }

@@ -74,14 +74,17 @@ func init() {
 	})
 }
 
-// removeSpaceContent deletes the content rows of a space's revisions and
-// then the page versions (with their links) and file blobs that only those
-// revisions used. Versions and blobs are shared by content address, so the
-// ones another space still uses (a duplicate) stay.
+// removeSpaceContent deletes the page rows of a space (its main line and
+// its revisions' overlays) and its revisions' files, and then the page
+// versions (with their links) and file blobs that only they used. Versions
+// and blobs are shared by content address, so the ones another space still
+// uses (a duplicate) stay.
 func removeSpaceContent(tx *Tx, spaceID string) error {
 	const ofSpace = `IN (SELECT id FROM revisions WHERE space_id = ?)`
-	versions, err := queryIDs(tx, `SELECT u.version FROM (SELECT DISTINCT version FROM revision_pages WHERE revision_id `+ofSpace+`) u
- WHERE NOT EXISTS (SELECT 1 FROM revision_pages o WHERE o.version = u.version AND o.revision_id NOT `+ofSpace+`)`, spaceID, spaceID)
+	versions, err := queryIDs(tx, `SELECT u.version FROM (SELECT version FROM main_pages WHERE space_id = ?
+ UNION SELECT version FROM overlay_pages WHERE revision_id `+ofSpace+` AND version <> '') u
+ WHERE NOT EXISTS (SELECT 1 FROM main_pages o WHERE o.version = u.version AND o.space_id <> ?)
+ AND NOT EXISTS (SELECT 1 FROM overlay_pages o WHERE o.version = u.version AND o.revision_id NOT `+ofSpace+`)`, spaceID, spaceID, spaceID, spaceID)
 	if err != nil {
 		return err
 	}
@@ -90,8 +93,12 @@ func removeSpaceContent(tx *Tx, spaceID string) error {
 	if err != nil {
 		return err
 	}
-	for _, table := range []string{"revision_pages", "revision_files", "revision_broken_links", "revision_link_targets"} {
-		if _, err := tx.exec(`DELETE FROM `+table+` WHERE revision_id `+ofSpace, spaceID); err != nil {
+	for _, q := range []string{
+		`DELETE FROM main_pages WHERE space_id = ?`,
+		`DELETE FROM overlay_pages WHERE revision_id ` + ofSpace,
+		`DELETE FROM revision_files WHERE revision_id ` + ofSpace,
+	} {
+		if _, err := tx.exec(q, spaceID); err != nil {
 			return err
 		}
 	}
@@ -125,18 +132,28 @@ func deleteIn(tx *Tx, query string, keys []string) error {
 
 // copyRevisionContent gives duplicated revisions (old id -> new id) the
 // content of their originals (rows only: versions and blobs are shared),
-// and the new space the search rows of the old one.
+// and the new space the search rows of the old one. The main line is copied
+// whole, history included, with its sequence numbers (each copied revision
+// keeps its seq or base_seq), so every copied revision reads the same: one
+// row per page and per change the space's main line recorded, instead of
+// one row per page per revision.
 func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]string) error {
+	if _, err := tx.exec(`INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path)
+ SELECT ?, page_id, from_seq, to_seq, version, parent_id, position, path FROM main_pages WHERE space_id = ?`, toSpace, fromSpace); err != nil {
+		return err
+	}
 	for old, nw := range ids {
 		for _, q := range []string{
-			`INSERT INTO revision_pages (revision_id, page_id, version, parent_id, position, path) SELECT ?, page_id, version, parent_id, position, path FROM revision_pages WHERE revision_id = ?`,
+			`INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) SELECT ?, page_id, version, parent_id, position, path FROM overlay_pages WHERE revision_id = ?`,
 			`INSERT INTO revision_files (revision_id, file_id, name, content_type, blob) SELECT ?, file_id, name, content_type, blob FROM revision_files WHERE revision_id = ?`,
-			`INSERT INTO revision_broken_links (revision_id, version, ordinal) SELECT ?, version, ordinal FROM revision_broken_links WHERE revision_id = ?`,
-			`INSERT INTO revision_link_targets (revision_id, version, ordinal, target) SELECT ?, version, ordinal, target FROM revision_link_targets WHERE revision_id = ?`,
 		} {
 			if _, err := tx.exec(q, nw, old); err != nil {
 				return err
 			}
+		}
+		if _, err := tx.exec(`UPDATE revisions SET (seq, base_seq) = (SELECT o.seq, o.base_seq FROM revisions o WHERE o.id = ?)
+ WHERE id = ? AND EXISTS (SELECT 1 FROM revisions o WHERE o.id = ?)`, old, nw, old); err != nil {
+			return err
 		}
 		if _, err := tx.exec(`UPDATE revisions SET (variables, reusable_contents) = (SELECT o.variables, o.reusable_contents FROM revisions o WHERE o.id = ?)
  WHERE id = ? AND EXISTS (SELECT 1 FROM revisions o WHERE o.id = ?)`, old, nw, old); err != nil {

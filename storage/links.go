@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 )
 
@@ -21,23 +22,64 @@ type LinkStats struct {
 	Broken int
 }
 
-// linkStatus is the SQL of a link's status in revision rp.revision_id.
-const linkStatus = `CASE WHEN EXISTS (SELECT 1 FROM revision_broken_links b WHERE b.revision_id = rp.revision_id AND b.version = l.version AND b.ordinal = l.ordinal) THEN 'broken'
- WHEN l.in_app = 1 THEN 'in-app' ELSE 'ok' END`
+// sqlText assembles a statement and its arguments in the order they appear.
+type sqlText struct {
+	b    strings.Builder
+	args []any
+}
 
-// linkTarget is a link's target in revision rp.revision_id: what it
-// resolved to when written, else what the revision's lookup found
-// (revision_link_targets r, left-joined).
-const linkTarget = `COALESCE(r.target, l.target)`
+func (s *sqlText) add(q string, args ...any) *sqlText {
+	s.b.WriteString(q)
+	s.args = append(s.args, args...)
+	return s
+}
 
-// linkKey groups the links of a revision by target (unresolved relative
-// links by what was written).
-const linkKey = `l.kind || ':' || CASE WHEN ` + linkTarget + ` = '' THEN l.dest ELSE ` + linkTarget + ` END`
-
-// revisionLinks joins the links of a revision's pages with the revision's
-// lookups.
-const revisionLinks = `FROM revision_pages rp JOIN page_links l ON l.version = rp.version
- LEFT JOIN revision_link_targets r ON r.revision_id = rp.revision_id AND r.version = l.version AND r.ordinal = l.ordinal`
+// revisionLinks is the SELECT of the links of revision rr's pages (of one
+// page when pageID is set), resolved and checked when read against the
+// revision's pages and files through their indexes: k (the grouping key:
+// kind and target, or what was written for a link that resolves to
+// nothing), kind, target, dest, status (ok | broken | in-app), page_id.
+//
+// A link's target is what it resolved to when its page version was
+// written, else (a relative link that matched nothing then) the page of the
+// revision at its path (lookup, then lookup_alt) or the first file of the
+// revision with its name (lookup). It is broken when that page or file is
+// not in the revision, or the space or collection it names does not exist
+// in the space's organization.
+func revisionLinks(rr revisionRows, revID, pageID string) (string, []any) {
+	pageCond, pageArgs := "", []any{}
+	if pageID != "" {
+		pageCond, pageArgs = "x.page_id = ?", []any{pageID}
+	}
+	byPath := func(col string) (string, []any) {
+		q, a := rr.sql("x.path = " + col)
+		return `(SELECT y.page_id FROM (` + q + `) y LIMIT 1)`, a
+	}
+	lookup, lookupArgs := byPath("l.lookup")
+	alt, altArgs := byPath("l.lookup_alt")
+	exists, existsArgs := rr.sql("x.page_id = t.target")
+	pages, pagesArgs := rr.sql(pageCond, pageArgs...)
+	var s sqlText
+	s.add(`SELECT t.kind || ':' || CASE WHEN t.target = '' THEN t.dest ELSE t.target END AS k, t.kind, t.target, t.dest,
+ CASE WHEN (t.kind = 'page' AND NOT EXISTS (SELECT 1 FROM (`+exists+`) e))`, existsArgs...)
+	s.add(`
+   OR (t.kind = 'file' AND NOT EXISTS (SELECT 1 FROM revision_files f WHERE f.revision_id = ? AND f.file_id = t.target))
+   OR (t.kind = 'space' AND NOT EXISTS (SELECT 1 FROM spaces s WHERE s.id = t.target AND s.deleted_at IS NULL
+     AND s.organization_id = (SELECT o.organization_id FROM spaces o WHERE o.id = ?)))
+   OR (t.kind = 'collection' AND NOT EXISTS (SELECT 1 FROM collections c WHERE c.id = t.target
+     AND c.organization_id = (SELECT o.organization_id FROM spaces o WHERE o.id = ?)))
+ THEN 'broken' WHEN t.in_app = 1 THEN 'in-app' ELSE 'ok' END AS status, t.page_id
+ FROM (SELECT l.kind, l.dest, l.in_app, rp.page_id, CASE
+   WHEN l.target <> '' OR l.lookup = '' OR l.kind NOT IN ('page', 'file') THEN l.target
+   WHEN l.kind = 'file' THEN COALESCE((SELECT MIN(f.file_id) FROM revision_files f WHERE f.revision_id = ? AND f.name = l.lookup), '')
+   ELSE COALESCE(`, revID, rr.Space, rr.Space, revID)
+	s.add(lookup, lookupArgs...)
+	s.add(`, CASE WHEN l.lookup_alt <> '' THEN `)
+	s.add(alt, altArgs...)
+	s.add(` END, '') END AS target
+ FROM (`+pages+`) rp JOIN page_links l ON l.version = rp.version) t`, pagesArgs...)
+	return s.b.String(), s.args
+}
 
 // ListLinks pages through the link targets of a revision (of one page when
 // pageID is set), optionally of one status, ordered by target. Stats count
@@ -45,13 +87,11 @@ const revisionLinks = `FROM revision_pages rp JOIN page_links l ON l.version = r
 func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq PageQuery) (Page[LinkUsage], LinkStats, error) {
 	var page Page[LinkUsage]
 	var stats LinkStats
-	base := `SELECT ` + linkKey + ` AS k, l.kind, ` + linkTarget + ` AS target, l.dest, ` + linkStatus + ` AS status, rp.page_id
- ` + revisionLinks + ` WHERE rp.revision_id = ?`
-	args := []any{revID}
-	if pageID != "" {
-		base += ` AND rp.page_id = ?`
-		args = append(args, pageID)
+	rr, err := revisionRowsOf(ctx, db.r(), revID)
+	if err != nil {
+		return page, stats, err
 	}
+	base, args := revisionLinks(rr, revID, pageID)
 	// One row per target: its worst status (broken > in-app > ok).
 	grouped := `SELECT k, MIN(kind) AS kind, MIN(target) AS target, MIN(dest) AS dest,
  CASE WHEN SUM(CASE WHEN status = 'broken' THEN 1 ELSE 0 END) > 0 THEN 'broken' WHEN SUM(CASE WHEN status = 'in-app' THEN 1 ELSE 0 END) > 0 THEN 'in-app' ELSE 'ok' END AS status
@@ -68,7 +108,7 @@ func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq Pa
 		largs = append(largs, pq.After.ID)
 	}
 	largs = append(largs, pq.Limit+1)
-	err := db.ReadTx(ctx, func(q queryer) error {
+	err = db.ReadTx(ctx, func(q queryer) error {
 		if err := q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN g.status = 'broken' THEN 1 ELSE 0 END), 0) FROM (`+grouped+`) g`, args...).
 			Scan(&stats.Total, &stats.Broken); err != nil {
 			return err
@@ -124,18 +164,47 @@ func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq Pa
 }
 
 // Backlinks pages through the pages of a revision that link to a page or
-// file (kind "page" or "file"), in tree order: links resolved when written,
-// and links the revision's lookups resolved.
+// file (kind "page" or "file"), by path (a keyset the cursor follows; only
+// document pages, which have unique paths, make links): links resolved when
+// written, and relative links that resolve to the target in this revision
+// (revisionLinks' rule: its path, else its alternative path when the first
+// names no page; the first file of the revision with its name).
 func (db *DB) Backlinks(ctx context.Context, revID, kind, target string, pq PageQuery) (Page[string], error) {
-	spec := listSpec{Select: `rp.page_id, rp.position`,
-		From: `FROM revision_pages rp WHERE rp.revision_id = ? AND (EXISTS (SELECT 1 FROM page_links l WHERE l.version = rp.version AND l.kind = ? AND l.target = ?)
- OR EXISTS (SELECT 1 FROM revision_link_targets r JOIN page_links l ON l.version = r.version AND l.ordinal = r.ordinal
-   WHERE r.revision_id = rp.revision_id AND r.target = ? AND r.version = rp.version AND l.kind = ?))`,
-		Args: []any{revID, kind, target, target, kind}, SortCol: "rp.position", IDCol: "rp.page_id"}
+	q := db.r()
+	rr, err := revisionRowsOf(ctx, q, revID)
+	if err != nil {
+		return Page[string]{}, err
+	}
+	// What a relative link names when it means target here ("" if nothing).
+	var name string
+	switch kind {
+	case "page":
+		s, a := rr.sql("x.page_id = ?", target)
+		err = q.QueryRowContext(ctx, `SELECT y.path FROM (`+s+`) y`, a...).Scan(&name)
+	case "file":
+		err = q.QueryRowContext(ctx, `SELECT f.name FROM revision_files f WHERE f.revision_id = ? AND f.file_id = ?
+ AND f.file_id = (SELECT MIN(g.file_id) FROM revision_files g WHERE g.revision_id = f.revision_id AND g.name = f.name)`, revID, target).Scan(&name)
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return Page[string]{}, err
+	}
+	var cond sqlText
+	cond.add(`EXISTS (SELECT 1 FROM page_links l WHERE l.version = x.version AND l.kind = ? AND (l.target = ?`, kind, target)
+	switch {
+	case name != "" && kind == "page":
+		none, a := rr.sql("x.path = l.lookup")
+		cond.add(` OR (l.target = '' AND (l.lookup = ? OR (l.lookup <> '' AND l.lookup_alt = ? AND NOT EXISTS (SELECT 1 FROM (`, name, name)
+		cond.add(none+`) z))))`, a...)
+	case name != "":
+		cond.add(` OR (l.target = '' AND l.lookup = ?)`, name)
+	}
+	cond.add(`))`)
+	from, args := rr.sql(cond.b.String(), cond.args...)
+	spec := listSpec{Select: `rp.page_id, rp.path`, From: `FROM (` + from + `) rp WHERE 1 = 1`,
+		Args: args, SortCol: "rp.path", IDCol: "rp.page_id", Text: true}
 	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (string, Cursor, error) {
-		var id string
-		var pos int64
-		err := rows.Scan(&id, &pos)
-		return id, Cursor{N: pos, ID: id}, err
+		var id, path string
+		err := rows.Scan(&id, &path)
+		return id, Cursor{S: path, ID: id}, err
 	})
 }

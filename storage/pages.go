@@ -6,36 +6,49 @@ import (
 	"strings"
 )
 
-// RevisionPages reads every page of a revision in tree order, without bodies.
+// RevisionPages reads every page of a revision in tree order (assembled
+// from parents and sibling positions), without bodies.
 func (db *DB) RevisionPages(ctx context.Context, revID string) ([]ContentPage, error) {
-	rows, err := db.r().QueryContext(ctx, `SELECT `+pageCols+` FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
- WHERE rp.revision_id = ? ORDER BY rp.position`, revID)
+	out, err := revisionPages(ctx, db.r(), revID, "", "")
+	return inTreeOrder(out), err
+}
+
+// revisionPages reads the pages of a revision that satisfy cond (on the
+// page row x), ordered by order ("" for any order), without bodies.
+func revisionPages(ctx context.Context, q queryer, revID, order, cond string, args ...any) ([]ContentPage, error) {
+	rr, err := revisionRowsOf(ctx, q, revID)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []ContentPage
-	for rows.Next() {
-		p, err := scanPage(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
+	from, fargs := rr.pages(cond, args...)
+	if order != "" {
+		from += ` ORDER BY ` + order
 	}
-	return out, rows.Err()
+	rows, err := q.QueryContext(ctx, `SELECT `+pageCols+` `+from, fargs...)
+	var out []ContentPage
+	return out, eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		p, err := scanPage(sc)
+		out = append(out, p)
+		return err
+	})
 }
 
 // RevisionPage reads one page of a revision with its body, by id or (when
 // byPath) by path.
 func (db *DB) RevisionPage(ctx context.Context, revID, key string, byPath bool) (ContentPage, error) {
-	col := "rp.page_id"
+	cond := "x.page_id = ?"
 	if byPath {
-		col = "rp.path"
+		cond = "x.path = ?"
 		key = strings.Trim(key, "/")
 	}
+	q := db.r()
+	rr, err := revisionRowsOf(ctx, q, revID)
+	if err != nil {
+		return ContentPage{}, err
+	}
+	from, args := rr.pages(cond, key)
 	var md string
-	p, err := scanPage(db.r().QueryRowContext(ctx, `SELECT `+pageCols+`, v.markdown FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
- WHERE rp.revision_id = ? AND `+col+` = ?`, revID, key), &md)
+	p, err := scanPage(q.QueryRowContext(ctx, `SELECT `+pageCols+`, v.markdown `+from, args...), &md)
 	p.Markdown = md
 	return p, err
 }
@@ -43,21 +56,7 @@ func (db *DB) RevisionPage(ctx context.Context, revID, key string, byPath bool) 
 // PageChildren reads the child pages of parentID in a revision (for the
 // `pages` field of a single page), without bodies.
 func (db *DB) PageChildren(ctx context.Context, revID, parentID string) ([]ContentPage, error) {
-	rows, err := db.r().QueryContext(ctx, `SELECT `+pageCols+` FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
- WHERE rp.revision_id = ? AND rp.parent_id = ? ORDER BY rp.position`, revID, parentID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ContentPage
-	for rows.Next() {
-		p, err := scanPage(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return revisionPages(ctx, db.r(), revID, "rp.position, rp.page_id", "x.parent_id = ?", parentID)
 }
 
 const fileCols = `f.file_id, f.name, f.content_type, f.blob, b.size, b.width, b.height`

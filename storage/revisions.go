@@ -172,6 +172,13 @@ type RevisionChange struct {
 	// ID is the new revision's id ("" takes a new one; a caller chooses it
 	// to describe the change before the write: Recording).
 	ID string
+	// Page, when set, promises that Edit changes only the content of that
+	// page (title, body, metadata: not its slug, place or children). An
+	// activated edit of the space's active revision then reads that page
+	// (and the pages its links name) and writes one row (writeOnePage)
+	// instead of loading the whole tree; Edit sees a tree holding that page
+	// alone, with the revision's files. Breaking the promise is an error.
+	Page string
 }
 
 // ErrChangeRequestClosed: the change request is merged or archived, so its
@@ -202,10 +209,23 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 			}
 			base = head.Revision
 		}
+		if c.Page != "" && c.Activate && c.ChangeRequest == "" && c.Base == "" {
+			done, err := writeOnePage(tx, id, base, c)
+			if err != nil {
+				return err
+			}
+			if done {
+				if c.Also != nil {
+					return c.Also(tx, id)
+				}
+				return nil
+			}
+		}
 		tree, err := loadTree(ctx, tx, base, false)
 		if err != nil {
 			return err
 		}
+		loaded := rowMap(treeRows(tree)) // the base's rows, to write only what the edit changes
 		if err := c.Edit(tree); err != nil {
 			return err
 		}
@@ -213,7 +233,8 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 		if typ == "" {
 			typ = "edits"
 		}
-		if err := writeRevision(tx, newRevision{ID: id, SpaceID: c.SpaceID, Parents: []string{base}, Type: typ, Activate: c.Activate, Analyzer: c.Analyzer}, tree); err != nil {
+		if err := writeRevision(tx, newRevision{ID: id, SpaceID: c.SpaceID, Parents: []string{base}, Type: typ, Activate: c.Activate, Analyzer: c.Analyzer,
+			Known: loaded, KnownRev: base}, tree); err != nil {
 			return err
 		}
 		if c.Also != nil {
@@ -233,14 +254,24 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 type newRevision struct {
 	ID, SpaceID string
 	Parents     []string
-	Type        string
-	MergedFrom  string
-	Activate    bool
-	Analyzer    Analyzer
+	// From is the revision the tree was derived from (Parents[0] when
+	// empty): an overlay is written against the main line it is on.
+	From       string
+	Type       string
+	MergedFrom string
+	Activate   bool
+	Analyzer   Analyzer
+	// Known, when set, are the rows of revision KnownRev as they were read
+	// (the tree before the edit): the write compares with them instead of
+	// reading them again.
+	Known    map[string]pageRow
+	KnownRev string
 }
 
-// writeRevision stores tree as a new revision (and activates it with
-// Activate, re-indexing only the pages that changed).
+// writeRevision stores tree as a new revision: activated, the next
+// revision of the space's main line (re-indexing only the pages that
+// changed); else an overlay on the main line. Either way it writes a row
+// per page that differs, not per page of the space.
 func writeRevision(tx *Tx, r newRevision, tree *Tree) error {
 	placeTree(tree)
 	if err := insertRevision(tx, r.ID, r.SpaceID, r.Parents, r.Type, tx.Now); err != nil {
@@ -251,7 +282,7 @@ func writeRevision(tx *Tx, r newRevision, tree *Tree) error {
 			return err
 		}
 	}
-	if err := writePages(tx, r.ID, tree, r.Analyzer); err != nil {
+	if err := writeVersions(tx, tree, r.Analyzer); err != nil {
 		return err
 	}
 	if err := writeFiles(tx, r.ID, tree); err != nil {
@@ -260,19 +291,30 @@ func writeRevision(tx *Tx, r newRevision, tree *Tree) error {
 	if err := writeRevisionData(tx, r.ID, tree); err != nil {
 		return err
 	}
-	if err := resolveLinks(tx, r.ID); err != nil {
-		return err
-	}
-	if err := markBrokenLinks(tx, r.ID, r.SpaceID); err != nil {
-		return err
-	}
-	if r.Activate {
-		if err := reindexSpace(tx, r.SpaceID, "", r.ID, tree, r.Analyzer); err != nil {
-			return err
+	rows := treeRows(tree)
+	if !r.Activate {
+		ref := r.From
+		if ref == "" && len(r.Parents) > 0 {
+			ref = r.Parents[0]
 		}
-		return setActiveRevision(tx, r.SpaceID, r.ID)
+		return writeOverlay(tx, r.SpaceID, r.ID, ref, rows, r.Known, r.KnownRev)
 	}
-	return nil
+	var active string
+	if err := tx.QueryRowContext(tx.ctx, `SELECT revision_id FROM spaces WHERE id = ?`, r.SpaceID).Scan(&active); err != nil {
+		return notFound(err)
+	}
+	alive := r.Known // the active revision's rows are the main line's alive rows
+	if r.KnownRev != active {
+		alive = nil
+	}
+	changed, err := writeMainLine(tx, r.SpaceID, r.ID, rows, alive)
+	if err != nil {
+		return err
+	}
+	if err := reindexSpace(tx, r.SpaceID, changed, tree, r.Analyzer); err != nil {
+		return err
+	}
+	return setActiveRevision(tx, r.SpaceID, r.ID)
 }
 
 const pageCols = `rp.page_id, v.type, v.title, v.slug, v.meta, v.created_at, v.updated_at, rp.version, rp.parent_id, rp.position, rp.path`
@@ -306,59 +348,65 @@ func loadTree(ctx context.Context, q queryer, revID string, withBody bool) (*Tre
 	if withBody {
 		body = `v.markdown`
 	}
-	rows, err := q.QueryContext(ctx, `SELECT `+pageCols+`, `+body+` FROM revision_pages rp JOIN page_versions v ON v.hash = rp.version
- WHERE rp.revision_id = ? ORDER BY rp.position`, revID)
+	rr, err := revisionRowsOf(ctx, q, revID)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	t := &Tree{}
-	byID := map[string]*TreePage{}
-	for rows.Next() {
-		var tp TreePage
-		p, err := scanPage(rows, &tp.Markdown)
-		if err != nil {
-			return nil, err
-		}
-		md := tp.Markdown
-		tp.ContentPage = p
-		tp.Markdown = md
-		byID[p.ID] = &tp
-		if parent := byID[p.ParentID]; parent != nil {
-			parent.Children = append(parent.Children, &tp)
-		} else {
-			t.Pages = append(t.Pages, &tp)
-		}
-	}
-	if err := rows.Err(); err != nil {
+	from, args := rr.pages("")
+	rows, err := q.QueryContext(ctx, `SELECT `+pageCols+`, `+body+` `+from, args...)
+	var pages []ContentPage
+	if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		var md string
+		p, err := scanPage(sc, &md)
+		p.Markdown = md
+		pages = append(pages, p)
+		return err
+	}); err != nil {
 		return nil, err
 	}
+	t := &Tree{}
+	byID := make(map[string]*TreePage, len(pages))
+	for _, p := range inTreeOrder(pages) {
+		tp := &TreePage{ContentPage: p}
+		byID[p.ID] = tp
+		if parent := byID[p.ParentID]; parent != nil {
+			parent.Children = append(parent.Children, tp)
+		} else {
+			t.Pages = append(t.Pages, tp)
+		}
+	}
+	return t, loadTreeData(ctx, q, revID, t)
+}
+
+// loadTreeData reads into t a revision's files, variables and reusable
+// contents.
+func loadTreeData(ctx context.Context, q queryer, revID string, t *Tree) error {
 	files, err := revisionFiles(ctx, q, revID)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for i := range files {
 		t.Files = append(t.Files, &files[i])
 	}
 	var vars, reusable sql.NullString
 	if err := q.QueryRowContext(ctx, `SELECT variables, reusable_contents FROM revisions WHERE id = ?`, revID).Scan(&vars, &reusable); err != nil {
-		return nil, notFound(err)
+		return notFound(err)
 	}
 	t.Variables = fromJSONText[map[string]any](vars)
 	t.ReusableContents = fromJSONText[[]map[string]any](reusable)
-	return t, nil
+	return nil
 }
 
-// placeTree derives positions and paths from the tree and makes sibling
-// slugs unique (a renamed slug makes the page dirty).
+// placeTree derives sibling-local positions (placeSiblings) and paths from
+// the tree and makes sibling slugs unique (a renamed slug makes the page
+// dirty).
 func placeTree(t *Tree) {
-	pos := 0
 	var place func(list []*TreePage, parentID, parentPath string)
 	place = func(list []*TreePage, parentID, parentPath string) {
+		placeSiblings(list, parentID)
 		used := map[string]bool{}
 		for _, p := range list {
-			p.ParentID, p.Position = parentID, pos
-			pos++
+			p.ParentID = parentID
 			if p.Type == "link" {
 				p.Path = ""
 			} else {
@@ -397,10 +445,9 @@ func versionHash(p *TreePage) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// writePages stores new versions of dirty pages (with their links) and one
-// small row per page of the revision.
-func writePages(tx *Tx, revID string, t *Tree, an Analyzer) error {
-	var rows [][]any
+// writeVersions stores new versions of dirty (and new) pages, with their
+// links.
+func writeVersions(tx *Tx, t *Tree, an Analyzer) error {
 	var err error
 	t.Walk(func(p, _ *TreePage) bool {
 		if p.Dirty || p.Version == "" {
@@ -418,13 +465,9 @@ func writePages(tx *Tx, revID string, t *Tree, an Analyzer) error {
 				return false
 			}
 		}
-		rows = append(rows, []any{revID, p.ID, p.Version, p.ParentID, p.Position, p.Path})
 		return true
 	})
-	if err != nil {
-		return err
-	}
-	return insertBatch(tx, `INSERT INTO revision_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, rows)
+	return err
 }
 
 func insertVersion(tx *Tx, p *TreePage, t *Tree, an Analyzer) error {
@@ -505,41 +548,6 @@ func writeRevisionData(tx *Tx, revID string, t *Tree) error {
 		reusable = []map[string]any{}
 	}
 	_, err := tx.exec(`UPDATE revisions SET variables = ?, reusable_contents = ? WHERE id = ?`, jsonText(vars), jsonText(reusable), revID)
-	return err
-}
-
-// resolveLinks looks up, in one statement, the relative links of a
-// revision that matched nothing when their page version was written among
-// the revision's own pages (by path) and files (by name). Unchanged pages
-// are not reparsed: their links' lookups were stored with the version.
-func resolveLinks(tx *Tx, revID string) error {
-	_, err := tx.exec(`INSERT INTO revision_link_targets (revision_id, version, ordinal, target)
- SELECT x.revision_id, x.version, x.ordinal, x.target FROM (
-   SELECT rp.revision_id, l.version, l.ordinal, CASE WHEN l.kind = 'file'
-     THEN (SELECT MIN(f.file_id) FROM revision_files f WHERE f.revision_id = rp.revision_id AND f.name = l.lookup)
-     ELSE COALESCE((SELECT t.page_id FROM revision_pages t WHERE t.revision_id = rp.revision_id AND t.path = l.lookup),
-       (SELECT t.page_id FROM revision_pages t WHERE t.revision_id = rp.revision_id AND t.path = l.lookup_alt AND l.lookup_alt <> '')) END AS target
-   FROM revision_pages rp JOIN page_links l ON l.version = rp.version
-   WHERE rp.revision_id = ? AND l.target = '' AND l.lookup <> '' AND l.kind IN ('page', 'file')) x
- WHERE x.target IS NOT NULL`, revID)
-	return err
-}
-
-// markBrokenLinks records, in one statement, the links of a revision whose
-// target does not exist there: a page or file missing from the revision
-// (after the revision's own lookups), a space or collection that does not
-// exist or belongs to another organization than the space's.
-func markBrokenLinks(tx *Tx, revID, spaceID string) error {
-	_, err := tx.exec(`INSERT INTO revision_broken_links (revision_id, version, ordinal)
- SELECT rp.revision_id, l.version, l.ordinal FROM revision_pages rp JOIN page_links l ON l.version = rp.version
- LEFT JOIN revision_link_targets r ON r.revision_id = rp.revision_id AND r.version = l.version AND r.ordinal = l.ordinal
- WHERE rp.revision_id = ? AND (
-   (l.kind = 'page' AND r.target IS NULL AND NOT EXISTS (SELECT 1 FROM revision_pages t WHERE t.revision_id = rp.revision_id AND t.page_id = l.target))
-   OR (l.kind = 'file' AND r.target IS NULL AND NOT EXISTS (SELECT 1 FROM revision_files f WHERE f.revision_id = rp.revision_id AND f.file_id = l.target))
-   OR (l.kind = 'space' AND NOT EXISTS (SELECT 1 FROM spaces s WHERE s.id = l.target AND s.deleted_at IS NULL
-     AND s.organization_id = (SELECT o.organization_id FROM spaces o WHERE o.id = ?)))
-   OR (l.kind = 'collection' AND NOT EXISTS (SELECT 1 FROM collections c WHERE c.id = l.target
-     AND c.organization_id = (SELECT o.organization_id FROM spaces o WHERE o.id = ?))))`, revID, spaceID, spaceID)
 	return err
 }
 

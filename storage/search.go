@@ -252,8 +252,12 @@ func pageHits(ctx context.Context, tx queryer, words []string, rankings map[stri
 	}
 	in, sin := placeholders(len(pageIDs)), placeholders(len(spaces))
 	args := append(anySlice(spaces), anySlice(pageIDs)...)
-	rows, err := tx.QueryContext(ctx, `SELECT s.id, `+pageCols+` FROM spaces s JOIN revision_pages rp ON rp.revision_id = s.revision_id
- JOIN page_versions v ON v.hash = rp.version WHERE s.id IN (`+sin+`) AND rp.page_id IN (`+in+`)`, args...)
+	// A space's active revision is its main line's alive rows; found by
+	// (space, page) on the primary key (the unary + keeps SQLite, which has
+	// no statistics, from scanning the space's alive rows instead).
+	rows, err := tx.QueryContext(ctx, `SELECT rp.space_id, `+pageCols+` FROM main_pages rp
+ JOIN page_versions v ON v.hash = rp.version WHERE rp.space_id IN (`+sin+`) AND +rp.to_seq = ? AND rp.page_id IN (`+in+`)`,
+		append(append(anySlice(spaces), aliveSeq), anySlice(pageIDs)...)...)
 	if err != nil {
 		return nil, err
 	}

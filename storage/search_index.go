@@ -589,32 +589,22 @@ func updateIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchS
 }
 
 // reindexSpace brings the index of spaceID from its active revision to
-// tree (the revision becoming active): pages that changed or went away
-// leave it, changed or new pages enter it. Unchanged pages keep their
-// rows, so the work follows the size of the change.
-func reindexSpace(tx *Tx, spaceID, _ string, _ string, t *Tree, an Analyzer) error {
-	head, err := spaceHead(tx.ctx, tx, spaceID)
-	if err != nil {
-		return err
-	}
-	old := map[string]string{}
-	rows, err := tx.QueryContext(tx.ctx, `SELECT page_id, version FROM revision_pages WHERE revision_id = ?`, head.Revision)
-	if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
-		var id, v string
-		err := sc.Scan(&id, &v)
-		old[id] = v
-		return err
-	}); err != nil {
-		return err
-	}
+// tree (the revision becoming active). changed holds the pages whose
+// version differs between the two (writeMainLine's diff), each with its old
+// version ("" when new; a page absent from tree went away): they leave the
+// index or enter it again. Other pages keep their rows, so the work follows
+// the size of the change.
+func reindexSpace(tx *Tx, spaceID string, changed map[string]string, t *Tree, an Analyzer) error {
 	var gone []string
 	set := map[string][]SearchSection{}
+	seen := map[string]bool{}
 	t.Walk(func(p, _ *TreePage) bool {
-		prev, had := old[p.ID]
-		delete(old, p.ID)
-		if had && prev == p.Version {
+		prev, ok := changed[p.ID]
+		if !ok {
 			return true
 		}
+		seen[p.ID] = true
+		had := prev != ""
 		if p.Type != "document" || p.Meta.NoIndex || an == nil {
 			if had {
 				gone = append(gone, p.ID)
@@ -624,8 +614,10 @@ func reindexSpace(tx *Tx, spaceID, _ string, _ string, t *Tree, an Analyzer) err
 		set[p.ID] = an.Sections(p)
 		return true
 	})
-	for id := range old {
-		gone = append(gone, id)
+	for id := range changed {
+		if !seen[id] {
+			gone = append(gone, id)
+		}
 	}
 	sort.Strings(gone)
 	return updateIndex(tx, spaceID, gone, set)

@@ -1,0 +1,78 @@
+package storage_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"docsapi/storage"
+	"docsapi/storage/storagetest"
+)
+
+// editSpace opens a database with one space of pages pages (ten top-level
+// parts of pages/10 children each, the shape of bench/seed's search space).
+func editSpace(b *testing.B, pages int) (*storage.DB, string) {
+	b.Helper()
+	db, err := storage.Open(storagetest.Target(b), storage.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	o, err := db.CreateOrganizationWithAdmin(ctx, "o", "a@b.c", "a", "h")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp := &storage.Space{OrganizationID: o.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, sp); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp.ID, Activate: true, Edit: func(t *storage.Tree) error {
+		per := pages / 10
+		for part := range 10 {
+			id := fmt.Sprintf("part-%d", part)
+			pp := &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "group", Title: id, Slug: id}, Dirty: true}
+			for i := range per - 1 {
+				cid := fmt.Sprintf("page-%d-%d", part, i)
+				c := &storage.TreePage{ContentPage: storage.ContentPage{ID: cid, Type: "document", Title: cid, Slug: cid}, Dirty: true}
+				c.SetBody("body of " + cid)
+				pp.Children = append(pp.Children, c)
+			}
+			t.Pages = append(t.Pages, pp)
+		}
+		return nil
+	}}); err != nil {
+		b.Fatal(err)
+	}
+	return db, sp.ID
+}
+
+// BenchmarkOnePageEdit is the storage side of updatePage's markdown on one
+// page of a 10,000- and a 100,000-page space: an activated revision that
+// changes one page's body, through the whole tree ("tree") and through the
+// one-page write ("page": RevisionChange.Page, what updatePage uses).
+func BenchmarkOnePageEdit(b *testing.B) {
+	for _, pages := range []int{10_000, 100_000} {
+		db, space := editSpace(b, pages)
+		for _, way := range []string{"tree", "page"} {
+			b.Run(fmt.Sprint(pages, "/", way), func(b *testing.B) {
+				ctx := context.Background()
+				n := 0
+				one := ""
+				if way == "page" {
+					one = "page-3-7"
+				}
+				for b.Loop() {
+					n++
+					if _, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: space, Activate: true, Page: one, Edit: func(t *storage.Tree) error {
+						p, _, _ := t.Find("page-3-7")
+						p.SetBody(fmt.Sprint("edit ", way, n))
+						return nil
+					}}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

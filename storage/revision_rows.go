@@ -1,0 +1,469 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Where a revision's pages are (migration 0020_revision_changes): the
+// revisions a space activates form its main line, whose page rows are
+// intervals of main-line sequence numbers in main_pages; every other
+// revision is an overlay, its difference from a main-line revision in
+// overlay_pages. Every reader finds a revision's page rows through
+// revisionRows, and every writer writes them through writeMainLine or
+// writeOverlay, so that a write costs rows in proportion to what changed.
+
+// aliveSeq is main_pages.to_seq of a row the active revision still has.
+const aliveSeq int64 = 9_000_000_000_000_000_000
+
+// positionGap separates neighbours when a sibling list is numbered: a page
+// inserted between two others takes a value between theirs.
+const positionGap = 1 << 16
+
+// pageRow is a page's row in a revision: its version and its place.
+type pageRow struct {
+	ID, Version, ParentID, Path string
+	Position                    int
+}
+
+// revisionRows says where a revision's page rows are: main-line rows at Seq
+// (from_seq <= Seq < to_seq), overridden by the rows of Overlay when the
+// revision is an overlay (Seq 0: an overlay without base, a full snapshot).
+type revisionRows struct {
+	Space   string
+	Seq     int64
+	Overlay string
+}
+
+// revisionRowsOf reads where revID's page rows are (one primary-key read).
+// An unknown revision has no rows.
+func revisionRowsOf(ctx context.Context, q queryer, revID string) (revisionRows, error) {
+	var r revisionRows
+	var seq, base sql.NullInt64
+	err := q.QueryRowContext(ctx, `SELECT space_id, seq, base_seq FROM revisions WHERE id = ?`, revID).Scan(&r.Space, &seq, &base)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return revisionRows{Overlay: revID}, nil
+	case err != nil:
+		return r, err
+	case seq.Valid:
+		r.Seq = seq.Int64
+	case base.Valid:
+		r.Seq, r.Overlay = base.Int64, revID
+	default:
+		r.Overlay = revID
+	}
+	return r, nil
+}
+
+// sql is a SELECT of the revision's page rows (page_id, version, parent_id,
+// position, path) that satisfy cond (a condition on alias x, "" for all),
+// with its arguments; cond may use columns of an enclosing query. On the
+// main line it reads two index ranges of main_pages (the alive rows, and
+// those closed after the revision: none for the active one); an overlay
+// adds its own rows and hides the main-line rows it overrides.
+func (r revisionRows) sql(cond string, args ...any) (string, []any) {
+	and := ""
+	if cond != "" {
+		and = ` AND (` + cond + `)`
+	}
+	const cols = `SELECT x.page_id, x.version, x.parent_id, x.position, x.path`
+	var parts []string
+	var out []any
+	if r.Overlay != "" {
+		parts = append(parts, cols+` FROM overlay_pages x WHERE x.revision_id = ? AND x.version <> ''`+and)
+		out = append(append(out, r.Overlay), args...)
+	}
+	if r.Seq > 0 {
+		// Two ranges: the rows still alive (to_seq an equality, so the
+		// alive index also serves a parent's children in order), and the
+		// rows closed after Seq (none for the active revision).
+		for _, m := range []struct {
+			where string
+			args  []any
+		}{
+			{`x.to_seq = ? AND x.from_seq <= ?`, []any{aliveSeq, r.Seq}},
+			{`x.to_seq > ? AND x.to_seq < ? AND x.from_seq <= ?`, []any{r.Seq, aliveSeq, r.Seq}},
+		} {
+			q := cols + ` FROM main_pages x WHERE x.space_id = ? AND ` + m.where + and
+			out = append(append(append(out, r.Space), m.args...), args...)
+			if r.Overlay != "" {
+				q += ` AND NOT EXISTS (SELECT 1 FROM overlay_pages o WHERE o.revision_id = ? AND o.page_id = x.page_id)`
+				out = append(out, r.Overlay)
+			}
+			parts = append(parts, q)
+		}
+	}
+	if len(parts) == 0 {
+		return cols + ` FROM overlay_pages x WHERE 1 = 0`, nil
+	}
+	return strings.Join(parts, ` UNION ALL `), out
+}
+
+// pages is the revision's pages (satisfying cond) joined with their
+// versions: the FROM clause of a page read (rp the row, v the version).
+func (r revisionRows) pages(cond string, args ...any) (string, []any) {
+	q, a := r.sql(cond, args...)
+	return `FROM (` + q + `) rp JOIN page_versions v ON v.hash = rp.version`, a
+}
+
+// rowsAt reads the rows of the revision r as a map by page id.
+func rowsAt(ctx context.Context, q queryer, r revisionRows) (map[string]pageRow, error) {
+	s, args := r.sql("")
+	out := map[string]pageRow{}
+	rows, err := q.QueryContext(ctx, s, args...)
+	return out, eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		var p pageRow
+		err := sc.Scan(&p.ID, &p.Version, &p.ParentID, &p.Position, &p.Path)
+		out[p.ID] = p
+		return err
+	})
+}
+
+// inTreeOrder orders a revision's pages in pre-order, siblings by position
+// (then id). A page whose parent is missing counts as top-level.
+func inTreeOrder(pages []ContentPage) []ContentPage {
+	ids := make(map[string]bool, len(pages))
+	for _, p := range pages {
+		ids[p.ID] = true
+	}
+	children := map[string][]int{}
+	for i, p := range pages {
+		parent := p.ParentID
+		if !ids[parent] {
+			parent = ""
+		}
+		children[parent] = append(children[parent], i)
+	}
+	for _, list := range children {
+		sort.Slice(list, func(a, b int) bool {
+			pa, pb := pages[list[a]], pages[list[b]]
+			if pa.Position != pb.Position {
+				return pa.Position < pb.Position
+			}
+			return pa.ID < pb.ID
+		})
+	}
+	out := make([]ContentPage, 0, len(pages))
+	var walk func(id string)
+	walk = func(id string) {
+		for _, i := range children[id] {
+			out = append(out, pages[i])
+			walk(pages[i].ID)
+		}
+	}
+	walk("")
+	return out
+}
+
+// placeSiblings gives one sibling list increasing positions. Pages keep the
+// positions they had under the same parent when they can (the longest
+// increasing run of them), so a page inserted or moved takes a value
+// between its neighbours and the other rows do not change; when a gap is
+// too small the list is numbered again (its rows only).
+func placeSiblings(list []*TreePage, parentID string) {
+	// Longest strictly increasing subsequence of the kept candidates'
+	// positions (patience sorting with predecessor links).
+	var tails []int // indexes into list
+	prev := make([]int, len(list))
+	for i, p := range list {
+		prev[i] = -1
+		if p.Version == "" || p.ParentID != parentID || p.Position <= 0 {
+			continue
+		}
+		k := sort.Search(len(tails), func(j int) bool { return list[tails[j]].Position >= p.Position })
+		if k > 0 {
+			prev[i] = tails[k-1]
+		}
+		if k == len(tails) {
+			tails = append(tails, i)
+		} else {
+			tails[k] = i
+		}
+	}
+	keep := make([]bool, len(list))
+	if len(tails) > 0 {
+		for i := tails[len(tails)-1]; i >= 0; i = prev[i] {
+			keep[i] = true
+		}
+	}
+	low := 0
+	for i := 0; i < len(list); {
+		if keep[i] {
+			low = list[i].Position
+			i++
+			continue
+		}
+		j := i
+		for j < len(list) && !keep[j] {
+			j++
+		}
+		high := low + (j-i+1)*positionGap
+		if j < len(list) {
+			high = list[j].Position
+		}
+		step := (high - low) / (j - i + 1)
+		if step < 1 {
+			for k, p := range list {
+				p.Position = (k + 1) * positionGap
+			}
+			return
+		}
+		for k := i; k < j; k++ {
+			list[k].Position = low + (k-i+1)*step
+		}
+		low = list[j-1].Position
+		i = j
+	}
+}
+
+// treeRows lists the rows of a placed tree.
+func treeRows(t *Tree) []pageRow {
+	var out []pageRow
+	t.Walk(func(p, _ *TreePage) bool {
+		out = append(out, pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position})
+		return true
+	})
+	return out
+}
+
+// rowMap indexes rows by page id.
+func rowMap(rows []pageRow) map[string]pageRow {
+	m := make(map[string]pageRow, len(rows))
+	for _, r := range rows {
+		m[r.ID] = r
+	}
+	return m
+}
+
+// writeMainLine makes revID the next revision of spaceID's main line with
+// rows: the rows of the pages that differ from the active revision's (alive:
+// its rows, nil to read them) are closed and inserted again. It returns the
+// pages whose version changed, with their old version ("" when new; pages
+// not in rows were removed), for the search index.
+func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[string]pageRow) (map[string]string, error) {
+	return writeMainLineRows(tx, spaceID, revID, rows, alive, false)
+}
+
+// writeMainLineRows is writeMainLine; with partial, rows are only the pages
+// the revision changes (alive holds their rows) and no page goes away.
+func writeMainLineRows(tx *Tx, spaceID, revID string, rows []pageRow, alive map[string]pageRow, partial bool) (map[string]string, error) {
+	var seq int64
+	if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM revisions WHERE space_id = ?`, spaceID).Scan(&seq); err != nil {
+		return nil, err
+	}
+	if _, err := tx.exec(`UPDATE revisions SET seq = ? WHERE id = ?`, seq, revID); err != nil {
+		return nil, err
+	}
+	if alive == nil {
+		var err error
+		if alive, err = rowsAt(tx.ctx, tx, revisionRows{Space: spaceID, Seq: seq - 1}); err != nil {
+			return nil, err
+		}
+	}
+	changed := map[string]string{}
+	var closed []string
+	var inserts [][]any
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		seen[r.ID] = true
+		old, had := alive[r.ID]
+		if had && old == r {
+			continue
+		}
+		if had {
+			closed = append(closed, r.ID)
+		}
+		if !had || old.Version != r.Version {
+			changed[r.ID] = old.Version
+		}
+		inserts = append(inserts, []any{spaceID, r.ID, seq, aliveSeq, r.Version, r.ParentID, r.Position, r.Path})
+	}
+	for id, old := range alive {
+		if !seen[id] && !partial {
+			closed = append(closed, id)
+			changed[id] = old.Version
+		}
+	}
+	sort.Strings(closed)
+	const per = 500
+	for start := 0; start < len(closed); start += per {
+		chunk := closed[start:min(start+per, len(closed))]
+		// By (space, page) on the primary key: the unary + keeps SQLite
+		// (no statistics) from walking the space's alive rows instead.
+		if _, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND +to_seq = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
+			append([]any{seq, spaceID, aliveSeq}, anySlice(chunk)...)...); err != nil {
+			return nil, err
+		}
+	}
+	return changed, insertBatch(tx, `INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path) VALUES `, 8, inserts)
+}
+
+// writeOverlay stores revID (not activated) as its difference from a
+// main-line revision: the one ref (the revision its tree came from) is on,
+// or is based on; else the active one. known, when set, are the rows of
+// revision knownRev (the loaded tree before the edit), read again otherwise.
+// Without any main line yet the overlay is a full snapshot.
+func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[string]pageRow, knownRev string) error {
+	var seq, base sql.NullInt64
+	if err := tx.QueryRowContext(tx.ctx, `SELECT seq, base_seq FROM revisions WHERE id = ?`, ref).Scan(&seq, &base); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	var at int64
+	switch {
+	case seq.Valid:
+		at = seq.Int64
+	case base.Valid:
+		at = base.Int64
+	default:
+		if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ?`, spaceID).Scan(&at); err != nil {
+			return err
+		}
+	}
+	against := map[string]pageRow{}
+	if at > 0 {
+		if _, err := tx.exec(`UPDATE revisions SET base_seq = ? WHERE id = ?`, at, revID); err != nil {
+			return err
+		}
+		if seq.Valid && ref == knownRev && known != nil {
+			against = known
+		} else {
+			var err error
+			if against, err = rowsAt(tx.ctx, tx, revisionRows{Space: spaceID, Seq: at}); err != nil {
+				return err
+			}
+		}
+	}
+	var inserts [][]any
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		seen[r.ID] = true
+		if old, had := against[r.ID]; had && old == r {
+			continue
+		}
+		inserts = append(inserts, []any{revID, r.ID, r.Version, r.ParentID, r.Position, r.Path})
+	}
+	var removed []string
+	for id := range against {
+		if !seen[id] {
+			removed = append(removed, id)
+		}
+	}
+	sort.Strings(removed)
+	for _, id := range removed {
+		inserts = append(inserts, []any{revID, id, "", "", 0, ""})
+	}
+	return insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, inserts)
+}
+
+// writeOnePage writes c, an activated edit of the content of page c.Page
+// only, as the next revision of the main line after head, reading and
+// writing that page's row only (and the rows of the pages its links name).
+// It reports false, having written nothing, when it does not apply: the
+// active revision is not on the main line (a space's empty first one) or
+// has no such page (the full path then lets the edit answer).
+func writeOnePage(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
+	rr, err := revisionRowsOf(tx.ctx, tx, head)
+	if err != nil || rr.Overlay != "" {
+		return false, err
+	}
+	from, args := rr.pages("x.page_id = ?", c.Page)
+	var md string
+	p, err := scanPage(tx.QueryRowContext(tx.ctx, `SELECT `+pageCols+`, v.markdown `+from, args...), &md)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	p.Markdown = md
+	before := pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position}
+	tp := &TreePage{ContentPage: p, bodySet: true}
+	t := &Tree{Pages: []*TreePage{tp}}
+	if err := loadTreeData(tx.ctx, tx, head, t); err != nil {
+		return false, err
+	}
+	if err := c.Edit(t); err != nil {
+		return false, err
+	}
+	if len(t.Pages) != 1 || t.Pages[0] != tp || len(tp.Children) != 0 || tp.ID != p.ID || tp.Slug != p.Slug || tp.Type != p.Type {
+		return false, errors.New("storage: a one-page edit changed more than the page's content")
+	}
+	typ := c.Type
+	if typ == "" {
+		typ = "edits"
+	}
+	if err := insertRevision(tx, revID, c.SpaceID, []string{head}, typ, tx.Now); err != nil {
+		return false, err
+	}
+	var an Analyzer
+	if c.Analyzer != nil {
+		an = onePageAnalyzer{Analyzer: c.Analyzer, tx: tx, rows: rr}
+	}
+	if err := writeVersions(tx, t, an); err != nil {
+		return false, err
+	}
+	if err := writeFiles(tx, revID, t); err != nil {
+		return false, err
+	}
+	if err := writeRevisionData(tx, revID, t); err != nil {
+		return false, err
+	}
+	row := before
+	row.Version = tp.Version
+	changed, err := writeMainLineRows(tx, c.SpaceID, revID, []pageRow{row}, map[string]pageRow{p.ID: before}, true)
+	if err != nil {
+		return false, err
+	}
+	if err := reindexSpace(tx, c.SpaceID, changed, t, c.Analyzer); err != nil {
+		return false, err
+	}
+	return true, setActiveRevision(tx, c.SpaceID, revID)
+}
+
+// onePageAnalyzer gives the analyzer of a one-page edit the pages the whole
+// tree would have shown it: a first pass against the page and the files
+// names the page paths its unresolved relative links look for; the pages at
+// those paths are read (one index probe each) and the links analyzed again
+// with them, so a link is resolved (or left to be looked up when read)
+// exactly as against the whole tree.
+type onePageAnalyzer struct {
+	Analyzer
+	tx   *Tx
+	rows revisionRows
+}
+
+func (a onePageAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
+	links := a.Analyzer.Links(p, t)
+	var paths []string
+	for _, l := range links {
+		if l.Kind != "page" || l.Target != "" {
+			continue
+		}
+		for _, c := range []string{l.Lookup, l.LookupAlt} {
+			if c != "" && c != p.Path && !slices.Contains(paths, c) {
+				paths = append(paths, c)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return links
+	}
+	q, args := a.rows.sql("x.path IN ("+placeholders(len(paths))+")", anySlice(paths)...)
+	rows, err := a.tx.QueryContext(a.tx.ctx, `SELECT y.page_id, y.path FROM (`+q+`) y`, args...)
+	with := &Tree{Pages: []*TreePage{p}, Files: t.Files}
+	if eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		tp := &TreePage{}
+		with.Pages = append(with.Pages, tp)
+		return sc.Scan(&tp.ID, &tp.Path)
+	}) != nil || len(with.Pages) == 1 {
+		// Unresolved, the links are looked up when read (a failed read
+		// fails the transaction's next statement anyway).
+		return links
+	}
+	return a.Analyzer.Links(p, with)
+}
