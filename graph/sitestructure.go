@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"hash/fnv"
@@ -12,6 +11,7 @@ import (
 	"docsapi/apierr"
 	"docsapi/conditions"
 	"docsapi/graph/model"
+	"docsapi/positions"
 	"docsapi/storage"
 )
 
@@ -307,90 +307,14 @@ const positionStep = 1 << 20
 // maxPosition is the largest position a sort key holds (twelve digits).
 const maxPosition = 999_999_999_999
 
-// positionsFor gives the items of one container increasing positions,
-// changing as few as it can: the longest run of items whose stored
-// positions already increase in list order keeps them, and every other
-// item (moved, moved in, or new) takes a position between its kept
-// neighbours. Only when a gap is too small is the whole list renumbered,
-// positionStep apart.
+// positionsFor gives the items of one container increasing positions that
+// change only for what moved or is new (positions.Gapped).
 func positionsFor(list []treeRef, stored func(treeRef) int) []int {
 	old := make([]int, len(list))
 	for i, ref := range list {
 		old[i] = stored(ref)
 	}
-	if pos, ok := fillBetween(old, keptIncreasing(old)); ok {
-		return pos
-	}
-	pos := make([]int, len(list))
-	for i := range pos {
-		pos[i] = (i + 1) * positionStep
-	}
-	return pos
-}
-
-// keptIncreasing marks a longest strictly increasing subsequence of the
-// positive positions (patience sorting, O(k log k)).
-func keptIncreasing(pos []int) []bool {
-	var tails []int // index in pos of the smallest tail of each length
-	prev := make([]int, len(pos))
-	for i, p := range pos {
-		if p <= 0 {
-			continue
-		}
-		n, _ := slices.BinarySearchFunc(tails, p, func(j, p int) int { return cmp.Compare(pos[j], p) })
-		if n > 0 {
-			prev[i] = tails[n-1]
-		} else {
-			prev[i] = -1
-		}
-		if n == len(tails) {
-			tails = append(tails, i)
-		} else {
-			tails[n] = i
-		}
-	}
-	kept := make([]bool, len(pos))
-	if len(tails) > 0 {
-		for i := tails[len(tails)-1]; i >= 0; i = prev[i] {
-			kept[i] = true
-		}
-	}
-	return kept
-}
-
-// fillBetween gives every item not kept a position between the kept ones
-// around it, spread evenly; false when a gap cannot hold them.
-func fillBetween(old []int, kept []bool) ([]int, bool) {
-	pos := make([]int, len(old))
-	low := 0
-	for i := 0; i < len(old); {
-		if kept[i] {
-			pos[i], low = old[i], old[i]
-			i++
-			continue
-		}
-		j := i
-		for j < len(old) && !kept[j] {
-			j++
-		}
-		high := low + (j-i+1)*positionStep
-		if j < len(old) {
-			high = old[j]
-		}
-		if high > maxPosition {
-			return nil, false
-		}
-		step := (high - low) / (j - i + 1)
-		if step < 1 {
-			return nil, false
-		}
-		for k := i; k < j; k++ {
-			pos[k] = low + (k-i+1)*step
-		}
-		low = pos[j-1]
-		i = j
-	}
-	return pos, true
+	return positions.Gapped(old, positionStep, maxPosition)
 }
 
 // sitePathTaken tells whether path is used by another site space of the

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"docsapi/positions"
 )
 
 // Where a revision's pages are (migration 0020_revision_changes): the
@@ -23,6 +25,9 @@ const aliveSeq int64 = 9_000_000_000_000_000_000
 // positionGap separates neighbours when a sibling list is numbered: a page
 // inserted between two others takes a value between theirs.
 const positionGap = 1 << 16
+
+// maxPagePosition bounds sibling positions far below what the column holds.
+const maxPagePosition = 1 << 52
 
 // pageRow is a page's row in a revision: its version and its place.
 type pageRow struct {
@@ -161,63 +166,19 @@ func inTreeOrder(pages []ContentPage) []ContentPage {
 }
 
 // placeSiblings gives one sibling list increasing positions. Pages keep the
-// positions they had under the same parent when they can (the longest
-// increasing run of them), so a page inserted or moved takes a value
-// between its neighbours and the other rows do not change; when a gap is
-// too small the list is numbered again (its rows only).
+// positions they had under the same parent when they can (positions.Gapped:
+// the longest increasing run of them), so a page inserted or moved takes a
+// value between its neighbours and the other rows do not change; when a gap
+// is too small the list is numbered again (its rows only).
 func placeSiblings(list []*TreePage, parentID string) {
-	// Longest strictly increasing subsequence of the kept candidates'
-	// positions (patience sorting with predecessor links).
-	var tails []int // indexes into list
-	prev := make([]int, len(list))
+	stored := make([]int, len(list))
 	for i, p := range list {
-		prev[i] = -1
-		if p.Version == "" || p.ParentID != parentID || p.Position <= 0 {
-			continue
-		}
-		k := sort.Search(len(tails), func(j int) bool { return list[tails[j]].Position >= p.Position })
-		if k > 0 {
-			prev[i] = tails[k-1]
-		}
-		if k == len(tails) {
-			tails = append(tails, i)
-		} else {
-			tails[k] = i
+		if p.Version != "" && p.ParentID == parentID {
+			stored[i] = p.Position
 		}
 	}
-	keep := make([]bool, len(list))
-	if len(tails) > 0 {
-		for i := tails[len(tails)-1]; i >= 0; i = prev[i] {
-			keep[i] = true
-		}
-	}
-	low := 0
-	for i := 0; i < len(list); {
-		if keep[i] {
-			low = list[i].Position
-			i++
-			continue
-		}
-		j := i
-		for j < len(list) && !keep[j] {
-			j++
-		}
-		high := low + (j-i+1)*positionGap
-		if j < len(list) {
-			high = list[j].Position
-		}
-		step := (high - low) / (j - i + 1)
-		if step < 1 {
-			for k, p := range list {
-				p.Position = (k + 1) * positionGap
-			}
-			return
-		}
-		for k := i; k < j; k++ {
-			list[k].Position = low + (k-i+1)*step
-		}
-		low = list[j-1].Position
-		i = j
+	for i, pos := range positions.Gapped(stored, positionGap, maxPagePosition) {
+		list[i].Position = pos
 	}
 }
 
@@ -253,7 +214,7 @@ func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[stri
 // the revision changes (alive holds their rows) and no page goes away.
 func writeMainLineRows(tx *Tx, spaceID, revID string, rows []pageRow, alive map[string]pageRow, partial bool) (map[string]string, error) {
 	var seq int64
-	if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM revisions WHERE space_id = ?`, spaceID).Scan(&seq); err != nil {
+	if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM revisions WHERE space_id = ? AND seq IS NOT NULL`, spaceID).Scan(&seq); err != nil {
 		return nil, err
 	}
 	if _, err := tx.exec(`UPDATE revisions SET seq = ? WHERE id = ?`, seq, revID); err != nil {
@@ -320,7 +281,7 @@ func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[
 	case base.Valid:
 		at = base.Int64
 	default:
-		if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ?`, spaceID).Scan(&at); err != nil {
+		if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ? AND seq IS NOT NULL`, spaceID).Scan(&at); err != nil {
 			return err
 		}
 	}

@@ -30,7 +30,8 @@
 -- revision_broken_links (rows per revision and link) go away.
 ALTER TABLE revisions ADD COLUMN seq INTEGER;
 ALTER TABLE revisions ADD COLUMN base_seq INTEGER;
-CREATE UNIQUE INDEX revisions_seq ON revisions (space_id, seq);
+-- Partial: a new space's first revision (no seq) writes no entry here.
+CREATE UNIQUE INDEX revisions_seq ON revisions (space_id, seq) WHERE seq IS NOT NULL;
 
 CREATE TABLE main_pages (
     space_id  TEXT NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,

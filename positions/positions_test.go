@@ -1,0 +1,111 @@
+package positions
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+const (
+	testStep  = 1 << 20
+	testLimit = 999_999_999_999
+)
+
+func increasing(t *testing.T, pos []int, limit int) {
+	t.Helper()
+	for i, p := range pos {
+		if p <= 0 || p > limit || (i > 0 && p <= pos[i-1]) {
+			t.Fatalf("positions %v not strictly increasing within (0, %d]", pos, limit)
+		}
+	}
+}
+
+func differing(a, b []int) int {
+	n := 0
+	for i := range a {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// A move or an insert into a gapped list changes the one item's position.
+func TestGappedChangesOnlyWhatMoved(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	for round := range 500 {
+		n := 1 + rng.IntN(40)
+		var list []int
+		for i := range n {
+			list = append(list, (i+1)*testStep)
+		}
+		from, to := rng.IntN(n), rng.IntN(n)
+		item := list[from]
+		list = slices.Insert(slices.Delete(list, from, from+1), to, item)
+		want := 0
+		if from != to {
+			want = 1
+		}
+		if round%3 == 0 {
+			list = slices.Insert(list, rng.IntN(len(list)+1), 0)
+			want++
+		}
+		pos := Gapped(list, testStep, testLimit)
+		increasing(t, pos, testLimit)
+		if got := differing(list, pos); got > want {
+			t.Fatalf("round %d: %d positions changed for %d moved items (%v -> %v)", round, got, want, list, pos)
+		}
+	}
+}
+
+// Lists numbered without gaps (1, 2, 3, ...) and lists whose gaps ran out
+// are numbered again, then moves are cheap again.
+func TestGappedRenumbersWhenNoGap(t *testing.T) {
+	pos := Gapped([]int{4, 1, 2, 3}, testStep, testLimit)
+	if !slices.Equal(pos, []int{testStep, 2 * testStep, 3 * testStep, 4 * testStep}) {
+		t.Fatalf("numbered again: %v", pos)
+	}
+	// Moving the last item to the front again and again halves the first
+	// gap until it is gone.
+	renumbered := 0
+	for range 100 {
+		moved := append([]int{pos[len(pos)-1]}, pos[:len(pos)-1]...)
+		next := Gapped(moved, testStep, testLimit)
+		increasing(t, next, testLimit)
+		if differing(moved, next) > 1 {
+			renumbered++
+		}
+		pos = next
+	}
+	if renumbered == 0 || renumbered > 10 {
+		t.Fatalf("%d renumberings in 100 moves to the front", renumbered)
+	}
+}
+
+// Appending after a position near the limit numbers the list again.
+func TestGappedStaysUnderTheLimit(t *testing.T) {
+	pos := Gapped([]int{testLimit - 5, 0}, testStep, testLimit)
+	increasing(t, pos, testLimit)
+}
+
+// Whatever the stored positions, the answer is strictly increasing, within
+// the limit, and keeps every stored position of an increasing run.
+func FuzzGapped(f *testing.F) {
+	f.Add([]byte{3, 1, 2, 0, 9}, uint16(16))
+	f.Add([]byte{}, uint16(1))
+	f.Fuzz(func(t *testing.T, raw []byte, step uint16) {
+		if len(raw) > 200 || step == 0 {
+			return
+		}
+		stored := make([]int, len(raw))
+		for i, b := range raw {
+			stored[i] = int(b) * int(step) / 4
+		}
+		limit := 256 * int(step) * (len(raw) + 2)
+		pos := Gapped(stored, int(step), limit)
+		if len(pos) != len(stored) {
+			t.Fatalf("%d positions for %d items", len(pos), len(stored))
+		}
+		increasing(t, pos, limit)
+	})
+}
