@@ -567,7 +567,7 @@ func BenchmarkSearchCold(b *testing.B) {
 				}
 				b.StartTimer()
 				err := db.ReadTx(ctx, func(tx queryer) error {
-					a, err := searchPages(ctx, tx, space, searchWords(q), 0, 10)
+					a, err := searchPages(ctx, tx, &db.searchRows, space, searchWords(q), 0, 10)
 					if err == nil && a.count == 0 {
 						err = fmt.Errorf("%q: no match", q)
 					}
