@@ -26,10 +26,12 @@ import (
 // rows are 200 KB, a word on every page 300 KB of posting rows.
 const searchCacheBytes = 32 << 20
 
-// chunkKey names a chunk of a space's index.
+// chunkKey names a chunk of a space's index, or (docs) a group of its
+// doc numbers.
 type chunkKey struct {
 	space string
 	chunk int64
+	docs  bool
 }
 
 // termDocs is one posting row of a chunk: its term and encoded docs.
@@ -189,27 +191,65 @@ func (c *indexCache) putDoc(k chunkKey, stamp uint64, doc int64, d indexedDoc) {
 	})
 }
 
-// stampOf is chunk's stamp in a search_spaces stamps value (0: unknown).
-func stampOf(stamps []byte, chunk int64) uint64 {
-	if chunk < 0 || 8*chunk+8 > int64(len(stamps)) {
+// groupBits: a stamp covers a group of 1<<groupBits doc numbers, so a
+// chunk's posting and length rows are valid while its 16 groups' stamps
+// stand (chunkStamp), and a listed page's row while its own group's does:
+// a one-page edit sends back to the database the rows of its chunk but
+// only the listed pages of its group.
+const (
+	groupBits      = 8
+	groupsPerChunk = 1 << (chunkBits - groupBits)
+)
+
+// groupStamp is a group's stamp in a search_spaces stamps value (0:
+// unknown).
+func groupStamp(stamps []byte, group int64) uint64 {
+	if group < 0 || 8*group+8 > int64(len(stamps)) {
 		return 0
 	}
-	return binary.LittleEndian.Uint64(stamps[8*chunk:])
+	return binary.LittleEndian.Uint64(stamps[8*group:])
 }
 
-// restamp is stamps with a new random stamp for each chunk in touched,
-// grown to hold chunks 0..last.
+// chunkStamp combines the stamps of a chunk's groups (those the value
+// holds; 0 when one is unknown): it changes whenever one of them does.
+func chunkStamp(stamps []byte, chunk int64) uint64 {
+	first := chunk * groupsPerChunk
+	if groupStamp(stamps, first) == 0 {
+		return 0
+	}
+	h := uint64(14695981039346656037)
+	for g := first; g < first+groupsPerChunk && 8*g+8 <= int64(len(stamps)); g++ {
+		st := groupStamp(stamps, g)
+		if st == 0 {
+			return 0
+		}
+		h = (h ^ st) * 1099511628211
+	}
+	return h | 1
+}
+
+// restamp is stamps with a new random stamp for each group holding a doc
+// of touched (by chunk: the docs a write changed), grown to hold groups
+// 0..last.
 func restamp(stamps []byte, last int64, touched map[int64]*rowEdit) []byte {
+	changed := map[int64]bool{}
+	for ch, e := range touched {
+		for off := range e.drop {
+			changed[(ch<<chunkBits|int64(off))>>groupBits] = true
+		}
+		for off := range e.put {
+			changed[(ch<<chunkBits|int64(off))>>groupBits] = true
+		}
+	}
 	n := max(int64(len(stamps))/8, last+1)
-	for ch := range touched {
-		n = max(n, ch+1)
+	for g := range changed {
+		n = max(n, g+1)
 	}
 	out := make([]byte, 8*n)
 	copy(out, stamps)
-	for ch := int64(0); ch < n; ch++ {
-		_, changed := touched[ch]
-		if changed || stampOf(out, ch) == 0 {
-			binary.LittleEndian.PutUint64(out[8*ch:], rand.Uint64()|1)
+	for g := range n {
+		if changed[g] || groupStamp(out, g) == 0 {
+			binary.LittleEndian.PutUint64(out[8*g:], rand.Uint64()|1)
 		}
 	}
 	return out

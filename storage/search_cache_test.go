@@ -97,6 +97,10 @@ func TestSearchCacheFollowsChunkStamps(t *testing.T) {
 		return runs
 	}
 	check("first")
+	// Two listed pages of chunk 1, read once.
+	if _, err := readDocsOnce(db, sp.ID, 4500, 5001); err != nil {
+		t.Fatal(err)
+	}
 	// Everything is cached now: only the stats are read.
 	for q, run := range check("again") {
 		if len(run) != 1 || !strings.Contains(run[0], "search_spaces") {
@@ -120,12 +124,33 @@ func TestSearchCacheFollowsChunkStamps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stampOf(after.stamps, 0) != stampOf(before.stamps, 0) || stampOf(after.stamps, 0) == 0 {
+	if chunkStamp(after.stamps, 0) != chunkStamp(before.stamps, 0) || chunkStamp(after.stamps, 0) == 0 {
 		t.Fatalf("chunk 0 restamped by a change of chunks 1 and 2")
 	}
 	for _, ch := range []int64{1, 2} {
-		if stampOf(after.stamps, ch) == stampOf(before.stamps, ch) {
+		if chunkStamp(after.stamps, ch) == chunkStamp(before.stamps, ch) {
 			t.Fatalf("chunk %d keeps its stamp after a change", ch)
+		}
+	}
+	for g := range int64(len(after.stamps) / 8) {
+		changed := groupStamp(after.stamps, g) != groupStamp(before.stamps, g)
+		if want := g == 4100>>groupBits || g == 5000>>groupBits || g == 8292>>groupBits; changed != want {
+			t.Fatalf("group %d: restamped %v, want %v", g, changed, want)
+		}
+	}
+	// A listed page of an unchanged group of a changed chunk comes from
+	// the cache; one of the changed group is read again.
+	for doc, reads := range map[int64]int{4500: 0, 5001: 1} {
+		err := db.ReadTx(ctx, func(tx queryer) error {
+			rec := &recordingQueryer{queryer: tx}
+			got, err := readDocs(ctx, rec, map[string][]int64{sp.ID: {doc}}, map[string]spaceStats{sp.ID: after}, &db.searchRows)
+			if err == nil && (len(rec.sql) != reads || got[sp.ID][doc].pageID != fmt.Sprintf("p%05d", doc)) {
+				err = fmt.Errorf("doc %d: %d reads (want %d), page %q", doc, len(rec.sql), reads, got[sp.ID][doc].pageID)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 	runs := check("after the change")
@@ -154,25 +179,25 @@ func TestSearchCacheBound(t *testing.T) {
 	c := &indexCache{max: 10_000}
 	rows := []termDocs{{term: "t", docs: make([]byte, 1000)}}
 	for ch := range int64(40) {
-		c.putWords(chunkKey{"s", ch}, uint64(ch+1), "=t", rows)
+		c.putWords(chunkKey{space: "s", chunk: ch}, uint64(ch+1), "=t", rows)
 		if ch == 5 {
-			c.words(chunkKey{"s", 0}, 1, "=t") // used: stays
+			c.words(chunkKey{space: "s", chunk: 0}, 1, "=t") // used: stays
 		}
 	}
 	if c.size > c.max {
 		t.Fatalf("size %d over the bound %d", c.size, c.max)
 	}
-	if _, ok := c.words(chunkKey{"s", 39}, 40, "=t"); !ok {
+	if _, ok := c.words(chunkKey{space: "s", chunk: 39}, 40, "=t"); !ok {
 		t.Fatal("the last chunk put was evicted")
 	}
-	if _, ok := c.words(chunkKey{"s", 1}, 2, "=t"); ok {
+	if _, ok := c.words(chunkKey{space: "s", chunk: 1}, 2, "=t"); ok {
 		t.Fatal("the least recently used chunk stayed")
 	}
-	if _, ok := c.words(chunkKey{"s", 39}, 41, "=t"); ok {
+	if _, ok := c.words(chunkKey{space: "s", chunk: 39}, 41, "=t"); ok {
 		t.Fatal("served under another stamp")
 	}
-	c.putWords(chunkKey{"s", 100}, 0, "=t", rows)
-	if _, ok := c.words(chunkKey{"s", 100}, 0, "=t"); ok {
+	c.putWords(chunkKey{space: "s", chunk: 100}, 0, "=t", rows)
+	if _, ok := c.words(chunkKey{space: "s", chunk: 100}, 0, "=t"); ok {
 		t.Fatal("kept under stamp 0")
 	}
 	n := 0
@@ -182,7 +207,20 @@ func TestSearchCacheBound(t *testing.T) {
 	if n != c.size || len(c.entries) != c.order.Len() {
 		t.Fatalf("accounting: %d bytes listed, %d counted; %d entries, %d listed", n, c.size, len(c.entries), c.order.Len())
 	}
-	if s := restamp(nil, 2, nil); len(s) != 24 || stampOf(s, 2) == 0 || stampOf(s, 3) != 0 {
-		t.Fatalf("restamp of chunks 0..2: %x", s)
+	if s := restamp(nil, 2, nil); len(s) != 24 || groupStamp(s, 2) == 0 || groupStamp(s, 3) != 0 || chunkStamp(s, 0) == 0 || chunkStamp(s, 1) != 0 {
+		t.Fatalf("restamp of groups 0..2: %x", s)
 	}
+}
+
+func readDocsOnce(db *DB, space string, docs ...int64) (map[string]map[int64]indexedDoc, error) {
+	ctx := context.Background()
+	var out map[string]map[int64]indexedDoc
+	err := db.ReadTx(ctx, func(tx queryer) error {
+		stats, err := readSpacesStats(ctx, tx, []string{space})
+		if err == nil {
+			out, err = readDocs(ctx, tx, map[string][]int64{space: docs}, stats, &db.searchRows)
+		}
+		return err
+	})
+	return out, err
 }

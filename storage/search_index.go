@@ -375,7 +375,7 @@ func (c *indexChange) add(doc int64, sections []SearchSection) {
 }
 
 // spaceStats is a space's row of search_spaces: its stamps are 8 bytes
-// per chunk (search_cache.go).
+// per group of 256 doc numbers (search_cache.go).
 type spaceStats struct {
 	docs, length, next int64
 	stamps             []byte
@@ -487,9 +487,10 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 	}
 	stats.docs += c.docs
 	stats.length += c.length
-	// Every chunk whose rows this batch wrote (its posting rows, its
-	// length row, its docs' search_pages rows) takes a new stamp.
-	stats.stamps = restamp(stats.stamps, stats.chunks()-1, c.chunks)
+	// Every group of docs this batch changed takes a new stamp, and so
+	// its chunk (whose posting and length rows it rewrote) a new
+	// combined one.
+	stats.stamps = restamp(stats.stamps, (stats.next-1)>>groupBits, c.chunks)
 	_, err := tx.exec(`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) VALUES (?, ?, ?, ?, ?)
  ON CONFLICT (space_id) DO UPDATE SET docs = excluded.docs, total_len = excluded.total_len, next_doc = excluded.next_doc, stamps = excluded.stamps`,
 		c.spaceID, stats.docs, stats.length, stats.next, stats.stamps)

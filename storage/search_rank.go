@@ -326,8 +326,8 @@ func readPostings(ctx context.Context, q queryer, words []string, stats map[stri
 		for _, p := range patterns {
 			var stale []int64
 			for ch := range n {
-				k := chunkKey{s, ch}
-				if rows, ok := cache.words(k, stampOf(st.stamps, ch), p); ok {
+				k := chunkKey{space: s, chunk: ch}
+				if rows, ok := cache.words(k, chunkStamp(st.stamps, ch), p); ok {
 					if found[k] == nil {
 						found[k] = map[string][]termDocs{}
 					}
@@ -375,7 +375,7 @@ func readPostings(ctx context.Context, q queryer, words []string, stats map[stri
 		if err := sc.Scan(&space, &r.term, &chunk, &r.docs); err != nil {
 			return err
 		}
-		k := chunkKey{space, chunk}
+		k := chunkKey{space: space, chunk: chunk}
 		if read[k] == nil {
 			read[k] = map[string][]termDocs{}
 		}
@@ -405,9 +405,9 @@ func readPostings(ctx context.Context, q queryer, words []string, stats map[stri
 	// A pattern read for a chunk got all its rows there (none is an
 	// answer too): keep them, and add them to what the cache gave.
 	keep := func(s, p string, ch int64) {
-		k := chunkKey{s, ch}
+		k := chunkKey{space: s, chunk: ch}
 		rows := read[k][p]
-		cache.putWords(k, stampOf(stats[s].stamps, ch), p, rows)
+		cache.putWords(k, chunkStamp(stats[s].stamps, ch), p, rows)
 		if len(rows) > 0 {
 			if found[k] == nil {
 				found[k] = map[string][]termDocs{}
@@ -513,7 +513,7 @@ func cachedLengths(ctx context.Context, q queryer, chunks map[string][]int64, st
 	for s, chs := range chunks {
 		out[s] = map[int64][]byte{}
 		for _, ch := range chs {
-			if b, ok := cache.lengths(chunkKey{s, ch}, stampOf(stats[s].stamps, ch)); ok {
+			if b, ok := cache.lengths(chunkKey{space: s, chunk: ch}, chunkStamp(stats[s].stamps, ch)); ok {
 				out[s][ch] = b
 			} else {
 				missing[s] = append(missing[s], ch)
@@ -531,7 +531,7 @@ func cachedLengths(ctx context.Context, q queryer, chunks map[string][]int64, st
 		for _, ch := range chs {
 			if b := read[s][ch]; b != nil {
 				out[s][ch] = b
-				cache.putLengths(chunkKey{s, ch}, stampOf(stats[s].stamps, ch), b)
+				cache.putLengths(chunkKey{space: s, chunk: ch}, chunkStamp(stats[s].stamps, ch), b)
 			}
 		}
 	}
@@ -539,7 +539,7 @@ func cachedLengths(ctx context.Context, q queryer, chunks map[string][]int64, st
 }
 
 // readDocs is the page and sections of the given docs of spaces: from the
-// cache where it holds them under their chunk's stamp, else read from
+// cache where it holds them under their group's stamp, else read from
 // search_pages by doc number (one query per 500) and kept.
 func readDocs(ctx context.Context, q queryer, docs map[string][]int64, stats map[string]spaceStats, cache *indexCache) (map[string]map[int64]indexedDoc, error) {
 	out := map[string]map[int64]indexedDoc{}
@@ -556,8 +556,8 @@ func readDocs(ctx context.Context, q queryer, docs map[string][]int64, stats map
 	for _, s := range spaces {
 		out[s] = map[int64]indexedDoc{}
 		for _, d := range docs[s] {
-			ch := d >> chunkBits
-			if got, ok := cache.doc(chunkKey{s, ch}, stampOf(stats[s].stamps, ch), d); ok {
+			g := d >> groupBits
+			if got, ok := cache.doc(chunkKey{space: s, chunk: g, docs: true}, groupStamp(stats[s].stamps, g), d); ok {
 				out[s][d] = got
 			} else {
 				missing = append(missing, pair{s, d})
@@ -592,8 +592,8 @@ func readDocs(ctx context.Context, q queryer, docs map[string][]int64, stats map
 				return fmt.Errorf("storage: search sections of page %s: %w", got.pageID, err)
 			}
 			out[s][d] = got
-			ch := d >> chunkBits
-			cache.putDoc(chunkKey{s, ch}, stampOf(stats[s].stamps, ch), d, got)
+			g := d >> groupBits
+			cache.putDoc(chunkKey{space: s, chunk: g, docs: true}, groupStamp(stats[s].stamps, g), d, got)
 			return nil
 		}); err != nil {
 			return nil, err
