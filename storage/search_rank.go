@@ -155,17 +155,16 @@ func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
 		perWord[r.word] += postingCount(r.docs)
 	}
 	var (
-		matched [chunkDocs]int32 // 1 + the words matched so far (a doc is out once it misses one)
+		matched [chunkDocs]int32 // the words matched so far (a doc is out once it misses one)
 		score   [chunkDocs]float64
+		cands   []uint32 // the docs of the chunk holding the first word: the only ones that can match
 		out     = make([]match, 0, min(slices.Min(perWord), int(s.stats.docs)))
 	)
 	for _, ch := range s.chunks() {
 		rows := byChunk[ch]
 		lens := lengths[ch]
 		sort.SliceStable(rows, func(i, j int) bool { return rows[i].word < rows[j].word })
-		for i := range matched {
-			matched[i], score[i] = 1, 0
-		}
+		cands = cands[:0]
 		for _, pr := range rows {
 			w := int32(pr.word)
 			idf := s.idf[pr.term]
@@ -182,19 +181,27 @@ func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
 					break
 				}
 				m := matched[off]
-				if m != w+1 && m != w+2 { // missed an earlier word
+				if m != w && m != w+1 { // missed an earlier word
 					continue
 				}
-				matched[off] = w + 2
+				if m == 0 {
+					cands = append(cands, off)
+				}
+				matched[off] = w + 1
 				f := float64(tf)
 				score[off] += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(lengthAt(lens, off))/avg))
 			}
 		}
-		want := int32(len(s.words)) + 1
-		for off := range matched {
+		// In doc order (several terms of a prefix each add theirs).
+		if !slices.IsSorted(cands) {
+			slices.Sort(cands)
+		}
+		want := int32(len(s.words))
+		for _, off := range cands {
 			if matched[off] == want {
 				out = append(out, match{ch<<chunkBits | int64(off), score[off]})
 			}
+			matched[off], score[off] = 0, 0
 		}
 	}
 	return out, nil
