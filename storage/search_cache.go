@@ -134,6 +134,8 @@ func (c *indexCache) put(k chunkKey, stamp uint64, add func(e *chunkEntry) int) 
 		e = &chunkEntry{key: k, stamp: stamp, words: map[string][]termDocs{}, docs: map[int64]indexedDoc{}}
 		e.element = c.order.PushFront(e)
 		c.entries[k] = e
+	} else {
+		c.order.MoveToFront(e.element)
 	}
 	n := add(e)
 	e.size += n
