@@ -51,6 +51,7 @@ type DB struct {
 	orgs          versioned[orgFor]                           // OrganizationFor by organization and user, valid while the change counter stands still
 	spaces        versioned[Space]                            // spaces by id (SpaceAccess), likewise
 	searches      versioned[searchAnswer]                     // search answers by scope, query and page (search.go), likewise
+	searchRows    indexCache                                  // rows of the search index by chunk stamp (search_cache.go)
 	pages         versioned[any]                              // pages of the lists marked Cache (page.go), likewise
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]

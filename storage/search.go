@@ -7,7 +7,6 @@ package storage
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -152,24 +151,22 @@ func (db *DB) SearchPages(ctx context.Context, spaceID, text string, offset, lim
 	}
 	stamp := untilContentChanges(searchKey("pages", scope, offset, limit, 5, strings.Join(words, " ")), spaceID)
 	a, err := db.cachedSearch(ctx, stamp, func(tx queryer) (searchAnswer, error) {
-		return searchPages(ctx, tx, spaceID, words, offset, limit)
+		return searchPages(ctx, tx, &db.searchRows, spaceID, words, offset, limit)
 	})
 	return a.pages, a.count, err
 }
 
-// searchPages ranks a space's pages (SearchPages without the cache).
-func searchPages(ctx context.Context, tx queryer, spaceID string, words []string, offset, limit int) (a searchAnswer, err error) {
-	matches, rankings, err := rankSpaces(ctx, tx, words, []string{spaceID}, keep(offset, limit))
+// searchPages ranks a space's pages (SearchPages without the answer
+// cache; rows of the index come from cache where it holds them).
+func searchPages(ctx context.Context, tx queryer, cache *indexCache, spaceID string, words []string, offset, limit int) (a searchAnswer, err error) {
+	matches, rankings, stats, err := rankSpaces(ctx, tx, words, []string{spaceID}, keep(offset, limit), cache)
 	m := matches[spaceID]
 	a.count = m.count
 	if err != nil || offset >= len(m.best) {
 		return a, err
 	}
-	var ids []spacePage
-	for _, p := range m.best[offset:min(len(m.best), offset+limit)] {
-		ids = append(ids, spacePage{spaceID, p.pageID})
-	}
-	a.pages, err = pageHits(ctx, tx, words, rankings, ids, 5)
+	listed := map[string][]match{spaceID: m.best[offset:min(len(m.best), offset+limit)]}
+	a.pages, err = pageHits(ctx, tx, cache, words, rankings, stats, []string{spaceID}, listed, 5)
 	return a, err
 }
 
@@ -193,14 +190,14 @@ func (db *DB) SearchSpaces(ctx context.Context, spaceIDs []string, text string, 
 		return nil, 0, err
 	}
 	a, err := db.cachedSearch(ctx, untilAnyWrite(searchKey("spaces", spaceIDs, offset, limit, pagesPer, strings.Join(words, " "))), func(tx queryer) (a searchAnswer, err error) {
-		a.spaces, a.count, err = searchSpaces(ctx, tx, spaceIDs, words, offset, limit, pagesPer)
+		a.spaces, a.count, err = searchSpaces(ctx, tx, &db.searchRows, spaceIDs, words, offset, limit, pagesPer)
 		return a, err
 	})
 	return a.spaces, a.count, err
 }
 
-func searchSpaces(ctx context.Context, tx queryer, spaceIDs, words []string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
-	matches, rankings, err := rankSpaces(ctx, tx, words, spaceIDs, max(pagesPer, 1))
+func searchSpaces(ctx context.Context, tx queryer, cache *indexCache, spaceIDs, words []string, offset, limit, pagesPer int) ([]SpaceHit, int, error) {
+	matches, rankings, stats, err := rankSpaces(ctx, tx, words, spaceIDs, max(pagesPer, 1), cache)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -214,14 +211,12 @@ func searchSpaces(ctx context.Context, tx queryer, spaceIDs, words []string, off
 	}
 	ranked = ranked[offset:min(len(ranked), offset+limit)]
 	var spaces []string
-	var pages []spacePage
+	listed := map[string][]match{}
 	for _, s := range ranked {
 		spaces = append(spaces, s.pageID)
-		for _, p := range matches[s.pageID].best[:min(pagesPer, len(matches[s.pageID].best))] {
-			pages = append(pages, spacePage{s.pageID, p.pageID})
-		}
+		listed[s.pageID] = matches[s.pageID].best[:min(pagesPer, len(matches[s.pageID].best))]
 	}
-	hits, err := pageHits(ctx, tx, words, rankings, pages, 3)
+	hits, err := pageHits(ctx, tx, cache, words, rankings, stats, spaces, listed, 3)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -236,22 +231,35 @@ func searchSpaces(ctx context.Context, tx queryer, spaceIDs, words []string, off
 	return out, len(matches), nil
 }
 
-// pageHits loads, for the given pages (in that order), their title and path
-// in their space's active revision and their best matching sections, cut
-// from their indexed sections only.
-func pageHits(ctx context.Context, tx queryer, words []string, rankings map[string]*spaceRanking, keys []spacePage, sectionsPer int) ([]PageHit, error) {
+// pageHits loads, for the listed matches of spaces (in that order), their
+// page's title and path in their space's active revision and their best
+// matching sections, cut from their indexed sections only.
+func pageHits(ctx context.Context, tx queryer, cache *indexCache, words []string, rankings map[string]*spaceRanking, stats map[string]spaceStats,
+	spaces []string, listed map[string][]match, sectionsPer int) ([]PageHit, error) {
+	docs := map[string][]int64{}
+	for s, ms := range listed {
+		for _, m := range ms {
+			docs[s] = append(docs[s], m.doc)
+		}
+	}
+	indexed, err := readDocs(ctx, tx, docs, stats, cache)
+	if err != nil {
+		return nil, err
+	}
+	var keys []spacePage
+	var pageIDs []string
+	for _, s := range spaces {
+		for _, m := range listed[s] {
+			if d, ok := indexed[s][m.doc]; ok {
+				keys = append(keys, spacePage{s, d.pageID})
+				pageIDs = append(pageIDs, d.pageID)
+			}
+		}
+	}
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	var spaces, pageIDs []string
-	for _, k := range keys {
-		if len(spaces) == 0 || spaces[len(spaces)-1] != k.space {
-			spaces = append(spaces, k.space)
-		}
-		pageIDs = append(pageIDs, k.page)
-	}
 	in, sin := placeholders(len(pageIDs)), placeholders(len(spaces))
-	args := append(anySlice(spaces), anySlice(pageIDs)...)
 	// A space's active revision is its main line's alive rows; found by
 	// (space, page) on the primary key (the unary + keeps SQLite, which has
 	// no statistics, from scanning the space's alive rows instead).
@@ -276,40 +284,21 @@ func pageHits(ctx context.Context, tx queryer, words []string, rankings map[stri
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	srows, err := tx.QueryContext(ctx, `SELECT space_id, page_id, sections FROM search_pages WHERE space_id IN (`+sin+`) AND page_id IN (`+in+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	for srows.Next() {
-		var space, page string
-		var b []byte
-		if err := srows.Scan(&space, &page, &b); err != nil {
-			srows.Close()
-			return nil, err
-		}
-		h := byID[spacePage{space, page}]
-		if h == nil {
-			continue
-		}
-		var sections []SearchSection
-		if err := json.Unmarshal(b, &sections); err != nil {
-			srows.Close()
-			return nil, fmt.Errorf("storage: search sections of page %s: %w", page, err)
-		}
+	out := make([]PageHit, 0, len(keys))
+	for _, s := range spaces {
 		var idf map[string]float64
-		if r := rankings[space]; r != nil {
+		if r := rankings[s]; r != nil {
 			idf = r.idf
 		}
-		h.Sections = sectionHits(words, idf, sections, sectionsPer)
-	}
-	srows.Close()
-	if err := srows.Err(); err != nil {
-		return nil, err
-	}
-	out := make([]PageHit, 0, len(keys))
-	for _, k := range keys {
-		if h := byID[k]; h != nil {
-			out = append(out, *h)
+		for _, m := range listed[s] {
+			d, ok := indexed[s][m.doc]
+			if !ok {
+				continue
+			}
+			if h := byID[spacePage{s, d.pageID}]; h != nil {
+				h.Sections = sectionHits(words, idf, d.sections, sectionsPer)
+				out = append(out, *h)
+			}
 		}
 	}
 	return out, nil

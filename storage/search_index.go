@@ -374,14 +374,19 @@ func (c *indexChange) add(doc int64, sections []SearchSection) {
 	c.length += int64(n)
 }
 
-// spaceStats is a space's row of search_spaces.
+// spaceStats is a space's row of search_spaces: its stamps are 8 bytes
+// per group of 256 doc numbers (search_cache.go).
 type spaceStats struct {
 	docs, length, next int64
+	stamps             []byte
 }
+
+// chunks is the number of chunks the space's doc numbers span.
+func (s spaceStats) chunks() int64 { return (s.next + chunkDocs - 1) >> chunkBits }
 
 func readSpaceStats(ctx context.Context, q queryer, spaceID string) (spaceStats, error) {
 	var s spaceStats
-	err := q.QueryRowContext(ctx, `SELECT docs, total_len, next_doc FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&s.docs, &s.length, &s.next)
+	err := q.QueryRowContext(ctx, `SELECT docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&s.docs, &s.length, &s.next, &s.stamps)
 	if errors.Is(err, sql.ErrNoRows) {
 		return spaceStats{}, nil
 	}
@@ -482,9 +487,13 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 	}
 	stats.docs += c.docs
 	stats.length += c.length
-	_, err := tx.exec(`INSERT INTO search_spaces (space_id, docs, total_len, next_doc) VALUES (?, ?, ?, ?)
- ON CONFLICT (space_id) DO UPDATE SET docs = excluded.docs, total_len = excluded.total_len, next_doc = excluded.next_doc`,
-		c.spaceID, stats.docs, stats.length, stats.next)
+	// Every group of docs this batch changed takes a new stamp, and so
+	// its chunk (whose posting and length rows it rewrote) a new
+	// combined one.
+	stats.stamps = restamp(stats.stamps, (stats.next-1)>>groupBits, c.chunks)
+	_, err := tx.exec(`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) VALUES (?, ?, ?, ?, ?)
+ ON CONFLICT (space_id) DO UPDATE SET docs = excluded.docs, total_len = excluded.total_len, next_doc = excluded.next_doc, stamps = excluded.stamps`,
+		c.spaceID, stats.docs, stats.length, stats.next, stats.stamps)
 	return err
 }
 
@@ -643,7 +652,7 @@ func copySearchSpace(tx *Tx, fromSpace, toSpace string) error {
 		`INSERT INTO search_postings (space_id, term, chunk, docs) SELECT ?, term, chunk, docs FROM search_postings WHERE space_id = ?`,
 		`INSERT INTO search_chunks (space_id, chunk, lens) SELECT ?, chunk, lens FROM search_chunks WHERE space_id = ?`,
 		`INSERT INTO search_pages (space_id, page_id, doc, sections) SELECT ?, page_id, doc, sections FROM search_pages WHERE space_id = ?`,
-		`INSERT INTO search_spaces (space_id, docs, total_len, next_doc) SELECT ?, docs, total_len, next_doc FROM search_spaces WHERE space_id = ?`,
+		`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) SELECT ?, docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id = ?`,
 	} {
 		if _, err := tx.exec(q, toSpace, fromSpace); err != nil {
 			return err

@@ -10,6 +10,8 @@ package storage
 import (
 	"container/heap"
 	"context"
+	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -30,34 +32,6 @@ type postingRow struct {
 	term  string
 	chunk int64
 	docs  []byte
-}
-
-// wordsQueries is the SQL queries of the posting rows of words (all
-// exact, the last a prefix: a range of terms) from where (a condition on
-// space_id, with whereArgs): UNION ALLs of one index range per word, each
-// served by an index (an OR of them made SQLite scan every row of the
-// space), at most 100 per query (SQLite allows 500 in one compound
-// SELECT; a 512-character query may have 256 words).
-func wordsQueries(words []string, where string, whereArgs []any) (queries []string, args [][]any) {
-	var parts []string
-	var pargs [][]any
-	for _, w := range dedupe(words[:len(words)-1]) {
-		parts = append(parts, `SELECT space_id, term, chunk, docs FROM search_postings WHERE `+where+` AND term = ?`)
-		pargs = append(pargs, append(append([]any(nil), whereArgs...), w))
-	}
-	last := words[len(words)-1]
-	parts = append(parts, `SELECT space_id, term, chunk, docs FROM search_postings WHERE `+where+` AND term >= ? AND term < ?`)
-	pargs = append(pargs, append(append([]any(nil), whereArgs...), last, last+string(utf8.MaxRune)))
-	for start := 0; start < len(parts); start += 100 {
-		end := min(start+100, len(parts))
-		queries = append(queries, strings.Join(parts[start:end], " UNION ALL "))
-		var a []any
-		for _, p := range pargs[start:end] {
-			a = append(a, p...)
-		}
-		args = append(args, a)
-	}
-	return queries, args
 }
 
 func dedupe(s []string) []string {
@@ -181,17 +155,16 @@ func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
 		perWord[r.word] += postingCount(r.docs)
 	}
 	var (
-		matched [chunkDocs]int32 // 1 + the words matched so far (a doc is out once it misses one)
+		matched [chunkDocs]int32 // the words matched so far (a doc is out once it misses one)
 		score   [chunkDocs]float64
+		cands   []uint32 // the docs of the chunk holding the first word: the only ones that can match
 		out     = make([]match, 0, min(slices.Min(perWord), int(s.stats.docs)))
 	)
 	for _, ch := range s.chunks() {
 		rows := byChunk[ch]
 		lens := lengths[ch]
-		sort.Slice(rows, func(i, j int) bool { return rows[i].word < rows[j].word })
-		for i := range matched {
-			matched[i], score[i] = 1, 0
-		}
+		sort.SliceStable(rows, func(i, j int) bool { return rows[i].word < rows[j].word })
+		cands = cands[:0]
 		for _, pr := range rows {
 			w := int32(pr.word)
 			idf := s.idf[pr.term]
@@ -208,19 +181,27 @@ func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
 					break
 				}
 				m := matched[off]
-				if m != w+1 && m != w+2 { // missed an earlier word
+				if m != w && m != w+1 { // missed an earlier word
 					continue
 				}
-				matched[off] = w + 2
+				if m == 0 {
+					cands = append(cands, off)
+				}
+				matched[off] = w + 1
 				f := float64(tf)
 				score[off] += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(lengthAt(lens, off))/avg))
 			}
 		}
-		want := int32(len(s.words)) + 1
-		for off := range matched {
+		// In doc order (several terms of a prefix each add theirs).
+		if !slices.IsSorted(cands) {
+			slices.Sort(cands)
+		}
+		want := int32(len(s.words))
+		for _, off := range cands {
 			if matched[off] == want {
 				out = append(out, match{ch<<chunkBits | int64(off), score[off]})
 			}
+			matched[off], score[off] = 0, 0
 		}
 	}
 	return out, nil
@@ -274,22 +255,324 @@ func (h *matchHeap) Pop() any {
 	return x
 }
 
-// pageIDsOf is the page ids of docs of spaces, read by doc number.
-func pageIDsOf(ctx context.Context, q queryer, docs map[string][]int64) (map[string]map[int64]string, error) {
-	out := map[string]map[int64]string{}
+// wordPatterns is the query's words as the cache names them: "=" and an
+// exact word (each once), "^" and the last word (a prefix).
+func wordPatterns(words []string) []string {
+	var out []string
+	for _, w := range dedupe(words[:len(words)-1]) {
+		out = append(out, "="+w)
+	}
+	return append(out, "^"+words[len(words)-1])
+}
+
+// patternHolds tells whether term is one of pattern's terms.
+func patternHolds(pattern, term string) bool {
+	if pattern[0] == '=' {
+		return term == pattern[1:]
+	}
+	return strings.HasPrefix(term, pattern[1:])
+}
+
+// patternSQL is the index range of pattern's terms: one term, or for a
+// prefix the terms from it up to it followed by the largest rune.
+func patternSQL(pattern string) (string, []any) {
+	if pattern[0] == '=' {
+		return `term = ?`, []any{pattern[1:]}
+	}
+	return `term >= ? AND term < ?`, []any{pattern[1:], pattern[1:] + string(utf8.MaxRune)}
+}
+
+// readSpacesStats is the search_spaces rows of the given spaces (none for
+// a space without an index).
+func readSpacesStats(ctx context.Context, q queryer, spaces []string) (map[string]spaceStats, error) {
+	out := map[string]spaceStats{}
+	for start := 0; start < len(spaces); start += searchBatch {
+		part := spaces[start:min(start+searchBatch, len(spaces))]
+		rows, err := q.QueryContext(ctx, `SELECT space_id, docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id IN (`+placeholders(len(part))+`)`, anySlice(part)...)
+		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+			var id string
+			var s spaceStats
+			err := sc.Scan(&id, &s.docs, &s.length, &s.next, &s.stamps)
+			out[id] = s
+			return err
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// readPostings is the posting rows of the words in the given spaces (with
+// their stats): by space, each row tagged with the word it serves (a row
+// serving two words appears twice), in chunk, word and term order. The
+// rows of a chunk the cache holds under its current stamp come from it;
+// the others are read by the primary key (per word: its spaces in batches,
+// or for a space where only some chunks changed, those chunks) and kept,
+// so the cost follows the spaces searched (for an organization search, the
+// ones its caller can read), never the rest of the database, and after a
+// one-page edit the chunk that changed.
+func readPostings(ctx context.Context, q queryer, words []string, stats map[string]spaceStats, cache *indexCache) (map[string][]postingRow, error) {
+	patterns := wordPatterns(words)
+	found := map[chunkKey]map[string][]termDocs{} // rows by chunk and pattern
+	var spaces []string
+	for s := range stats {
+		spaces = append(spaces, s)
+	}
+	sort.Strings(spaces)
+	// What to read: per pattern the spaces to read in full; per space and
+	// pattern the stale chunks of a space read in part.
+	whole := map[string][]string{}
+	type partial struct {
+		space, pattern string
+		chunks         []int64
+	}
+	var parts []partial
+	for _, s := range spaces {
+		st := stats[s]
+		n := st.chunks()
+		for _, p := range patterns {
+			var stale []int64
+			for ch := range n {
+				k := chunkKey{space: s, chunk: ch}
+				if rows, ok := cache.words(k, chunkStamp(st.stamps, ch), p); ok {
+					if found[k] == nil {
+						found[k] = map[string][]termDocs{}
+					}
+					found[k][p] = rows
+				} else {
+					stale = append(stale, ch)
+				}
+			}
+			switch {
+			case len(stale) == 0:
+			case int64(len(stale)) == n:
+				whole[p] = append(whole[p], s)
+			default:
+				parts = append(parts, partial{s, p, stale})
+			}
+		}
+	}
+	// The queries: UNION ALLs of one index range per part, each served by
+	// the primary key (an OR of them made SQLite scan every row of the
+	// space), at most 100 parts and about 5,000 parameters per query
+	// (SQLite allows 500 parts in one compound SELECT).
+	var sqlParts []string
+	var sqlArgs [][]any
+	for _, p := range patterns {
+		cond, cargs := patternSQL(p)
+		for start := 0; start < len(whole[p]); start += searchBatch / 10 {
+			part := whole[p][start:min(start+searchBatch/10, len(whole[p]))]
+			sqlParts = append(sqlParts, `SELECT space_id, term, chunk, docs FROM search_postings WHERE space_id IN (`+placeholders(len(part))+`) AND `+cond)
+			sqlArgs = append(sqlArgs, append(anySlice(part), cargs...))
+		}
+	}
+	for _, pt := range parts {
+		cond, cargs := patternSQL(pt.pattern)
+		for start := 0; start < len(pt.chunks); start += searchBatch {
+			chunks := pt.chunks[start:min(start+searchBatch, len(pt.chunks))]
+			sqlParts = append(sqlParts, `SELECT space_id, term, chunk, docs FROM search_postings WHERE space_id = ? AND `+cond+` AND chunk IN (`+placeholders(len(chunks))+`)`)
+			sqlArgs = append(sqlArgs, append(append([]any{pt.space}, cargs...), anySlice(chunks)...))
+		}
+	}
+	read := map[chunkKey]map[string][]termDocs{}
+	row := func(sc interface{ Scan(...any) error }) error {
+		var space string
+		var r termDocs
+		var chunk int64
+		if err := sc.Scan(&space, &r.term, &chunk, &r.docs); err != nil {
+			return err
+		}
+		k := chunkKey{space: space, chunk: chunk}
+		if read[k] == nil {
+			read[k] = map[string][]termDocs{}
+		}
+		for _, p := range patterns {
+			if patternHolds(p, r.term) {
+				read[k][p] = append(read[k][p], r)
+			}
+		}
+		return nil
+	}
+	for start := 0; start < len(sqlParts); {
+		end, n := start, 0
+		for end < len(sqlParts) && end-start < 100 && (end == start || n+len(sqlArgs[end]) <= 5000) {
+			n += len(sqlArgs[end])
+			end++
+		}
+		var args []any
+		for _, a := range sqlArgs[start:end] {
+			args = append(args, a...)
+		}
+		rows, err := q.QueryContext(ctx, strings.Join(sqlParts[start:end], " UNION ALL "), args...)
+		if err := eachRow(rows, err, row); err != nil {
+			return nil, err
+		}
+		start = end
+	}
+	// A pattern read for a chunk got all its rows there (none is an
+	// answer too): keep them, and add them to what the cache gave.
+	keep := func(s, p string, ch int64) {
+		k := chunkKey{space: s, chunk: ch}
+		rows := read[k][p]
+		cache.putWords(k, chunkStamp(stats[s].stamps, ch), p, rows)
+		if len(rows) > 0 {
+			if found[k] == nil {
+				found[k] = map[string][]termDocs{}
+			}
+			found[k][p] = rows
+		}
+	}
+	for p, ss := range whole {
+		for _, s := range ss {
+			for ch := range stats[s].chunks() {
+				keep(s, p, ch)
+			}
+		}
+	}
+	for _, pt := range parts {
+		for _, ch := range pt.chunks {
+			keep(pt.space, pt.pattern, ch)
+		}
+	}
+	// Rows by space, each once (the prefix and an exact word may both
+	// hold a term), tagged with the words it serves.
+	keys := make([]chunkKey, 0, len(found))
+	for k := range found {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].space != keys[j].space {
+			return keys[i].space < keys[j].space
+		}
+		return keys[i].chunk < keys[j].chunk
+	})
+	out := map[string][]postingRow{}
+	for _, k := range keys {
+		seen := map[string]bool{}
+		var chunkRows []postingRow
+		for _, p := range patterns {
+			for _, r := range found[k][p] {
+				if seen[r.term] {
+					continue
+				}
+				seen[r.term] = true
+				for _, w := range wordsOf(words, r.term) {
+					chunkRows = append(chunkRows, postingRow{word: w, term: r.term, chunk: k.chunk, docs: r.docs})
+				}
+			}
+		}
+		sort.Slice(chunkRows, func(i, j int) bool {
+			if chunkRows[i].word != chunkRows[j].word {
+				return chunkRows[i].word < chunkRows[j].word
+			}
+			return chunkRows[i].term < chunkRows[j].term
+		})
+		out[k.space] = append(out[k.space], chunkRows...)
+	}
+	return out, nil
+}
+
+// rankSpaces ranks the matches of words in each of the given spaces: per
+// space with a match, its number of matches and its best k (by doc); and
+// the stats it read (readDocs needs their stamps).
+func rankSpaces(ctx context.Context, q queryer, words, spaces []string, k int, cache *indexCache) (map[string]spaceMatches, map[string]*spaceRanking, map[string]spaceStats, error) {
+	stats, err := readSpacesStats(ctx, q, spaces)
+	if err != nil || len(stats) == 0 {
+		return nil, nil, nil, err
+	}
+	postings, err := readPostings(ctx, q, words, stats, cache)
+	if err != nil || len(postings) == 0 {
+		return nil, nil, stats, err
+	}
+	rankings := map[string]*spaceRanking{}
+	chunks := map[string][]int64{}
+	for s, rows := range postings {
+		r := newSpaceRanking(words, stats[s], rows)
+		if c := r.chunks(); len(c) > 0 {
+			rankings[s], chunks[s] = r, c
+		}
+	}
+	lengths, err := cachedLengths(ctx, q, chunks, stats, cache)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out := map[string]spaceMatches{}
+	for s, r := range rankings {
+		ms, err := r.rank(lengths[s])
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if len(ms) > 0 {
+			out[s] = spaceMatches{count: len(ms), best: bestOf(ms, k)}
+		} else {
+			delete(rankings, s)
+		}
+	}
+	return out, rankings, stats, nil
+}
+
+// cachedLengths is the length rows of the given chunks of spaces: from
+// the cache where it holds them under their chunk's stamp, else read
+// (readLengths) and kept.
+func cachedLengths(ctx context.Context, q queryer, chunks map[string][]int64, stats map[string]spaceStats, cache *indexCache) (map[string]map[int64][]byte, error) {
+	out := map[string]map[int64][]byte{}
+	missing := map[string][]int64{}
+	for s, chs := range chunks {
+		out[s] = map[int64][]byte{}
+		for _, ch := range chs {
+			if b, ok := cache.lengths(chunkKey{space: s, chunk: ch}, chunkStamp(stats[s].stamps, ch)); ok {
+				out[s][ch] = b
+			} else {
+				missing[s] = append(missing[s], ch)
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	read, err := readLengths(ctx, q, missing)
+	if err != nil {
+		return nil, err
+	}
+	for s, chs := range missing {
+		for _, ch := range chs {
+			if b := read[s][ch]; b != nil {
+				out[s][ch] = b
+				cache.putLengths(chunkKey{space: s, chunk: ch}, chunkStamp(stats[s].stamps, ch), b)
+			}
+		}
+	}
+	return out, nil
+}
+
+// readDocs is the page and sections of the given docs of spaces: from the
+// cache where it holds them under their group's stamp, else read from
+// search_pages by doc number (one query per 500) and kept.
+func readDocs(ctx context.Context, q queryer, docs map[string][]int64, stats map[string]spaceStats, cache *indexCache) (map[string]map[int64]indexedDoc, error) {
+	out := map[string]map[int64]indexedDoc{}
 	type pair struct {
 		space string
 		doc   int64
 	}
-	var pairs []pair
-	for s, ds := range docs {
-		out[s] = map[int64]string{}
-		for _, d := range ds {
-			pairs = append(pairs, pair{s, d})
+	var missing []pair
+	var spaces []string
+	for s := range docs {
+		spaces = append(spaces, s)
+	}
+	sort.Strings(spaces)
+	for _, s := range spaces {
+		out[s] = map[int64]indexedDoc{}
+		for _, d := range docs[s] {
+			g := d >> groupBits
+			if got, ok := cache.doc(chunkKey{space: s, chunk: g, docs: true}, groupStamp(stats[s].stamps, g), d); ok {
+				out[s][d] = got
+			} else {
+				missing = append(missing, pair{s, d})
+			}
 		}
 	}
-	for start := 0; start < len(pairs); start += searchBatch {
-		part := pairs[start:min(start+searchBatch, len(pairs))]
+	for start := 0; start < len(missing); start += searchBatch {
+		part := missing[start:min(start+searchBatch, len(missing))]
 		var cond []string
 		var args []any
 		for i, p := range part {
@@ -303,161 +586,27 @@ func pageIDsOf(ctx context.Context, q queryer, docs map[string][]int64) (map[str
 		for i := range cond {
 			cond[i] = strings.TrimSuffix(cond[i], `, `) + `))`
 		}
-		rows, err := q.QueryContext(ctx, `SELECT space_id, doc, page_id FROM search_pages WHERE `+strings.Join(cond, ` OR `), args...)
+		rows, err := q.QueryContext(ctx, `SELECT space_id, doc, page_id, sections FROM search_pages WHERE `+strings.Join(cond, ` OR `), args...)
 		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
-			var s, id string
+			var s string
 			var d int64
-			if err := sc.Scan(&s, &d, &id); err != nil {
+			var b []byte
+			var got indexedDoc
+			if err := sc.Scan(&s, &d, &got.pageID, &b); err != nil {
 				return err
 			}
-			out[s][d] = id
-			return nil
-		}); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// topPages is, per space, its best k matches with their page ids (read
-// for those only, in one batch for every space).
-func topPages(ctx context.Context, q queryer, matches map[string][]match, k int) (map[string][]scoredPage, error) {
-	best := map[string][]match{}
-	byDoc := map[string][]int64{}
-	for s, ms := range matches {
-		best[s] = bestOf(ms, k)
-		for _, m := range best[s] {
-			byDoc[s] = append(byDoc[s], m.doc)
-		}
-	}
-	ids, err := pageIDsOf(ctx, q, byDoc)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string][]scoredPage{}
-	for s, ms := range best {
-		pages := make([]scoredPage, 0, len(ms))
-		for _, m := range ms {
-			pages = append(pages, scoredPage{pageID: ids[s][m.doc], score: m.score, doc: m.doc})
-		}
-		out[s] = pages
-	}
-	return out, nil
-}
-
-// readPostings is the posting rows of the words in the given spaces: by
-// space, each row tagged with the word it serves (a row serving two words
-// appears twice). The rows are read by the primary key, spaces in batches,
-// so the cost follows the spaces searched (for an organization search, the
-// ones its caller can read), never the rest of the database.
-func readPostings(ctx context.Context, q queryer, words []string, spaces []string) (map[string][]postingRow, error) {
-	out := map[string][]postingRow{}
-	type rowKey struct {
-		space, term string
-		chunk       int64
-	}
-	seen := map[rowKey]bool{} // a row the prefix and an exact word both read
-	row := func(sc interface{ Scan(...any) error }) error {
-		var space, term string
-		var chunk int64
-		var docs []byte
-		if err := sc.Scan(&space, &term, &chunk, &docs); err != nil {
-			return err
-		}
-		k := rowKey{space, term, chunk}
-		if seen[k] {
-			return nil
-		}
-		seen[k] = true
-		for _, w := range wordsOf(words, term) {
-			out[space] = append(out[space], postingRow{word: w, term: term, chunk: chunk, docs: docs})
-		}
-		return nil
-	}
-	// 50 spaces a query: with up to 100 words in one UNION ALL, about 5,000
-	// parameters, under both engines' limits.
-	const spacesPerQuery = searchBatch / 10
-	for start := 0; start < len(spaces); start += spacesPerQuery {
-		part := spaces[start:min(start+spacesPerQuery, len(spaces))]
-		queries, args := wordsQueries(words, `space_id IN (`+placeholders(len(part))+`)`, anySlice(part))
-		for i, sql := range queries {
-			rows, err := q.QueryContext(ctx, sql, args[i]...)
-			if err := eachRow(rows, err, row); err != nil {
-				return nil, err
+			if err := json.Unmarshal(b, &got.sections); err != nil {
+				return fmt.Errorf("storage: search sections of page %s: %w", got.pageID, err)
 			}
-		}
-	}
-	return out, nil
-}
-
-// readSpacesStats is the search_spaces rows of the given spaces.
-func readSpacesStats(ctx context.Context, q queryer, spaces []string) (map[string]spaceStats, error) {
-	out := map[string]spaceStats{}
-	for start := 0; start < len(spaces); start += searchBatch {
-		part := spaces[start:min(start+searchBatch, len(spaces))]
-		rows, err := q.QueryContext(ctx, `SELECT space_id, docs, total_len, next_doc FROM search_spaces WHERE space_id IN (`+placeholders(len(part))+`)`, anySlice(part)...)
-		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
-			var id string
-			var s spaceStats
-			err := sc.Scan(&id, &s.docs, &s.length, &s.next)
-			out[id] = s
-			return err
+			out[s][d] = got
+			g := d >> groupBits
+			cache.putDoc(chunkKey{space: s, chunk: g, docs: true}, groupStamp(stats[s].stamps, g), d, got)
+			return nil
 		}); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
-}
-
-// rankSpaces ranks the matches of words in each of the given spaces: per
-// space with a match, its number of matches and its best k pages.
-func rankSpaces(ctx context.Context, q queryer, words, spaces []string, k int) (map[string]spaceMatches, map[string]*spaceRanking, error) {
-	postings, err := readPostings(ctx, q, words, spaces)
-	if err != nil || len(postings) == 0 {
-		return nil, nil, err
-	}
-	var found []string
-	for s := range postings {
-		found = append(found, s)
-	}
-	sort.Strings(found)
-	stats, err := readSpacesStats(ctx, q, found)
-	if err != nil {
-		return nil, nil, err
-	}
-	rankings := map[string]*spaceRanking{}
-	chunks := map[string][]int64{}
-	for _, s := range found {
-		r := newSpaceRanking(words, stats[s], postings[s])
-		if c := r.chunks(); len(c) > 0 {
-			rankings[s], chunks[s] = r, c
-		}
-	}
-	lengths, err := readLengths(ctx, q, chunks)
-	if err != nil {
-		return nil, nil, err
-	}
-	all := map[string][]match{}
-	for s, r := range rankings {
-		ms, err := r.rank(lengths[s])
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(ms) > 0 {
-			all[s] = ms
-		} else {
-			delete(rankings, s)
-		}
-	}
-	top, err := topPages(ctx, q, all, k)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := map[string]spaceMatches{}
-	for s, ms := range all {
-		out[s] = spaceMatches{count: len(ms), best: top[s]}
-	}
-	return out, rankings, nil
 }
 
 // readLengths is the search_chunks rows of the given chunks of spaces.
@@ -507,7 +656,7 @@ func readLengths(ctx context.Context, q queryer, chunks map[string][]int64) (map
 // spaceMatches is one space's number of matching pages and its best ones.
 type spaceMatches struct {
 	count int
-	best  []scoredPage
+	best  []match
 }
 
 // sectionHits is the sections of a page to show for a query, best first,
