@@ -24,15 +24,3 @@ func TestTimedID(t *testing.T) {
 		t.Fatalf("NewTimedID %q", id)
 	}
 }
-
-// testTarget is storagetest.Target for the tests inside the package
-// (which cannot import storagetest: it imports storage).
-func testTarget(tb testing.TB) string {
-	tb.Helper()
-	target, cleanup, err := TestTarget(tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(cleanup)
-	return target
-}

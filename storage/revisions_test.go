@@ -26,19 +26,7 @@ func count(t *testing.T, db *DB, q string, args ...any) int {
 // are shared with the parent revision.
 func TestRevisionsShareUnchangedPages(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(testTarget(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	b, err := db.CreateOrganizationWithAdmin(ctx, "o", "a@b.c", "a", "h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := &Space{OrganizationID: b.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}
-	if err := db.CreateSpace(ctx, sp); err != nil {
-		t.Fatal(err)
-	}
+	db, sp := testSpace(t)
 	space := sp.ID
 	first, err := db.CreateRevision(ctx, RevisionChange{SpaceID: space, Activate: true, Analyzer: testAnalyzer{}, Edit: func(tr *Tree) error {
 		for i := range 50 {

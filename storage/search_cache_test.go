@@ -71,7 +71,7 @@ func ranked(t *testing.T, db *DB, cache *indexCache, spaces []string, q string) 
 // are read again.
 func TestSearchCacheFollowsChunkStamps(t *testing.T) {
 	ctx := context.Background()
-	db, sp := searchTestSpace(t)
+	db, sp := testSpace(t)
 	set := map[string][]SearchSection{}
 	for i := range 2*chunkDocs + 100 {
 		body := fmt.Sprintf("common words of page %d, topic%d and tag%d", i, i%97, i%5)

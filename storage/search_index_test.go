@@ -589,33 +589,12 @@ func BenchmarkSearchCold(b *testing.B) {
 	}
 }
 
-// searchTestSpace opens a fresh database (closed when the test ends) with
-// an organization and one space in it.
-func searchTestSpace(t *testing.T) (*DB, Space) {
-	t.Helper()
-	ctx := context.Background()
-	db, err := Open(testTarget(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := Space{OrganizationID: b.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
-	if err := db.CreateSpace(ctx, &sp); err != nil {
-		t.Fatal(err)
-	}
-	return db, sp
-}
-
 // TestSearchTiesByDocNumber gives many pages the same score: a results
 // page lists them in the order they entered the index (pages entering in
 // one change by page id), whatever their ids, offsets included.
 func TestSearchTiesByDocNumber(t *testing.T) {
 	ctx := context.Background()
-	db, sp := searchTestSpace(t)
+	db, sp := testSpace(t)
 	var err error
 	var ids, few []string
 	_, err = db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: sectionsAnalyzer{}, Edit: func(tr *Tree) error {
@@ -722,7 +701,7 @@ func TestSearchWords(t *testing.T) {
 // takes (and the prefix repeating an exact word) still answers.
 func TestSearchManyWords(t *testing.T) {
 	ctx := context.Background()
-	db, sp := searchTestSpace(t)
+	db, sp := testSpace(t)
 	var err error
 	var words []string
 	for i := range 300 {
