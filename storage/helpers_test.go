@@ -1,39 +1,20 @@
-package storage
+package storage_test
 
 import (
-	"context"
 	"testing"
+
+	"docsapi/storage"
 )
 
-// testTarget is storagetest.Target for the tests inside the package
-// (which cannot import storagetest: it imports storage).
-func testTarget(tb testing.TB) string {
+// openDB opens the database file at path (created when missing) and closes
+// it when the test ends. Tests that need two processes' view of one file
+// open it twice.
+func openDB(tb testing.TB, path string) *storage.DB {
 	tb.Helper()
-	target, cleanup, err := TestTarget(tb.TempDir())
+	db, err := storage.Open(path, storage.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(cleanup)
-	return target
-}
-
-// testSpace opens a fresh database (closed when the test ends) with
-// an organization and one space in it.
-func testSpace(t *testing.T) (*DB, Space) {
-	t.Helper()
-	ctx := context.Background()
-	db, err := Open(testTarget(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := Space{OrganizationID: b.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
-	if err := db.CreateSpace(ctx, &sp); err != nil {
-		t.Fatal(err)
-	}
-	return db, sp
+	tb.Cleanup(func() { db.Close() })
+	return db
 }
