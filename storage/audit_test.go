@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"docsapi/storage"
-	"docsapi/storage/storagetest"
 )
 
 // The audit sink writes each recorded change with its actor, names secret
@@ -67,11 +66,7 @@ func TestAuditSink(t *testing.T) {
 func TestAuditTimeRangeAndPurge(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	clock := &fakeClock{t: t0}
-	db, err := storage.Open(storagetest.Target(t), storage.Options{Clock: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openClocked(t, clock)
 	ctx := context.Background()
 	record := func(org, target string) {
 		c := storage.Change{OrganizationID: org, Action: "thing.updated", TargetType: "thing", TargetID: target}
@@ -174,11 +169,7 @@ func TestAuditTimeRangeAndPurge(t *testing.T) {
 func TestAuditRecentEntriesMove(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	clock := &fakeClock{t: t0}
-	db, err := storage.Open(storagetest.Target(t), storage.Options{Clock: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openClocked(t, clock)
 	ctx := context.Background()
 	actor := "u1"
 	db.SetActorSource(func(context.Context) storage.Actor { return storage.Actor{UserID: actor} })

@@ -144,11 +144,7 @@ func TestWebhookClaimLeaseAndGrace(t *testing.T) {
 // purge deletes at most its limit of them, oldest first.
 func TestWebhookDeliveryPurge(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	db, err := storage.Open(storagetest.Target(t), storage.Options{Clock: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openClocked(t, clock)
 	ctx := context.Background()
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Acme", "a@acme.test", "A", "hash-a")
 	if err != nil {
