@@ -27,6 +27,10 @@ type sqliteDialect struct{}
 
 func (sqliteDialect) name() string { return "sqlite" }
 
+// busyTimeoutMillis is how long every connection (the pools' and the
+// counters reader's) waits for another process's lock before SQLITE_BUSY.
+const busyTimeoutMillis = 10000
+
 // open creates the file's folder if needed and opens both pools.
 func (sqliteDialect) open(path string, opt Options) (*sql.DB, *sql.DB, error) {
 	if dir := filepath.Dir(path); dir != "" {
@@ -35,7 +39,7 @@ func (sqliteDialect) open(path string, opt Options) (*sql.DB, *sql.DB, error) {
 		}
 	}
 	pragmas := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(FULL)"} {
+	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis), "synchronous(FULL)"} {
 		pragmas.Add("_pragma", p)
 	}
 	// BEGIN IMMEDIATE on the writer: a second process (docsapi admin) then
@@ -290,7 +294,7 @@ func openCounterConn(path string) (_ *counterConn, err error) {
 	if rc != sqlite3.SQLITE_OK {
 		return nil, fmt.Errorf("open counters connection: %w", c.errorOf(rc))
 	}
-	if rc := sqlite3.Xsqlite3_busy_timeout(c.tls, c.db, 10000); rc != sqlite3.SQLITE_OK {
+	if rc := sqlite3.Xsqlite3_busy_timeout(c.tls, c.db, busyTimeoutMillis); rc != sqlite3.SQLITE_OK {
 		return nil, c.errorOf(rc)
 	}
 	if rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, query, -1, out, 0); rc != sqlite3.SQLITE_OK {
