@@ -138,9 +138,10 @@ type match struct {
 	score float64
 }
 
-// rank scores every match (docs holding every word); lengths are the
-// search_chunks rows of the candidate chunks.
-func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
+// rank scores every match (docs holding every word) in chunks (s.chunks(),
+// which the caller read the lengths of); lengths are their search_chunks
+// rows.
+func (s *spaceRanking) rank(chunks []int64, lengths map[int64][]byte) ([]match, error) {
 	byChunk := map[int64][]postingRow{}
 	for _, r := range s.rows {
 		byChunk[r.chunk] = append(byChunk[r.chunk], r)
@@ -160,7 +161,7 @@ func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
 		cands   []uint32 // the docs of the chunk holding the first word: the only ones that can match
 		out     = make([]match, 0, min(slices.Min(perWord), int(s.stats.docs)))
 	)
-	for _, ch := range s.chunks() {
+	for _, ch := range chunks {
 		rows := byChunk[ch]
 		lens := lengths[ch]
 		sort.SliceStable(rows, func(i, j int) bool { return rows[i].word < rows[j].word })
@@ -498,7 +499,7 @@ func rankSpaces(ctx context.Context, q queryer, words, spaces []string, k int, c
 	}
 	out := map[string]spaceMatches{}
 	for s, r := range rankings {
-		ms, err := r.rank(lengths[s])
+		ms, err := r.rank(chunks[s], lengths[s])
 		if err != nil {
 			return nil, nil, nil, err
 		}
