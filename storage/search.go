@@ -246,17 +246,15 @@ func pageHits(ctx context.Context, tx queryer, cache *indexCache, words []string
 	if err != nil {
 		return nil, err
 	}
-	var keys []spacePage
 	var pageIDs []string
 	for _, s := range spaces {
 		for _, m := range listed[s] {
 			if d, ok := indexed[s][m.doc]; ok {
-				keys = append(keys, spacePage{s, d.pageID})
 				pageIDs = append(pageIDs, d.pageID)
 			}
 		}
 	}
-	if len(keys) == 0 {
+	if len(pageIDs) == 0 {
 		return nil, nil
 	}
 	in, sin := placeholders(len(pageIDs)), placeholders(len(spaces))
@@ -266,25 +264,17 @@ func pageHits(ctx context.Context, tx queryer, cache *indexCache, words []string
 	rows, err := tx.QueryContext(ctx, `SELECT rp.space_id, `+pageCols+` FROM main_pages rp
  JOIN page_versions v ON v.hash = rp.version WHERE rp.space_id IN (`+sin+`) AND +rp.to_seq = ? AND rp.page_id IN (`+in+`)`,
 		append(append(anySlice(spaces), aliveSeq), anySlice(pageIDs)...)...)
-	if err != nil {
-		return nil, err
-	}
 	byID := map[spacePage]*PageHit{}
-	for rows.Next() {
+	if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 		var h PageHit
-		p, err := scanPageWith(rows, &h.SpaceID)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
+		p, err := scanPageWith(sc, &h.SpaceID)
 		h.Page = p
 		byID[spacePage{h.SpaceID, p.ID}] = &h
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return err
+	}); err != nil {
 		return nil, err
 	}
-	out := make([]PageHit, 0, len(keys))
+	out := make([]PageHit, 0, len(pageIDs))
 	for _, s := range spaces {
 		var idf map[string]float64
 		if r := rankings[s]; r != nil {

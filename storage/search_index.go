@@ -384,13 +384,10 @@ type spaceStats struct {
 // chunks is the number of chunks the space's doc numbers span.
 func (s spaceStats) chunks() int64 { return (s.next + chunkDocs - 1) >> chunkBits }
 
+// readSpaceStats is one space's row (zero without an index).
 func readSpaceStats(ctx context.Context, q queryer, spaceID string) (spaceStats, error) {
-	var s spaceStats
-	err := q.QueryRowContext(ctx, `SELECT docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id = ?`, spaceID).Scan(&s.docs, &s.length, &s.next, &s.stamps)
-	if errors.Is(err, sql.ErrNoRows) {
-		return spaceStats{}, nil
-	}
-	return s, err
+	stats, err := readSpacesStats(ctx, q, []string{spaceID})
+	return stats[spaceID], err
 }
 
 // write applies the batch: the posting and chunk rows it touches are read,

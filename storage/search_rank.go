@@ -138,9 +138,10 @@ type match struct {
 	score float64
 }
 
-// rank scores every match (docs holding every word); lengths are the
-// search_chunks rows of the candidate chunks.
-func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
+// rank scores every match (docs holding every word) in chunks (s.chunks(),
+// which the caller read the lengths of); lengths are their search_chunks
+// rows.
+func (s *spaceRanking) rank(chunks []int64, lengths map[int64][]byte) ([]match, error) {
 	byChunk := map[int64][]postingRow{}
 	for _, r := range s.rows {
 		byChunk[r.chunk] = append(byChunk[r.chunk], r)
@@ -160,7 +161,7 @@ func (s *spaceRanking) rank(lengths map[int64][]byte) ([]match, error) {
 		cands   []uint32 // the docs of the chunk holding the first word: the only ones that can match
 		out     = make([]match, 0, min(slices.Min(perWord), int(s.stats.docs)))
 	)
-	for _, ch := range s.chunks() {
+	for _, ch := range chunks {
 		rows := byChunk[ch]
 		lens := lengths[ch]
 		sort.SliceStable(rows, func(i, j int) bool { return rows[i].word < rows[j].word })
@@ -498,7 +499,7 @@ func rankSpaces(ctx context.Context, q queryer, words, spaces []string, k int, c
 	}
 	out := map[string]spaceMatches{}
 	for s, r := range rankings {
-		ms, err := r.rank(lengths[s])
+		ms, err := r.rank(chunks[s], lengths[s])
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -550,61 +551,36 @@ func cachedLengths(ctx context.Context, q queryer, chunks map[string][]int64, st
 // search_pages by doc number (one query per 500) and kept.
 func readDocs(ctx context.Context, q queryer, docs map[string][]int64, stats map[string]spaceStats, cache *indexCache) (map[string]map[int64]indexedDoc, error) {
 	out := map[string]map[int64]indexedDoc{}
-	type pair struct {
-		space string
-		doc   int64
-	}
-	var missing []pair
-	var spaces []string
-	for s := range docs {
-		spaces = append(spaces, s)
-	}
-	sort.Strings(spaces)
-	for _, s := range spaces {
+	missing := map[string][]int64{}
+	for s, ds := range docs {
 		out[s] = map[int64]indexedDoc{}
-		for _, d := range docs[s] {
+		for _, d := range ds {
 			g := d >> groupBits
 			if got, ok := cache.doc(chunkKey{space: s, chunk: g, docs: true}, groupStamp(stats[s].stamps, g), d); ok {
 				out[s][d] = got
 			} else {
-				missing = append(missing, pair{s, d})
+				missing[s] = append(missing[s], d)
 			}
 		}
 	}
-	for start := 0; start < len(missing); start += searchBatch {
-		part := missing[start:min(start+searchBatch, len(missing))]
-		var cond []string
-		var args []any
-		for i, p := range part {
-			if i == 0 || p.space != part[i-1].space {
-				cond = append(cond, `(space_id = ? AND doc IN (`)
-				args = append(args, p.space)
-			}
-			cond[len(cond)-1] += `?, `
-			args = append(args, p.doc)
+	err := eachRowBySpace(ctx, q, `SELECT space_id, doc, page_id, sections FROM search_pages`, "doc", missing, func(sc interface{ Scan(...any) error }) error {
+		var s string
+		var d int64
+		var b []byte
+		var got indexedDoc
+		if err := sc.Scan(&s, &d, &got.pageID, &b); err != nil {
+			return err
 		}
-		for i := range cond {
-			cond[i] = strings.TrimSuffix(cond[i], `, `) + `))`
+		if err := json.Unmarshal(b, &got.sections); err != nil {
+			return fmt.Errorf("storage: search sections of page %s: %w", got.pageID, err)
 		}
-		rows, err := q.QueryContext(ctx, `SELECT space_id, doc, page_id, sections FROM search_pages WHERE `+strings.Join(cond, ` OR `), args...)
-		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
-			var s string
-			var d int64
-			var b []byte
-			var got indexedDoc
-			if err := sc.Scan(&s, &d, &got.pageID, &b); err != nil {
-				return err
-			}
-			if err := json.Unmarshal(b, &got.sections); err != nil {
-				return fmt.Errorf("storage: search sections of page %s: %w", got.pageID, err)
-			}
-			out[s][d] = got
-			g := d >> groupBits
-			cache.putDoc(chunkKey{space: s, chunk: g, docs: true}, groupStamp(stats[s].stamps, g), d, got)
-			return nil
-		}); err != nil {
-			return nil, err
-		}
+		out[s][d] = got
+		g := d >> groupBits
+		cache.putDoc(chunkKey{space: s, chunk: g, docs: true}, groupStamp(stats[s].stamps, g), d, got)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -612,10 +588,34 @@ func readDocs(ctx context.Context, q queryer, docs map[string][]int64, stats map
 // readLengths is the search_chunks rows of the given chunks of spaces.
 func readLengths(ctx context.Context, q queryer, chunks map[string][]int64) (map[string]map[int64][]byte, error) {
 	out := map[string]map[int64][]byte{}
-	var spaces []string
 	for s := range chunks {
-		spaces = append(spaces, s)
 		out[s] = map[int64][]byte{}
+	}
+	err := eachRowBySpace(ctx, q, `SELECT space_id, chunk, lens FROM search_chunks`, "chunk", chunks, func(sc interface{ Scan(...any) error }) error {
+		var s string
+		var ch int64
+		var b []byte
+		if err := sc.Scan(&s, &ch, &b); err != nil {
+			return err
+		}
+		out[s][ch] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachRowBySpace runs selectFrom (a SELECT up to its FROM table) for the
+// given keys of spaces (the values of col, with space_id a prefix of the
+// table's key) and calls fn with every row: an OR of one (space_id, col IN)
+// probe per space, about searchBatch keys per query (SQLite answers the OR
+// with one index search per key).
+func eachRowBySpace(ctx context.Context, q queryer, selectFrom, col string, keys map[string][]int64, fn func(sc interface{ Scan(...any) error }) error) error {
+	spaces := make([]string, 0, len(keys))
+	for s := range keys {
+		spaces = append(spaces, s)
 	}
 	sort.Strings(spaces)
 	var cond []string
@@ -625,32 +625,23 @@ func readLengths(ctx context.Context, q queryer, chunks map[string][]int64) (map
 		if len(cond) == 0 {
 			return nil
 		}
-		rows, err := q.QueryContext(ctx, `SELECT space_id, chunk, lens FROM search_chunks WHERE `+strings.Join(cond, ` OR `), args...)
+		rows, err := q.QueryContext(ctx, selectFrom+` WHERE `+strings.Join(cond, ` OR `), args...)
 		cond, args, n = cond[:0], args[:0], 0
-		return eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
-			var s string
-			var ch int64
-			var b []byte
-			if err := sc.Scan(&s, &ch, &b); err != nil {
-				return err
-			}
-			out[s][ch] = b
-			return nil
-		})
+		return eachRow(rows, err, fn)
 	}
 	for _, s := range spaces {
-		for start := 0; start < len(chunks[s]); start += searchBatch {
-			part := chunks[s][start:min(start+searchBatch, len(chunks[s]))]
-			cond = append(cond, `(space_id = ? AND chunk IN (`+placeholders(len(part))+`))`)
+		for start := 0; start < len(keys[s]); start += searchBatch {
+			part := keys[s][start:min(start+searchBatch, len(keys[s]))]
+			cond = append(cond, `(space_id = ? AND `+col+` IN (`+placeholders(len(part))+`))`)
 			args = append(append(args, s), anySlice(part)...)
 			if n += len(part); n >= searchBatch {
 				if err := flush(); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 	}
-	return out, flush()
+	return flush()
 }
 
 // spaceMatches is one space's number of matching pages and its best ones.
