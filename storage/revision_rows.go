@@ -86,13 +86,21 @@ func (r revisionRows) sql(cond string, args ...any) (string, []any) {
 	if r.Seq > 0 {
 		// Two ranges: the rows still alive (to_seq an equality, so the
 		// alive index also serves a parent's children in order), and the
-		// rows closed after Seq (none for the active revision).
+		// rows closed after Seq (none for the active revision). A probe by
+		// page id reads the closed rows through the primary key (space,
+		// page, from_seq): the unary + keeps SQLite (no statistics) from
+		// walking every row the space closed after Seq for each probe (a
+		// link's target check, a page of an older revision or overlay).
+		closed := `x.to_seq > ? AND x.to_seq < ?`
+		if strings.HasPrefix(cond, "x.page_id ") {
+			closed = `+x.to_seq > ? AND +x.to_seq < ?`
+		}
 		for _, m := range []struct {
 			where string
 			args  []any
 		}{
 			{`x.to_seq = ? AND x.from_seq <= ?`, []any{aliveSeq, r.Seq}},
-			{`x.to_seq > ? AND x.to_seq < ? AND x.from_seq <= ?`, []any{r.Seq, aliveSeq, r.Seq}},
+			{closed + ` AND x.from_seq <= ?`, []any{r.Seq, aliveSeq, r.Seq}},
 		} {
 			q := cols + ` FROM main_pages x WHERE x.space_id = ? AND ` + m.where + and
 			out = append(append(append(out, r.Space), m.args...), args...)
