@@ -54,11 +54,7 @@ func (r *Resolver) changeOnePage(ctx context.Context, target model.ContentTarget
 	if err != nil {
 		return cs, "", err
 	}
-	if target.ChangeRequest == nil || *target.ChangeRequest == "" {
-		rev, err := r.writeRevisionOf(ctx, cs, onePage, edit)
-		return cs, rev, err
-	}
-	rev, err := r.writeRevisionIn(ctx, cs, target.ChangeRequest, edit)
+	rev, err := r.writeRevisionIn(ctx, cs, target.ChangeRequest, onePage, edit)
 	return cs, rev, err
 }
 
@@ -76,11 +72,12 @@ func (r *Resolver) writeRevisionOf(ctx context.Context, cs contentScope, onePage
 	return r.Store.CreateRevision(ctx, storage.RevisionChange{ID: id, SpaceID: cs.Head.ID, Type: "edits", Activate: true, Analyzer: r.analyzer(), Edit: edit, Page: onePage})
 }
 
-// writeRevisionIn is writeRevision, or with changeRequestID a new head of
-// that change request (the caller is recorded as a contributor).
-func (r *Resolver) writeRevisionIn(ctx context.Context, cs contentScope, changeRequestID *string, edit func(t *storage.Tree) error) (string, error) {
+// writeRevisionIn is writeRevisionOf, or with changeRequestID a new head of
+// that change request (the caller is recorded as a contributor; onePage
+// does not apply there).
+func (r *Resolver) writeRevisionIn(ctx context.Context, cs contentScope, changeRequestID *string, onePage string, edit func(t *storage.Tree) error) (string, error) {
 	if changeRequestID == nil || *changeRequestID == "" {
-		return r.writeRevision(ctx, cs, edit)
+		return r.writeRevisionOf(ctx, cs, onePage, edit)
 	}
 	cr, err := r.Store.ChangeRequest(ctx, cs.Head.ID, *changeRequestID)
 	if err != nil {
@@ -437,7 +434,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 		}
 		return nil, err
 	}
-	rev, err := r.writeRevisionIn(ctx, cs, changeRequestID, func(t *storage.Tree) error {
+	rev, err := r.writeRevisionIn(ctx, cs, changeRequestID, "", func(t *storage.Tree) error {
 		for _, f := range res.Files {
 			t.Files = append(t.Files, newFile(f.Name, f.ContentType, f.Data))
 		}

@@ -151,11 +151,7 @@ func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]strin
 				return err
 			}
 		}
-		if _, err := tx.exec(`UPDATE revisions SET (seq, base_seq) = (SELECT o.seq, o.base_seq FROM revisions o WHERE o.id = ?)
- WHERE id = ? AND EXISTS (SELECT 1 FROM revisions o WHERE o.id = ?)`, old, nw, old); err != nil {
-			return err
-		}
-		if _, err := tx.exec(`UPDATE revisions SET (variables, reusable_contents) = (SELECT o.variables, o.reusable_contents FROM revisions o WHERE o.id = ?)
+		if _, err := tx.exec(`UPDATE revisions SET (seq, base_seq, variables, reusable_contents) = (SELECT o.seq, o.base_seq, o.variables, o.reusable_contents FROM revisions o WHERE o.id = ?)
  WHERE id = ? AND EXISTS (SELECT 1 FROM revisions o WHERE o.id = ?)`, old, nw, old); err != nil {
 			return err
 		}

@@ -86,13 +86,21 @@ func (r revisionRows) sql(cond string, args ...any) (string, []any) {
 	if r.Seq > 0 {
 		// Two ranges: the rows still alive (to_seq an equality, so the
 		// alive index also serves a parent's children in order), and the
-		// rows closed after Seq (none for the active revision).
+		// rows closed after Seq (none for the active revision). A probe by
+		// page id reads the closed rows through the primary key (space,
+		// page, from_seq): the unary + keeps SQLite (no statistics) from
+		// walking every row the space closed after Seq for each probe (a
+		// link's target check, a page of an older revision or overlay).
+		closed := `x.to_seq > ? AND x.to_seq < ?`
+		if strings.HasPrefix(cond, "x.page_id ") {
+			closed = `+x.to_seq > ? AND +x.to_seq < ?`
+		}
 		for _, m := range []struct {
 			where string
 			args  []any
 		}{
 			{`x.to_seq = ? AND x.from_seq <= ?`, []any{aliveSeq, r.Seq}},
-			{`x.to_seq > ? AND x.to_seq < ? AND x.from_seq <= ?`, []any{r.Seq, aliveSeq, r.Seq}},
+			{closed + ` AND x.from_seq <= ?`, []any{r.Seq, aliveSeq, r.Seq}},
 		} {
 			q := cols + ` FROM main_pages x WHERE x.space_id = ? AND ` + m.where + and
 			out = append(append(append(out, r.Space), m.args...), args...)
@@ -213,15 +221,15 @@ func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[stri
 // writeMainLineRows is writeMainLine; with partial, rows are only the pages
 // the revision changes (alive holds their rows) and no page goes away.
 func writeMainLineRows(tx *Tx, spaceID, revID string, rows []pageRow, alive map[string]pageRow, partial bool) (map[string]string, error) {
-	var seq int64
-	if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM revisions WHERE space_id = ? AND seq IS NOT NULL`, spaceID).Scan(&seq); err != nil {
+	seq, err := lastSeq(tx, spaceID)
+	if err != nil {
 		return nil, err
 	}
+	seq++
 	if _, err := tx.exec(`UPDATE revisions SET seq = ? WHERE id = ?`, seq, revID); err != nil {
 		return nil, err
 	}
 	if alive == nil {
-		var err error
 		if alive, err = rowsAt(tx.ctx, tx, revisionRows{Space: spaceID, Seq: seq - 1}); err != nil {
 			return nil, err
 		}
@@ -264,24 +272,27 @@ func writeMainLineRows(tx *Tx, spaceID, revID string, rows []pageRow, alive map[
 	return changed, insertBatch(tx, `INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path) VALUES `, 8, inserts)
 }
 
+// lastSeq is the sequence number of the last revision of spaceID's main
+// line (0 when it has none): one seek at the end of revisions_seq.
+func lastSeq(tx *Tx, spaceID string) (int64, error) {
+	var seq int64
+	err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ? AND seq IS NOT NULL`, spaceID).Scan(&seq)
+	return seq, err
+}
+
 // writeOverlay stores revID (not activated) as its difference from a
 // main-line revision: the one ref (the revision its tree came from) is on,
 // or is based on; else the active one. known, when set, are the rows of
 // revision knownRev (the loaded tree before the edit), read again otherwise.
 // Without any main line yet the overlay is a full snapshot.
 func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[string]pageRow, knownRev string) error {
-	var seq, base sql.NullInt64
-	if err := tx.QueryRowContext(tx.ctx, `SELECT seq, base_seq FROM revisions WHERE id = ?`, ref).Scan(&seq, &base); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	rr, err := revisionRowsOf(tx.ctx, tx, ref)
+	if err != nil {
 		return err
 	}
-	var at int64
-	switch {
-	case seq.Valid:
-		at = seq.Int64
-	case base.Valid:
-		at = base.Int64
-	default:
-		if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ? AND seq IS NOT NULL`, spaceID).Scan(&at); err != nil {
+	at := rr.Seq
+	if at == 0 {
+		if at, err = lastSeq(tx, spaceID); err != nil {
 			return err
 		}
 	}
@@ -290,13 +301,11 @@ func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[
 		if _, err := tx.exec(`UPDATE revisions SET base_seq = ? WHERE id = ?`, at, revID); err != nil {
 			return err
 		}
-		if seq.Valid && ref == knownRev && known != nil {
+		onMain := rr.Seq > 0 && rr.Overlay == "" // ref's rows are main@at
+		if onMain && ref == knownRev && known != nil {
 			against = known
-		} else {
-			var err error
-			if against, err = rowsAt(tx.ctx, tx, revisionRows{Space: spaceID, Seq: at}); err != nil {
-				return err
-			}
+		} else if against, err = rowsAt(tx.ctx, tx, revisionRows{Space: spaceID, Seq: at}); err != nil {
+			return err
 		}
 	}
 	var inserts [][]any
