@@ -31,6 +31,8 @@
 # bare), SMALL_API and LARGE_API (host:port), SMALL_SEED and LARGE_SEED (the
 # seeder's JSON lines), DURATION, WARMUP, CONC, ROUNDS.
 set -euo pipefail
+# DOCSAPI_FLAGS: more flags for docsapi serve (e.g. --group-commit=false).
+DOCSAPI_FLAGS=${DOCSAPI_FLAGS:-}
 cd "$(dirname "$0")/.."
 
 SMALL=${SCALE_SMALL:-10000}
@@ -78,7 +80,7 @@ wait_for() { # FILE PATTERN
 }
 
 serve() { # NAME N -> sets api_pid, api
-  "$BIN/docsapi" serve --addr 127.0.0.1:0 --db "$WORK/$2.db" --log-level warn --rate-limit 1000000000 \
+  "$BIN/docsapi" serve --addr 127.0.0.1:0 --db "$WORK/$2.db" --log-level warn --rate-limit 1000000000 $DOCSAPI_FLAGS \
     >"$WORK/$1.out" 2>"$WORK/$1.log" &
   api_pid=$!
   pids+=("$api_pid")
