@@ -1,6 +1,8 @@
 // Package storage owns docsapi's database: connection pools, embedded
-// migrations, and one method per business read or write. Every write runs in
-// exactly one transaction; every list is keyset-paginated.
+// migrations, and one method per business read or write. Every write is
+// atomic: one transaction, or its own savepoint in the transaction that
+// commits it with the writes queued beside it (group commit, groupcommit.go);
+// every list is keyset-paginated.
 //
 // The SQL is portable: what differs between SQLite and PostgreSQL (pools,
 // placeholders, the write lock, migrations, search, backup, errors) is the
@@ -449,7 +451,10 @@ func (t *Tx) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
 // exec is ExecContext with the transaction's own context.
 func (t *Tx) exec(q string, args ...any) (sql.Result, error) { return t.ExecContext(t.ctx, q, args...) }
 
-// Write runs fn in one write transaction; an error from fn rolls it all back.
+// Write runs fn in one write transaction (with group commit, in its own
+// savepoint of a transaction shared with the writes queued beside it); an
+// error from fn rolls all fn wrote back, and Write returns once what fn
+// wrote is durable.
 // Every committed write also bumps the change counter, in the same
 // transaction, so that cached list totals (countCache) are never stale, even
 // for writes made by another process on the same file (docsapi admin).
