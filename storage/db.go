@@ -551,7 +551,9 @@ func commitAndRelease(tx *sql.Tx, release func(error)) error {
 // for the single writer connection, how long it then held it (up to and
 // including the durable commit), how much of that hold the COMMIT took (on
 // SQLite the WAL frames' writes and the fsync; the rest is BEGIN and the
-// statements), and its error (nil when committed).
+// statements), and its error (nil when committed). With group commit each
+// write is told about its batch: its wait until the batch began, the
+// batch's hold and the batch's COMMIT.
 type WriteObserver func(wait, hold, commit time.Duration, err error)
 
 // ObserveWrites installs fn (nil removes it); metrics use it.
