@@ -473,3 +473,79 @@ func TestGroupCommitConcurrentWrites(t *testing.T) {
 		t.Fatalf("batches held %d members, want %d", total, len(errs))
 	}
 }
+
+// TestGroupCommitRequestStepsPerMember: each member of a batch runs its own
+// recorded changes and commit hook inside its savepoint; a failed member's
+// are rolled back with it and stay pending for its request's next write,
+// a committed member's are done.
+func TestGroupCommitRequestStepsPerMember(t *testing.T) {
+	db := gcDB(t, Options{})
+	sizes := batchSizes(db)
+	change := func(id string) context.Context {
+		return RecordingChange(context.Background(), Change{OrganizationID: "o1", Action: "thing.created", TargetType: "thing", TargetID: id})
+	}
+	audited := func() []string {
+		t.Helper()
+		rows, err := db.read.Query(`SELECT target_id FROM audit_recent ORDER BY target_id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var ids []string
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	counter := func() (n int64) {
+		t.Helper()
+		if err := db.read.QueryRow(`SELECT n FROM change_counter WHERE id = 1`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	refused := errors.New("refused")
+	ctxA, ctxB := change("a"), change("b")
+	ctxC := WithCommitHook(change("c"), func(tx *Tx) error { return insertItem(tx, "hook-c") })
+	ctxD := WithCommitHook(change("d"), func(tx *Tx) error { return refused })
+	n0 := counter()
+	release := holdWriter(t, db)
+	wait := queue(t, db, []context.Context{ctxA, ctxB, ctxC, ctxD},
+		func(tx *Tx) error { return insertItem(tx, "a") },
+		func(tx *Tx) error { insertItem(tx, "b"); return refused },
+		func(tx *Tx) error { return insertItem(tx, "c") },
+		func(tx *Tx) error { return insertItem(tx, "d") },
+	)
+	release()
+	errs := wait()
+	if errs[0] != nil || !errors.Is(errs[1], refused) || errs[2] != nil || !errors.Is(errs[3], refused) {
+		t.Fatalf("errors %v, want [nil refused nil refused]", errs)
+	}
+	if got := sizes(); !slices.Equal(got, []int{1, 4}) {
+		t.Fatalf("batch sizes %v, want [1 4]", got)
+	}
+	if got, want := items(t, db), []string{"a", "c", "hook-c"}; !slices.Equal(got, want) {
+		t.Fatalf("stored %v, want %v", got, want)
+	}
+	if got := audited(); !slices.Equal(got, []string{"a", "c"}) {
+		t.Fatalf("audited %v, want [a c]", got)
+	}
+	// The change counter moved for the committed writes (SQLite: one bump
+	// each, in their savepoints; PostgreSQL: one at the batch's COMMIT).
+	if moved := counter() - n0; moved < 1 || (db.dialect.name() == "sqlite" && moved != 1+2) {
+		t.Fatalf("change counter moved by %d (the holding write and two committed members: 3 on SQLite)", moved)
+	}
+	// B's change is still pending for its request's next write; A's is done.
+	for _, ctx := range []context.Context{ctxA, ctxB} {
+		if err := db.Write(ctx, func(*Tx) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := audited(); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Fatalf("audited %v after the requests' next writes, want [a b c]", got)
+	}
+}
