@@ -12,6 +12,8 @@
 # production) and off (warn). Everything lives in a temporary folder that is
 # removed at the end; both servers listen on 127.0.0.1 only.
 set -euo pipefail
+# DOCSAPI_FLAGS: more flags for docsapi serve (e.g. --group-commit=false).
+DOCSAPI_FLAGS=${DOCSAPI_FLAGS:-}
 cd "$(dirname "$0")/.."
 
 DURATION=${DURATION:-10s}
@@ -65,7 +67,7 @@ bare_id=$(field id "$(cat "$work/bare.out")")
 start_docsapi() { # LEVEL -> sets api, api_pid
   # The rate limiter stays on (its cost is part of every request) with a
   # limit no run reaches.
-  "$work/docsapi" serve --addr 127.0.0.1:0 --db "$work/docsapi.db" --log-level "$1" --rate-limit 1000000000 \
+  "$work/docsapi" serve --addr 127.0.0.1:0 --db "$work/docsapi.db" --log-level "$1" --rate-limit 1000000000 $DOCSAPI_FLAGS \
     >"$work/docsapi-$1.out" 2>"$work/docsapi-$1.log" &
   api_pid=$!
   pids+=($api_pid)

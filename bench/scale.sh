@@ -31,6 +31,9 @@
 # bare), SMALL_API and LARGE_API (host:port), SMALL_SEED and LARGE_SEED (the
 # seeder's JSON lines), DURATION, WARMUP, CONC, ROUNDS.
 set -euo pipefail
+# DOCSAPI_FLAGS: more flags for docsapi serve (e.g. --group-commit=false);
+# EXTRA=0 leaves the extra rows (bench/scale-extra.sh) out.
+DOCSAPI_FLAGS=${DOCSAPI_FLAGS:-}
 cd "$(dirname "$0")/.."
 
 SMALL=${SCALE_SMALL:-10000}
@@ -78,7 +81,7 @@ wait_for() { # FILE PATTERN
 }
 
 serve() { # NAME N -> sets api_pid, api
-  "$BIN/docsapi" serve --addr 127.0.0.1:0 --db "$WORK/$2.db" --log-level warn --rate-limit 1000000000 \
+  "$BIN/docsapi" serve --addr 127.0.0.1:0 --db "$WORK/$2.db" --log-level warn --rate-limit 1000000000 $DOCSAPI_FLAGS \
     >"$WORK/$1.out" 2>"$WORK/$1.log" &
   api_pid=$!
   pids+=("$api_pid")
@@ -185,7 +188,7 @@ done
 hwm=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$LARGE_PID/status")
 row "peak RSS MB serving $LARGE spaces (VmHWM) | limit" "$hwm" 200 "-" "< 200" "$(awk -v m="$hwm" 'BEGIN { print (m < 200 ? "ok" : "ABOVE") }')"
 
-if [ -x bench/scale-extra.sh ]; then
+if [ "${EXTRA:-1}" = 1 ] && [ -x bench/scale-extra.sh ]; then
   echo "running bench/scale-extra.sh ..." >&2
   export WORK BIN SMALL_API LARGE_API SMALL_SEED LARGE_SEED DURATION WARMUP CONC ROUNDS
   while IFS= read -r line; do [ -n "$line" ] && rows+=("$line"); done < <(bench/scale-extra.sh)

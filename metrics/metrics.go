@@ -36,6 +36,7 @@ type Registry struct {
 	writeWait prometheus.Histogram
 	writeHold *prometheus.HistogramVec
 	commit    prometheus.Histogram
+	batch     prometheus.Histogram
 	jobs      *prometheus.HistogramVec
 
 	queues *queueCollector
@@ -92,6 +93,11 @@ func New() *Registry {
 			Help:    "Time the COMMIT of committed write transactions took (part of docsapi_db_write_duration_seconds): on SQLite the WAL frames' writes and the fsync; the rest of the hold is the statements.",
 			Buckets: latencyBuckets,
 		}),
+		batch: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "docsapi_db_commit_batch_size",
+			Help:    "Write transactions made durable by one COMMIT (group commit: the writes that queued while the previous COMMIT ran; 1 with --group-commit=false).",
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64},
+		}),
 		jobs: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "docsapi_job_duration_seconds",
 			Help:    "Background job runs, by queue and outcome (ok or error).",
@@ -100,7 +106,7 @@ func New() *Registry {
 		queues: &queueCollector{},
 		series: map[requestLabels]requestSeries{},
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.errors, m.limited, m.writeWait, m.writeHold, m.commit, m.jobs, m.queues,
+	m.reg.MustRegister(m.requests, m.latency, m.errors, m.limited, m.writeWait, m.writeHold, m.commit, m.batch, m.jobs, m.queues,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -169,6 +175,10 @@ func (m *Registry) ObserveWrite(wait, hold, commit time.Duration, err error) {
 	}
 	m.writeHold.WithLabelValues(outcome).Observe(hold.Seconds())
 }
+
+// ObserveBatch records the members of one write transaction (storage's
+// group commit: DB.ObserveBatches).
+func (m *Registry) ObserveBatch(members int) { m.batch.Observe(float64(members)) }
 
 // ObservePools exposes connection pool statistics read at scrape time;
 // stats returns each pool by name ("write", "read").

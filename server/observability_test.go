@@ -37,6 +37,8 @@ func TestMetricsAfterTraffic(t *testing.T) {
 		`docsapi_db_write_wait_seconds_count`,
 		`docsapi_db_write_duration_seconds_count{outcome="commit"}`,
 		`docsapi_db_commit_duration_seconds_count`,
+		`docsapi_db_commit_batch_size_bucket{le="1"}`,
+		`docsapi_db_commit_batch_size_count`,
 		`docsapi_job_queue_depth{queue="deliveries"} 3`,
 		`go_goroutines`,
 	} {

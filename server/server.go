@@ -152,6 +152,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	s := &Server{Config: cfg, DB: db, Resolver: res, Log: log, Metrics: metrics.New(), limits: newLimiters(cfg)}
 	res.Wake = s.Wake
 	db.ObserveWrites(s.Metrics.ObserveWrite)
+	db.ObserveBatches(s.Metrics.ObserveBatch)
 	db.SetActorSource(s.actorOf)
 	s.Metrics.ObservePools(func() map[string]sql.DBStats {
 		w, r := db.Stats()

@@ -1,6 +1,8 @@
 // Package storage owns docsapi's database: connection pools, embedded
-// migrations, and one method per business read or write. Every write runs in
-// exactly one transaction; every list is keyset-paginated.
+// migrations, and one method per business read or write. Every write is
+// atomic: one transaction, or its own savepoint in the transaction that
+// commits it with the writes queued beside it (group commit, groupcommit.go);
+// every list is keyset-paginated.
 //
 // The SQL is portable: what differs between SQLite and PostgreSQL (pools,
 // placeholders, the write lock, migrations, search, backup, errors) is the
@@ -59,6 +61,9 @@ type DB struct {
 	webhookWake   atomic.Pointer[func()] // see OnWebhooksQueued
 	countersRead  countersReader         // the dialect's counterReader (nil: the reader pool)
 	webhookSubs   webhookSubs            // subscribed events by organization (webhooks.go)
+	writes        writeQueue             // write transactions waiting for the writer (groupcommit.go)
+	noGroupCommit bool                   // Options.NoGroupCommit
+	batchObserver atomic.Pointer[func(members int)]
 }
 
 // checkpointPages is the writer's automatic checkpoint threshold in WAL
@@ -80,6 +85,10 @@ type Options struct {
 	// JobLease is how long a claim on background work holds without
 	// renewal (leases.go); default JobLease.
 	JobLease time.Duration
+	// NoGroupCommit runs every write transaction on its own, one COMMIT
+	// (one fsync on SQLite) each, instead of committing the writes that
+	// queued meanwhile together (groupcommit.go). For measuring.
+	NoGroupCommit bool
 }
 
 // Open opens the database target names, a SQLite file path (its folder is
@@ -101,6 +110,7 @@ func Open(target string, opt Options) (*DB, error) {
 	if db.now == nil {
 		db.now = time.Now
 	}
+	db.noGroupCommit = opt.NoGroupCommit
 	if db.jobLease = opt.JobLease; db.jobLease <= 0 {
 		db.jobLease = JobLease
 	}
@@ -441,7 +451,10 @@ func (t *Tx) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
 // exec is ExecContext with the transaction's own context.
 func (t *Tx) exec(q string, args ...any) (sql.Result, error) { return t.ExecContext(t.ctx, q, args...) }
 
-// Write runs fn in one write transaction; an error from fn rolls it all back.
+// Write runs fn in one write transaction (with group commit, in its own
+// savepoint of a transaction shared with the writes queued beside it); an
+// error from fn rolls all fn wrote back, and Write returns once what fn
+// wrote is durable.
 // Every committed write also bumps the change counter, in the same
 // transaction, so that cached list totals (countCache) are never stale, even
 // for writes made by another process on the same file (docsapi admin).
@@ -452,94 +465,40 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 // writeTx is Write; bump false leaves the change counter alone, for writes
 // that no cache depends on (last use of tokens), so they do not empty the
 // read caches of every other request.
+//
+// With group commit (the default, groupcommit.go) the write joins the
+// writes queued behind the one in flight: they run together in one
+// transaction, each in its own savepoint, made durable by one COMMIT.
+// Either way writeTx returns only once the COMMIT that makes its write
+// durable has returned.
 func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) error {
 	if ctx.Value(inPrecondition{}) != nil {
 		return ErrWriteInPrecondition
 	}
+	m := &member{ctx: ctx, bump: bump, fn: fn, queued: time.Now()}
 	// The request's precondition and commit hook (txhooks.go) and the
 	// changes it records (changes.go), when it has any not yet run;
 	// bookkeeping writes (bump false) leave them alone.
-	var pre *txStep[func(context.Context) error]
-	var hook *txStep[func(*Tx) error]
-	var rec *txStep[func() []Change] // changes.go
 	if bump {
-		if pre = pending[func(context.Context) error](ctx, preconditionKey{}); pre != nil {
-			defer pre.mu.Unlock()
+		if m.pre = pending[func(context.Context) error](ctx, preconditionKey{}); m.pre != nil {
+			defer m.pre.mu.Unlock()
 		}
-		if hook = pending[func(*Tx) error](ctx, commitHookKey{}); hook != nil {
-			defer hook.mu.Unlock()
+		if m.hook = pending[func(*Tx) error](ctx, commitHookKey{}); m.hook != nil {
+			defer m.hook.mu.Unlock()
 		}
-		if rec = pending[func() []Change](ctx, recordingKey{}); rec != nil {
-			defer rec.mu.Unlock()
-		}
-	}
-	start := time.Now()
-	begin, bumped := db.dialect.writeContext(ctx, bump)
-	sqlTx, release, err := db.beginWrite(begin)
-	began := time.Now()
-	var t *Tx
-	var committed time.Duration // how long the COMMIT took
-	if err == nil {
-		t = &Tx{tx: sqlTx, db: db, ctx: ctx, steady: context.WithoutCancel(ctx), Now: db.Now()}
-		if pre != nil {
-			// The write lock is held (SQLite: BEGIN IMMEDIATE; PostgreSQL:
-			// the advisory lock its BEGIN took): no write commits until this
-			// transaction ends. The check reads the counters afresh, not
-			// the request's snapshot (counters.go), which may be older.
-			err = pre.fn(context.WithValue(context.WithValue(ctx, inPrecondition{}, true), countersKey{}, (*countersSnapshot)(nil)))
-		}
-		if err == nil {
-			err = fn(t)
-		}
-		if err == nil && hook != nil {
-			err = hook.fn(t)
-		}
-		if err == nil && bump && !bumped {
-			// Before the changes are recorded: the bump also returns the
-			// webhook counter, which tells the webhook sink whether its
-			// summary of the subscriptions still holds (webhookSubs). Under
-			// the write lock its place in the transaction changes nothing else.
-			err = t.QueryRowContext(ctx, bumpReturningWebhooks).Scan(&t.webhooks)
-			t.webhooksKnown = err == nil
-			if errors.Is(err, sql.ErrNoRows) {
-				err = nil // no counter row (a copy-db target mid-copy): nothing to bump, the sink's statement decides
-			}
-		}
-		if err == nil {
-			err = t.recordChanges(ctx, rec)
-		}
-		if err != nil {
-			sqlTx.Rollback()
-			release()
-		} else {
-			committing := time.Now()
-			err = commitAndRelease(sqlTx, release)
-			committed = time.Since(committing)
-		}
-		if err == nil {
-			dropCounters(ctx)
-			if rec != nil {
-				rec.done = true
-			}
-			if pre != nil {
-				pre.done = true
-			}
-			if hook != nil {
-				hook.done = true
-			}
-			for _, f := range t.committed {
-				f()
-			}
+		if m.rec = pending[func() []Change](ctx, recordingKey{}); m.rec != nil {
+			defer m.rec.mu.Unlock()
 		}
 	}
-	held := time.Since(began)
-	if t != nil && len(t.unprepared) > 0 {
-		db.prepareWrites(t.unprepared)
+	if db.noGroupCommit {
+		// One transaction per write: the writer pool's single connection is
+		// the queue (beginWrite waits for it under ctx).
+		m.state.Store(memberTaken)
+		db.runBatch([]*member{m})
+	} else {
+		db.writes.enqueue(db, m)
 	}
-	if obs := db.writeObserver.Load(); obs != nil {
-		(*obs)(began.Sub(start), held, committed, err)
-	}
-	return err
+	return m.finish(db)
 }
 
 // bumpReturningWebhooks is the change-counter bump of a write transaction
@@ -555,11 +514,14 @@ const bumpReturningWebhooks = `UPDATE change_counter SET n = n + 1 WHERE id = 1 
 // a goroutine each for the transaction, its BEGIN and its COMMIT, all on
 // the single writer, and a write that has begun finishes (or fails) on its
 // own in a few milliseconds. release returns the connection (after the
-// commit or rollback, before anything else uses the writer).
-func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, func(), error) {
+// commit or rollback, before anything else uses the writer); given the
+// COMMIT's error, it first ends a transaction SQLite kept open (a COMMIT
+// refused by a deferred constraint or a busy lock leaves it open, and the
+// next BEGIN on the connection would fail).
+func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, func(commitErr error), error) {
 	if db.dialect.locksInBegin() {
 		tx, err := db.write.BeginTx(ctx, nil)
-		return tx, func() {}, err
+		return tx, func(error) {}, err
 	}
 	conn, err := db.write.Conn(ctx)
 	if err != nil {
@@ -570,20 +532,28 @@ func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, func(), error) {
 		conn.Close()
 		return nil, nil, err
 	}
-	return tx, func() { conn.Close() }, nil
+	return tx, func(commitErr error) {
+		if commitErr != nil {
+			conn.ExecContext(context.Background(), `ROLLBACK`) // its error: no transaction was left open
+		}
+		conn.Close()
+	}, nil
 }
 
 // commitAndRelease commits tx and releases its connection (beginWrite).
-func commitAndRelease(tx *sql.Tx, release func()) error {
-	defer release()
-	return tx.Commit()
+func commitAndRelease(tx *sql.Tx, release func(error)) error {
+	err := tx.Commit()
+	release(err)
+	return err
 }
 
 // WriteObserver is told about every write transaction: how long it waited
 // for the single writer connection, how long it then held it (up to and
 // including the durable commit), how much of that hold the COMMIT took (on
 // SQLite the WAL frames' writes and the fsync; the rest is BEGIN and the
-// statements), and its error (nil when committed).
+// statements), and its error (nil when committed). With group commit each
+// write is told about its batch: its wait until the batch began, the
+// batch's hold and the batch's COMMIT.
 type WriteObserver func(wait, hold, commit time.Duration, err error)
 
 // ObserveWrites installs fn (nil removes it); metrics use it.

@@ -17,11 +17,15 @@ import (
 //     before the write itself. No other write can commit meanwhile, in this
 //     process or another, so what it reads is what the write changes: a
 //     compare-and-swap across replicas. Its error rolls the write back.
+//     With group commit (groupcommit.go) such a write only ever runs first
+//     in its batch: what the check reads through the reader pool is then
+//     everything written before it.
 //   - a commit hook (the Idempotency-Key row) runs after the write, just
 //     before the commit, in the same transaction.
 //
-// Each runs in one transaction that commits: when the transaction rolls
-// back, the next write transaction of the request runs it again.
+// Each runs in one write that commits: when the write rolls back (its
+// transaction, or its savepoint in a batch), the next write transaction of
+// the request runs it again.
 
 // ErrWriteInPrecondition is returned by a write attempted from inside a
 // precondition (it would wait for the write lock its own transaction holds).

@@ -1,0 +1,366 @@
+package storage
+
+// Group commit. A durable write's cost is mostly its COMMIT's fsync (about
+// 200 µs on a quiet disk, far more on a busy one: README "Performance"),
+// paid on the single writer. The writes that queue for the writer while a
+// transaction is in flight are therefore run together in one transaction
+// and made durable by one COMMIT, as databases do with concurrent commits'
+// log flushes:
+//
+//   - Leader and followers: a write enqueues itself (a member); when the
+//     writer is free it runs at once (a batch of one, exactly the
+//     transaction it had before), else it waits. Whoever holds the writer
+//     takes the queued members in order (at most maxBatch), runs them,
+//     commits, hands the writer to the next queued member and wakes each of
+//     its batch with its own result. There is no deliberate delay: a batch is
+//     what queued while the previous one ran.
+//   - Each member of a batch of several runs in its own savepoint: its
+//     precondition, its statements, its commit hook, its change-counter bump
+//     and its recorded changes; an error (or a panic, re-raised on the
+//     member's own goroutine) rolls back to the savepoint, so its writes go
+//     and its batch-mates' stay. A member whose request ended before its
+//     turn is skipped. If the engine ended the transaction (a savepoint that
+//     cannot be rolled back to or released) or the COMMIT fails, every
+//     member gets an error and nothing of the batch is committed.
+//   - Nothing is answered before the COMMIT that makes it durable has
+//     returned: a member's afterCommit work, its request steps' done marks
+//     and its counters snapshot's end run on its own goroutine once woken.
+//   - A precondition (WithPrecondition) reads through the reader pool, which
+//     sees committed writes only, not the batch's own: a member with one
+//     only ever runs first in its batch, after the previous batch committed.
+//
+// Options.NoGroupCommit turns it off (one transaction and one COMMIT per
+// write, for measuring).
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// maxBatch bounds the members of one batch, so that a long queue still
+// commits (and answers) every so often.
+const maxBatch = 64
+
+// A member's state: waiting in the queue, taken by the writer (to run in a
+// batch or to lead the next one), or abandoned by its request.
+const (
+	memberWaiting int32 = iota
+	memberTaken
+	memberAbandoned
+)
+
+// savepoint is the name of each member's savepoint (one at a time).
+const (
+	savepoint         = `SAVEPOINT write_member`
+	savepointRollback = `ROLLBACK TO SAVEPOINT write_member`
+	savepointRelease  = `RELEASE SAVEPOINT write_member`
+)
+
+// member is one write transaction's request to the writer.
+type member struct {
+	ctx    context.Context
+	bump   bool
+	fn     func(*Tx) error
+	pre    *txStep[func(context.Context) error]
+	hook   *txStep[func(*Tx) error]
+	rec    *txStep[func() []Change]
+	queued time.Time
+
+	state atomic.Int32
+	wake  chan bool // one message: true to lead the next batch, false when done
+
+	// Set by the writer before the member is woken.
+	t         *Tx
+	err       error
+	committed bool
+	panicked  bool
+	panicVal  any
+	began     time.Time     // its transaction's BEGIN returned (zero: never began)
+	held      time.Duration // from then to the end of the COMMIT or rollback
+	commit    time.Duration // the COMMIT's share of held
+}
+
+// writeQueue is the members waiting for the writer.
+type writeQueue struct {
+	mu   sync.Mutex
+	busy bool // a leader holds the writer
+	q    []*member
+}
+
+// enqueue runs m: at once when the writer is free, else once a leader ran
+// it in a batch (or handed it the writer). A request that ends while it
+// waits leaves the queue with its context's error.
+func (w *writeQueue) enqueue(db *DB, m *member) {
+	w.mu.Lock()
+	if !w.busy {
+		w.busy = true
+		w.mu.Unlock()
+		m.state.Store(memberTaken)
+		db.lead(m)
+		return
+	}
+	m.wake = make(chan bool, 1)
+	w.q = append(w.q, m)
+	w.mu.Unlock()
+	var lead bool
+	select {
+	case lead = <-m.wake:
+	case <-m.ctx.Done():
+		if m.state.CompareAndSwap(memberWaiting, memberAbandoned) {
+			m.err = m.ctx.Err()
+			return
+		}
+		lead = <-m.wake // taken meanwhile: its answer follows
+	}
+	if lead {
+		db.lead(m)
+	}
+}
+
+// take removes from the queue the members that join first's batch, in
+// order. A member with a precondition is left to lead a batch of its own.
+func (w *writeQueue) take(first *member) []*member {
+	batch := []*member{first}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	i := 0
+	for ; i < len(w.q) && len(batch) < maxBatch; i++ {
+		m := w.q[i]
+		if m.pre != nil {
+			break
+		}
+		if m.state.CompareAndSwap(memberWaiting, memberTaken) {
+			batch = append(batch, m)
+		}
+	}
+	n := copy(w.q, w.q[i:])
+	clear(w.q[n:])
+	w.q = w.q[:n]
+	return batch
+}
+
+// handOff takes the next waiting member to lead, or frees the writer.
+func (w *writeQueue) handOff() *member {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for len(w.q) > 0 {
+		m := w.q[0]
+		w.q[0] = nil
+		w.q = w.q[1:]
+		if m.state.CompareAndSwap(memberWaiting, memberTaken) {
+			return m
+		}
+	}
+	w.busy = false
+	return nil
+}
+
+// queued is how many members wait (tests).
+func (w *writeQueue) queued() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, m := range w.q {
+		if m.state.Load() == memberWaiting {
+			n++
+		}
+	}
+	return n
+}
+
+// lead runs first's batch while holding the writer, then hands the writer
+// on before waking the batch (the next batch's BEGIN need not wait for them).
+func (db *DB) lead(first *member) {
+	batch := db.writes.take(first)
+	db.runBatch(batch)
+	if next := db.writes.handOff(); next != nil {
+		next.wake <- true
+	}
+	for _, m := range batch[1:] {
+		m.wake <- false
+	}
+}
+
+// runBatch runs batch in one write transaction and commits it. A batch of
+// one runs without a savepoint and begins under its request's context,
+// as every write did before group commit; a larger one never depends on
+// one member's context.
+func (db *DB) runBatch(batch []*member) {
+	if obs := db.batchObserver.Load(); obs != nil {
+		(*obs)(len(batch))
+	}
+	solo := len(batch) == 1
+	bump := false
+	for _, m := range batch {
+		bump = bump || m.bump
+	}
+	ctx := batch[0].ctx
+	if !solo {
+		ctx = context.WithoutCancel(ctx)
+	}
+	begin, bumped := db.dialect.writeContext(ctx, bump)
+	sqlTx, release, err := db.beginWrite(begin)
+	began := time.Now()
+	if err != nil {
+		for _, m := range batch {
+			m.err, m.began = err, began
+		}
+		return
+	}
+	ok := 0        // members whose write stands
+	var lost error // the engine ended the transaction
+	for _, m := range batch {
+		m.began = began
+		if err := m.ctx.Err(); err != nil {
+			m.err = err // its request ended before its turn
+			continue
+		}
+		m.t = &Tx{tx: sqlTx, db: db, ctx: m.ctx, steady: context.WithoutCancel(m.ctx), Now: db.Now()}
+		if solo {
+			if m.err = m.run(bumped); m.err == nil {
+				ok++
+			}
+			break
+		}
+		if _, err := m.t.exec(savepoint); err != nil {
+			lost = err
+			break
+		}
+		m.err = m.run(bumped)
+		if m.err != nil {
+			if _, err := m.t.exec(savepointRollback); err != nil {
+				lost = err
+				break
+			}
+		}
+		if _, err := m.t.exec(savepointRelease); err != nil {
+			lost = err
+			break
+		}
+		if m.err == nil {
+			ok++
+		}
+	}
+	var commit time.Duration
+	switch {
+	case lost != nil:
+		release(sqlTx.Rollback())
+		for _, m := range batch {
+			if m.err == nil {
+				m.err = fmt.Errorf("storage: the write's transaction ended before its commit (a batch-mate's statement or the engine ended it): %w", lost)
+			}
+		}
+	case ok == 0:
+		release(sqlTx.Rollback())
+	default:
+		committing := time.Now()
+		err := commitAndRelease(sqlTx, release)
+		commit = time.Since(committing)
+		for _, m := range batch {
+			if m.err == nil && m.t != nil {
+				m.err = err
+				m.committed = err == nil
+			}
+		}
+	}
+	held := time.Since(began)
+	for _, m := range batch {
+		m.held = held
+		if m.committed {
+			m.commit = commit
+		}
+	}
+}
+
+// run is the member's part of the transaction: its precondition, its
+// statements, its commit hook, the change-counter bump and the changes it
+// records. A panic is recovered here (the writer goes on) and re-raised
+// by finish on the member's own goroutine.
+func (m *member) run(bumped bool) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			m.panicked, m.panicVal = true, p
+			err = fmt.Errorf("storage: write panicked: %v", p)
+		}
+	}()
+	t := m.t
+	if m.pre != nil {
+		// The write lock is held (SQLite: BEGIN IMMEDIATE; PostgreSQL: the
+		// advisory lock its BEGIN took) and the member is first in its
+		// batch: no write commits until this transaction ends, and none is
+		// pending in it. The check reads the counters afresh, not the
+		// request's snapshot (counters.go), which may be older.
+		err = m.pre.fn(context.WithValue(context.WithValue(m.ctx, inPrecondition{}, true), countersKey{}, (*countersSnapshot)(nil)))
+	}
+	if err == nil {
+		err = m.fn(t)
+	}
+	if err == nil && m.hook != nil {
+		err = m.hook.fn(t)
+	}
+	if err == nil && m.bump && !bumped {
+		// Before the changes are recorded: the bump also returns the
+		// webhook counter, which tells the webhook sink whether its
+		// summary of the subscriptions still holds (webhookSubs). Under
+		// the write lock its place in the transaction changes nothing else.
+		err = t.QueryRowContext(m.ctx, bumpReturningWebhooks).Scan(&t.webhooks)
+		t.webhooksKnown = err == nil
+		if errors.Is(err, sql.ErrNoRows) {
+			err = nil // no counter row (a copy-db target mid-copy): nothing to bump, the sink's statement decides
+		}
+	}
+	if err == nil {
+		err = t.recordChanges(m.ctx, m.rec)
+	}
+	return err
+}
+
+// finish is the member's end on its own goroutine, once its batch has
+// committed or rolled back: what waits for the commit, the statements to
+// prepare, the observer, and a panic of its fn re-raised.
+func (m *member) finish(db *DB) error {
+	if m.committed {
+		dropCounters(m.ctx)
+		if m.rec != nil {
+			m.rec.done = true
+		}
+		if m.pre != nil {
+			m.pre.done = true
+		}
+		if m.hook != nil {
+			m.hook.done = true
+		}
+		for _, f := range m.t.committed {
+			f()
+		}
+	}
+	if m.t != nil && len(m.t.unprepared) > 0 {
+		db.prepareWrites(m.t.unprepared)
+	}
+	if obs := db.writeObserver.Load(); obs != nil {
+		began := m.began
+		if began.IsZero() {
+			began = time.Now()
+		}
+		(*obs)(began.Sub(m.queued), m.held, m.commit, m.err)
+	}
+	if m.panicked {
+		panic(m.panicVal)
+	}
+	return m.err
+}
+
+// ObserveBatches installs fn (nil removes it), told the number of members
+// of every write transaction (1 without group commit); metrics use it.
+func (db *DB) ObserveBatches(fn func(members int)) {
+	if fn == nil {
+		db.batchObserver.Store(nil)
+		return
+	}
+	db.batchObserver.Store(&fn)
+}
