@@ -142,7 +142,23 @@ type partialTree struct {
 
 // PageReads counts what a partial page edit read (tests: it must not grow
 // with the space).
-type PageReads struct{ Statements, Rows int }
+type PageReads struct {
+	Statements, Rows int
+	// queries are the statements run, with their arguments (a test asks
+	// the engine for their plans).
+	queries []loggedQuery
+}
+
+type loggedQuery struct {
+	sql  string
+	args []any
+}
+
+func (r *PageReads) add(sql string, args []any, rows int) {
+	r.Statements++
+	r.Rows += rows
+	r.queries = append(r.queries, loggedQuery{sql, args})
+}
 
 type pageReadsKey struct{}
 
@@ -171,8 +187,9 @@ const aliveChildren = `x.to_seq = ? AND x.parent_id = ? AND x.page_id <> ?`
 // rowsWhere reads alive rows of the space satisfying cond (then tail:
 // ORDER BY, LIMIT).
 func (pt *partialTree) rowsWhere(cond, tail string, args ...any) ([]pageRow, error) {
-	rows, err := pt.tx.QueryContext(pt.tx.ctx, `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x WHERE x.space_id = ? AND `+cond+tail,
-		append([]any{pt.space}, args...)...)
+	q := `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x WHERE x.space_id = ? AND ` + cond + tail
+	args = append([]any{pt.space}, args...)
+	rows, err := pt.tx.QueryContext(pt.tx.ctx, q, args...)
 	var out []pageRow
 	err = eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 		var r pageRow
@@ -180,8 +197,7 @@ func (pt *partialTree) rowsWhere(cond, tail string, args ...any) ([]pageRow, err
 		out = append(out, r)
 		return err
 	})
-	pt.reads.Statements++
-	pt.reads.Rows += len(out)
+	pt.reads.add(q, args, len(out))
 	return out, err
 }
 
@@ -190,17 +206,19 @@ func (pt *partialTree) Page(id string) (*TreePage, error) {
 		return p, nil
 	}
 	var md string
-	p, err := scanPage(pt.tx.QueryRowContext(pt.tx.ctx, `SELECT `+pageCols+`, v.markdown FROM (SELECT x.page_id, x.version, x.parent_id, x.position, x.path
- FROM main_pages x WHERE x.space_id = ? AND `+aliveByID+`) rp JOIN page_versions v ON v.hash = rp.version`, pt.space, aliveSeq, id), &md)
-	pt.reads.Statements++
+	q := `SELECT ` + pageCols + `, v.markdown FROM (SELECT x.page_id, x.version, x.parent_id, x.position, x.path
+ FROM main_pages x WHERE x.space_id = ? AND ` + aliveByID + `) rp JOIN page_versions v ON v.hash = rp.version`
+	args := []any{pt.space, aliveSeq, id}
+	p, err := scanPage(pt.tx.QueryRowContext(pt.tx.ctx, q, args...), &md)
 	if errors.Is(err, ErrNotFound) {
+		pt.reads.add(q, args, 0)
 		pt.pages[id] = nil
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	pt.reads.Rows++
+	pt.reads.add(q, args, 1)
 	p.Markdown = md
 	tp := &TreePage{ContentPage: p, bodySet: true, storedSlug: p.Slug}
 	pt.pages[id] = tp
@@ -503,7 +521,9 @@ func (pt *partialTree) descendants(id string, each func(r pageRow, parentOld str
 				paths[p.id] = p.path
 				args = append(args, p.id)
 			}
-			rows, err := pt.rowsWhere(`x.to_seq = ? AND x.parent_id IN (`+placeholders(len(chunk))+`)`, ` ORDER BY x.page_id`, args...)
+			// No ORDER BY: by page id SQLite would walk the space's rows
+			// in primary-key order rather than seek main_pages_alive.
+			rows, err := pt.rowsWhere(`x.to_seq = ? AND x.parent_id IN (`+placeholders(len(chunk))+`)`, "", args...)
 			if err != nil {
 				return err
 			}

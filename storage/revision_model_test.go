@@ -679,14 +679,59 @@ func TestRevisionRowsPerEditDoNotGrow(t *testing.T) {
 			p, _, _ := tr.Find("page-7-1")
 			p.SetBody("in the change request")
 		})))
-		return strings.Join(out, "; ")
+		// The page edits of the resolvers on the main content (partial
+		// path): rows written, and rows read, do not grow either.
+		var reads []string
+		pageEdit := func(fn func(pt PageTree) error) {
+			t.Helper()
+			var r PageReads
+			rev, err := db.CreateRevision(CountingPageReads(ctx, &r), RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Pages: fn})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Statements == 0 {
+				t.Fatalf("a page edit of %d pages did not take the partial path", pages)
+			}
+			out = append(out, rows(rev))
+			checkPlans(t, db, r)
+			reads = append(reads, fmt.Sprintf("%d statements %d rows", r.Statements, r.Rows))
+		}
+		newPage := func(id, slug string) *TreePage {
+			p := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: slug}}
+			p.SetBody("new")
+			return p
+		}
+		three := 3
+		pageEdit(func(pt PageTree) error { return pt.Insert(newPage("appended", "appended"), "part-4", nil) })
+		pageEdit(func(pt PageTree) error { return pt.Insert(newPage("inserted", "page-4-1"), "part-4", &three) }) // takes page-4-1-2
+		pageEdit(func(pt PageTree) error { return pt.Move("page-5-2", "part-6", &three) })
+		pageEdit(func(pt PageTree) error {
+			p, err := pt.Page("page-2-2")
+			p.Slug, p.Dirty = "renamed", true
+			return err
+		})
+		pageEdit(func(pt PageTree) error { return pt.Delete("page-1-1") })
+		pageEdit(func(pt PageTree) error {
+			p, err := pt.Page("page-8-9")
+			p.SetBody("content")
+			return err
+		})
+		return strings.Join(out, "; ") + " | " + strings.Join(reads, "; ")
 	}
-	want := "1 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 0 closed, 0 inserted, 1 overlay"
+	want := "1 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 0 closed, 0 inserted, 1 overlay; " +
+		"0 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 0 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay"
+	var reads []string
 	for _, pages := range []int{1_000, 10_000} {
-		if got := written(pages); got != want {
+		got, read, _ := strings.Cut(written(pages), " | ")
+		if got != want {
 			t.Errorf("%d pages: %s, want %s", pages, got, want)
 		}
+		reads = append(reads, read)
 	}
+	if reads[0] != reads[1] {
+		t.Errorf("rows read per page edit grow: 1,000 pages: %s; 10,000 pages: %s", reads[0], reads[1])
+	}
+	t.Logf("reads per page edit (append, insert at 3, move, rename, delete, body): %s", reads[1])
 }
 
 // A one-page edit resolves its page's links as the whole tree would: a link
@@ -737,6 +782,43 @@ func TestOnePageEditResolvesLinksAsTheWholeTree(t *testing.T) {
 		links, _, err := db.ListLinks(ctx, head, page, "", PageQuery{Limit: 10})
 		if err != nil || len(links.Items) != 1 || links.Items[0].Target+" "+links.Items[0].Status != want {
 			t.Errorf("link of %s: %+v %v, want %s", page, links.Items, err, want)
+		}
+	}
+}
+
+// checkPlans asks SQLite how it runs each statement a partial page edit
+// ran: every table is searched through an index on more than the space
+// (a seek), none scanned: what would cost rows in proportion to the space.
+func checkPlans(t *testing.T, db *DB, r PageReads) {
+	t.Helper()
+	if db.Engine() != "sqlite" {
+		return
+	}
+	for _, q := range r.queries {
+		rows, err := db.r().QueryContext(context.Background(), `EXPLAIN QUERY PLAN `+q.sql, q.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		for _, line := range plan {
+			// A table scanned, or searched by the space alone: rows in
+			// proportion to the space.
+			scan := strings.HasPrefix(line, "SCAN ") && !strings.HasPrefix(line, "SCAN y") && !strings.HasPrefix(line, "SCAN rp")
+			if scan || strings.Contains(line, "(space_id=?)") || strings.Contains(line, "(space_id=? AND to_seq=?)") {
+				t.Errorf("a page edit's statement scans a table:\n%s\nplan: %s", q.sql, strings.Join(plan, "; "))
+			}
+		}
+		if testing.Verbose() {
+			t.Logf("%s\n  %s", q.sql, strings.Join(plan, "; "))
 		}
 	}
 }

@@ -360,11 +360,11 @@ func (a onePageAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
 	q, args := a.rows.sql("x.path IN ("+placeholders(len(paths))+")", anySlice(paths)...)
 	rows, err := a.tx.QueryContext(a.tx.ctx, `SELECT y.page_id, y.path FROM (`+q+`) y`, args...)
 	with := &Tree{Pages: slices.Clone(t.Pages), Files: t.Files}
-	found := 0
+	found, read := 0, 0
 	if eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 		tp := &TreePage{}
 		err := sc.Scan(&tp.ID, &tp.Path)
-		a.reads.Rows++
+		read++
 		if _, moved := a.placed[tp.ID]; !moved {
 			with.Pages = append(with.Pages, tp)
 			found++
@@ -375,7 +375,7 @@ func (a onePageAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
 		// fails the transaction's next statement anyway).
 		return links
 	}
-	a.reads.Statements++
+	a.reads.add(`SELECT y.page_id, y.path FROM (`+q+`) y`, args, read)
 	ids := make([]string, 0, len(a.placed))
 	for id := range a.placed {
 		ids = append(ids, id)
