@@ -197,7 +197,8 @@ func refreshLinks(m *mTree, versioned map[string]bool) {
 }
 
 func TestRevisionStorageModel(t *testing.T) {
-	ctx := context.Background()
+	var partial PageReads
+	ctx := CountingPageReads(context.Background(), &partial)
 	db, err := Open(testTarget(t), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -228,8 +229,9 @@ func TestRevisionStorageModel(t *testing.T) {
 	}
 
 	// mutate applies one random edit to m (a fresh copy) and returns the
-	// ids whose bodies it changed.
-	mutate := func(m *mTree) map[string]bool {
+	// ids whose bodies it changed, and for an edit of pages the same edit
+	// through PageTree (nil for files) with the ids it gives a version.
+	mutate := func(m *mTree) (map[string]bool, func(pt PageTree, created time.Time) error, map[string]bool) {
 		seq++
 		rows := m.rows()
 		edited := map[string]bool{}
@@ -239,39 +241,74 @@ func TestRevisionStorageModel(t *testing.T) {
 			}
 			return rows[rng.IntN(len(rows))].path
 		}
-		insertAt := func(p *mPage, exclude string) {
-			list := &m.pages
+		insertAt := func(p *mPage, exclude string) (string, int) {
+			list, parentID := &m.pages, ""
 			if cand := m.rows(); len(cand) > 0 && rng.IntN(3) > 0 {
 				parent := cand[rng.IntN(len(cand))].p
 				if exclude == "" || !inSubtree(m, exclude, parent.id) {
-					list = &parent.children
+					list, parentID = &parent.children, parent.id
 				}
 			}
-			*list = slices.Insert(*list, rng.IntN(len(*list)+1), p)
+			i := rng.IntN(len(*list) + 1)
+			*list = slices.Insert(*list, i, p)
+			return parentID, i
+		}
+		var pageOp func(pt PageTree, created time.Time) error
+		versioned := map[string]bool{}
+		loaded := func(pt PageTree, id string) (*TreePage, error) {
+			p, err := pt.Page(id)
+			if err == nil && p == nil {
+				err = fmt.Errorf("page %s not found", id)
+			}
+			return p, err
 		}
 		switch op := rng.IntN(10); {
 		case op < 3 || len(rows) < 3: // insert a page
 			id := fmt.Sprintf("p%d", seq)
 			p := &mPage{id: id, title: "Page " + id, slug: "s" + id, link: randomPath()}
 			p.body = fmt.Sprintf("body %d link:%s", seq, p.link)
-			insertAt(p, "")
+			parent, i := insertAt(p, "")
+			versioned[id] = true
+			pageOp = func(pt PageTree, created time.Time) error {
+				tp := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: p.title, Slug: p.slug, CreatedAt: created}}
+				tp.SetBody(p.body)
+				return pt.Insert(tp, parent, &i)
+			}
 		case op == 3: // move a page (with its subtree)
 			p := rows[rng.IntN(len(rows))].p
 			_, list, i := m.find(p.id)
 			*list = slices.Delete(*list, i, i+1)
-			insertAt(p, p.id)
+			parent, at := insertAt(p, p.id)
+			pageOp = func(pt PageTree, _ time.Time) error { return pt.Move(p.id, parent, &at) }
 		case op == 4: // rename a slug: the subtree's paths change
 			p := rows[rng.IntN(len(rows))].p
 			p.slug = fmt.Sprintf("r%d-%s", seq, p.id)
+			versioned[p.id] = true
+			pageOp = func(pt PageTree, _ time.Time) error {
+				tp, err := loaded(pt, p.id)
+				if err == nil {
+					tp.Slug, tp.Dirty = p.slug, true
+				}
+				return err
+			}
 		case op == 5 || op == 6: // edit a body
 			p := rows[rng.IntN(len(rows))].p
 			p.link = randomPath()
 			p.body = fmt.Sprintf("body %d link:%s", seq, p.link)
 			edited[p.id] = true
+			versioned[p.id] = true
+			pageOp = func(pt PageTree, _ time.Time) error {
+				tp, err := loaded(pt, p.id)
+				if err == nil {
+					tp.SetBody(p.body)
+				}
+				return err
+			}
 		case op == 7: // delete a subtree
 			p := rows[rng.IntN(len(rows))].p
 			_, list, i := m.find(p.id)
 			*list = slices.Delete(*list, i, i+1)
+			pageOp = func(pt PageTree, _ time.Time) error { return pt.Delete(p.id) }
 		case op == 8: // add a file
 			m.files[fmt.Sprintf("f%d", seq)] = fmt.Sprintf("file-%d.txt", rng.IntN(4))
 		default: // remove a file
@@ -280,19 +317,25 @@ func TestRevisionStorageModel(t *testing.T) {
 				break
 			}
 		}
-		return edited
+		return edited, pageOp, versioned
 	}
 
-	// write runs one edit of the revision base as a new revision.
-	write := func(c RevisionChange, base *mTree) (string, *mTree) {
+	// write runs one edit of the revision base as a new revision; with
+	// pages, an edit of pages goes through PageTree (the resolvers' way:
+	// on the main content the partial path).
+	write := func(c RevisionChange, base *mTree, pages bool) (string, *mTree) {
 		t.Helper()
 		m := base.clone()
-		edited := mutate(m)
+		edited, pageOp, versioned := mutate(m)
 		created := time.UnixMilli(int64(seq) * 1000)
 		c.SpaceID, c.Analyzer = space, modelAnalyzer{}
 		c.Edit = func(tr *Tree) error {
 			refreshLinks(m, syncTree(tr, m, edited, created))
 			return nil
+		}
+		if pages && pageOp != nil {
+			refreshLinks(m, versioned)
+			c.Edit, c.Pages = nil, func(pt PageTree) error { return pageOp(pt, created) }
 		}
 		rev, err := db.CreateRevision(ctx, c)
 		if err != nil {
@@ -309,8 +352,8 @@ func TestRevisionStorageModel(t *testing.T) {
 	}
 	for step := range ops {
 		switch k := rng.IntN(20); {
-		case k < 9: // edit the main content
-			rev, m := write(RevisionChange{Activate: true}, revisions[head])
+		case k < 8: // edit the main content (half of them through PageTree)
+			rev, m := write(RevisionChange{Activate: true}, revisions[head], rng.IntN(2) == 0)
 			record(rev, m)
 			head = rev
 		case k == 8 && len(revisions[head].rows()) > 0: // a one-page edit (RevisionChange.Page)
@@ -338,11 +381,11 @@ func TestRevisionStorageModel(t *testing.T) {
 			record(rev, m)
 			head = rev
 		case k == 9: // a revision of the main content, not activated
-			rev, m := write(RevisionChange{}, revisions[head])
+			rev, m := write(RevisionChange{}, revisions[head], false)
 			record(rev, m)
 		case k == 10: // activate an edit of an older revision
 			base := order[rng.IntN(len(order))]
-			rev, m := write(RevisionChange{Base: base, Activate: true}, revisions[base])
+			rev, m := write(RevisionChange{Base: base, Activate: true}, revisions[base], rng.IntN(2) == 0)
 			record(rev, m)
 			head = rev
 		case k == 11 || len(open) == 0: // open a change request
@@ -353,7 +396,7 @@ func TestRevisionStorageModel(t *testing.T) {
 			open = append(open, &cr{id: c.ID, head: c.Revision})
 		case k < 16: // edit a change request
 			c := open[rng.IntN(len(open))]
-			rev, m := write(RevisionChange{ChangeRequest: c.id, Author: b.User.ID}, revisions[c.head])
+			rev, m := write(RevisionChange{ChangeRequest: c.id, Author: b.User.ID}, revisions[c.head], rng.IntN(2) == 0)
 			record(rev, m)
 			c.head = rev
 		case k < 18: // update a change request from the main content
@@ -410,6 +453,9 @@ func TestRevisionStorageModel(t *testing.T) {
 	}
 	if n := count(t, db, `SELECT COUNT(*) FROM main_pages WHERE to_seq < ?`, aliveSeq); n == 0 {
 		t.Fatal("no main-line row was closed")
+	}
+	if partial.Statements == 0 {
+		t.Fatal("no edit went through the partial path")
 	}
 }
 
