@@ -289,6 +289,17 @@ func (pt *partialTree) Move(id, parentID string, index *int) error {
 	if p == nil {
 		return ErrNotFound
 	}
+	// Under itself the parent would not be in the tree any more (what the
+	// whole tree answers); the resolver refuses it before.
+	if parentID != "" {
+		inside, err := pt.IsUnder(parentID, id)
+		if err != nil {
+			return err
+		}
+		if inside || parentID == id {
+			return ErrNotFound
+		}
+	}
 	return pt.setOp(pageOp{kind: "move", page: p, id: id, parent: parentID, index: index})
 }
 

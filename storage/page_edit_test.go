@@ -274,3 +274,31 @@ func (db *DB) spaceHeadRevision(spaceID string) (string, error) {
 	err := db.r().QueryRowContext(context.Background(), `SELECT revision_id FROM spaces WHERE id = ?`, spaceID).Scan(&rev)
 	return rev, err
 }
+
+// A move under the page's own subtree, unchecked by the caller, is refused
+// by both paths (the whole tree no longer holds the parent) and writes
+// nothing.
+func TestPageMoveUnderItselfRefused(t *testing.T) {
+	ctx := context.Background()
+	db, sp := testSpace(t)
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Edit: func(tr *Tree) error {
+		child := &TreePage{ContentPage: ContentPage{ID: "child", Type: "document", Title: "c", Slug: "c"}, Dirty: true}
+		tr.Pages = []*TreePage{{ContentPage: ContentPage{ID: "top", Type: "document", Title: "t", Slug: "t"}, Dirty: true, Children: []*TreePage{child}}}
+		return nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	head, _ := db.spaceHeadRevision(sp.ID)
+	for _, whole := range []bool{false, true} {
+		for _, parent := range []string{"top", "child"} {
+			_, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, WholeTree: whole,
+				Pages: func(pt PageTree) error { return pt.Move("top", parent, nil) }})
+			if !errors.Is(err, ErrNotFound) {
+				t.Errorf("whole tree %v, under %s: %v", whole, parent, err)
+			}
+		}
+	}
+	if now, _ := db.spaceHeadRevision(sp.ID); now != head {
+		t.Fatalf("a refused move wrote revision %s", now)
+	}
+}
