@@ -21,7 +21,8 @@
 #   active revision stands) and cold: the first after an edit of a page of
 #   the searched space (unmeasured, before each of COLD searches), which
 #   ranks anew (README, Performance). Targets: under 20 ms and 5 ms. Also the
-#   median time of such a one-page edit, the seeding time and database size.
+#   median time of such a one-page edit, of a createPage and of a movePage
+#   in that space (COLD each), the seeding time and database size.
 #
 # Output on stdout: one row per measurement. Called by bench/scale.sh (which
 # exports BIN, WORK, SMALL_SEED, ...) it prints its tab-separated rows
@@ -154,6 +155,35 @@ read -r broad_cold broad_cold_cpu <<<"$(search_cold "common+subject")"
 read -r selective_cold selective_cold_cpu <<<"$(search_cold "topic42")"
 edit_ms=$(cat "$own/edit_ms")
 
+# page_edit NAME -> the median ms of COLD GraphQL page edits NAME in the
+# search space (createPage or movePage; the answer must hold a revision).
+part_id() { curl -sf -H "$auth" "http://$api/v1/spaces/$search_space/content/path/$1" | jq -r .id; }
+part1=$(part_id part-1); part2=$(part_id part-2); part3=$(part_id part-3)
+move_page=$(part_id part-2/page-201)
+[ -n "$part1" ] && [ -n "$part2" ] && [ -n "$part3" ] && [ -n "$move_page" ] || { echo "scale-extra: parts of the search space not found" >&2; exit 1; }
+gql() {
+  local out
+  out=$(curl -sf -H "$auth" -H 'Content-Type: application/json' -d "$2" "http://$api/graphql")
+  jq -e ".data.$1.revision" >/dev/null <<<"$out" || { echo "scale-extra: $1 failed: $out" >&2; exit 1; }
+}
+page_edit() {
+  local i e0 e1 body edits=()
+  for i in $(seq 1 "$COLD"); do
+    case $1 in
+      # a new page under part-1: appended on odd rounds, at index 3 on even ones
+      createPage) body="{\"query\":\"mutation(\$s: ID!, \$p: ID!, \$t: String!, \$i: Int) { createPage(target: {space: \$s}, input: {title: \$t, parent: \$p, index: \$i, markdown: \\\"new page\\\"}) { revision } }\",\"variables\":{\"s\":\"$search_space\",\"p\":\"$part1\",\"t\":\"New page $i\",\"i\":$([ $((i % 2)) = 0 ] && echo 3 || echo null)}}" ;;
+      # part-2/page-201 to index 3 of part-3, then back to index 1 of part-2
+      movePage) body="{\"query\":\"mutation(\$s: ID!, \$id: ID!, \$p: ID!, \$i: Int) { movePage(target: {space: \$s}, pageId: \$id, input: {parent: \$p, index: \$i}) { revision } }\",\"variables\":{\"s\":\"$search_space\",\"id\":\"$move_page\",\"p\":\"$([ $((i % 2)) = 1 ] && echo "$part3" || echo "$part2")\",\"i\":$([ $((i % 2)) = 1 ] && echo 3 || echo 1)}}" ;;
+    esac
+    e0=$(date +%s%N); gql "$1" "$body"; e1=$(date +%s%N)
+    edits+=("$(( (e1 - e0) / 10000 ))")
+  done
+  printf '%s\n' "${edits[@]}" | sort -g | awk '{ v[NR] = $1 } END { printf "%.1f\n", v[int((NR + 1) / 2)] / 100 }'
+}
+echo "scale-extra: page edits in the $PAGES-page space ..." >&2
+create_ms=$(page_edit createPage)
+move_ms=$(page_edit movePage)
+
 # row MEASURE A B RATIO TARGET VERDICT FIGURE
 row() {
   if [ "$FORMAT" = tsv ]; then
@@ -190,4 +220,6 @@ row "search p50 ms, broad, first after an edit of the searched space (a page rew
 row "search p50 ms, selective ($pct pages match), between writes" "$selective" "-" "-" "< 5 ms" "$(under "$selective" 5)" "$selective ms"
 row "search p50 ms, selective, first after an edit of the searched space (median of $COLD; b: server CPU ms)" "$selective_cold" "$selective_cold_cpu" "-" "< 5 ms" "$(under "$selective_cold" 5)" "$selective_cold ms (server CPU $selective_cold_cpu ms)"
 row "one-page edit (GraphQL updatePage) in the $PAGES-page space, median ms of $COLD" "$edit_ms" "-" "-" "-" "-" "$edit_ms ms"
+row "createPage (GraphQL, under a part of 100 pages, appended or at index 3) in the $PAGES-page space, median ms of $COLD" "$create_ms" "-" "-" "-" "-" "$create_ms ms"
+row "movePage (GraphQL, a page between two parts, at index 3 or 1) in the $PAGES-page space, median ms of $COLD" "$move_ms" "-" "-" "-" "-" "$move_ms ms"
 row "seeding $SPACES spaces and $PAGES pages, s; database MB" "$seed_s" "$db_mb" "-" "-" "-" "$seed_s s, $db_mb MB"

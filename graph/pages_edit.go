@@ -39,14 +39,18 @@ var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 // change request's content (its head moves; the space needs the same edit
 // role and must be live).
 func (r *Resolver) changeContent(ctx context.Context, target model.ContentTarget, edit func(t *storage.Tree) error) (contentScope, string, error) {
-	return r.changeOnePage(ctx, target, "", edit)
+	return r.changeWith(ctx, target, storage.RevisionChange{Edit: edit})
 }
 
-// changeOnePage is changeContent for an edit that changes only the content
-// of page onePage ("": any edit), not its slug, place or children: on the
-// main content the storage then reads and writes that page only
-// (storage.RevisionChange.Page).
-func (r *Resolver) changeOnePage(ctx context.Context, target model.ContentTarget, onePage string, edit func(t *storage.Tree) error) (contentScope, string, error) {
+// changePages is changeContent for an edit of pages (create, move, delete,
+// update): on the main content the storage reads and writes only what the
+// edit touches (storage.PageTree); on a change request it is the whole
+// tree.
+func (r *Resolver) changePages(ctx context.Context, target model.ContentTarget, edit func(t storage.PageTree) error) (contentScope, string, error) {
+	return r.changeWith(ctx, target, storage.RevisionChange{Pages: edit})
+}
+
+func (r *Resolver) changeWith(ctx context.Context, target model.ContentTarget, c storage.RevisionChange) (contentScope, string, error) {
 	if target.Space == nil || *target.Space == "" {
 		return contentScope{}, "", apierr.Invalid("target.space", "is required (with changeRequest: the change request's space)")
 	}
@@ -54,41 +58,40 @@ func (r *Resolver) changeOnePage(ctx context.Context, target model.ContentTarget
 	if err != nil {
 		return cs, "", err
 	}
-	rev, err := r.writeRevisionIn(ctx, cs, target.ChangeRequest, onePage, edit)
+	rev, err := r.writeRevisionIn(ctx, cs, target.ChangeRequest, c)
 	return cs, rev, err
 }
 
 // writeRevision makes and activates a new revision of the space's content.
 // The new revision is announced as page.changed (webhooks, audit log).
 func (r *Resolver) writeRevision(ctx context.Context, cs contentScope, edit func(t *storage.Tree) error) (string, error) {
-	return r.writeRevisionOf(ctx, cs, "", edit)
+	return r.writeRevisionOf(ctx, cs, storage.RevisionChange{Edit: edit})
 }
 
-// writeRevisionOf is writeRevision for an edit of onePage's content only
-// (see changeOnePage).
-func (r *Resolver) writeRevisionOf(ctx context.Context, cs contentScope, onePage string, edit func(t *storage.Tree) error) (string, error) {
-	id := storage.NewID()
-	ctx = storage.RecordingChange(ctx, storage.PageChanged(cs.Head.OrganizationID, cs.Head.ID, id))
-	return r.Store.CreateRevision(ctx, storage.RevisionChange{ID: id, SpaceID: cs.Head.ID, Type: "edits", Activate: true, Analyzer: r.analyzer(), Edit: edit, Page: onePage})
+// writeRevisionOf is writeRevision for the edit of c (Edit or Pages).
+func (r *Resolver) writeRevisionOf(ctx context.Context, cs contentScope, c storage.RevisionChange) (string, error) {
+	c.ID = storage.NewID()
+	ctx = storage.RecordingChange(ctx, storage.PageChanged(cs.Head.OrganizationID, cs.Head.ID, c.ID))
+	c.SpaceID, c.Type, c.Activate, c.Analyzer = cs.Head.ID, "edits", true, r.analyzer()
+	return r.Store.CreateRevision(ctx, c)
 }
 
 // writeRevisionIn is writeRevisionOf, or with changeRequestID a new head of
-// that change request (the caller is recorded as a contributor; onePage
-// does not apply there).
-func (r *Resolver) writeRevisionIn(ctx context.Context, cs contentScope, changeRequestID *string, onePage string, edit func(t *storage.Tree) error) (string, error) {
+// that change request (the caller is recorded as a contributor).
+func (r *Resolver) writeRevisionIn(ctx context.Context, cs contentScope, changeRequestID *string, c storage.RevisionChange) (string, error) {
 	if changeRequestID == nil || *changeRequestID == "" {
-		return r.writeRevisionOf(ctx, cs, onePage, edit)
+		return r.writeRevisionOf(ctx, cs, c)
 	}
 	cr, err := r.Store.ChangeRequest(ctx, cs.Head.ID, *changeRequestID)
 	if err != nil {
 		return "", notFoundAs(err, "change request")
 	}
-	c, err := callerOf(ctx)
+	caller, err := callerOf(ctx)
 	if err != nil {
 		return "", err
 	}
-	rev, err := r.Store.CreateRevision(ctx, storage.RevisionChange{SpaceID: cs.Head.ID, ChangeRequest: cr.ID, Author: c.UserID,
-		Type: "edits", Analyzer: r.analyzer(), Edit: edit})
+	c.SpaceID, c.ChangeRequest, c.Author, c.Type, c.Analyzer = cs.Head.ID, cr.ID, caller.UserID, "edits", r.analyzer()
+	rev, err := r.Store.CreateRevision(ctx, c)
 	return rev, changeRequestError(err)
 }
 
@@ -130,28 +133,23 @@ func newTreePage(title, slug, md string) *storage.TreePage {
 	return &storage.TreePage{ContentPage: storage.ContentPage{ID: storage.NewID(), Type: "document", Title: title, Slug: slug, Markdown: md}, Dirty: true}
 }
 
-// insertAt puts p at index of list (the end when index is nil or past it).
-func insertAt(list []*storage.TreePage, index *int, p *storage.TreePage) []*storage.TreePage {
-	if index == nil || *index >= len(list) {
-		return append(list, p)
-	}
-	return slices.Insert(list, max(*index, 0), p)
-}
-
-// childrenOf returns the list a new child goes in: the top level, or a
-// document or group page's children.
-func childrenOf(t *storage.Tree, parent *string) (*[]*storage.TreePage, error) {
+// parentOf checks the parent a page goes under ("" the top level): a
+// document or group page of the revision.
+func parentOf(t storage.PageTree, parent *string) (string, error) {
 	if parent == nil || *parent == "" {
-		return &t.Pages, nil
+		return "", nil
 	}
-	p, _, _ := t.Find(*parent)
+	p, err := t.Page(*parent)
+	if err != nil {
+		return "", err
+	}
 	if p == nil {
-		return nil, apierr.Invalid("parent", "page %q does not exist in the space", *parent)
+		return "", apierr.Invalid("parent", "page %q does not exist in the space", *parent)
 	}
 	if p.Type == "link" {
-		return nil, apierr.Invalid("parent", "a link page cannot hold pages")
+		return "", apierr.Invalid("parent", "a link page cannot hold pages")
 	}
-	return &p.Children, nil
+	return p.ID, nil
 }
 
 func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, in model.CreatePageInput) (*model.ContentChange, error) {
@@ -200,16 +198,15 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 	if typ != "document" {
 		page.Markdown = ""
 	}
-	cs, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
-		if err := applyPageSettings(t, page, in.Layout, in.Cover, in.Variables); err != nil {
+	cs, rev, err := r.changePages(ctx, target, func(t storage.PageTree) error {
+		if err := applyPageSettings(&storage.Tree{Files: t.Files()}, page, in.Layout, in.Cover, in.Variables); err != nil {
 			return err
 		}
-		list, err := childrenOf(t, in.Parent)
+		parent, err := parentOf(t, in.Parent)
 		if err != nil {
 			return err
 		}
-		*list = insertAt(*list, in.Index, page)
-		return nil
+		return t.Insert(page, parent, in.Index)
 	})
 	if err != nil {
 		return nil, err
@@ -241,14 +238,11 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 		}
 		in.Computed = c
 	}
-	// Without a new slug or page settings (which read other pages) only
-	// this page's content changes: the one-page write applies.
-	onePage := ""
-	if in.Slug == nil && in.Layout == nil && in.Cover == nil && in.Variables == nil {
-		onePage = pageID
-	}
-	cs, rev, err := r.changeOnePage(ctx, target, onePage, func(t *storage.Tree) error {
-		p, _, _ := t.Find(pageID)
+	cs, rev, err := r.changePages(ctx, target, func(t storage.PageTree) error {
+		p, err := t.Page(pageID)
+		if err != nil {
+			return err
+		}
 		if p == nil {
 			return apierr.NotFound("page")
 		}
@@ -272,7 +266,7 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 			if err := checkPageSettings(p.Type, in.Layout, in.Cover, in.Variables); err != nil {
 				return err
 			}
-			if err := applyPageSettings(t, p, in.Layout, in.Cover, in.Variables); err != nil {
+			if err := applyPageSettings(&storage.Tree{Files: t.Files()}, p, in.Layout, in.Cover, in.Variables); err != nil {
 				return err
 			}
 		}
@@ -297,8 +291,11 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 }
 
 func (r *Resolver) movePage(ctx context.Context, target model.ContentTarget, pageID string, in model.MovePageInput) (*model.ContentChange, error) {
-	cs, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
-		p, siblings, i := t.Find(pageID)
+	cs, rev, err := r.changePages(ctx, target, func(t storage.PageTree) error {
+		p, err := t.Page(pageID)
+		if err != nil {
+			return err
+		}
 		if p == nil {
 			return apierr.NotFound("page")
 		}
@@ -306,11 +303,11 @@ func (r *Resolver) movePage(ctx context.Context, target model.ContentTarget, pag
 			if *in.Parent == pageID {
 				return apierr.Invalid("parent", "a page cannot be moved under itself")
 			}
-			inside := false
-			(&storage.Tree{Pages: p.Children}).Walk(func(d, _ *storage.TreePage) bool {
-				inside = inside || d.ID == *in.Parent
-				return !inside
-			})
+			// Up the new parent's ancestors: O(depth), not the subtree.
+			inside, err := t.IsUnder(*in.Parent, pageID)
+			if err != nil {
+				return err
+			}
 			if inside {
 				return apierr.Invalid("parent", "a page cannot be moved under its own descendant")
 			}
@@ -318,13 +315,11 @@ func (r *Resolver) movePage(ctx context.Context, target model.ContentTarget, pag
 				return apierr.Invalid("parent", "group pages are top-level only")
 			}
 		}
-		*siblings = slices.Delete(*siblings, i, i+1)
-		list, err := childrenOf(t, in.Parent)
+		parent, err := parentOf(t, in.Parent)
 		if err != nil {
 			return err
 		}
-		*list = insertAt(*list, in.Index, p)
-		return nil
+		return t.Move(pageID, parent, in.Index)
 	})
 	if err != nil {
 		return nil, err
@@ -333,13 +328,15 @@ func (r *Resolver) movePage(ctx context.Context, target model.ContentTarget, pag
 }
 
 func (r *Resolver) deletePage(ctx context.Context, target model.ContentTarget, pageID string) (*model.ContentChange, error) {
-	_, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
-		p, siblings, i := t.Find(pageID)
+	_, rev, err := r.changePages(ctx, target, func(t storage.PageTree) error {
+		p, err := t.Page(pageID)
+		if err != nil {
+			return err
+		}
 		if p == nil {
 			return apierr.NotFound("page")
 		}
-		*siblings = slices.Delete(*siblings, i, i+1)
-		return nil
+		return t.Delete(pageID)
 	})
 	if err != nil {
 		return nil, err
@@ -434,7 +431,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 		}
 		return nil, err
 	}
-	rev, err := r.writeRevisionIn(ctx, cs, changeRequestID, "", func(t *storage.Tree) error {
+	rev, err := r.writeRevisionIn(ctx, cs, changeRequestID, storage.RevisionChange{Edit: func(t *storage.Tree) error {
 		for _, f := range res.Files {
 			t.Files = append(t.Files, newFile(f.Name, f.ContentType, f.Data))
 		}
@@ -455,7 +452,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 		}
 		p.Children = append(p.Children, pages...)
 		return nil
-	})
+	}})
 	if err != nil {
 		return nil, err
 	}

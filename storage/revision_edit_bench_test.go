@@ -47,28 +47,58 @@ func editSpace(b *testing.B, pages int) (*storage.DB, string) {
 	return db, sp.ID
 }
 
-// BenchmarkOnePageEdit is the storage side of updatePage's markdown on one
-// page of a 10,000- and a 100,000-page space: an activated revision that
-// changes one page's body, through the whole tree ("tree") and through the
-// one-page write ("page": RevisionChange.Page, what updatePage uses).
+// BenchmarkOnePageEdit is the storage side of the page edits on one page
+// of a 10,000- and a 100,000-page space: an activated revision that changes
+// one page's body, through the whole tree ("tree") and through the one-page
+// write ("page": RevisionChange.Page); then the resolvers' page edits
+// through storage.PageTree on the main content (the partial path): a page
+// appended ("create") or inserted at index 3 ("insert") under a part, a
+// page moved between two parts ("move"), renamed ("rename"), deleted
+// ("delete"); "move-tree" is the same move through the whole tree.
 func BenchmarkOnePageEdit(b *testing.B) {
+	three := 3
+	newPage := func(id string) *storage.TreePage {
+		p := &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
+		p.SetBody("body of " + id)
+		return p
+	}
 	for _, pages := range []int{10_000, 100_000} {
 		db, space := editSpace(b, pages)
-		for _, way := range []string{"tree", "page"} {
+		for _, way := range []string{"tree", "page", "create", "insert", "move", "move-tree", "rename", "delete"} {
 			b.Run(fmt.Sprint(pages, "/", way), func(b *testing.B) {
 				ctx := context.Background()
 				n := 0
-				one := ""
-				if way == "page" {
-					one = "page-3-7"
-				}
 				for b.Loop() {
 					n++
-					if _, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: space, Activate: true, Page: one, Edit: func(t *storage.Tree) error {
-						p, _, _ := t.Find("page-3-7")
-						p.SetBody(fmt.Sprint("edit ", way, n))
-						return nil
-					}}); err != nil {
+					c := storage.RevisionChange{SpaceID: space, Activate: true}
+					switch way {
+					case "tree", "page":
+						if way == "page" {
+							c.Page = "page-3-7"
+						}
+						c.Edit = func(t *storage.Tree) error {
+							p, _, _ := t.Find("page-3-7")
+							p.SetBody(fmt.Sprint("edit ", way, n))
+							return nil
+						}
+					case "create":
+						c.Pages = func(t storage.PageTree) error { return t.Insert(newPage(fmt.Sprint("new-", n)), "part-3", nil) }
+					case "insert":
+						c.Pages = func(t storage.PageTree) error { return t.Insert(newPage(fmt.Sprint("ins-", n)), "part-4", &three) }
+					case "move", "move-tree":
+						to := []string{"part-5", "part-6"}[n%2]
+						c.WholeTree = way == "move-tree"
+						c.Pages = func(t storage.PageTree) error { return t.Move("page-6-7", to, &three) }
+					case "rename":
+						c.Pages = func(t storage.PageTree) error {
+							p, err := t.Page("page-7-7")
+							p.Slug, p.Dirty = fmt.Sprint("renamed-", n), true
+							return err
+						}
+					case "delete":
+						c.Pages = func(t storage.PageTree) error { return t.Delete(fmt.Sprintf("page-8-%d", n)) }
+					}
+					if _, err := db.CreateRevision(ctx, c); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -197,7 +197,8 @@ func refreshLinks(m *mTree, versioned map[string]bool) {
 }
 
 func TestRevisionStorageModel(t *testing.T) {
-	ctx := context.Background()
+	var partial PageReads
+	ctx := CountingPageReads(context.Background(), &partial)
 	db, err := Open(testTarget(t), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -228,8 +229,9 @@ func TestRevisionStorageModel(t *testing.T) {
 	}
 
 	// mutate applies one random edit to m (a fresh copy) and returns the
-	// ids whose bodies it changed.
-	mutate := func(m *mTree) map[string]bool {
+	// ids whose bodies it changed, and for an edit of pages the same edit
+	// through PageTree (nil for files) with the ids it gives a version.
+	mutate := func(m *mTree) (map[string]bool, func(pt PageTree, created time.Time) error, map[string]bool) {
 		seq++
 		rows := m.rows()
 		edited := map[string]bool{}
@@ -239,39 +241,74 @@ func TestRevisionStorageModel(t *testing.T) {
 			}
 			return rows[rng.IntN(len(rows))].path
 		}
-		insertAt := func(p *mPage, exclude string) {
-			list := &m.pages
+		insertAt := func(p *mPage, exclude string) (string, int) {
+			list, parentID := &m.pages, ""
 			if cand := m.rows(); len(cand) > 0 && rng.IntN(3) > 0 {
 				parent := cand[rng.IntN(len(cand))].p
 				if exclude == "" || !inSubtree(m, exclude, parent.id) {
-					list = &parent.children
+					list, parentID = &parent.children, parent.id
 				}
 			}
-			*list = slices.Insert(*list, rng.IntN(len(*list)+1), p)
+			i := rng.IntN(len(*list) + 1)
+			*list = slices.Insert(*list, i, p)
+			return parentID, i
+		}
+		var pageOp func(pt PageTree, created time.Time) error
+		versioned := map[string]bool{}
+		loaded := func(pt PageTree, id string) (*TreePage, error) {
+			p, err := pt.Page(id)
+			if err == nil && p == nil {
+				err = fmt.Errorf("page %s not found", id)
+			}
+			return p, err
 		}
 		switch op := rng.IntN(10); {
 		case op < 3 || len(rows) < 3: // insert a page
 			id := fmt.Sprintf("p%d", seq)
 			p := &mPage{id: id, title: "Page " + id, slug: "s" + id, link: randomPath()}
 			p.body = fmt.Sprintf("body %d link:%s", seq, p.link)
-			insertAt(p, "")
+			parent, i := insertAt(p, "")
+			versioned[id] = true
+			pageOp = func(pt PageTree, created time.Time) error {
+				tp := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: p.title, Slug: p.slug, CreatedAt: created}}
+				tp.SetBody(p.body)
+				return pt.Insert(tp, parent, &i)
+			}
 		case op == 3: // move a page (with its subtree)
 			p := rows[rng.IntN(len(rows))].p
 			_, list, i := m.find(p.id)
 			*list = slices.Delete(*list, i, i+1)
-			insertAt(p, p.id)
+			parent, at := insertAt(p, p.id)
+			pageOp = func(pt PageTree, _ time.Time) error { return pt.Move(p.id, parent, &at) }
 		case op == 4: // rename a slug: the subtree's paths change
 			p := rows[rng.IntN(len(rows))].p
 			p.slug = fmt.Sprintf("r%d-%s", seq, p.id)
+			versioned[p.id] = true
+			pageOp = func(pt PageTree, _ time.Time) error {
+				tp, err := loaded(pt, p.id)
+				if err == nil {
+					tp.Slug, tp.Dirty = p.slug, true
+				}
+				return err
+			}
 		case op == 5 || op == 6: // edit a body
 			p := rows[rng.IntN(len(rows))].p
 			p.link = randomPath()
 			p.body = fmt.Sprintf("body %d link:%s", seq, p.link)
 			edited[p.id] = true
+			versioned[p.id] = true
+			pageOp = func(pt PageTree, _ time.Time) error {
+				tp, err := loaded(pt, p.id)
+				if err == nil {
+					tp.SetBody(p.body)
+				}
+				return err
+			}
 		case op == 7: // delete a subtree
 			p := rows[rng.IntN(len(rows))].p
 			_, list, i := m.find(p.id)
 			*list = slices.Delete(*list, i, i+1)
+			pageOp = func(pt PageTree, _ time.Time) error { return pt.Delete(p.id) }
 		case op == 8: // add a file
 			m.files[fmt.Sprintf("f%d", seq)] = fmt.Sprintf("file-%d.txt", rng.IntN(4))
 		default: // remove a file
@@ -280,19 +317,25 @@ func TestRevisionStorageModel(t *testing.T) {
 				break
 			}
 		}
-		return edited
+		return edited, pageOp, versioned
 	}
 
-	// write runs one edit of the revision base as a new revision.
-	write := func(c RevisionChange, base *mTree) (string, *mTree) {
+	// write runs one edit of the revision base as a new revision; with
+	// pages, an edit of pages goes through PageTree (the resolvers' way:
+	// on the main content the partial path).
+	write := func(c RevisionChange, base *mTree, pages bool) (string, *mTree) {
 		t.Helper()
 		m := base.clone()
-		edited := mutate(m)
+		edited, pageOp, versioned := mutate(m)
 		created := time.UnixMilli(int64(seq) * 1000)
 		c.SpaceID, c.Analyzer = space, modelAnalyzer{}
 		c.Edit = func(tr *Tree) error {
 			refreshLinks(m, syncTree(tr, m, edited, created))
 			return nil
+		}
+		if pages && pageOp != nil {
+			refreshLinks(m, versioned)
+			c.Edit, c.Pages = nil, func(pt PageTree) error { return pageOp(pt, created) }
 		}
 		rev, err := db.CreateRevision(ctx, c)
 		if err != nil {
@@ -309,8 +352,8 @@ func TestRevisionStorageModel(t *testing.T) {
 	}
 	for step := range ops {
 		switch k := rng.IntN(20); {
-		case k < 9: // edit the main content
-			rev, m := write(RevisionChange{Activate: true}, revisions[head])
+		case k < 8: // edit the main content (half of them through PageTree)
+			rev, m := write(RevisionChange{Activate: true}, revisions[head], rng.IntN(2) == 0)
 			record(rev, m)
 			head = rev
 		case k == 8 && len(revisions[head].rows()) > 0: // a one-page edit (RevisionChange.Page)
@@ -338,11 +381,11 @@ func TestRevisionStorageModel(t *testing.T) {
 			record(rev, m)
 			head = rev
 		case k == 9: // a revision of the main content, not activated
-			rev, m := write(RevisionChange{}, revisions[head])
+			rev, m := write(RevisionChange{}, revisions[head], false)
 			record(rev, m)
 		case k == 10: // activate an edit of an older revision
 			base := order[rng.IntN(len(order))]
-			rev, m := write(RevisionChange{Base: base, Activate: true}, revisions[base])
+			rev, m := write(RevisionChange{Base: base, Activate: true}, revisions[base], rng.IntN(2) == 0)
 			record(rev, m)
 			head = rev
 		case k == 11 || len(open) == 0: // open a change request
@@ -353,7 +396,7 @@ func TestRevisionStorageModel(t *testing.T) {
 			open = append(open, &cr{id: c.ID, head: c.Revision})
 		case k < 16: // edit a change request
 			c := open[rng.IntN(len(open))]
-			rev, m := write(RevisionChange{ChangeRequest: c.id, Author: b.User.ID}, revisions[c.head])
+			rev, m := write(RevisionChange{ChangeRequest: c.id, Author: b.User.ID}, revisions[c.head], rng.IntN(2) == 0)
 			record(rev, m)
 			c.head = rev
 		case k < 18: // update a change request from the main content
@@ -410,6 +453,9 @@ func TestRevisionStorageModel(t *testing.T) {
 	}
 	if n := count(t, db, `SELECT COUNT(*) FROM main_pages WHERE to_seq < ?`, aliveSeq); n == 0 {
 		t.Fatal("no main-line row was closed")
+	}
+	if partial.Statements == 0 {
+		t.Fatal("no edit went through the partial path")
 	}
 }
 
@@ -679,14 +725,59 @@ func TestRevisionRowsPerEditDoNotGrow(t *testing.T) {
 			p, _, _ := tr.Find("page-7-1")
 			p.SetBody("in the change request")
 		})))
-		return strings.Join(out, "; ")
+		// The page edits of the resolvers on the main content (partial
+		// path): rows written, and rows read, do not grow either.
+		var reads []string
+		pageEdit := func(fn func(pt PageTree) error) {
+			t.Helper()
+			var r PageReads
+			rev, err := db.CreateRevision(CountingPageReads(ctx, &r), RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Pages: fn})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Statements == 0 {
+				t.Fatalf("a page edit of %d pages did not take the partial path", pages)
+			}
+			out = append(out, rows(rev))
+			checkPlans(t, db, r)
+			reads = append(reads, fmt.Sprintf("%d statements %d rows", r.Statements, r.Rows))
+		}
+		newPage := func(id, slug string) *TreePage {
+			p := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: slug}}
+			p.SetBody("new")
+			return p
+		}
+		three := 3
+		pageEdit(func(pt PageTree) error { return pt.Insert(newPage("appended", "appended"), "part-4", nil) })
+		pageEdit(func(pt PageTree) error { return pt.Insert(newPage("inserted", "page-4-1"), "part-4", &three) }) // takes page-4-1-2
+		pageEdit(func(pt PageTree) error { return pt.Move("page-5-2", "part-6", &three) })
+		pageEdit(func(pt PageTree) error {
+			p, err := pt.Page("page-2-2")
+			p.Slug, p.Dirty = "renamed", true
+			return err
+		})
+		pageEdit(func(pt PageTree) error { return pt.Delete("page-1-1") })
+		pageEdit(func(pt PageTree) error {
+			p, err := pt.Page("page-8-9")
+			p.SetBody("content")
+			return err
+		})
+		return strings.Join(out, "; ") + " | " + strings.Join(reads, "; ")
 	}
-	want := "1 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 0 closed, 0 inserted, 1 overlay"
+	want := "1 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 0 closed, 0 inserted, 1 overlay; " +
+		"0 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 0 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay"
+	var reads []string
 	for _, pages := range []int{1_000, 10_000} {
-		if got := written(pages); got != want {
+		got, read, _ := strings.Cut(written(pages), " | ")
+		if got != want {
 			t.Errorf("%d pages: %s, want %s", pages, got, want)
 		}
+		reads = append(reads, read)
 	}
+	if reads[0] != reads[1] {
+		t.Errorf("rows read per page edit grow: 1,000 pages: %s; 10,000 pages: %s", reads[0], reads[1])
+	}
+	t.Logf("reads per page edit (append, insert at 3, move, rename, delete, body): %s", reads[1])
 }
 
 // A one-page edit resolves its page's links as the whole tree would: a link
@@ -737,6 +828,43 @@ func TestOnePageEditResolvesLinksAsTheWholeTree(t *testing.T) {
 		links, _, err := db.ListLinks(ctx, head, page, "", PageQuery{Limit: 10})
 		if err != nil || len(links.Items) != 1 || links.Items[0].Target+" "+links.Items[0].Status != want {
 			t.Errorf("link of %s: %+v %v, want %s", page, links.Items, err, want)
+		}
+	}
+}
+
+// checkPlans asks SQLite how it runs each statement a partial page edit
+// ran: every table is searched through an index on more than the space
+// (a seek), none scanned: what would cost rows in proportion to the space.
+func checkPlans(t *testing.T, db *DB, r PageReads) {
+	t.Helper()
+	if db.Engine() != "sqlite" {
+		return
+	}
+	for _, q := range r.queries {
+		rows, err := db.r().QueryContext(context.Background(), `EXPLAIN QUERY PLAN `+q.sql, q.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		for _, line := range plan {
+			// A table scanned, or searched by the space alone: rows in
+			// proportion to the space.
+			scan := strings.HasPrefix(line, "SCAN ") && !strings.HasPrefix(line, "SCAN y") && !strings.HasPrefix(line, "SCAN rp")
+			if scan || strings.Contains(line, "(space_id=?)") || strings.Contains(line, "(space_id=? AND to_seq=?)") {
+				t.Errorf("a page edit's statement scans a table:\n%s\nplan: %s", q.sql, strings.Join(plan, "; "))
+			}
+		}
+		if testing.Verbose() {
+			t.Logf("%s\n  %s", q.sql, strings.Join(plan, "; "))
 		}
 	}
 }

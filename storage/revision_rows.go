@@ -181,7 +181,7 @@ func inTreeOrder(pages []ContentPage) []ContentPage {
 func placeSiblings(list []*TreePage, parentID string) {
 	stored := make([]int, len(list))
 	for i, p := range list {
-		if p.Version != "" && p.ParentID == parentID {
+		if p.Version != "" && p.ParentID == parentID && !p.moved {
 			stored[i] = p.Position
 		}
 	}
@@ -210,17 +210,13 @@ func rowMap(rows []pageRow) map[string]pageRow {
 }
 
 // writeMainLine makes revID the next revision of spaceID's main line with
-// rows: the rows of the pages that differ from the active revision's (alive:
-// its rows, nil to read them) are closed and inserted again. It returns the
-// pages whose version changed, with their old version ("" when new; pages
-// not in rows were removed), for the search index.
+// rows: the rows of the pages that differ from the active revision's are
+// closed and inserted again. alive are the active revision's rows (nil to
+// read them all), or only those the edit touches (a partial edit: a page
+// in alive without a row in rows goes away, the pages not in alive stay).
+// It returns the pages whose version changed, with their old version (""
+// when new; pages not in rows were removed), for the search index.
 func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[string]pageRow) (map[string]string, error) {
-	return writeMainLineRows(tx, spaceID, revID, rows, alive, false)
-}
-
-// writeMainLineRows is writeMainLine; with partial, rows are only the pages
-// the revision changes (alive holds their rows) and no page goes away.
-func writeMainLineRows(tx *Tx, spaceID, revID string, rows []pageRow, alive map[string]pageRow, partial bool) (map[string]string, error) {
 	seq, err := lastSeq(tx, spaceID)
 	if err != nil {
 		return nil, err
@@ -253,7 +249,7 @@ func writeMainLineRows(tx *Tx, spaceID, revID string, rows []pageRow, alive map[
 		inserts = append(inserts, []any{spaceID, r.ID, seq, aliveSeq, r.Version, r.ParentID, r.Position, r.Path})
 	}
 	for id, old := range alive {
-		if !seen[id] && !partial {
+		if !seen[id] {
 			closed = append(closed, id)
 			changed[id] = old.Version
 		}
@@ -330,81 +326,19 @@ func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[
 	return insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, inserts)
 }
 
-// writeOnePage writes c, an activated edit of the content of page c.Page
-// only, as the next revision of the main line after head, reading and
-// writing that page's row only (and the rows of the pages its links name).
-// It reports false, having written nothing, when it does not apply: the
-// active revision is not on the main line (a space's empty first one) or
-// has no such page (the full path then lets the edit answer).
-func writeOnePage(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
-	rr, err := revisionRowsOf(tx.ctx, tx, head)
-	if err != nil || rr.Overlay != "" {
-		return false, err
-	}
-	from, args := rr.pages("x.page_id = ?", c.Page)
-	var md string
-	p, err := scanPage(tx.QueryRowContext(tx.ctx, `SELECT `+pageCols+`, v.markdown `+from, args...), &md)
-	if errors.Is(err, ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	p.Markdown = md
-	before := pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position}
-	tp := &TreePage{ContentPage: p, bodySet: true}
-	t := &Tree{Pages: []*TreePage{tp}}
-	if err := loadTreeData(tx.ctx, tx, head, t); err != nil {
-		return false, err
-	}
-	if err := c.Edit(t); err != nil {
-		return false, err
-	}
-	if len(t.Pages) != 1 || t.Pages[0] != tp || len(tp.Children) != 0 || tp.ID != p.ID || tp.Slug != p.Slug || tp.Type != p.Type {
-		return false, errors.New("storage: a one-page edit changed more than the page's content")
-	}
-	typ := c.Type
-	if typ == "" {
-		typ = "edits"
-	}
-	if err := insertRevision(tx, revID, c.SpaceID, []string{head}, typ, tx.Now); err != nil {
-		return false, err
-	}
-	var an Analyzer
-	if c.Analyzer != nil {
-		an = onePageAnalyzer{Analyzer: c.Analyzer, tx: tx, rows: rr}
-	}
-	if err := writeVersions(tx, t, an); err != nil {
-		return false, err
-	}
-	if err := writeFiles(tx, revID, t); err != nil {
-		return false, err
-	}
-	if err := writeRevisionData(tx, revID, t); err != nil {
-		return false, err
-	}
-	row := before
-	row.Version = tp.Version
-	changed, err := writeMainLineRows(tx, c.SpaceID, revID, []pageRow{row}, map[string]pageRow{p.ID: before}, true)
-	if err != nil {
-		return false, err
-	}
-	if err := reindexSpace(tx, c.SpaceID, changed, t, c.Analyzer); err != nil {
-		return false, err
-	}
-	return true, setActiveRevision(tx, c.SpaceID, revID)
-}
-
-// onePageAnalyzer gives the analyzer of a one-page edit the pages the whole
-// tree would have shown it: a first pass against the page and the files
-// names the page paths its unresolved relative links look for; the pages at
-// those paths are read (one index probe each) and the links analyzed again
-// with them, so a link is resolved (or left to be looked up when read)
-// exactly as against the whole tree.
+// onePageAnalyzer gives the analyzer of a partial edit (writePartial) the
+// pages the whole tree would have shown it: a first pass against the pages
+// the edit read or added and the files names the page paths its unresolved
+// relative links look for; the pages at those paths are read (one index
+// probe each; the pages the edit places or removes, placed, as they are
+// after it) and the links analyzed again with them, so a link is resolved
+// (or left to be looked up when read) exactly as against the whole tree.
 type onePageAnalyzer struct {
 	Analyzer
-	tx   *Tx
-	rows revisionRows
+	tx     *Tx
+	rows   revisionRows
+	placed map[string]string // page id -> its path after the edit ("" removed)
+	reads  *PageReads
 }
 
 func (a onePageAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
@@ -425,14 +359,35 @@ func (a onePageAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
 	}
 	q, args := a.rows.sql("x.path IN ("+placeholders(len(paths))+")", anySlice(paths)...)
 	rows, err := a.tx.QueryContext(a.tx.ctx, `SELECT y.page_id, y.path FROM (`+q+`) y`, args...)
-	with := &Tree{Pages: []*TreePage{p}, Files: t.Files}
+	with := &Tree{Pages: slices.Clone(t.Pages), Files: t.Files}
+	found, read := 0, 0
 	if eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 		tp := &TreePage{}
-		with.Pages = append(with.Pages, tp)
-		return sc.Scan(&tp.ID, &tp.Path)
-	}) != nil || len(with.Pages) == 1 {
+		err := sc.Scan(&tp.ID, &tp.Path)
+		read++
+		if _, moved := a.placed[tp.ID]; !moved {
+			with.Pages = append(with.Pages, tp)
+			found++
+		}
+		return err
+	}) != nil {
 		// Unresolved, the links are looked up when read (a failed read
 		// fails the transaction's next statement anyway).
+		return links
+	}
+	a.reads.add(`SELECT y.page_id, y.path FROM (`+q+`) y`, args, read)
+	ids := make([]string, 0, len(a.placed))
+	for id := range a.placed {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if path := a.placed[id]; id != p.ID && path != "" && slices.Contains(paths, path) {
+			with.Pages = append(with.Pages, &TreePage{ContentPage: ContentPage{ID: id, Path: path}})
+			found++
+		}
+	}
+	if found == 0 {
 		return links
 	}
 	return a.Analyzer.Links(p, with)

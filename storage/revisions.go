@@ -57,6 +57,13 @@ type TreePage struct {
 	// the body of a dirty page is read back before its new version is
 	// written unless an edit set it with SetBody.
 	bodySet bool
+	// storedSlug is the slug the page was read with (loadTree, Page):
+	// placeTree lets a page that keeps it, under the same parent, keep its
+	// slug, and gives a page that arrives (new, moved, renamed) the suffix.
+	storedSlug string
+	// moved: PageTree.Move put the page here; it takes a new position
+	// between its new neighbours (as the partial path gives it).
+	moved bool
 }
 
 // BodyLoaded tells whether Markdown holds the page's body (merges load the
@@ -175,10 +182,18 @@ type RevisionChange struct {
 	// Page, when set, promises that Edit changes only the content of that
 	// page (title, body, metadata: not its slug, place or children). An
 	// activated edit of the space's active revision then reads that page
-	// (and the pages its links name) and writes one row (writeOnePage)
+	// (and the pages its links name) and writes one row (writePartial)
 	// instead of loading the whole tree; Edit sees a tree holding that page
 	// alone, with the revision's files. Breaking the promise is an error.
 	Page string
+	// Pages, instead of Edit, is an edit of pages through PageTree: on an
+	// activated edit of the space's active revision it reads and writes
+	// only what it touches (writePartial); elsewhere (a change request, a
+	// given Base, WholeTree) it runs on the whole loaded tree.
+	Pages func(t PageTree) error
+	// WholeTree runs Pages on the whole loaded tree even where the partial
+	// path applies (tests compare the two).
+	WholeTree bool
 }
 
 // ErrChangeRequestClosed: the change request is merged or archived, so its
@@ -209,8 +224,8 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 			}
 			base = head.Revision
 		}
-		if c.Page != "" && c.Activate && c.ChangeRequest == "" && c.Base == "" {
-			done, err := writeOnePage(tx, id, base, c)
+		if (c.Page != "" || c.Pages != nil) && c.Activate && c.ChangeRequest == "" && c.Base == "" && !c.WholeTree {
+			done, err := writePartial(tx, id, base, c)
 			if err != nil {
 				return err
 			}
@@ -226,7 +241,11 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 			return err
 		}
 		loaded := rowMap(treeRows(tree)) // the base's rows, to write only what the edit changes
-		if err := c.Edit(tree); err != nil {
+		edit := c.Edit
+		if c.Pages != nil {
+			edit = func(t *Tree) error { return c.Pages(wholeTree{t}) }
+		}
+		if err := edit(tree); err != nil {
 			return err
 		}
 		typ := c.Type
@@ -367,7 +386,7 @@ func loadTree(ctx context.Context, q queryer, revID string, withBody bool) (*Tre
 	t := &Tree{}
 	byID := make(map[string]*TreePage, len(pages))
 	for _, p := range inTreeOrder(pages) {
-		tp := &TreePage{ContentPage: p}
+		tp := &TreePage{ContentPage: p, storedSlug: p.Slug}
 		byID[p.ID] = tp
 		if parent := byID[p.ParentID]; parent != nil {
 			parent.Children = append(parent.Children, tp)
@@ -399,32 +418,39 @@ func loadTreeData(ctx context.Context, q queryer, revID string, t *Tree) error {
 
 // placeTree derives sibling-local positions (placeSiblings) and paths from
 // the tree and makes sibling slugs unique (a renamed slug makes the page
-// dirty).
+// dirty): the pages that keep the slug they were read with under the same
+// parent keep it; a page that arrives (new, moved in, renamed) takes the
+// first free suffix (-2, -3, ...), in list order.
 func placeTree(t *Tree) {
 	var place func(list []*TreePage, parentID, parentPath string)
 	place = func(list []*TreePage, parentID, parentPath string) {
 		placeSiblings(list, parentID)
 		used := map[string]bool{}
-		for _, p := range list {
+		kept := make([]bool, len(list))
+		for i, p := range list {
+			if p.Type != "link" && p.Version != "" && p.ParentID == parentID && !p.moved && p.Slug != "" && p.Slug == p.storedSlug && !used[p.Slug] {
+				used[p.Slug], kept[i] = true, true
+			}
+		}
+		for i, p := range list {
 			p.ParentID = parentID
 			if p.Type == "link" {
 				p.Path = ""
 			} else {
-				if p.Slug == "" {
-					p.Slug, p.Dirty = "page", true
+				if !kept[i] {
+					if p.Slug == "" {
+						p.Slug, p.Dirty = "page", true
+					}
+					slug := p.Slug
+					for n := 2; used[slug]; n++ {
+						slug = p.Slug + "-" + strconv.Itoa(n)
+					}
+					if slug != p.Slug {
+						p.Slug, p.Dirty = slug, true
+					}
+					used[slug] = true
 				}
-				slug := p.Slug
-				for n := 2; used[slug]; n++ {
-					slug = p.Slug + "-" + strconv.Itoa(n)
-				}
-				if slug != p.Slug {
-					p.Slug, p.Dirty = slug, true
-				}
-				used[slug] = true
-				p.Path = slug
-				if parentPath != "" {
-					p.Path = parentPath + "/" + slug
-				}
+				p.Path = joinPath(parentPath, p.Slug)
 			}
 			place(p.Children, p.ID, p.Path)
 		}

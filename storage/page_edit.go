@@ -1,0 +1,695 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// PageTree is a revision's page tree as a page edit (create, move, delete,
+// rename, content) sees it: the resolver decides (does the parent exist,
+// may it hold pages, is the new parent under the page) and the storage
+// places (positions, unique slugs, paths). CreateRevision gives an edit
+// either the whole loaded tree (wholeTree: change requests, and the tests'
+// reference) or, for an activated edit of a space's main content, a view
+// that reads only what the edit touches (partialTree): both make the same
+// revision.
+type PageTree interface {
+	// Page is the page with id (nil when the revision has none), with its
+	// body; changes to its content, settings or slug are written when the
+	// page is marked Dirty (SetBody does).
+	Page(id string) (*TreePage, error)
+	// IsUnder tells whether page id is a descendant of ancestor.
+	IsUnder(id, ancestor string) (bool, error)
+	// Files are the revision's files (cover images name them).
+	Files() []*File
+	// Insert adds the new page p (without children) under parentID (""
+	// for the top level) at index among its siblings (nil or past the
+	// end: last).
+	Insert(p *TreePage, parentID string, index *int) error
+	// Move puts page id (with its subtree) under parentID at index among
+	// its new siblings (itself left out); it takes a new position there.
+	Move(id, parentID string, index *int) error
+	// Delete removes page id and its subtree.
+	Delete(id string) error
+}
+
+// insertAt puts p at index of list (the end when index is nil or past it).
+func insertAt(list []*TreePage, index *int, p *TreePage) []*TreePage {
+	if index == nil || *index >= len(list) {
+		return append(list, p)
+	}
+	return slices.Insert(list, max(*index, 0), p)
+}
+
+// wholeTree is PageTree over a loaded tree: placeTree then places what
+// changed.
+type wholeTree struct{ t *Tree }
+
+func (w wholeTree) Page(id string) (*TreePage, error) {
+	p, _, _ := w.t.Find(id)
+	return p, nil
+}
+
+func (w wholeTree) IsUnder(id, ancestor string) (bool, error) {
+	a, _, _ := w.t.Find(ancestor)
+	if a == nil {
+		return false, nil
+	}
+	p, _, _ := (&Tree{Pages: a.Children}).Find(id)
+	return p != nil, nil
+}
+
+func (w wholeTree) Files() []*File { return w.t.Files }
+
+func (w wholeTree) children(parentID string) (*[]*TreePage, error) {
+	if parentID == "" {
+		return &w.t.Pages, nil
+	}
+	p, _, _ := w.t.Find(parentID)
+	if p == nil {
+		return nil, ErrNotFound
+	}
+	return &p.Children, nil
+}
+
+func (w wholeTree) Insert(p *TreePage, parentID string, index *int) error {
+	list, err := w.children(parentID)
+	if err != nil {
+		return err
+	}
+	*list = insertAt(*list, index, p)
+	return nil
+}
+
+func (w wholeTree) Move(id, parentID string, index *int) error {
+	p, siblings, i := w.t.Find(id)
+	if p == nil {
+		return ErrNotFound
+	}
+	*siblings = slices.Delete(*siblings, i, i+1)
+	list, err := w.children(parentID)
+	if err != nil {
+		return err
+	}
+	p.moved = true
+	*list = insertAt(*list, index, p)
+	return nil
+}
+
+func (w wholeTree) Delete(id string) error {
+	p, siblings, i := w.t.Find(id)
+	if p == nil {
+		return ErrNotFound
+	}
+	*siblings = slices.Delete(*siblings, i, i+1)
+	return nil
+}
+
+// errOneChange: the partial path places one page per revision (what the
+// resolvers' edits do); an edit that does more goes through the whole tree.
+var errOneChange = errors.New("storage: a partial page edit places one page")
+
+// pageOp is the structural change of a partial page edit.
+type pageOp struct {
+	kind   string // insert | move | delete
+	page   *TreePage
+	id     string
+	parent string
+	index  *int
+}
+
+// partialTree is PageTree over the active revision of a space's main line
+// (its alive main_pages rows), reading only what the edit touches: the
+// pages it asks for, the neighbours of a new position (one ordered index
+// probe), the paths a slug would take (a probe each), the ancestors of a
+// move's new parent, the subtree a move, rename or delete changes.
+type partialTree struct {
+	tx    *Tx
+	space string
+	t     *Tree                // the pages read or added (no children) and the revision's files
+	pages map[string]*TreePage // read by Page (nil: no such page)
+	// before are the alive rows read that the edit may change; extra are
+	// the new rows of those among them that are not in t (siblings
+	// numbered again, a moved subtree's descendants).
+	before, extra map[string]pageRow
+	op            *pageOp
+	reads         *PageReads
+}
+
+// PageReads counts what a partial page edit read (tests: it must not grow
+// with the space).
+type PageReads struct {
+	Statements, Rows int
+	// queries are the statements run, with their arguments (a test asks
+	// the engine for their plans).
+	queries []loggedQuery
+}
+
+type loggedQuery struct {
+	sql  string
+	args []any
+}
+
+func (r *PageReads) add(sql string, args []any, rows int) {
+	r.Statements++
+	r.Rows += rows
+	r.queries = append(r.queries, loggedQuery{sql, args})
+}
+
+type pageReadsKey struct{}
+
+// CountingPageReads makes the partial page edits under ctx add their
+// reads to r.
+func CountingPageReads(ctx context.Context, r *PageReads) context.Context {
+	return context.WithValue(ctx, pageReadsKey{}, r)
+}
+
+func newPartialTree(tx *Tx, space string) *partialTree {
+	reads, _ := tx.ctx.Value(pageReadsKey{}).(*PageReads)
+	if reads == nil {
+		reads = &PageReads{}
+	}
+	return &partialTree{tx: tx, space: space, t: &Tree{}, pages: map[string]*TreePage{},
+		before: map[string]pageRow{}, extra: map[string]pageRow{}, reads: reads}
+}
+
+// aliveByID is the condition of a probe by page id: by the primary key
+// (the unary + keeps SQLite from walking the alive index instead).
+const aliveByID = `+x.to_seq = ? AND x.page_id = ?`
+
+// aliveChildren is the condition of children in order (main_pages_alive).
+const aliveChildren = `x.to_seq = ? AND x.parent_id = ? AND x.page_id <> ?`
+
+// rowsWhere reads alive rows of the space satisfying cond (then tail:
+// ORDER BY, LIMIT).
+func (pt *partialTree) rowsWhere(cond, tail string, args ...any) ([]pageRow, error) {
+	q := `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x WHERE x.space_id = ? AND ` + cond + tail
+	args = append([]any{pt.space}, args...)
+	rows, err := pt.tx.QueryContext(pt.tx.ctx, q, args...)
+	var out []pageRow
+	err = eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		var r pageRow
+		err := sc.Scan(&r.ID, &r.Version, &r.ParentID, &r.Position, &r.Path)
+		out = append(out, r)
+		return err
+	})
+	pt.reads.add(q, args, len(out))
+	return out, err
+}
+
+func (pt *partialTree) Page(id string) (*TreePage, error) {
+	if p, ok := pt.pages[id]; ok {
+		return p, nil
+	}
+	var md string
+	q := `SELECT ` + pageCols + `, v.markdown FROM (SELECT x.page_id, x.version, x.parent_id, x.position, x.path
+ FROM main_pages x WHERE x.space_id = ? AND ` + aliveByID + `) rp JOIN page_versions v ON v.hash = rp.version`
+	args := []any{pt.space, aliveSeq, id}
+	p, err := scanPage(pt.tx.QueryRowContext(pt.tx.ctx, q, args...), &md)
+	if errors.Is(err, ErrNotFound) {
+		pt.reads.add(q, args, 0)
+		pt.pages[id] = nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	pt.reads.add(q, args, 1)
+	p.Markdown = md
+	tp := &TreePage{ContentPage: p, bodySet: true, storedSlug: p.Slug}
+	pt.pages[id] = tp
+	pt.t.Pages = append(pt.t.Pages, tp)
+	pt.before[id] = pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position}
+	return tp, nil
+}
+
+// row is page id's row as this edit has it so far (false: no such page).
+func (pt *partialTree) row(id string) (pageRow, bool, error) {
+	if p, ok := pt.pages[id]; ok {
+		if p == nil {
+			return pageRow{}, false, nil
+		}
+		return pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position}, true, nil
+	}
+	rows, err := pt.rowsWhere(aliveByID, "", aliveSeq, id)
+	if err != nil || len(rows) == 0 {
+		return pageRow{}, false, err
+	}
+	return rows[0], true, nil
+}
+
+// maxDepth bounds a walk up a page's ancestors.
+const maxDepth = 10_000
+
+func (pt *partialTree) IsUnder(id, ancestor string) (bool, error) {
+	r, ok, err := pt.row(id)
+	for depth := 0; ok && err == nil && r.ParentID != ""; depth++ {
+		if r.ParentID == ancestor {
+			return true, nil
+		}
+		if depth > maxDepth {
+			return false, errors.New("storage: a page's ancestors do not end")
+		}
+		r, ok, err = pt.row(r.ParentID)
+	}
+	return false, err
+}
+
+func (pt *partialTree) Files() []*File { return pt.t.Files }
+
+func (pt *partialTree) setOp(op pageOp) error {
+	if pt.op != nil {
+		return errOneChange
+	}
+	pt.op = &op
+	return nil
+}
+
+func (pt *partialTree) Insert(p *TreePage, parentID string, index *int) error {
+	if len(p.Children) > 0 || p.ID == "" {
+		return errOneChange
+	}
+	if err := pt.setOp(pageOp{kind: "insert", page: p, id: p.ID, parent: parentID, index: index}); err != nil {
+		return err
+	}
+	pt.pages[p.ID] = p
+	pt.t.Pages = append(pt.t.Pages, p)
+	return nil
+}
+
+func (pt *partialTree) Move(id, parentID string, index *int) error {
+	p, err := pt.Page(id)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return ErrNotFound
+	}
+	// Under itself the parent would not be in the tree any more (what the
+	// whole tree answers); the resolver refuses it before.
+	if parentID != "" {
+		inside, err := pt.IsUnder(parentID, id)
+		if err != nil {
+			return err
+		}
+		if inside || parentID == id {
+			return ErrNotFound
+		}
+	}
+	return pt.setOp(pageOp{kind: "move", page: p, id: id, parent: parentID, index: index})
+}
+
+func (pt *partialTree) Delete(id string) error {
+	if _, ok, err := pt.row(id); err != nil || !ok {
+		return errors.Join(err, ErrNotFound)
+	}
+	return pt.setOp(pageOp{kind: "delete", id: id})
+}
+
+// place applies the edit's structural change and renames: positions,
+// slugs and paths as placeTree would give them in the whole tree.
+func (pt *partialTree) place() error {
+	var renamed []*TreePage
+	for _, p := range pt.t.Pages {
+		if p.Version != "" && p.Slug != p.storedSlug && (pt.op == nil || p != pt.op.page) {
+			renamed = append(renamed, p)
+		}
+	}
+	if len(renamed) > 1 || (len(renamed) == 1 && pt.op != nil) {
+		return errOneChange
+	}
+	if op := pt.op; op != nil {
+		switch op.kind {
+		case "delete":
+			return pt.remove(op.id)
+		case "insert", "move":
+			p := op.page
+			oldPath := p.Path
+			parentPath := ""
+			if op.parent != "" {
+				r, ok, err := pt.row(op.parent)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					return ErrNotFound
+				}
+				parentPath = r.Path
+			}
+			if err := pt.position(p, op.parent, op.index); err != nil {
+				return err
+			}
+			p.ParentID = op.parent
+			if err := pt.uniqueSlug(p, parentPath); err != nil {
+				return err
+			}
+			if op.kind == "move" && p.Path != oldPath {
+				return pt.repath(p.ID, p.Path)
+			}
+		}
+	}
+	for _, p := range renamed {
+		if p.Type == "link" {
+			continue
+		}
+		oldPath := p.Path
+		parentPath := ""
+		if p.ParentID != "" {
+			r, ok, err := pt.row(p.ParentID)
+			if err != nil || !ok {
+				return errors.Join(err, ErrNotFound)
+			}
+			parentPath = r.Path
+		}
+		if err := pt.uniqueSlug(p, parentPath); err != nil {
+			return err
+		}
+		if p.Path != oldPath {
+			if err := pt.repath(p.ID, p.Path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// position gives p a position among parentID's children at index (p left
+// out) as placeSiblings does: between its neighbours (the one before and
+// the one at index, read with one ordered probe of main_pages_alive: an
+// OFFSET costs index entries of that index), step after the last; the
+// list is numbered again when the gap is used up.
+func (pt *partialTree) position(p *TreePage, parentID string, index *int) error {
+	low, next, known := 0, 0, false
+	if index != nil {
+		k := max(*index, 0)
+		rows, err := pt.rowsWhere(aliveChildren, ` ORDER BY x.position, x.page_id LIMIT 2 OFFSET ?`, aliveSeq, parentID, p.ID, max(k-1, 0))
+		if err != nil {
+			return err
+		}
+		switch {
+		case k == 0:
+			known = true
+			if len(rows) > 0 {
+				next = rows[0].Position
+			}
+		case len(rows) > 0:
+			known, low = true, rows[0].Position
+			if len(rows) > 1 {
+				next = rows[1].Position
+			}
+		}
+	}
+	if !known {
+		rows, err := pt.rowsWhere(aliveChildren, ` ORDER BY x.position DESC, x.page_id DESC LIMIT 1`, aliveSeq, parentID, p.ID)
+		if err != nil {
+			return err
+		}
+		if len(rows) > 0 {
+			low = rows[0].Position
+		}
+	}
+	high := low + 2*positionGap
+	if next > 0 {
+		high = next
+	}
+	gap := (high - low) / 2
+	if high > maxPagePosition || gap < 1 {
+		return pt.renumber(p, parentID, index)
+	}
+	p.Position = low + gap
+	return nil
+}
+
+// renumber numbers parentID's children again with p at index (the rows of
+// that sibling list only).
+func (pt *partialTree) renumber(p *TreePage, parentID string, index *int) error {
+	rows, err := pt.rowsWhere(aliveChildren, ` ORDER BY x.position, x.page_id`, aliveSeq, parentID, p.ID)
+	if err != nil {
+		return err
+	}
+	list := make([]*TreePage, len(rows))
+	for i, r := range rows {
+		list[i] = &TreePage{ContentPage: ContentPage{ID: r.ID}}
+	}
+	list = insertAt(list, index, p)
+	byID := rowMap(rows)
+	for i, q := range list {
+		pos := (i + 1) * positionGap
+		if q == p {
+			p.Position = pos
+			continue
+		}
+		r := byID[q.ID]
+		pt.update(r, func(n *pageRow) { n.Position = pos })
+	}
+	return nil
+}
+
+// update records a new row for r (read from the database), changed by fn.
+func (pt *partialTree) update(r pageRow, fn func(*pageRow)) {
+	if _, ok := pt.before[r.ID]; !ok {
+		pt.before[r.ID] = r
+	}
+	if tp := pt.pages[r.ID]; tp != nil {
+		n := pageRow{ID: tp.ID, ParentID: tp.ParentID, Path: tp.Path, Position: tp.Position}
+		fn(&n)
+		tp.ParentID, tp.Path, tp.Position = n.ParentID, n.Path, n.Position
+		return
+	}
+	if n, ok := pt.extra[r.ID]; ok {
+		r = n
+	}
+	fn(&r)
+	pt.extra[r.ID] = r
+}
+
+// uniqueSlug gives p (arriving among parentPath's children, or renamed)
+// its slug, with the first free suffix (-2, -3, ...) when a sibling has
+// it (a probe of main_pages_path per candidate), and its path.
+func (pt *partialTree) uniqueSlug(p *TreePage, parentPath string) error {
+	if p.Type == "link" {
+		p.Path = ""
+		return nil
+	}
+	if p.Slug == "" {
+		p.Slug, p.Dirty = "page", true
+	}
+	slug := p.Slug
+	for n := 2; ; n++ {
+		rows, err := pt.rowsWhere(`x.path = ? AND x.to_seq = ? AND x.page_id <> ?`, ` LIMIT 1`, joinPath(parentPath, slug), aliveSeq, p.ID)
+		if err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			break
+		}
+		if n > maxDepth {
+			return errors.New("storage: no free slug")
+		}
+		slug = p.Slug + "-" + strconv.Itoa(n)
+	}
+	if slug != p.Slug {
+		p.Slug, p.Dirty = slug, true
+	}
+	p.Path = joinPath(parentPath, slug)
+	return nil
+}
+
+func joinPath(parentPath, slug string) string {
+	if parentPath == "" {
+		return slug
+	}
+	return parentPath + "/" + slug
+}
+
+// descendants reads the rows of the subtree under id, level by level
+// through main_pages_alive (each row once).
+func (pt *partialTree) descendants(id string, each func(r pageRow, parentOld string) error) error {
+	type parent struct{ id, path string }
+	r, _, err := pt.row(id)
+	if err != nil {
+		return err
+	}
+	if b, ok := pt.before[id]; ok {
+		r = b // the path the subtree's rows were written under
+	}
+	level := []parent{{id, r.Path}}
+	for depth := 0; len(level) > 0; depth++ {
+		if depth > maxDepth {
+			return errors.New("storage: a page's subtree does not end")
+		}
+		var next []parent
+		const per = 500
+		for start := 0; start < len(level); start += per {
+			chunk := level[start:min(start+per, len(level))]
+			paths := map[string]string{}
+			args := []any{aliveSeq}
+			for _, p := range chunk {
+				paths[p.id] = p.path
+				args = append(args, p.id)
+			}
+			// No ORDER BY: by page id SQLite would walk the space's rows
+			// in primary-key order rather than seek main_pages_alive.
+			rows, err := pt.rowsWhere(`x.to_seq = ? AND x.parent_id IN (`+placeholders(len(chunk))+`)`, "", args...)
+			if err != nil {
+				return err
+			}
+			for _, c := range rows {
+				if err := each(c, paths[c.ParentID]); err != nil {
+					return err
+				}
+				next = append(next, parent{c.ID, c.Path})
+			}
+		}
+		level = next
+	}
+	return nil
+}
+
+// repath rewrites the paths of the subtree under id, whose path is now
+// newPath.
+func (pt *partialTree) repath(id, newPath string) error {
+	newPaths := map[string]string{id: newPath}
+	return pt.descendants(id, func(r pageRow, parentOld string) error {
+		if r.Path == "" { // a link page
+			return nil
+		}
+		slug, ok := strings.CutPrefix(r.Path, parentOld+"/")
+		if !ok || parentOld == "" {
+			slug = r.Path[strings.LastIndex(r.Path, "/")+1:]
+		}
+		np := joinPath(newPaths[r.ParentID], slug)
+		newPaths[r.ID] = np
+		pt.update(r, func(n *pageRow) { n.Path = np })
+		return nil
+	})
+}
+
+// remove takes page id and its subtree out.
+func (pt *partialTree) remove(id string) error {
+	gone := []string{id}
+	r, _, err := pt.row(id)
+	if err != nil {
+		return err
+	}
+	if _, ok := pt.before[id]; !ok {
+		pt.before[id] = r
+	}
+	if err := pt.descendants(id, func(r pageRow, _ string) error {
+		if _, ok := pt.before[r.ID]; !ok {
+			pt.before[r.ID] = r
+		}
+		gone = append(gone, r.ID)
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, g := range gone {
+		delete(pt.extra, g)
+		if tp := pt.pages[g]; tp != nil {
+			pt.t.Pages = slices.DeleteFunc(pt.t.Pages, func(p *TreePage) bool { return p == tp })
+		}
+		pt.pages[g] = nil
+	}
+	return nil
+}
+
+// rows are the new rows of the pages the edit keeps or adds (once their
+// versions are written); a page in before without a row goes away.
+func (pt *partialTree) rows() []pageRow {
+	var out []pageRow
+	for _, p := range pt.t.Pages {
+		out = append(out, pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position})
+	}
+	ids := make([]string, 0, len(pt.extra))
+	for id := range pt.extra {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		out = append(out, pt.extra[id])
+	}
+	return out
+}
+
+// placed are the new paths of the pages whose rows the edit writes or
+// removes ("" for removed), for the analyzer of new versions.
+func (pt *partialTree) placed() map[string]string {
+	m := map[string]string{}
+	for id := range pt.before {
+		m[id] = ""
+	}
+	for _, r := range pt.rows() {
+		m[r.ID] = r.Path
+	}
+	return m
+}
+
+// writePartial writes c, an activated edit of the active revision on the
+// main line (head), through partialTree: c.Pages, or for c.Page the
+// content edit c.Edit of that page alone. It reports false, having
+// written nothing, when it does not apply: the active revision is not on
+// the main line (a space's empty first one), or c.Page is not in it (the
+// whole tree then lets the edit answer).
+func writePartial(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
+	rr, err := revisionRowsOf(tx.ctx, tx, head)
+	if err != nil || rr.Overlay != "" {
+		return false, err
+	}
+	pt := newPartialTree(tx, c.SpaceID)
+	if err := loadTreeData(tx.ctx, tx, head, pt.t); err != nil {
+		return false, err
+	}
+	if c.Pages != nil {
+		if err := c.Pages(pt); err != nil {
+			return false, err
+		}
+	} else {
+		tp, err := pt.Page(c.Page)
+		if err != nil || tp == nil {
+			return false, err
+		}
+		was := tp.ContentPage
+		if err := c.Edit(pt.t); err != nil {
+			return false, err
+		}
+		if len(pt.t.Pages) != 1 || pt.t.Pages[0] != tp || len(tp.Children) != 0 || tp.ID != was.ID || tp.Slug != was.Slug || tp.Type != was.Type {
+			return false, errors.New("storage: a one-page edit changed more than the page's content")
+		}
+	}
+	if err := pt.place(); err != nil {
+		return false, err
+	}
+	typ := c.Type
+	if typ == "" {
+		typ = "edits"
+	}
+	if err := insertRevision(tx, revID, c.SpaceID, []string{head}, typ, tx.Now); err != nil {
+		return false, err
+	}
+	var an Analyzer
+	if c.Analyzer != nil {
+		an = onePageAnalyzer{Analyzer: c.Analyzer, tx: tx, rows: rr, placed: pt.placed(), reads: pt.reads}
+	}
+	if err := writeVersions(tx, pt.t, an); err != nil {
+		return false, err
+	}
+	if err := writeFiles(tx, revID, pt.t); err != nil {
+		return false, err
+	}
+	if err := writeRevisionData(tx, revID, pt.t); err != nil {
+		return false, err
+	}
+	changed, err := writeMainLine(tx, c.SpaceID, revID, pt.rows(), pt.before)
+	if err != nil {
+		return false, err
+	}
+	if err := reindexSpace(tx, c.SpaceID, changed, pt.t, c.Analyzer); err != nil {
+		return false, err
+	}
+	return true, setActiveRevision(tx, c.SpaceID, revID)
+}

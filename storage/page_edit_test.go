@@ -1,0 +1,304 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// errSkipEdit: a random edit the rules refuse (both paths must refuse it).
+var errSkipEdit = errors.New("skip")
+
+// randomPageEdit is one random page edit, run through PageTree the way the
+// resolvers do (graph/pages_edit.go): the same closure on both spaces.
+func randomPageEdit(rng *rand.Rand, pages []ContentPage, next int) (string, func(t PageTree) error) {
+	slugs := []string{"a", "b", "c", "page", "a-2"}
+	pick := func() ContentPage { return pages[rng.IntN(len(pages))] }
+	at := func(i *int) string {
+		if i == nil {
+			return "the end"
+		}
+		return fmt.Sprint(*i)
+	}
+	index := func() *int {
+		if rng.IntN(4) == 0 {
+			return nil
+		}
+		i := rng.IntN(4) - 1 // -1 .. 2: many inserts at the same place use the gaps up
+		return &i
+	}
+	body := func() string {
+		if len(pages) > 0 && rng.IntN(2) == 0 {
+			return "link:" + pick().Path
+		}
+		return fmt.Sprintf("body %d link:%s/x", rng.IntN(5), slugs[rng.IntN(len(slugs))])
+	}
+	parentOf := func(t PageTree, id string) (string, error) {
+		if id == "" {
+			return "", nil
+		}
+		p, err := t.Page(id)
+		if err != nil || p == nil || p.Type == "link" {
+			return "", errors.Join(err, errSkipEdit)
+		}
+		return id, nil
+	}
+	op := rng.IntN(100)
+	if len(pages) == 0 || op < 35 {
+		id := fmt.Sprint("n", next)
+		typ := "document"
+		parent := ""
+		if len(pages) > 0 && rng.IntN(3) > 0 {
+			parent = pick().ID
+		}
+		switch rng.IntN(10) {
+		case 0:
+			typ, parent = "group", ""
+		case 1:
+			typ = "link"
+		}
+		slug, md, idx := slugs[rng.IntN(len(slugs))], body(), index()
+		return fmt.Sprintf("create %s %s (%s) under %q at %s", typ, id, slug, parent, at(idx)), func(t PageTree) error {
+			p := &TreePage{ContentPage: ContentPage{ID: id, Type: typ, Title: id, Slug: slug}, Dirty: true}
+			if typ == "document" {
+				p.SetBody(md)
+			}
+			parent, err := parentOf(t, parent)
+			if err != nil {
+				return err
+			}
+			return t.Insert(p, parent, idx)
+		}
+	}
+	target := pick()
+	switch {
+	case op < 55:
+		parent := ""
+		if rng.IntN(4) > 0 {
+			parent = pick().ID
+		}
+		idx := index()
+		return fmt.Sprintf("move %s under %q at %s", target.ID, parent, at(idx)), func(t PageTree) error {
+			p, err := t.Page(target.ID)
+			if err != nil || p == nil {
+				return errors.Join(err, errSkipEdit)
+			}
+			if parent != "" {
+				inside, err := t.IsUnder(parent, target.ID)
+				if err != nil {
+					return err
+				}
+				if parent == target.ID || inside || p.Type == "group" {
+					return errSkipEdit
+				}
+			}
+			parent, err := parentOf(t, parent)
+			if err != nil {
+				return err
+			}
+			return t.Move(target.ID, parent, idx)
+		}
+	case op < 65:
+		return "delete " + target.ID, func(t PageTree) error { return t.Delete(target.ID) }
+	case op < 80:
+		slug := slugs[rng.IntN(len(slugs))]
+		return "rename " + target.ID + " to " + slug, func(t PageTree) error {
+			p, err := t.Page(target.ID)
+			if err != nil || p == nil {
+				return errors.Join(err, errSkipEdit)
+			}
+			p.Slug, p.Dirty = slug, true
+			return nil
+		}
+	default:
+		md := body()
+		return "edit " + target.ID, func(t PageTree) error {
+			p, err := t.Page(target.ID)
+			if err != nil || p == nil || p.Type != "document" {
+				return errors.Join(err, errSkipEdit)
+			}
+			p.SetBody(md)
+			p.Title = "edited " + target.ID
+			return nil
+		}
+	}
+}
+
+// revisionShape is what two spaces given the same edits must read the same:
+// pages in tree order with parents, positions, slugs, paths, titles and
+// bodies, every page's links with their status, and search answers.
+func revisionShape(t *testing.T, db *DB, spaceID, rev string) string {
+	t.Helper()
+	ctx := context.Background()
+	pages, err := db.RevisionPages(ctx, rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, p := range pages {
+		full, err := db.RevisionPage(ctx, rev, p.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byPath, err := db.RevisionPage(ctx, rev, p.Path, true)
+		if p.Path != "" && (err != nil || byPath.ID != p.ID) {
+			t.Fatalf("page at %q: %s %v, want %s", p.Path, byPath.ID, err, p.ID)
+		}
+		fmt.Fprintf(&b, "%s %s %s parent=%s pos=%d slug=%s path=%s title=%s body=%q\n", p.ID, p.Type, full.Title, p.ParentID, p.Position, p.Slug, p.Path, p.Title, full.Markdown)
+		links, _, err := db.ListLinks(ctx, rev, p.ID, "", PageQuery{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range links.Items {
+			fmt.Fprintf(&b, "  link %s %s %s %s\n", l.Kind, l.Target, l.Dest, l.Status)
+		}
+	}
+	return b.String()
+}
+
+func searchShape(t *testing.T, db *DB, spaceID string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, q := range []string{"body", "edited", "link"} {
+		hits, total, err := db.SearchPages(context.Background(), spaceID, q, 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %d:", q, total)
+		var ids []string
+		for _, h := range hits {
+			ids = append(ids, h.Page.ID+"@"+h.Page.Path)
+		}
+		slices.Sort(ids)
+		fmt.Fprintln(&b, ids)
+	}
+	return b.String()
+}
+
+// The partial path (partialTree) makes exactly the revision the whole tree
+// makes for the same edit: a random sequence of creates (appended, at an
+// index, nested, groups and links), moves, deletes, renames and body edits
+// applied to two spaces, one through each path, every revision compared.
+func TestPartialPageEditsMatchTheWholeTree(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(testTarget(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b, err := db.CreateOrganizationWithAdmin(ctx, "o", "a@b.c", "a", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spaces [2]string
+	for i := range spaces {
+		sp := &Space{OrganizationID: b.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}
+		if err := db.CreateSpace(ctx, sp); err != nil {
+			t.Fatal(err)
+		}
+		spaces[i] = sp.ID
+	}
+	// A first revision through the whole tree for both: the partial path
+	// needs a main line.
+	for _, sp := range spaces {
+		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: modelAnalyzer{}, Edit: func(tr *Tree) error {
+			p := &TreePage{ContentPage: ContentPage{ID: "root", Type: "document", Title: "root", Slug: "a"}}
+			p.SetBody("body root")
+			tr.Pages = append(tr.Pages, p)
+			return nil
+		}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(15, 23))
+	rounds := 160
+	if testing.Short() {
+		rounds = 60
+	}
+	var revs [][2]string
+	var log []string
+	partial := PageReads{}
+	for round := range rounds {
+		head, err := db.spaceHeadRevision(spaces[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages, err := db.RevisionPages(ctx, head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		what, edit := randomPageEdit(rng, pages, round)
+		log = append(log, what)
+		var got [2]string
+		var errs [2]error
+		for i, sp := range spaces {
+			c := RevisionChange{SpaceID: sp, Activate: true, Analyzer: modelAnalyzer{}, Pages: edit, WholeTree: i == 1}
+			got[i], errs[i] = db.CreateRevision(CountingPageReads(ctx, &partial), c)
+		}
+		if (errs[0] == nil) != (errs[1] == nil) {
+			t.Fatalf("round %d (%s): partial %v, whole tree %v", round, what, errs[0], errs[1])
+		}
+		if errs[0] != nil {
+			if !errors.Is(errs[0], errSkipEdit) && !errors.Is(errs[0], ErrNotFound) {
+				t.Fatalf("round %d (%s): %v", round, what, errs[0])
+			}
+			continue
+		}
+		revs = append(revs, got)
+		a, w := revisionShape(t, db, spaces[0], got[0]), revisionShape(t, db, spaces[1], got[1])
+		if a != w {
+			t.Fatalf("round %d (%s) after %s:\npartial:\n%s\nwhole tree:\n%s", round, what, strings.Join(log[max(0, len(log)-8):], "; "), a, w)
+		}
+		if a, w := searchShape(t, db, spaces[0]), searchShape(t, db, spaces[1]); a != w {
+			t.Fatalf("round %d (%s): search\npartial:\n%s\nwhole tree:\n%s", round, what, a, w)
+		}
+	}
+	if len(revs) < rounds/2 || partial.Statements == 0 {
+		t.Fatalf("%d of %d edits written, %d partial statements", len(revs), rounds, partial.Statements)
+	}
+	for i := 0; i < len(revs); i += 5 {
+		r := revs[i]
+		if a, w := revisionShape(t, db, spaces[0], r[0]), revisionShape(t, db, spaces[1], r[1]); a != w {
+			t.Fatalf("revision %d read later:\npartial:\n%s\nwhole tree:\n%s", i, a, w)
+		}
+	}
+}
+
+// spaceHeadRevision is the space's active revision.
+func (db *DB) spaceHeadRevision(spaceID string) (string, error) {
+	var rev string
+	err := db.r().QueryRowContext(context.Background(), `SELECT revision_id FROM spaces WHERE id = ?`, spaceID).Scan(&rev)
+	return rev, err
+}
+
+// A move under the page's own subtree, unchecked by the caller, is refused
+// by both paths (the whole tree no longer holds the parent) and writes
+// nothing.
+func TestPageMoveUnderItselfRefused(t *testing.T) {
+	ctx := context.Background()
+	db, sp := testSpace(t)
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Edit: func(tr *Tree) error {
+		child := &TreePage{ContentPage: ContentPage{ID: "child", Type: "document", Title: "c", Slug: "c"}, Dirty: true}
+		tr.Pages = []*TreePage{{ContentPage: ContentPage{ID: "top", Type: "document", Title: "t", Slug: "t"}, Dirty: true, Children: []*TreePage{child}}}
+		return nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	head, _ := db.spaceHeadRevision(sp.ID)
+	for _, whole := range []bool{false, true} {
+		for _, parent := range []string{"top", "child"} {
+			_, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, WholeTree: whole,
+				Pages: func(pt PageTree) error { return pt.Move("top", parent, nil) }})
+			if !errors.Is(err, ErrNotFound) {
+				t.Errorf("whole tree %v, under %s: %v", whole, parent, err)
+			}
+		}
+	}
+	if now, _ := db.spaceHeadRevision(sp.ID); now != head {
+		t.Fatalf("a refused move wrote revision %s", now)
+	}
+}
