@@ -44,7 +44,14 @@ func insertItem(tx *Tx, id string) error {
 // is committed).
 func items(t *testing.T, db *DB) []string {
 	t.Helper()
-	rows, err := db.read.Query(`SELECT id FROM gc_items ORDER BY id`)
+	return committedColumn(t, db, `SELECT id FROM gc_items ORDER BY id`)
+}
+
+// committedColumn is the one text column q selects, read through the reader
+// pool.
+func committedColumn(t *testing.T, db *DB, q string) []string {
+	t.Helper()
+	rows, err := db.read.Query(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,20 +493,7 @@ func TestGroupCommitRequestStepsPerMember(t *testing.T) {
 	}
 	audited := func() []string {
 		t.Helper()
-		rows, err := db.read.Query(`SELECT target_id FROM audit_recent ORDER BY target_id`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var ids []string
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			ids = append(ids, id)
-		}
-		return ids
+		return committedColumn(t, db, `SELECT target_id FROM audit_recent ORDER BY target_id`)
 	}
 	counter := func() (n int64) {
 		t.Helper()

@@ -185,23 +185,12 @@ func searchShape(t *testing.T, db *DB, spaceID string) string {
 // applied to two spaces, one through each path, every revision compared.
 func TestPartialPageEditsMatchTheWholeTree(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(testTarget(t), Options{})
-	if err != nil {
+	db, first := testSpace(t)
+	second := Space{OrganizationID: first.OrganizationID, Title: "s", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, &second); err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	b, err := db.CreateOrganizationWithAdmin(ctx, "o", "a@b.c", "a", "h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var spaces [2]string
-	for i := range spaces {
-		sp := &Space{OrganizationID: b.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}
-		if err := db.CreateSpace(ctx, sp); err != nil {
-			t.Fatal(err)
-		}
-		spaces[i] = sp.ID
-	}
+	spaces := [2]string{first.ID, second.ID}
 	// A first revision through the whole tree for both: the partial path
 	// needs a main line.
 	for _, sp := range spaces {

@@ -785,19 +785,7 @@ func TestRevisionRowsPerEditDoNotGrow(t *testing.T) {
 // renamed later), a link to nothing is looked up when read.
 func TestOnePageEditResolvesLinksAsTheWholeTree(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(testTarget(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	b, err := db.CreateOrganizationWithAdmin(ctx, "o", "a@b.c", "a", "h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := &Space{OrganizationID: b.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}
-	if err := db.CreateSpace(ctx, sp); err != nil {
-		t.Fatal(err)
-	}
+	db, sp := testSpace(t)
 	write := func(c RevisionChange, edit func(tr *Tree)) string {
 		t.Helper()
 		c.SpaceID, c.Activate, c.Analyzer = sp.ID, true, modelAnalyzer{}
