@@ -91,3 +91,25 @@ func fillBetween(old []int, kept []bool, step, limit int) ([]int, bool) {
 	}
 	return pos, true
 }
+
+// Between is the position Gapped gives one new item between the kept
+// positions low and next (0 or less: no neighbour on that side), without
+// reading the rest of the list; false when the gap cannot hold it or limit
+// would be passed (the list must then be numbered again).
+func Between(low, next, step, limit int) (int, bool) {
+	var stored []int
+	var kept []bool
+	if low > 0 {
+		stored, kept = append(stored, low), append(kept, true)
+	}
+	at := len(stored)
+	stored, kept = append(stored, 0), append(kept, false)
+	if next > 0 {
+		stored, kept = append(stored, next), append(kept, true)
+	}
+	pos, ok := fillBetween(stored, kept, step, limit)
+	if !ok {
+		return 0, false
+	}
+	return pos[at], true
+}

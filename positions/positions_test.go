@@ -109,3 +109,27 @@ func FuzzGapped(f *testing.F) {
 		increasing(t, pos, limit)
 	})
 }
+
+// Between gives a new item the position Gapped gives it among kept
+// neighbours, and refuses where Gapped would number the list again.
+func TestBetweenIsGappedOfOneNewItem(t *testing.T) {
+	const step, limit = 8, 1000
+	for _, c := range [][2]int{{0, 0}, {0, 8}, {8, 0}, {8, 16}, {8, 9}, {0, 1}, {996, 0}, {8, 24}} {
+		low, next := c[0], c[1]
+		var stored []int
+		at := 0
+		if low > 0 {
+			stored, at = append(stored, low), 1
+		}
+		stored = append(stored, 0)
+		if next > 0 {
+			stored = append(stored, next)
+		}
+		want := Gapped(stored, step, limit)
+		renumbered := (low > 0 && want[0] != low) || (next > 0 && want[len(want)-1] != next)
+		got, ok := Between(low, next, step, limit)
+		if ok == renumbered || (ok && got != want[at]) {
+			t.Errorf("Between(%d, %d) = %d, %v; Gapped %v gives %v", low, next, got, ok, stored, want)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"docsapi/positions"
 )
 
 // PageTree is a revision's page tree as a page edit (create, move, delete,
@@ -154,7 +156,12 @@ type loggedQuery struct {
 	args []any
 }
 
+// add counts one read; without CountingPageReads (r nil: every request
+// but a test's) it does nothing.
 func (r *PageReads) add(sql string, args []any, rows int) {
+	if r == nil {
+		return
+	}
 	r.Statements++
 	r.Rows += rows
 	r.queries = append(r.queries, loggedQuery{sql, args})
@@ -169,10 +176,7 @@ func CountingPageReads(ctx context.Context, r *PageReads) context.Context {
 }
 
 func newPartialTree(tx *Tx, space string) *partialTree {
-	reads, _ := tx.ctx.Value(pageReadsKey{}).(*PageReads)
-	if reads == nil {
-		reads = &PageReads{}
-	}
+	reads, _ := tx.ctx.Value(pageReadsKey{}).(*PageReads) // nil: not counted
 	return &partialTree{tx: tx, space: space, t: &Tree{}, pages: map[string]*TreePage{},
 		before: map[string]pageRow{}, extra: map[string]pageRow{}, reads: reads}
 }
@@ -378,7 +382,7 @@ func (pt *partialTree) place() error {
 }
 
 // position gives p a position among parentID's children at index (p left
-// out) as placeSiblings does: between its neighbours (the one before and
+// out) as placeSiblings does (positions.Between): between its neighbours (the one before and
 // the one at index, read with one ordered probe of main_pages_alive: an
 // OFFSET costs index entries of that index), step after the last; the
 // list is numbered again when the gap is used up.
@@ -412,15 +416,11 @@ func (pt *partialTree) position(p *TreePage, parentID string, index *int) error 
 			low = rows[0].Position
 		}
 	}
-	high := low + 2*positionGap
-	if next > 0 {
-		high = next
-	}
-	gap := (high - low) / 2
-	if high > maxPagePosition || gap < 1 {
+	pos, ok := positions.Between(low, next, positionGap, maxPagePosition)
+	if !ok {
 		return pt.renumber(p, parentID, index)
 	}
-	p.Position = low + gap
+	p.Position = pos
 	return nil
 }
 
