@@ -22,7 +22,8 @@
 #   the searched space (unmeasured, before each of COLD searches), which
 #   ranks anew (README, Performance). Targets: under 20 ms and 5 ms. Also the
 #   median time of such a one-page edit, of a createPage and of a movePage
-#   in that space (COLD each), the seeding time and database size.
+#   in that space (COLD each; curl's own time of the request), the seeding
+#   time and database size.
 #
 # Output on stdout: one row per measurement. Called by bench/scale.sh (which
 # exports BIN, WORK, SMALL_SEED, ...) it prints its tab-separated rows
@@ -126,19 +127,29 @@ search_p50() {
 # search (its CPU time read just before and after each search: under a
 # loaded machine the wall time mostly waits for a core). The median time
 # of the edits themselves goes to $own/edit_ms.
+# post_gql FIELD BODY: sends the GraphQL mutation BODY, fails the run when
+# its answer has no FIELD.revision, and sets req_time to the request's time
+# in hundredths of a millisecond as curl measured it (connect to last byte
+# over loopback: the server's work, without the start-up of curl and jq,
+# which timing around the commands counted too, ~20 ms a request).
+post_gql() {
+  local out
+  out=$(curl -sf -w '\n%{time_total}' -H "$auth" -H 'Content-Type: application/json' -d "$2" "http://$api/graphql") ||
+    { echo "scale-extra: $1 failed" >&2; exit 1; }
+  jq -e ".data.$1.revision" >/dev/null <<<"${out%$'\n'*}" || { echo "scale-extra: $1 failed: $out" >&2; exit 1; }
+  req_time=$(awk -v t="${out##*$'\n'}" 'BEGIN { printf "%d", t * 100000 }')
+}
 edit_page=$(curl -sf -H "$auth" "http://$api/v1/spaces/$search_space/content/path/part-0/page-0" | jq -r .id)
 [ -n "$edit_page" ] || { echo "scale-extra: no page part-0/page-0 in the search space" >&2; exit 1; }
 edit() {
   local body="{\"query\":\"mutation(\$s: ID!, \$p: ID!, \$m: String!) { updatePage(target: {space: \$s}, pageId: \$p, input: {markdown: \$m}) { revision } }\",\"variables\":{\"s\":\"$search_space\",\"p\":\"$edit_page\",\"m\":\"Introduction of page 0 about topic0 and the common subject, edit $1.\\n\\n## Details\\n\\nDetails of item0.\\n\"}}"
-  local out
-  out=$(curl -sf -H "$auth" -H 'Content-Type: application/json' -d "$body" "http://$api/graphql")
-  jq -e '.data.updatePage.revision' >/dev/null <<<"$out" || { echo "scale-extra: edit failed: $out" >&2; exit 1; }
+  post_gql updatePage "$body"
 }
 search_cold() {
-  local i t0 t1 e0 e1 cpu=0 times=() edits=()
+  local i t0 t1 cpu=0 times=() edits=()
   for i in $(seq 1 "$COLD"); do
-    e0=$(date +%s%N); edit "$1$i"; e1=$(date +%s%N)
-    edits+=("$(( (e1 - e0) / 10000 ))")
+    edit "$1$i"
+    edits+=("$req_time")
     t0=$(cpu_ticks)
     times+=("$("$bin/load" -tsv -c 1 -n 1 -warmup 0 -H "$auth" -url "$(search_url "$1")" | cut -f2)")
     t1=$(cpu_ticks)
@@ -161,13 +172,8 @@ part_id() { curl -sf -H "$auth" "http://$api/v1/spaces/$search_space/content/pat
 part1=$(part_id part-1); part2=$(part_id part-2); part3=$(part_id part-3)
 move_page=$(part_id part-2/page-201)
 [ -n "$part1" ] && [ -n "$part2" ] && [ -n "$part3" ] && [ -n "$move_page" ] || { echo "scale-extra: parts of the search space not found" >&2; exit 1; }
-gql() {
-  local out
-  out=$(curl -sf -H "$auth" -H 'Content-Type: application/json' -d "$2" "http://$api/graphql")
-  jq -e ".data.$1.revision" >/dev/null <<<"$out" || { echo "scale-extra: $1 failed: $out" >&2; exit 1; }
-}
 page_edit() {
-  local i e0 e1 body edits=()
+  local i body edits=()
   for i in $(seq 1 "$COLD"); do
     case $1 in
       # a new page under part-1: appended on odd rounds, at index 3 on even ones
@@ -175,8 +181,8 @@ page_edit() {
       # part-2/page-201 to index 3 of part-3, then back to index 1 of part-2
       movePage) body="{\"query\":\"mutation(\$s: ID!, \$id: ID!, \$p: ID!, \$i: Int) { movePage(target: {space: \$s}, pageId: \$id, input: {parent: \$p, index: \$i}) { revision } }\",\"variables\":{\"s\":\"$search_space\",\"id\":\"$move_page\",\"p\":\"$([ $((i % 2)) = 1 ] && echo "$part3" || echo "$part2")\",\"i\":$([ $((i % 2)) = 1 ] && echo 3 || echo 1)}}" ;;
     esac
-    e0=$(date +%s%N); gql "$1" "$body"; e1=$(date +%s%N)
-    edits+=("$(( (e1 - e0) / 10000 ))")
+    post_gql "$1" "$body"
+    edits+=("$req_time")
   done
   printf '%s\n' "${edits[@]}" | sort -g | awk '{ v[NR] = $1 } END { printf "%.1f\n", v[int((NR + 1) / 2)] / 100 }'
 }
