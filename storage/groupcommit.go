@@ -188,8 +188,9 @@ func (db *DB) lead(first *member) {
 
 // runBatch runs batch in one write transaction and commits it. A batch of
 // one runs without a savepoint and begins under its request's context,
-// as every write did before group commit; a larger one never depends on
-// one member's context.
+// as every write did before group commit; a larger one begins under
+// beginContext (it waits while one of its members still waits) and,
+// once begun, no longer depends on any member's context.
 func (db *DB) runBatch(batch []*member) {
 	if obs := db.batchObserver.Load(); obs != nil {
 		(*obs)(len(batch))
@@ -200,11 +201,15 @@ func (db *DB) runBatch(batch []*member) {
 		bump = bump || m.bump
 	}
 	ctx := batch[0].ctx
+	begun := func() {}
 	if !solo {
-		ctx = context.WithoutCancel(ctx)
+		var cancel context.CancelFunc
+		ctx, cancel, begun = beginContext(batch)
+		defer cancel() // the transaction has ended by then
 	}
 	begin, bumped := db.dialect.writeContext(ctx, bump)
 	sqlTx, release, err := db.beginWrite(begin)
+	begun()
 	began := time.Now()
 	if err != nil {
 		for _, m := range batch {
@@ -273,6 +278,32 @@ func (db *DB) runBatch(batch []*member) {
 		m.held = held
 		if m.committed {
 			m.commit = commit
+		}
+	}
+}
+
+// beginContext is the context a batch of several begins under: it ends
+// when the last of its members' requests has ended, so a BEGIN that waits
+// (on PostgreSQL for the advisory write lock another replica holds) gives
+// up once nobody waits for its answer, and waits as long as one request
+// does. begun disarms that: the transaction keeps the context to its end
+// (database/sql rolls a transaction back when its context ends), and from
+// BEGIN on a member whose request ends is only skipped, never the batch.
+func beginContext(batch []*member) (ctx context.Context, cancel context.CancelFunc, begun func()) {
+	ctx, cancel = context.WithCancel(context.WithoutCancel(batch[0].ctx))
+	var waiting atomic.Int32
+	waiting.Store(int32(len(batch)))
+	stops := make([]func() bool, len(batch))
+	for i, m := range batch {
+		stops[i] = context.AfterFunc(m.ctx, func() {
+			if waiting.Add(-1) == 0 {
+				cancel()
+			}
+		})
+	}
+	return ctx, cancel, func() {
+		for _, stop := range stops {
+			stop()
 		}
 	}
 }

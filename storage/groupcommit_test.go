@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,7 +15,12 @@ import (
 // children whose parent is checked at the COMMIT (a deferred foreign key).
 func gcDB(t *testing.T, opt Options) *DB {
 	t.Helper()
-	db, err := Open(testTarget(t), opt)
+	return gcDBAt(t, testTarget(t), opt)
+}
+
+func gcDBAt(t *testing.T, target string, opt Options) *DB {
+	t.Helper()
+	db, err := Open(target, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -541,5 +547,99 @@ func TestGroupCommitRequestStepsPerMember(t *testing.T) {
 	}
 	if got := audited(); !slices.Equal(got, []string{"a", "b", "c"}) {
 		t.Fatalf("audited %v after the requests' next writes, want [a b c]", got)
+	}
+}
+
+// TestGroupCommitBatchBeginEndsWithItsRequests: on PostgreSQL a batch's
+// BEGIN waits for the advisory write lock, which another session (another
+// replica) may hold; the batch stops waiting once every member's request
+// has ended, and the writer serves the next write once the lock is free.
+func TestGroupCommitBatchBeginEndsWithItsRequests(t *testing.T) {
+	if !TestOnPostgres() {
+		t.Skip("the wait is for PostgreSQL's advisory write lock (SQLite's writer is this process's own)")
+	}
+	target := testTarget(t)
+	db := gcDBAt(t, target, Options{})
+	sizes := batchSizes(db)
+	other, err := sql.Open("pgx", target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx := context.Background()
+	lockWaiters := func() int {
+		var n int
+		if err := other.QueryRowContext(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	waitLockWaiters := func(what string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); lockWaiters() < 1; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s never waited for the write lock", what)
+			}
+		}
+	}
+
+	release := holdWriter(t, db)
+	defer release()
+	ctxA, cancelA := context.WithCancel(ctx)
+	ctxB, cancelB := context.WithCancel(ctx)
+	defer cancelA()
+	defer cancelB()
+	wait := queue(t, db, []context.Context{ctxA, ctxB},
+		func(tx *Tx) error { return insertItem(tx, "a") },
+		func(tx *Tx) error { return insertItem(tx, "b") },
+	)
+	// Another session asks for the lock behind the holding write, so it
+	// gets it when that write commits, before the batch of a and b.
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	lock := fmt.Sprintf(`SELECT pg_advisory_lock(%d)`, int64(writeLockKey))
+	locked := make(chan error, 1)
+	go func() { _, err := conn.ExecContext(ctx, lock); locked <- err }()
+	waitLockWaiters("the other session")
+	release()
+	if err := <-locked; err != nil {
+		t.Fatal(err)
+	}
+	unlock := sync.OnceFunc(func() {
+		if _, err := conn.ExecContext(ctx, fmt.Sprintf(`SELECT pg_advisory_unlock(%d)`, int64(writeLockKey))); err != nil {
+			t.Error(err)
+		}
+	})
+	defer unlock()
+	waitLockWaiters("the batch")
+
+	cancelA()
+	cancelB()
+	returned := make(chan []error, 1)
+	go func() { returned <- wait() }()
+	select {
+	case errs := <-returned:
+		for i, err := range errs {
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("write %d: %v, want context.Canceled", i, err)
+			}
+		}
+	case <-time.After(10 * time.Second):
+		unlock()
+		<-returned
+		t.Fatal("the batch still waited for the write lock 10 s after its requests ended")
+	}
+	if got := sizes(); !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("batches %v, want [1 2] (the holding write, then a and b together)", got)
+	}
+	unlock()
+	if err := db.Write(ctx, func(tx *Tx) error { return insertItem(tx, "c") }); err != nil {
+		t.Fatal(err)
+	}
+	if got := items(t, db); !slices.Equal(got, []string{"c"}) {
+		t.Fatalf("stored %v, want [c]", got)
 	}
 }
