@@ -29,16 +29,62 @@ const TestDBEnv = "DOCSAPI_TEST_DB"
 // TestOnPostgres reports whether tests run on PostgreSQL.
 func TestOnPostgres() bool { return os.Getenv(TestDBEnv) != "" }
 
-// TestTarget is the database a test opens: a new SQLite file in dir, or a
-// new PostgreSQL database on the DOCSAPI_TEST_DB server, migrated already
-// (a copy of a template database migrated once per schema). cleanup drops
-// it (nothing to do for a file: dir goes with the test).
+// TestTarget is the database a test opens, migrated already: a new SQLite
+// file in dir (a copy of a file migrated once per test process), or a new
+// PostgreSQL database on the DOCSAPI_TEST_DB server (a copy of a template
+// database migrated once per schema). cleanup drops it (nothing to do for
+// a file: dir goes with the test).
 func TestTarget(dir string) (target string, cleanup func(), err error) {
 	server := os.Getenv(TestDBEnv)
 	if server == "" {
-		return filepath.Join(dir, "test.db"), func() {}, nil
+		path := filepath.Join(dir, "test.db")
+		return path, func() {}, copyMigratedSQLite(path)
 	}
 	return newTestDatabase(server, true)
+}
+
+// migratedSQLite is the bytes of a freshly migrated SQLite database, made
+// once per test process: migrating costs about 50 ms, and about a second
+// under the race detector (modernc.org/sqlite is Go, instrumented like
+// the rest), where a copy costs a millisecond, for each of the suite's
+// hundreds of fresh databases.
+var migratedSQLite struct {
+	once  sync.Once
+	bytes []byte
+	err   error
+}
+
+// copyMigratedSQLite writes the migrated database to path.
+func copyMigratedSQLite(path string) error {
+	migratedSQLite.once.Do(func() {
+		dir, err := os.MkdirTemp("", "docsapi-test-template-")
+		if err != nil {
+			migratedSQLite.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		file := filepath.Join(dir, "template.db")
+		db, err := Open(file, Options{Readers: 1})
+		if err != nil {
+			migratedSQLite.err = fmt.Errorf("migrate the test template: %w", err)
+			return
+		}
+		if err := db.Close(); err != nil {
+			migratedSQLite.err = err
+			return
+		}
+		// The last connection's close checkpoints the WAL into the file and
+		// removes it: the file alone is the whole database.
+		if _, err := os.Stat(file + "-wal"); err == nil {
+			migratedSQLite.err = fmt.Errorf("the test template's WAL outlived its close")
+			return
+		}
+		migratedSQLite.bytes, migratedSQLite.err = os.ReadFile(file)
+	})
+	if migratedSQLite.err != nil {
+		return migratedSQLite.err
+	}
+	return os.WriteFile(path, migratedSQLite.bytes, 0o600)
 }
 
 var testAdmin struct {
