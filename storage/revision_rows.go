@@ -22,6 +22,10 @@ import (
 // aliveSeq is main_pages.to_seq of a row the active revision still has.
 const aliveSeq int64 = 9_000_000_000_000_000_000
 
+// closedBound is aliveSeq as SQL text: the condition of the partial index
+// main_pages_closed (a query must name it for the engine to use the index).
+const closedBound = `9000000000000000000`
+
 // positionGap separates neighbours when a sibling list is numbered: a page
 // inserted between two others takes a value between theirs.
 const positionGap = 1 << 16
@@ -91,16 +95,19 @@ func (r revisionRows) sql(cond string, args ...any) (string, []any) {
 		// page, from_seq): the unary + keeps SQLite (no statistics) from
 		// walking every row the space closed after Seq for each probe (a
 		// link's target check, a page of an older revision or overlay).
-		closed := `x.to_seq > ? AND x.to_seq < ?`
+		// The closed range names the bound of the partial index
+		// main_pages_closed (migration 0023) as a literal, so that a
+		// parent's closed children are a seek on (space, parent).
+		closed := `x.to_seq > ? AND x.to_seq < ` + closedBound
 		if strings.HasPrefix(cond, "x.page_id ") {
-			closed = `+x.to_seq > ? AND +x.to_seq < ?`
+			closed = `+x.to_seq > ? AND +x.to_seq < ` + closedBound
 		}
 		for _, m := range []struct {
 			where string
 			args  []any
 		}{
 			{`x.to_seq = ? AND x.from_seq <= ?`, []any{aliveSeq, r.Seq}},
-			{closed + ` AND x.from_seq <= ?`, []any{r.Seq, aliveSeq, r.Seq}},
+			{closed + ` AND x.from_seq <= ?`, []any{r.Seq, r.Seq}},
 		} {
 			q := cols + ` FROM main_pages x WHERE x.space_id = ? AND ` + m.where + and
 			out = append(append(append(out, r.Space), m.args...), args...)

@@ -224,16 +224,28 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 			}
 			base = head.Revision
 		}
-		if (c.Page != "" || c.Pages != nil) && c.Activate && c.ChangeRequest == "" && c.Base == "" && !c.WholeTree {
+		// Once the revision is written: what runs with it, and a change
+		// request's head moves.
+		finish := func() error {
+			if c.Also != nil {
+				if err := c.Also(tx, id); err != nil {
+					return err
+				}
+			}
+			if c.ChangeRequest != "" {
+				return moveChangeRequestHead(tx, c.ChangeRequest, id, c.Author)
+			}
+			return nil
+		}
+		onMain := c.Activate && c.ChangeRequest == ""
+		inChangeRequest := !c.Activate && c.ChangeRequest != ""
+		if (c.Page != "" || c.Pages != nil) && (onMain || inChangeRequest) && c.Base == "" && !c.WholeTree {
 			done, err := writePartial(tx, id, base, c)
 			if err != nil {
 				return err
 			}
 			if done {
-				if c.Also != nil {
-					return c.Also(tx, id)
-				}
-				return nil
+				return finish()
 			}
 		}
 		tree, err := loadTree(ctx, tx, base, false)
@@ -256,15 +268,7 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 			Known: loaded, KnownRev: base}, tree); err != nil {
 			return err
 		}
-		if c.Also != nil {
-			if err := c.Also(tx, id); err != nil {
-				return err
-			}
-		}
-		if c.ChangeRequest != "" {
-			return moveChangeRequestHead(tx, c.ChangeRequest, id, c.Author)
-		}
-		return nil
+		return finish()
 	})
 	return id, err
 }
