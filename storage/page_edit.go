@@ -814,7 +814,7 @@ func writePartial(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
 // difference, not to the space), then the rows of the pages the edit
 // touched replaced. As the whole tree's writeOverlay writes them: a row
 // equal to main@Seq's is left out, a page main@Seq has that the edit
-// removed gets a removal row (version ”), one it does not have is simply
+// removed gets a removal row (empty version), one it does not have is simply
 // absent; so both paths store the same rows.
 func (pt *partialTree) writeOverlay(revID string) error {
 	tx := pt.tx
