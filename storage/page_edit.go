@@ -15,11 +15,11 @@ import (
 // PageTree is a revision's page tree as a page edit (create, move, delete,
 // rename, content) sees it: the resolver decides (does the parent exist,
 // may it hold pages, is the new parent under the page) and the storage
-// places (positions, unique slugs, paths). CreateRevision gives an edit
-// either the whole loaded tree (wholeTree: change requests, and the tests'
-// reference) or, for an activated edit of a space's main content, a view
-// that reads only what the edit touches (partialTree): both make the same
-// revision.
+// places (positions, unique slugs, paths). CreateRevision gives an edit of
+// a space's main content or of a change request a view that reads only
+// what the edit touches (partialTree), or the whole loaded tree
+// (wholeTree: a given base, a head stored whole, and the tests'
+// reference): both make the same revision.
 type PageTree interface {
 	// Page is the page with id (nil when the revision has none), with its
 	// body; changes to its content, settings or slug are written when the

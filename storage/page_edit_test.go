@@ -453,6 +453,32 @@ func TestPartialChangeRequestEditsMatchTheWholeTree(t *testing.T) {
 	if written < rounds/3 || partial.Statements == 0 {
 		t.Fatalf("%d of %d edits written in the change requests, %d partial statements", written, rounds, partial.Statements)
 	}
+	// A content-only edit (RevisionChange.Page) of a page of the change
+	// requests: one row through the partial path, as the whole tree writes.
+	pages, err := db.RevisionPages(ctx, head(0))
+	if err != nil || len(pages) == 0 {
+		t.Fatal(pages, err)
+	}
+	page := pages[len(pages)/2].ID
+	var got [2]string
+	for i, sp := range spaces {
+		var r PageReads
+		got[i], err = db.CreateRevision(CountingPageReads(ctx, &r), RevisionChange{SpaceID: sp, ChangeRequest: crs[i], Analyzer: modelAnalyzer{}, Page: page, WholeTree: i == 1,
+			Edit: func(tr *Tree) error {
+				p, _, _ := tr.Find(page)
+				p.SetBody("edited body link:a")
+				return nil
+			}})
+		if err != nil || (r.Statements == 0) != (i == 1) {
+			t.Fatalf("one-page edit of %s (whole tree %v): %v, %d statements", page, i == 1, err, r.Statements)
+		}
+	}
+	if a, w := overlayShape(t, db, got[0]), overlayShape(t, db, got[1]); a != w {
+		t.Fatalf("one-page edit: stored\npartial:\n%s\nwhole tree:\n%s", a, w)
+	}
+	if a, w := revisionShape(t, db, spaces[0], got[0]), revisionShape(t, db, spaces[1], got[1]); a != w {
+		t.Fatalf("one-page edit:\npartial:\n%s\nwhole tree:\n%s", a, w)
+	}
 	var merged [2]string
 	for i, sp := range spaces {
 		rev, err := db.MergeChangeRequest(ctx, MergeChange{SpaceID: sp, ChangeRequest: crs[i], Analyzer: modelAnalyzer{},

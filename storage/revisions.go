@@ -181,15 +181,17 @@ type RevisionChange struct {
 	ID string
 	// Page, when set, promises that Edit changes only the content of that
 	// page (title, body, metadata: not its slug, place or children). An
-	// activated edit of the space's active revision then reads that page
-	// (and the pages its links name) and writes one row (writePartial)
-	// instead of loading the whole tree; Edit sees a tree holding that page
-	// alone, with the revision's files. Breaking the promise is an error.
+	// activated edit of the space's active revision, or an edit of a
+	// change request's head, then reads that page (and the pages its links
+	// name) and writes one row (writePartial) instead of loading the whole
+	// tree; Edit sees a tree holding that page alone, with the revision's
+	// files. Breaking the promise is an error.
 	Page string
 	// Pages, instead of Edit, is an edit of pages through PageTree: on an
-	// activated edit of the space's active revision it reads and writes
-	// only what it touches (writePartial); elsewhere (a change request, a
-	// given Base, WholeTree) it runs on the whole loaded tree.
+	// activated edit of the space's active revision or an edit of a change
+	// request's head it reads and writes only what it touches
+	// (writePartial); elsewhere (a given Base, a head stored whole,
+	// WholeTree) it runs on the whole loaded tree.
 	Pages func(t PageTree) error
 	// WholeTree runs Pages on the whole loaded tree even where the partial
 	// path applies (tests compare the two).
