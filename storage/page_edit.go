@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -324,20 +325,59 @@ func first(rows []pageRow) pageRow {
 	return rows[0]
 }
 
-// children reads parentID's children but exclude in order (then tail:
-// LIMIT, OFFSET with tailArgs); desc reverses the order.
-func (pt *partialTree) children(parentID, exclude string, desc bool, tail string, tailArgs ...any) ([]pageRow, error) {
-	order := ` ORDER BY 4, 1`
+// children reads parentID's children but exclude in order (desc: the
+// reverse), at most limit of them (0: all) after skipping offset.
+func (pt *partialTree) children(parentID, exclude string, desc bool, offset, limit int) ([]pageRow, error) {
+	order := ` ORDER BY x.position, x.page_id`
 	if desc {
-		order = ` ORDER BY 4 DESC, 1 DESC`
+		order = ` ORDER BY x.position DESC, x.page_id DESC`
 	}
 	if pt.alive {
-		return pt.rowsWhere(aliveChildren, order+tail, append([]any{aliveSeq, parentID, exclude}, tailArgs...)...)
+		tail, args := order, []any{aliveSeq, parentID, exclude}
+		if limit > 0 {
+			tail, args = tail+` LIMIT ? OFFSET ?`, append(args, limit, offset)
+		}
+		return pt.rowsWhere(aliveChildren, tail, args...)
 	}
-	// One compound SELECT of the overlay's children and main@Seq's (alive
-	// and closed) ordered as one list: each part reads its index in order
-	// and the engine merges them, so an OFFSET costs index entries.
-	return pt.viewRows(`x.parent_id = ? AND x.page_id <> ?`, []any{parentID, exclude}, order+tail, tailArgs...)
+	// The overlay's children and main@Seq's (alive, closed after Seq),
+	// each read in its index's order up to offset+limit rows and merged
+	// here: an OFFSET costs index entries of each, whatever the engine
+	// makes of a compound ORDER BY. By position alone, the order of the
+	// indexes (with the page id PostgreSQL sorted every child of the
+	// parent first): siblings' positions are distinct (every placement
+	// gives increasing ones), the page id only orders them here as the
+	// whole tree does.
+	part := ` ORDER BY x.position`
+	if desc {
+		part = ` ORDER BY x.position DESC`
+	}
+	var all []pageRow
+	for _, p := range pt.on.parts(`x.parent_id = ? AND x.page_id <> ?`, parentID, exclude) {
+		q, args := p.sql+part, p.args
+		if limit > 0 {
+			q, args = q+` LIMIT ?`, append(slices.Clone(args), offset+limit)
+		}
+		rows, err := pt.query(q, args)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, rows...)
+	}
+	slices.SortFunc(all, func(a, b pageRow) int {
+		c := cmp.Or(cmp.Compare(a.Position, b.Position), strings.Compare(a.ID, b.ID))
+		if desc {
+			return -c
+		}
+		return c
+	})
+	if offset >= len(all) {
+		return nil, nil
+	}
+	all = all[offset:]
+	if limit > 0 && len(all) > limit {
+		all = all[:limit]
+	}
+	return all, nil
 }
 
 // maxDepth bounds a walk up a page's ancestors.
@@ -484,7 +524,7 @@ func (pt *partialTree) position(p *TreePage, parentID string, index *int) error 
 	low, next, known := 0, 0, false
 	if index != nil {
 		k := max(*index, 0)
-		rows, err := pt.children(parentID, p.ID, false, ` LIMIT 2 OFFSET ?`, max(k-1, 0))
+		rows, err := pt.children(parentID, p.ID, false, max(k-1, 0), 2)
 		if err != nil {
 			return err
 		}
@@ -502,7 +542,7 @@ func (pt *partialTree) position(p *TreePage, parentID string, index *int) error 
 		}
 	}
 	if !known {
-		rows, err := pt.children(parentID, p.ID, true, ` LIMIT 1`)
+		rows, err := pt.children(parentID, p.ID, true, 0, 1)
 		if err != nil {
 			return err
 		}
@@ -521,7 +561,7 @@ func (pt *partialTree) position(p *TreePage, parentID string, index *int) error 
 // renumber numbers parentID's children again with p at index (the rows of
 // that sibling list only).
 func (pt *partialTree) renumber(p *TreePage, parentID string, index *int) error {
-	rows, err := pt.children(parentID, p.ID, false, "")
+	rows, err := pt.children(parentID, p.ID, false, 0, 0)
 	if err != nil {
 		return err
 	}

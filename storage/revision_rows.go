@@ -76,16 +76,36 @@ func revisionRowsOf(ctx context.Context, q queryer, revID string) (revisionRows,
 // those closed after the revision: none for the active one); an overlay
 // adds its own rows and hides the main-line rows it overrides.
 func (r revisionRows) sql(cond string, args ...any) (string, []any) {
+	parts := r.parts(cond, args...)
+	if len(parts) == 0 {
+		return `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM overlay_pages x WHERE 1 = 0`, nil
+	}
+	var qs []string
+	var out []any
+	for _, p := range parts {
+		qs = append(qs, p.sql)
+		out = append(out, p.args...)
+	}
+	return strings.Join(qs, ` UNION ALL `), out
+}
+
+// rowsPart is one SELECT of sql's UNION ALL with its arguments.
+type rowsPart struct {
+	sql  string
+	args []any
+}
+
+// parts are the SELECTs whose UNION ALL is sql(cond, args...): the
+// overlay's rows, then main-line rows alive, then those closed after Seq.
+func (r revisionRows) parts(cond string, args ...any) []rowsPart {
 	and := ""
 	if cond != "" {
 		and = ` AND (` + cond + `)`
 	}
 	const cols = `SELECT x.page_id, x.version, x.parent_id, x.position, x.path`
-	var parts []string
-	var out []any
+	var parts []rowsPart
 	if r.Overlay != "" {
-		parts = append(parts, cols+` FROM overlay_pages x WHERE x.revision_id = ? AND x.version <> ''`+and)
-		out = append(append(out, r.Overlay), args...)
+		parts = append(parts, rowsPart{cols + ` FROM overlay_pages x WHERE x.revision_id = ? AND x.version <> ''` + and, append([]any{r.Overlay}, args...)})
 	}
 	if r.Seq > 0 {
 		// Two ranges: the rows still alive (to_seq an equality, so the
@@ -110,18 +130,15 @@ func (r revisionRows) sql(cond string, args ...any) (string, []any) {
 			{closed + ` AND x.from_seq <= ?`, []any{r.Seq, r.Seq}},
 		} {
 			q := cols + ` FROM main_pages x WHERE x.space_id = ? AND ` + m.where + and
-			out = append(append(append(out, r.Space), m.args...), args...)
+			a := append(append([]any{r.Space}, m.args...), args...)
 			if r.Overlay != "" {
 				q += ` AND NOT EXISTS (SELECT 1 FROM overlay_pages o WHERE o.revision_id = ? AND o.page_id = x.page_id)`
-				out = append(out, r.Overlay)
+				a = append(a, r.Overlay)
 			}
-			parts = append(parts, q)
+			parts = append(parts, rowsPart{q, a})
 		}
 	}
-	if len(parts) == 0 {
-		return cols + ` FROM overlay_pages x WHERE 1 = 0`, nil
-	}
-	return strings.Join(parts, ` UNION ALL `), out
+	return parts
 }
 
 // pages is the revision's pages (satisfying cond) joined with their
