@@ -22,8 +22,9 @@
 #   the searched space (unmeasured, before each of COLD searches), which
 #   ranks anew (README, Performance). Targets: under 20 ms and 5 ms. Also the
 #   median time of such a one-page edit, of a createPage and of a movePage
-#   in that space (COLD each; curl's own time of the request), the seeding
-#   time and database size.
+#   in that space, of a createPage in a change request of that space whose
+#   base is behind the main content (COLD each; curl's own time of the
+#   request), the seeding time and database size.
 #
 # Output on stdout: one row per measurement. Called by bench/scale.sh (which
 # exports BIN, WORK, SMALL_SEED, ...) it prints its tab-separated rows
@@ -172,16 +173,23 @@ part_id() { curl -sf -H "$auth" "http://$api/v1/spaces/$search_space/content/pat
 part1=$(part_id part-1); part2=$(part_id part-2); part3=$(part_id part-3)
 move_page=$(part_id part-2/page-201)
 [ -n "$part1" ] && [ -n "$part2" ] && [ -n "$part3" ] && [ -n "$move_page" ] || { echo "scale-extra: parts of the search space not found" >&2; exit 1; }
+# A change request opened now, before the page edits below move the main
+# line on: its createPage rows edit a head whose base is behind the main
+# content (main@base_seq holds closed rows).
+cr=$(curl -sf -H "$auth" -H 'Content-Type: application/json' -d '{"subject":"bench"}' "http://$api/v1/spaces/$search_space/change-requests" | jq -r .id)
+[ -n "$cr" ] || { echo "scale-extra: no change request" >&2; exit 1; }
 page_edit() {
   local i body edits=()
   for i in $(seq 1 "$COLD"); do
     case $1 in
       # a new page under part-1: appended on odd rounds, at index 3 on even ones
       createPage) body="{\"query\":\"mutation(\$s: ID!, \$p: ID!, \$t: String!, \$i: Int) { createPage(target: {space: \$s}, input: {title: \$t, parent: \$p, index: \$i, markdown: \\\"new page\\\"}) { revision } }\",\"variables\":{\"s\":\"$search_space\",\"p\":\"$part1\",\"t\":\"New page $i\",\"i\":$([ $((i % 2)) = 0 ] && echo 3 || echo null)}}" ;;
+      # the same in the change request
+      createPageCR) body="{\"query\":\"mutation(\$s: ID!, \$c: ID, \$p: ID!, \$t: String!, \$i: Int) { createPage(target: {space: \$s, changeRequest: \$c}, input: {title: \$t, parent: \$p, index: \$i, markdown: \\\"new page\\\"}) { revision } }\",\"variables\":{\"s\":\"$search_space\",\"c\":\"$cr\",\"p\":\"$part1\",\"t\":\"CR page $i\",\"i\":$([ $((i % 2)) = 0 ] && echo 3 || echo null)}}" ;;
       # part-2/page-201 to index 3 of part-3, then back to index 1 of part-2
       movePage) body="{\"query\":\"mutation(\$s: ID!, \$id: ID!, \$p: ID!, \$i: Int) { movePage(target: {space: \$s}, pageId: \$id, input: {parent: \$p, index: \$i}) { revision } }\",\"variables\":{\"s\":\"$search_space\",\"id\":\"$move_page\",\"p\":\"$([ $((i % 2)) = 1 ] && echo "$part3" || echo "$part2")\",\"i\":$([ $((i % 2)) = 1 ] && echo 3 || echo 1)}}" ;;
     esac
-    post_gql "$1" "$body"
+    post_gql "${1%CR}" "$body"
     edits+=("$req_time")
   done
   printf '%s\n' "${edits[@]}" | sort -g | awk '{ v[NR] = $1 } END { printf "%.1f\n", v[int((NR + 1) / 2)] / 100 }'
@@ -189,6 +197,7 @@ page_edit() {
 echo "scale-extra: page edits in the $PAGES-page space ..." >&2
 create_ms=$(page_edit createPage)
 move_ms=$(page_edit movePage)
+create_cr_ms=$(page_edit createPageCR)
 
 # row MEASURE A B RATIO TARGET VERDICT FIGURE
 row() {
@@ -227,5 +236,6 @@ row "search p50 ms, selective ($pct pages match), between writes" "$selective" "
 row "search p50 ms, selective, first after an edit of the searched space (median of $COLD; b: server CPU ms)" "$selective_cold" "$selective_cold_cpu" "-" "< 5 ms" "$(under "$selective_cold" 5)" "$selective_cold ms (server CPU $selective_cold_cpu ms)"
 row "one-page edit (GraphQL updatePage) in the $PAGES-page space, median ms of $COLD" "$edit_ms" "-" "-" "-" "-" "$edit_ms ms"
 row "createPage (GraphQL, under a part of 100 pages, appended or at index 3) in the $PAGES-page space, median ms of $COLD" "$create_ms" "-" "-" "-" "-" "$create_ms ms"
+row "createPage in a change request opened before those edits (its base behind the main content; same pages), median ms of $COLD" "$create_cr_ms" "-" "-" "-" "-" "$create_cr_ms ms"
 row "movePage (GraphQL, a page between two parts, at index 3 or 1) in the $PAGES-page space, median ms of $COLD" "$move_ms" "-" "-" "-" "-" "$move_ms ms"
 row "seeding $SPACES spaces and $PAGES pages, s; database MB" "$seed_s" "$db_mb" "-" "-" "-" "$seed_s s, $db_mb MB"

@@ -43,9 +43,8 @@ func (r *Resolver) changeContent(ctx context.Context, target model.ContentTarget
 }
 
 // changePages is changeContent for an edit of pages (create, move, delete,
-// update): on the main content the storage reads and writes only what the
-// edit touches (storage.PageTree); on a change request it is the whole
-// tree.
+// update): on the main content and on a change request the storage reads
+// and writes only what the edit touches (storage.PageTree).
 func (r *Resolver) changePages(ctx context.Context, target model.ContentTarget, edit func(t storage.PageTree) error) (contentScope, string, error) {
 	return r.changeWith(ctx, target, storage.RevisionChange{Pages: edit})
 }

@@ -18,11 +18,11 @@ func topPaths(t *testing.T, env *apitest.Env, token, url string) []string {
 	return out
 }
 
-// Page edits place pages the same on the main content (the partial path,
-// storage.PageTree over the alive rows) and in a change request (the whole
-// tree): an arriving page named like a sibling takes the suffix and the
-// sibling keeps its path; index places among the siblings; the rules refuse
-// the same moves.
+// Page edits place pages the same on the main content (storage.PageTree
+// over the alive rows) and in a change request (over its head's overlay
+// and main@base_seq): an arriving page named like a sibling takes the
+// suffix and the sibling keeps its path; index places among the siblings;
+// the rules refuse the same moves.
 func TestPageEditsPlaceAlikeOnMainAndInChangeRequests(t *testing.T) {
 	env := apitest.New(t)
 	space := newSpace(t, env, env.Org)
@@ -111,4 +111,45 @@ func TestPageEditsPlaceAlikeOnMainAndInChangeRequests(t *testing.T) {
 			env.Must(404, "GET", where.content+"/path/"+childPath, token, nil)
 		})
 	}
+	// A change request whose base is behind the main content: the main
+	// content's later pages and moves are not in it, its own edits place
+	// against its base, and the main content keeps its own.
+	t.Run("change request behind the main content", func(t *testing.T) {
+		late := env.Must(201, "POST", base+"/change-requests", token, map[string]any{"subject": "Behind"}).JSON()["id"].(string)
+		onMain := map[string]any{"space": space}
+		inLate := map[string]any{"space": space, "changeRequest": late}
+		lateContent := base + "/change-requests/" + late + "/content"
+		mainPage := gqlData(t, env, token, create, map[string]any{"t": onMain, "i": 0})["createPage"].(map[string]any)["page"].(map[string]any)
+		if mainPage["path"] != "introduction-2" {
+			t.Fatalf("new page on the main content: %v", mainPage)
+		}
+		gqlData(t, env, token, move, map[string]any{"t": onMain, "id": intro})
+		wantMain := append(append([]string{"introduction-2"}, before[1:]...), "introduction")
+		if got := topPaths(t, env, token, base+"/content/pages"); strings.Join(got, " ") != strings.Join(wantMain, " ") {
+			t.Fatalf("main content %v, want %v", got, wantMain)
+		}
+		if got := topPaths(t, env, token, lateContent+"/pages"); strings.Join(got, " ") != strings.Join(before, " ") {
+			t.Fatalf("change request before its edits %v, want its base %v", got, before)
+		}
+		page := gqlData(t, env, token, create, map[string]any{"t": inLate, "i": 0})["createPage"].(map[string]any)["page"].(map[string]any)
+		if page["path"] != "introduction-2" || page["id"] == mainPage["id"] {
+			t.Fatalf("new page in the change request: %v", page)
+		}
+		p := gqlData(t, env, token, move, map[string]any{"t": inLate, "id": intro, "p": page["id"]})["movePage"].(map[string]any)["page"].(map[string]any)
+		if p["path"] != "introduction-2/introduction" {
+			t.Fatalf("moved in the change request: %v", p)
+		}
+		p = gqlData(t, env, token, rename, map[string]any{"t": inLate, "id": page["id"], "s": "welcome"})["updatePage"].(map[string]any)["page"].(map[string]any)
+		if p["path"] != "welcome" {
+			t.Fatalf("renamed in the change request: %v", p)
+		}
+		env.Must(200, "GET", lateContent+"/path/welcome/introduction", token, nil)
+		env.Must(404, "GET", lateContent+"/path/introduction", token, nil)
+		if got, want := topPaths(t, env, token, lateContent+"/pages"), append([]string{"welcome"}, before[1:]...); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("change request %v, want %v", got, want)
+		}
+		if got := topPaths(t, env, token, base+"/content/pages"); strings.Join(got, " ") != strings.Join(wantMain, " ") {
+			t.Fatalf("main content after the change request's edits %v, want %v", got, wantMain)
+		}
+	})
 }

@@ -1,7 +1,9 @@
 package storage
 
 import (
+	"cmp"
 	"context"
+	"database/sql"
 	"errors"
 	"slices"
 	"sort"
@@ -14,11 +16,11 @@ import (
 // PageTree is a revision's page tree as a page edit (create, move, delete,
 // rename, content) sees it: the resolver decides (does the parent exist,
 // may it hold pages, is the new parent under the page) and the storage
-// places (positions, unique slugs, paths). CreateRevision gives an edit
-// either the whole loaded tree (wholeTree: change requests, and the tests'
-// reference) or, for an activated edit of a space's main content, a view
-// that reads only what the edit touches (partialTree): both make the same
-// revision.
+// places (positions, unique slugs, paths). CreateRevision gives an edit of
+// a space's main content or of a change request a view that reads only
+// what the edit touches (partialTree), or the whole loaded tree
+// (wholeTree: a given base, a head stored whole, and the tests'
+// reference): both make the same revision.
 type PageTree interface {
 	// Page is the page with id (nil when the revision has none), with its
 	// body; changes to its content, settings or slug are written when the
@@ -124,14 +126,21 @@ type pageOp struct {
 	index  *int
 }
 
-// partialTree is PageTree over the active revision of a space's main line
-// (its alive main_pages rows), reading only what the edit touches: the
-// pages it asks for, the neighbours of a new position (one ordered index
-// probe), the paths a slug would take (a probe each), the ancestors of a
-// move's new parent, the subtree a move, rename or delete changes.
+// partialTree is PageTree over a revision that has a main line under it:
+// the active revision of a space's main line (its alive main_pages rows),
+// or a change request's head (main@base_seq, with the head's overlay rows
+// over it). It reads only what the edit touches: the pages it asks for,
+// the neighbours of a new position (one ordered index probe), the paths a
+// slug would take (a probe each), the ancestors of a move's new parent,
+// the subtree a move, rename or delete changes.
 type partialTree struct {
 	tx    *Tx
 	space string
+	// on is where the edited revision's rows are; alive: on is the main
+	// line's active revision, whose rows are the alive rows (one index
+	// range per read instead of the overlay and the two main-line ranges).
+	on    revisionRows
+	alive bool
 	t     *Tree                // the pages read or added (no children) and the revision's files
 	pages map[string]*TreePage // read by Page (nil: no such page)
 	// before are the alive rows read that the edit may change; extra are
@@ -175,9 +184,9 @@ func CountingPageReads(ctx context.Context, r *PageReads) context.Context {
 	return context.WithValue(ctx, pageReadsKey{}, r)
 }
 
-func newPartialTree(tx *Tx, space string) *partialTree {
+func newPartialTree(tx *Tx, on revisionRows, alive bool) *partialTree {
 	reads, _ := tx.ctx.Value(pageReadsKey{}).(*PageReads) // nil: not counted
-	return &partialTree{tx: tx, space: space, t: &Tree{}, pages: map[string]*TreePage{},
+	return &partialTree{tx: tx, space: on.Space, on: on, alive: alive, t: &Tree{}, pages: map[string]*TreePage{},
 		before: map[string]pageRow{}, extra: map[string]pageRow{}, reads: reads}
 }
 
@@ -192,7 +201,19 @@ const aliveChildren = `x.to_seq = ? AND x.parent_id = ? AND x.page_id <> ?`
 // ORDER BY, LIMIT).
 func (pt *partialTree) rowsWhere(cond, tail string, args ...any) ([]pageRow, error) {
 	q := `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x WHERE x.space_id = ? AND ` + cond + tail
-	args = append([]any{pt.space}, args...)
+	return pt.query(q, append([]any{pt.space}, args...))
+}
+
+// viewRows reads the rows of the edited revision (pt.on: the overlay's
+// rows and the two main-line ranges, revisionRows.sql) satisfying cond,
+// then tail (ORDER BY result columns by number, LIMIT) with tailArgs.
+func (pt *partialTree) viewRows(cond string, args []any, tail string, tailArgs ...any) ([]pageRow, error) {
+	q, a := pt.on.sql(cond, args...)
+	return pt.query(q+tail, append(a, tailArgs...))
+}
+
+// query runs a read of page rows and counts it.
+func (pt *partialTree) query(q string, args []any) ([]pageRow, error) {
 	rows, err := pt.tx.QueryContext(pt.tx.ctx, q, args...)
 	var out []pageRow
 	err = eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
@@ -213,6 +234,24 @@ func (pt *partialTree) Page(id string) (*TreePage, error) {
 	q := `SELECT ` + pageCols + `, v.markdown FROM (SELECT x.page_id, x.version, x.parent_id, x.position, x.path
  FROM main_pages x WHERE x.space_id = ? AND ` + aliveByID + `) rp JOIN page_versions v ON v.hash = rp.version`
 	args := []any{pt.space, aliveSeq, id}
+	if !pt.alive {
+		// Its row first (overlay, else main@Seq), then that row with its
+		// version, by the row's key.
+		_, from, ok, err := pt.rowAt(id)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			pt.pages[id] = nil
+			return nil, nil
+		}
+		q, args = `SELECT `+pageCols+`, v.markdown FROM overlay_pages rp JOIN page_versions v ON v.hash = rp.version
+ WHERE rp.revision_id = ? AND rp.page_id = ?`, []any{pt.on.Overlay, id}
+		if from > 0 {
+			q, args = `SELECT `+pageCols+`, v.markdown FROM main_pages rp JOIN page_versions v ON v.hash = rp.version
+ WHERE rp.space_id = ? AND rp.page_id = ? AND rp.from_seq = ?`, []any{pt.space, id, from}
+		}
+	}
 	p, err := scanPage(pt.tx.QueryRowContext(pt.tx.ctx, q, args...), &md)
 	if errors.Is(err, ErrNotFound) {
 		pt.reads.add(q, args, 0)
@@ -239,11 +278,106 @@ func (pt *partialTree) row(id string) (pageRow, bool, error) {
 		}
 		return pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position}, true, nil
 	}
+	if !pt.alive {
+		r, _, ok, err := pt.rowAt(id)
+		return r, ok, err
+	}
 	rows, err := pt.rowsWhere(aliveByID, "", aliveSeq, id)
 	if err != nil || len(rows) == 0 {
 		return pageRow{}, false, err
 	}
 	return rows[0], true, nil
+}
+
+// rowAt reads page id's row in an edited revision that is not the active
+// one: its overlay row (a removal row: no such page), else its main-line
+// row at on.Seq, the page's last row opened at or before Seq (through the
+// primary key: the page's own history, not the space), when it is still
+// open at Seq. from is that row's from_seq (0: the overlay's row).
+func (pt *partialTree) rowAt(id string) (r pageRow, from int64, ok bool, err error) {
+	if pt.on.Overlay != "" {
+		rows, err := pt.query(`SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM overlay_pages x WHERE x.revision_id = ? AND x.page_id = ?`,
+			[]any{pt.on.Overlay, id})
+		if err != nil || len(rows) > 0 {
+			return first(rows), 0, len(rows) > 0 && rows[0].Version != "", err
+		}
+	}
+	if pt.on.Seq == 0 {
+		return r, 0, false, nil
+	}
+	q := `SELECT x.page_id, x.version, x.parent_id, x.position, x.path, x.from_seq, x.to_seq FROM main_pages x
+ WHERE x.space_id = ? AND x.page_id = ? AND x.from_seq <= ? ORDER BY x.from_seq DESC LIMIT 1`
+	args := []any{pt.space, id, pt.on.Seq}
+	var to int64
+	err = pt.tx.QueryRowContext(pt.tx.ctx, q, args...).Scan(&r.ID, &r.Version, &r.ParentID, &r.Position, &r.Path, &from, &to)
+	if errors.Is(err, sql.ErrNoRows) {
+		pt.reads.add(q, args, 0)
+		return r, 0, false, nil
+	}
+	pt.reads.add(q, args, 1)
+	return r, from, err == nil && to > pt.on.Seq, err
+}
+
+func first(rows []pageRow) pageRow {
+	if len(rows) == 0 {
+		return pageRow{}
+	}
+	return rows[0]
+}
+
+// children reads parentID's children but exclude in order (desc: the
+// reverse), at most limit of them (0: all) after skipping offset.
+func (pt *partialTree) children(parentID, exclude string, desc bool, offset, limit int) ([]pageRow, error) {
+	order := ` ORDER BY x.position, x.page_id`
+	if desc {
+		order = ` ORDER BY x.position DESC, x.page_id DESC`
+	}
+	if pt.alive {
+		tail, args := order, []any{aliveSeq, parentID, exclude}
+		if limit > 0 {
+			tail, args = tail+` LIMIT ? OFFSET ?`, append(args, limit, offset)
+		}
+		return pt.rowsWhere(aliveChildren, tail, args...)
+	}
+	// The overlay's children and main@Seq's (alive, closed after Seq),
+	// each read in its index's order up to offset+limit rows and merged
+	// here: an OFFSET costs index entries of each, whatever the engine
+	// makes of a compound ORDER BY. By position alone, the order of the
+	// indexes (with the page id PostgreSQL sorted every child of the
+	// parent first): siblings' positions are distinct (every placement
+	// gives increasing ones), the page id only orders them here as the
+	// whole tree does.
+	part := ` ORDER BY x.position`
+	if desc {
+		part = ` ORDER BY x.position DESC`
+	}
+	var all []pageRow
+	for _, p := range pt.on.parts(`x.parent_id = ? AND x.page_id <> ?`, parentID, exclude) {
+		q, args := p.sql+part, p.args
+		if limit > 0 {
+			q, args = q+` LIMIT ?`, append(slices.Clone(args), offset+limit)
+		}
+		rows, err := pt.query(q, args)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, rows...)
+	}
+	slices.SortFunc(all, func(a, b pageRow) int {
+		c := cmp.Or(cmp.Compare(a.Position, b.Position), strings.Compare(a.ID, b.ID))
+		if desc {
+			return -c
+		}
+		return c
+	})
+	if offset >= len(all) {
+		return nil, nil
+	}
+	all = all[offset:]
+	if limit > 0 && len(all) > limit {
+		all = all[:limit]
+	}
+	return all, nil
 }
 
 // maxDepth bounds a walk up a page's ancestors.
@@ -390,7 +524,7 @@ func (pt *partialTree) position(p *TreePage, parentID string, index *int) error 
 	low, next, known := 0, 0, false
 	if index != nil {
 		k := max(*index, 0)
-		rows, err := pt.rowsWhere(aliveChildren, ` ORDER BY x.position, x.page_id LIMIT 2 OFFSET ?`, aliveSeq, parentID, p.ID, max(k-1, 0))
+		rows, err := pt.children(parentID, p.ID, false, max(k-1, 0), 2)
 		if err != nil {
 			return err
 		}
@@ -408,7 +542,7 @@ func (pt *partialTree) position(p *TreePage, parentID string, index *int) error 
 		}
 	}
 	if !known {
-		rows, err := pt.rowsWhere(aliveChildren, ` ORDER BY x.position DESC, x.page_id DESC LIMIT 1`, aliveSeq, parentID, p.ID)
+		rows, err := pt.children(parentID, p.ID, true, 0, 1)
 		if err != nil {
 			return err
 		}
@@ -427,7 +561,7 @@ func (pt *partialTree) position(p *TreePage, parentID string, index *int) error 
 // renumber numbers parentID's children again with p at index (the rows of
 // that sibling list only).
 func (pt *partialTree) renumber(p *TreePage, parentID string, index *int) error {
-	rows, err := pt.rowsWhere(aliveChildren, ` ORDER BY x.position, x.page_id`, aliveSeq, parentID, p.ID)
+	rows, err := pt.children(parentID, p.ID, false, 0, 0)
 	if err != nil {
 		return err
 	}
@@ -480,7 +614,13 @@ func (pt *partialTree) uniqueSlug(p *TreePage, parentPath string) error {
 	}
 	slug := p.Slug
 	for n := 2; ; n++ {
-		rows, err := pt.rowsWhere(`x.path = ? AND x.to_seq = ? AND x.page_id <> ?`, ` LIMIT 1`, joinPath(parentPath, slug), aliveSeq, p.ID)
+		var rows []pageRow
+		var err error
+		if pt.alive {
+			rows, err = pt.rowsWhere(`x.path = ? AND x.to_seq = ? AND x.page_id <> ?`, ` LIMIT 1`, joinPath(parentPath, slug), aliveSeq, p.ID)
+		} else {
+			rows, err = pt.viewRows(`x.path = ? AND x.page_id <> ?`, []any{joinPath(parentPath, slug), p.ID}, ` LIMIT 1`)
+		}
 		if err != nil {
 			return err
 		}
@@ -527,14 +667,21 @@ func (pt *partialTree) descendants(id string, each func(r pageRow, parentOld str
 		for start := 0; start < len(level); start += per {
 			chunk := level[start:min(start+per, len(level))]
 			paths := map[string]string{}
-			args := []any{aliveSeq}
+			var ids []any
 			for _, p := range chunk {
 				paths[p.id] = p.path
-				args = append(args, p.id)
+				ids = append(ids, p.id)
 			}
 			// No ORDER BY: by page id SQLite would walk the space's rows
 			// in primary-key order rather than seek main_pages_alive.
-			rows, err := pt.rowsWhere(`x.to_seq = ? AND x.parent_id IN (`+placeholders(len(chunk))+`)`, "", args...)
+			in := `x.parent_id IN (` + placeholders(len(chunk)) + `)`
+			var rows []pageRow
+			var err error
+			if pt.alive {
+				rows, err = pt.rowsWhere(`x.to_seq = ? AND `+in, "", append([]any{aliveSeq}, ids...)...)
+			} else {
+				rows, err = pt.viewRows(in, ids, "")
+			}
 			if err != nil {
 				return err
 			}
@@ -629,18 +776,22 @@ func (pt *partialTree) placed() map[string]string {
 	return m
 }
 
-// writePartial writes c, an activated edit of the active revision on the
-// main line (head), through partialTree: c.Pages, or for c.Page the
-// content edit c.Edit of that page alone. It reports false, having
-// written nothing, when it does not apply: the active revision is not on
-// the main line (a space's empty first one), or c.Page is not in it (the
-// whole tree then lets the edit answer).
+// writePartial writes c, an edit of head through partialTree: c.Pages, or
+// for c.Page the content edit c.Edit of that page alone. Activated, head
+// is the active revision on the main line and the edit its next revision
+// (writeMainLine); on a change request, head is its head and the edit an
+// overlay on the same base (writeOverlay). It reports false, having
+// written nothing, when it does not apply: head has no main line under it
+// (a space's empty first revision, a change request's head stored whole
+// by an older migration), or c.Page is not in it (the whole tree then
+// lets the edit answer).
 func writePartial(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
 	rr, err := revisionRowsOf(tx.ctx, tx, head)
-	if err != nil || rr.Overlay != "" {
+	onMain := c.ChangeRequest == ""
+	if err != nil || rr.Seq == 0 || (onMain && rr.Overlay != "") {
 		return false, err
 	}
-	pt := newPartialTree(tx, c.SpaceID)
+	pt := newPartialTree(tx, rr, onMain)
 	if err := loadTreeData(tx.ctx, tx, head, pt.t); err != nil {
 		return false, err
 	}
@@ -684,6 +835,9 @@ func writePartial(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
 	if err := writeRevisionData(tx, revID, pt.t); err != nil {
 		return false, err
 	}
+	if !onMain {
+		return true, pt.writeOverlay(revID)
+	}
 	changed, err := writeMainLine(tx, c.SpaceID, revID, pt.rows(), pt.before)
 	if err != nil {
 		return false, err
@@ -692,4 +846,85 @@ func writePartial(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
 		return false, err
 	}
 	return true, setActiveRevision(tx, c.SpaceID, revID)
+}
+
+// writeOverlay stores revID, the edit of a change request's head, as an
+// overlay on the head's base (main@on.Seq): the head's overlay rows copied
+// (one INSERT ... SELECT: rows in proportion to the change request's
+// difference, not to the space), then the rows of the pages the edit
+// touched replaced. As the whole tree's writeOverlay writes them: a row
+// equal to main@Seq's is left out, a page main@Seq has that the edit
+// removed gets a removal row (empty version), one it does not have is simply
+// absent; so both paths store the same rows.
+func (pt *partialTree) writeOverlay(revID string) error {
+	tx := pt.tx
+	if _, err := tx.exec(`UPDATE revisions SET base_seq = ? WHERE id = ?`, pt.on.Seq, revID); err != nil {
+		return err
+	}
+	rows := pt.rows()
+	touched := map[string]bool{}
+	for id := range pt.before {
+		touched[id] = true
+	}
+	for _, r := range rows {
+		touched[r.ID] = true
+	}
+	ids := make([]string, 0, len(touched))
+	for id := range touched {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	onMain, err := pt.mainRows(ids)
+	if err != nil {
+		return err
+	}
+	if pt.on.Overlay != "" {
+		if _, err := tx.exec(`INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path)
+ SELECT CAST(? AS TEXT), x.page_id, x.version, x.parent_id, x.position, x.path FROM overlay_pages x WHERE x.revision_id = ?`, revID, pt.on.Overlay); err != nil {
+			return err
+		}
+		const per = 500
+		for start := 0; start < len(ids); start += per {
+			chunk := ids[start:min(start+per, len(ids))]
+			if _, err := tx.exec(`DELETE FROM overlay_pages WHERE revision_id = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
+				append([]any{revID}, anySlice(chunk)...)...); err != nil {
+				return err
+			}
+		}
+	}
+	var inserts [][]any
+	kept := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		kept[r.ID] = true
+		if m, ok := onMain[r.ID]; ok && m == r {
+			continue
+		}
+		inserts = append(inserts, []any{revID, r.ID, r.Version, r.ParentID, r.Position, r.Path})
+	}
+	for _, id := range ids {
+		if _, ok := onMain[id]; ok && !kept[id] {
+			inserts = append(inserts, []any{revID, id, "", "", 0, ""})
+		}
+	}
+	return insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, inserts)
+}
+
+// mainRows reads the rows of main@on.Seq of the pages ids (by the primary
+// key: each page's history up to Seq).
+func (pt *partialTree) mainRows(ids []string) (map[string]pageRow, error) {
+	out := map[string]pageRow{}
+	const per = 500
+	for start := 0; start < len(ids); start += per {
+		chunk := ids[start:min(start+per, len(ids))]
+		rows, err := pt.query(`SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x
+ WHERE x.space_id = ? AND x.page_id IN (`+placeholders(len(chunk))+`) AND x.from_seq <= ? AND +x.to_seq > ?`,
+			append(append([]any{pt.space}, anySlice(chunk)...), pt.on.Seq, pt.on.Seq))
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			out[r.ID] = r
+		}
+	}
+	return out, nil
 }

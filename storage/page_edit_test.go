@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -293,4 +294,205 @@ func TestPageMoveUnderItselfRefused(t *testing.T) {
 	if now, _ := db.spaceHeadRevision(sp.ID); now != head {
 		t.Fatalf("a refused move wrote revision %s", now)
 	}
+}
+
+// overlayShape is how a change request's head is stored: its base and its
+// overlay rows (a removal row as "removed"; versions differ between two
+// spaces only by their write times, which revisionShape compares through
+// the content).
+func overlayShape(t *testing.T, db *DB, rev string) string {
+	t.Helper()
+	ctx := context.Background()
+	var base sql.NullInt64
+	if err := db.r().QueryRowContext(ctx, `SELECT base_seq FROM revisions WHERE id = ?`, rev).Scan(&base); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.r().QueryContext(ctx, `SELECT page_id, version, parent_id, position, path FROM overlay_pages WHERE revision_id = ? ORDER BY page_id`, rev)
+	var b strings.Builder
+	fmt.Fprintf(&b, "base %v\n", base)
+	if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		var r pageRow
+		err := sc.Scan(&r.ID, &r.Version, &r.ParentID, &r.Position, &r.Path)
+		if r.Version == "" {
+			fmt.Fprintf(&b, "%s removed\n", r.ID)
+		} else {
+			fmt.Fprintf(&b, "%s parent=%s pos=%d path=%s\n", r.ID, r.ParentID, r.Position, r.Path)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// The partial path makes exactly the revision the whole tree makes on a
+// change request too: a random sequence of page edits on two change
+// requests of two spaces holding the same content, one through the whole
+// tree, with edits of the main content in between (the main line moves on
+// past the change requests' base: main@base_seq then holds closed rows)
+// and now and then an update from the main content (a new base); every
+// head compared as read and as stored, then both merged and the main
+// content compared.
+func TestPartialChangeRequestEditsMatchTheWholeTree(t *testing.T) {
+	ctx := context.Background()
+	db, first := testSpace(t)
+	second := Space{OrganizationID: first.OrganizationID, Title: "s", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, &second); err != nil {
+		t.Fatal(err)
+	}
+	spaces := [2]string{first.ID, second.ID}
+	var user string
+	if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	var crs [2]string
+	for i, sp := range spaces {
+		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: modelAnalyzer{}, Edit: func(tr *Tree) error {
+			for _, id := range []string{"root", "other"} {
+				p := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: "a"}}
+				p.SetBody("body " + id)
+				tr.Pages = append(tr.Pages, p)
+			}
+			return nil
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		cr, err := db.CreateChangeRequest(ctx, "", sp, user, "cr", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crs[i] = cr.ID
+	}
+	head := func(i int) string {
+		t.Helper()
+		cr, err := db.ChangeRequest(ctx, spaces[i], crs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cr.Revision
+	}
+	rng := rand.New(rand.NewPCG(24, 15))
+	// Every round compares how both heads are stored and reads them whole:
+	// the reads cost in proportion to the pages, so under -race (ten
+	// times slower) 50 rounds, reading every fifth head whole.
+	rounds, readEvery := 160, 1
+	if testing.Short() || raceDetector {
+		rounds, readEvery = 50, 5
+	}
+	var log []string
+	partial := PageReads{}
+	written := 0
+	for round := range rounds {
+		onMain := rng.IntN(5) == 0
+		if rng.IntN(25) == 0 {
+			// An update from the main content: the change request's
+			// content on a new base (written whole by both).
+			for i, sp := range spaces {
+				if _, err := db.MergeChangeRequest(ctx, MergeChange{SpaceID: sp, ChangeRequest: crs[i], Update: true, Analyzer: modelAnalyzer{},
+					Merge: func(_, _, branch *Tree) (*Tree, error) { return branch, nil }}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			log = append(log, "update")
+		}
+		from := head(0)
+		if onMain {
+			from, _ = db.spaceHeadRevision(spaces[0])
+		}
+		pages, err := db.RevisionPages(ctx, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		what, edit := randomPageEdit(rng, pages, round)
+		if onMain {
+			what = "main: " + what
+		}
+		log = append(log, what)
+		var got [2]string
+		var errs [2]error
+		for i, sp := range spaces {
+			c := RevisionChange{SpaceID: sp, Analyzer: modelAnalyzer{}, Pages: edit, WholeTree: i == 1}
+			if onMain {
+				c.Activate, c.WholeTree = true, false
+			} else {
+				c.ChangeRequest = crs[i]
+			}
+			cctx := ctx
+			if !onMain {
+				cctx = CountingPageReads(ctx, &partial)
+			}
+			got[i], errs[i] = db.CreateRevision(cctx, c)
+		}
+		if (errs[0] == nil) != (errs[1] == nil) {
+			t.Fatalf("round %d (%s): partial %v, whole tree %v", round, what, errs[0], errs[1])
+		}
+		if errs[0] != nil {
+			if !errors.Is(errs[0], errSkipEdit) && !errors.Is(errs[0], ErrNotFound) {
+				t.Fatalf("round %d (%s): %v", round, what, errs[0])
+			}
+			continue
+		}
+		if onMain {
+			continue
+		}
+		written++
+		if h := [2]string{head(0), head(1)}; h != got {
+			t.Fatalf("round %d: heads %v, written %v", round, h, got)
+		}
+		recent := strings.Join(log[max(0, len(log)-8):], "; ")
+		if a, w := overlayShape(t, db, got[0]), overlayShape(t, db, got[1]); a != w {
+			t.Fatalf("round %d (%s) after %s: stored\npartial:\n%s\nwhole tree:\n%s", round, what, recent, a, w)
+		}
+		if written%readEvery != 0 && round < rounds-1 {
+			continue
+		}
+		if a, w := revisionShape(t, db, spaces[0], got[0]), revisionShape(t, db, spaces[1], got[1]); a != w {
+			t.Fatalf("round %d (%s) after %s:\npartial:\n%s\nwhole tree:\n%s", round, what, recent, a, w)
+		}
+	}
+	if written < rounds/3 || partial.Statements == 0 {
+		t.Fatalf("%d of %d edits written in the change requests, %d partial statements", written, rounds, partial.Statements)
+	}
+	// A content-only edit (RevisionChange.Page) of a page of the change
+	// requests: one row through the partial path, as the whole tree writes.
+	pages, err := db.RevisionPages(ctx, head(0))
+	if err != nil || len(pages) == 0 {
+		t.Fatal(pages, err)
+	}
+	page := pages[len(pages)/2].ID
+	var got [2]string
+	for i, sp := range spaces {
+		var r PageReads
+		got[i], err = db.CreateRevision(CountingPageReads(ctx, &r), RevisionChange{SpaceID: sp, ChangeRequest: crs[i], Analyzer: modelAnalyzer{}, Page: page, WholeTree: i == 1,
+			Edit: func(tr *Tree) error {
+				p, _, _ := tr.Find(page)
+				p.SetBody("edited body link:a")
+				return nil
+			}})
+		if err != nil || (r.Statements == 0) != (i == 1) {
+			t.Fatalf("one-page edit of %s (whole tree %v): %v, %d statements", page, i == 1, err, r.Statements)
+		}
+	}
+	if a, w := overlayShape(t, db, got[0]), overlayShape(t, db, got[1]); a != w {
+		t.Fatalf("one-page edit: stored\npartial:\n%s\nwhole tree:\n%s", a, w)
+	}
+	if a, w := revisionShape(t, db, spaces[0], got[0]), revisionShape(t, db, spaces[1], got[1]); a != w {
+		t.Fatalf("one-page edit:\npartial:\n%s\nwhole tree:\n%s", a, w)
+	}
+	var merged [2]string
+	for i, sp := range spaces {
+		rev, err := db.MergeChangeRequest(ctx, MergeChange{SpaceID: sp, ChangeRequest: crs[i], Analyzer: modelAnalyzer{},
+			Merge: func(_, _, branch *Tree) (*Tree, error) { return branch, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		merged[i] = rev
+	}
+	if a, w := revisionShape(t, db, spaces[0], merged[0]), revisionShape(t, db, spaces[1], merged[1]); a != w {
+		t.Fatalf("merged:\npartial:\n%s\nwhole tree:\n%s", a, w)
+	}
+	if a, w := searchShape(t, db, spaces[0]), searchShape(t, db, spaces[1]); a != w {
+		t.Fatalf("merged: search\npartial:\n%s\nwhole tree:\n%s", a, w)
+	}
+	t.Logf("%d change-request edits written (%d updates), %d partial statements", written, strings.Count(strings.Join(log, ";"), "update"), partial.Statements)
 }

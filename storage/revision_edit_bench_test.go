@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"docsapi/storage"
@@ -10,8 +11,9 @@ import (
 )
 
 // editSpace opens a database with one space of pages pages (ten top-level
-// parts of pages/10 children each, the shape of bench/seed's search space).
-func editSpace(b *testing.B, pages int) (*storage.DB, string) {
+// parts of pages/10 children each, the shape of bench/seed's search space)
+// and a change request opened on it.
+func editSpace(b *testing.B, pages int) (db *storage.DB, space, changeRequest string) {
 	b.Helper()
 	db, err := storage.Open(storagetest.Target(b), storage.Options{})
 	if err != nil {
@@ -44,7 +46,11 @@ func editSpace(b *testing.B, pages int) (*storage.DB, string) {
 	}}); err != nil {
 		b.Fatal(err)
 	}
-	return db, sp.ID
+	cr, err := db.CreateChangeRequest(ctx, "", sp.ID, o.User.ID, "cr", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return db, sp.ID, cr.ID
 }
 
 // BenchmarkOnePageEdit is the storage side of the page edits on one page
@@ -54,7 +60,13 @@ func editSpace(b *testing.B, pages int) (*storage.DB, string) {
 // through storage.PageTree on the main content (the partial path): a page
 // appended ("create") or inserted at index 3 ("insert") under a part, a
 // page moved between two parts ("move"), renamed ("rename"), deleted
-// ("delete"); "move-tree" is the same move through the whole tree.
+// ("delete"); "move-tree" is the same move through the whole tree. Then
+// the same in a change request opened before those edits (its base behind
+// the main line): "cr-create" (appended and at an index in turn), "cr-move",
+// "cr-rename", "cr-delete", and "cr-create-tree" through the whole tree
+// (what every change-request edit cost before). Each change-request edit
+// adds a row to the change request's overlay, which the next one copies:
+// run a fixed count (-benchtime 200x) to compare figures.
 func BenchmarkOnePageEdit(b *testing.B) {
 	three := 3
 	newPage := func(id string) *storage.TreePage {
@@ -63,8 +75,9 @@ func BenchmarkOnePageEdit(b *testing.B) {
 		return p
 	}
 	for _, pages := range []int{10_000, 100_000} {
-		db, space := editSpace(b, pages)
-		for _, way := range []string{"tree", "page", "create", "insert", "move", "move-tree", "rename", "delete"} {
+		db, space, cr := editSpace(b, pages)
+		for _, way := range []string{"tree", "page", "create", "insert", "move", "move-tree", "rename", "delete",
+			"cr-create", "cr-create-tree", "cr-move", "cr-rename", "cr-delete"} {
 			b.Run(fmt.Sprint(pages, "/", way), func(b *testing.B) {
 				ctx := context.Background()
 				n := 0
@@ -97,6 +110,32 @@ func BenchmarkOnePageEdit(b *testing.B) {
 						}
 					case "delete":
 						c.Pages = func(t storage.PageTree) error { return t.Delete(fmt.Sprintf("page-8-%d", n)) }
+					case "cr-create", "cr-create-tree":
+						// Appended, or at index n+3: each insert in a gap
+						// of its own (many at one index use a gap up, and
+						// the sibling list numbered again is then all in
+						// the overlay, which every later edit copies).
+						var at *int
+						if n%2 == 0 {
+							i := n + 3
+							at = &i
+						}
+						c.WholeTree = way == "cr-create-tree"
+						c.Pages = func(t storage.PageTree) error { return t.Insert(newPage(fmt.Sprint(way, "-", n)), "part-3", at) }
+					case "cr-move":
+						to := []string{"part-5", "part-6"}[n%2]
+						c.Pages = func(t storage.PageTree) error { return t.Move("page-6-8", to, &three) }
+					case "cr-rename":
+						c.Pages = func(t storage.PageTree) error {
+							p, err := t.Page("page-7-8")
+							p.Slug, p.Dirty = fmt.Sprint("renamed-in-cr-", n), true
+							return err
+						}
+					case "cr-delete":
+						c.Pages = func(t storage.PageTree) error { return t.Delete(fmt.Sprintf("page-9-%d", n)) }
+					}
+					if strings.HasPrefix(way, "cr-") {
+						c.Activate, c.ChangeRequest = false, cr
 					}
 					if _, err := db.CreateRevision(ctx, c); err != nil {
 						b.Fatal(err)

@@ -762,10 +762,43 @@ func TestRevisionRowsPerEditDoNotGrow(t *testing.T) {
 			p.SetBody("content")
 			return err
 		})
+		// The same edits in the change request, whose base is now behind
+		// the main line (the pages moved, renamed and deleted above are
+		// closed rows of main@base_seq): each adds one row to its
+		// overlay (the previous head's rows are copied).
+		crEdit := func(fn func(pt PageTree) error) {
+			t.Helper()
+			var r PageReads
+			rev, err := db.CreateRevision(CountingPageReads(ctx, &r), RevisionChange{SpaceID: sp.ID, ChangeRequest: cr.ID, Author: b.User.ID, Analyzer: testAnalyzer{}, Pages: fn})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Statements == 0 {
+				t.Fatalf("a change request's page edit of %d pages did not take the partial path", pages)
+			}
+			out = append(out, rows(rev))
+			checkPlans(t, db, r)
+			reads = append(reads, fmt.Sprintf("%d statements %d rows", r.Statements, r.Rows))
+		}
+		crEdit(func(pt PageTree) error { return pt.Insert(newPage("cr-appended", "appended"), "part-4", nil) })
+		crEdit(func(pt PageTree) error { return pt.Insert(newPage("cr-inserted", "page-4-1"), "part-4", &three) })
+		crEdit(func(pt PageTree) error { return pt.Move("page-5-2", "part-7", &three) })
+		crEdit(func(pt PageTree) error {
+			p, err := pt.Page("page-2-2")
+			p.Slug, p.Dirty = "renamed-in-cr", true
+			return err
+		})
+		crEdit(func(pt PageTree) error { return pt.Delete("page-1-1") })
+		crEdit(func(pt PageTree) error {
+			p, err := pt.Page("page-8-9")
+			p.SetBody("content in the change request")
+			return err
+		})
 		return strings.Join(out, "; ") + " | " + strings.Join(reads, "; ")
 	}
 	want := "1 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 0 closed, 0 inserted, 1 overlay; " +
-		"0 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 0 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay"
+		"0 closed, 1 inserted, 0 overlay; 0 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; 1 closed, 0 inserted, 0 overlay; 1 closed, 1 inserted, 0 overlay; " +
+		"0 closed, 0 inserted, 2 overlay; 0 closed, 0 inserted, 3 overlay; 0 closed, 0 inserted, 4 overlay; 0 closed, 0 inserted, 5 overlay; 0 closed, 0 inserted, 6 overlay; 0 closed, 0 inserted, 7 overlay"
 	var reads []string
 	for _, pages := range []int{1_000, 10_000} {
 		got, read, _ := strings.Cut(written(pages), " | ")
@@ -777,7 +810,7 @@ func TestRevisionRowsPerEditDoNotGrow(t *testing.T) {
 	if reads[0] != reads[1] {
 		t.Errorf("rows read per page edit grow: 1,000 pages: %s; 10,000 pages: %s", reads[0], reads[1])
 	}
-	t.Logf("reads per page edit (append, insert at 3, move, rename, delete, body): %s", reads[1])
+	t.Logf("reads per page edit (append, insert at 3, move, rename, delete, body; on the main content, then in a change request): %s", reads[1])
 }
 
 // A one-page edit resolves its page's links as the whole tree would: a link

@@ -22,6 +22,10 @@ import (
 // aliveSeq is main_pages.to_seq of a row the active revision still has.
 const aliveSeq int64 = 9_000_000_000_000_000_000
 
+// closedBound is aliveSeq as SQL text: the condition of the partial index
+// main_pages_closed (a query must name it for the engine to use the index).
+const closedBound = `9000000000000000000`
+
 // positionGap separates neighbours when a sibling list is numbered: a page
 // inserted between two others takes a value between theirs.
 const positionGap = 1 << 16
@@ -72,16 +76,36 @@ func revisionRowsOf(ctx context.Context, q queryer, revID string) (revisionRows,
 // those closed after the revision: none for the active one); an overlay
 // adds its own rows and hides the main-line rows it overrides.
 func (r revisionRows) sql(cond string, args ...any) (string, []any) {
+	parts := r.parts(cond, args...)
+	if len(parts) == 0 {
+		return `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM overlay_pages x WHERE 1 = 0`, nil
+	}
+	var qs []string
+	var out []any
+	for _, p := range parts {
+		qs = append(qs, p.sql)
+		out = append(out, p.args...)
+	}
+	return strings.Join(qs, ` UNION ALL `), out
+}
+
+// rowsPart is one SELECT of sql's UNION ALL with its arguments.
+type rowsPart struct {
+	sql  string
+	args []any
+}
+
+// parts are the SELECTs whose UNION ALL is sql(cond, args...): the
+// overlay's rows, then main-line rows alive, then those closed after Seq.
+func (r revisionRows) parts(cond string, args ...any) []rowsPart {
 	and := ""
 	if cond != "" {
 		and = ` AND (` + cond + `)`
 	}
 	const cols = `SELECT x.page_id, x.version, x.parent_id, x.position, x.path`
-	var parts []string
-	var out []any
+	var parts []rowsPart
 	if r.Overlay != "" {
-		parts = append(parts, cols+` FROM overlay_pages x WHERE x.revision_id = ? AND x.version <> ''`+and)
-		out = append(append(out, r.Overlay), args...)
+		parts = append(parts, rowsPart{cols + ` FROM overlay_pages x WHERE x.revision_id = ? AND x.version <> ''` + and, append([]any{r.Overlay}, args...)})
 	}
 	if r.Seq > 0 {
 		// Two ranges: the rows still alive (to_seq an equality, so the
@@ -91,30 +115,30 @@ func (r revisionRows) sql(cond string, args ...any) (string, []any) {
 		// page, from_seq): the unary + keeps SQLite (no statistics) from
 		// walking every row the space closed after Seq for each probe (a
 		// link's target check, a page of an older revision or overlay).
-		closed := `x.to_seq > ? AND x.to_seq < ?`
+		// The closed range names the bound of the partial index
+		// main_pages_closed (migration 0023) as a literal, so that a
+		// parent's closed children are a seek on (space, parent).
+		closed := `x.to_seq > ? AND x.to_seq < ` + closedBound
 		if strings.HasPrefix(cond, "x.page_id ") {
-			closed = `+x.to_seq > ? AND +x.to_seq < ?`
+			closed = `+x.to_seq > ? AND +x.to_seq < ` + closedBound
 		}
 		for _, m := range []struct {
 			where string
 			args  []any
 		}{
 			{`x.to_seq = ? AND x.from_seq <= ?`, []any{aliveSeq, r.Seq}},
-			{closed + ` AND x.from_seq <= ?`, []any{r.Seq, aliveSeq, r.Seq}},
+			{closed + ` AND x.from_seq <= ?`, []any{r.Seq, r.Seq}},
 		} {
 			q := cols + ` FROM main_pages x WHERE x.space_id = ? AND ` + m.where + and
-			out = append(append(append(out, r.Space), m.args...), args...)
+			a := append(append([]any{r.Space}, m.args...), args...)
 			if r.Overlay != "" {
 				q += ` AND NOT EXISTS (SELECT 1 FROM overlay_pages o WHERE o.revision_id = ? AND o.page_id = x.page_id)`
-				out = append(out, r.Overlay)
+				a = append(a, r.Overlay)
 			}
-			parts = append(parts, q)
+			parts = append(parts, rowsPart{q, a})
 		}
 	}
-	if len(parts) == 0 {
-		return cols + ` FROM overlay_pages x WHERE 1 = 0`, nil
-	}
-	return strings.Join(parts, ` UNION ALL `), out
+	return parts
 }
 
 // pages is the revision's pages (satisfying cond) joined with their

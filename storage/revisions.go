@@ -181,15 +181,17 @@ type RevisionChange struct {
 	ID string
 	// Page, when set, promises that Edit changes only the content of that
 	// page (title, body, metadata: not its slug, place or children). An
-	// activated edit of the space's active revision then reads that page
-	// (and the pages its links name) and writes one row (writePartial)
-	// instead of loading the whole tree; Edit sees a tree holding that page
-	// alone, with the revision's files. Breaking the promise is an error.
+	// activated edit of the space's active revision, or an edit of a
+	// change request's head, then reads that page (and the pages its links
+	// name) and writes one row (writePartial) instead of loading the whole
+	// tree; Edit sees a tree holding that page alone, with the revision's
+	// files. Breaking the promise is an error.
 	Page string
 	// Pages, instead of Edit, is an edit of pages through PageTree: on an
-	// activated edit of the space's active revision it reads and writes
-	// only what it touches (writePartial); elsewhere (a change request, a
-	// given Base, WholeTree) it runs on the whole loaded tree.
+	// activated edit of the space's active revision or an edit of a change
+	// request's head it reads and writes only what it touches
+	// (writePartial); elsewhere (a given Base, a head stored whole,
+	// WholeTree) it runs on the whole loaded tree.
 	Pages func(t PageTree) error
 	// WholeTree runs Pages on the whole loaded tree even where the partial
 	// path applies (tests compare the two).
@@ -224,16 +226,28 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 			}
 			base = head.Revision
 		}
-		if (c.Page != "" || c.Pages != nil) && c.Activate && c.ChangeRequest == "" && c.Base == "" && !c.WholeTree {
+		// Once the revision is written: what runs with it, and a change
+		// request's head moves.
+		finish := func() error {
+			if c.Also != nil {
+				if err := c.Also(tx, id); err != nil {
+					return err
+				}
+			}
+			if c.ChangeRequest != "" {
+				return moveChangeRequestHead(tx, c.ChangeRequest, id, c.Author)
+			}
+			return nil
+		}
+		onMain := c.Activate && c.ChangeRequest == ""
+		inChangeRequest := !c.Activate && c.ChangeRequest != ""
+		if (c.Page != "" || c.Pages != nil) && (onMain || inChangeRequest) && c.Base == "" && !c.WholeTree {
 			done, err := writePartial(tx, id, base, c)
 			if err != nil {
 				return err
 			}
 			if done {
-				if c.Also != nil {
-					return c.Also(tx, id)
-				}
-				return nil
+				return finish()
 			}
 		}
 		tree, err := loadTree(ctx, tx, base, false)
@@ -256,15 +270,7 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 			Known: loaded, KnownRev: base}, tree); err != nil {
 			return err
 		}
-		if c.Also != nil {
-			if err := c.Also(tx, id); err != nil {
-				return err
-			}
-		}
-		if c.ChangeRequest != "" {
-			return moveChangeRequestHead(tx, c.ChangeRequest, id, c.Author)
-		}
-		return nil
+		return finish()
 	})
 	return id, err
 }

@@ -1,0 +1,11 @@
+-- Main-line rows closed, by parent (issue 15): a change request whose base
+-- is behind the main line reads main@base_seq, which holds rows closed
+-- since (to_seq after base_seq). A page edit in it reads a parent's
+-- children and a subtree level by level: this index serves those reads
+-- for the closed rows with a seek on (space, parent) and a range of to_seq,
+-- in proportion to what that parent's children changed, instead of every
+-- row the space closed since the base. Partial (only closed rows): a write
+-- on the main line adds an entry when it closes a row, none when it adds
+-- one. Queries name the same bound (to_seq < 9000000000000000000, the
+-- alive marker) so that the engine may use it.
+CREATE INDEX main_pages_closed ON main_pages (space_id, parent_id, to_seq) WHERE to_seq < 9000000000000000000;
