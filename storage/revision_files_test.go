@@ -137,6 +137,9 @@ func TestPageEditsShareTheRevisionsFiles(t *testing.T) {
 	}
 	dupRevs := count(t, db, `SELECT COUNT(*) FROM revisions WHERE space_id = ?`, dup)
 	headFiles := filesOf(removed)
+	if n := count(t, db, `SELECT COUNT(*) FROM revision_files f JOIN revisions r ON r.id = f.revision_id WHERE r.space_id = ?`, dup); n != 10 {
+		t.Fatalf("the duplicate holds %d file rows, want the original's 10 (its revisions share as the original's do)", n)
+	}
 	if _, err := db.TrashSpace(ctx, sp.ID); err != nil {
 		t.Fatal(err)
 	}
