@@ -108,6 +108,7 @@ func removeSpaceContent(tx *Tx, spaceID string) error {
 	}{
 		{`DELETE FROM page_links WHERE version IN `, versions},
 		{`DELETE FROM page_versions WHERE hash IN `, versions},
+		{`DELETE FROM file_bytes WHERE hash IN `, blobs},
 		{`DELETE FROM file_blobs WHERE hash IN `, blobs},
 	} {
 		if err := deleteIn(tx, del.query, del.keys); err != nil {

@@ -119,6 +119,6 @@ func (db *DB) RevisionFile(ctx context.Context, revID, fileID string) (File, err
 // FileBytes reads the bytes of a stored blob.
 func (db *DB) FileBytes(ctx context.Context, blob string) ([]byte, error) {
 	var b []byte
-	err := db.r().QueryRowContext(ctx, `SELECT bytes FROM file_blobs WHERE hash = ?`, blob).Scan(&b)
+	err := db.r().QueryRowContext(ctx, `SELECT bytes FROM file_bytes WHERE hash = ?`, blob).Scan(&b)
 	return b, notFound(err)
 }

@@ -179,3 +179,115 @@ func TestPageEditsShareTheRevisionsFiles(t *testing.T) {
 		t.Fatalf("%d revisions share the files of a revision that is gone or shares itself", n)
 	}
 }
+
+// BenchmarkPageEditWithFiles: a one-page content edit in a space of 1,000
+// and 10,000 files (`go test ./storage -run X -bench PageEditWithFiles`).
+func BenchmarkPageEditWithFiles(b *testing.B) {
+	for _, files := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("files=%d", files), func(b *testing.B) {
+			ctx := context.Background()
+			db, err := Open(testTarget(b), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			boot, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
+			if err != nil {
+				b.Fatal(err)
+			}
+			sp := Space{OrganizationID: boot.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
+			if err := db.CreateSpace(ctx, &sp); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Edit: func(tr *Tree) error {
+				tr.Pages = append(tr.Pages, &TreePage{ContentPage: ContentPage{ID: "p", Type: "document", Title: "P", Slug: "p", Markdown: "p"}, Dirty: true})
+				for i := range files {
+					n := fmt.Sprintf("image-%d.png", i)
+					tr.Files = append(tr.Files, &File{ID: "f" + n, Name: n, ContentType: "image/png", Bytes: []byte(n)})
+				}
+				return nil
+			}}); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Page: "p", Edit: func(tr *Tree) error {
+					tr.Pages[0].SetBody(fmt.Sprint("edit ", i))
+					return nil
+				}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// A database written before 0026_file_bytes (each blob's bytes in its
+// file_blobs row) is migrated: every file lists and serves the same bytes.
+func TestFileBytesMigration(t *testing.T) {
+	ctx := context.Background()
+	target := testTarget(t)
+	db, err := Open(target, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boot, err := db.CreateOrganizationWithAdmin(ctx, "o", "a@b.c", "a", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Space{OrganizationID: boot.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, &sp); err != nil {
+		t.Fatal(err)
+	}
+	contents := map[string][]byte{"small.txt": []byte("small"), "large.bin": make([]byte, 300<<10)}
+	contents["large.bin"][12345] = 7
+	rev, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Edit: func(tr *Tree) error {
+		for name, b := range contents {
+			tr.Files = append(tr.Files, &File{ID: "f-" + name, Name: name, ContentType: "application/octet-stream", Bytes: b})
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobType := "BLOB"
+	if TestOnPostgres() {
+		blobType = "BYTEA"
+	}
+	err = db.Write(ctx, func(tx *Tx) error {
+		for _, q := range []string{
+			`ALTER TABLE file_blobs ADD COLUMN bytes ` + blobType,
+			`UPDATE file_blobs SET bytes = (SELECT y.bytes FROM file_bytes y WHERE y.hash = file_blobs.hash)`,
+			`DROP TABLE file_bytes`,
+			`DELETE FROM schema_migrations WHERE name = 'migrations/0026_file_bytes.sql'`,
+		} {
+			if _, err := tx.exec(q); err != nil {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	db, err = Open(target, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	files, err := db.RevisionFiles(ctx, rev)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("files after the migration: %v %v", files, err)
+	}
+	for _, f := range files {
+		b, err := db.FileBytes(ctx, f.Blob)
+		if err != nil || !slices.Equal(b, contents[f.Name]) || f.Size != int64(len(contents[f.Name])) {
+			t.Fatalf("%s after the migration: %d bytes (size %d), %v", f.Name, len(b), f.Size, err)
+		}
+	}
+	if n := count(t, db, `SELECT COUNT(*) FROM file_bytes`); n != 2 {
+		t.Fatalf("file_bytes rows: %d, want 2", n)
+	}
+}

@@ -564,8 +564,11 @@ func writeFiles(tx *Tx, revID, spaceID string, t *Tree) error {
 		if f.Bytes != nil {
 			sum := sha256.Sum256(f.Bytes)
 			f.Blob, f.Size = hex.EncodeToString(sum[:]), int64(len(f.Bytes))
-			if _, err := tx.exec(`INSERT INTO file_blobs (hash, bytes, size, width, height) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
-				f.Blob, f.Bytes, f.Size, intOrNil(f.Width), intOrNil(f.Height)); err != nil {
+			if _, err := tx.exec(`INSERT INTO file_blobs (hash, size, width, height) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+				f.Blob, f.Size, intOrNil(f.Width), intOrNil(f.Height)); err != nil {
+				return err
+			}
+			if _, err := tx.exec(`INSERT INTO file_bytes (hash, bytes) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING`, f.Blob, f.Bytes); err != nil {
 				return err
 			}
 		}
