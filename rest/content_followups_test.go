@@ -400,6 +400,7 @@ func TestPurgeRemovesUnsharedContent(t *testing.T) {
 			"page_versions": countRows(t, env, "page_versions v WHERE NOT EXISTS (SELECT 1 FROM main_pages rp WHERE rp.version = v.hash) AND NOT EXISTS (SELECT 1 FROM overlay_pages rp WHERE rp.version = v.hash)"),
 			"page_links":    countRows(t, env, "page_links l WHERE NOT EXISTS (SELECT 1 FROM page_versions v WHERE v.hash = l.version)"),
 			"file_blobs":    countRows(t, env, "file_blobs b WHERE NOT EXISTS (SELECT 1 FROM revision_files f WHERE f.blob = b.hash)"),
+			"file_bytes":    countRows(t, env, "file_bytes y WHERE NOT EXISTS (SELECT 1 FROM file_blobs b WHERE b.hash = y.hash)"),
 			"revision rows": countRows(t, env, "main_pages WHERE space_id NOT IN (SELECT id FROM spaces)") +
 				countRows(t, env, "overlay_pages WHERE revision_id NOT IN (SELECT id FROM revisions)") +
 				countRows(t, env, "revision_files WHERE revision_id NOT IN (SELECT id FROM revisions)"),
@@ -416,7 +417,7 @@ func TestPurgeRemovesUnsharedContent(t *testing.T) {
 	versions, blobs := countRows(t, env, "page_versions"), countRows(t, env, "file_blobs")
 
 	purge(original)
-	if o := orphans(); fmt.Sprint(o) != fmt.Sprint(map[string]int{"file_blobs": 0, "page_links": 0, "page_versions": 0, "revision rows": 0}) {
+	if o := orphans(); fmt.Sprint(o) != fmt.Sprint(map[string]int{"file_blobs": 0, "file_bytes": 0, "page_links": 0, "page_versions": 0, "revision rows": 0}) {
 		t.Fatalf("orphans after purging the original: %v", o)
 	}
 	if v, b := countRows(t, env, "page_versions"), countRows(t, env, "file_blobs"); v != versions-1 || b != blobs-1 {
@@ -435,15 +436,15 @@ func TestPurgeRemovesUnsharedContent(t *testing.T) {
 	}
 
 	purge(dup)
-	if o := orphans(); fmt.Sprint(o) != fmt.Sprint(map[string]int{"file_blobs": 0, "page_links": 0, "page_versions": 0, "revision rows": 0}) {
+	if o := orphans(); fmt.Sprint(o) != fmt.Sprint(map[string]int{"file_blobs": 0, "file_bytes": 0, "page_links": 0, "page_versions": 0, "revision rows": 0}) {
 		t.Fatalf("orphans after purging the duplicate: %v", o)
 	}
 	// Only the untouched space's content is left.
 	if v := countRows(t, env, "page_versions"); v != 1 {
 		t.Errorf("page versions left: %d (the other space's guide)", v)
 	}
-	if b := countRows(t, env, "file_blobs"); b != 0 {
-		t.Errorf("file blobs left: %d", b)
+	if b, y := countRows(t, env, "file_blobs"), countRows(t, env, "file_bytes"); b != 0 || y != 0 {
+		t.Errorf("file blobs left: %d, their bytes: %d", b, y)
 	}
 	env.Must(200, "GET", "/v1/spaces/"+other+"/content/path/guide", env.Admin.Token, nil)
 }

@@ -108,6 +108,7 @@ func removeSpaceContent(tx *Tx, spaceID string) error {
 	}{
 		{`DELETE FROM page_links WHERE version IN `, versions},
 		{`DELETE FROM page_versions WHERE hash IN `, versions},
+		{`DELETE FROM file_bytes WHERE hash IN `, blobs},
 		{`DELETE FROM file_blobs WHERE hash IN `, blobs},
 	} {
 		if err := deleteIn(tx, del.query, del.keys); err != nil {
@@ -142,7 +143,28 @@ func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]strin
  SELECT ?, page_id, from_seq, to_seq, version, parent_id, position, path FROM main_pages WHERE space_id = ?`, toSpace, fromSpace); err != nil {
 		return err
 	}
+	// Revisions that share another's files (files_of) share the copy's.
+	filesOf := map[string]string{}
+	rows, err := tx.QueryContext(tx.ctx, `SELECT id, files_of FROM revisions WHERE space_id = ? AND files_of IS NOT NULL`, fromSpace)
+	if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		var id, owner string
+		err := sc.Scan(&id, &owner)
+		filesOf[id] = owner
+		return err
+	}); err != nil {
+		return err
+	}
 	for old, nw := range ids {
+		if owner, ok := ids[filesOf[old]]; ok {
+			if _, err := tx.exec(`UPDATE revisions SET files_of = ? WHERE id = ?`, owner, nw); err != nil {
+				return err
+			}
+		} else if filesOf[old] != "" {
+			// Its owner is not copied (never so today): the copy holds its own rows.
+			if _, err := tx.exec(`INSERT INTO revision_files (revision_id, file_id, name, content_type, blob) SELECT ?, file_id, name, content_type, blob FROM revision_files WHERE revision_id = ?`, nw, filesOf[old]); err != nil {
+				return err
+			}
+		}
 		for _, q := range []string{
 			`INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) SELECT ?, page_id, version, parent_id, position, path FROM overlay_pages WHERE revision_id = ?`,
 			`INSERT INTO revision_files (revision_id, file_id, name, content_type, blob) SELECT ?, file_id, name, content_type, blob FROM revision_files WHERE revision_id = ?`,

@@ -63,7 +63,7 @@ func revisionLinks(rr revisionRows, revID, pageID string) (string, []any) {
 	s.add(`SELECT t.kind || ':' || CASE WHEN t.target = '' THEN t.dest ELSE t.target END AS k, t.kind, t.target, t.dest,
  CASE WHEN (t.kind = 'page' AND NOT EXISTS (SELECT 1 FROM (`+exists+`) e))`, existsArgs...)
 	s.add(`
-   OR (t.kind = 'file' AND NOT EXISTS (SELECT 1 FROM revision_files f WHERE f.revision_id = ? AND f.file_id = t.target))
+   OR (t.kind = 'file' AND NOT EXISTS (SELECT 1 FROM revision_files f WHERE f.revision_id = `+filesOwner+` AND f.file_id = t.target))
    OR (t.kind = 'space' AND NOT EXISTS (SELECT 1 FROM spaces s WHERE s.id = t.target AND s.deleted_at IS NULL
      AND s.organization_id = (SELECT o.organization_id FROM spaces o WHERE o.id = ?)))
    OR (t.kind = 'collection' AND NOT EXISTS (SELECT 1 FROM collections c WHERE c.id = t.target
@@ -71,7 +71,7 @@ func revisionLinks(rr revisionRows, revID, pageID string) (string, []any) {
  THEN 'broken' WHEN t.in_app = 1 THEN 'in-app' ELSE 'ok' END AS status, t.page_id
  FROM (SELECT l.kind, l.dest, l.in_app, rp.page_id, CASE
    WHEN l.target <> '' OR l.lookup = '' OR l.kind NOT IN ('page', 'file') THEN l.target
-   WHEN l.kind = 'file' THEN COALESCE((SELECT MIN(f.file_id) FROM revision_files f WHERE f.revision_id = ? AND f.name = l.lookup), '')
+   WHEN l.kind = 'file' THEN COALESCE((SELECT MIN(f.file_id) FROM revision_files f WHERE f.revision_id = `+filesOwner+` AND f.name = l.lookup), '')
    ELSE COALESCE(`, revID, rr.Space, rr.Space, revID)
 	s.add(lookup, lookupArgs...)
 	s.add(`, CASE WHEN l.lookup_alt <> '' THEN `)
@@ -182,7 +182,7 @@ func (db *DB) Backlinks(ctx context.Context, revID, kind, target string, pq Page
 		s, a := rr.sql("x.page_id = ?", target)
 		err = q.QueryRowContext(ctx, `SELECT y.path FROM (`+s+`) y`, a...).Scan(&name)
 	case "file":
-		err = q.QueryRowContext(ctx, `SELECT f.name FROM revision_files f WHERE f.revision_id = ? AND f.file_id = ?
+		err = q.QueryRowContext(ctx, `SELECT f.name FROM revision_files f WHERE f.revision_id = `+filesOwner+` AND f.file_id = ?
  AND f.file_id = (SELECT MIN(g.file_id) FROM revision_files g WHERE g.revision_id = f.revision_id AND g.name = f.name)`, revID, target).Scan(&name)
 	}
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {

@@ -829,7 +829,7 @@ func writePartial(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
 	if err := writeVersions(tx, pt.t, an); err != nil {
 		return false, err
 	}
-	if err := writeFiles(tx, revID, pt.t); err != nil {
+	if err := writeFiles(tx, revID, c.SpaceID, pt.t); err != nil {
 		return false, err
 	}
 	if err := writeRevisionData(tx, revID, pt.t); err != nil {

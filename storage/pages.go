@@ -74,8 +74,13 @@ func scanFile(sc interface{ Scan(...any) error }) (File, error) {
 	return f, nil
 }
 
+// filesOwner is, for a revision id argument, the revision whose
+// revision_files rows are its files (revisions.files_of, migration 0025):
+// compare revision_files.revision_id with it, never with the id itself.
+const filesOwner = `(SELECT COALESCE(fo.files_of, fo.id) FROM revisions fo WHERE fo.id = ?)`
+
 func revisionFiles(ctx context.Context, q queryer, revID string) ([]File, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+fileCols+` FROM revision_files f JOIN file_blobs b ON b.hash = f.blob WHERE f.revision_id = ? ORDER BY f.name, f.file_id`, revID)
+	rows, err := q.QueryContext(ctx, `SELECT `+fileCols+` FROM revision_files f JOIN file_blobs b ON b.hash = f.blob WHERE f.revision_id = `+filesOwner+` ORDER BY f.name, f.file_id`, revID)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +103,7 @@ func (db *DB) RevisionFiles(ctx context.Context, revID string) ([]File, error) {
 
 // ListRevisionFiles pages through a revision's files by name.
 func (db *DB) ListRevisionFiles(ctx context.Context, revID string, pq PageQuery) (Page[File], error) {
-	spec := listSpec{Select: fileCols, From: `FROM revision_files f JOIN file_blobs b ON b.hash = f.blob WHERE f.revision_id = ?`,
+	spec := listSpec{Select: fileCols, From: `FROM revision_files f JOIN file_blobs b ON b.hash = f.blob WHERE f.revision_id = ` + filesOwner,
 		Args: []any{revID}, SortCol: "f.name", IDCol: "f.file_id", Text: true}
 	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (File, Cursor, error) {
 		f, err := scanFile(rows)
@@ -108,12 +113,12 @@ func (db *DB) ListRevisionFiles(ctx context.Context, revID string, pq PageQuery)
 
 // RevisionFile reads one file of a revision.
 func (db *DB) RevisionFile(ctx context.Context, revID, fileID string) (File, error) {
-	return scanFile(db.r().QueryRowContext(ctx, `SELECT `+fileCols+` FROM revision_files f JOIN file_blobs b ON b.hash = f.blob WHERE f.revision_id = ? AND f.file_id = ?`, revID, fileID))
+	return scanFile(db.r().QueryRowContext(ctx, `SELECT `+fileCols+` FROM revision_files f JOIN file_blobs b ON b.hash = f.blob WHERE f.revision_id = `+filesOwner+` AND f.file_id = ?`, revID, fileID))
 }
 
 // FileBytes reads the bytes of a stored blob.
 func (db *DB) FileBytes(ctx context.Context, blob string) ([]byte, error) {
 	var b []byte
-	err := db.r().QueryRowContext(ctx, `SELECT bytes FROM file_blobs WHERE hash = ?`, blob).Scan(&b)
+	err := db.r().QueryRowContext(ctx, `SELECT bytes FROM file_bytes WHERE hash = ?`, blob).Scan(&b)
 	return b, notFound(err)
 }

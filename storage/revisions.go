@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,6 +94,11 @@ type Tree struct {
 	Files            []*File
 	Variables        map[string]any
 	ReusableContents []map[string]any
+	// filesFrom is the revision Files were read from (loadTreeData), and
+	// filesRead what they were then: a revision written with the same
+	// files shares that revision's rows (writeFiles).
+	filesFrom string
+	filesRead []File
 }
 
 // Walk visits every page in pre-order with its parent (nil at top level).
@@ -310,7 +316,7 @@ func writeRevision(tx *Tx, r newRevision, tree *Tree) error {
 	if err := writeVersions(tx, tree, r.Analyzer); err != nil {
 		return err
 	}
-	if err := writeFiles(tx, r.ID, tree); err != nil {
+	if err := writeFiles(tx, r.ID, r.SpaceID, tree); err != nil {
 		return err
 	}
 	if err := writeRevisionData(tx, r.ID, tree); err != nil {
@@ -413,6 +419,7 @@ func loadTreeData(ctx context.Context, q queryer, revID string, t *Tree) error {
 	for i := range files {
 		t.Files = append(t.Files, &files[i])
 	}
+	t.filesFrom, t.filesRead = revID, slices.Clone(files)
 	var vars, reusable sql.NullString
 	if err := q.QueryRowContext(ctx, `SELECT variables, reusable_contents FROM revisions WHERE id = ?`, revID).Scan(&vars, &reusable); err != nil {
 		return notFound(err)
@@ -543,20 +550,45 @@ func upsertBatch(tx *Tx, head string, cols int, rows [][]any, tail string) error
 	return nil
 }
 
-func writeFiles(tx *Tx, revID string, t *Tree) error {
+// writeFiles stores the files of revision revID (of space spaceID): when
+// they are the files t was read with, from a revision of the same space,
+// the new revision shares that revision's rows (revisions.files_of: a page
+// edit writes no row per file); else a row per file.
+func writeFiles(tx *Tx, revID, spaceID string, t *Tree) error {
+	if t.filesFrom != "" && filesUnchanged(t) {
+		var owner, space string
+		if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(files_of, id), space_id FROM revisions WHERE id = ?`, t.filesFrom).Scan(&owner, &space); err != nil {
+			return notFound(err)
+		}
+		if space == spaceID {
+			_, err := tx.exec(`UPDATE revisions SET files_of = ? WHERE id = ?`, owner, revID)
+			return err
+		}
+	}
 	var rows [][]any
 	for _, f := range t.Files {
 		if f.Bytes != nil {
 			sum := sha256.Sum256(f.Bytes)
 			f.Blob, f.Size = hex.EncodeToString(sum[:]), int64(len(f.Bytes))
-			if _, err := tx.exec(`INSERT INTO file_blobs (hash, bytes, size, width, height) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
-				f.Blob, f.Bytes, f.Size, intOrNil(f.Width), intOrNil(f.Height)); err != nil {
+			if _, err := tx.exec(`INSERT INTO file_blobs (hash, size, width, height) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+				f.Blob, f.Size, intOrNil(f.Width), intOrNil(f.Height)); err != nil {
+				return err
+			}
+			if _, err := tx.exec(`INSERT INTO file_bytes (hash, bytes) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING`, f.Blob, f.Bytes); err != nil {
 				return err
 			}
 		}
 		rows = append(rows, []any{revID, f.ID, f.Name, f.ContentType, f.Blob})
 	}
 	return insertBatch(tx, `INSERT INTO revision_files (revision_id, file_id, name, content_type, blob) VALUES `, 5, rows)
+}
+
+// filesUnchanged tells whether t's files are still those it was read
+// with, in the same order (none added, removed, renamed or replaced).
+func filesUnchanged(t *Tree) bool {
+	return slices.EqualFunc(t.Files, t.filesRead, func(f *File, read File) bool {
+		return f.Bytes == nil && f.ID == read.ID && f.Name == read.Name && f.ContentType == read.ContentType && f.Blob == read.Blob
+	})
 }
 
 func intOrNil(p *int) any {

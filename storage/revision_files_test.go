@@ -1,0 +1,293 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestPageEditsShareTheRevisionsFiles: a revision whose files are those of
+// the revision it was made from writes no revision_files row (a page edit
+// through the partial path or the whole tree, a change request's edit)
+// and reads the same files; a revision that changes its files holds rows
+// of its own, which the next edits share; a duplicate's revisions read
+// their files after the original is purged, and a purge removes the
+// purged space's rows.
+func TestPageEditsShareTheRevisionsFiles(t *testing.T) {
+	ctx := context.Background()
+	db, sp := testSpace(t)
+	var user string
+	if err := db.r().QueryRowContext(ctx, `SELECT MIN(id) FROM users`).Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	fileRows := func() int { return count(t, db, `SELECT COUNT(*) FROM revision_files`) }
+	filesOf := func(rev string) string {
+		t.Helper()
+		files, err := db.RevisionFiles(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range files {
+			out = append(out, f.ID+"="+f.Name+"@"+f.Blob)
+		}
+		return fmt.Sprint(out)
+	}
+	addFiles := func(names ...string) func(tr *Tree) error {
+		return func(tr *Tree) error {
+			for _, n := range names {
+				tr.Files = append(tr.Files, &File{ID: "f-" + n, Name: n, ContentType: "text/plain", Bytes: []byte("bytes of " + n)})
+			}
+			return nil
+		}
+	}
+	write := func(c RevisionChange) string {
+		t.Helper()
+		c.SpaceID, c.Analyzer = sp.ID, testAnalyzer{}
+		if c.ChangeRequest != "" {
+			c.Author = user
+		}
+		if c.ChangeRequest == "" {
+			c.Activate = true
+		}
+		rev, err := db.CreateRevision(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rev
+	}
+
+	first := write(RevisionChange{Edit: func(tr *Tree) error {
+		tr.Pages = append(tr.Pages, &TreePage{ContentPage: ContentPage{ID: "p1", Type: "document", Title: "One", Slug: "one", Markdown: "one"}, Dirty: true})
+		return addFiles("a.png", "b.png", "c.txt")(tr)
+	}})
+	if n := fileRows(); n != 3 {
+		t.Fatalf("rows after the first revision: %d, want 3", n)
+	}
+	want := filesOf(first)
+
+	// Page edits: the partial path, the whole tree, a content edit.
+	insert := write(RevisionChange{Pages: func(pt PageTree) error {
+		return pt.Insert(&TreePage{ContentPage: ContentPage{ID: "p2", Type: "document", Title: "Two", Slug: "two", Markdown: "two"}, Dirty: true}, "", nil)
+	}})
+	whole := write(RevisionChange{WholeTree: true, Pages: func(pt PageTree) error { return pt.Move("p2", "p1", nil) }})
+	content := write(RevisionChange{Page: "p1", Edit: func(tr *Tree) error { tr.Pages[0].SetBody("one, again"); return nil }})
+	for _, rev := range []string{insert, whole, content} {
+		if got := filesOf(rev); got != want {
+			t.Fatalf("files of %s: %s, want %s", rev, got, want)
+		}
+		f, err := db.RevisionFile(ctx, rev, "f-b.png")
+		if err != nil || f.Name != "b.png" {
+			t.Fatalf("file f-b.png of %s: %+v %v", rev, f, err)
+		}
+		page, err := db.ListRevisionFiles(ctx, rev, PageQuery{Limit: 2})
+		if err != nil || len(page.Items) != 2 || page.Items[0].Name != "a.png" || page.Next == nil {
+			t.Fatalf("first page of the files of %s: %+v %v", rev, page, err)
+		}
+	}
+	if n := fileRows(); n != 3 {
+		t.Fatalf("rows after three page edits: %d, want 3 (the edits share the first revision's)", n)
+	}
+
+	// A change request's edit shares its head's files too.
+	cr, err := db.CreateChangeRequest(ctx, "", sp.ID, user, "CR", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crRev := write(RevisionChange{ChangeRequest: cr.ID, Pages: func(pt PageTree) error {
+		return pt.Insert(&TreePage{ContentPage: ContentPage{ID: "p3", Type: "document", Title: "Three", Slug: "three", Markdown: "three"}, Dirty: true}, "", nil)
+	}})
+	if got := filesOf(crRev); got != want || fileRows() != 3 {
+		t.Fatalf("change request's edit: files %s (want %s), %d rows (want 3)", got, want, fileRows())
+	}
+
+	// New files: the revision holds rows of its own; the next edit shares them.
+	upload := write(RevisionChange{Edit: addFiles("d.pdf")})
+	if n := fileRows(); n != 7 {
+		t.Fatalf("rows after an upload: %d, want 7 (3 + the new revision's 4)", n)
+	}
+	withUpload := filesOf(upload)
+	after := write(RevisionChange{Pages: func(pt PageTree) error { return pt.Delete("p2") }})
+	if got := filesOf(after); got != withUpload || fileRows() != 7 {
+		t.Fatalf("edit after the upload: files %s (want %s), %d rows (want 7)", got, withUpload, fileRows())
+	}
+	if got := filesOf(content); got != want {
+		t.Fatalf("an older revision's files changed: %s, want %s", got, want)
+	}
+	// A file removed: rows of its own again.
+	removed := write(RevisionChange{Edit: func(tr *Tree) error {
+		tr.Files = slices.DeleteFunc(tr.Files, func(f *File) bool { return f.Name == "a.png" })
+		return nil
+	}})
+	if got := filesOf(removed); got == withUpload || fileRows() != 10 {
+		t.Fatalf("a file removed: files %s, %d rows (want 10)", got, fileRows())
+	}
+
+	// A duplicate reads the same files in every revision, also once the
+	// original is purged, and the purge takes the original's rows.
+	dup, err := db.DuplicateSpace(ctx, sp.ID, "Copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dupHead, err := db.SpaceHead(ctx, dup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dupRevs := count(t, db, `SELECT COUNT(*) FROM revisions WHERE space_id = ?`, dup)
+	headFiles := filesOf(removed)
+	if n := count(t, db, `SELECT COUNT(*) FROM revision_files f JOIN revisions r ON r.id = f.revision_id WHERE r.space_id = ?`, dup); n != 10 {
+		t.Fatalf("the duplicate holds %d file rows, want the original's 10 (its revisions share as the original's do)", n)
+	}
+	if _, err := db.TrashSpace(ctx, sp.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.PurgeSpaces(ctx, time.Now().Add(time.Hour)); err != nil || n != 1 {
+		t.Fatalf("purge: %d %v", n, err)
+	}
+	if got := filesOf(dupHead.Revision); got != headFiles {
+		t.Fatalf("the duplicate's files after the purge: %s, want %s", got, headFiles)
+	}
+	if n := count(t, db, `SELECT COUNT(*) FROM revision_files f JOIN revisions r ON r.id = f.revision_id WHERE r.space_id = ?`, sp.ID); n != 0 {
+		t.Fatalf("%d rows of the purged space left", n)
+	}
+	// Every revision of the duplicate reads files (none lost its owner).
+	rows, err := db.r().QueryContext(ctx, `SELECT id FROM revisions WHERE space_id = ?`, dup)
+	var ids []string
+	if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		var id string
+		err := sc.Scan(&id)
+		ids = append(ids, id)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != dupRevs {
+		t.Fatalf("%d revisions of the duplicate, want %d", len(ids), dupRevs)
+	}
+	nonEmpty := 0
+	for _, id := range ids {
+		if filesOf(id) != "[]" {
+			nonEmpty++
+		}
+	}
+	if nonEmpty != len(ids)-1 { // all but the space's empty first revision
+		t.Fatalf("%d of the duplicate's %d revisions read files, want all but the first", nonEmpty, len(ids))
+	}
+	if n := count(t, db, `SELECT COUNT(*) FROM revisions WHERE files_of IS NOT NULL AND files_of NOT IN (SELECT id FROM revisions WHERE files_of IS NULL)`); n != 0 {
+		t.Fatalf("%d revisions share the files of a revision that is gone or shares itself", n)
+	}
+}
+
+// BenchmarkPageEditWithFiles: a one-page content edit in a space of 1,000
+// and 10,000 files (`go test ./storage -run X -bench PageEditWithFiles`).
+func BenchmarkPageEditWithFiles(b *testing.B) {
+	for _, files := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("files=%d", files), func(b *testing.B) {
+			ctx := context.Background()
+			db, err := Open(testTarget(b), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			boot, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
+			if err != nil {
+				b.Fatal(err)
+			}
+			sp := Space{OrganizationID: boot.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
+			if err := db.CreateSpace(ctx, &sp); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Edit: func(tr *Tree) error {
+				tr.Pages = append(tr.Pages, &TreePage{ContentPage: ContentPage{ID: "p", Type: "document", Title: "P", Slug: "p", Markdown: "p"}, Dirty: true})
+				for i := range files {
+					n := fmt.Sprintf("image-%d.png", i)
+					tr.Files = append(tr.Files, &File{ID: "f" + n, Name: n, ContentType: "image/png", Bytes: []byte(n)})
+				}
+				return nil
+			}}); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Page: "p", Edit: func(tr *Tree) error {
+					tr.Pages[0].SetBody(fmt.Sprint("edit ", i))
+					return nil
+				}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// A database written before 0026_file_bytes (each blob's bytes in its
+// file_blobs row) is migrated: every file lists and serves the same bytes.
+func TestFileBytesMigration(t *testing.T) {
+	ctx := context.Background()
+	target := testTarget(t)
+	db, err := Open(target, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boot, err := db.CreateOrganizationWithAdmin(ctx, "o", "a@b.c", "a", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Space{OrganizationID: boot.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, &sp); err != nil {
+		t.Fatal(err)
+	}
+	contents := map[string][]byte{"small.txt": []byte("small"), "large.bin": make([]byte, 300<<10)}
+	contents["large.bin"][12345] = 7
+	rev, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Edit: func(tr *Tree) error {
+		for name, b := range contents {
+			tr.Files = append(tr.Files, &File{ID: "f-" + name, Name: name, ContentType: "application/octet-stream", Bytes: b})
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobType := "BLOB"
+	if TestOnPostgres() {
+		blobType = "BYTEA"
+	}
+	err = db.Write(ctx, func(tx *Tx) error {
+		for _, q := range []string{
+			`ALTER TABLE file_blobs ADD COLUMN bytes ` + blobType,
+			`UPDATE file_blobs SET bytes = (SELECT y.bytes FROM file_bytes y WHERE y.hash = file_blobs.hash)`,
+			`DROP TABLE file_bytes`,
+			`DELETE FROM schema_migrations WHERE name = 'migrations/0026_file_bytes.sql'`,
+		} {
+			if _, err := tx.exec(q); err != nil {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	db, err = Open(target, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	files, err := db.RevisionFiles(ctx, rev)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("files after the migration: %v %v", files, err)
+	}
+	for _, f := range files {
+		b, err := db.FileBytes(ctx, f.Blob)
+		if err != nil || !slices.Equal(b, contents[f.Name]) || f.Size != int64(len(contents[f.Name])) {
+			t.Fatalf("%s after the migration: %d bytes (size %d), %v", f.Name, len(b), f.Size, err)
+		}
+	}
+	if n := count(t, db, `SELECT COUNT(*) FROM file_bytes`); n != 2 {
+		t.Fatalf("file_bytes rows: %d, want 2", n)
+	}
+}
