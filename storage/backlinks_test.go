@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -52,16 +51,8 @@ func backlinksByScan(ctx context.Context, db *DB, revID, kind, target string, pq
 	if err != nil {
 		return Page[string]{}, err
 	}
-	var name string
-	switch kind {
-	case "page":
-		s, a := rr.sql("x.page_id = ?", target)
-		err = q.QueryRowContext(ctx, `SELECT y.path FROM (`+s+`) y`, a...).Scan(&name)
-	case "file":
-		err = q.QueryRowContext(ctx, `SELECT f.name FROM revision_files f WHERE f.revision_id = ? AND f.file_id = ?
- AND f.file_id = (SELECT MIN(g.file_id) FROM revision_files g WHERE g.revision_id = f.revision_id AND g.name = f.name)`, revID, target).Scan(&name)
-	}
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	name, err := relativeName(ctx, q, rr, revID, kind, target) // unchanged
+	if err != nil {
 		return Page[string]{}, err
 	}
 	var cond sqlText
@@ -133,7 +124,11 @@ func TestBacklinksMatchThePageScan(t *testing.T) {
 	slugs := []string{"a", "b", "c", "d"}
 	fileNames := []string{"x.png", "y.png"}
 	var pageIDs, fileIDs []string
+	var paths []string // the paths of the tree being edited
 	randomPath := func() string {
+		if len(paths) > 0 && rng.IntN(2) == 0 {
+			return paths[rng.IntN(len(paths))]
+		}
 		parts := make([]string, 1+rng.IntN(3))
 		for i := range parts {
 			parts[i] = slugs[rng.IntN(len(slugs))]
@@ -173,7 +168,14 @@ func TestBacklinksMatchThePageScan(t *testing.T) {
 	editTree := func(tr *Tree, n int) {
 		for range n {
 			var all []*TreePage
-			tr.Walk(func(p, _ *TreePage) bool { all = append(all, p); return true })
+			paths = paths[:0]
+			tr.Walk(func(p, _ *TreePage) bool {
+				all = append(all, p)
+				if p.Path != "" {
+					paths = append(paths, p.Path)
+				}
+				return true
+			})
 			pick := func() *TreePage { return all[rng.IntN(len(all))] }
 			op := rng.IntN(8)
 			if len(all) < 3 {
@@ -316,8 +318,13 @@ func TestBacklinksMatchThePageScan(t *testing.T) {
 // whose lookup is its path, one whose lookup_alt is (its lookup naming no
 // page); and file f1 (the first of two named "x.png") 2: one resolved,
 // one by name. The other pages link to each other, so that the space has
-// a link per page. It returns the database and the active revision.
-func backlinksSpace(tb testing.TB, pages int) (*DB, string) {
+// a link per page.
+type linkedSpace struct {
+	db                  *DB
+	space, user, active string
+}
+
+func backlinksSpace(tb testing.TB, pages int) linkedSpace {
 	tb.Helper()
 	ctx := context.Background()
 	db, err := Open(testTarget(tb), Options{})
@@ -361,7 +368,7 @@ func backlinksSpace(tb testing.TB, pages int) (*DB, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return db, rev
+	return linkedSpace{db: db, space: sp.ID, user: org.User.ID, active: rev}
 }
 
 // Backlinks reads what names the target, not the space: in a 1,000- and a
@@ -373,13 +380,30 @@ func backlinksSpace(tb testing.TB, pages int) (*DB, string) {
 func TestBacklinksReadWhatNamesTheTarget(t *testing.T) {
 	ctx := context.Background()
 	for _, pages := range []int{1_000, 10_000} {
-		db, rev := backlinksSpace(t, pages)
-		for _, c := range []struct{ kind, target, want string }{
-			{"page", "page-3-7", "[page-1-1 page-1-2 page-1-3] #3"},
-			{"file", "f1", "[page-1-1 page-1-3] #2"},
-			{"file", "f2", "[] #0"},
+		ls := backlinksSpace(t, pages)
+		db := ls.db
+		// A change request's revision (an overlay on the main line)
+		// changing a page near the target.
+		cr, err := db.CreateChangeRequest(ctx, "", ls.space, ls.user, "cr", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, err := db.CreateRevision(ctx, RevisionChange{SpaceID: ls.space, ChangeRequest: cr.ID, Author: ls.user, Analyzer: linkSpecAnalyzer{},
+			Edit: func(tr *Tree) error {
+				p, _, _ := tr.Find("page-1-5")
+				p.SetBody("P=page-3-7")
+				return nil
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ rev, kind, target, want string }{
+			{ls.active, "page", "page-3-7", `[page-1-1 page-1-2] #3 next "part-1/page-1-2"/"page-1-2"; [page-1-3] #3`},
+			{ls.active, "file", "f1", "[page-1-1 page-1-3] #2"},
+			{ls.active, "file", "f2", "[] #0"},
+			{head, "page", "page-3-7", `[page-1-1 page-1-2] #4 next "part-1/page-1-2"/"page-1-2"; [page-1-3 page-1-5] #4`},
 		} {
-			got := allBacklinks(t, func(pq PageQuery) (Page[string], error) { return db.Backlinks(ctx, rev, c.kind, c.target, pq) }, 10)
+			got := allBacklinks(t, func(pq PageQuery) (Page[string], error) { return db.Backlinks(ctx, c.rev, c.kind, c.target, pq) }, 2)
 			if got != c.want {
 				t.Errorf("%d pages: backlinks of %s %s: %s, want %s", pages, c.kind, c.target, got, c.want)
 			}
@@ -387,12 +411,14 @@ func TestBacklinksReadWhatNamesTheTarget(t *testing.T) {
 		if db.Engine() != "sqlite" {
 			continue
 		}
-		rr, err := revisionRowsOf(ctx, db.r(), rev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range readStatements(rr, rev) {
-			checkReadPlan(t, db, s.what, s.sql, s.args)
+		for _, rev := range []string{ls.active, head} {
+			rr, err := revisionRowsOf(ctx, db.r(), rev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range readStatements(rr, rev) {
+				checkReadPlan(t, db, s.what, s.sql, s.args)
+			}
 		}
 	}
 }

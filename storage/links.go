@@ -180,17 +180,8 @@ func (db *DB) Backlinks(ctx context.Context, revID, kind, target string, pq Page
 	if err != nil {
 		return Page[string]{}, err
 	}
-	// What a relative link names when it means target here ("" if nothing).
-	var name string
-	switch kind {
-	case "page":
-		s, a := rr.sql("x.page_id = ?", target)
-		err = q.QueryRowContext(ctx, `SELECT y.path FROM (`+s+`) y`, a...).Scan(&name)
-	case "file":
-		err = q.QueryRowContext(ctx, `SELECT f.name FROM revision_files f WHERE f.revision_id = ? AND f.file_id = ?
- AND f.file_id = (SELECT MIN(g.file_id) FROM revision_files g WHERE g.revision_id = f.revision_id AND g.name = f.name)`, revID, target).Scan(&name)
-	}
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	name, err := relativeName(ctx, q, rr, revID, kind, target)
+	if err != nil {
 		return Page[string]{}, err
 	}
 	if target == "" {
@@ -207,6 +198,27 @@ func (db *DB) Backlinks(ctx context.Context, revID, kind, target string, pq Page
 		err := rows.Scan(&id, &path)
 		return id, Cursor{S: path, ID: id}, err
 	})
+}
+
+// relativeName is what a relative link names when it means target (a page
+// or file of revision revID, whose rows are rr): the page's path, the
+// file's name when it is the revision's first file of that name; "" when
+// no relative link means it (one probe by primary key or name).
+func relativeName(ctx context.Context, q queryer, rr revisionRows, revID, kind, target string) (string, error) {
+	var name string
+	var err error
+	switch kind {
+	case "page":
+		s, a := rr.sql("x.page_id = ?", target)
+		err = q.QueryRowContext(ctx, `SELECT y.path FROM (`+s+`) y`, a...).Scan(&name)
+	case "file":
+		err = q.QueryRowContext(ctx, `SELECT f.name FROM revision_files f WHERE f.revision_id = ? AND f.file_id = ?
+ AND f.file_id = (SELECT MIN(g.file_id) FROM revision_files g WHERE g.revision_id = f.revision_id AND g.name = f.name)`, revID, target).Scan(&name)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return name, err
 }
 
 // linkingVersions is a SELECT of the page versions with a link of kind that
