@@ -169,14 +169,44 @@ func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq Pa
 // written, and relative links that resolve to the target in this revision
 // (revisionLinks' rule: its path, else its alternative path when the first
 // names no page; the first file of the revision with its name).
+//
+// It starts from the links' side: the link rows that name the target
+// (linkingVersions, through page_links' indexes), then the revision's rows
+// of those versions (rowsOfVersions): rows read in proportion to the links
+// that name the target, whatever the size of the space.
 func (db *DB) Backlinks(ctx context.Context, revID, kind, target string, pq PageQuery) (Page[string], error) {
 	q := db.r()
 	rr, err := revisionRowsOf(ctx, q, revID)
 	if err != nil {
 		return Page[string]{}, err
 	}
-	// What a relative link names when it means target here ("" if nothing).
+	name, err := relativeName(ctx, q, rr, revID, kind, target)
+	if err != nil {
+		return Page[string]{}, err
+	}
+	if target == "" {
+		// No page or file has the empty id (an unresolved link's target
+		// is '': it must not count as naming it).
+		return Page[string]{}, nil
+	}
+	versions, vargs := linkingVersions(rr, kind, target, name)
+	from, args := rowsOfVersions(rr, versions, vargs)
+	spec := listSpec{Select: `rp.page_id, rp.path`, From: `FROM (` + from + `) rp WHERE 1 = 1`,
+		Args: args, SortCol: "rp.path", IDCol: "rp.page_id", Text: true}
+	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (string, Cursor, error) {
+		var id, path string
+		err := rows.Scan(&id, &path)
+		return id, Cursor{S: path, ID: id}, err
+	})
+}
+
+// relativeName is what a relative link names when it means target (a page
+// or file of revision revID, whose rows are rr): the page's path, the
+// file's name when it is the revision's first file of that name; "" when
+// no relative link means it (one probe by primary key or name).
+func relativeName(ctx context.Context, q queryer, rr revisionRows, revID, kind, target string) (string, error) {
 	var name string
+	var err error
 	switch kind {
 	case "page":
 		s, a := rr.sql("x.page_id = ?", target)
@@ -185,26 +215,66 @@ func (db *DB) Backlinks(ctx context.Context, revID, kind, target string, pq Page
 		err = q.QueryRowContext(ctx, `SELECT f.name FROM revision_files f WHERE f.revision_id = `+filesOwner+` AND f.file_id = ?
  AND f.file_id = (SELECT MIN(g.file_id) FROM revision_files g WHERE g.revision_id = f.revision_id AND g.name = f.name)`, revID, target).Scan(&name)
 	}
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return Page[string]{}, err
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
 	}
-	var cond sqlText
-	cond.add(`EXISTS (SELECT 1 FROM page_links l WHERE l.version = x.version AND l.kind = ? AND (l.target = ?`, kind, target)
-	switch {
-	case name != "" && kind == "page":
+	return name, err
+}
+
+// linkingVersions is a SELECT of the page versions with a link of kind that
+// means target in revision rr, name being what a relative link names when
+// it means target there (the page's path, the file's name when it is the
+// first of that name; "" for nothing): a link resolved to it when written
+// (page_links_target), or unresolved then and naming it (page_links_lookup:
+// its lookup; page_links_lookup_alt: its alternative path, while its lookup
+// names no page of the revision). A version may come more than once.
+func linkingVersions(rr revisionRows, kind, target, name string) (string, []any) {
+	var s sqlText
+	s.add(`SELECT l.version FROM page_links l WHERE l.kind = ? AND l.target = ?`, kind, target)
+	if name == "" {
+		return s.b.String(), s.args
+	}
+	s.add(` UNION ALL SELECT l.version FROM page_links l WHERE l.kind = ? AND l.target = '' AND l.lookup = ?`, kind, name)
+	if kind == "page" {
 		none, a := rr.sql("x.path = l.lookup")
-		cond.add(` OR (l.target = '' AND (l.lookup = ? OR (l.lookup <> '' AND l.lookup_alt = ? AND NOT EXISTS (SELECT 1 FROM (`, name, name)
-		cond.add(none+`) z))))`, a...)
-	case name != "":
-		cond.add(` OR (l.target = '' AND l.lookup = ?)`, name)
+		s.add(` UNION ALL SELECT l.version FROM page_links l WHERE l.kind = ? AND l.target = '' AND l.lookup_alt = ? AND l.lookup <> ''`, kind, name)
+		s.add(` AND NOT EXISTS (SELECT 1 FROM (`+none+`) z)`, a...)
 	}
-	cond.add(`))`)
-	from, args := rr.sql(cond.b.String(), cond.args...)
-	spec := listSpec{Select: `rp.page_id, rp.path`, From: `FROM (` + from + `) rp WHERE 1 = 1`,
-		Args: args, SortCol: "rp.path", IDCol: "rp.page_id", Text: true}
-	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (string, Cursor, error) {
-		var id, path string
-		err := rows.Scan(&id, &path)
-		return id, Cursor{S: path, ID: id}, err
-	})
+	return s.b.String(), s.args
+}
+
+// rowsOfVersions is a SELECT of revision rr's page rows (page_id, path)
+// whose version is one of versions (a SELECT of versions, with its
+// arguments): the rows revisionRows.sql gives, found by version instead of
+// through the space's pages (main_pages_version on (version, space_id),
+// overlay_pages_version on (version, revision_id)). The unary + on the
+// sequence numbers keeps SQLite (no statistics) off the index of alive rows.
+func rowsOfVersions(rr revisionRows, versions string, vargs []any) (string, []any) {
+	var parts []string
+	var out []any
+	// The versions drive the join (CROSS JOIN: SQLite keeps that order),
+	// each once. The path is an expression (|| ''): SQLite pushes the
+	// keyset of a later page ((path, page_id) > cursor) down into this
+	// SELECT, and on the path column itself it walked the space's paths
+	// after the cursor (main_pages_path) instead of seeking the versions.
+	from := `SELECT x.page_id, x.path || '' AS path FROM (SELECT DISTINCT c.version FROM (` + versions + `) c) v CROSS JOIN `
+	if rr.Overlay != "" {
+		parts = append(parts, from+`overlay_pages x WHERE x.version = v.version AND x.revision_id = ?`)
+		out = append(append(out, vargs...), rr.Overlay)
+	}
+	if rr.Seq > 0 {
+		// The rows of main@Seq: from_seq <= Seq < to_seq (the alive rows
+		// and those closed after Seq), not overridden by the overlay.
+		q := from + `main_pages x WHERE x.version = v.version AND x.space_id = ? AND +x.from_seq <= ? AND +x.to_seq > ?`
+		out = append(append(out, vargs...), rr.Space, rr.Seq, rr.Seq)
+		if rr.Overlay != "" {
+			q += ` AND NOT EXISTS (SELECT 1 FROM overlay_pages o WHERE o.revision_id = ? AND o.page_id = x.page_id)`
+			out = append(out, rr.Overlay)
+		}
+		parts = append(parts, q)
+	}
+	if len(parts) == 0 {
+		return `SELECT x.page_id, x.path FROM overlay_pages x WHERE 1 = 0`, nil
+	}
+	return strings.Join(parts, ` UNION ALL `), out
 }

@@ -20,11 +20,8 @@ func revisionPages(ctx context.Context, q queryer, revID, order, cond string, ar
 	if err != nil {
 		return nil, err
 	}
-	from, fargs := rr.pages(cond, args...)
-	if order != "" {
-		from += ` ORDER BY ` + order
-	}
-	rows, err := q.QueryContext(ctx, `SELECT `+pageCols+` `+from, fargs...)
+	query, qargs := revisionPagesSQL(rr, order, cond, args...)
+	rows, err := q.QueryContext(ctx, query, qargs...)
 	var out []ContentPage
 	return out, eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 		p, err := scanPage(sc)
@@ -33,30 +30,53 @@ func revisionPages(ctx context.Context, q queryer, revID, order, cond string, ar
 	})
 }
 
+// revisionPagesSQL is revisionPages' statement on the revision's rows rr.
+func revisionPagesSQL(rr revisionRows, order, cond string, args ...any) (string, []any) {
+	from, fargs := rr.pages(cond, args...)
+	if order != "" {
+		from += ` ORDER BY ` + order
+	}
+	return `SELECT ` + pageCols + ` ` + from, fargs
+}
+
 // RevisionPage reads one page of a revision with its body, by id or (when
 // byPath) by path.
 func (db *DB) RevisionPage(ctx context.Context, revID, key string, byPath bool) (ContentPage, error) {
-	cond := "x.page_id = ?"
-	if byPath {
-		cond = "x.path = ?"
-		key = strings.Trim(key, "/")
-	}
 	q := db.r()
 	rr, err := revisionRowsOf(ctx, q, revID)
 	if err != nil {
 		return ContentPage{}, err
 	}
-	from, args := rr.pages(cond, key)
+	query, args := revisionPageSQL(rr, key, byPath)
 	var md string
-	p, err := scanPage(q.QueryRowContext(ctx, `SELECT `+pageCols+`, v.markdown `+from, args...), &md)
+	p, err := scanPage(q.QueryRowContext(ctx, query, args...), &md)
 	p.Markdown = md
 	return p, err
+}
+
+// revisionPageSQL is RevisionPage's statement on the revision's rows rr.
+func revisionPageSQL(rr revisionRows, key string, byPath bool) (string, []any) {
+	cond := "x.page_id = ?"
+	if byPath {
+		cond = "x.path = ?"
+		key = strings.Trim(key, "/")
+	}
+	from, args := rr.pages(cond, key)
+	return `SELECT ` + pageCols + `, v.markdown ` + from, args
 }
 
 // PageChildren reads the child pages of parentID in a revision (for the
 // `pages` field of a single page), without bodies.
 func (db *DB) PageChildren(ctx context.Context, revID, parentID string) ([]ContentPage, error) {
-	return revisionPages(ctx, db.r(), revID, "rp.position, rp.page_id", "x.parent_id = ?", parentID)
+	return revisionPages(ctx, db.r(), revID, pageChildrenOrder, "x.parent_id = ?", parentID)
+}
+
+// pageChildrenOrder is the order of a page's children (PageChildren).
+const pageChildrenOrder = "rp.position, rp.page_id"
+
+// pageChildrenSQL is PageChildren's statement on the revision's rows rr.
+func pageChildrenSQL(rr revisionRows, parentID string) (string, []any) {
+	return revisionPagesSQL(rr, pageChildrenOrder, "x.parent_id = ?", parentID)
 }
 
 const fileCols = `f.file_id, f.name, f.content_type, f.blob, b.size, b.width, b.height`
