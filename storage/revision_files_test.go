@@ -386,10 +386,11 @@ func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 			}
 		}},
 	}
+	var reads PageReads
 	for _, e := range edits {
 		var revs [2]string
 		for i, sp := range spaces {
-			rev, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: fileAnalyzer{}, Pages: e.edit(i), WholeTree: i == 1})
+			rev, err := db.CreateRevision(CountingPageReads(ctx, &reads), RevisionChange{SpaceID: sp, Activate: true, Analyzer: fileAnalyzer{}, Pages: e.edit(i), WholeTree: i == 1})
 			if err != nil {
 				t.Fatalf("%s: %v", e.name, err)
 			}
@@ -401,6 +402,35 @@ func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 		if !strings.Contains(revisionShape(t, db, spaces[0], revs[0]), "link file f9 dup.png ok") {
 			t.Fatalf("%s: dup.png does not resolve to the last file of that name:\n%s", e.name, revisionShape(t, db, spaces[0], revs[0]))
 		}
+	}
+	// A file by name is one seek of revision_files_name, not a walk of the
+	// revision's files by id for the largest.
+	lookups := 0
+	for _, q := range reads.queries {
+		if !strings.Contains(q.sql, "FROM revision_files") {
+			continue
+		}
+		lookups++
+		if db.Engine() != "sqlite" {
+			continue
+		}
+		var plan []string
+		rows, err := db.r().QueryContext(ctx, `EXPLAIN QUERY PLAN `+q.sql, q.args...)
+		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+			var id, parent, notused int
+			var detail string
+			err := sc.Scan(&id, &parent, &notused, &detail)
+			plan = append(plan, detail)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(plan, "; "), "revision_files_name (revision_id=? AND name=?)") {
+			t.Fatalf("a file by name: %s\nplan: %s", q.sql, strings.Join(plan, "; "))
+		}
+	}
+	if lookups == 0 {
+		t.Fatal("the partial edits looked no file up by name")
 	}
 	if listed != [2]int{4, 4} {
 		t.Fatalf("files an edit asked for: %v, want 4 each", listed)
