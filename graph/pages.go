@@ -449,7 +449,11 @@ func (a *analyzer) Links(p *storage.TreePage, t *storage.Tree) []storage.PageLin
 			continue
 		}
 		byPath, byName := a.indexes(t)
-		out = append(out, resolveRelative(dest, l.Image, p, byPath, byName))
+		fileNamed := t.LookupFile
+		if fileNamed == nil {
+			fileNamed = func(name string) (string, bool) { id, ok := byName[name]; return id, ok }
+		}
+		out = append(out, resolveRelative(dest, l.Image, p, byPath, fileNamed))
 	}
 	return out
 }
@@ -470,14 +474,16 @@ func (a *analyzer) absolute(u *url.URL, dest string) storage.PageLink {
 	return storage.PageLink{Kind: "url", Target: dest, Dest: dest}
 }
 
-func resolveRelative(dest string, image bool, p *storage.TreePage, byPath, byName map[string]string) storage.PageLink {
+func resolveRelative(dest string, image bool, p *storage.TreePage, byPath map[string]string, fileNamed func(name string) (string, bool)) storage.PageLink {
 	clean, _, _ := strings.Cut(dest, "#")
 	clean, _, _ = strings.Cut(clean, "?")
 	if un, err := url.PathUnescape(clean); err == nil {
 		clean = un
 	}
-	if id, ok := byName[path.Base(clean)]; ok && clean != "" {
-		return storage.PageLink{Kind: "file", Target: id, Dest: dest}
+	if clean != "" {
+		if id, ok := fileNamed(path.Base(clean)); ok {
+			return storage.PageLink{Kind: "file", Target: id, Dest: dest}
+		}
 	}
 	if image || isFileName(clean) {
 		return storage.PageLink{Kind: "file", Dest: dest, Lookup: path.Base(clean)}

@@ -149,6 +149,8 @@ type partialTree struct {
 	before, extra map[string]pageRow
 	op            *pageOp
 	reads         *PageReads
+	// filesErr is a failed read of the file list or of a file by name.
+	filesErr error
 }
 
 // PageReads counts what a partial page edit read (tests: it must not grow
@@ -397,7 +399,26 @@ func (pt *partialTree) IsUnder(id, ancestor string) (bool, error) {
 	return false, err
 }
 
-func (pt *partialTree) Files() []*File { return pt.t.Files }
+// Files reads the revision's file list the first time it is asked for.
+func (pt *partialTree) Files() []*File {
+	if pt.t.LookupFile != nil {
+		pt.filesErr = loadTreeFiles(pt.tx.ctx, pt.tx, pt.t.filesFrom, pt.t)
+	}
+	return pt.t.Files
+}
+
+// lookupFile is Tree.LookupFile for a partial edit: the last file (by id)
+// of the revision with that name, one index probe.
+func (pt *partialTree) lookupFile(name string) (string, bool) {
+	var id sql.NullString
+	q := `SELECT MAX(f.file_id) FROM revision_files f WHERE f.revision_id = ` + filesOwner + ` AND f.name = ?`
+	err := pt.tx.QueryRowContext(pt.tx.ctx, q, pt.t.filesFrom, name).Scan(&id)
+	if err != nil && pt.filesErr == nil {
+		pt.filesErr = err
+	}
+	pt.reads.add(q, []any{pt.t.filesFrom, name}, 1)
+	return id.String, id.Valid
+}
 
 func (pt *partialTree) setOp(op pageOp) error {
 	if pt.op != nil {
@@ -792,11 +813,22 @@ func writePartial(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
 		return false, err
 	}
 	pt := newPartialTree(tx, rr, onMain)
-	if err := loadTreeData(tx.ctx, tx, head, pt.t); err != nil {
+	load := loadTreeData
+	if c.Pages != nil {
+		// The file list is read only if the edit asks for it (a cover
+		// image): links find their files by name (lookupFile).
+		load = loadTreeVariables
+		pt.t.filesFrom, pt.t.LookupFile = head, pt.lookupFile
+	}
+	if err := load(tx.ctx, tx, head, pt.t); err != nil {
 		return false, err
 	}
 	if c.Pages != nil {
-		if err := c.Pages(pt); err != nil {
+		err := c.Pages(pt)
+		if err == nil {
+			err = pt.filesErr
+		}
+		if err != nil {
 			return false, err
 		}
 	} else {
@@ -828,6 +860,9 @@ func writePartial(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
 	}
 	if err := writeVersions(tx, pt.t, an); err != nil {
 		return false, err
+	}
+	if pt.filesErr != nil {
+		return false, pt.filesErr
 	}
 	if err := writeFiles(tx, revID, c.SpaceID, pt.t); err != nil {
 		return false, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -180,7 +181,8 @@ func TestPageEditsShareTheRevisionsFiles(t *testing.T) {
 	}
 }
 
-// BenchmarkPageEditWithFiles: a one-page content edit in a space of 1,000
+// BenchmarkPageEditWithFiles: a one-page content edit (through PageTree, as
+// the resolvers edit; the body links a file by name) in a space of 1,000
 // and 10,000 files (`go test ./storage -run X -bench PageEditWithFiles`).
 func BenchmarkPageEditWithFiles(b *testing.B) {
 	for _, files := range []int{1000, 10000} {
@@ -211,9 +213,12 @@ func BenchmarkPageEditWithFiles(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := range b.N {
-				if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Page: "p", Edit: func(tr *Tree) error {
-					tr.Pages[0].SetBody(fmt.Sprint("edit ", i))
-					return nil
+				if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: fileAnalyzer{}, Pages: func(pt PageTree) error {
+					p, err := pt.Page("p")
+					if err == nil {
+						p.SetBody(fmt.Sprint("edit ", i, " file:image-7.png"))
+					}
+					return err
 				}}); err != nil {
 					b.Fatal(err)
 				}
@@ -289,5 +294,148 @@ func TestFileBytesMigration(t *testing.T) {
 	}
 	if n := count(t, db, `SELECT COUNT(*) FROM file_bytes`); n != 2 {
 		t.Fatalf("file_bytes rows: %d, want 2", n)
+	}
+}
+
+// fileAnalyzer resolves the "file:NAME" words of a body as the graph's
+// analyzer resolves a relative link to a file: through Tree.LookupFile when
+// the tree did not read its file list, else the last file of that name in
+// the list; unresolved, the name is looked up when read.
+type fileAnalyzer struct{ testAnalyzer }
+
+func (fileAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
+	var out []PageLink
+	for _, w := range strings.Fields(p.Markdown) {
+		name, ok := strings.CutPrefix(w, "file:")
+		if !ok {
+			continue
+		}
+		l := PageLink{Kind: "file", Dest: name, Lookup: name}
+		if t.LookupFile != nil {
+			if id, ok := t.LookupFile(name); ok {
+				l.Target, l.Lookup = id, ""
+			}
+		} else {
+			for _, f := range t.Files {
+				if f.Name == name {
+					l.Target, l.Lookup = f.ID, ""
+				}
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// TestPartialEditFindsFilesAsTheWholeTree: a page edit through PageTree
+// does not read the space's file list, yet resolves its links to files
+// (two files of one name among them) exactly as the same edit through the
+// whole tree; an edit that asks for the list (a cover image) gets all of it;
+// neither writes a row per file.
+func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
+	ctx := context.Background()
+	db, first := testSpace(t)
+	second := Space{OrganizationID: first.OrganizationID, Title: "s", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, &second); err != nil {
+		t.Fatal(err)
+	}
+	spaces := [2]string{first.ID, second.ID}
+	for _, sp := range spaces {
+		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: fileAnalyzer{}, Edit: func(tr *Tree) error {
+			p := &TreePage{ContentPage: ContentPage{ID: "root", Type: "document", Title: "root", Slug: "root"}}
+			p.SetBody("root")
+			tr.Pages = append(tr.Pages, p)
+			for _, f := range [][2]string{{"f1", "a.png"}, {"f2", "dup.png"}, {"f9", "dup.png"}, {"f5", "z.txt"}} {
+				tr.Files = append(tr.Files, &File{ID: f[0], Name: f[1], ContentType: "image/png", Bytes: []byte(f[0])})
+			}
+			return nil
+		}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := count(t, db, `SELECT COUNT(*) FROM revision_files`)
+	newPage := func(id, body string) *TreePage {
+		p := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
+		p.SetBody(body)
+		return p
+	}
+	var listed [2]int
+	edits := []struct {
+		name string
+		edit func(i int) func(pt PageTree) error
+	}{
+		{"insert", func(int) func(pt PageTree) error {
+			return func(pt PageTree) error {
+				return pt.Insert(newPage("p1", "file:dup.png file:a.png file:missing.png"), "", nil)
+			}
+		}},
+		{"body", func(int) func(pt PageTree) error {
+			return func(pt PageTree) error {
+				p, err := pt.Page("root")
+				if err == nil {
+					p.SetBody("file:z.txt file:dup.png")
+				}
+				return err
+			}
+		}},
+		{"move", func(int) func(pt PageTree) error { return func(pt PageTree) error { return pt.Move("p1", "root", nil) } }},
+		{"cover", func(i int) func(pt PageTree) error {
+			return func(pt PageTree) error {
+				listed[i] = len(pt.Files())
+				return pt.Insert(newPage("p2", "file:dup.png"), "root", nil)
+			}
+		}},
+	}
+	var reads PageReads
+	for _, e := range edits {
+		var revs [2]string
+		for i, sp := range spaces {
+			rev, err := db.CreateRevision(CountingPageReads(ctx, &reads), RevisionChange{SpaceID: sp, Activate: true, Analyzer: fileAnalyzer{}, Pages: e.edit(i), WholeTree: i == 1})
+			if err != nil {
+				t.Fatalf("%s: %v", e.name, err)
+			}
+			revs[i] = rev
+		}
+		if a, w := revisionShape(t, db, spaces[0], revs[0]), revisionShape(t, db, spaces[1], revs[1]); a != w {
+			t.Fatalf("%s:\npartial:\n%s\nwhole tree:\n%s", e.name, a, w)
+		}
+		if !strings.Contains(revisionShape(t, db, spaces[0], revs[0]), "link file f9 dup.png ok") {
+			t.Fatalf("%s: dup.png does not resolve to the last file of that name:\n%s", e.name, revisionShape(t, db, spaces[0], revs[0]))
+		}
+	}
+	// A file by name is one seek of revision_files_name, not a walk of the
+	// revision's files by id for the largest.
+	lookups := 0
+	for _, q := range reads.queries {
+		if !strings.Contains(q.sql, "FROM revision_files") {
+			continue
+		}
+		lookups++
+		if db.Engine() != "sqlite" {
+			continue
+		}
+		var plan []string
+		rows, err := db.r().QueryContext(ctx, `EXPLAIN QUERY PLAN `+q.sql, q.args...)
+		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+			var id, parent, notused int
+			var detail string
+			err := sc.Scan(&id, &parent, &notused, &detail)
+			plan = append(plan, detail)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(plan, "; "), "revision_files_name (revision_id=? AND name=?)") {
+			t.Fatalf("a file by name: %s\nplan: %s", q.sql, strings.Join(plan, "; "))
+		}
+	}
+	if lookups == 0 {
+		t.Fatal("the partial edits looked no file up by name")
+	}
+	if listed != [2]int{4, 4} {
+		t.Fatalf("files an edit asked for: %v, want 4 each", listed)
+	}
+	if n := count(t, db, `SELECT COUNT(*) FROM revision_files`); n != rows {
+		t.Fatalf("revision_files rows %d after the page edits, want %d", n, rows)
 	}
 }

@@ -383,7 +383,7 @@ func (a onePageAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
 	}
 	q, args := a.rows.sql("x.path IN ("+placeholders(len(paths))+")", anySlice(paths)...)
 	rows, err := a.tx.QueryContext(a.tx.ctx, `SELECT y.page_id, y.path FROM (`+q+`) y`, args...)
-	with := &Tree{Pages: slices.Clone(t.Pages), Files: t.Files}
+	with := &Tree{Pages: slices.Clone(t.Pages), Files: t.Files, LookupFile: t.LookupFile}
 	found, read := 0, 0
 	if eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 		tp := &TreePage{}

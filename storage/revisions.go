@@ -94,6 +94,12 @@ type Tree struct {
 	Files            []*File
 	Variables        map[string]any
 	ReusableContents []map[string]any
+	// LookupFile is set instead of Files on a tree whose file list was not
+	// read (a partial page edit: PageTree.Files reads it when asked): it
+	// finds the file a relative link naming name resolves to, the one the
+	// list would give (the last of that name, the list being in name then
+	// id order).
+	LookupFile func(name string) (id string, ok bool)
 	// filesFrom is the revision Files were read from (loadTreeData), and
 	// filesRead what they were then: a revision written with the same
 	// files shares that revision's rows (writeFiles).
@@ -412,6 +418,14 @@ func loadTree(ctx context.Context, q queryer, revID string, withBody bool) (*Tre
 // loadTreeData reads into t a revision's files, variables and reusable
 // contents.
 func loadTreeData(ctx context.Context, q queryer, revID string, t *Tree) error {
+	if err := loadTreeFiles(ctx, q, revID, t); err != nil {
+		return err
+	}
+	return loadTreeVariables(ctx, q, revID, t)
+}
+
+// loadTreeFiles reads a revision's file list into t.
+func loadTreeFiles(ctx context.Context, q queryer, revID string, t *Tree) error {
 	files, err := revisionFiles(ctx, q, revID)
 	if err != nil {
 		return err
@@ -419,7 +433,13 @@ func loadTreeData(ctx context.Context, q queryer, revID string, t *Tree) error {
 	for i := range files {
 		t.Files = append(t.Files, &files[i])
 	}
-	t.filesFrom, t.filesRead = revID, slices.Clone(files)
+	t.filesFrom, t.filesRead, t.LookupFile = revID, slices.Clone(files), nil
+	return nil
+}
+
+// loadTreeVariables reads a revision's variables and reusable contents
+// into t.
+func loadTreeVariables(ctx context.Context, q queryer, revID string, t *Tree) error {
 	var vars, reusable sql.NullString
 	if err := q.QueryRowContext(ctx, `SELECT variables, reusable_contents FROM revisions WHERE id = ?`, revID).Scan(&vars, &reusable); err != nil {
 		return notFound(err)
@@ -555,6 +575,9 @@ func upsertBatch(tx *Tx, head string, cols int, rows [][]any, tail string) error
 // the new revision shares that revision's rows (revisions.files_of: a page
 // edit writes no row per file); else a row per file.
 func writeFiles(tx *Tx, revID, spaceID string, t *Tree) error {
+	if t.LookupFile != nil && !filesUnchanged(t) {
+		return errors.New("storage: files added to a tree whose file list was not read")
+	}
 	if t.filesFrom != "" && filesUnchanged(t) {
 		var owner, space string
 		if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(files_of, id), space_id FROM revisions WHERE id = ?`, t.filesFrom).Scan(&owner, &space); err != nil {
