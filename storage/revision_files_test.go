@@ -378,7 +378,9 @@ func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 				return err
 			}
 		}},
-		{"move", func(int) func(pt PageTree) error { return func(pt PageTree) error { return pt.Move("p1", "root", nil) } }},
+		{"move", func(int) func(pt PageTree) error {
+			return func(pt PageTree) error { return pt.Move("p1", "root", nil) }
+		}},
 		{"cover", func(i int) func(pt PageTree) error {
 			return func(pt PageTree) error {
 				listed[i] = len(pt.Files())
