@@ -331,7 +331,8 @@ func (fileAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
 // does not read the space's file list, yet resolves its links to files
 // (two files of one name among them) exactly as the same edit through the
 // whole tree; an edit that asks for the list (a cover image) gets all of it;
-// neither writes a row per file.
+// neither writes a row per file. An upload through PageTree reads no page
+// and stores the same file list as through the whole tree.
 func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 	ctx := context.Background()
 	db, first := testSpace(t)
@@ -387,21 +388,42 @@ func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 				return pt.Insert(newPage("p2", "file:dup.png"), "root", nil)
 			}
 		}},
+		// An upload (a third file named dup.png, the last by id), then a
+		// link to that name.
+		{"upload", func(int) func(pt PageTree) error {
+			return func(pt PageTree) error {
+				return pt.AddFile(&File{ID: "fz", Name: "dup.png", ContentType: "image/png", Bytes: []byte("fz")})
+			}
+		}},
+		{"after the upload", func(int) func(pt PageTree) error {
+			return func(pt PageTree) error { return pt.Insert(newPage("p3", "file:dup.png"), "", nil) }
+		}},
 	}
 	var reads PageReads
 	for _, e := range edits {
 		var revs [2]string
 		for i, sp := range spaces {
+			before, trees := reads.Statements, reads.WholeTrees
 			rev, err := db.CreateRevision(CountingPageReads(ctx, &reads), RevisionChange{SpaceID: sp, Activate: true, Analyzer: fileAnalyzer{}, Pages: e.edit(i), WholeTree: i == 1})
 			if err != nil {
 				t.Fatalf("%s: %v", e.name, err)
 			}
 			revs[i] = rev
+			if loaded := reads.WholeTrees - trees; loaded != i {
+				t.Fatalf("%s: %d whole trees loaded in space %d, want %d", e.name, loaded, i, i)
+			}
+			if e.name == "upload" && i == 0 && reads.Statements != before {
+				t.Fatalf("the upload read %d page statements, want none", reads.Statements-before)
+			}
 		}
-		if a, w := revisionShape(t, db, spaces[0], revs[0]), revisionShape(t, db, spaces[1], revs[1]); a != w {
+		if a, w := revisionShape(t, db, spaces[0], revs[0])+filesShape(t, db, revs[0]), revisionShape(t, db, spaces[1], revs[1])+filesShape(t, db, revs[1]); a != w {
 			t.Fatalf("%s:\npartial:\n%s\nwhole tree:\n%s", e.name, a, w)
 		}
-		if !strings.Contains(revisionShape(t, db, spaces[0], revs[0]), "link file f9 dup.png ok") {
+		last := "f9"
+		if e.name == "after the upload" {
+			last = "fz"
+		}
+		if !strings.Contains(revisionShape(t, db, spaces[0], revs[0]), "link file "+last+" dup.png ok") {
 			t.Fatalf("%s: dup.png does not resolve to the last file of that name:\n%s", e.name, revisionShape(t, db, spaces[0], revs[0]))
 		}
 	}
@@ -437,7 +459,21 @@ func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 	if listed != [2]int{4, 4} {
 		t.Fatalf("files an edit asked for: %v, want 4 each", listed)
 	}
-	if n := count(t, db, `SELECT COUNT(*) FROM revision_files`); n != rows {
-		t.Fatalf("revision_files rows %d after the page edits, want %d", n, rows)
+	if n := count(t, db, `SELECT COUNT(*) FROM revision_files`); n != rows+2*5 {
+		t.Fatalf("revision_files rows %d after the page edits and an upload, want %d (the upload's five in each space)", n, rows+2*5)
 	}
+}
+
+// filesShape is a revision's file list: id, name, blob.
+func filesShape(t *testing.T, db *DB, rev string) string {
+	t.Helper()
+	files, err := db.RevisionFiles(context.Background(), rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&b, "file %s %s %s %d\n", f.ID, f.Name, f.Blob, f.Size)
+	}
+	return b.String()
 }
