@@ -188,19 +188,7 @@ func BenchmarkPageEditWithFiles(b *testing.B) {
 	for _, files := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("files=%d", files), func(b *testing.B) {
 			ctx := context.Background()
-			db, err := Open(testTarget(b), Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer db.Close()
-			boot, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
-			if err != nil {
-				b.Fatal(err)
-			}
-			sp := Space{OrganizationID: boot.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
-			if err := db.CreateSpace(ctx, &sp); err != nil {
-				b.Fatal(err)
-			}
+			db, sp := testSpace(b)
 			if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Edit: func(tr *Tree) error {
 				tr.Pages = append(tr.Pages, &TreePage{ContentPage: ContentPage{ID: "p", Type: "document", Title: "P", Slug: "p", Markdown: "p"}, Dirty: true})
 				for i := range files {
@@ -259,29 +247,12 @@ func TestFileBytesMigration(t *testing.T) {
 	if TestOnPostgres() {
 		blobType = "BYTEA"
 	}
-	err = db.Write(ctx, func(tx *Tx) error {
-		for _, q := range []string{
-			`ALTER TABLE file_blobs ADD COLUMN bytes ` + blobType,
+	db = migrateAgain(t, db, target, "0026_file_bytes.sql", func(tx *Tx) error {
+		return execAll(tx,
+			`ALTER TABLE file_blobs ADD COLUMN bytes `+blobType,
 			`UPDATE file_blobs SET bytes = (SELECT y.bytes FROM file_bytes y WHERE y.hash = file_blobs.hash)`,
-			`DROP TABLE file_bytes`,
-			`DELETE FROM schema_migrations WHERE name = 'migrations/0026_file_bytes.sql'`,
-		} {
-			if _, err := tx.exec(q); err != nil {
-				return fmt.Errorf("%s: %w", q, err)
-			}
-		}
-		return nil
+			`DROP TABLE file_bytes`)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-
-	db, err = Open(target, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	files, err := db.RevisionFiles(ctx, rev)
 	if err != nil || len(files) != 2 {
 		t.Fatalf("files after the migration: %v %v", files, err)
@@ -335,12 +306,7 @@ func (fileAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
 // and stores the same file list as through the whole tree.
 func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 	ctx := context.Background()
-	db, first := testSpace(t)
-	second := Space{OrganizationID: first.OrganizationID, Title: "s", Visibility: "private", EditMode: "live"}
-	if err := db.CreateSpace(ctx, &second); err != nil {
-		t.Fatal(err)
-	}
-	spaces := [2]string{first.ID, second.ID}
+	db, spaces := twoSpaces(t)
 	for _, sp := range spaces {
 		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: fileAnalyzer{}, Edit: func(tr *Tree) error {
 			p := &TreePage{ContentPage: ContentPage{ID: "root", Type: "document", Title: "root", Slug: "root"}}
@@ -438,17 +404,7 @@ func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 		if db.Engine() != "sqlite" {
 			continue
 		}
-		var plan []string
-		rows, err := db.r().QueryContext(ctx, `EXPLAIN QUERY PLAN `+q.sql, q.args...)
-		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
-			var id, parent, notused int
-			var detail string
-			err := sc.Scan(&id, &parent, &notused, &detail)
-			plan = append(plan, detail)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
+		plan := queryPlan(t, db, q.sql, q.args)
 		if !strings.Contains(strings.Join(plan, "; "), "revision_files_name (revision_id=? AND name=?)") {
 			t.Fatalf("a file by name: %s\nplan: %s", q.sql, strings.Join(plan, "; "))
 		}
