@@ -377,10 +377,7 @@ func (r *Resolver) uploadFile(ctx context.Context, target model.ContentTarget, i
 		return nil, apierr.Invalid("data", "must be at most %d bytes", maxUploadBytes)
 	}
 	f := newFile(in.Name, deref(in.ContentType), data)
-	cs, rev, err := r.changeContent(ctx, target, func(t *storage.Tree) error {
-		t.Files = append(t.Files, f)
-		return nil
-	})
+	cs, rev, err := r.changePages(ctx, target, func(t storage.PageTree) error { return t.AddFile(f) })
 	if err != nil {
 		return nil, err
 	}

@@ -456,20 +456,7 @@ func readStatements(rr revisionRows, rev string) []readStatement {
 // through an index on more than the space, none scanned (checkPlans' rule).
 func checkReadPlan(t *testing.T, db *DB, what, q string, args []any) {
 	t.Helper()
-	rows, err := db.r().QueryContext(context.Background(), `EXPLAIN QUERY PLAN `+q, args...)
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	var plan []string
-	for rows.Next() {
-		var id, parent, notused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	rows.Close()
+	plan := queryPlan(t, db, q, args)
 	for _, line := range plan {
 		// SCAN of a subquery (its alias) reads what the subquery found.
 		table, _, _ := strings.Cut(strings.TrimPrefix(line, "SCAN "), " ")

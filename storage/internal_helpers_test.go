@@ -5,6 +5,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -22,7 +23,7 @@ func testTarget(tb testing.TB) string {
 
 // testSpace opens a fresh database (closed when the test ends) with
 // an organization and one space in it.
-func testSpace(t *testing.T) (*DB, Space) {
+func testSpace(t testing.TB) (*DB, Space) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := Open(testTarget(t), Options{})
@@ -39,4 +40,66 @@ func testSpace(t *testing.T) (*DB, Space) {
 		t.Fatal(err)
 	}
 	return db, sp
+}
+
+// twoSpaces opens a fresh database with an organization and two spaces in
+// it: the tests that run the same edits two ways compare them.
+func twoSpaces(t *testing.T) (*DB, [2]string) {
+	t.Helper()
+	db, first := testSpace(t)
+	second := Space{OrganizationID: first.OrganizationID, Title: "s", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(context.Background(), &second); err != nil {
+		t.Fatal(err)
+	}
+	return db, [2]string{first.ID, second.ID}
+}
+
+// queryPlan is SQLite's plan of a statement, a line per step.
+func queryPlan(t *testing.T, db *DB, q string, args []any) []string {
+	t.Helper()
+	var plan []string
+	rows, err := db.r().QueryContext(context.Background(), `EXPLAIN QUERY PLAN `+q, args...)
+	if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		var id, parent, notused int
+		var detail string
+		err := sc.Scan(&id, &parent, &notused, &detail)
+		plan = append(plan, detail)
+		return err
+	}); err != nil {
+		t.Fatalf("plan of %s: %v", q, err)
+	}
+	return plan
+}
+
+// migrateAgain turns db back to what migration name (its file, e.g.
+// "0020_revision_changes.sql") finds, with undo in one write, forgets that
+// the migration was applied, closes db and opens target again, which
+// applies it anew.
+func migrateAgain(t *testing.T, db *DB, target, name string, undo func(tx *Tx) error) *DB {
+	t.Helper()
+	if err := db.Write(context.Background(), func(tx *Tx) error {
+		if err := undo(tx); err != nil {
+			return err
+		}
+		return execAll(tx, `DELETE FROM schema_migrations WHERE name = 'migrations/`+name+`'`)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err := Open(target, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// execAll runs statements in tx, one after the other.
+func execAll(tx *Tx, statements ...string) error {
+	for _, q := range statements {
+		if _, err := tx.exec(q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
 }

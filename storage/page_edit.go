@@ -39,6 +39,8 @@ type PageTree interface {
 	Move(id, parentID string, index *int) error
 	// Delete removes page id and its subtree.
 	Delete(id string) error
+	// AddFile adds the new file f (with its Bytes) to the revision's files.
+	AddFile(f *File) error
 }
 
 // insertAt puts p at index of list (the end when index is nil or past it).
@@ -104,6 +106,11 @@ func (w wholeTree) Move(id, parentID string, index *int) error {
 	return nil
 }
 
+func (w wholeTree) AddFile(f *File) error {
+	w.t.Files = append(w.t.Files, f)
+	return nil
+}
+
 func (w wholeTree) Delete(id string) error {
 	p, siblings, i := w.t.Find(id)
 	if p == nil {
@@ -157,6 +164,8 @@ type partialTree struct {
 // with the space).
 type PageReads struct {
 	Statements, Rows int
+	// WholeTrees counts the edits that loaded the whole tree instead.
+	WholeTrees int
 	// queries are the statements run, with their arguments (a test asks
 	// the engine for their plans).
 	queries []loggedQuery
@@ -405,6 +414,17 @@ func (pt *partialTree) Files() []*File {
 		pt.filesErr = loadTreeFiles(pt.tx.ctx, pt.tx, pt.t.filesFrom, pt.t)
 	}
 	return pt.t.Files
+}
+
+// AddFile reads the file list (the new revision writes it whole, as an
+// upload through the whole tree does), then adds f: no page is read.
+func (pt *partialTree) AddFile(f *File) error {
+	pt.Files()
+	if pt.filesErr != nil {
+		return pt.filesErr
+	}
+	pt.t.Files = append(pt.t.Files, f)
+	return nil
 }
 
 // lookupFile is Tree.LookupFile for a partial edit: the last file (by id)

@@ -186,12 +186,7 @@ func searchShape(t *testing.T, db *DB, spaceID string) string {
 // applied to two spaces, one through each path, every revision compared.
 func TestPartialPageEditsMatchTheWholeTree(t *testing.T) {
 	ctx := context.Background()
-	db, first := testSpace(t)
-	second := Space{OrganizationID: first.OrganizationID, Title: "s", Visibility: "private", EditMode: "live"}
-	if err := db.CreateSpace(ctx, &second); err != nil {
-		t.Fatal(err)
-	}
-	spaces := [2]string{first.ID, second.ID}
+	db, spaces := twoSpaces(t)
 	// A first revision through the whole tree for both: the partial path
 	// needs a main line.
 	for _, sp := range spaces {
@@ -335,12 +330,7 @@ func overlayShape(t *testing.T, db *DB, rev string) string {
 // content compared.
 func TestPartialChangeRequestEditsMatchTheWholeTree(t *testing.T) {
 	ctx := context.Background()
-	db, first := testSpace(t)
-	second := Space{OrganizationID: first.OrganizationID, Title: "s", Visibility: "private", EditMode: "live"}
-	if err := db.CreateSpace(ctx, &second); err != nil {
-		t.Fatal(err)
-	}
-	spaces := [2]string{first.ID, second.ID}
+	db, spaces := twoSpaces(t)
 	var user string
 	if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
 		t.Fatal(err)

@@ -188,19 +188,7 @@ func BenchmarkPageEditWithFiles(b *testing.B) {
 	for _, files := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("files=%d", files), func(b *testing.B) {
 			ctx := context.Background()
-			db, err := Open(testTarget(b), Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer db.Close()
-			boot, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
-			if err != nil {
-				b.Fatal(err)
-			}
-			sp := Space{OrganizationID: boot.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
-			if err := db.CreateSpace(ctx, &sp); err != nil {
-				b.Fatal(err)
-			}
+			db, sp := testSpace(b)
 			if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: testAnalyzer{}, Edit: func(tr *Tree) error {
 				tr.Pages = append(tr.Pages, &TreePage{ContentPage: ContentPage{ID: "p", Type: "document", Title: "P", Slug: "p", Markdown: "p"}, Dirty: true})
 				for i := range files {
@@ -259,29 +247,12 @@ func TestFileBytesMigration(t *testing.T) {
 	if TestOnPostgres() {
 		blobType = "BYTEA"
 	}
-	err = db.Write(ctx, func(tx *Tx) error {
-		for _, q := range []string{
-			`ALTER TABLE file_blobs ADD COLUMN bytes ` + blobType,
+	db = migrateAgain(t, db, target, "0026_file_bytes.sql", func(tx *Tx) error {
+		return execAll(tx,
+			`ALTER TABLE file_blobs ADD COLUMN bytes `+blobType,
 			`UPDATE file_blobs SET bytes = (SELECT y.bytes FROM file_bytes y WHERE y.hash = file_blobs.hash)`,
-			`DROP TABLE file_bytes`,
-			`DELETE FROM schema_migrations WHERE name = 'migrations/0026_file_bytes.sql'`,
-		} {
-			if _, err := tx.exec(q); err != nil {
-				return fmt.Errorf("%s: %w", q, err)
-			}
-		}
-		return nil
+			`DROP TABLE file_bytes`)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-
-	db, err = Open(target, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	files, err := db.RevisionFiles(ctx, rev)
 	if err != nil || len(files) != 2 {
 		t.Fatalf("files after the migration: %v %v", files, err)
@@ -331,15 +302,11 @@ func (fileAnalyzer) Links(p *TreePage, t *Tree) []PageLink {
 // does not read the space's file list, yet resolves its links to files
 // (two files of one name among them) exactly as the same edit through the
 // whole tree; an edit that asks for the list (a cover image) gets all of it;
-// neither writes a row per file.
+// neither writes a row per file. An upload through PageTree reads no page
+// and stores the same file list as through the whole tree.
 func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 	ctx := context.Background()
-	db, first := testSpace(t)
-	second := Space{OrganizationID: first.OrganizationID, Title: "s", Visibility: "private", EditMode: "live"}
-	if err := db.CreateSpace(ctx, &second); err != nil {
-		t.Fatal(err)
-	}
-	spaces := [2]string{first.ID, second.ID}
+	db, spaces := twoSpaces(t)
 	for _, sp := range spaces {
 		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: fileAnalyzer{}, Edit: func(tr *Tree) error {
 			p := &TreePage{ContentPage: ContentPage{ID: "root", Type: "document", Title: "root", Slug: "root"}}
@@ -387,21 +354,42 @@ func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 				return pt.Insert(newPage("p2", "file:dup.png"), "root", nil)
 			}
 		}},
+		// An upload (a third file named dup.png, the last by id), then a
+		// link to that name.
+		{"upload", func(int) func(pt PageTree) error {
+			return func(pt PageTree) error {
+				return pt.AddFile(&File{ID: "fz", Name: "dup.png", ContentType: "image/png", Bytes: []byte("fz")})
+			}
+		}},
+		{"after the upload", func(int) func(pt PageTree) error {
+			return func(pt PageTree) error { return pt.Insert(newPage("p3", "file:dup.png"), "", nil) }
+		}},
 	}
 	var reads PageReads
 	for _, e := range edits {
 		var revs [2]string
 		for i, sp := range spaces {
+			before, trees := reads.Statements, reads.WholeTrees
 			rev, err := db.CreateRevision(CountingPageReads(ctx, &reads), RevisionChange{SpaceID: sp, Activate: true, Analyzer: fileAnalyzer{}, Pages: e.edit(i), WholeTree: i == 1})
 			if err != nil {
 				t.Fatalf("%s: %v", e.name, err)
 			}
 			revs[i] = rev
+			if loaded := reads.WholeTrees - trees; loaded != i {
+				t.Fatalf("%s: %d whole trees loaded in space %d, want %d", e.name, loaded, i, i)
+			}
+			if e.name == "upload" && i == 0 && reads.Statements != before {
+				t.Fatalf("the upload read %d page statements, want none", reads.Statements-before)
+			}
 		}
-		if a, w := revisionShape(t, db, spaces[0], revs[0]), revisionShape(t, db, spaces[1], revs[1]); a != w {
+		if a, w := revisionShape(t, db, spaces[0], revs[0])+filesShape(t, db, revs[0]), revisionShape(t, db, spaces[1], revs[1])+filesShape(t, db, revs[1]); a != w {
 			t.Fatalf("%s:\npartial:\n%s\nwhole tree:\n%s", e.name, a, w)
 		}
-		if !strings.Contains(revisionShape(t, db, spaces[0], revs[0]), "link file f9 dup.png ok") {
+		last := "f9"
+		if e.name == "after the upload" {
+			last = "fz"
+		}
+		if !strings.Contains(revisionShape(t, db, spaces[0], revs[0]), "link file "+last+" dup.png ok") {
 			t.Fatalf("%s: dup.png does not resolve to the last file of that name:\n%s", e.name, revisionShape(t, db, spaces[0], revs[0]))
 		}
 	}
@@ -416,17 +404,7 @@ func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 		if db.Engine() != "sqlite" {
 			continue
 		}
-		var plan []string
-		rows, err := db.r().QueryContext(ctx, `EXPLAIN QUERY PLAN `+q.sql, q.args...)
-		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
-			var id, parent, notused int
-			var detail string
-			err := sc.Scan(&id, &parent, &notused, &detail)
-			plan = append(plan, detail)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
+		plan := queryPlan(t, db, q.sql, q.args)
 		if !strings.Contains(strings.Join(plan, "; "), "revision_files_name (revision_id=? AND name=?)") {
 			t.Fatalf("a file by name: %s\nplan: %s", q.sql, strings.Join(plan, "; "))
 		}
@@ -437,7 +415,21 @@ func TestPartialEditFindsFilesAsTheWholeTree(t *testing.T) {
 	if listed != [2]int{4, 4} {
 		t.Fatalf("files an edit asked for: %v, want 4 each", listed)
 	}
-	if n := count(t, db, `SELECT COUNT(*) FROM revision_files`); n != rows {
-		t.Fatalf("revision_files rows %d after the page edits, want %d", n, rows)
+	if n := count(t, db, `SELECT COUNT(*) FROM revision_files`); n != rows+2*5 {
+		t.Fatalf("revision_files rows %d after the page edits and an upload, want %d (the upload's five in each space)", n, rows+2*5)
 	}
+}
+
+// filesShape is a revision's file list: id, name, blob.
+func filesShape(t *testing.T, db *DB, rev string) string {
+	t.Helper()
+	files, err := db.RevisionFiles(context.Background(), rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&b, "file %s %s %s %d\n", f.ID, f.Name, f.Blob, f.Size)
+	}
+	return b.String()
 }

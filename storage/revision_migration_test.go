@@ -89,17 +89,15 @@ func TestRevisionMigrationFromRevisionPages(t *testing.T) {
 
 	// Turn the database back into what the migration finds: the old tables
 	// filled from what each revision reads, the new ones gone.
-	err = db.Write(ctx, func(tx *Tx) error {
-		for _, q := range []string{
+	db = migrateAgain(t, db, target, "0020_revision_changes.sql", func(tx *Tx) error {
+		if err := execAll(tx,
 			`CREATE TABLE revision_pages (revision_id TEXT NOT NULL REFERENCES revisions(id) ON DELETE CASCADE, page_id TEXT NOT NULL,
  version TEXT NOT NULL REFERENCES page_versions(hash), parent_id TEXT NOT NULL DEFAULT '', position INTEGER NOT NULL, path TEXT NOT NULL,
  PRIMARY KEY (revision_id, page_id))`,
 			`CREATE TABLE revision_broken_links (revision_id TEXT NOT NULL, version TEXT NOT NULL, ordinal INTEGER NOT NULL, PRIMARY KEY (revision_id, version, ordinal))`,
 			`CREATE TABLE revision_link_targets (revision_id TEXT NOT NULL, version TEXT NOT NULL, ordinal INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY (revision_id, version, ordinal))`,
-		} {
-			if _, err := tx.exec(q); err != nil {
-				return err
-			}
+		); err != nil {
+			return err
 		}
 		for _, r := range revs {
 			pages, err := revisionPages(tx.ctx, tx, r, "", "")
@@ -113,27 +111,10 @@ func TestRevisionMigrationFromRevisionPages(t *testing.T) {
 				}
 			}
 		}
-		for _, q := range []string{
+		return execAll(tx,
 			`DROP TABLE main_pages`, `DROP TABLE overlay_pages`, `DROP INDEX revisions_seq`,
-			`ALTER TABLE revisions DROP COLUMN seq`, `ALTER TABLE revisions DROP COLUMN base_seq`,
-			`DELETE FROM schema_migrations WHERE name = 'migrations/0020_revision_changes.sql'`,
-		} {
-			if _, err := tx.exec(q); err != nil {
-				return fmt.Errorf("%s: %w", q, err)
-			}
-		}
-		return nil
+			`ALTER TABLE revisions DROP COLUMN seq`, `ALTER TABLE revisions DROP COLUMN base_seq`)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-
-	db, err = Open(target, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	for _, r := range revs {
 		if got := revisionSnapshot(t, db, r); got != want[r] {
 			t.Errorf("revision %s after the migration:\n got %s\nwant %s", r, got, want[r])

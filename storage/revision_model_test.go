@@ -862,20 +862,7 @@ func checkPlans(t *testing.T, db *DB, r PageReads) {
 		return
 	}
 	for _, q := range r.queries {
-		rows, err := db.r().QueryContext(context.Background(), `EXPLAIN QUERY PLAN `+q.sql, q.args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := queryPlan(t, db, q.sql, q.args)
 		for _, line := range plan {
 			// A table scanned, or searched by the space alone: rows in
 			// proportion to the space.

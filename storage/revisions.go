@@ -262,6 +262,9 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 				return finish()
 			}
 		}
+		if r, _ := ctx.Value(pageReadsKey{}).(*PageReads); r != nil {
+			r.WholeTrees++
+		}
 		tree, err := loadTree(ctx, tx, base, false)
 		if err != nil {
 			return err
