@@ -141,13 +141,15 @@ func checkPageSettings(pageType string, layout, cover, variables map[string]any)
 
 // applyPageSettings sets them on p inside a content change: layout keys
 // merge over the current layout, a cover replaces the current one (an empty
-// object removes it), variables replace the page's variables.
-func applyPageSettings(t *storage.Tree, p *storage.TreePage, layout, cover, variables map[string]any) error {
+// object removes it), variables replace the page's variables. files gives
+// the revision's files, asked for only to check a cover (a partial page
+// edit reads the file list only then).
+func applyPageSettings(files func() []*storage.File, p *storage.TreePage, layout, cover, variables map[string]any) error {
 	if layout != nil {
 		p.Meta.Layout = mergeLayout(p.Meta.Layout, layout)
 	}
 	if cover != nil {
-		if err := checkCover(cover, t.Files); err != nil {
+		if err := checkCover(cover, files()); err != nil {
 			return err
 		}
 		p.Meta.Cover = cover

@@ -198,7 +198,7 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 		page.Markdown = ""
 	}
 	cs, rev, err := r.changePages(ctx, target, func(t storage.PageTree) error {
-		if err := applyPageSettings(&storage.Tree{Files: t.Files()}, page, in.Layout, in.Cover, in.Variables); err != nil {
+		if err := applyPageSettings(t.Files, page, in.Layout, in.Cover, in.Variables); err != nil {
 			return err
 		}
 		parent, err := parentOf(t, in.Parent)
@@ -265,7 +265,7 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 			if err := checkPageSettings(p.Type, in.Layout, in.Cover, in.Variables); err != nil {
 				return err
 			}
-			if err := applyPageSettings(&storage.Tree{Files: t.Files()}, p, in.Layout, in.Cover, in.Variables); err != nil {
+			if err := applyPageSettings(t.Files, p, in.Layout, in.Cover, in.Variables); err != nil {
 				return err
 			}
 		}

@@ -35,3 +35,26 @@ func TestLinkClassification(t *testing.T) {
 		}
 	}
 }
+
+// A page edit asks for the revision's file list only to check a cover: a
+// page created or updated without one does not read it (PageTree.Files
+// reads the whole list on a partial edit).
+func TestPageSettingsReadFilesOnlyForACover(t *testing.T) {
+	asked := 0
+	files := func() []*storage.File {
+		asked++
+		return []*storage.File{{ID: "f1", Name: "cover.png"}}
+	}
+	p := &storage.TreePage{ContentPage: storage.ContentPage{ID: "p", Type: "document"}}
+	if err := applyPageSettings(files, p, map[string]any{"width": "wide"}, nil, map[string]any{"v": "1"}); err != nil || asked != 0 {
+		t.Fatalf("without a cover: %v, file list asked for %d times", err, asked)
+	}
+	cover := map[string]any{"ref": map[string]any{"kind": "file", "file": "f1"}}
+	if err := applyPageSettings(files, p, nil, cover, nil); err != nil || asked != 1 || p.Meta.Cover == nil {
+		t.Fatalf("with a cover: %v, file list asked for %d times, cover %v", err, asked, p.Meta.Cover)
+	}
+	cover = map[string]any{"ref": map[string]any{"kind": "file", "file": "missing"}}
+	if err := applyPageSettings(files, p, nil, cover, nil); err == nil {
+		t.Fatal("a cover naming no file of the revision was accepted")
+	}
+}
