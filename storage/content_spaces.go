@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"strings"
 )
 
 // The few places where content storage touches the spaces family's tables
@@ -120,15 +119,10 @@ func removeSpaceContent(tx *Tx, spaceID string) error {
 
 // deleteIn runs query (ending in "IN ") over keys, in batches.
 func deleteIn(tx *Tx, query string, keys []string) error {
-	const per = 500
-	for start := 0; start < len(keys); start += per {
-		chunk := keys[start:min(start+per, len(keys))]
-		in := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ") + ")"
-		if _, err := tx.exec(query+in, anySlice(chunk)...); err != nil {
-			return err
-		}
-	}
-	return nil
+	return inChunks(keys, func(chunk []string) error {
+		_, err := tx.exec(query+"("+placeholders(len(chunk))+")", anySlice(chunk)...)
+		return err
+	})
 }
 
 // copyRevisionContent gives duplicated revisions (old id -> new id) the

@@ -180,14 +180,14 @@ func (db *DB) Backlinks(ctx context.Context, revID, kind, target string, pq Page
 	if err != nil {
 		return Page[string]{}, err
 	}
-	name, err := relativeName(ctx, q, rr, revID, kind, target)
-	if err != nil {
-		return Page[string]{}, err
-	}
 	if target == "" {
 		// No page or file has the empty id (an unresolved link's target
 		// is '': it must not count as naming it).
 		return Page[string]{}, nil
+	}
+	name, err := relativeName(ctx, q, rr, revID, kind, target)
+	if err != nil {
+		return Page[string]{}, err
 	}
 	versions, vargs := linkingVersions(rr, kind, target, name)
 	from, args := rowsOfVersions(rr, versions, vargs)

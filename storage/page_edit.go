@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -215,12 +216,15 @@ func (pt *partialTree) rowsWhere(cond, tail string, args ...any) ([]pageRow, err
 	return pt.query(q, append([]any{pt.space}, args...))
 }
 
-// viewRows reads the rows of the edited revision (pt.on: the overlay's
-// rows and the two main-line ranges, revisionRows.sql) satisfying cond,
-// then tail (ORDER BY result columns by number, LIMIT) with tailArgs.
-func (pt *partialTree) viewRows(cond string, args []any, tail string, tailArgs ...any) ([]pageRow, error) {
+// revRows reads the edited revision's rows satisfying cond (on x), then
+// tail (a LIMIT): on the active revision one range of the alive rows, else
+// the overlay's rows and the two main-line ranges (revisionRows.sql).
+func (pt *partialTree) revRows(cond string, args []any, tail string) ([]pageRow, error) {
+	if pt.alive {
+		return pt.rowsWhere(`x.to_seq = ? AND `+cond, tail, append([]any{aliveSeq}, args...)...)
+	}
 	q, a := pt.on.sql(cond, args...)
-	return pt.query(q+tail, append(a, tailArgs...))
+	return pt.query(q+tail, a)
 }
 
 // query runs a read of page rows and counts it.
@@ -277,7 +281,7 @@ func (pt *partialTree) Page(id string) (*TreePage, error) {
 	tp := &TreePage{ContentPage: p, bodySet: true, storedSlug: p.Slug}
 	pt.pages[id] = tp
 	pt.t.Pages = append(pt.t.Pages, tp)
-	pt.before[id] = pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position}
+	pt.before[id] = rowOf(p)
 	return tp, nil
 }
 
@@ -287,7 +291,7 @@ func (pt *partialTree) row(id string) (pageRow, bool, error) {
 		if p == nil {
 			return pageRow{}, false, nil
 		}
-		return pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position}, true, nil
+		return rowOf(p.ContentPage), true, nil
 	}
 	if !pt.alive {
 		r, _, ok, err := pt.rowAt(id)
@@ -507,51 +511,45 @@ func (pt *partialTree) place() error {
 			return pt.remove(op.id)
 		case "insert", "move":
 			p := op.page
-			oldPath := p.Path
-			parentPath := ""
-			if op.parent != "" {
-				r, ok, err := pt.row(op.parent)
-				if err != nil {
-					return err
-				}
-				if !ok {
-					return ErrNotFound
-				}
-				parentPath = r.Path
-			}
 			if err := pt.position(p, op.parent, op.index); err != nil {
 				return err
 			}
 			p.ParentID = op.parent
-			if err := pt.uniqueSlug(p, parentPath); err != nil {
-				return err
-			}
-			if op.kind == "move" && p.Path != oldPath {
-				return pt.repath(p.ID, p.Path)
-			}
+			// A new page has no subtree to follow it.
+			return pt.settle(p, op.kind == "move")
 		}
 	}
 	for _, p := range renamed {
 		if p.Type == "link" {
 			continue
 		}
-		oldPath := p.Path
-		parentPath := ""
-		if p.ParentID != "" {
-			r, ok, err := pt.row(p.ParentID)
-			if err != nil || !ok {
-				return errors.Join(err, ErrNotFound)
-			}
-			parentPath = r.Path
-		}
-		if err := pt.uniqueSlug(p, parentPath); err != nil {
+		if err := pt.settle(p, true); err != nil {
 			return err
 		}
-		if p.Path != oldPath {
-			if err := pt.repath(p.ID, p.Path); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+// settle gives p, arriving under p.ParentID or renamed, a slug unique
+// among its siblings and its path, and with subtree its descendants' paths.
+func (pt *partialTree) settle(p *TreePage, subtree bool) error {
+	parentPath := ""
+	if p.ParentID != "" {
+		r, ok, err := pt.row(p.ParentID)
+		if err != nil {
+			return err
 		}
+		if !ok {
+			return ErrNotFound
+		}
+		parentPath = r.Path
+	}
+	oldPath := p.Path
+	if err := pt.uniqueSlug(p, parentPath); err != nil {
+		return err
+	}
+	if subtree && p.Path != oldPath {
+		return pt.repath(p.ID, p.Path)
 	}
 	return nil
 }
@@ -624,11 +622,17 @@ func (pt *partialTree) renumber(p *TreePage, parentID string, index *int) error 
 	return nil
 }
 
-// update records a new row for r (read from the database), changed by fn.
-func (pt *partialTree) update(r pageRow, fn func(*pageRow)) {
+// keep records r, read from the database, as the row its page had before
+// the edit (the first read of a page counts).
+func (pt *partialTree) keep(r pageRow) {
 	if _, ok := pt.before[r.ID]; !ok {
 		pt.before[r.ID] = r
 	}
+}
+
+// update records a new row for r (read from the database), changed by fn.
+func (pt *partialTree) update(r pageRow, fn func(*pageRow)) {
+	pt.keep(r)
 	if tp := pt.pages[r.ID]; tp != nil {
 		n := pageRow{ID: tp.ID, ParentID: tp.ParentID, Path: tp.Path, Position: tp.Position}
 		fn(&n)
@@ -655,13 +659,7 @@ func (pt *partialTree) uniqueSlug(p *TreePage, parentPath string) error {
 	}
 	slug := p.Slug
 	for n := 2; ; n++ {
-		var rows []pageRow
-		var err error
-		if pt.alive {
-			rows, err = pt.rowsWhere(`x.path = ? AND x.to_seq = ? AND x.page_id <> ?`, ` LIMIT 1`, joinPath(parentPath, slug), aliveSeq, p.ID)
-		} else {
-			rows, err = pt.viewRows(`x.path = ? AND x.page_id <> ?`, []any{joinPath(parentPath, slug), p.ID}, ` LIMIT 1`)
-		}
+		rows, err := pt.revRows(`x.path = ? AND x.page_id <> ?`, []any{joinPath(parentPath, slug), p.ID}, ` LIMIT 1`)
 		if err != nil {
 			return err
 		}
@@ -704,9 +702,7 @@ func (pt *partialTree) descendants(id string, each func(r pageRow, parentOld str
 			return errors.New("storage: a page's subtree does not end")
 		}
 		var next []parent
-		const per = 500
-		for start := 0; start < len(level); start += per {
-			chunk := level[start:min(start+per, len(level))]
+		if err := inChunks(level, func(chunk []parent) error {
 			paths := map[string]string{}
 			var ids []any
 			for _, p := range chunk {
@@ -715,14 +711,7 @@ func (pt *partialTree) descendants(id string, each func(r pageRow, parentOld str
 			}
 			// No ORDER BY: by page id SQLite would walk the space's rows
 			// in primary-key order rather than seek main_pages_alive.
-			in := `x.parent_id IN (` + placeholders(len(chunk)) + `)`
-			var rows []pageRow
-			var err error
-			if pt.alive {
-				rows, err = pt.rowsWhere(`x.to_seq = ? AND `+in, "", append([]any{aliveSeq}, ids...)...)
-			} else {
-				rows, err = pt.viewRows(in, ids, "")
-			}
+			rows, err := pt.revRows(`x.parent_id IN (`+placeholders(len(chunk))+`)`, ids, "")
 			if err != nil {
 				return err
 			}
@@ -732,6 +721,9 @@ func (pt *partialTree) descendants(id string, each func(r pageRow, parentOld str
 				}
 				next = append(next, parent{c.ID, c.Path})
 			}
+			return nil
+		}); err != nil {
+			return err
 		}
 		level = next
 	}
@@ -764,13 +756,9 @@ func (pt *partialTree) remove(id string) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := pt.before[id]; !ok {
-		pt.before[id] = r
-	}
+	pt.keep(r)
 	if err := pt.descendants(id, func(r pageRow, _ string) error {
-		if _, ok := pt.before[r.ID]; !ok {
-			pt.before[r.ID] = r
-		}
+		pt.keep(r)
 		gone = append(gone, r.ID)
 		return nil
 	}); err != nil {
@@ -791,7 +779,7 @@ func (pt *partialTree) remove(id string) error {
 func (pt *partialTree) rows() []pageRow {
 	var out []pageRow
 	for _, p := range pt.t.Pages {
-		out = append(out, pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position})
+		out = append(out, rowOf(p.ContentPage))
 	}
 	ids := make([]string, 0, len(pt.extra))
 	for id := range pt.extra {
@@ -917,18 +905,7 @@ func (pt *partialTree) writeOverlay(revID string) error {
 		return err
 	}
 	rows := pt.rows()
-	touched := map[string]bool{}
-	for id := range pt.before {
-		touched[id] = true
-	}
-	for _, r := range rows {
-		touched[r.ID] = true
-	}
-	ids := make([]string, 0, len(touched))
-	for id := range touched {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(pt.placed())) // every page the edit touched
 	onMain, err := pt.mainRows(ids)
 	if err != nil {
 		return err
@@ -938,13 +915,12 @@ func (pt *partialTree) writeOverlay(revID string) error {
  SELECT CAST(? AS TEXT), x.page_id, x.version, x.parent_id, x.position, x.path FROM overlay_pages x WHERE x.revision_id = ?`, revID, pt.on.Overlay); err != nil {
 			return err
 		}
-		const per = 500
-		for start := 0; start < len(ids); start += per {
-			chunk := ids[start:min(start+per, len(ids))]
-			if _, err := tx.exec(`DELETE FROM overlay_pages WHERE revision_id = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
-				append([]any{revID}, anySlice(chunk)...)...); err != nil {
-				return err
-			}
+		if err := inChunks(ids, func(chunk []string) error {
+			_, err := tx.exec(`DELETE FROM overlay_pages WHERE revision_id = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
+				append([]any{revID}, anySlice(chunk)...)...)
+			return err
+		}); err != nil {
+			return err
 		}
 	}
 	var inserts [][]any
@@ -968,18 +944,13 @@ func (pt *partialTree) writeOverlay(revID string) error {
 // key: each page's history up to Seq).
 func (pt *partialTree) mainRows(ids []string) (map[string]pageRow, error) {
 	out := map[string]pageRow{}
-	const per = 500
-	for start := 0; start < len(ids); start += per {
-		chunk := ids[start:min(start+per, len(ids))]
+	return out, inChunks(ids, func(chunk []string) error {
 		rows, err := pt.query(`SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x
  WHERE x.space_id = ? AND x.page_id IN (`+placeholders(len(chunk))+`) AND x.from_seq <= ? AND +x.to_seq > ?`,
 			append(append([]any{pt.space}, anySlice(chunk)...), pt.on.Seq, pt.on.Seq))
-		if err != nil {
-			return nil, err
-		}
 		for _, r := range rows {
 			out[r.ID] = r
 		}
-	}
-	return out, nil
+		return err
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"docsapi/positions"
@@ -24,7 +25,7 @@ const aliveSeq int64 = 9_000_000_000_000_000_000
 
 // closedBound is aliveSeq as SQL text: the condition of the partial index
 // main_pages_closed (a query must name it for the engine to use the index).
-const closedBound = `9000000000000000000`
+var closedBound = strconv.FormatInt(aliveSeq, 10)
 
 // positionGap separates neighbours when a sibling list is numbered: a page
 // inserted between two others takes a value between theirs.
@@ -218,10 +219,15 @@ func placeSiblings(list []*TreePage, parentID string) {
 func treeRows(t *Tree) []pageRow {
 	var out []pageRow
 	t.Walk(func(p, _ *TreePage) bool {
-		out = append(out, pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position})
+		out = append(out, rowOf(p.ContentPage))
 		return true
 	})
 	return out
+}
+
+// rowOf is a page's row: its version and its place.
+func rowOf(p ContentPage) pageRow {
+	return pageRow{ID: p.ID, Version: p.Version, ParentID: p.ParentID, Path: p.Path, Position: p.Position}
 }
 
 // rowMap indexes rows by page id.
@@ -279,15 +285,14 @@ func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[stri
 		}
 	}
 	sort.Strings(closed)
-	const per = 500
-	for start := 0; start < len(closed); start += per {
-		chunk := closed[start:min(start+per, len(closed))]
+	if err := inChunks(closed, func(chunk []string) error {
 		// By (space, page) on the primary key: the unary + keeps SQLite
 		// (no statistics) from walking the space's alive rows instead.
-		if _, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND +to_seq = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
-			append([]any{seq, spaceID, aliveSeq}, anySlice(chunk)...)...); err != nil {
-			return nil, err
-		}
+		_, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND +to_seq = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
+			append([]any{seq, spaceID, aliveSeq}, anySlice(chunk)...)...)
+		return err
+	}); err != nil {
+		return nil, err
 	}
 	return changed, insertBatch(tx, `INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path) VALUES `, 8, inserts)
 }

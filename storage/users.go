@@ -81,6 +81,21 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
+// inListMax bounds the items of one IN (...) list (SQLite's and
+// PostgreSQL's limits on a statement's parameters are far above it).
+const inListMax = 500
+
+// inChunks calls fn with items in consecutive chunks of at most inListMax,
+// one statement's IN list each.
+func inChunks[T any](items []T, fn func(chunk []T) error) error {
+	for start := 0; start < len(items); start += inListMax {
+		if err := fn(items[start:min(start+inListMax, len(items))]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func anySlice[T any](xs []T) []any {
 	out := make([]any, len(xs))
 	for i, x := range xs {
