@@ -833,7 +833,9 @@ func writePartial(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
 	}
 	if c.Pages != nil {
 		err := c.Pages(pt)
-		if err == nil {
+		if pt.filesErr != nil {
+			// The edit saw no file list: its own answer (a cover naming
+			// no file, say) would misstate the failure.
 			err = pt.filesErr
 		}
 		if err != nil {
