@@ -51,14 +51,21 @@ type replica struct {
 // waits until it answers /readyz.
 func startReplica(t *testing.T, db, publicURL string, env ...string) *replica {
 	t.Helper()
+	return startProcess(t, os.Args[0], []string{"-test.run=^$"}, db, publicURL, append([]string{"DOCSAPI_TEST_SERVE=1"}, env...)...)
+}
+
+// startProcess starts bin with args as a docsapi server on db at a free
+// loopback port and waits until it answers /readyz.
+func startProcess(t *testing.T, bin string, args []string, db, publicURL string, env ...string) *replica {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "DOCSAPI_TEST_SERVE=1", "DOCSAPI_ADDR="+addr, "DOCSAPI_DB="+db,
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "DOCSAPI_ADDR="+addr, "DOCSAPI_DB="+db,
 		"DOCSAPI_PUBLIC_URL="+publicURL, "DOCSAPI_ALLOW_PRIVATE_FETCH=true", "DOCSAPI_LOG_LEVEL=warn")
 	cmd.Env = append(cmd.Env, env...)
 	r := &replica{url: "http://" + addr, cmd: cmd, out: &bytes.Buffer{}}
