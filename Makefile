@@ -3,8 +3,11 @@
 
 GO ?= go
 
-run:
-	$(GO) run ./cmd/docsapi serve
+# The shell that runs the recipe is replaced by the server (exec), so make's
+# only child is docsapi itself: Ctrl-C or a SIGTERM to make (which GNU make
+# passes on to its children) stops it cleanly; `go run` left it running.
+run: build
+	exec ./docsapi serve
 
 build:
 	$(GO) build -o docsapi ./cmd/docsapi
