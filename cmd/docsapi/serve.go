@@ -17,6 +17,7 @@ import (
 
 	"docsapi/auth"
 	"docsapi/importer"
+	"docsapi/sample"
 	"docsapi/server"
 	"docsapi/storage"
 )
@@ -52,6 +53,7 @@ func serve(args []string) error {
 	webhookGrace := f.Duration("webhook-secret-grace", 24*time.Hour, "how long a rotated-out webhook secret keeps signing deliveries beside the new one")
 	groupCommit := f.Bool("group-commit", true, "commit the writes that queue for the single writer together, one durable COMMIT for the batch, each write in its own savepoint (false: one COMMIT per write)")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
+	withSample := f.Bool("sample", true, "on the first start (empty database), also make a published \"Getting started\" sample space and site")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
@@ -123,11 +125,19 @@ func serve(args []string) error {
 		return err
 	}
 	defer db.Close()
-	if err := firstStart(db); err != nil {
+	first, err := firstStart(db)
+	if err != nil {
 		return err
 	}
 
 	srv := server.New(cfg, db, log)
+	if first != nil && *withSample {
+		made, err := sample.Create(context.Background(), srv.Resolver, first.Organization.ID, first.User.ID)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  sample:       space %q published as a site at %s (--sample=false to start without)\n", "Getting started", made.Published)
+	}
 	if *pprofAddr != "" {
 		if err := servePprof(*pprofAddr); err != nil {
 			return err
@@ -174,16 +184,17 @@ func serve(args []string) error {
 }
 
 // firstStart creates an organization, an admin and a token when the database
-// has no user yet, and prints them once.
-func firstStart(db *storage.DB) error {
+// has no user yet, and prints them once; it returns what it created (nil on
+// a database that had users).
+func firstStart(db *storage.DB) (*storage.Bootstrap, error) {
 	n, err := db.CountUsers(context.Background())
 	if err != nil || n > 0 {
-		return err
+		return nil, err
 	}
 	secret, hash := auth.NewToken()
 	b, err := db.CreateOrganizationWithAdmin(context.Background(), "My Organization", "admin@localhost", "Admin", hash)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Printf(`first start: created an organization and its admin
   organization: %s (%s)
@@ -191,7 +202,7 @@ func firstStart(db *storage.DB) error {
   API token:    %s
   The token is shown only now; use it as "Authorization: Bearer <token>".
 `, b.Organization.ID, b.Organization.Title, b.User.ID, b.User.Email, secret)
-	return nil
+	return &b, nil
 }
 
 // servePprof serves the runtime profiles on their own listener, never on the
