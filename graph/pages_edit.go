@@ -415,7 +415,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 			return nil, notFoundAs(err, "page")
 		}
 	}
-	res, err := importer.Import(ctx, r.Fetcher, string(in.Source), in.URL, importer.Limits{})
+	res, err := importer.Import(ctx, r.importFetcher(cs.Space.OrganizationID), string(in.Source), in.URL, importer.Limits{})
 	if err != nil {
 		var fe *importer.FetchError
 		var ce *importer.Error

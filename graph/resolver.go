@@ -17,6 +17,9 @@ type Config struct {
 	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
 	// signing beside the new one (0: DefaultWebhookSecretGrace).
 	WebhookSecretGrace time.Duration
+	// UploadMaxBytes is the largest file an upload URL takes (0:
+	// DefaultUploadMaxBytes).
+	UploadMaxBytes int64
 }
 
 // Resolver is the root of every GraphQL resolver and the single place where

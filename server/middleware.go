@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -157,11 +158,15 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 // limitBody caps request bodies; reading past the cap gives a 413.
 func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > s.Config.MaxBodyBytes {
-			rest.WriteError(w, r, nil, apierr.New(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", s.Config.MaxBodyBytes))
+		limit := s.Config.MaxBodyBytes
+		if strings.HasPrefix(r.URL.Path, "/uploads/") {
+			limit = s.Config.UploadMaxBytes // the signed URL bounds it further to its file's size
+		}
+		if r.ContentLength > limit {
+			rest.WriteError(w, r, nil, apierr.New(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", limit))
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.Config.MaxBodyBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		next.ServeHTTP(w, r)
 	})
 }

@@ -47,6 +47,9 @@ type Config struct {
 	TranslateURL      string
 	TranslateKey      string
 	MaxBodyBytes      int64
+	// UploadMaxBytes is the largest file an upload URL takes (a PUT to
+	// /uploads/ may be that large; every other body MaxBodyBytes).
+	UploadMaxBytes int64
 	// MetricsAddr, when set, is where `docsapi serve` serves /metrics on a
 	// listener of its own; the main handler then has no /metrics.
 	MetricsAddr string
@@ -123,6 +126,9 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 10 << 20
 	}
+	if cfg.UploadMaxBytes <= 0 {
+		cfg.UploadMaxBytes = graph.DefaultUploadMaxBytes
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
@@ -130,7 +136,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	res := &graph.Resolver{
 		Store:  db,
 		Auth:   auth.NewAuthenticator(db, cfg.Clock),
-		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace},
+		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace, UploadMaxBytes: cfg.UploadMaxBytes},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.

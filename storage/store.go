@@ -239,6 +239,7 @@ type Store interface {
 	Comments
 	Sites
 	Webhooks
+	Uploads
 	Ping(ctx context.Context) error
 }
 

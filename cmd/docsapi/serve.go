@@ -17,6 +17,7 @@ import (
 
 	"docsapi/auth"
 	"docsapi/importer"
+	"docsapi/graph"
 	"docsapi/sample"
 	"docsapi/server"
 	"docsapi/storage"
@@ -31,6 +32,7 @@ func serve(args []string) error {
 	translateURL := f.String("translate-url", "", "LibreTranslate-compatible translation server URL")
 	translateKey := f.String("translate-key", "", "API key of the translation server")
 	maxBody := f.Int64("max-body-bytes", 10<<20, "largest accepted request body")
+	uploadMax := f.Int64("upload-max-bytes", graph.DefaultUploadMaxBytes, "largest file an upload URL (generateStorageUploadURL) takes")
 	logLevel := f.String("log-level", "info", "debug, info, warn or error")
 	metricsAddr := f.String("metrics-addr", "", "serve /metrics on this address only (default: on the main listener)")
 	rateLimit := f.Int("rate-limit", 6000, "requests per --rate-limit-window of one token (0: no limit)")
@@ -75,7 +77,7 @@ func serve(args []string) error {
 
 	cfg := server.Config{
 		Addr: *addr, DBPath: *dbPath, PublicURL: *publicURL, AllowPrivateFetch: *allowPrivate,
-		TranslateURL: *translateURL, TranslateKey: *translateKey, MaxBodyBytes: *maxBody,
+		TranslateURL: *translateURL, TranslateKey: *translateKey, MaxBodyBytes: *maxBody, UploadMaxBytes: *uploadMax,
 		Version: version, Build: build(),
 		MetricsAddr: *metricsAddr, RateLimit: *rateLimit, RateLimitAnonymous: *rateLimitAnon, RateLimitWindow: *rateWindow,
 		ClientIPHeader: *clientIPHeader, CORSOrigins: list(*corsOrigins),
