@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"docsapi/auth"
-	"docsapi/importer"
 	"docsapi/graph"
+	"docsapi/importer"
 	"docsapi/sample"
 	"docsapi/server"
 	"docsapi/storage"

@@ -10,7 +10,7 @@ type StorageFileMetadataInput struct {
 // StorageUploadInput is generateStorageUploadURL's body.
 type StorageUploadInput struct {
 	File StorageFileMetadataInput `json:"file"`
-	Kind string              `json:"kind"`
+	Kind string                   `json:"kind"`
 }
 
 // StorageUploadURL is where to PUT the file: a signed, expiring URL on the
