@@ -82,7 +82,7 @@ func TestDepthBound(t *testing.T) {
 			}
 			// Linear: 30,000 levels (about 1 MB) is refused as fast as a
 			// small document is read.
-			if took > 500*time.Millisecond {
+			if took > slowdown*500*time.Millisecond {
 				t.Errorf("took %v", took)
 			}
 		})
