@@ -33,11 +33,3 @@ func Config(data []byte) (image.Config, string, error) {
 	}
 	return cfg, format, nil
 }
-
-// Decode decodes data after Config accepted its declared size.
-func Decode(data []byte) (image.Image, string, error) {
-	if _, _, err := Config(data); err != nil {
-		return nil, "", err
-	}
-	return image.Decode(bytes.NewReader(data))
-}
