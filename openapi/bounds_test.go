@@ -50,6 +50,41 @@ func manyOperationsSpec(n int) []byte {
 	return []byte(b.String())
 }
 
+// deepWideSpec is a valid document of about size bytes: component schemas
+// each nesting n object schemas inline.
+func deepWideSpec(n, size int) []byte {
+	one := string(nestedSpec(n))
+	inner := one[strings.Index(one, `"S":`)+4 : len(one)-3]
+	var b strings.Builder
+	b.WriteString(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{`)
+	for i := 0; b.Len() < size; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"S%d":%s`, i, inner)
+	}
+	b.WriteString(`}}}`)
+	return []byte(b.String())
+}
+
+// Each schema under MaxDepth, but all of them deep: 1 MB took 8 s to read
+// before the depth-work bound.
+func TestDepthWorkBound(t *testing.T) {
+	start := time.Now()
+	_, err := Parse(context.Background(), deepWideSpec(MaxDepth/2-4, 1<<20))
+	var pe *ParseError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "nests too much") {
+		t.Fatalf("not refused by the depth-work bound: %v", err)
+	}
+	if took := time.Since(start); took > slowdown*time.Second {
+		t.Errorf("took %v", took)
+	}
+	// The same size, shallow, passes.
+	if _, err := Parse(context.Background(), deepWideSpec(4, 256<<10)); err != nil {
+		t.Fatalf("a shallow document was refused: %v", err)
+	}
+}
+
 func TestDepthBound(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
