@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"runtime"
 	"strings"
 	"testing"
@@ -71,5 +73,28 @@ func TestRenderStopsWithItsContext(t *testing.T) {
 	_, err := Render(ctx, Document{Title: "x", Pages: []Page{{Title: "p", Markdown: "text\n"}}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("%v", err)
+	}
+}
+
+func TestImagesOfADocumentShareABudget(t *testing.T) {
+	defer func(p, b int) { maxImagePixels, maxImageBytes = p, b }(maxImagePixels, maxImageBytes)
+	maxImagePixels = 2 * 100 * 100
+	img := image.NewRGBA(image.Rect(0, 0, 100, 100))
+	var data bytes.Buffer
+	png.Encode(&data, img)
+	doc := Document{
+		Title: "Images",
+		Pages: []Page{{Title: "Page", Markdown: "![a](a.png)\n\n![b](b.png)\n\n![c](c.png)\n"}},
+		Image: func(string) ([]byte, string, bool) { return data.Bytes(), "image/png", true },
+	}
+	out, err := Render(context.Background(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(out, []byte("/Subtype /Image")); n != 2 {
+		t.Errorf("%d images embedded, want the 2 the budget holds", n)
+	}
+	if text := Text(t, out); !strings.Contains(text, "image c.png not shown") {
+		t.Errorf("no placeholder for the image over the budget:\n%s", text)
 	}
 }

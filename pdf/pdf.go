@@ -67,6 +67,9 @@ const (
 	maxIndent = 60.0
 )
 
+// The image budgets the writer applies (tests lower them).
+var maxImagePixels, maxImageBytes = MaxImagePixels, MaxImageBytes
+
 // errTruncated stops a render that reached MaxSheets.
 var errTruncated = errors.New("pdf: too many sheets")
 
@@ -416,7 +419,7 @@ func (w *writer) embed(dest string) (name, placeholder string) {
 		return "", fmt.Sprintf("image %s not shown: %dx%d pixels, over the %d the PDF export decodes", path.Base(dest), cfg.Width, cfg.Height, imagecheck.MaxPixels)
 	case err != nil:
 		return "", ""
-	case w.pixels+cfg.Width*cfg.Height > MaxImagePixels || w.imageBytes+len(data) > MaxImageBytes:
+	case w.pixels+cfg.Width*cfg.Height > maxImagePixels || w.imageBytes+len(data) > maxImageBytes:
 		return "", fmt.Sprintf("image %s not shown: the document's images reached the PDF export's limit", path.Base(dest))
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
@@ -431,7 +434,7 @@ func (w *writer) embed(dest string) (name, placeholder string) {
 	}
 	w.pixels += cfg.Width * cfg.Height
 	w.imageBytes += max(len(data), buf.Len())
-	if w.imageBytes > MaxImageBytes {
+	if w.imageBytes > maxImageBytes {
 		return "", fmt.Sprintf("image %s not shown: the document's images reached the PDF export's limit", path.Base(dest))
 	}
 	name = "img" + strconv.Itoa(len(w.images))
