@@ -19,7 +19,7 @@ func init() {
 		pdfBombCase("PDF with a 15000x15000 one-bit PNG (27 KB) answers with a placeholder", 15000, 15000),
 		pdfBombCase("PDF with a 65535x65535 one-bit PNG answers with a placeholder", 65535, 65535),
 		hostileCase{
-			name: "the same PDF fetched three more times is rendered once",
+			name: "the same PDF fetched again is answered from the cache",
 			request: func(s *hostileServer) *http.Request {
 				for range 2 {
 					http.Get(s.Values["pdf 15000x15000"])
