@@ -163,3 +163,53 @@ func TestOpenAPIRunDeadline(t *testing.T) {
 	}
 	t.Logf("%s: %s", *s.LastErrorCode, *s.LastErrorMessage)
 }
+
+// With one worker, organizations take turns: another organization's spec
+// is the next run after the one in progress, ahead of the backlog.
+func TestOpenAPIQueueTakesTurnsWithOneWorker(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db, newOrg := newQueueDB(t)
+	flooder, other := newOrg("Flooder"), newOrg("Other")
+	slow := slowSpecServer(t, 300*time.Millisecond)
+	for i := range 5 {
+		if _, err := db.CreateOpenAPISpec(ctx, flooder, fmt.Sprintf("slow-%d", i), storage.OpenAPISource{URL: slow.URL}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var order []string
+	p := &Processor{Queue: db, Fetch: fetch.New(fetch.Options{AllowPrivate: true, Timeout: time.Minute}),
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Workers: 1,
+		After: func(r Result) {
+			mu.Lock()
+			order = append(order, r.Slug)
+			mu.Unlock()
+		}}
+	wake := make(chan struct{}, 1)
+	go p.Run(ctx, wake)
+	for countInProgress(t, db, flooder) == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := db.CreateOpenAPISpec(ctx, other, "small", storage.OpenAPISource{Text: `{"openapi":"3.0.3","info":{"title":"small","version":"1"},"paths":{}}`}); err != nil {
+		t.Fatal(err)
+	}
+	wake <- struct{}{}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		done := len(order)
+		got := append([]string(nil), order...)
+		mu.Unlock()
+		if done >= 2 {
+			if got[1] != "small" {
+				t.Fatalf("runs in order %v: the other organization's spec waited behind the backlog", got)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("runs so far: %v", got)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

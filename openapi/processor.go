@@ -22,7 +22,7 @@ const (
 
 // Queue is the storage the processor needs: the specs table is the queue.
 type Queue interface {
-	ClaimOpenAPIJobFair(ctx context.Context, maxPerOrg int) (*storage.OpenAPIJob, error)
+	ClaimOpenAPIJobFair(ctx context.Context, maxPerOrg int, avoid string) (*storage.OpenAPIJob, error)
 	FinishOpenAPIJob(ctx context.Context, job *storage.OpenAPIJob, out storage.OpenAPIOutcome) (storage.OpenAPIFinish, error)
 	ReleaseOpenAPIJob(ctx context.Context, job *storage.OpenAPIJob) error
 	RenewOpenAPIJob(ctx context.Context, job *storage.OpenAPIJob) (bool, error)
@@ -43,6 +43,8 @@ type Processor struct {
 	Lease      time.Duration // the queue's lease on a claimed run (renewed every quarter of it); default storage.JobLease
 	// After, when set, is called after every run (tests wait on it).
 	After func(Result)
+
+	lastOrg atomic.Value // string: the organization of the latest claim, which the next claim avoids when others wait
 }
 
 // Defaults of Processor.
@@ -159,10 +161,12 @@ func (p *Processor) RunPending(ctx context.Context) (int, error) {
 func (p *Processor) drain(ctx context.Context) (int, error) {
 	n := 0
 	for ctx.Err() == nil {
-		job, err := p.Queue.ClaimOpenAPIJobFair(ctx, p.maxPerOrg())
+		last, _ := p.lastOrg.Load().(string)
+		job, err := p.Queue.ClaimOpenAPIJobFair(ctx, p.maxPerOrg(), last)
 		if err != nil || job == nil {
 			return n, err
 		}
+		p.lastOrg.Store(job.OrganizationID)
 		// The run holds its lease while it goes on; losing it (another
 		// replica took the run over) stops the run.
 		jobCtx, stop := storage.KeepLease(ctx, p.Lease, func(c context.Context) (bool, error) { return p.Queue.RenewOpenAPIJob(c, job) })

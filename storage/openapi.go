@@ -213,15 +213,16 @@ type OpenAPIJob struct {
 // whose lease has run out (its process died) is claimed again. nil when
 // there is nothing to run. It is ClaimOpenAPIJobFair without a cap.
 func (db *DB) ClaimOpenAPIJob(ctx context.Context) (*OpenAPIJob, error) {
-	return db.ClaimOpenAPIJobFair(ctx, 0)
+	return db.ClaimOpenAPIJobFair(ctx, 0, "")
 }
 
 // ClaimOpenAPIJobFair claims like ClaimOpenAPIJob, fairly across
 // organizations: first the oldest pending spec of an organization with no
-// run in progress, else the oldest of one with fewer than maxPerOrg runs
-// in progress (0: no cap). One organization's backlog then never holds
-// every worker, and another organization's spec is the next claimed.
-func (db *DB) ClaimOpenAPIJobFair(ctx context.Context, maxPerOrg int) (*OpenAPIJob, error) {
+// run in progress other than avoid (the organization the caller served
+// last: "" for none), else the oldest of one with fewer than maxPerOrg
+// runs in progress (0: no cap). One organization's backlog then never
+// holds every worker, and another organization's spec is the next claimed.
+func (db *DB) ClaimOpenAPIJobFair(ctx context.Context, maxPerOrg int, avoid string) (*OpenAPIJob, error) {
 	var job *OpenAPIJob
 	err := db.Write(ctx, func(tx *Tx) error {
 		var j OpenAPIJob
@@ -247,14 +248,17 @@ func (db *DB) ClaimOpenAPIJobFair(ctx context.Context, maxPerOrg int) (*OpenAPIJ
 			return err
 		}
 		// pending claims the oldest pending spec outside the organizations
-		// running at least atMost runs.
-		pending := func(atMost int) error {
+		// running at least atMost runs (and avoid, when avoiding).
+		pending := func(atMost int, avoiding bool) error {
 			q, args := cols+` WHERE s.processing_state = 'pending'`, []any{}
 			var busy []string
 			for org, n := range running {
 				if n >= atMost {
 					busy = append(busy, org)
 				}
+			}
+			if avoiding && avoid != "" && running[avoid] < atMost {
+				busy = append(busy, avoid)
 			}
 			slices.Sort(busy) // one statement text a set of organizations
 			if len(busy) > 0 {
@@ -266,12 +270,12 @@ func (db *DB) ClaimOpenAPIJobFair(ctx context.Context, maxPerOrg int) (*OpenAPIJ
 			return tx.QueryRowContext(ctx, q+` ORDER BY s.updated_at, s.id LIMIT 1`, args...).
 				Scan(&j.SpecID, &j.OrganizationID, &j.Slug, &j.Generation, &srcURL, &srcText, &hash)
 		}
-		err = pending(1)
-		if err == sql.ErrNoRows && len(running) > 0 {
+		err = pending(1, true)
+		if err == sql.ErrNoRows && (len(running) > 0 || avoid != "") {
 			if maxPerOrg > 0 {
-				err = pending(maxPerOrg)
+				err = pending(maxPerOrg, false)
 			} else {
-				err = pending(math.MaxInt)
+				err = pending(math.MaxInt, false)
 			}
 		}
 		if err == sql.ErrNoRows {
