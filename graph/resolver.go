@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"sync"
 	"time"
 
 	"docsapi/auth"
@@ -20,6 +21,9 @@ type Config struct {
 	// UploadMaxBytes is the largest file an upload URL takes (0:
 	// DefaultUploadMaxBytes).
 	UploadMaxBytes int64
+	// RenderCacheBytes bounds each of the caches of rendered PDFs and
+	// computed pages (0: DefaultRenderCacheBytes; negative: no caching).
+	RenderCacheBytes int
 }
 
 // Resolver is the root of every GraphQL resolver and the single place where
@@ -43,7 +47,8 @@ type Resolver struct {
 	// Webhooks drains the webhook outbox (the server runs it; tests drain it).
 	Webhooks *delivery.WebhookWorker
 
-	rendered renderCache // rendered OpenAPI versions of computed pages
+	rendered    renderers // rendered PDFs and computed pages (renders)
+	rendersOnce sync.Once
 
 	sharePasswordsAccepted acceptedSharePasswords // right share link passwords, checked once
 }

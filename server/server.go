@@ -93,6 +93,14 @@ type Config struct {
 	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
 	// signing deliveries beside the new one (0: 24 hours).
 	WebhookSecretGrace time.Duration
+	// OpenAPIWorkers is how many OpenAPI specs are processed at once (0:
+	// openapi.DefaultWorkers), OpenAPIJobTimeout how long one run may take
+	// (0: openapi.DefaultJobTimeout).
+	OpenAPIWorkers    int
+	OpenAPIJobTimeout time.Duration
+	// RenderCacheBytes bounds each of the caches of rendered PDFs and
+	// computed pages (0: graph.DefaultRenderCacheBytes; negative: none).
+	RenderCacheBytes int
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -134,9 +142,10 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	res := &graph.Resolver{
-		Store:  db,
-		Auth:   auth.NewAuthenticator(db, cfg.Clock),
-		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace, UploadMaxBytes: cfg.UploadMaxBytes},
+		Store: db,
+		Auth:  auth.NewAuthenticator(db, cfg.Clock),
+		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace,
+			UploadMaxBytes: cfg.UploadMaxBytes, RenderCacheBytes: cfg.RenderCacheBytes},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.

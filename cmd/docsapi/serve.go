@@ -18,6 +18,7 @@ import (
 	"docsapi/auth"
 	"docsapi/graph"
 	"docsapi/importer"
+	"docsapi/openapi"
 	"docsapi/sample"
 	"docsapi/server"
 	"docsapi/storage"
@@ -54,6 +55,9 @@ func serve(args []string) error {
 	webhookRetention := f.Int("webhook-delivery-retention", 30, "days finished webhook deliveries (succeeded or failed) are kept after their last attempt before the purge worker deletes them (0: for ever)")
 	webhookGrace := f.Duration("webhook-secret-grace", 24*time.Hour, "how long a rotated-out webhook secret keeps signing deliveries beside the new one")
 	groupCommit := f.Bool("group-commit", true, "commit the writes that queue for the single writer together, one durable COMMIT for the batch, each write in its own savepoint (false: one COMMIT per write)")
+	openAPIWorkers := f.Int("openapi-workers", openapi.DefaultWorkers, "OpenAPI specs processed at once (one organization takes at most all but one of them)")
+	openAPIJobTimeout := f.Duration("openapi-job-timeout", openapi.DefaultJobTimeout, "time one OpenAPI processing run (fetch, parse, validate) may take before it is recorded as failed")
+	renderCacheBytes := f.Int("render-cache-bytes", graph.DefaultRenderCacheBytes, "bytes each of the caches of rendered PDFs and computed OpenAPI pages holds (0: no caching)")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	withSample := f.Bool("sample", true, "on the first start (empty database), also make a published \"Getting started\" sample space and site")
 	if err := f.Parse(args); err != nil {
@@ -87,6 +91,15 @@ func serve(args []string) error {
 		AuditRetention:           time.Duration(*auditRetention) * 24 * time.Hour,
 		WebhookSecretGrace:       *webhookGrace,
 		WebhookDeliveryRetention: time.Duration(*webhookRetention) * 24 * time.Hour,
+		OpenAPIWorkers:           *openAPIWorkers,
+		OpenAPIJobTimeout:        *openAPIJobTimeout,
+		RenderCacheBytes:         *renderCacheBytes,
+	}
+	if cfg.RenderCacheBytes == 0 {
+		cfg.RenderCacheBytes = -1 // the flag's 0 turns caching off
+	}
+	if *openAPIWorkers < 1 || *openAPIJobTimeout <= 0 || *renderCacheBytes < 0 {
+		return errors.New("--openapi-workers must be at least 1, --openapi-job-timeout positive and --render-cache-bytes at least 0")
 	}
 	if *auditRetention < 0 {
 		return errors.New("--audit-retention must be 0 (keep for ever) or a number of days")
@@ -118,6 +131,7 @@ func serve(args []string) error {
 	fmt.Printf("  graphql-max-complexity=%d graphql-max-depth=%d graphql-resolver-concurrency=%d graphql-introspection=%t graphql-playground=%t\n",
 		cfg.GraphQLComplexity, cfg.GraphQLDepth, cfg.GraphQLConcurrency, !cfg.NoIntrospection, !cfg.NoPlayground)
 	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s job-lease=%s audit-retention=%d webhook-delivery-retention=%d group-commit=%t\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout, *jobLease, *auditRetention, *webhookRetention, *groupCommit)
+	fmt.Printf("  openapi-workers=%d openapi-job-timeout=%s render-cache-bytes=%d\n", *openAPIWorkers, *openAPIJobTimeout, *renderCacheBytes)
 
 	if *jobLease < time.Second {
 		return fmt.Errorf("--job-lease: at least 1s (renewed every quarter of it)")
