@@ -90,6 +90,14 @@ type Config struct {
 	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
 	// signing deliveries beside the new one (0: 24 hours).
 	WebhookSecretGrace time.Duration
+	// Fair sharing of the webhook outbox (0: storage.DefaultWebhookLimits,
+	// delivery.DefaultWebhookPolicy): webhooks per organization, deliveries
+	// one organization may have queued, attempts of one organization in
+	// flight, and the deadline of one attempt.
+	WebhookMaxEndpoints   int
+	WebhookMaxPending     int
+	WebhookOrgConcurrency int
+	WebhookTimeout        time.Duration
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -146,6 +154,13 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	// Webhook deliveries leave through the same guarded Doer; a commit that
 	// queued some wakes their worker.
 	res.Webhooks = delivery.NewWebhookWorker(db, cfg.Outbound, cfg.Clock, log)
+	db.SetWebhookLimits(storage.WebhookLimits{Endpoints: cfg.WebhookMaxEndpoints, Pending: cfg.WebhookMaxPending})
+	if cfg.WebhookOrgConcurrency > 0 {
+		res.Webhooks.Policy.PerOrganization = cfg.WebhookOrgConcurrency
+	}
+	if cfg.WebhookTimeout > 0 {
+		res.Webhooks.Policy.Timeout = cfg.WebhookTimeout
+	}
 	db.OnWebhooksQueued(res.Webhooks.Notify)
 	db.OnTargetRemoved(res.TargetRemovedEvent)
 	db.OnSpaceLeavesSites(graph.SpaceLeavesSite)

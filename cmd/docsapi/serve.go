@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"docsapi/auth"
+	"docsapi/delivery"
 	"docsapi/importer"
 	"docsapi/server"
 	"docsapi/storage"
@@ -50,6 +51,10 @@ func serve(args []string) error {
 	auditRetention := f.Int("audit-retention", 365, "days audit log entries are kept before the purge worker deletes them (0: for ever)")
 	webhookRetention := f.Int("webhook-delivery-retention", 30, "days finished webhook deliveries (succeeded or failed) are kept after their last attempt before the purge worker deletes them (0: for ever)")
 	webhookGrace := f.Duration("webhook-secret-grace", 24*time.Hour, "how long a rotated-out webhook secret keeps signing deliveries beside the new one")
+	webhookMaxEndpoints := f.Int("webhook-max-endpoints", storage.DefaultWebhookLimits.Endpoints, "webhooks one organization may have")
+	webhookMaxPending := f.Int("webhook-max-pending", storage.DefaultWebhookLimits.Pending, "webhook deliveries one organization may have queued; events beyond are recorded as failed deliveries, not sent")
+	webhookOrgConcurrency := f.Int("webhook-org-concurrency", delivery.DefaultWebhookPolicy.PerOrganization, "webhook delivery attempts of one organization in flight at once (of 16)")
+	webhookTimeout := f.Duration("webhook-timeout", delivery.DefaultWebhookPolicy.Timeout, "deadline of one webhook delivery attempt")
 	groupCommit := f.Bool("group-commit", true, "commit the writes that queue for the single writer together, one durable COMMIT for the batch, each write in its own savepoint (false: one COMMIT per write)")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := f.Parse(args); err != nil {
@@ -83,12 +88,17 @@ func serve(args []string) error {
 		AuditRetention:           time.Duration(*auditRetention) * 24 * time.Hour,
 		WebhookSecretGrace:       *webhookGrace,
 		WebhookDeliveryRetention: time.Duration(*webhookRetention) * 24 * time.Hour,
+		WebhookMaxEndpoints:      *webhookMaxEndpoints, WebhookMaxPending: *webhookMaxPending,
+		WebhookOrgConcurrency: *webhookOrgConcurrency, WebhookTimeout: *webhookTimeout,
 	}
 	if *auditRetention < 0 {
 		return errors.New("--audit-retention must be 0 (keep for ever) or a number of days")
 	}
 	if *webhookRetention < 0 {
 		return errors.New("--webhook-delivery-retention must be 0 (keep for ever) or a number of days")
+	}
+	if cfg.WebhookMaxEndpoints < 1 || cfg.WebhookMaxPending < 1 || cfg.WebhookOrgConcurrency < 1 || cfg.WebhookTimeout <= 0 {
+		return errors.New("--webhook-max-endpoints, --webhook-max-pending and --webhook-org-concurrency must be at least 1 and --webhook-timeout positive")
 	}
 	if cfg.WebhookSecretGrace <= 0 {
 		return errors.New("--webhook-secret-grace must be positive")
