@@ -98,6 +98,12 @@ type Config struct {
 	WebhookMaxPending     int
 	WebhookOrgConcurrency int
 	WebhookTimeout        time.Duration
+	// Translation runs (0: the translate package's defaults): runs at once
+	// (one per organization), the deadline of one run and of one request
+	// to the translation server.
+	TranslationRuns       int
+	TranslationRunTimeout time.Duration
+	TranslateTimeout      time.Duration
 }
 
 // Server is a configured docsapi HTTP handler over one database.

@@ -20,6 +20,7 @@ import (
 	"docsapi/importer"
 	"docsapi/server"
 	"docsapi/storage"
+	"docsapi/translate"
 )
 
 func serve(args []string) error {
@@ -55,6 +56,9 @@ func serve(args []string) error {
 	webhookMaxPending := f.Int("webhook-max-pending", storage.DefaultWebhookLimits.Pending, "webhook deliveries one organization may have queued; events beyond are recorded as failed deliveries, not sent")
 	webhookOrgConcurrency := f.Int("webhook-org-concurrency", delivery.DefaultWebhookPolicy.PerOrganization, "webhook delivery attempts of one organization in flight at once (of 16)")
 	webhookTimeout := f.Duration("webhook-timeout", delivery.DefaultWebhookPolicy.Timeout, "deadline of one webhook delivery attempt")
+	translationRuns := f.Int("translation-runs", translate.DefaultRuns, "translation runs at once, at most one per organization")
+	translationRunTimeout := f.Duration("translation-run-timeout", translate.DefaultRunTimeout, "deadline of one translation run (it fails past it)")
+	translateTimeout := f.Duration("translate-timeout", translate.DefaultCallTimeout, "deadline of one request to the translation server")
 	groupCommit := f.Bool("group-commit", true, "commit the writes that queue for the single writer together, one durable COMMIT for the batch, each write in its own savepoint (false: one COMMIT per write)")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := f.Parse(args); err != nil {
@@ -90,6 +94,7 @@ func serve(args []string) error {
 		WebhookDeliveryRetention: time.Duration(*webhookRetention) * 24 * time.Hour,
 		WebhookMaxEndpoints:      *webhookMaxEndpoints, WebhookMaxPending: *webhookMaxPending,
 		WebhookOrgConcurrency: *webhookOrgConcurrency, WebhookTimeout: *webhookTimeout,
+		TranslationRuns: *translationRuns, TranslationRunTimeout: *translationRunTimeout, TranslateTimeout: *translateTimeout,
 	}
 	if *auditRetention < 0 {
 		return errors.New("--audit-retention must be 0 (keep for ever) or a number of days")
@@ -99,6 +104,9 @@ func serve(args []string) error {
 	}
 	if cfg.WebhookMaxEndpoints < 1 || cfg.WebhookMaxPending < 1 || cfg.WebhookOrgConcurrency < 1 || cfg.WebhookTimeout <= 0 {
 		return errors.New("--webhook-max-endpoints, --webhook-max-pending and --webhook-org-concurrency must be at least 1 and --webhook-timeout positive")
+	}
+	if cfg.TranslationRuns < 1 || cfg.TranslationRunTimeout <= 0 || cfg.TranslateTimeout <= 0 {
+		return errors.New("--translation-runs must be at least 1, --translation-run-timeout and --translate-timeout positive")
 	}
 	if cfg.WebhookSecretGrace <= 0 {
 		return errors.New("--webhook-secret-grace must be positive")
