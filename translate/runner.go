@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"docsapi/markdown"
@@ -66,8 +67,11 @@ type Runner struct {
 	// fails with CodeProviderError and writes nothing.
 	RunTimeout  time.Duration
 	CallTimeout time.Duration
-	// After, when set, is called after every run (tests, metrics).
+	// After, when set, is called after every run (tests, metrics), one
+	// call at a time although runs go in parallel.
 	After func(Result)
+
+	afterMu sync.Mutex
 }
 
 // Defaults of the Runner's bounds.
@@ -204,6 +208,8 @@ func (r *Runner) runTimeout() time.Duration {
 }
 
 func (r *Runner) finish(res Result) {
+	r.afterMu.Lock()
+	defer r.afterMu.Unlock()
 	if r.After != nil {
 		r.After(res)
 	}
