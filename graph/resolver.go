@@ -17,6 +17,12 @@ type Config struct {
 	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
 	// signing beside the new one (0: DefaultWebhookSecretGrace).
 	WebhookSecretGrace time.Duration
+	// Bounds of what integrations store (0: the Default* values):
+	// a published script's bytes, an installation configuration's nesting
+	// depth and its keys and array items, all levels together.
+	IntegrationMaxScriptBytes int
+	ConfigurationMaxDepth     int
+	ConfigurationMaxKeys      int
 }
 
 // Resolver is the root of every GraphQL resolver and the single place where

@@ -104,6 +104,12 @@ type Config struct {
 	TranslationRuns       int
 	TranslationRunTimeout time.Duration
 	TranslateTimeout      time.Duration
+	// Bounds of what integrations store (0: graph's Default* values): a
+	// published script's bytes, an installation configuration's depth and
+	// its keys and array items.
+	IntegrationMaxScriptBytes int
+	ConfigurationMaxDepth     int
+	ConfigurationMaxKeys      int
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -142,9 +148,10 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	res := &graph.Resolver{
-		Store:  db,
-		Auth:   auth.NewAuthenticator(db, cfg.Clock),
-		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace},
+		Store: db,
+		Auth:  auth.NewAuthenticator(db, cfg.Clock),
+		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace,
+			IntegrationMaxScriptBytes: cfg.IntegrationMaxScriptBytes, ConfigurationMaxDepth: cfg.ConfigurationMaxDepth, ConfigurationMaxKeys: cfg.ConfigurationMaxKeys},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.

@@ -17,6 +17,7 @@ import (
 
 	"docsapi/auth"
 	"docsapi/delivery"
+	"docsapi/graph"
 	"docsapi/importer"
 	"docsapi/server"
 	"docsapi/storage"
@@ -59,6 +60,9 @@ func serve(args []string) error {
 	translationRuns := f.Int("translation-runs", translate.DefaultRuns, "translation runs at once, at most one per organization")
 	translationRunTimeout := f.Duration("translation-run-timeout", translate.DefaultRunTimeout, "deadline of one translation run (it fails past it)")
 	translateTimeout := f.Duration("translate-timeout", translate.DefaultCallTimeout, "deadline of one request to the translation server")
+	scriptMax := f.Int("integration-max-script-bytes", graph.DefaultIntegrationMaxScriptBytes, "largest integration script a publication may carry (bytes)")
+	configDepth := f.Int("installation-config-max-depth", graph.DefaultConfigurationMaxDepth, "deepest nesting of an installation's configuration")
+	configKeys := f.Int("installation-config-max-keys", graph.DefaultConfigurationMaxKeys, "keys and array items an installation's configuration may hold, all levels together")
 	groupCommit := f.Bool("group-commit", true, "commit the writes that queue for the single writer together, one durable COMMIT for the batch, each write in its own savepoint (false: one COMMIT per write)")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := f.Parse(args); err != nil {
@@ -95,6 +99,7 @@ func serve(args []string) error {
 		WebhookMaxEndpoints:      *webhookMaxEndpoints, WebhookMaxPending: *webhookMaxPending,
 		WebhookOrgConcurrency: *webhookOrgConcurrency, WebhookTimeout: *webhookTimeout,
 		TranslationRuns: *translationRuns, TranslationRunTimeout: *translationRunTimeout, TranslateTimeout: *translateTimeout,
+		IntegrationMaxScriptBytes: *scriptMax, ConfigurationMaxDepth: *configDepth, ConfigurationMaxKeys: *configKeys,
 	}
 	if *auditRetention < 0 {
 		return errors.New("--audit-retention must be 0 (keep for ever) or a number of days")
@@ -107,6 +112,9 @@ func serve(args []string) error {
 	}
 	if cfg.TranslationRuns < 1 || cfg.TranslationRunTimeout <= 0 || cfg.TranslateTimeout <= 0 {
 		return errors.New("--translation-runs must be at least 1, --translation-run-timeout and --translate-timeout positive")
+	}
+	if cfg.IntegrationMaxScriptBytes < 1 || cfg.ConfigurationMaxDepth < 1 || cfg.ConfigurationMaxKeys < 1 {
+		return errors.New("--integration-max-script-bytes, --installation-config-max-depth and --installation-config-max-keys must be at least 1")
 	}
 	if cfg.WebhookSecretGrace <= 0 {
 		return errors.New("--webhook-secret-grace must be positive")
