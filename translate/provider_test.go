@@ -63,7 +63,9 @@ func TestLibreTranslateAnswers(t *testing.T) {
 		t.Fatalf("unreachable server: public %q, detail %v", pe.Public(), err)
 	}
 	// An answer over MaxAnswer is refused, not truncated into a decoding error.
-	huge := libreServer(t, func(q []string) any { return map[string]any{"translatedText": []string{strings.Repeat("x", MaxAnswer)}} })
+	huge := libreServer(t, func(q []string) any {
+		return map[string]any{"translatedText": []string{strings.Repeat("x", MaxAnswer)}}
+	})
 	if _, err := huge.Translate(ctx, []string{"a"}, "en", "fr"); !errors.As(err, &pe) || !strings.Contains(pe.Public(), "larger than") {
 		t.Fatalf("huge answer: %v", err)
 	}
