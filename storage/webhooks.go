@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -599,15 +598,15 @@ type WebhookClaim struct {
 // attempt moves to now+lease (a crash mid-attempt only delays it) and its
 // attempt count grows by one. This is the one claim of the webhook queue.
 //
-// The claim is fair between organizations: the due deliveries are taken in
-// turns, each organization's oldest first, an organization with attempts
-// in flight taking its turn after those with fewer (round robin over what
-// each one holds), and no organization beyond its share. So one
+// The claim shares the worker between organizations: the due deliveries
+// are taken oldest first, but never more of one organization than its
+// share minus what it has in flight, and the organizations at their share
+// are left out of the read (not skipped row by row after it). So one
 // organization's backlog or slow receivers hold at most PerOrganization
-// of the worker's slots, and another organization's delivery is next as
-// soon as a slot is free.
+// of the worker's slots, and another organization's delivery takes the
+// next free one.
 //
-// The candidates are chosen by a read outside the write lock; the write
+// The candidates are chosen by reads outside the write lock; the write
 // then leases each one only if it is still due with the attempt count
 // read (the writer is one across processes, SQLite's or PostgreSQL's
 // advisory lock), so a delivery is attempted once even when replicas
@@ -620,76 +619,47 @@ func (db *DB) ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease t
 	if perOrg <= 0 {
 		perOrg = c.Limit
 	}
-	busy := 0
-	for _, n := range c.InFlight {
-		busy += n
+	room := func(org string, taken map[string]int) int { return perOrg - c.InFlight[org] - taken[org] }
+	var full []string // organizations at their share: not read
+	for org := range c.InFlight {
+		if room(org, nil) <= 0 {
+			full = append(full, org)
+		}
 	}
-	// Each organization's first perOrg due deliveries, in turns; enough
-	// rows that the organizations at their share cannot crowd out the rest.
-	rows, err := db.r().QueryContext(ctx, `SELECT d.webhook_id, d.event_id, q.organization_id, q.rn, d.type, d.payload, d.attempts, d.queued_at, d.next_attempt_at,
- w.url, w.active, w.secret, w.previous_secret, w.previous_secret_until
- FROM (SELECT d.webhook_id, d.event_id, w.organization_id,
-   ROW_NUMBER() OVER (PARTITION BY w.organization_id ORDER BY d.next_attempt_at, d.event_id) AS rn
-   FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.next_attempt_at <= ?) q
- JOIN webhook_deliveries d ON d.webhook_id = q.webhook_id AND d.event_id = q.event_id
- JOIN webhooks w ON w.id = d.webhook_id
- WHERE q.rn <= ? ORDER BY q.rn, d.next_attempt_at, d.event_id LIMIT ?`, ms(now), perOrg, c.Limit+busy+perOrg)
-	if err != nil {
-		return nil, err
-	}
-	type candidate struct {
-		a      WebhookAttempt
-		turn   int // the organization's in-flight attempts plus its rank
-		due    int64
-		stored int // attempts as read: the lease applies only if unchanged
-	}
-	var cands []candidate
-	for rows.Next() {
-		var cd candidate
-		var payload string
-		var queued int64
-		var active int
-		var prev sql.NullString
-		var prevUntil sql.NullInt64
-		a := &cd.a
-		if err := rows.Scan(&a.WebhookID, &a.EventID, &a.OrganizationID, &cd.turn, &a.Type, &payload, &cd.stored, &queued, &cd.due,
-			&a.URL, &active, &a.Secret, &prev, &prevUntil); err != nil {
-			rows.Close()
+	taken := map[string]int{}
+	var pick []webhookCandidate
+	// Each round reads up to the free slots of the others' due deliveries;
+	// a round that meets an organization using up its room leaves it out
+	// of the next. Every round takes at least its first row, so there are
+	// at most Limit rounds.
+	for len(pick) < c.Limit {
+		want := c.Limit - len(pick)
+		cands, err := db.dueWebhookDeliveries(ctx, now, full, pickedKeys(pick), want)
+		if err != nil {
 			return nil, err
 		}
-		cd.turn += c.InFlight[a.OrganizationID]
-		a.Attempt = cd.stored + 1
-		a.Payload, a.QueuedAt, a.Active = []byte(payload), FromMillis(queued), active == 1
-		if prev.Valid && prevUntil.Valid && prevUntil.Int64 > ms(now) {
-			a.PreviousSecret = prev.String
+		exhausted := false
+		for _, cd := range cands {
+			org := cd.a.OrganizationID
+			if room(org, taken) <= 0 {
+				exhausted = true
+				continue
+			}
+			taken[org]++
+			pick = append(pick, cd)
+			if room(org, taken) == 0 {
+				full = append(full, org)
+			}
 		}
-		cands = append(cands, cd)
+		if len(cands) < want || !exhausted {
+			break // everything due that may be taken was read
+		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(cands) == 0 {
-		return nil, err
-	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].turn != cands[j].turn {
-			return cands[i].turn < cands[j].turn
-		}
-		return cands[i].due < cands[j].due
-	})
-	taken := map[string]int{}
-	var pick []candidate
-	for _, cd := range cands {
-		org := cd.a.OrganizationID
-		if len(pick) == c.Limit {
-			break
-		}
-		if c.InFlight[org]+taken[org] >= perOrg {
-			continue
-		}
-		taken[org]++
-		pick = append(pick, cd)
+	if len(pick) == 0 {
+		return nil, nil
 	}
 	var out []WebhookAttempt
-	err = db.Write(ctx, func(tx *Tx) error {
+	err := db.Write(ctx, func(tx *Tx) error {
 		out = out[:0]
 		for _, cd := range pick {
 			res, err := tx.exec(`UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?
@@ -710,6 +680,68 @@ func (db *DB) ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease t
 		return nil, err
 	}
 	return out, nil
+}
+
+// webhookCandidate is a due delivery as read; stored is its attempt count
+// then (the lease applies only if it is unchanged).
+type webhookCandidate struct {
+	a      WebhookAttempt
+	stored int
+}
+
+func pickedKeys(pick []webhookCandidate) [][2]string {
+	keys := make([][2]string, len(pick))
+	for i, cd := range pick {
+		keys[i] = [2]string{cd.a.WebhookID, cd.a.EventID}
+	}
+	return keys
+}
+
+// dueWebhookDeliveries reads up to limit deliveries due at now, oldest
+// first, of organizations other than skip, other than the ones picked.
+func (db *DB) dueWebhookDeliveries(ctx context.Context, now time.Time, skip []string, picked [][2]string, limit int) ([]webhookCandidate, error) {
+	q := `SELECT d.webhook_id, d.event_id, w.organization_id, d.type, d.payload, d.attempts, d.queued_at,
+ w.url, w.active, w.secret, w.previous_secret, w.previous_secret_until
+ FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.next_attempt_at <= ?`
+	args := []any{ms(now)}
+	if len(skip) > 0 {
+		q += ` AND w.organization_id NOT IN (` + strings.TrimSuffix(strings.Repeat("?, ", len(skip)), ", ") + `)`
+		for _, org := range skip {
+			args = append(args, org)
+		}
+	}
+	for _, k := range picked {
+		q += ` AND NOT (d.webhook_id = ? AND d.event_id = ?)`
+		args = append(args, k[0], k[1])
+	}
+	q += ` ORDER BY d.next_attempt_at, d.event_id LIMIT ?`
+	args = append(args, limit)
+	rows, err := db.r().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []webhookCandidate
+	for rows.Next() {
+		var cd webhookCandidate
+		var payload string
+		var queued int64
+		var active int
+		var prev sql.NullString
+		var prevUntil sql.NullInt64
+		a := &cd.a
+		if err := rows.Scan(&a.WebhookID, &a.EventID, &a.OrganizationID, &a.Type, &payload, &cd.stored, &queued,
+			&a.URL, &active, &a.Secret, &prev, &prevUntil); err != nil {
+			return nil, err
+		}
+		a.Attempt = cd.stored + 1
+		a.Payload, a.QueuedAt, a.Active = []byte(payload), FromMillis(queued), active == 1
+		if prev.Valid && prevUntil.Valid && prevUntil.Int64 > ms(now) {
+			a.PreviousSecret = prev.String
+		}
+		out = append(out, cd)
+	}
+	return out, rows.Err()
 }
 
 // WebhookOutcome is the result of one attempt. Status succeeded or failed
