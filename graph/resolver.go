@@ -24,6 +24,12 @@ type Config struct {
 	// RenderCacheBytes bounds each of the caches of rendered PDFs and
 	// computed pages (0: DefaultRenderCacheBytes; negative: no caching).
 	RenderCacheBytes int
+	// Bounds of what integrations store (0: the Default* values):
+	// a published script's bytes, an installation configuration's nesting
+	// depth and its keys and array items, all levels together.
+	IntegrationMaxScriptBytes int
+	ConfigurationMaxDepth     int
+	ConfigurationMaxKeys      int
 }
 
 // Resolver is the root of every GraphQL resolver and the single place where

@@ -101,6 +101,26 @@ type Config struct {
 	// RenderCacheBytes bounds each of the caches of rendered PDFs and
 	// computed pages (0: graph.DefaultRenderCacheBytes; negative: none).
 	RenderCacheBytes int
+	// Fair sharing of the webhook outbox (0: storage.DefaultWebhookLimits,
+	// delivery.DefaultWebhookPolicy): webhooks per organization, deliveries
+	// one organization may have queued, attempts of one organization in
+	// flight, and the deadline of one attempt.
+	WebhookMaxEndpoints   int
+	WebhookMaxPending     int
+	WebhookOrgConcurrency int
+	WebhookTimeout        time.Duration
+	// Translation runs (0: the translate package's defaults): runs at once
+	// (one per organization), the deadline of one run and of one request
+	// to the translation server.
+	TranslationRuns       int
+	TranslationRunTimeout time.Duration
+	TranslateTimeout      time.Duration
+	// Bounds of what integrations store (0: graph's Default* values): a
+	// published script's bytes, an installation configuration's depth and
+	// its keys and array items.
+	IntegrationMaxScriptBytes int
+	ConfigurationMaxDepth     int
+	ConfigurationMaxKeys      int
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -145,7 +165,8 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Store: db,
 		Auth:  auth.NewAuthenticator(db, cfg.Clock),
 		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace,
-			UploadMaxBytes: cfg.UploadMaxBytes, RenderCacheBytes: cfg.RenderCacheBytes},
+			UploadMaxBytes: cfg.UploadMaxBytes, RenderCacheBytes: cfg.RenderCacheBytes,
+			IntegrationMaxScriptBytes: cfg.IntegrationMaxScriptBytes, ConfigurationMaxDepth: cfg.ConfigurationMaxDepth, ConfigurationMaxKeys: cfg.ConfigurationMaxKeys},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
@@ -161,6 +182,13 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	// Webhook deliveries leave through the same guarded Doer; a commit that
 	// queued some wakes their worker.
 	res.Webhooks = delivery.NewWebhookWorker(db, cfg.Outbound, cfg.Clock, log)
+	db.SetWebhookLimits(storage.WebhookLimits{Endpoints: cfg.WebhookMaxEndpoints, Pending: cfg.WebhookMaxPending})
+	if cfg.WebhookOrgConcurrency > 0 {
+		res.Webhooks.Policy.PerOrganization = cfg.WebhookOrgConcurrency
+	}
+	if cfg.WebhookTimeout > 0 {
+		res.Webhooks.Policy.Timeout = cfg.WebhookTimeout
+	}
 	db.OnWebhooksQueued(res.Webhooks.Notify)
 	db.OnTargetRemoved(res.TargetRemovedEvent)
 	db.OnSpaceLeavesSites(graph.SpaceLeavesSite)

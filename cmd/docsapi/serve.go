@@ -16,12 +16,14 @@ import (
 	"time"
 
 	"docsapi/auth"
+	"docsapi/delivery"
 	"docsapi/graph"
 	"docsapi/importer"
 	"docsapi/openapi"
 	"docsapi/sample"
 	"docsapi/server"
 	"docsapi/storage"
+	"docsapi/translate"
 )
 
 func serve(args []string) error {
@@ -54,6 +56,16 @@ func serve(args []string) error {
 	auditRetention := f.Int("audit-retention", 365, "days audit log entries are kept before the purge worker deletes them (0: for ever)")
 	webhookRetention := f.Int("webhook-delivery-retention", 30, "days finished webhook deliveries (succeeded or failed) are kept after their last attempt before the purge worker deletes them (0: for ever)")
 	webhookGrace := f.Duration("webhook-secret-grace", 24*time.Hour, "how long a rotated-out webhook secret keeps signing deliveries beside the new one")
+	webhookMaxEndpoints := f.Int("webhook-max-endpoints", storage.DefaultWebhookLimits.Endpoints, "webhooks one organization may have")
+	webhookMaxPending := f.Int("webhook-max-pending", storage.DefaultWebhookLimits.Pending, "webhook deliveries one organization may have queued; events beyond are recorded as failed deliveries, not sent")
+	webhookOrgConcurrency := f.Int("webhook-org-concurrency", delivery.DefaultWebhookPolicy.PerOrganization, "webhook delivery attempts of one organization in flight at once (of 16)")
+	webhookTimeout := f.Duration("webhook-timeout", delivery.DefaultWebhookPolicy.Timeout, "deadline of one webhook delivery attempt")
+	translationRuns := f.Int("translation-runs", translate.DefaultRuns, "translation runs at once, at most one per organization")
+	translationRunTimeout := f.Duration("translation-run-timeout", translate.DefaultRunTimeout, "deadline of one translation run (it fails past it)")
+	translateTimeout := f.Duration("translate-timeout", translate.DefaultCallTimeout, "deadline of one request to the translation server")
+	scriptMax := f.Int("integration-max-script-bytes", graph.DefaultIntegrationMaxScriptBytes, "largest integration script a publication may carry (bytes)")
+	configDepth := f.Int("installation-config-max-depth", graph.DefaultConfigurationMaxDepth, "deepest nesting of an installation's configuration")
+	configKeys := f.Int("installation-config-max-keys", graph.DefaultConfigurationMaxKeys, "keys and array items an installation's configuration may hold, all levels together")
 	groupCommit := f.Bool("group-commit", true, "commit the writes that queue for the single writer together, one durable COMMIT for the batch, each write in its own savepoint (false: one COMMIT per write)")
 	openAPIWorkers := f.Int("openapi-workers", openapi.DefaultWorkers, "OpenAPI specs processed at once (one organization takes at most all but one of them)")
 	openAPIJobTimeout := f.Duration("openapi-job-timeout", openapi.DefaultJobTimeout, "time one OpenAPI processing run (fetch, parse, validate) may take before it is recorded as failed")
@@ -94,6 +106,10 @@ func serve(args []string) error {
 		OpenAPIWorkers:           *openAPIWorkers,
 		OpenAPIJobTimeout:        *openAPIJobTimeout,
 		RenderCacheBytes:         *renderCacheBytes,
+		WebhookMaxEndpoints:      *webhookMaxEndpoints, WebhookMaxPending: *webhookMaxPending,
+		WebhookOrgConcurrency: *webhookOrgConcurrency, WebhookTimeout: *webhookTimeout,
+		TranslationRuns: *translationRuns, TranslationRunTimeout: *translationRunTimeout, TranslateTimeout: *translateTimeout,
+		IntegrationMaxScriptBytes: *scriptMax, ConfigurationMaxDepth: *configDepth, ConfigurationMaxKeys: *configKeys,
 	}
 	if cfg.RenderCacheBytes == 0 {
 		cfg.RenderCacheBytes = -1 // the flag's 0 turns caching off
@@ -106,6 +122,15 @@ func serve(args []string) error {
 	}
 	if *webhookRetention < 0 {
 		return errors.New("--webhook-delivery-retention must be 0 (keep for ever) or a number of days")
+	}
+	if cfg.WebhookMaxEndpoints < 1 || cfg.WebhookMaxPending < 1 || cfg.WebhookOrgConcurrency < 1 || cfg.WebhookTimeout <= 0 {
+		return errors.New("--webhook-max-endpoints, --webhook-max-pending and --webhook-org-concurrency must be at least 1 and --webhook-timeout positive")
+	}
+	if cfg.TranslationRuns < 1 || cfg.TranslationRunTimeout <= 0 || cfg.TranslateTimeout <= 0 {
+		return errors.New("--translation-runs must be at least 1, --translation-run-timeout and --translate-timeout positive")
+	}
+	if cfg.IntegrationMaxScriptBytes < 1 || cfg.ConfigurationMaxDepth < 1 || cfg.ConfigurationMaxKeys < 1 {
+		return errors.New("--integration-max-script-bytes, --installation-config-max-depth and --installation-config-max-keys must be at least 1")
 	}
 	if cfg.WebhookSecretGrace <= 0 {
 		return errors.New("--webhook-secret-grace must be positive")
