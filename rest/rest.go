@@ -147,6 +147,9 @@ type errorBody struct {
 // *apierr.Error are internal: logged with the request id, answered as 500.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var body errorBody
+	if e := apierr.Ended(r.Context(), err); e != nil {
+		err = e // the server's request deadline passed: say so
+	}
 	if e, ok := apierr.As(err); ok {
 		body.Error.Code, body.Error.Message = e.Status, e.Message
 		switch {

@@ -90,6 +90,9 @@ type Config struct {
 	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
 	// signing deliveries beside the new one (0: 24 hours).
 	WebhookSecretGrace time.Duration
+	// RequestTimeout ends every request's context after it (imports and
+	// GraphQL: after it plus ImportTimeout); 0 means 60 seconds.
+	RequestTimeout time.Duration
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -122,6 +125,9 @@ func ImportFetchLimits(allowPrivate bool) fetch.Options {
 func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 10 << 20
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = time.Minute
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
@@ -166,7 +172,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.Se
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(NoSniff, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword)
+	// HEAD is a read (the README says so): every GET route answers it,
+	// with the GET's status and headers and no body (net/http drops it).
+	r.Use(NoSniff, middleware.GetHead, s.requestDeadline, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword)
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
@@ -272,6 +280,9 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 
 // presentError gives GraphQL errors the same code and status as REST.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
+	if e := apierr.Ended(ctx, err); e != nil {
+		err = e // the server's request deadline passed: say so (as REST)
+	}
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
 	if e, ok := apierr.As(err); ok {
 		gerr.Message = e.Message
