@@ -208,6 +208,21 @@ func longRequest(r *http.Request) bool {
 	return r.URL.Path == "/graphql" || r.URL.Path == "/graphql/" || strings.HasSuffix(r.URL.Path, "/import")
 }
 
+// headAsGet routes HEAD as GET: HEAD is a read (the README counts it as
+// one), so every GET route, GraphQL's included, answers it with the GET's
+// status and headers; net/http sends no body for a HEAD, whatever the
+// handler writes. Last before routing, so the request log and metrics
+// still say HEAD.
+func headAsGet(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			r = r.Clone(r.Context())
+			r.Method = http.MethodGet
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // shareLinkPassword hands the share link password header to the resolvers,
 // which check it wherever a share key is used (REST and GraphQL alike).
 func shareLinkPassword(next http.Handler) http.Handler {

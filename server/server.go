@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -172,9 +173,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.Se
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	// HEAD is a read (the README says so): every GET route answers it,
-	// with the GET's status and headers and no body (net/http drops it).
-	r.Use(NoSniff, middleware.GetHead, s.requestDeadline, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword)
+	r.Use(NoSniff, s.requestDeadline, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword, headAsGet)
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
@@ -185,7 +184,11 @@ func (s *Server) routes() chi.Router {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := s.DB.Ping(ctx); err != nil {
-			rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": err.Error()})
+			// The driver's words name the database's host, user and name:
+			// the log has them, the unauthenticated answer does not.
+			s.Log.Warn("readyz: database unavailable", "error", err)
+			w.Header().Set("Retry-After", strconv.Itoa(storage.UnavailableRetryAfter))
+			rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "the database is unavailable"})
 			return
 		}
 		rest.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
