@@ -22,7 +22,7 @@ import (
 func TestHeadOnEveryGetRoute(t *testing.T) {
 	env := apitest.New(t)
 	space := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/spaces", env.Admin.Token, map[string]any{"title": "Docs"}).JSON()["id"].(string)
-	ids := map[string]string{"orgId": env.Org, "spaceId": space, "userId": env.Admin.ID}
+	ids := map[string]string{"orgId": env.Org, "organizationId": env.Org, "spaceId": space, "userId": env.Admin.ID}
 	param := regexp.MustCompile(`\{([^}:]+)(:[^}]*)?\}`)
 	routes := 0
 	err := chi.Walk(env.Server.Router, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
@@ -119,4 +119,34 @@ func TestPostgresStoppedIs503(t *testing.T) {
 		}
 	}
 	t.Fatal("writes did not resume once the database was back")
+}
+
+// TestCursorOfAnotherList: a list's cursor pages that list (REST and
+// GraphQL); given to another list (the audit log, the links, search) it
+// is a 400 naming `page`, not an empty or shifted page.
+func TestCursorOfAnotherList(t *testing.T) {
+	env := apitest.New(t)
+	for _, title := range []string{"A", "B", "C"} {
+		env.Must(201, "POST", "/v1/orgs/"+env.Org+"/spaces", env.Admin.Token, map[string]any{"title": title})
+	}
+	first := env.Must(200, "GET", "/v1/orgs/"+env.Org+"/spaces?limit=1", env.Admin.Token, nil).JSON()
+	cursor := first["next"].(map[string]any)["page"].(string)
+	if second := env.Must(200, "GET", "/v1/orgs/"+env.Org+"/spaces?limit=1&page="+cursor, env.Admin.Token, nil).JSON(); len(second["items"].([]any)) != 1 {
+		t.Fatalf("second page of spaces: %v", second)
+	}
+	space := first["items"].([]any)[0].(map[string]any)["id"].(string)
+	for _, path := range []string{
+		"/v1/orgs/" + env.Org + "/audit-log?page=" + cursor,
+		"/v1/spaces/" + space + "/links?page=" + cursor,
+		"/v1/orgs/" + env.Org + "/search?query=a&page=" + cursor,
+	} {
+		r := env.Do("GET", path, env.Admin.Token, nil)
+		if r.Status != 400 || !strings.Contains(string(r.Body), "page") {
+			t.Errorf("GET %s: %d %s", path, r.Status, r.Body)
+		}
+	}
+	_, errs := env.GraphQL(env.Admin.Token, `query($o: ID!, $p: String) { auditLog(organizationId: $o, page: $p) { count } }`, map[string]any{"o": env.Org, "p": cursor})
+	if len(errs) == 0 || errs[0].Extensions["field"] != "page" {
+		t.Errorf("GraphQL audit log with a spaces cursor: %+v", errs)
+	}
 }

@@ -16,11 +16,15 @@ import (
 // PostgreSQL takes to accept connections again.
 const UnavailableRetryAfter = 5
 
-// Both transports map errors through apierr.As; a database that cannot be
+// Both transports map errors through apierr.As: a cursor of another list
+// is a 400 naming `page` (every list's storage checks it); a database that cannot be
 // reached is a 503 with Retry-After there (what /readyz says), never a 500:
 // the client can act on it, and the service resumes by itself.
 func init() {
 	apierr.RegisterClassifier(func(err error) *apierr.Error {
+		if errors.Is(err, ErrForeignCursor) {
+			return apierr.Invalid("page", "is a page cursor of another list")
+		}
 		if !Unavailable(err) {
 			return nil
 		}
