@@ -38,6 +38,8 @@ func (e *Error) Code() string {
 		return "NOT_FOUND"
 	case http.StatusMethodNotAllowed:
 		return "METHOD_NOT_ALLOWED"
+	case http.StatusRequestTimeout:
+		return "REQUEST_TIMEOUT"
 	case http.StatusConflict:
 		return "CONFLICT"
 	case http.StatusPreconditionFailed:

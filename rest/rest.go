@@ -13,6 +13,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -316,6 +317,9 @@ func decode(r *http.Request, dst any, rule bodyRule) error {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			return apierr.New(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", tooLarge.Limit)
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) { // the server's request deadline covers reading the body
+			return apierr.New(http.StatusRequestTimeout, "the request body did not arrive within the server's time limit")
 		}
 		return apierr.New(http.StatusBadRequest, "could not read the request body")
 	}

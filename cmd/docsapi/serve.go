@@ -182,15 +182,15 @@ func serve(args []string) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), *shutdownTimeout-min(*shutdownTimeout/10, 2*time.Second))
 	defer cancel()
 	err = httpSrv.Shutdown(shutdownCtx)
-	if err != nil {
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		// Requests still running past the graceful part: their contexts end
 		// with their connections.
 		httpSrv.Close()
-	}
-	workers.Wait()
-	if errors.Is(err, http.ErrServerClosed) {
+		err = fmt.Errorf("shutdown: requests still running after %s were cut off", *shutdownTimeout)
+	} else {
 		err = nil
 	}
+	workers.Wait()
 	return err
 }
 
