@@ -150,3 +150,19 @@ func TestCursorOfAnotherList(t *testing.T) {
 		t.Errorf("GraphQL audit log with a spaces cursor: %+v", errs)
 	}
 }
+
+// TestDisguisedTitlesRefused: both transports refuse a title with a bidi
+// override or a NUL with a 400 naming the field (GraphQL in extensions).
+func TestDisguisedTitlesRefused(t *testing.T) {
+	env := apitest.New(t)
+	for _, title := range []string{"abc\u202Egnp.exe", "abc\x00def"} {
+		r := env.Do("POST", "/v1/orgs/"+env.Org+"/spaces", env.Admin.Token, map[string]any{"title": title})
+		if r.Status != 400 || !strings.Contains(string(r.Body), "title: ") {
+			t.Errorf("REST %q: %d %s", title, r.Status, r.Body)
+		}
+		_, errs := env.GraphQL(env.Admin.Token, `mutation($o: ID!, $t: String) { createSpace(organizationId: $o, input: {title: $t}) { id } }`, map[string]any{"o": env.Org, "t": title})
+		if len(errs) == 0 || errs[0].Extensions["field"] != "title" || errs[0].Extensions["status"] != float64(400) {
+			t.Errorf("GraphQL %q: %+v", title, errs)
+		}
+	}
+}
