@@ -31,8 +31,8 @@ func checkLen(field, v string, min, max int) error {
 // Text fields by the last segment of their name (title, spaces[2].title,
 // input.label): one-line fields shown as names, and multi-line free text.
 var (
-	lineFields = map[string]bool{"title": true, "name": true, "label": true, "subject": true, "summary": true, "emoji": true, "icon": true}
-	textFields = map[string]bool{"description": true}
+	lineFields = map[string]bool{"title": true, "name": true, "label": true, "subject": true, "emoji": true, "icon": true}
+	textFields = map[string]bool{"description": true, "summary": true}
 )
 
 // checkChars refuses, in a title, name or label, every control character
