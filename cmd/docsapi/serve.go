@@ -53,7 +53,7 @@ func serve(args []string) error {
 	groupCommit := f.Bool("group-commit", true, "commit the writes that queue for the single writer together, one durable COMMIT for the batch, each write in its own savepoint (false: one COMMIT per write)")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	// Process-wide bounds (issue 26): memory, request time, shutdown time.
-	memoryLimit := f.String("memory-limit", "auto", "Go soft memory limit (GOMEMLIMIT): auto (half of the container's or machine's memory), off, or a size such as 1GiB; the GOMEMLIMIT environment variable, when set, wins")
+	memoryLimit := f.String("memory-limit", "auto", "Go soft memory limit (GOMEMLIMIT): the heap is collected harder near it and memory above it handed back to the system; auto (1GiB, or half of the container's or machine's memory when less), off, or a size such as 2GiB; the GOMEMLIMIT environment variable, when set, wins")
 	requestTimeout := f.Duration("request-timeout", 60*time.Second, "longest a request may run (imports and GraphQL: this plus --import-timeout); past it the request's work is cancelled and the client gets a 503")
 	shutdownTimeout := f.Duration("shutdown-timeout", 30*time.Second, "on SIGTERM or SIGINT, how long in-flight requests may finish; the process exits when it has passed, whatever still runs")
 	if err := f.Parse(args); err != nil {
