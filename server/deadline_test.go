@@ -1,13 +1,16 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"docsapi/apierr"
 	"docsapi/rest"
 )
 
@@ -42,5 +45,17 @@ func TestRequestDeadline(t *testing.T) {
 		if took < c.limit || took > c.limit+time.Second {
 			t.Errorf("%s %s: context ended after %v, want %v", c.method, c.path, took, c.limit)
 		}
+	}
+}
+
+// TestRequestDeadlineGraphQL: GraphQL presents the deadline's end as REST
+// does (503 naming the limit), not as an internal error.
+func TestRequestDeadlineGraphQL(t *testing.T) {
+	ctx, cancel := context.WithTimeoutCause(context.Background(), time.Millisecond, apierr.Unavailable(0, "the request took longer than the server's limit of 1ms"))
+	defer cancel()
+	<-ctx.Done()
+	gerr := presentError(ctx, fmt.Errorf("resolving: %w", ctx.Err()))
+	if gerr.Extensions["code"] != "UNAVAILABLE" || gerr.Extensions["status"] != 503 || !strings.Contains(gerr.Message, "limit of 1ms") {
+		t.Fatalf("%v %v", gerr.Message, gerr.Extensions)
 	}
 }
