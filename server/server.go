@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -121,6 +122,9 @@ type Config struct {
 	IntegrationMaxScriptBytes int
 	ConfigurationMaxDepth     int
 	ConfigurationMaxKeys      int
+	// RequestTimeout ends every request's context after it (imports and
+	// GraphQL: after it plus ImportTimeout); 0 means 60 seconds.
+	RequestTimeout time.Duration
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -156,6 +160,9 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	}
 	if cfg.UploadMaxBytes <= 0 {
 		cfg.UploadMaxBytes = graph.DefaultUploadMaxBytes
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = time.Minute
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
@@ -209,7 +216,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.Se
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(NoSniff, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword)
+	r.Use(NoSniff, s.requestDeadline, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword, headAsGet)
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
@@ -220,7 +227,11 @@ func (s *Server) routes() chi.Router {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := s.DB.Ping(ctx); err != nil {
-			rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": err.Error()})
+			// The driver's words name the database's host, user and name:
+			// the log has them, the unauthenticated answer does not.
+			s.Log.Warn("readyz: database unavailable", "error", err)
+			w.Header().Set("Retry-After", strconv.Itoa(storage.UnavailableRetryAfter))
+			rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "the database is unavailable"})
 			return
 		}
 		rest.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
@@ -315,6 +326,9 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 
 // presentError gives GraphQL errors the same code and status as REST.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
+	if e := apierr.Ended(ctx, err); e != nil {
+		err = e // the server's request deadline passed: say so (as REST)
+	}
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
 	if e, ok := apierr.As(err); ok {
 		gerr.Message = e.Message

@@ -72,6 +72,10 @@ func serve(args []string) error {
 	renderCacheBytes := f.Int("render-cache-bytes", graph.DefaultRenderCacheBytes, "bytes each of the caches of rendered PDFs and computed OpenAPI pages holds (0: no caching)")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	withSample := f.Bool("sample", true, "on the first start (empty database), also make a published \"Getting started\" sample space and site")
+	// Process-wide bounds (issue 26): memory, request time, shutdown time.
+	memoryLimit := f.String("memory-limit", "auto", "Go soft memory limit (GOMEMLIMIT): the heap is collected harder near it and memory above it handed back to the system; auto (1GiB, or half of the container's or machine's memory when less), off, or a size such as 2GiB; the GOMEMLIMIT environment variable, when set, wins")
+	requestTimeout := f.Duration("request-timeout", 60*time.Second, "longest a request may run (imports and GraphQL: this plus --import-timeout); past it the request's work is cancelled and the client gets a 503")
+	shutdownTimeout := f.Duration("shutdown-timeout", 30*time.Second, "on SIGTERM or SIGINT, how long in-flight requests may finish; the process exits when it has passed, whatever still runs")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
@@ -80,6 +84,13 @@ func serve(args []string) error {
 		// less often saves about a tenth of the CPU of a cached read, for
 		// a heap that grows to five times the live data instead of twice.
 		debug.SetGCPercent(*gcPercent)
+	}
+	memLimit, memLimitSource, err := applyMemoryLimit(*memoryLimit)
+	if err != nil {
+		return err
+	}
+	if *requestTimeout <= 0 || *shutdownTimeout <= 0 {
+		return errors.New("--request-timeout and --shutdown-timeout must be positive")
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -103,6 +114,7 @@ func serve(args []string) error {
 		AuditRetention:           time.Duration(*auditRetention) * 24 * time.Hour,
 		WebhookSecretGrace:       *webhookGrace,
 		WebhookDeliveryRetention: time.Duration(*webhookRetention) * 24 * time.Hour,
+		RequestTimeout:           *requestTimeout,
 		OpenAPIWorkers:           *openAPIWorkers,
 		OpenAPIJobTimeout:        *openAPIJobTimeout,
 		RenderCacheBytes:         *renderCacheBytes,
@@ -157,6 +169,7 @@ func serve(args []string) error {
 		cfg.GraphQLComplexity, cfg.GraphQLDepth, cfg.GraphQLConcurrency, !cfg.NoIntrospection, !cfg.NoPlayground)
 	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s job-lease=%s audit-retention=%d webhook-delivery-retention=%d group-commit=%t\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout, *jobLease, *auditRetention, *webhookRetention, *groupCommit)
 	fmt.Printf("  openapi-workers=%d openapi-job-timeout=%s render-cache-bytes=%d\n", *openAPIWorkers, *openAPIJobTimeout, *renderCacheBytes)
+	fmt.Printf("  memory-limit=%s (%s) request-timeout=%s shutdown-timeout=%s\n", formatBytes(memLimit), memLimitSource, cfg.RequestTimeout, *shutdownTimeout)
 
 	if *jobLease < time.Second {
 		return fmt.Errorf("--job-lease: at least 1s (renewed every quarter of it)")
@@ -213,15 +226,43 @@ func serve(args []string) error {
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: finishing in-flight requests")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	log.Info("shutting down: finishing in-flight requests", "timeout", shutdownTimeout.String())
+	exitAfter(*shutdownTimeout, log, logOut)
+	// The graceful part ends a little before the hard exit, so that the
+	// workers and the database close in order when requests do finish.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), *shutdownTimeout-min(*shutdownTimeout/10, 2*time.Second))
 	defer cancel()
 	err = httpSrv.Shutdown(shutdownCtx)
-	workers.Wait()
-	if errors.Is(err, http.ErrServerClosed) {
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		// Requests still running past the graceful part: their contexts end
+		// with their connections.
+		httpSrv.Close()
+		err = fmt.Errorf("shutdown: requests still running after %s were cut off", *shutdownTimeout)
+	} else {
 		err = nil
 	}
+	workers.Wait()
 	return err
+}
+
+// exitAfter ends the process once d has passed, or at a second signal,
+// whatever still runs: a request or worker that ignores its context (a
+// CPU-bound parse, a write stuck behind one) must not keep a stopping
+// process alive past its shutdown timeout (the orchestrator would SIGKILL it
+// without the log's last lines).
+func exitAfter(d time.Duration, log *slog.Logger, logOut *server.LogWriter) {
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-time.After(d):
+			log.Error("shutdown timeout passed with work still running: exiting", "timeout", d.String())
+		case <-again:
+			log.Error("second signal during shutdown: exiting")
+		}
+		logOut.Flush()
+		os.Exit(1)
+	}()
 }
 
 // firstStart creates an organization, an admin and a token when the database
