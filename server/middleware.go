@@ -212,6 +212,9 @@ func (s *Server) requestDeadline(next http.Handler) http.Handler {
 // timeout: content imports (a website crawl) and GraphQL operations (which
 // may be an importContent).
 func longRequest(r *http.Request) bool {
+	if r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, "/uploads/") {
+		return true // a file of up to --upload-max-bytes on its way in
+	}
 	if r.Method != http.MethodPost {
 		return false
 	}
