@@ -4,14 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"docsapi/apierr"
 	"docsapi/auth"
 	"docsapi/graph/generated"
 	"docsapi/graph/model"
@@ -38,6 +43,7 @@ import (
 type fastGraphQL struct {
 	gql      http.Handler
 	query    generated.QueryResolver
+	present  graphql.ErrorPresenterFunc // for the refusals of check
 	plans    *lru.LRU[*rootPlan]
 	answers  rest.AnswerCache[fastAnswerKey] // encoded answers between writes
 	answered atomic.Int64                    // requests answered here (tests and benchmarks)
@@ -53,8 +59,8 @@ type fastAnswerKey struct {
 	caller auth.Caller
 }
 
-func newFastGraphQL(gql http.Handler, query generated.QueryResolver) *fastGraphQL {
-	return &fastGraphQL{gql: gql, query: query, plans: lru.New[*rootPlan](1000)}
+func newFastGraphQL(gql http.Handler, query generated.QueryResolver, present graphql.ErrorPresenterFunc) *fastGraphQL {
+	return &fastGraphQL{gql: gql, query: query, present: present, plans: lru.New[*rootPlan](1000)}
 }
 
 // GraphQLFastAnswers is how many GraphQL requests the fast path answered.
@@ -65,12 +71,14 @@ func (s *Server) GraphQLFastAnswers() int64 {
 	return s.fastGQL.answered.Load()
 }
 
-// fastRequest is the part of a GraphQL POST body the fast path reads.
+// fastRequest is a GraphQL POST body, with the types gqlgen's POST
+// transport decodes it into (graphql.RawParams).
 type fastRequest struct {
-	Query         string          `json:"query"`
-	OperationName string          `json:"operationName"`
-	Variables     map[string]any  `json:"variables"`
-	Extensions    json.RawMessage `json:"extensions"`
+	Query         string         `json:"query"`
+	OperationName string         `json:"operationName"`
+	Variables     map[string]any `json:"variables"`
+	Extensions    map[string]any `json:"extensions"`
+	trailing      bool           // more follows the first JSON value (gqlgen ignores it)
 }
 
 // maxPlannedQuery bounds the query texts remembered (hot queries are short).
@@ -79,24 +87,28 @@ const maxPlannedQuery = 4096
 func planKey(operationName, query string) string { return operationName + "\x00" + query }
 
 func (f *fastGraphQL) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" || r.Header.Get("Upgrade") != "" {
+	switch {
+	case r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions || r.Header.Get("Upgrade") != "":
 		f.gql.ServeHTTP(w, r)
 		return
+	case r.Method != http.MethodPost:
+		w.Header().Set("Allow", "GET, POST, OPTIONS")
+		f.refuse(w, r, apierr.New(http.StatusMethodNotAllowed, "GraphQL takes POST, or GET for a query"))
+		return
 	}
+	body, req, err := readGraphQLPost(r)
+	if err != nil {
+		f.refuse(w, r, err)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	switch r.Header.Get("Accept") { // the ones gqlgen answers with application/json
 	case "", "application/json", "*/*":
 	default:
 		f.gql.ServeHTTP(w, r)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil { // gqlgen reads the same bytes and the same error
-		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), failingReader{err}))
-		f.gql.ServeHTTP(w, r)
-		return
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	if out, ok := f.answer(r, body); ok {
+	if out, ok := f.answer(r, req); ok {
 		f.answered.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(out)
@@ -105,18 +117,73 @@ func (f *fastGraphQL) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.gql.ServeHTTP(w, r)
 }
 
+// readGraphQLPost reads and decodes a GraphQL POST, or says why the request
+// is refused: gqlgen's POST transport answers a body it cannot decode (a
+// batch of operations, broken JSON) with an error without a code, which the
+// presenter turned into an "internal error", and echoes the whole body in
+// it; other content types got "transport not supported".
+func readGraphQLPost(r *http.Request) ([]byte, *fastRequest, *apierr.Error) {
+	if mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mediaType != "application/json" {
+		return nil, nil, apierr.New(http.StatusUnsupportedMediaType, "a GraphQL POST must be sent as application/json (or use GET for a query)")
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, nil, apierr.New(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", tooLarge.Limit)
+		}
+		return nil, nil, apierr.New(http.StatusBadRequest, "could not read the request body")
+	}
+	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
+		return nil, nil, apierr.New(http.StatusBadRequest, "batched GraphQL requests are not supported: send one operation per request")
+	}
+	var req fastRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&req); err != nil {
+		return nil, nil, apierr.New(http.StatusBadRequest, "request body is not a GraphQL request (a JSON object with query, operationName, variables and extensions): %s", jsonProblem(err))
+	}
+	req.trailing = dec.More()
+	return body, &req, nil
+}
+
+// jsonProblem says what is wrong with a JSON body without quoting it.
+func jsonProblem(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("invalid JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ):
+		if typ.Field != "" {
+			return fmt.Sprintf("%s must not be a JSON %s", typ.Field, typ.Value)
+		}
+		return fmt.Sprintf("a JSON %s instead of an object", typ.Value)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON ends early"
+	default:
+		return "invalid JSON"
+	}
+}
+
+// refuse answers err as gqlgen answers a request it cannot run: a GraphQL
+// response with only errors, with the status of err.
+func (f *fastGraphQL) refuse(w http.ResponseWriter, r *http.Request, err *apierr.Error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(err.Status)
+	out, _ := json.Marshal(&graphql.Response{Errors: gqlerror.List{f.present(r.Context(), err)}})
+	w.Write(out)
+}
+
 type failingReader struct{ err error }
 
 func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
 
 // answer is the whole response to body, or false when gqlgen must answer.
 // The bytes may be shared with other requests: write them, never change them.
-func (f *fastGraphQL) answer(r *http.Request, body []byte) ([]byte, bool) {
+func (f *fastGraphQL) answer(r *http.Request, req *fastRequest) ([]byte, bool) {
 	ctx := r.Context()
-	var req fastRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if dec.Decode(&req) != nil || len(req.Extensions) > 0 || dec.More() {
+	if len(req.Extensions) > 0 || req.trailing {
 		return nil, false
 	}
 	plan, ok := f.plans.Get(ctx, planKey(req.OperationName, req.Query))

@@ -66,6 +66,7 @@ type Config struct {
 	GraphQLComplexity  int  // largest operation complexity (each field counts 1)
 	GraphQLDepth       int  // deepest selection nesting
 	GraphQLConcurrency int  // resolvers running at once in one operation
+	GraphQLLimits           // bounds of a document before it is parsed and validated
 	NoIntrospection    bool // refuse __schema and __type queries
 	NoPlayground       bool // do not serve the playground page
 	Version            string
@@ -236,12 +237,13 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(transport.POST{})
-	h.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	known := lru.New[*ast.QueryDocument](1000)
+	h.SetQueryCache(known)
 	if !s.Config.NoIntrospection {
 		h.Use(extension.Introspection{})
 	}
 	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
-	s.guardGraphQL(h)
+	s.guardGraphQL(h, known)
 	h.SetErrorPresenter(s.presentGraphQLError)
 	// Read-only tokens: every mutation goes through graph.RequireWrite (the
 	// same check as REST writes) before any of its resolvers runs.
@@ -257,7 +259,8 @@ func (s *Server) graphQLHandler() http.Handler {
 		s.Log.Error("panic in resolver", "request_id", middleware.GetReqID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))
 	})
-	s.fastGQL = newFastGraphQL(h, s.Resolver.Query())
+	h.AroundOperations(newIntrospectionAnswers().around)
+	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError)
 	h.AroundOperations(s.fastGQL.learn)
 	return s.fastGQL
 }
