@@ -136,7 +136,7 @@ func (b *documentBounds) check(query string) *gqlerror.Error {
 		return limitError(codeAliasLimitExceeded, "GraphQL document has more than %d aliases (fragments counted at each use), the limit", n)
 	}
 	if n := b.limits.FieldPairs; n > 0 && b.limits.Fields > 0 && fieldPairs(doc, b.limits.Fields) > n {
-		return limitError(codeFieldPairLimitExceeded, "GraphQL document repeats fields under one response key more than validation checks: over %d pairs of fields to compare, the limit", n)
+		return limitError(codeFieldPairLimitExceeded, "GraphQL document has more than %d pairs of fields sharing a response key (a repeated field, the same field in several fragments), the limit: validation compares each pair", n)
 	}
 	if f := shape.aliasedIntrospection; f != nil {
 		err := limitError(codeAliasInIntrospection, "introspection fields (%s and the fields below it) take no aliases", f.Name)
@@ -149,7 +149,8 @@ func (b *documentBounds) check(query string) *gqlerror.Error {
 // nestingDepth is how deeply {, [ and ( nest in a GraphQL document, not
 // counting those in strings, block strings and comments, and counting no
 // further than stop. It reads each byte once and keeps no stack: the parser
-// reports unbalanced brackets.
+// reports unbalanced brackets, and stops at the first, so a closing bracket
+// too many hides nothing from this count.
 func nestingDepth(doc string, stop int) int {
 	depth, deepest := 0, 0
 	for i := 0; i < len(doc); i++ {
@@ -163,7 +164,7 @@ func nestingDepth(doc string, stop int) int {
 				}
 			}
 		case '}', ']', ')':
-			depth--
+			depth = max(depth-1, 0)
 		case '#': // a comment runs to the end of the line
 			for i+1 < len(doc) && doc[i+1] != '\n' && doc[i+1] != '\r' {
 				i++
@@ -313,11 +314,12 @@ func (p *pairMeter) group(sets []ast.SelectionSet) {
 	var collect func(ast.SelectionSet)
 	collect = func(set ast.SelectionSet) {
 		for _, sel := range set {
+			if p.budget < 0 { // checked before spreads too: a spread first expands before any field
+				return
+			}
 			switch sel := sel.(type) {
 			case *ast.Field:
-				if p.budget--; p.budget < 0 {
-					return
-				}
+				p.budget--
 				if fields[sel.Alias] == 0 {
 					keys = append(keys, sel.Alias)
 				}
