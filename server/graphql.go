@@ -19,10 +19,10 @@ import (
 // depth, how many resolvers of one operation run at once (gqlgen otherwise
 // starts a goroutine per field and per list element) and the errors of one
 // answer. Introspection fields count in complexity and depth like any other.
-func (s *Server) guardGraphQL(h *handler.Server, known *lru.LRU[*ast.QueryDocument]) {
+func (s *Server) guardGraphQL(h *handler.Server, bounds *documentBounds) {
 	limits := s.Config.GraphQLLimits
 	h.SetParserTokenLimit(limits.Tokens)
-	h.Use(&documentBounds{limits: limits, known: known})
+	h.Use(bounds)
 	if n := limits.Errors; n > 0 {
 		h.AroundResponses(capErrors(n))
 	}

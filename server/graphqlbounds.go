@@ -111,13 +111,22 @@ func (b *documentBounds) MutateOperationParameters(ctx context.Context, raw *gra
 	return b.check(raw.Query)
 }
 
-// check refuses query when it is outside the bounds.
-func (b *documentBounds) check(query string) *gqlerror.Error {
+// checkText refuses query when its bytes or its nesting are over the
+// bounds: what is checked without parsing.
+func (b *documentBounds) checkText(query string) *gqlerror.Error {
 	if n := b.limits.DocumentBytes; n > 0 && len(query) > n {
 		return limitError(codeDocumentTooLarge, "GraphQL document of %d bytes is larger than the limit of %d", len(query), n)
 	}
 	if n := b.limits.Nesting; n > 0 && nestingDepth(query, n+1) > n {
 		return limitError(codeNestingLimitExceeded, "GraphQL document nests {, [ and ( more than %d levels deep, the limit", n)
+	}
+	return nil
+}
+
+// check refuses query when it is outside the bounds.
+func (b *documentBounds) check(query string) *gqlerror.Error {
+	if err := b.checkText(query); err != nil {
+		return err
 	}
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, b.limits.Tokens)
 	if err != nil {

@@ -243,7 +243,8 @@ func (s *Server) graphQLHandler() http.Handler {
 		h.Use(extension.Introspection{})
 	}
 	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
-	s.guardGraphQL(h, known)
+	bounds := &documentBounds{limits: s.Config.GraphQLLimits, known: known}
+	s.guardGraphQL(h, bounds)
 	h.SetErrorPresenter(s.presentGraphQLError)
 	// Read-only tokens: every mutation goes through graph.RequireWrite (the
 	// same check as REST writes) before any of its resolvers runs.
@@ -260,7 +261,7 @@ func (s *Server) graphQLHandler() http.Handler {
 		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))
 	})
 	h.AroundOperations(newIntrospectionAnswers().around)
-	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError)
+	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError, bounds)
 	h.AroundOperations(s.fastGQL.learn)
 	return s.fastGQL
 }
