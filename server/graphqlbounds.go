@@ -9,6 +9,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/lexer"
 	"github.com/vektah/gqlparser/v2/parser"
 )
 
@@ -62,7 +63,7 @@ func limitError(code, format string, args ...any) *gqlerror.Error {
 // costing no more than the document's bytes:
 //   - the document's bytes;
 //   - how deeply {, [ and ( nest, scanned over the bytes before parsing;
-//   - its tokens, counted by the parser, which stops at the limit;
+//   - its tokens, counted by the lexer alone before parsing;
 //   - its fields and aliases, on the parsed document before validation,
 //     each fragment counted at its definition and again at every use;
 //   - the pairs of fields sharing a response key, which validation
@@ -115,7 +116,7 @@ func (b *documentBounds) MutateOperationParameters(ctx context.Context, raw *gra
 // bounds: what is checked without parsing.
 func (b *documentBounds) checkText(query string) *gqlerror.Error {
 	if n := b.limits.DocumentBytes; n > 0 && len(query) > n {
-		return limitError(codeDocumentTooLarge, "GraphQL document of %d bytes is larger than the limit of %d", len(query), n)
+		return b.tooLarge(len(query))
 	}
 	if n := b.limits.Nesting; n > 0 && nestingDepth(query, n+1) > n {
 		return limitError(codeNestingLimitExceeded, "GraphQL document nests {, [ and ( more than %d levels deep, the limit", n)
@@ -123,10 +124,17 @@ func (b *documentBounds) checkText(query string) *gqlerror.Error {
 	return nil
 }
 
+func (b *documentBounds) tooLarge(size int) *gqlerror.Error {
+	return limitError(codeDocumentTooLarge, "GraphQL document of %d bytes is larger than the limit of %d", size, b.limits.DocumentBytes)
+}
+
 // check refuses query when it is outside the bounds.
 func (b *documentBounds) check(query string) *gqlerror.Error {
 	if err := b.checkText(query); err != nil {
 		return err
+	}
+	if n := b.limits.Tokens; n > 0 && tokensOver(query, n) {
+		return limitError(errcode.ParseFailed, "exceeded token limit of %d", n) // the parser's words
 	}
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, b.limits.Tokens)
 	if err != nil {
@@ -153,6 +161,23 @@ func (b *documentBounds) check(query string) *gqlerror.Error {
 		return err
 	}
 	return nil
+}
+
+// tokensOver tells whether query has more than limit tokens (comments not
+// counted, as by the parser). The parser stops at its token limit too, but
+// only after building the syntax tree up to it: 15,000 fields, 5 MB.
+func tokensOver(query string, limit int) bool {
+	lex := lexer.New(&ast.Source{Input: query})
+	for n := 0; n <= limit; {
+		tok, err := lex.ReadToken()
+		if err != nil || tok.Kind == lexer.EOF {
+			return false // the parser reports the error
+		}
+		if tok.Kind != lexer.Comment {
+			n++
+		}
+	}
+	return true
 }
 
 // nestingDepth is how deeply {, [ and ( nest in a GraphQL document, not

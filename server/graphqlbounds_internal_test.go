@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -165,5 +166,25 @@ func TestIntrospectionAnswersComputedOnce(t *testing.T) {
 		if runs != c.runs {
 			t.Errorf("%s: executed %d times in 3, want %d", c.query, runs, c.runs)
 		}
+	}
+}
+
+func TestDecodedLengthIsAtMostTheDecodedString(t *testing.T) {
+	for _, s := range []string{"", "abc", "a\nb\"c\\", "é€😀", "\u2028<>&", "\x00\x1f", string([]byte{0xff, 'a'}), string([]byte{0xed, 0xa0, 0xbd})} {
+		raw, _ := json.Marshal(s)
+		var n decodedLength
+		if err := n.UnmarshalJSON(raw); err != nil {
+			t.Fatal(err)
+		}
+		var back string
+		json.Unmarshal(raw, &back)
+		if int(n) > len(back) || int(n) < len(back)-3 {
+			t.Errorf("%q: %d, decoded %d bytes", s, n, len(back))
+		}
+	}
+	var n decodedLength
+	n.UnmarshalJSON([]byte(`"\u00e9\ud83d\ude00\n"`))
+	if n < 4 || n > 1+2+4 {
+		t.Errorf("escapes: %d", n)
 	}
 }
