@@ -103,7 +103,7 @@ func (c *complexityLimit) MutateOperationContext(ctx context.Context, oc *graphq
 	oc.Stats.SetExtension("ComplexityLimit", &extension.ComplexityStats{Complexity: n, ComplexityLimit: c.limit})
 	if n > c.limit {
 		err := gqlerror.Errorf("operation has complexity %d, which exceeds the limit of %d", n, c.limit)
-		errcode.Set(err, codeComplexityLimitExceeds)
+		errcode.Set(err, codeComplexityLimitExceeded)
 		return err
 	}
 	return nil

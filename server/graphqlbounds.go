@@ -37,13 +37,13 @@ const (
 	codeFieldPairLimitExceeded = "FIELD_PAIR_LIMIT_EXCEEDED"
 	codeAliasInIntrospection   = "ALIAS_IN_INTROSPECTION"
 	codeTooManyErrors          = "TOO_MANY_ERRORS"
-	codeComplexityLimitExceeds = "COMPLEXITY_LIMIT_EXCEEDED"
+	codeComplexityLimitExceeded = "COMPLEXITY_LIMIT_EXCEEDED"
 	codeDepthLimitExceeded     = "DEPTH_LIMIT_EXCEEDED"
 )
 
 func init() {
 	for _, code := range []string{codeDocumentTooLarge, codeNestingLimitExceeded, codeFieldLimitExceeded,
-		codeAliasLimitExceeded, codeFieldPairLimitExceeded, codeAliasInIntrospection, codeComplexityLimitExceeds, codeDepthLimitExceeded} {
+		codeAliasLimitExceeded, codeFieldPairLimitExceeded, codeAliasInIntrospection, codeComplexityLimitExceeded, codeDepthLimitExceeded} {
 		errcode.RegisterErrorType(code, errcode.KindProtocol)
 	}
 }

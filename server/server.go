@@ -63,12 +63,12 @@ type Config struct {
 	// ("*" for any); empty turns CORS off.
 	CORSOrigins []string
 	// GraphQL guardrails; 0 turns a limit off.
-	GraphQLComplexity  int  // largest operation complexity (each field counts 1)
-	GraphQLDepth       int  // deepest selection nesting
-	GraphQLConcurrency int  // resolvers running at once in one operation
-	GraphQLLimits           // bounds of a document before it is parsed and validated
-	NoIntrospection    bool // refuse __schema and __type queries
-	NoPlayground       bool // do not serve the playground page
+	GraphQLComplexity  int           // largest operation complexity (each field counts 1)
+	GraphQLDepth       int           // deepest selection nesting
+	GraphQLConcurrency int           // resolvers running at once in one operation
+	GraphQLLimits      GraphQLLimits // bounds of a document before it is parsed and validated
+	NoIntrospection    bool          // refuse __schema and __type queries
+	NoPlayground       bool          // do not serve the playground page
 	Version            string
 	Build              string
 	// Clock replaces time.Now (tests of retention and expiry).
