@@ -30,15 +30,15 @@ const (
 // graphql.go. They are protocol errors: the client gets a 422 (400 when it
 // asks for application/graphql-response+json), as for a parse error.
 const (
-	codeDocumentTooLarge       = "DOCUMENT_TOO_LARGE"
-	codeNestingLimitExceeded   = "NESTING_LIMIT_EXCEEDED"
-	codeFieldLimitExceeded     = "FIELD_LIMIT_EXCEEDED"
-	codeAliasLimitExceeded     = "ALIAS_LIMIT_EXCEEDED"
-	codeFieldPairLimitExceeded = "FIELD_PAIR_LIMIT_EXCEEDED"
-	codeAliasInIntrospection   = "ALIAS_IN_INTROSPECTION"
-	codeTooManyErrors          = "TOO_MANY_ERRORS"
+	codeDocumentTooLarge        = "DOCUMENT_TOO_LARGE"
+	codeNestingLimitExceeded    = "NESTING_LIMIT_EXCEEDED"
+	codeFieldLimitExceeded      = "FIELD_LIMIT_EXCEEDED"
+	codeAliasLimitExceeded      = "ALIAS_LIMIT_EXCEEDED"
+	codeFieldPairLimitExceeded  = "FIELD_PAIR_LIMIT_EXCEEDED"
+	codeAliasInIntrospection    = "ALIAS_IN_INTROSPECTION"
+	codeTooManyErrors           = "TOO_MANY_ERRORS"
 	codeComplexityLimitExceeded = "COMPLEXITY_LIMIT_EXCEEDED"
-	codeDepthLimitExceeded     = "DEPTH_LIMIT_EXCEEDED"
+	codeDepthLimitExceeded      = "DEPTH_LIMIT_EXCEEDED"
 )
 
 func init() {
