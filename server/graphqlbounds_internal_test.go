@@ -119,6 +119,8 @@ func TestFieldPairsCountsFieldsSharingAResponsePath(t *testing.T) {
 		{`{a{b} a{b}}`, 1 + 1},
 		{`{a{b} c{b}}`, 0},
 		{`{...F ...F} fragment F on Q {a}`, 1}, // F at its definition: none
+		{`{...F ...G} fragment F on Q {a} fragment G on Q {b}`, 1},
+		{`{...F ...G ...H} fragment F on Q {a} fragment G on Q {b} fragment H on Q {c}`, 3},
 		{`{...F b} fragment F on Q {b}`, 1},
 		{`{a{...F} a{...F}} fragment F on Q {b}`, 1 + 1},
 		{"{" + strings.Repeat("__typename ", 1000) + "}", 1000 * 999 / 2},

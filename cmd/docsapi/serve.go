@@ -45,7 +45,7 @@ func serve(args []string) error {
 	gqlNesting := f.Int("graphql-max-nesting", server.DefaultGraphQLMaxNesting, "deepest nesting of {, [ and ( in a GraphQL document, checked before parsing (0: no limit, and a deep enough document overflows the parser's stack)")
 	gqlFields := f.Int("graphql-max-fields", server.DefaultGraphQLMaxFields, "most fields in one GraphQL document, fragments counted at each use, checked before validation (0: no limit)")
 	gqlAliases := f.Int("graphql-max-aliases", server.DefaultGraphQLMaxAliases, "most aliased fields in one GraphQL document, fragments counted at each use (0: no limit)")
-	gqlPairs := f.Int("graphql-max-field-pairs", server.DefaultGraphQLMaxFieldPairs, "most pairs of fields sharing a response key (a repeated field, the same field in several fragments) in one GraphQL document, which validation compares pairwise; checked before validation, with --graphql-max-fields (0: no limit)")
+	gqlPairs := f.Int("graphql-max-field-pairs", server.DefaultGraphQLMaxFieldPairs, "most pairs of fields sharing a response key (a repeated field, the same field in several fragments) and of fragments spread together in one GraphQL document, which validation compares pairwise; checked before validation, with --graphql-max-fields (0: no limit)")
 	gqlErrors := f.Int("graphql-max-errors", server.DefaultGraphQLMaxErrors, "most errors listed in one GraphQL answer; the rest are summed up in one more (0: no limit)")
 	gqlIntrospection := f.Bool("graphql-introspection", true, "answer GraphQL introspection queries")
 	gqlPlayground := f.Bool("graphql-playground", true, "serve the GraphQL playground page at /graphql")
