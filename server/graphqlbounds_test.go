@@ -85,6 +85,7 @@ func TestGraphQLDocumentBounds(t *testing.T) {
 		{"unknown fields (no error list)", "{" + repeat(5000, "f%d") + "}", "FIELD_LIMIT_EXCEEDED"},
 		{"aliases", "{" + repeat(201, "a%d: __typename") + "}", "ALIAS_LIMIT_EXCEEDED"},
 		{"a field repeated", "{" + strings.Repeat("__typename ", 500) + "}", "FIELD_PAIR_LIMIT_EXCEEDED"},
+		{"spreads of unknown fragments", "{__typename " + repeat(7000, "...X%d") + "}", "FIELD_PAIR_LIMIT_EXCEEDED"},
 		{"fragments spread together", "{" + repeat(500, "...A%d") + "}\n" + repeat(500, "fragment A%d on Query {f%d}"), "FIELD_PAIR_LIMIT_EXCEEDED"},
 		{"aliases of __schema", "{" + repeat(50, "a%d: "+nested) + "}", "ALIAS_IN_INTROSPECTION"},
 		{"an alias in __schema", "{__schema{t: types{name}}}", "ALIAS_IN_INTROSPECTION"},

@@ -41,6 +41,10 @@ func init() {
 				status: http.StatusUnprocessableEntity,
 			},
 			gqlCase("a fragment doubling 40 times"+x, 0, func() string { return fragmentDoubling(size(40)) }),
+			gqlCase("7,000 spreads of unknown fragments"+x, 7*size(7000), func() string { return "{__typename " + repeatNumbered(size(7000), "...X%d") + "}" }),
+			gqlCase("500 one-field fragments spread together"+x, 30*size(500), func() string {
+				return "{" + repeatNumbered(size(500), "...A%d") + "}\n" + repeatNumbered(size(500), "fragment A%d on Query {f%d}")
+			}),
 			gqlCase("800,000 unknown fields"+x, 8*size(800_000), func() string { return "{" + repeatNumbered(size(800_000), "f%d") + "}" }),
 		)
 		for _, n := range []int{2000, 4000, 8000, 900_000} {
