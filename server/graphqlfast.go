@@ -32,9 +32,12 @@ import (
 // value per field, a map of every input unmarshaler per operation), which
 // held GraphQL to about half of REST's throughput for the same space.
 //
-// Only operations gqlgen has already run are answered, so nothing is
-// parsed, validated or limited here: the first request of a query text goes
-// through gqlgen (validation, complexity and depth limits), and learn, an
+// Every POST passes readPost first (one JSON object sent as JSON, the
+// document's bytes and nesting), whichever answers it. Only operations
+// gqlgen has already run are answered, so nothing is parsed, validated or
+// limited further here: the first request of a query text goes through
+// gqlgen (document bounds, validation, complexity and depth limits), and
+// learn, an
 // AroundOperations hook, records a plan when the operation qualifies. A
 // later request with the same query text and operation name is answered
 // from the plan through the same resolver as gqlgen and REST, with gqlgen's
