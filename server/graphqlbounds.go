@@ -449,9 +449,11 @@ type introspectionAnswers struct {
 	known *lru.LRU[json.RawMessage]
 }
 
+// At most 8 MiB kept: the standard answer is 480 KB, and any client may
+// send introspection documents of its own to fill the memory.
 const (
-	introspectionAnswersKept = 16
-	maxIntrospectionAnswer   = 4 << 20
+	introspectionAnswersKept = 8
+	maxIntrospectionAnswer   = 1 << 20
 )
 
 func newIntrospectionAnswers() *introspectionAnswers {
