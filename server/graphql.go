@@ -8,7 +8,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -27,7 +26,7 @@ func (s *Server) guardGraphQL(h *handler.Server, bounds *documentBounds) {
 		h.AroundResponses(capErrors(n))
 	}
 	if n := s.Config.GraphQLComplexity; n > 0 {
-		h.Use(&complexityLimit{limit: n, known: lru.New[int](1000)})
+		h.Use(&complexityLimit{limit: n, known: newWeightedLRU(complexityCacheBytes, largestComplexityKey, keyWeight[int])})
 	}
 	if n := s.Config.GraphQLDepth; n > 0 {
 		h.Use(depthLimit(n))
@@ -77,7 +76,7 @@ type resolverSlotsKey struct{}
 type complexityLimit struct {
 	limit int
 	es    graphql.ExecutableSchema
-	known *lru.LRU[int]
+	known graphql.Cache[int]
 }
 
 var _ interface {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/lexer"
@@ -78,7 +77,7 @@ func limitError(code, format string, args ...any) *gqlerror.Error {
 // query cache passed it and are not looked at again.
 type documentBounds struct {
 	limits GraphQLLimits
-	known  *lru.LRU[*ast.QueryDocument] // the executor's cache of valid documents
+	known  graphql.Cache[*ast.QueryDocument] // the executor's cache of valid documents
 }
 
 // GraphQLLimits bound a GraphQL document before it is parsed and validated,
@@ -135,7 +134,7 @@ func (b *documentBounds) check(query string) *gqlerror.Error {
 	if err := b.checkText(query); err != nil {
 		return err
 	}
-	if n := b.limits.Tokens; n > 0 && tokensOver(query, n) {
+	if n := b.limits.Tokens; n > 0 && countTokens(query, n+1) > n {
 		return limitError(errcode.ParseFailed, "exceeded token limit of %d", n) // the parser's words
 	}
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, b.limits.Tokens)
@@ -165,21 +164,23 @@ func (b *documentBounds) check(query string) *gqlerror.Error {
 	return nil
 }
 
-// tokensOver tells whether query has more than limit tokens (comments not
-// counted, as by the parser). The parser stops at its token limit too, but
-// only after building the syntax tree up to it: 15,000 fields, 5 MB.
-func tokensOver(query string, limit int) bool {
+// countTokens counts the tokens of query (comments not counted, as by the
+// parser) up to stop, or up to a lexical error. The parser stops at its
+// token limit too, but only after building the syntax tree up to it:
+// 15,000 fields, 5 MB.
+func countTokens(query string, stop int) int {
 	lex := lexer.New(&ast.Source{Input: query})
-	for n := 0; n <= limit; {
+	n := 0
+	for n < stop {
 		tok, err := lex.ReadToken()
 		if err != nil || tok.Kind == lexer.EOF {
-			return false // the parser reports the error
+			break
 		}
 		if tok.Kind != lexer.Comment {
 			n++
 		}
 	}
-	return true
+	return n
 }
 
 // nestingDepth is how deeply {, [ and ( nest in a GraphQL document, not
@@ -444,20 +445,17 @@ func capErrors(limit int) graphql.ResponseMiddleware {
 // 480 KB for the standard query); remembered, it costs a copy of the bytes.
 // Only operations without variables whose root fields are all meta fields
 // (__schema, __type, __typename) are remembered, only answers without
-// errors, and at most maxIntrospectionAnswer bytes each.
+// errors.
 type introspectionAnswers struct {
-	known *lru.LRU[json.RawMessage]
+	known *weightedLRU[json.RawMessage]
 }
 
-// At most 8 MiB kept: the standard answer is 480 KB, and any client may
-// send introspection documents of its own to fill the memory.
-const (
-	introspectionAnswersKept = 8
-	maxIntrospectionAnswer   = 1 << 20
-)
-
+// newIntrospectionAnswers keeps at most 8 MiB of answers: the standard one
+// is 480 KB, and any client may send introspection documents of its own.
 func newIntrospectionAnswers() *introspectionAnswers {
-	return &introspectionAnswers{known: lru.New[json.RawMessage](introspectionAnswersKept)}
+	return &introspectionAnswers{known: newWeightedLRU(introspectionCacheBytes, largestIntrospection, func(key string, data json.RawMessage) int {
+		return len(key) + len(data)
+	})}
 }
 
 func (a *introspectionAnswers) around(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
@@ -473,7 +471,7 @@ func (a *introspectionAnswers) around(ctx context.Context, next graphql.Operatio
 	answer := next(ctx)
 	return func(ctx context.Context) *graphql.Response {
 		resp := answer(ctx)
-		if resp != nil && len(resp.Errors) == 0 && resp.Data != nil && len(resp.Data) <= maxIntrospectionAnswer {
+		if resp != nil && len(resp.Errors) == 0 && resp.Data != nil {
 			a.known.Add(ctx, key, resp.Data)
 		}
 		return resp

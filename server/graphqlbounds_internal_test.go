@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -188,5 +189,51 @@ func TestDecodedLengthIsAtMostTheDecodedString(t *testing.T) {
 	n.UnmarshalJSON([]byte(`"\u00e9\ud83d\ude00\n"`))
 	if n < 4 || n > 1+2+4 {
 		t.Errorf("escapes: %d", n)
+	}
+}
+
+func TestWeightedLRUKeepsItsBudget(t *testing.T) {
+	ctx := context.Background()
+	c := newWeightedLRU(1000, 150, textWeight)
+	c.Add(ctx, "big", strings.Repeat("x", 148)) // heavier than the largest entry: not kept
+	if _, ok := c.Get(ctx, "big"); ok {
+		t.Error("an entry over the largest was kept")
+	}
+	for i := range 20 {
+		c.Add(ctx, fmt.Sprintf("k%02d", i), strings.Repeat("x", 97)) // 100 each
+	}
+	if c.used != 1000 {
+		t.Errorf("%d used of 1000", c.used)
+	}
+	if _, ok := c.Get(ctx, "k09"); ok {
+		t.Error("an entry past the budget is still there")
+	}
+	c.Get(ctx, "k10") // read: the next to go is k11
+	c.Add(ctx, "new", strings.Repeat("x", 97))
+	if _, ok := c.Get(ctx, "k10"); !ok {
+		t.Error("a recently read entry was evicted")
+	}
+	if _, ok := c.Get(ctx, "k11"); ok {
+		t.Error("the least recently used entry was kept")
+	}
+	c.Add(ctx, "new", "y") // replaced, and its weight
+	if v, _ := c.Get(ctx, "new"); v != "y" || c.used != 900+4 {
+		t.Errorf("replaced: %q, %d used", v, c.used)
+	}
+
+	// A document weighs its text and its tokens: neither one of 2 MB nor
+	// one of 14,000 tokens is kept; the standard introspection query is.
+	doc := newWeightedLRU(documentCacheBytes, largestCachedDocument, documentWeight)
+	doc.Add(ctx, `{space(spaceId: "`+strings.Repeat("x", 2<<20)+`") {id}}`, nil)
+	doc.Add(ctx, "{"+strings.Repeat("__typename ", 14000)+"}", nil)
+	if doc.used != 0 {
+		t.Errorf("documents of 2 MB, of 14,000 tokens kept (%d bytes)", doc.used)
+	}
+	introspection, err := os.ReadFile("testdata/introspection.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Add(ctx, string(introspection), nil); doc.used == 0 {
+		t.Error("the standard introspection query is not kept")
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
@@ -237,12 +236,13 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(transport.POST{})
-	known := lru.New[*ast.QueryDocument](1000)
+	// Caches weighed by size, not counted (graphqlcache.go).
+	known := newWeightedLRU(documentCacheBytes, largestCachedDocument, documentWeight)
 	h.SetQueryCache(known)
 	if !s.Config.NoIntrospection {
 		h.Use(extension.Introspection{})
 	}
-	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
+	h.Use(extension.AutomaticPersistedQuery{Cache: newWeightedLRU(persistedQueryBytes, largestPersistedQuery, textWeight)})
 	bounds := &documentBounds{limits: s.Config.GraphQLLimits, known: known}
 	s.guardGraphQL(h, bounds)
 	h.SetErrorPresenter(s.presentGraphQLError)
