@@ -46,6 +46,8 @@ func (e *Error) Code() string {
 		return "PRECONDITION_FAILED"
 	case http.StatusRequestEntityTooLarge:
 		return "PAYLOAD_TOO_LARGE"
+	case http.StatusUnsupportedMediaType:
+		return "UNSUPPORTED_MEDIA_TYPE"
 	case http.StatusUnprocessableEntity:
 		return "UNPROCESSABLE"
 	case http.StatusTooManyRequests:

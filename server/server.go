@@ -18,7 +18,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
@@ -67,11 +66,12 @@ type Config struct {
 	// ("*" for any); empty turns CORS off.
 	CORSOrigins []string
 	// GraphQL guardrails; 0 turns a limit off.
-	GraphQLComplexity  int  // largest operation complexity (each field counts 1)
-	GraphQLDepth       int  // deepest selection nesting
-	GraphQLConcurrency int  // resolvers running at once in one operation
-	NoIntrospection    bool // refuse __schema and __type queries
-	NoPlayground       bool // do not serve the playground page
+	GraphQLComplexity  int           // largest operation complexity (each field counts 1)
+	GraphQLDepth       int           // deepest selection nesting
+	GraphQLConcurrency int           // resolvers running at once in one operation
+	GraphQLLimits      GraphQLLimits // bounds of a document before it is parsed and validated
+	NoIntrospection    bool          // refuse __schema and __type queries
+	NoPlayground       bool          // do not serve the playground page
 	Version            string
 	Build              string
 	// Clock replaces time.Now (tests of retention and expiry).
@@ -290,12 +290,15 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(transport.POST{})
-	h.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	// Caches weighed by size, not counted (graphqlcache.go).
+	known := newWeightedLRU(documentCacheBytes, largestCachedDocument, documentWeight)
+	h.SetQueryCache(known)
 	if !s.Config.NoIntrospection {
 		h.Use(extension.Introspection{})
 	}
-	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
-	s.guardGraphQL(h)
+	h.Use(extension.AutomaticPersistedQuery{Cache: newWeightedLRU(persistedQueryBytes, largestPersistedQuery, textWeight)})
+	bounds := &documentBounds{limits: s.Config.GraphQLLimits, known: known}
+	s.guardGraphQL(h, bounds)
 	h.SetErrorPresenter(s.presentGraphQLError)
 	// Read-only tokens: every mutation goes through graph.RequireWrite (the
 	// same check as REST writes) before any of its resolvers runs.
@@ -311,7 +314,8 @@ func (s *Server) graphQLHandler() http.Handler {
 		s.Log.Error("panic in resolver", "request_id", middleware.GetReqID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))
 	})
-	s.fastGQL = newFastGraphQL(h, s.Resolver.Query())
+	h.AroundOperations(newIntrospectionAnswers().around)
+	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError, bounds)
 	h.AroundOperations(s.fastGQL.learn)
 	return s.fastGQL
 }

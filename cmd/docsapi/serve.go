@@ -46,6 +46,13 @@ func serve(args []string) error {
 	gqlComplexity := f.Int("graphql-max-complexity", 1000, "largest GraphQL operation complexity (0: no limit)")
 	gqlDepth := f.Int("graphql-max-depth", 15, "deepest GraphQL selection nesting (0: no limit)")
 	gqlConcurrency := f.Int("graphql-resolver-concurrency", 16, "resolvers one GraphQL operation runs at once (0: no limit)")
+	gqlDocBytes := f.Int("graphql-max-document-bytes", server.DefaultGraphQLMaxDocumentBytes, "largest GraphQL document (query text) in bytes, refused before parsing (0: no limit)")
+	gqlTokens := f.Int("graphql-max-tokens", server.DefaultGraphQLMaxTokens, "most lexical tokens in one GraphQL document; the parser stops there (0: no limit)")
+	gqlNesting := f.Int("graphql-max-nesting", server.DefaultGraphQLMaxNesting, "deepest nesting of {, [ and ( in a GraphQL document, checked before parsing (0: no limit, and a deep enough document overflows the parser's stack)")
+	gqlFields := f.Int("graphql-max-fields", server.DefaultGraphQLMaxFields, "most fields in one GraphQL document, fragments counted at each use, checked before validation (0: no limit)")
+	gqlAliases := f.Int("graphql-max-aliases", server.DefaultGraphQLMaxAliases, "most aliased fields in one GraphQL document, fragments counted at each use (0: no limit)")
+	gqlPairs := f.Int("graphql-max-field-pairs", server.DefaultGraphQLMaxFieldPairs, "most pairs of fields sharing a response key (a repeated field, the same field in several fragments) and of fragments spread together in one GraphQL document, which validation compares pairwise; checked before validation, with --graphql-max-fields (0: no limit)")
+	gqlErrors := f.Int("graphql-max-errors", server.DefaultGraphQLMaxErrors, "most errors listed in one GraphQL answer; the rest are summed up in one more (0: no limit)")
 	gqlIntrospection := f.Bool("graphql-introspection", true, "answer GraphQL introspection queries")
 	gqlPlayground := f.Bool("graphql-playground", true, "serve the GraphQL playground page at /graphql")
 	importMaxPages := f.Int("import-max-pages", importer.DefaultLimits.MaxPages, "pages one website import converts")
@@ -109,6 +116,8 @@ func serve(args []string) error {
 		MetricsAddr: *metricsAddr, RateLimit: *rateLimit, RateLimitAnonymous: *rateLimitAnon, RateLimitWindow: *rateWindow,
 		ClientIPHeader: *clientIPHeader, CORSOrigins: list(*corsOrigins),
 		GraphQLComplexity: *gqlComplexity, GraphQLDepth: *gqlDepth, GraphQLConcurrency: *gqlConcurrency,
+		GraphQLLimits: server.GraphQLLimits{DocumentBytes: *gqlDocBytes, Tokens: *gqlTokens, Nesting: *gqlNesting,
+			Fields: *gqlFields, Aliases: *gqlAliases, FieldPairs: *gqlPairs, Errors: *gqlErrors},
 		NoIntrospection: !*gqlIntrospection, NoPlayground: !*gqlPlayground,
 		ImportMaxPages: *importMaxPages, ImportMaxImages: *importMaxImages, ImportTimeout: *importTimeout,
 		AuditRetention:           time.Duration(*auditRetention) * 24 * time.Hour,
@@ -128,6 +137,9 @@ func serve(args []string) error {
 	}
 	if *openAPIWorkers < 1 || *openAPIJobTimeout <= 0 || *renderCacheBytes < 0 {
 		return errors.New("--openapi-workers must be at least 1, --openapi-job-timeout positive and --render-cache-bytes at least 0")
+	}
+	if l := cfg.GraphQLLimits; l.DocumentBytes < 0 || l.Tokens < 0 || l.Nesting < 0 || l.Fields < 0 || l.Aliases < 0 || l.FieldPairs < 0 || l.Errors < 0 {
+		return errors.New("--graphql-max-document-bytes, --graphql-max-tokens, --graphql-max-nesting, --graphql-max-fields, --graphql-max-aliases, --graphql-max-field-pairs and --graphql-max-errors must be 0 (no limit) or positive")
 	}
 	if *auditRetention < 0 {
 		return errors.New("--audit-retention must be 0 (keep for ever) or a number of days")
@@ -167,6 +179,8 @@ func serve(args []string) error {
 		cfg.MetricsAddr, cfg.RateLimit, cfg.RateLimitAnonymous, cfg.RateLimitWindow, cfg.ClientIPHeader, strings.Join(cfg.CORSOrigins, ","))
 	fmt.Printf("  graphql-max-complexity=%d graphql-max-depth=%d graphql-resolver-concurrency=%d graphql-introspection=%t graphql-playground=%t\n",
 		cfg.GraphQLComplexity, cfg.GraphQLDepth, cfg.GraphQLConcurrency, !cfg.NoIntrospection, !cfg.NoPlayground)
+	fmt.Printf("  graphql-max-document-bytes=%d graphql-max-tokens=%d graphql-max-nesting=%d graphql-max-fields=%d graphql-max-aliases=%d graphql-max-field-pairs=%d graphql-max-errors=%d\n",
+		cfg.GraphQLLimits.DocumentBytes, cfg.GraphQLLimits.Tokens, cfg.GraphQLLimits.Nesting, cfg.GraphQLLimits.Fields, cfg.GraphQLLimits.Aliases, cfg.GraphQLLimits.FieldPairs, cfg.GraphQLLimits.Errors)
 	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s job-lease=%s audit-retention=%d webhook-delivery-retention=%d group-commit=%t\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout, *jobLease, *auditRetention, *webhookRetention, *groupCommit)
 	fmt.Printf("  openapi-workers=%d openapi-job-timeout=%s render-cache-bytes=%d\n", *openAPIWorkers, *openAPIJobTimeout, *renderCacheBytes)
 	fmt.Printf("  memory-limit=%s (%s) request-timeout=%s shutdown-timeout=%s\n", formatBytes(memLimit), memLimitSource, cfg.RequestTimeout, *shutdownTimeout)
