@@ -26,7 +26,7 @@ import (
 // Limits of content written through the API.
 const (
 	maxPageTitle    = 100
-	maxMarkdown     = 1 << 20
+	maxMarkdown     = markdown.MaxBody
 	maxUploadBytes  = 10 << 20
 	maxFileName     = 255
 	maxImportURLLen = 2048
@@ -71,7 +71,7 @@ func (r *Resolver) writeRevision(ctx context.Context, cs contentScope, edit func
 func (r *Resolver) writeRevisionOf(ctx context.Context, cs contentScope, c storage.RevisionChange) (string, error) {
 	c.ID = storage.NewID()
 	ctx = storage.RecordingChange(ctx, storage.PageChanged(cs.Head.OrganizationID, cs.Head.ID, c.ID))
-	c.SpaceID, c.Type, c.Activate, c.Analyzer = cs.Head.ID, "edits", true, r.analyzer()
+	c.SpaceID, c.Type, c.Activate, c.Analyzer = cs.Head.ID, "edits", true, r.analyzerFor(ctx)
 	return r.Store.CreateRevision(ctx, c)
 }
 
@@ -89,7 +89,7 @@ func (r *Resolver) writeRevisionIn(ctx context.Context, cs contentScope, changeR
 	if err != nil {
 		return "", err
 	}
-	c.SpaceID, c.ChangeRequest, c.Author, c.Type, c.Analyzer = cs.Head.ID, cr.ID, caller.UserID, "edits", r.analyzer()
+	c.SpaceID, c.ChangeRequest, c.Author, c.Type, c.Analyzer = cs.Head.ID, cr.ID, caller.UserID, "edits", r.analyzerFor(ctx)
 	rev, err := r.Store.CreateRevision(ctx, c)
 	return rev, changeRequestError(err)
 }
@@ -117,9 +117,22 @@ func checkSlug(slug *string) error {
 	return checkPattern("slug", *slug, slugPattern)
 }
 
+// checkMarkdown checks a body's size, then its shape against markdown's
+// bounds (nesting, links, nodes) in one linear pass, before anything
+// parses it.
 func checkMarkdown(md *string) error {
-	if md != nil && len(*md) > maxMarkdown {
-		return apierr.Invalid("markdown", "must be at most %d bytes", maxMarkdown)
+	if md == nil {
+		return nil
+	}
+	return checkBody("markdown", *md)
+}
+
+func checkBody(field, md string) error {
+	if len(md) > maxMarkdown {
+		return apierr.Invalid(field, "must be at most %d bytes", maxMarkdown)
+	}
+	if err := markdown.Check(md); err != nil {
+		return apierr.Invalid(field, "%s", err)
 	}
 	return nil
 }
@@ -197,6 +210,10 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 	if typ != "document" {
 		page.Markdown = ""
 	}
+	ctx, err := prepareBodies(ctx, page.Markdown)
+	if err != nil {
+		return nil, err
+	}
 	cs, rev, err := r.changePages(ctx, target, func(t storage.PageTree) error {
 		if err := applyPageSettings(t.Files, page, in.Layout, in.Cover, in.Variables); err != nil {
 			return err
@@ -236,6 +253,10 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 			return nil, err
 		}
 		in.Computed = c
+	}
+	ctx, err := prepareBodies(ctx, deref(in.Markdown))
+	if err != nil {
+		return nil, err
 	}
 	cs, rev, err := r.changePages(ctx, target, func(t storage.PageTree) error {
 		p, err := t.Page(pageID)
@@ -427,6 +448,11 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 		}
 		return nil, err
 	}
+	// Parsed here, not under the writer; a client gone by now writes nothing.
+	ctx, err = prepareBodies(ctx, importedBodies(res.Pages, nil)...)
+	if err != nil {
+		return nil, err
+	}
 	rev, err := r.writeRevisionIn(ctx, cs, changeRequestID, storage.RevisionChange{Edit: func(t *storage.Tree) error {
 		for _, f := range res.Files {
 			t.Files = append(t.Files, newFile(f.Name, f.ContentType, f.Data))
@@ -453,6 +479,14 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 		return nil, err
 	}
 	return &model.ImportContentResult{Revision: rev, ImportedResources: res.Imported, TotalResources: res.Total}, nil
+}
+
+// importedBodies appends the bodies of pages and their children to out.
+func importedBodies(pages []*importer.Page, out []string) []string {
+	for _, p := range pages {
+		out = importedBodies(p.Children, append(out, p.Markdown))
+	}
+	return out
 }
 
 // treePages turns imported pages into new tree pages.

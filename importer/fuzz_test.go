@@ -36,7 +36,7 @@ func checkResult(t *testing.T, res *Result, err error, lim Limits) {
 // FuzzZipImport: any bytes as a zip archive.
 func FuzzZipImport(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
-		res, err := Zip(body)
+		res, err := Zip(context.Background(), body)
 		checkResult(t, res, err, Limits{MaxImages: maxZipEntries})
 	})
 }

@@ -12,6 +12,8 @@ import (
 // anything is parsed: a page over a bound is refused on write, and read
 // as plain text (never parsed) if one was stored before the bounds.
 const (
+	// MaxBody bounds one page body in bytes (API writes and imports).
+	MaxBody = 1 << 20
 	// MaxNesting bounds block containers (quotes, list items) nested in one
 	// another; 4 columns of indentation count as one level.
 	MaxNesting = 64
