@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -183,6 +184,9 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 		if kind, _ := in.Target["kind"].(string); kind == "" {
 			return nil, apierr.Invalid("target", "link pages need a content reference {kind, ...}")
 		}
+		if err := r.checkLinkTarget(ctx, in.Target); err != nil {
+			return nil, err
+		}
 	case "computed":
 		c, err := checkComputed(in.Computed)
 		if err != nil {
@@ -221,6 +225,12 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 		parent, err := parentOf(t, in.Parent)
 		if err != nil {
 			return err
+		}
+		if id, _ := in.Target["page"].(string); typ == "link" && id != "" && in.Target["space"] == nil {
+			// A page of this space: of the content being edited.
+			if p, err := t.Page(id); err != nil || p == nil {
+				return cmp.Or[error](err, apierr.Invalid("target.page", "page %q does not exist in the space", id))
+			}
 		}
 		return t.Insert(page, parent, in.Index)
 	})
@@ -362,6 +372,45 @@ func (r *Resolver) deletePage(ctx context.Context, target model.ContentTarget, p
 		return nil, err
 	}
 	return &model.ContentChange{Revision: rev}, nil
+}
+
+// checkLinkTarget resolves the ids a link page's target names for the
+// caller (the tenant rule): a space or collection they cannot see, in
+// their organization or another, and a page of another space that is not
+// in its content, are refused as a 400 naming the field, the same answer
+// as for an id that does not exist. A page of the page's own space is
+// checked in the edit.
+func (r *Resolver) checkLinkTarget(ctx context.Context, target map[string]any) error {
+	ids := func(key string) string { id, _ := target[key].(string); return id }
+	if id := ids("collection"); id != "" {
+		if _, _, err := r.collectionScope(ctx, id, chainOnly); err != nil {
+			return refusedAs(ctx, err, "target.collection", "collection", id)
+		}
+	}
+	spaceID := ids("space")
+	if spaceID == "" {
+		return nil
+	}
+	cs, err := r.contentSpace(ctx, spaceID, false)
+	if err != nil {
+		return refusedAs(ctx, err, "target.space", "space", spaceID)
+	}
+	if id := ids("page"); id != "" {
+		if _, err := r.Store.RevisionPage(ctx, cs.Head.Revision, id, false); err != nil {
+			return refusedAs(ctx, notFoundAs(err, "page"), "target.page", "page", id)
+		}
+	}
+	return nil
+}
+
+// refusedAs turns a refusal to resolve an id (not found, forbidden) into
+// a 400 naming field; other errors (the database's, a client gone) stay.
+func refusedAs(ctx context.Context, err error, field, what, id string) error {
+	var ae *apierr.Error
+	if ctx.Err() != nil || !errors.As(err, &ae) || ae.Status >= 500 {
+		return err
+	}
+	return apierr.Invalid(field, "%s %q does not exist", what, id)
 }
 
 // newFile makes a revision file of bytes, reading image dimensions from
