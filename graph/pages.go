@@ -423,10 +423,10 @@ type analyzer struct {
 	// prepared are the analyses of the bodies a write brings, made before
 	// its transaction (prepareBodies); other bodies (read in the
 	// transaction) come from markdown's cache, parsed there on a miss.
-	prepared  map[string]*markdown.Analysis
-	tree      *storage.Tree
-	byPath    map[string]string
-	byName    map[string]string
+	prepared map[string]*markdown.Analysis
+	tree     *storage.Tree
+	byPath   map[string]string
+	byName   map[string]string
 }
 
 func (r *Resolver) analyzer() *analyzer { return r.analyzerFor(context.Background()) }

@@ -1,9 +1,9 @@
 package importer
 
 import (
-	"context"
 	"archive/zip"
 	"bytes"
+	"context"
 	"io"
 	"net/url"
 	"path"
