@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -101,10 +102,15 @@ var documents = newMemo[json.RawMessage](32 << 20)
 // refKey): refKey must change whenever ref answers differently.
 func DocumentJSON(src, refKey string, ref RefFunc) json.RawMessage {
 	return documents.get(contentKey(src, "/"+refKey), func() (json.RawMessage, int64) {
-		out, err := json.Marshal(ToDocument(src, ref))
-		if err != nil {
+		// Unescaped HTML, as the API's encoders write (each escapes again
+		// as it wants when it copies this in).
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(ToDocument(src, ref)); err != nil {
 			panic(err) // the document is made of strings, maps and slices
 		}
+		out := json.RawMessage(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 		return out, int64(len(out))
 	})
 }
