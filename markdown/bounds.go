@@ -20,10 +20,10 @@ const (
 	// MaxLinks bounds the links and images of one body (`](`, `][`).
 	MaxLinks = 10_000
 	// MaxNodes bounds the nodes one body may make, estimated as its lines
-	// plus its inline delimiters ([ ] ! * _ ~ ` < & | \ and ://): its
-	// document (about 70 bytes of JSON and 1 KB of work a node) stays
-	// under 10 MB and a few hundred milliseconds.
-	MaxNodes = 100_000
+	// plus its inline delimiters ([ ] ! * _ ~ ` < & | \ and ://) outside
+	// fenced code: its document (about 400 bytes of memory and 100 of
+	// JSON a node) stays under 25 MB and a few hundred milliseconds.
+	MaxNodes = 50_000
 	// MaxLinkScan bounds the bytes the link parser would scan for
 	// destinations: each `](` costs the length of the text after it up to
 	// the next space (the next > or line end after `](<`).
@@ -53,6 +53,7 @@ func (e *LimitError) Error() string {
 // reads src once and allocates nothing; it stops at the first excess.
 func Check(src string) error {
 	var links, nodes, scan int
+	var fence codeFence
 	for len(src) > 0 {
 		line := src
 		if i := strings.IndexByte(src, '\n'); i >= 0 {
@@ -61,8 +62,25 @@ func Check(src string) error {
 			src = ""
 		}
 		nodes++
-		if d := lineNesting(line); d > MaxNesting {
+		d, content := lineNesting(line)
+		if d > MaxNesting {
 			return &LimitError{Limit: "nesting", Max: MaxNesting, Found: d}
+		}
+		// The lines of a fenced code block are text: their marks make no
+		// nodes (code-heavy pages are not refused for their * and _).
+		if fence.open(line) {
+			if len(line) >= fence.col && fence.closes(line[fence.col:]) {
+				fence = codeFence{}
+			}
+			if nodes > MaxNodes {
+				return &LimitError{Limit: "nodes", Max: MaxNodes, Found: nodes}
+			}
+			continue
+		}
+		fence = codeFence{}
+		if run := fenceRun(line[content:]); run != "" {
+			fence = codeFence{prefix: line[:content], col: content, run: run}
+			continue
 		}
 		// pending counts the `](` of the current space-free run and
 		// starts sums their offsets: at the run's end each costs the
@@ -116,10 +134,11 @@ func Check(src string) error {
 
 // lineNesting estimates the containers a line opens or continues: its
 // quote markers and list markers at the start, and a level per 4 columns
-// of indentation before and between them. Blank lines nest nothing.
-func lineNesting(line string) int {
-	depth, cols := 0, 0
-	for i := 0; i < len(line); {
+// of indentation before and between them (blank lines nest nothing). It
+// also returns where the line's content starts.
+func lineNesting(line string) (depth, content int) {
+	cols, i := 0, 0
+	for i < len(line) {
 		switch c := line[i]; {
 		case c == ' ':
 			cols++
@@ -146,13 +165,66 @@ func lineNesting(line string) int {
 				i = j + 2
 				continue
 			}
-			return depth + cols/4
+			return depth + cols/4, i
 		default:
-			return depth + cols/4
+			return depth + cols/4, i
 		}
 	}
 	if depth == 0 {
-		return 0 // blank: indentation alone nests nothing
+		return 0, i // blank: indentation alone nests nothing
 	}
-	return depth + cols/4
+	return depth + cols/4, i
+}
+
+// codeFence is an open fenced code block: the container prefix of its
+// opening line (up to col, where its run of ` or ~ starts) and that run.
+type codeFence struct {
+	prefix string
+	col    int
+	run    string
+}
+
+// open tells whether line continues the fence: blank, or continuing its
+// containers (the opening's quote markers in place, spaces under its
+// list markers). A line that does not closes the containers, and the
+// fence with them: it is read as Markdown again.
+func (f codeFence) open(line string) bool {
+	if f.run == "" {
+		return false
+	}
+	if strings.TrimSpace(line) == "" {
+		return true
+	}
+	if len(line) < f.col {
+		return false
+	}
+	for i := 0; i < f.col; i++ {
+		switch p, c := f.prefix[i], line[i]; {
+		case p == '>' && c != '>', p != '>' && c != ' ' && c != '\t':
+			return false
+		}
+	}
+	return true
+}
+
+// closes tells whether content (after the containers) is the fence's
+// closing line: a run of its character at least as long, then spaces.
+func (f codeFence) closes(content string) bool {
+	content = strings.TrimLeft(content, " ")
+	rest := strings.TrimLeft(content, f.run[:1])
+	return len(content)-len(rest) >= len(f.run) && strings.TrimSpace(rest) == ""
+}
+
+// fenceRun is the run of ` or ~ (3 or more) that opens a fenced code
+// block at the start of content, or "".
+func fenceRun(content string) string {
+	content = strings.TrimLeft(content, " ")
+	if len(content) < 3 || content[0] != '`' && content[0] != '~' {
+		return ""
+	}
+	n := len(content) - len(strings.TrimLeft(content, content[:1]))
+	if n < 3 || content[0] == '`' && strings.Contains(content[n:], "`") {
+		return ""
+	}
+	return content[:n]
 }

@@ -123,9 +123,13 @@ type builder struct {
 
 func (b *builder) key() string { b.n++; return "k" + strconv.Itoa(b.n) }
 
+// noData is the data of every block without any: one map, never written
+// (a map a block was most of a small document's memory).
+var noData = map[string]any{}
+
 func (b *builder) newBlock(typ string, data map[string]any, nodes ...*Node) *Node {
 	if data == nil {
-		data = map[string]any{}
+		data = noData
 	}
 	if nodes == nil {
 		nodes = []*Node{}
@@ -157,22 +161,22 @@ func (b *builder) block(n ast.Node) *Node {
 		}
 		var items []*Node
 		for it := v.FirstChild(); it != nil; it = it.NextSibling() {
-			data := map[string]any{}
+			var data map[string]any
 			if cb := checkbox(it); cb != nil {
-				data["checked"] = cb.IsChecked
+				data = map[string]any{"checked": cb.IsChecked}
 			}
 			items = append(items, b.newBlock("list-item", data, b.children(it)...))
 		}
-		data := map[string]any{}
+		var data map[string]any
 		if v.IsOrdered() && v.Start != 1 {
-			data["start"] = v.Start
+			data = map[string]any{"start": v.Start}
 		}
 		return b.newBlock(typ, data, items...)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		data := map[string]any{}
+		var data map[string]any
 		if f, ok := v.(*ast.FencedCodeBlock); ok {
 			if lang := string(f.Language(b.src)); lang != "" {
-				data["syntax"] = lang
+				data = map[string]any{"syntax": lang}
 			}
 		}
 		var lines []*Node
