@@ -29,6 +29,7 @@ type memoEntry[V any] struct {
 type memoCall[V any] struct {
 	done chan struct{}
 	val  V
+	ok   bool // compute returned (did not panic)
 }
 
 func newMemo[V any](capacity int64) *memo[V] {
@@ -47,6 +48,10 @@ func (m *memo[V]) get(key string, compute func() (V, int64)) V {
 	if c, ok := m.running[key]; ok {
 		m.mu.Unlock()
 		<-c.done
+		if !c.ok {
+			v, _ := compute() // its panic is this caller's too
+			return v
+		}
 		return c.val
 	}
 	c := &memoCall[V]{done: make(chan struct{})}
@@ -69,9 +74,10 @@ func (m *memo[V]) get(key string, compute func() (V, int64)) V {
 			}
 		}
 		m.mu.Unlock()
-		close(c.done) // also when compute panics: the waiters get the zero value
+		close(c.done) // also when compute panics: the waiters compute themselves
 	}()
 	c.val, cost = compute()
+	c.ok = true
 	return c.val
 }
 

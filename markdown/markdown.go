@@ -33,7 +33,8 @@ type Link struct {
 // Analysis is what a write needs of a body: its links, its search
 // sections and its title, read from one parse. Err is the bound the body
 // exceeds (*LimitError): such a body is not parsed; it has no links, no
-// title and one section of its raw text.
+// title and one section of its raw text. Analyses are shared between
+// callers: their slices are read, never modified.
 type Analysis struct {
 	Links    []Link
 	Sections []Section
