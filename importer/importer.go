@@ -114,6 +114,9 @@ func Import(ctx context.Context, f Fetcher, source, rawURL string, lim Limits) (
 	var out *Result
 	switch source {
 	case "markdown":
+		if len(res.Body) > markdown.MaxBody { // before any copy of a body this large
+			return nil, badContent("the Markdown file is %d bytes; a page holds at most %d", len(res.Body), markdown.MaxBody)
+		}
 		if err := checkBody("the Markdown file", string(res.Body)); err != nil {
 			return nil, err
 		}
