@@ -50,7 +50,7 @@ var analyses = newMemo[*Analysis](32 << 20)
 func Analyze(src string) *Analysis {
 	return analyses.get(contentKey(src, ""), func() (*Analysis, int64) {
 		a := analyze(src)
-		cost := int64(len(src)) + 1024
+		cost := 2*int64(len(src)) + 1024 // the sections hold the text again
 		for _, l := range a.Links {
 			cost += int64(len(l.Dest)+len(l.Text)) + 64
 		}
