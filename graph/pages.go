@@ -2,11 +2,14 @@ package graph
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/url"
 	"path"
 	"strings"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/golang-jwt/jwt/v5"
 
 	"docsapi/apierr"
@@ -212,16 +215,42 @@ func (r *Resolver) pageTreeInto(spaceID string, pages []storage.ContentPage, byI
 }
 
 // withBody adds the body of a document page in format (markdown default).
+// The document comes from markdown's cache: built once per page content
+// and file references, not per read.
 func (r *Resolver) withBody(m *model.RevisionPage, p storage.ContentPage, format *model.PageFormat, files []storage.File) {
 	if p.Type != "document" {
 		return
 	}
 	if format != nil && *format == "document" {
-		m.Document = markdown.ToDocument(p.Markdown, refResolver(files))
+		m.Document = markdown.DocumentJSON(p.Markdown, filesKey(files), refResolver(files))
 		return
 	}
 	md := p.Markdown
 	m.Markdown = &md
+}
+
+// filesKey names the file references refResolver(files) makes: a document
+// is rebuilt when a file it may name is added, renamed or replaced.
+func filesKey(files []storage.File) string {
+	h := sha256.New()
+	for _, f := range files {
+		h.Write([]byte(f.ID + "\x00" + f.Name + "\x00"))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// selected tells whether the GraphQL field being resolved selects field
+// (REST calls, outside any GraphQL field, want everything).
+func selected(ctx context.Context, field string) bool {
+	if graphql.GetFieldContext(ctx) == nil || graphql.GetOperationContext(ctx) == nil {
+		return true
+	}
+	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
+		if f.Name == field {
+			return true
+		}
+	}
+	return false
 }
 
 // refResolver maps a document link destination to a content reference:
@@ -391,12 +420,53 @@ func (r *Resolver) backlinks(ctx context.Context, spaceID string, changeRequestI
 // are built once, on the first link to resolve.
 type analyzer struct {
 	publicURL string
-	tree      *storage.Tree
-	byPath    map[string]string
-	byName    map[string]string
+	// prepared are the analyses of the bodies a write brings, made before
+	// its transaction (prepareBodies); other bodies (read in the
+	// transaction) come from markdown's cache, parsed there on a miss.
+	prepared map[string]*markdown.Analysis
+	tree     *storage.Tree
+	byPath   map[string]string
+	byName   map[string]string
 }
 
-func (r *Resolver) analyzer() *analyzer { return &analyzer{publicURL: r.Config.PublicURL} }
+func (r *Resolver) analyzer() *analyzer { return r.analyzerFor(context.Background()) }
+
+// analyzerFor is the analyzer of a write whose bodies prepareBodies
+// analyzed in ctx.
+func (r *Resolver) analyzerFor(ctx context.Context) *analyzer {
+	a, _ := ctx.Value(preparedKey{}).(map[string]*markdown.Analysis)
+	return &analyzer{publicURL: r.Config.PublicURL, prepared: a}
+}
+
+type preparedKey struct{}
+
+// prepareBodies parses the bodies a write brings before its transaction
+// (the single writer must not wait on Markdown parsing) and carries the
+// analyses in ctx to the analyzer of the write.
+func prepareBodies(ctx context.Context, bodies ...string) (context.Context, error) {
+	prepared, _ := ctx.Value(preparedKey{}).(map[string]*markdown.Analysis)
+	next := make(map[string]*markdown.Analysis, len(prepared)+len(bodies))
+	for k, v := range prepared {
+		next[k] = v
+	}
+	for _, b := range bodies {
+		if err := ctx.Err(); err != nil {
+			return ctx, err
+		}
+		if b != "" && next[b] == nil {
+			next[b] = markdown.Analyze(b)
+		}
+	}
+	return context.WithValue(ctx, preparedKey{}, next), nil
+}
+
+// analysis is the analysis of a body: prepared, else markdown's cache.
+func (a *analyzer) analysis(body string) *markdown.Analysis {
+	if an := a.prepared[body]; an != nil {
+		return an
+	}
+	return markdown.Analyze(body)
+}
 
 // indexes returns the page-path and file-name indexes of t.
 func (a *analyzer) indexes(t *storage.Tree) (byPath, byName map[string]string) {
@@ -418,7 +488,7 @@ func (a *analyzer) indexes(t *storage.Tree) (byPath, byName map[string]string) {
 // Sections: the text before the first heading is titled with the page title.
 func (a *analyzer) Sections(p *storage.TreePage) []storage.SearchSection {
 	var out []storage.SearchSection
-	secs := markdown.Sections(p.Markdown)
+	secs := a.analysis(p.Markdown).Sections
 	if len(secs) == 0 || secs[0].Title != "" {
 		out = append(out, storage.SearchSection{Title: p.Title, Body: p.Meta.Description})
 	}
@@ -439,7 +509,7 @@ func (a *analyzer) Sections(p *storage.TreePage) []storage.SearchSection {
 // README/index names are understood). Pure anchors are not links.
 func (a *analyzer) Links(p *storage.TreePage, t *storage.Tree) []storage.PageLink {
 	var out []storage.PageLink
-	for _, l := range markdown.Links(p.Markdown) {
+	for _, l := range a.analysis(p.Markdown).Links {
 		dest := strings.TrimSpace(l.Dest)
 		if dest == "" || strings.HasPrefix(dest, "#") {
 			continue

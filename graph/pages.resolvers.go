@@ -98,15 +98,18 @@ func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *s
 		return nil, notFoundAs(err, "page")
 	}
 	m := r.pageModel(spaceID, p)
-	var files []storage.File
-	if format != nil && *format == "document" {
-		if files, err = r.Store.RevisionFiles(ctx, rev.ID); err != nil {
+	// A document is built only for a query that selects it.
+	if format == nil || *format != "document" || selected(ctx, "document") {
+		var files []storage.File
+		if format != nil && *format == "document" {
+			if files, err = r.Store.RevisionFiles(ctx, rev.ID); err != nil {
+				return nil, err
+			}
+		}
+		r.withBody(m, p, format, files)
+		if err := r.withComputedBody(ctx, cs.Head.OrganizationID, m, p, format, files, computed); err != nil {
 			return nil, err
 		}
-	}
-	r.withBody(m, p, format, files)
-	if err := r.withComputedBody(ctx, cs.Head.OrganizationID, m, p, format, files, computed); err != nil {
-		return nil, err
 	}
 	if p.Type != "link" {
 		children, err := r.Store.PageChildren(ctx, rev.ID, p.ID)

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -26,7 +27,7 @@ import (
 // Limits of content written through the API.
 const (
 	maxPageTitle    = 100
-	maxMarkdown     = 1 << 20
+	maxMarkdown     = markdown.MaxBody
 	maxUploadBytes  = 10 << 20
 	maxFileName     = 255
 	maxImportURLLen = 2048
@@ -74,7 +75,7 @@ func (r *Resolver) writeRevision(ctx context.Context, cs contentScope, edit func
 func (r *Resolver) writeRevisionOf(ctx context.Context, cs contentScope, c storage.RevisionChange) (string, error) {
 	c.ID = storage.NewID()
 	ctx = storage.RecordingChange(ctx, storage.PageChanged(cs.Head.OrganizationID, cs.Head.ID, c.ID))
-	c.SpaceID, c.Type, c.Activate, c.Analyzer = cs.Head.ID, "edits", true, r.analyzer()
+	c.SpaceID, c.Type, c.Activate, c.Analyzer = cs.Head.ID, "edits", true, r.analyzerFor(ctx)
 	return r.Store.CreateRevision(ctx, c)
 }
 
@@ -92,7 +93,7 @@ func (r *Resolver) writeRevisionIn(ctx context.Context, cs contentScope, changeR
 	if err != nil {
 		return "", err
 	}
-	c.SpaceID, c.ChangeRequest, c.Author, c.Type, c.Analyzer = cs.Head.ID, cr.ID, caller.UserID, "edits", r.analyzer()
+	c.SpaceID, c.ChangeRequest, c.Author, c.Type, c.Analyzer = cs.Head.ID, cr.ID, caller.UserID, "edits", r.analyzerFor(ctx)
 	rev, err := r.Store.CreateRevision(ctx, c)
 	return rev, changeRequestError(err)
 }
@@ -120,9 +121,22 @@ func checkSlug(slug *string) error {
 	return checkPattern("slug", *slug, slugPattern)
 }
 
+// checkMarkdown checks a body's size, then its shape against markdown's
+// bounds (nesting, links, nodes) in one linear pass, before anything
+// parses it.
 func checkMarkdown(md *string) error {
-	if md != nil && len(*md) > maxMarkdown {
-		return apierr.Invalid("markdown", "must be at most %d bytes", maxMarkdown)
+	if md == nil {
+		return nil
+	}
+	return checkBody("markdown", *md)
+}
+
+func checkBody(field, md string) error {
+	if len(md) > maxMarkdown {
+		return apierr.Invalid(field, "must be at most %d bytes", maxMarkdown)
+	}
+	if err := markdown.Check(md); err != nil {
+		return apierr.Invalid(field, "%s", err)
 	}
 	return nil
 }
@@ -173,6 +187,9 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 		if kind, _ := in.Target["kind"].(string); kind == "" {
 			return nil, apierr.Invalid("target", "link pages need a content reference {kind, ...}")
 		}
+		if err := r.checkLinkTarget(ctx, in.Target); err != nil {
+			return nil, err
+		}
 	case "computed":
 		c, err := checkComputed(in.Computed)
 		if err != nil {
@@ -200,6 +217,10 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 	if typ != "document" {
 		page.Markdown = ""
 	}
+	ctx, err := prepareBodies(ctx, page.Markdown)
+	if err != nil {
+		return nil, err
+	}
 	cs, rev, err := r.changePages(ctx, target, func(t storage.PageTree) error {
 		if err := applyPageSettings(t.Files, page, in.Layout, in.Cover, in.Variables); err != nil {
 			return err
@@ -207,6 +228,12 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 		parent, err := parentOf(t, in.Parent)
 		if err != nil {
 			return err
+		}
+		if id, _ := in.Target["page"].(string); typ == "link" && id != "" && in.Target["space"] == nil {
+			// A page of this space: of the content being edited.
+			if p, err := t.Page(id); err != nil || p == nil {
+				return cmp.Or[error](err, apierr.Invalid("target.page", "page %q does not exist in the space", id))
+			}
 		}
 		return t.Insert(page, parent, in.Index)
 	})
@@ -239,6 +266,10 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 			return nil, err
 		}
 		in.Computed = c
+	}
+	ctx, err := prepareBodies(ctx, deref(in.Markdown))
+	if err != nil {
+		return nil, err
 	}
 	cs, rev, err := r.changePages(ctx, target, func(t storage.PageTree) error {
 		p, err := t.Page(pageID)
@@ -346,6 +377,45 @@ func (r *Resolver) deletePage(ctx context.Context, target model.ContentTarget, p
 	return &model.ContentChange{Revision: rev}, nil
 }
 
+// checkLinkTarget resolves the ids a link page's target names for the
+// caller (the tenant rule): a space or collection they cannot see, in
+// their organization or another, and a page of another space that is not
+// in its content, are refused as a 400 naming the field, the same answer
+// as for an id that does not exist. A page of the page's own space is
+// checked in the edit.
+func (r *Resolver) checkLinkTarget(ctx context.Context, target map[string]any) error {
+	ids := func(key string) string { id, _ := target[key].(string); return id }
+	if id := ids("collection"); id != "" {
+		if _, _, err := r.collectionScope(ctx, id, chainOnly); err != nil {
+			return refusedAs(ctx, err, "target.collection", "collection", id)
+		}
+	}
+	spaceID := ids("space")
+	if spaceID == "" {
+		return nil
+	}
+	cs, err := r.contentSpace(ctx, spaceID, false)
+	if err != nil {
+		return refusedAs(ctx, err, "target.space", "space", spaceID)
+	}
+	if id := ids("page"); id != "" {
+		if _, err := r.Store.RevisionPage(ctx, cs.Head.Revision, id, false); err != nil {
+			return refusedAs(ctx, notFoundAs(err, "page"), "target.page", "page", id)
+		}
+	}
+	return nil
+}
+
+// refusedAs turns a refusal to resolve an id (not found, forbidden) into
+// a 400 naming field; other errors (the database's, a client gone) stay.
+func refusedAs(ctx context.Context, err error, field, what, id string) error {
+	var ae *apierr.Error
+	if ctx.Err() != nil || !errors.As(err, &ae) || ae.Status >= 500 {
+		return err
+	}
+	return apierr.Invalid(field, "%s %q does not exist", what, id)
+}
+
 // newFile makes a revision file of bytes, reading image dimensions from
 // the image itself.
 func newFile(name, contentType string, data []byte) *storage.File {
@@ -430,6 +500,11 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 		}
 		return nil, err
 	}
+	// Parsed here, not under the writer; a client gone by now writes nothing.
+	ctx, err = prepareBodies(ctx, importedBodies(res.Pages, nil)...)
+	if err != nil {
+		return nil, err
+	}
 	rev, err := r.writeRevisionIn(ctx, cs, changeRequestID, storage.RevisionChange{Edit: func(t *storage.Tree) error {
 		for _, f := range res.Files {
 			t.Files = append(t.Files, newFile(f.Name, f.ContentType, f.Data))
@@ -456,6 +531,14 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 		return nil, err
 	}
 	return &model.ImportContentResult{Revision: rev, ImportedResources: res.Imported, TotalResources: res.Total}, nil
+}
+
+// importedBodies appends the bodies of pages and their children to out.
+func importedBodies(pages []*importer.Page, out []string) []string {
+	for _, p := range pages {
+		out = importedBodies(p.Children, append(out, p.Markdown))
+	}
+	return out
 }
 
 // treePages turns imported pages into new tree pages.

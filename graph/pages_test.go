@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"docsapi/storage"
@@ -56,5 +58,31 @@ func TestPageSettingsReadFilesOnlyForACover(t *testing.T) {
 	cover = map[string]any{"ref": map[string]any{"kind": "file", "file": "missing"}}
 	if err := applyPageSettings(files, p, nil, cover, nil); err == nil {
 		t.Fatal("a cover naming no file of the revision was accepted")
+	}
+}
+
+// TestBodiesPreparedBeforeTheWrite: the analyses prepareBodies makes
+// (before the write transaction) are the ones the write's analyzer uses,
+// so nothing is parsed under the writer; a body over the bounds is
+// analyzed without parsing (no links).
+func TestBodiesPreparedBeforeTheWrite(t *testing.T) {
+	body, hostile := "# T\n\n[a](b.md)\n", strings.Repeat(">", 1000)+" x"
+	ctx, err := prepareBodies(context.Background(), body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ = prepareBodies(ctx, hostile) // a second preparation keeps the first
+	r := &Resolver{}
+	an := r.analyzerFor(ctx)
+	if len(an.prepared) != 2 || an.analysis(body) != an.prepared[body] || an.analysis(hostile) != an.prepared[hostile] {
+		t.Fatalf("prepared: %v", an.prepared)
+	}
+	if links := an.Links(&storage.TreePage{ContentPage: storage.ContentPage{Markdown: hostile}}, &storage.Tree{}); links != nil {
+		t.Fatalf("links of a body over the bounds: %v", links)
+	}
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := prepareBodies(canceled, body); err == nil {
+		t.Fatal("prepared for a client that left")
 	}
 }

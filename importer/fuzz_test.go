@@ -1,10 +1,16 @@
 package importer
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"strings"
 	"testing"
 	"time"
+
+	"docsapi/internal/costcheck"
 )
 
 // checkResult: an import either fails with bad content or gives pages and
@@ -33,23 +39,69 @@ func checkResult(t *testing.T, res *Result, err error, lim Limits) {
 	walk(res.Pages)
 }
 
-// FuzzZipImport: any bytes as a zip archive.
+// FuzzZipImport: any bytes as a zip archive, converted in time and memory
+// in proportion to the archive's declared size (bounded by maxZipTotal).
 func FuzzZipImport(f *testing.F) {
+	f.Add(zipBytes(map[string]string{"deep.md": strings.Repeat("> ", 3000) + "x", "links.md": strings.Repeat("[a](", 3000)}))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		res, err := Zip(body)
+		var res *Result
+		var err error
+		costcheck.Linear(t, "zip import", len(body)+unzippedSize(body), func() { res, err = Zip(context.Background(), body) })
 		checkResult(t, res, err, Limits{MaxImages: maxZipEntries})
 	})
 }
 
 // FuzzHTMLImport: any bytes as an HTML page, its images fetched from a
-// fake site (no network).
+// fake site (no network), converted in time and memory in proportion to
+// the page.
 func FuzzHTMLImport(f *testing.F) {
+	for _, seed := range []string{strings.Repeat("[", 20000), strings.Repeat("<blockquote>", 600) + "x", strings.Repeat("<p>a[b](c", 2000)} {
+		f.Add([]byte(seed))
+	}
 	site := fuzzSite()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		lim := Limits{MaxImages: 3, MaxPages: 5, Timeout: time.Second}
-		res, err := HTML(context.Background(), site, &Resource{URL: "https://docs.example/", ContentType: "text/html", Body: body}, lim)
+		var res *Result
+		var err error
+		costcheck.Linear(t, "HTML import", len(body), func() {
+			res, err = HTML(context.Background(), site, &Resource{URL: "https://docs.example/", ContentType: "text/html", Body: body}, lim)
+		})
 		checkResult(t, res, err, lim)
 	})
+}
+
+// zipBytes is an archive of entries.
+func zipBytes(entries map[string]string) []byte {
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for name, body := range entries {
+		w, _ := zw.Create(name)
+		w.Write([]byte(body))
+	}
+	zw.Close()
+	return b.Bytes()
+}
+
+// unzippedSize is what an archive's entries hold uncompressed (read, not
+// as declared: headers may lie), as far as Zip would read (0 for what is
+// no archive).
+func unzippedSize(body []byte) int {
+	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, f := range zr.File {
+		if rc, err := f.Open(); err == nil {
+			read, _ := io.Copy(io.Discard, io.LimitReader(rc, maxZipEntry+1))
+			rc.Close()
+			n += read
+		}
+		if n > maxZipTotal {
+			break
+		}
+	}
+	return int(n)
 }
 
 // FuzzWebsiteImport: a crawl whose start page is the input and whose other

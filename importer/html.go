@@ -31,7 +31,7 @@ const maxHTMLDocument = 5 << 20
 // parseHTML converts the main content of an HTML document (<main>, else
 // <article>, else <body>) to Markdown with absolute links, and lists its
 // same-origin links.
-func parseHTML(body []byte, pageURL string) (*htmlPage, error) {
+func parseHTML(ctx context.Context, body []byte, pageURL string) (*htmlPage, error) {
 	if len(body) > maxHTMLDocument {
 		return nil, badContent("the HTML document is %d bytes; at most %d are imported", len(body), maxHTMLDocument)
 	}
@@ -86,6 +86,9 @@ func parseHTML(body []byte, pageURL string) (*htmlPage, error) {
 		}
 	}
 	walk(doc)
+	if err := checkHTMLShape(doc); err != nil {
+		return nil, err
+	}
 	content := main
 	if content == nil {
 		content = article
@@ -101,12 +104,36 @@ func parseHTML(body []byte, pageURL string) (*htmlPage, error) {
 			hp.title = t
 		}
 	}
-	out, err := htmltomarkdown.ConvertNode(content, converter.WithDomain(base.String()))
+	out, err := htmltomarkdown.ConvertNode(content, converter.WithDomain(base.String()), converter.WithContext(ctx))
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, badContent("converting HTML: %v", err)
 	}
 	hp.markdown = markdown.StripTitle(string(out), hp.title)
-	return hp, nil
+	return hp, checkBody("the converted page", hp.markdown)
+}
+
+// checkHTMLShape bounds a parsed document before it is converted (the
+// parser itself stops at 512 open elements): its nodes by markdown's node
+// bound, and the [ of its text by the link bound (the converter looks
+// ahead from each [ for a link: quadratic in their number).
+func checkHTMLShape(doc *html.Node) error {
+	nodes, brackets := 0, 0
+	for n := range doc.Descendants() {
+		nodes++
+		if n.Type == html.TextNode {
+			brackets += strings.Count(n.Data, "[")
+		}
+		if nodes > markdown.MaxNodes {
+			return badContent("the HTML document has more than %d nodes; at most %d are imported", markdown.MaxNodes, markdown.MaxNodes)
+		}
+		if brackets > markdown.MaxLinks {
+			return badContent("the HTML document's text has more than %d [ characters; at most %d are imported", markdown.MaxLinks, markdown.MaxLinks)
+		}
+	}
+	return nil
 }
 
 func first(cur, n *html.Node) *html.Node {
@@ -142,7 +169,7 @@ func textOf(n *html.Node) string {
 
 // HTML converts one fetched HTML page, importing its images as files.
 func HTML(ctx context.Context, f Fetcher, res *Resource, lim Limits) (*Result, error) {
-	hp, err := parseHTML(res.Body, res.URL)
+	hp, err := parseHTML(ctx, res.Body, res.URL)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +215,7 @@ func Website(ctx context.Context, f Fetcher, start string, lim Limits) (*Result,
 		if !strings.Contains(res.ContentType, "html") {
 			continue
 		}
-		hp, err := parseHTML(res.Body, res.URL)
+		hp, err := parseHTML(ctx, res.Body, res.URL)
 		if err != nil {
 			continue
 		}
@@ -299,8 +326,9 @@ type imageImporter struct {
 }
 
 func (im *imageImporter) rewrite(ctx context.Context, src string) string {
+	repl := map[string]string{}
 	for _, l := range markdown.Links(src) {
-		if !l.Image || !strings.HasPrefix(l.Dest, "http") {
+		if !l.Image || !strings.HasPrefix(l.Dest, "http") || ctx.Err() != nil {
 			continue
 		}
 		name, ok := im.seen[l.Dest]
@@ -321,25 +349,26 @@ func (im *imageImporter) rewrite(ctx context.Context, src string) string {
 			im.res.Imported++
 		}
 		if name != "" {
-			src = strings.ReplaceAll(src, "]("+l.Dest, "]("+name)
+			repl["]("+l.Dest] = "](" + name
 		}
 	}
-	return src
+	return replaceAll(src, repl)
 }
 
 // rewriteAbsolute replaces absolute link destinations for which fn answers.
 func rewriteAbsolute(src string, fn func(dest string) (string, bool)) string {
-	done := map[string]bool{}
+	repl := map[string]string{}
 	for _, l := range markdown.Links(src) {
-		if l.Image || done[l.Dest] || !strings.HasPrefix(l.Dest, "http") {
+		key := "](" + l.Dest + ")"
+		if _, done := repl[key]; done || l.Image || !strings.HasPrefix(l.Dest, "http") {
 			continue
 		}
-		done[l.Dest] = true
-		if repl, ok := fn(l.Dest); ok {
-			src = strings.ReplaceAll(src, "]("+l.Dest+")", "]("+repl+")")
+		repl[key] = key // seen: asked once
+		if r, ok := fn(l.Dest); ok {
+			repl[key] = "](" + r + ")"
 		}
 	}
-	return src
+	return replaceAll(src, repl)
 }
 
 func orDefault(s, d string) string {

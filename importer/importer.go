@@ -5,12 +5,14 @@
 package importer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"mime"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -109,14 +111,58 @@ func Import(ctx context.Context, f Fetcher, source, rawURL string, lim Limits) (
 	if err != nil {
 		return nil, err
 	}
+	var out *Result
 	switch source {
 	case "markdown":
-		return Markdown(res.Body, nameOf(res.URL)), nil
+		if len(res.Body) > markdown.MaxBody { // before any copy of a body this large
+			return nil, badContent("the Markdown file is %d bytes; a page holds at most %d", len(res.Body), markdown.MaxBody)
+		}
+		if err := checkBody("the Markdown file", string(res.Body)); err != nil {
+			return nil, err
+		}
+		out = Markdown(res.Body, nameOf(res.URL))
 	case "zip":
-		return Zip(res.Body)
+		out, err = Zip(ctx, res.Body)
 	default:
-		return HTML(ctx, f, res, lim)
+		out, err = HTML(ctx, f, res, lim)
 	}
+	if err != nil {
+		return nil, err
+	}
+	// The client may have left or the deadline passed while converting:
+	// nothing is written then.
+	return out, ctx.Err()
+}
+
+// checkBody refuses a page body the API would refuse (over the size or
+// markdown's bounds), before anything parses it; what names the body.
+func checkBody(what, src string) error {
+	if len(src) > markdown.MaxBody {
+		return badContent("%s is %d bytes; a page holds at most %d", what, len(src), markdown.MaxBody)
+	}
+	if err := markdown.Check(src); err != nil {
+		return badContent("%s %s", what, err)
+	}
+	return nil
+}
+
+// replaceAll makes the replacements (old to new) in one pass over src,
+// the longest match first: a strings.ReplaceAll per link costs the whole
+// text per link.
+func replaceAll(src string, repl map[string]string) string {
+	if len(repl) == 0 {
+		return src
+	}
+	olds := make([]string, 0, len(repl))
+	for old := range repl {
+		olds = append(olds, old)
+	}
+	slices.SortFunc(olds, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	pairs := make([]string, 0, 2*len(olds))
+	for _, old := range olds {
+		pairs = append(pairs, old, repl[old])
+	}
+	return strings.NewReplacer(pairs...).Replace(src)
 }
 
 // Markdown makes one page of a Markdown file; its first level-1 heading

@@ -132,7 +132,7 @@ func TestZipUnescapesLinkDestinations(t *testing.T) {
 		w.Write([]byte(body))
 	}
 	zw.Close()
-	res, err := Zip(b.Bytes())
+	res, err := Zip(context.Background(), b.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,14 +53,14 @@ func TestZipLimits(t *testing.T) {
 		"too large in all":  bomb,
 		"one entry too big": {"big.md": strings.Repeat("a", int(maxZipEntry)+1)},
 	} {
-		_, err := Zip(zipOf(t, entries))
+		_, err := Zip(context.Background(), zipOf(t, entries))
 		var bad *Error
 		if !errors.As(err, &bad) {
 			t.Errorf("%s: %v, want bad content", name, err)
 		}
 	}
 	// Deep enough and long enough names are fine.
-	if _, err := Zip(zipOf(t, map[string]string{strings.Repeat("d/", maxZipDepth) + "x.md": "# X"})); err != nil {
+	if _, err := Zip(context.Background(), zipOf(t, map[string]string{strings.Repeat("d/", maxZipDepth) + "x.md": "# X"})); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -3,6 +3,7 @@ package importer
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"io"
 	"net/url"
 	"path"
@@ -56,7 +57,7 @@ func checkZipName(name string) error {
 // a SUMMARY.md, when present, gives the order, nesting and titles of the
 // pages it lists, the others following at the end. Links between Markdown
 // files become links to the pages' paths; images become files.
-func Zip(body []byte) (*Result, error) {
+func Zip(ctx context.Context, body []byte) (*Result, error) {
 	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
 	if err != nil {
 		return nil, badContent("the content is not a zip archive: %v", err)
@@ -82,6 +83,9 @@ func Zip(body []byte) (*Result, error) {
 	var order []string
 	prefix := commonRoot(zr.File)
 	for _, f := range zr.File {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if f.FileInfo().IsDir() {
 			continue
 		}
@@ -103,6 +107,9 @@ func Zip(body []byte) (*Result, error) {
 		}
 		switch {
 		case strings.EqualFold(path.Ext(p), ".md"):
+			if err := checkBody("zip entry "+p, string(data)); err != nil {
+				return nil, err
+			}
 			docs[p] = string(data)
 			order = append(order, p)
 		case isImageName(p):
@@ -125,6 +132,9 @@ func Zip(body []byte) (*Result, error) {
 	assignPaths(res.Pages, "", paths)
 	// Rewrite links between files of the archive to page paths and file names.
 	for p, page := range pageOf {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		page.Markdown = rewriteLinks(page.Markdown, func(dest string) (string, bool) {
 			// Destinations are URLs: my%20notes.md names "my notes.md".
 			if un, err := url.PathUnescape(dest); err == nil {
@@ -297,23 +307,22 @@ func assignPaths(pages []*Page, parent string, out map[*Page]string) {
 // rewriteLinks replaces the destinations of relative links and images in
 // Markdown for which fn answers true (fragments are kept).
 func rewriteLinks(src string, fn func(dest string) (string, bool)) string {
-	links := markdown.Links(src)
-	done := map[string]bool{}
-	for _, l := range links {
-		if done[l.Dest] || strings.Contains(l.Dest, "://") || strings.HasPrefix(l.Dest, "#") || strings.HasPrefix(l.Dest, "mailto:") {
+	repl := map[string]string{}
+	for _, l := range markdown.Links(src) {
+		if _, done := repl["]("+l.Dest]; done || strings.Contains(l.Dest, "://") || strings.HasPrefix(l.Dest, "#") || strings.HasPrefix(l.Dest, "mailto:") {
 			continue
 		}
-		done[l.Dest] = true
 		dest, frag, _ := strings.Cut(l.Dest, "#")
-		repl, ok := fn(dest)
+		r, ok := fn(dest)
 		if !ok {
+			repl["]("+l.Dest] = "](" + l.Dest // seen: asked once
 			continue
 		}
 		if frag != "" {
-			repl += "#" + frag
+			r += "#" + frag
 		}
-		src = strings.ReplaceAll(src, "](<"+l.Dest+">", "]("+repl)
-		src = strings.ReplaceAll(src, "]("+l.Dest, "]("+repl)
+		repl["](<"+l.Dest+">"] = "](" + r
+		repl["]("+l.Dest] = "](" + r
 	}
-	return src
+	return replaceAll(src, repl)
 }

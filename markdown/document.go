@@ -1,8 +1,11 @@
 package markdown
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,12 +71,48 @@ func ToDocument(src string, ref RefFunc) *Document {
 	}
 	b := &builder{src: []byte(src), ref: ref}
 	doc := &Document{Object: "document", Data: map[string]any{"schemaVersion": SchemaVersion}, Nodes: []*Node{}}
+	if Check(src) != nil {
+		doc.Nodes = append(doc.Nodes, b.rawBlock(src))
+		return doc
+	}
 	for c := parse(b.src).FirstChild(); c != nil; c = c.NextSibling() {
 		if n := b.block(c); n != nil {
 			doc.Nodes = append(doc.Nodes, n)
 		}
 	}
 	return doc
+}
+
+// rawBlock is src as a Markdown code block: the document of a body over
+// the bounds (stored before them), built without parsing it.
+func (b *builder) rawBlock(src string) *Node {
+	var lines []*Node
+	for line := range strings.Lines(src) {
+		lines = append(lines, b.newBlock("code-line", nil, b.text(strings.TrimRight(line, "\r\n"))))
+	}
+	return b.newBlock("code", map[string]any{"syntax": "markdown"}, lines...)
+}
+
+// documents keeps the JSON of recent documents (a page's document is
+// built once per content and file references, not per read). The JSON is
+// kept rather than the tree: it is several times smaller.
+var documents = newMemo[json.RawMessage](32 << 20)
+
+// DocumentJSON is the JSON of ToDocument(src, ref), built once per (src,
+// refKey): refKey must change whenever ref answers differently.
+func DocumentJSON(src, refKey string, ref RefFunc) json.RawMessage {
+	return documents.get(contentKey(src, "/"+refKey), func() (json.RawMessage, int64) {
+		// Unescaped HTML, as the API's encoders write (each escapes again
+		// as it wants when it copies this in).
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(ToDocument(src, ref)); err != nil {
+			panic(err) // the document is made of strings, maps and slices
+		}
+		out := json.RawMessage(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		return out, int64(len(out))
+	})
 }
 
 type builder struct {
@@ -84,9 +123,13 @@ type builder struct {
 
 func (b *builder) key() string { b.n++; return "k" + strconv.Itoa(b.n) }
 
+// noData is the data of every block without any: one map, never written
+// (a map a block was most of a small document's memory).
+var noData = map[string]any{}
+
 func (b *builder) newBlock(typ string, data map[string]any, nodes ...*Node) *Node {
 	if data == nil {
-		data = map[string]any{}
+		data = noData
 	}
 	if nodes == nil {
 		nodes = []*Node{}
@@ -118,22 +161,22 @@ func (b *builder) block(n ast.Node) *Node {
 		}
 		var items []*Node
 		for it := v.FirstChild(); it != nil; it = it.NextSibling() {
-			data := map[string]any{}
+			var data map[string]any
 			if cb := checkbox(it); cb != nil {
-				data["checked"] = cb.IsChecked
+				data = map[string]any{"checked": cb.IsChecked}
 			}
 			items = append(items, b.newBlock("list-item", data, b.children(it)...))
 		}
-		data := map[string]any{}
+		var data map[string]any
 		if v.IsOrdered() && v.Start != 1 {
-			data["start"] = v.Start
+			data = map[string]any{"start": v.Start}
 		}
 		return b.newBlock(typ, data, items...)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		data := map[string]any{}
+		var data map[string]any
 		if f, ok := v.(*ast.FencedCodeBlock); ok {
 			if lang := string(f.Language(b.src)); lang != "" {
-				data["syntax"] = lang
+				data = map[string]any{"syntax": lang}
 			}
 		}
 		var lines []*Node
@@ -308,15 +351,15 @@ func (b *builder) inline(n ast.Node, marks []string, out *[]*Node) {
 		case *ast.String:
 			*out = append(*out, b.text(string(v.Value), marks...))
 		case *ast.CodeSpan:
-			*out = append(*out, b.text(codeText(v, b.src), append(marks, "code")...))
+			*out = append(*out, b.text(codeText(v, b.src), withMark(marks, "code")...))
 		case *ast.Emphasis:
 			m := "italic"
 			if v.Level == 2 {
 				m = "bold"
 			}
-			b.inline(v, append(append([]string{}, marks...), m), out)
+			b.inline(v, withMark(marks, m), out)
 		case *east.Strikethrough:
-			b.inline(v, append(append([]string{}, marks...), "strikethrough"), out)
+			b.inline(v, withMark(marks, "strikethrough"), out)
 		case *ast.Link:
 			link := &Node{Object: "inline", Type: "link", Key: b.key(), Data: map[string]any{"ref": b.ref(string(v.Destination))}}
 			b.inline(v, marks, &link.Nodes)
@@ -333,6 +376,15 @@ func (b *builder) inline(n ast.Node, marks []string, out *[]*Node) {
 			b.inline(c, marks, out)
 		}
 	}
+}
+
+// withMark is marks with m added once: nested emphasis of one kind keeps
+// the list as it is (at most four marks, whatever the nesting).
+func withMark(marks []string, m string) []string {
+	if slices.Contains(marks, m) {
+		return marks
+	}
+	return append(slices.Clip(marks), m)
 }
 
 // dropPrefix removes the text prefix (split over any number of text nodes)

@@ -3,6 +3,8 @@ package markdown
 import (
 	"encoding/json"
 	"testing"
+
+	"docsapi/internal/costcheck"
 )
 
 // TestDocumentTable checks a table in the 0.130.0 model: one text column
@@ -40,14 +42,17 @@ func TestDocumentTable(t *testing.T) {
 // blocks all carry data, whose images and tables carry their fragments, and
 // whose table records name existing columns and fragments.
 func FuzzToDocument(f *testing.F) {
-	for _, seed := range []string{sample, "", "| a |\n|---|\n| 1 | 2 | 3 |\n", "![x](y.png)", "a\n\n---\n\n> [!TIP]\n> t", "- [ ] x\n  | t |\n  |---|\n  | c |"} {
+	for _, seed := range append([]string{sample, "", "| a |\n|---|\n| 1 | 2 | 3 |\n", "![x](y.png)", "a\n\n---\n\n> [!TIP]\n> t", "- [ ] x\n  | t |\n  |---|\n  | c |"}, hostileSeeds...) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		doc := ToDocument(src, nil)
-		if _, err := json.Marshal(doc); err != nil {
-			t.Fatalf("encode: %v", err)
-		}
+		var doc *Document
+		costcheck.Linear(t, "document", len(src), func() {
+			doc = ToDocument(src, nil)
+			if _, err := json.Marshal(doc); err != nil {
+				t.Fatalf("encode: %v", err)
+			}
+		})
 		var walk func(n *Node)
 		walk = func(n *Node) {
 			if n.Object == "block" && n.Data == nil {

@@ -30,11 +30,53 @@ type Link struct {
 	Image bool
 }
 
-// Links lists the links and images of src in document order.
-func Links(src string) []Link {
+// Analysis is what a write needs of a body: its links, its search
+// sections and its title, read from one parse. Err is the bound the body
+// exceeds (*LimitError): such a body is not parsed; it has no links, no
+// title and one section of its raw text. Analyses are shared between
+// callers: their slices are read, never modified.
+type Analysis struct {
+	Links    []Link
+	Sections []Section
+	Title    string
+	Err      error
+}
+
+// analyses keeps recent analyses: a page's body is parsed when it is
+// written (before the write transaction) and again only when evicted.
+var analyses = newMemo[*Analysis](32 << 20)
+
+// Analyze is the analysis of src, parsed once per content.
+func Analyze(src string) *Analysis {
+	return analyses.get(contentKey(src, ""), func() (*Analysis, int64) {
+		a := analyze(src)
+		cost := 2*int64(len(src)) + 1024 // the sections hold the text again
+		for _, l := range a.Links {
+			cost += int64(len(l.Dest)+len(l.Text)) + 64
+		}
+		return a, cost
+	})
+}
+
+func analyze(src string) *Analysis {
+	if err := Check(src); err != nil {
+		var out []Section
+		if body := strings.TrimSpace(blankLines.ReplaceAllString(src, "\n")); body != "" {
+			out = []Section{{Body: body}}
+		}
+		return &Analysis{Sections: out, Err: err}
+	}
 	b := []byte(src)
+	root := parse(b)
+	return &Analysis{Links: links(root, b), Sections: sections(root, b), Title: title(root, b)}
+}
+
+// Links lists the links and images of src in document order.
+func Links(src string) []Link { return Analyze(src).Links }
+
+func links(root ast.Node, b []byte) []Link {
 	var out []Link
-	ast.Walk(parse(b), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -117,9 +159,10 @@ func codeText(c *ast.CodeSpan, src []byte) string {
 }
 
 // Title returns the text of the first level-1 heading, or "".
-func Title(src string) string {
-	b := []byte(src)
-	for c := parse(b).FirstChild(); c != nil; c = c.NextSibling() {
+func Title(src string) string { return Analyze(src).Title }
+
+func title(root ast.Node, b []byte) string {
+	for c := root.FirstChild(); c != nil; c = c.NextSibling() {
 		if h, ok := c.(*ast.Heading); ok && h.Level == 1 {
 			return plain(h, b)
 		}
@@ -148,8 +191,9 @@ type Section struct {
 }
 
 // Sections cuts src at its headings.
-func Sections(src string) []Section {
-	b := []byte(src)
+func Sections(src string) []Section { return Analyze(src).Sections }
+
+func sections(root ast.Node, b []byte) []Section {
 	cur := Section{}
 	var body bytes.Buffer
 	var out []Section
@@ -161,7 +205,7 @@ func Sections(src string) []Section {
 		body.Reset()
 	}
 	seen := map[string]int{}
-	for c := parse(b).FirstChild(); c != nil; c = c.NextSibling() {
+	for c := root.FirstChild(); c != nil; c = c.NextSibling() {
 		if h, ok := c.(*ast.Heading); ok {
 			flush()
 			title := plain(h, b)

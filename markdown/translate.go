@@ -18,9 +18,12 @@ type TextRun struct {
 // TextRuns lists the prose of src in document order: the text of
 // paragraphs, headings, list items, table cells, emphasis, link labels and
 // image descriptions. Code spans, code blocks, HTML and autolinks are not
-// prose. Adjacent text nodes separated only by a soft line break form one
+// prose (a body over the bounds has none). Adjacent text nodes separated only by a soft line break form one
 // run (a sentence is translated whole); runs without a letter are left out.
 func TextRuns(src string) []TextRun {
+	if Check(src) != nil {
+		return nil // over the bounds: not parsed, nothing to translate
+	}
 	b := []byte(src)
 	var nodes []*ast.Text
 	ast.Walk(parse(b), func(n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -42,6 +42,10 @@ type hostileCase struct {
 	request func(s *hostileServer) *http.Request
 	// status is the status the answer must have; 0 means any 4xx.
 	status int
+	// graphQLRefusal: a 4xx, or a GraphQL answer whose first error
+	// carries a 4xx extensions.status (a resolver's refusal, which
+	// GraphQL over HTTP answers with 200); status is not checked then.
+	graphQLRefusal bool
 }
 
 // hostileCases is filled by the init functions of hostile_*_test.go.
@@ -187,7 +191,15 @@ func TestHostileInputs(t *testing.T) {
 			var msg bytes.Buffer
 			msg.ReadFrom(res.Body)
 			res.Body.Close()
-			if c.status == 0 && (res.StatusCode < 400 || res.StatusCode > 499) || c.status != 0 && res.StatusCode != c.status {
+			if c.graphQLRefusal && (res.StatusCode < 400 || res.StatusCode > 499) {
+				var answer struct {
+					Errors []struct{ Extensions struct{ Status int } }
+				}
+				json.Unmarshal(msg.Bytes(), &answer)
+				if len(answer.Errors) == 0 || answer.Errors[0].Extensions.Status < 400 || answer.Errors[0].Extensions.Status > 499 {
+					t.Errorf("status %d, want a GraphQL error with a 4xx status: %.300s", res.StatusCode, msg.String())
+				}
+			} else if c.status == 0 && (res.StatusCode < 400 || res.StatusCode > 499) || c.status != 0 && res.StatusCode != c.status {
 				want := "a 4xx"
 				if c.status != 0 {
 					want = strconv.Itoa(c.status)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package costcheck
+
+const raceFactor = 1
