@@ -17,6 +17,9 @@ type Config struct {
 	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
 	// signing beside the new one (0: DefaultWebhookSecretGrace).
 	WebhookSecretGrace time.Duration
+	// SiteTokenTTL is the lifetime of the apiToken a published URL's
+	// resolution hands out (0: DefaultSiteTokenTTL).
+	SiteTokenTTL time.Duration
 }
 
 // Resolver is the root of every GraphQL resolver and the single place where

@@ -90,6 +90,9 @@ type Config struct {
 	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
 	// signing deliveries beside the new one (0: 24 hours).
 	WebhookSecretGrace time.Duration
+	// SiteTokenTTL is the lifetime of the apiToken of a published URL's
+	// resolution (0: one hour).
+	SiteTokenTTL time.Duration
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -130,13 +133,14 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	res := &graph.Resolver{
 		Store:  db,
 		Auth:   auth.NewAuthenticator(db, cfg.Clock),
-		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace},
+		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace, SiteTokenTTL: cfg.SiteTokenTTL},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
 		Fetcher: importer.Guarded{F: fetch.New(ImportFetchLimits(cfg.AllowPrivateFetch)),
 			Limits: importer.Limits{MaxPages: cfg.ImportMaxPages, MaxImages: cfg.ImportMaxImages, Timeout: cfg.ImportTimeout}},
 	}
+	res.Auth.AcceptSiteTokens(res.SiteTokenCaller)
 	if cfg.Outbound == nil {
 		// Deliveries and renders reach integration tunnels through the same
 		// guard as every other server-side request.

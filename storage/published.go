@@ -9,6 +9,13 @@ import (
 // site's own hostname or proxy origin, or by its basename under its
 // organization on the service's own published base.
 
+// PublishedSites is what URL resolution reads.
+type PublishedSites interface {
+	SitesAtHost(ctx context.Context, host string) ([]Site, error)
+	SiteByBasename(ctx context.Context, orgID, basename string) (Site, error)
+	OrganizationIDByHostname(ctx context.Context, hostname string) (string, error)
+}
+
 // SitesAtHost lists the published sites whose hostname is host, then those
 // whose proxy origin starts with host/ (the caller picks the longest proxy
 // path that prefixes the URL).
