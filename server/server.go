@@ -34,6 +34,7 @@ import (
 	"docsapi/metrics"
 	"docsapi/playground"
 	"docsapi/rest"
+	"docsapi/site"
 	"docsapi/storage"
 	"docsapi/translate"
 )
@@ -171,7 +172,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.Se
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
 	r.Use(NoSniff, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword)
-	r.NotFound(rest.NotFound)
+	// Paths the service does not route may be a published site's (the
+	// reader site answers them, else the API's 404).
+	r.NotFound(site.New(s.Resolver, s.Log, http.HandlerFunc(rest.NotFound)).ServeHTTP)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,537 @@
+package site
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"docsapi/apierr"
+	"docsapi/docrender"
+	"docsapi/graph/model"
+	"docsapi/storage"
+)
+
+// view is what the page template shows.
+type view struct {
+	Title, SiteTitle, Description, Lead string
+	Canonical, Home, Logo              string
+	Accent                             template.CSS
+	Assets, CSS, JS, SearchURL         string
+	MarkdownURL, Query, Variant        string
+	Footer                             string
+	NoIndex                            bool
+	Tabs, Variants, Crumbs             []link
+	HeaderLinks, FooterLinks           []link
+	Nav                                []*navItem
+	TOC                                []docrender.Heading
+	Prev, Next                         *link
+	Body                               template.HTML
+	Form                               *passwordForm
+	SignIn                             *signInForm
+	Results                            []searchHit
+}
+
+type link struct {
+	Title, Href string
+	Current     bool
+}
+
+type navItem struct {
+	Title, Href    string
+	Current, Group bool
+	Children       []*navItem
+}
+
+type passwordForm struct{ Action, Share, Error string }
+
+// siteData is what every answer of a resolved site reads: the site as its
+// audience sees it (structure, customization) and the content of the site
+// space the URL names.
+type siteData struct {
+	rc      resolved
+	site    *model.PublishedContentSite
+	rev     *model.Revision
+	siteURL string // the site's published URL, without a trailing slash
+	// pages of the site space in reading order (documents and groups),
+	// and by path.
+	order  []*model.RevisionPage
+	byPath map[string]*model.RevisionPage
+	parent map[string]*model.RevisionPage
+	files  map[string]docrender.File
+	// until is the earliest expiry of what the rendering holds.
+	until time.Time
+}
+
+func strPtr(s string) *string { return &s }
+
+func boolPtr(b bool) *bool { return &b }
+
+// load reads the site and the site space content of a resolution, as the
+// visitor (the resolution's reader caller).
+func (h *Handler) load(rc resolved) (*siteData, error) {
+	l := rc.lookup
+	q := h.Res.Query()
+	site, err := q.PublishedContentSite(rc.ctx, deref(l.Organization), deref(l.Site), nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	rev, err := q.SpaceContent(rc.ctx, deref(l.Space), nil, nil, boolPtr(true), nil)
+	if err != nil {
+		return nil, err
+	}
+	d := &siteData{rc: rc, site: site, rev: rev, byPath: map[string]*model.RevisionPage{}, parent: map[string]*model.RevisionPage{},
+		files: map[string]docrender.File{}, until: h.now().Add(time.Hour).Truncate(time.Hour)}
+	if site.Site.Urls.Published != nil {
+		d.siteURL = strings.TrimRight(stripQuery(*site.Site.Urls.Published), "/")
+	}
+	if l.Reader != nil && l.Reader.Site != nil {
+		// The visitor's token ends: so does what it opened.
+		if exp := h.now().Add(h.tokenTTL()); exp.Before(d.until) {
+			d.until = exp
+		}
+	}
+	var walk func(parent *model.RevisionPage, ps []*model.RevisionPage)
+	walk = func(parent *model.RevisionPage, ps []*model.RevisionPage) {
+		for _, p := range ps {
+			if p.Hidden != nil && *p.Hidden {
+				continue
+			}
+			if p.Path != nil {
+				d.byPath[*p.Path] = p
+			}
+			if parent != nil {
+				d.parent[p.ID] = parent
+			}
+			if p.Type != "link" {
+				d.order = append(d.order, p)
+			}
+			walk(p, p.Pages)
+		}
+	}
+	walk(nil, rev.Pages)
+	for _, f := range rev.Files {
+		df := docrender.File{Name: f.Name, URL: f.DownloadURL, ContentType: f.ContentType, Size: f.Size}
+		if f.Dimensions != nil {
+			df.Width, df.Height = f.Dimensions.Width, f.Dimensions.Height
+		}
+		d.files[f.ID] = df
+	}
+	return d, nil
+}
+
+func stripQuery(u string) string {
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		return u[:i]
+	}
+	return u
+}
+
+// pageHref is a page's URL path in the site space the reader is in.
+func (d *siteData) pageHref(p *model.RevisionPage) string {
+	return deref(d.rc.lookup.BasePath) + escapePath(deref(p.Path))
+}
+
+// escapePath escapes each segment of a page path.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// relative turns a published URL of this site (a section's, a variant's)
+// into a path under the site root the reader came through (their host or
+// proxy), so that navigation stays where they are.
+func (d *siteData) relative(published *string) string {
+	if published == nil {
+		return ""
+	}
+	u := stripQuery(*published)
+	rest, ok := strings.CutPrefix(u, d.siteURL)
+	if !ok {
+		return u
+	}
+	return deref(d.rc.lookup.SiteBasePath) + strings.TrimPrefix(rest, "/")
+}
+
+// current is the page the resolution names: its path's page, else (at a
+// root) the first document.
+func (d *siteData) current() (*model.RevisionPage, bool) {
+	p := deref(d.rc.lookup.Pathname)
+	if p != "" {
+		pg, ok := d.byPath[p]
+		if ok && pg.Type == "group" {
+			return d.firstDocumentUnder(pg)
+		}
+		return pg, ok
+	}
+	for _, pg := range d.order {
+		if pg.Type != "group" {
+			return pg, true
+		}
+	}
+	return nil, false
+}
+
+func (d *siteData) firstDocumentUnder(g *model.RevisionPage) (*model.RevisionPage, bool) {
+	for _, c := range g.Pages {
+		if c.Hidden != nil && *c.Hidden {
+			continue
+		}
+		if c.Type == "group" {
+			if p, ok := d.firstDocumentUnder(c); ok {
+				return p, true
+			}
+			continue
+		}
+		if c.Type != "link" {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// linkResolver maps the links a page's document makes to reader URLs:
+// relative paths and ".md" files naming pages of the space become the
+// pages' URLs (their anchors kept).
+func (d *siteData) linkResolver(from *model.RevisionPage) func(string) (string, bool) {
+	dir := path.Dir("/" + deref(from.Path))
+	return func(dest string) (string, bool) {
+		if dest == "" || strings.HasPrefix(dest, "#") || strings.Contains(dest, "://") || strings.HasPrefix(dest, "mailto:") {
+			return "", false
+		}
+		target, anchor, _ := strings.Cut(dest, "#")
+		if u, err := url.PathUnescape(target); err == nil {
+			target = u
+		}
+		p := target
+		if !strings.HasPrefix(p, "/") {
+			p = path.Join(dir, p)
+		}
+		p = strings.TrimPrefix(path.Clean(p), "/")
+		p = strings.TrimSuffix(p, ".md")
+		p = strings.TrimSuffix(strings.TrimSuffix(p, "README"), "/")
+		pg, ok := d.byPath[p]
+		if !ok {
+			return "", false
+		}
+		href := d.pageHref(pg)
+		if anchor != "" {
+			href += "#" + url.PathEscape(anchor)
+		}
+		return href, true
+	}
+}
+
+// baseView is the view every answer of a site starts from.
+func (h *Handler) baseView(d *siteData) *view {
+	l := d.rc.lookup
+	base := deref(l.SiteBasePath)
+	v := &view{SiteTitle: d.site.Site.Title, Home: base, Assets: base + assetsDir + "/", CSS: cssName, JS: jsName,
+		SearchURL: base + "_search"}
+	v.Home = base
+	if ic := d.site.Site.Icon; ic != nil && ic.Emoji != nil {
+		v.SiteTitle = *ic.Emoji + " " + v.SiteTitle
+	}
+	if c, ok := d.site.Customizations.Site["styling"].(map[string]any); ok {
+		if pc, ok := c["primaryColor"].(map[string]any); ok {
+			if s, ok := pc["light"].(string); ok && isColor(s) {
+				v.Accent = template.CSS(s)
+			}
+		}
+	}
+	v.Footer = "Published with docsapi"
+	h.structureNav(d, v)
+	return v
+}
+
+// isColor accepts #rgb and #rrggbb colours (the only ones the page's
+// stylesheet takes from customization).
+func isColor(s string) bool {
+	if len(s) != 4 && len(s) != 7 || s[0] != '#' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// structureNav fills the sections as tabs and the current section's site
+// spaces (variants) as a switcher.
+func (h *Handler) structureNav(d *siteData, v *view) {
+	l := d.rc.lookup
+	var spaces []*model.SiteSpace
+	for _, it := range d.site.Structure.Structure {
+		switch s := it.(type) {
+		case *model.SiteSection:
+			h.addSection(d, v, s, "", &spaces)
+		case *model.SiteSectionGroup:
+			for _, sec := range s.Sections {
+				h.addSection(d, v, sec, s.Title+": ", &spaces)
+			}
+		case *model.SiteSpace:
+			spaces = append(spaces, s)
+		}
+	}
+	if len(v.Tabs) < 2 {
+		v.Tabs = nil
+	}
+	for _, ss := range spaces {
+		cur := ss.ID == deref(l.SiteSpace)
+		v.Variants = append(v.Variants, link{Title: ss.Title, Href: d.relative(ss.Urls.Published), Current: cur})
+		if cur {
+			v.Variant = ss.Title
+		}
+	}
+	if len(v.Variants) < 2 {
+		v.Variants = nil
+	}
+}
+
+func (h *Handler) addSection(d *siteData, v *view, s *model.SiteSection, prefix string, spaces *[]*model.SiteSpace) {
+	cur := s.ID == deref(d.rc.lookup.SiteSection)
+	v.Tabs = append(v.Tabs, link{Title: prefix + s.Title, Href: d.relative(s.Urls.Published), Current: cur})
+	if cur {
+		*spaces = s.SiteSpaces
+	}
+}
+
+// navTree is the sidebar: the page tree with the current page marked.
+func (d *siteData) navTree(ps []*model.RevisionPage, cur *model.RevisionPage) []*navItem {
+	var out []*navItem
+	for _, p := range ps {
+		if p.Hidden != nil && *p.Hidden {
+			continue
+		}
+		it := &navItem{Title: p.Title}
+		switch p.Type {
+		case "group":
+			it.Group = true
+		case "link":
+			it.Href = linkPageHref(d, p)
+		default:
+			it.Href = d.pageHref(p)
+			it.Current = cur != nil && p.ID == cur.ID
+		}
+		it.Children = d.navTree(p.Pages, cur)
+		out = append(out, it)
+	}
+	return out
+}
+
+// linkPageHref is where a link page points: its URL, or the page or
+// space it targets when it is one of this site space's pages.
+func linkPageHref(d *siteData, p *model.RevisionPage) string {
+	if p.Href != nil {
+		return *p.Href
+	}
+	if u, ok := p.Target["url"].(string); ok {
+		return u
+	}
+	if id, ok := p.Target["page"].(string); ok {
+		for _, pg := range d.order {
+			if pg.ID == id {
+				return d.pageHref(pg)
+			}
+		}
+	}
+	return "#"
+}
+
+// renderPage renders the page the resolution names.
+func (h *Handler) renderPage(d *siteData) (*cachedPage, error) {
+	cur, ok := d.current()
+	if !ok {
+		return nil, apierr.NotFound("page")
+	}
+	l := d.rc.lookup
+	format := model.PageFormat("document")
+	pg, err := h.Res.Query().SpacePage(d.rc.ctx, deref(l.Space), &cur.ID, nil, &d.rev.ID, nil, &format, nil, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := docrender.Document(pg.Document)
+	if err != nil {
+		return nil, err
+	}
+	out := docrender.Render(doc, docrender.Resolver{Link: d.linkResolver(cur), File: func(id string) (docrender.File, bool) {
+		f, ok := d.files[id]
+		return f, ok
+	}})
+	v := h.baseView(d)
+	v.Title = cur.Title
+	v.Description = deref(cur.Description)
+	v.Lead = v.Description
+	if v.Description == "" {
+		v.Description = excerpt(out.Text, 160)
+	}
+	v.Body = out.HTML
+	v.TOC = out.Headings
+	v.Nav = d.navTree(d.rev.Pages, cur)
+	v.NoIndex = (cur.NoIndex != nil && *cur.NoIndex) || (cur.NoRobotsIndex != nil && *cur.NoRobotsIndex) || d.site.Site.Visibility != "public"
+	v.MarkdownURL = d.pageHref(cur) + ".md"
+	if deref(cur.Path) == "" {
+		v.MarkdownURL = ""
+	}
+	if l.CanonicalURL != nil {
+		v.Canonical = *l.CanonicalURL
+		if deref(l.Pathname) == "" && deref(cur.Path) != "" {
+			v.Canonical = strings.TrimRight(*l.CanonicalURL, "/") + "/" + escapePath(*cur.Path)
+		}
+	}
+	// Breadcrumbs: the section, then the page's ancestors.
+	for _, t := range v.Tabs {
+		if t.Current {
+			v.Crumbs = append(v.Crumbs, link{Title: t.Title, Href: t.Href})
+		}
+	}
+	var chain []link
+	for p := d.parent[cur.ID]; p != nil; p = d.parent[p.ID] {
+		href := ""
+		if p.Type != "group" {
+			href = d.pageHref(p)
+		}
+		chain = append([]link{{Title: p.Title, Href: href}}, chain...)
+	}
+	v.Crumbs = append(v.Crumbs, chain...)
+	if len(v.Crumbs) > 0 {
+		v.Crumbs = append(v.Crumbs, link{Title: cur.Title})
+	}
+	// Previous and next: the documents around this one in reading order.
+	var docs []*model.RevisionPage
+	for _, p := range d.order {
+		if p.Type != "group" {
+			docs = append(docs, p)
+		}
+	}
+	for i, p := range docs {
+		if p.ID != cur.ID {
+			continue
+		}
+		if i > 0 {
+			v.Prev = &link{Title: docs[i-1].Title, Href: d.pageHref(docs[i-1])}
+		}
+		if i+1 < len(docs) {
+			v.Next = &link{Title: docs[i+1].Title, Href: d.pageHref(docs[i+1])}
+		}
+	}
+	body, err := execute(v)
+	if err != nil {
+		return nil, err
+	}
+	return answerOf(http.StatusOK, "text/html; charset=utf-8", body, d.rc.private, d.until), nil
+}
+
+func execute(v *view) ([]byte, error) {
+	var b bytes.Buffer
+	if err := pageTmpl.ExecuteTemplate(&b, "page", v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// excerpt is s's first n runes or so, cut at a word.
+func excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}
+
+// serveTarget answers a resolved request and keeps the answer.
+func (h *Handler) serveTarget(w http.ResponseWriter, r *http.Request, t target, rc resolved) {
+	started, counted := storage.VersionOf(r.Context())
+	d, err := h.load(rc)
+	if err != nil {
+		h.errorPage(w, r, t, err)
+		return
+	}
+	var p *cachedPage
+	switch t.kind {
+	case kindPage:
+		p, err = h.renderPage(d)
+	case kindMarkdown:
+		p, err = h.renderMarkdown(d)
+	case kindRobots:
+		p, err = h.robots(r, d)
+	case kindSitemap:
+		p, err = h.sitemap(d)
+	case kindLLMs:
+		p, err = h.llms(d, false)
+	case kindLLMsFull:
+		p, err = h.llms(d, true)
+	case kindSearch:
+		h.search(w, r, d)
+		return
+	}
+	if err != nil {
+		h.errorPage(w, r, t, err)
+		return
+	}
+	h.store(r, t, started, counted, p)
+	writeAnswer(w, r, p)
+}
+
+// errorPage answers an error as a friendly page (404 for what a visitor
+// may not see, as the API answers).
+func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, t target, err error) {
+	status := http.StatusInternalServerError
+	title, msg := "Something went wrong", "This page could not be shown. Try again in a moment."
+	if e, ok := apierr.As(err); ok && e.Status < 500 {
+		status = e.Status
+	} else {
+		h.Log.ErrorContext(r.Context(), "reader site", "path", r.URL.Path, "error", err)
+	}
+	switch status {
+	case http.StatusNotFound, http.StatusBadRequest:
+		status = http.StatusNotFound
+		title, msg = "Page not found", "There is no page at this address. It may have moved, or the link may be mistyped."
+	case http.StatusUnauthorized, http.StatusForbidden:
+		title, msg = "Sign-in needed", "This site is for signed-in visitors: open it from the link your organization gave you."
+	case http.StatusTooManyRequests:
+		title, msg = "Too many attempts", "Wait a moment, then try again."
+	}
+	if t.kind != kindPage {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(status)
+		w.Write([]byte(title + "\n"))
+		return
+	}
+	base := siteRootGuess(r.URL.Path)
+	v := &view{Title: title, SiteTitle: "docsapi", Home: base, Assets: base + assetsDir + "/", CSS: cssName, JS: jsName,
+		NoIndex: true, Body: template.HTML("<p>" + template.HTMLEscapeString(msg) + `</p><p><a href="` + template.HTMLEscapeString(base) + `">Go to the home page</a></p>`)}
+	body, _ := execute(v)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+// siteRootGuess is where the error page's links go: the /sites/<org>/<site>/
+// prefix of a path on the service, else the host's root.
+func siteRootGuess(p string) string {
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	for i, s := range segs {
+		if s == "sites" && i+3 <= len(segs) {
+			return "/" + strings.Join(segs[:i+3], "/") + "/"
+		}
+	}
+	return "/"
+}
