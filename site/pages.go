@@ -18,21 +18,21 @@ import (
 // view is what the page template shows.
 type view struct {
 	Title, SiteTitle, Description, Lead string
-	Canonical, Home, Logo              string
-	Accent                             template.CSS
-	Assets, CSS, JS, SearchURL         string
-	MarkdownURL, Query, Variant        string
-	Footer                             string
-	NoIndex                            bool
-	Tabs, Variants, Crumbs             []link
-	HeaderLinks, FooterLinks           []link
-	Nav                                []*navItem
-	TOC                                []docrender.Heading
-	Prev, Next                         *link
-	Body                               template.HTML
-	Form                               *passwordForm
-	SignIn                             *signInForm
-	Results                            []searchHit
+	Canonical, Home, Logo               string
+	Accent                              template.CSS
+	Assets, CSS, JS, SearchURL          string
+	MarkdownURL, Query, Variant         string
+	Footer                              string
+	NoIndex                             bool
+	Tabs, Variants, Crumbs              []link
+	HeaderLinks, FooterLinks            []link
+	Nav                                 []*navItem
+	TOC                                 []docrender.Heading
+	Prev, Next                          *link
+	Body                                template.HTML
+	Form                                *passwordForm
+	SignIn                              *signInForm
+	Results                             []searchHit
 }
 
 type link struct {
