@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"docsapi/apierr"
@@ -26,7 +27,7 @@ type view struct {
 	NoIndex                             bool
 	Tabs, Variants, Crumbs              []link
 	HeaderLinks, FooterLinks            []link
-	Nav                                 []*navItem
+	Nav                                 template.HTML
 	TOC                                 []docrender.Heading
 	Prev, Next                          *link
 	Body                                template.HTML
@@ -40,12 +41,6 @@ type link struct {
 	Current     bool
 }
 
-type navItem struct {
-	Title, Href    string
-	Current, Group bool
-	Children       []*navItem
-}
-
 type passwordForm struct{ Action, Share, Error string }
 
 // siteData is what every answer of a resolved site reads: the site as its
@@ -54,24 +49,57 @@ type passwordForm struct{ Action, Share, Error string }
 type siteData struct {
 	rc      resolved
 	site    *model.PublishedContentSite
-	rev     *model.Revision
 	siteURL string // the site's published URL, without a trailing slash
-	// pages of the site space in reading order (documents and groups),
-	// and by path.
-	order  []*model.RevisionPage
-	byPath map[string]*model.RevisionPage
-	parent map[string]*model.RevisionPage
-	files  map[string]docrender.File
+	*content
 	// until is the earliest expiry of what the rendering holds.
 	until time.Time
 }
 
-func strPtr(s string) *string { return &s }
+// content is a revision as a site space shows it: its pages in reading
+// order (documents and groups), by path, their parents, its files and the
+// sidebar. A revision never changes, so it is built once per (revision,
+// URL base, hour: its signed file links end) and shared by its pages.
+type content struct {
+	rev    *model.Revision
+	base   string // the site space's URL path
+	order  []*model.RevisionPage
+	byPath map[string]*model.RevisionPage
+	parent map[string]*model.RevisionPage
+	files  map[string]docrender.File
+	nav    string // the sidebar's HTML, no page marked
+}
+
+type contentKey struct {
+	revision, base string
+	hour           time.Time
+}
+
+// contents keeps built contents; full, it empties (like the page cache).
+type contents struct {
+	mu sync.Mutex
+	m  map[contentKey]*content
+}
+
+func (c *contents) get(k contentKey) *content {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[k]
+}
+
+func (c *contents) put(k contentKey, v *content) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= 200 {
+		c.m = map[contentKey]*content{}
+	}
+	c.m[k] = v
+}
 
 func boolPtr(b bool) *bool { return &b }
 
 // load reads the site and the site space content of a resolution, as the
-// visitor (the resolution's reader caller).
+// visitor (the resolution's reader caller): the space read is the
+// permission check of every request, the revision's content is shared.
 func (h *Handler) load(rc resolved) (*siteData, error) {
 	l := rc.lookup
 	q := h.Res.Query()
@@ -79,12 +107,12 @@ func (h *Handler) load(rc resolved) (*siteData, error) {
 	if err != nil {
 		return nil, err
 	}
-	rev, err := q.SpaceContent(rc.ctx, deref(l.Space), nil, nil, boolPtr(true), nil)
+	sp, err := q.Space(rc.ctx, deref(l.Space), nil)
 	if err != nil {
 		return nil, err
 	}
-	d := &siteData{rc: rc, site: site, rev: rev, byPath: map[string]*model.RevisionPage{}, parent: map[string]*model.RevisionPage{},
-		files: map[string]docrender.File{}, until: h.now().Add(time.Hour).Truncate(time.Hour)}
+	hour := h.now().Truncate(time.Hour)
+	d := &siteData{rc: rc, site: site, until: hour.Add(time.Hour)}
 	if site.Site.Urls.Published != nil {
 		d.siteURL = strings.TrimRight(stripQuery(*site.Site.Urls.Published), "/")
 	}
@@ -94,6 +122,22 @@ func (h *Handler) load(rc resolved) (*siteData, error) {
 			d.until = exp
 		}
 	}
+	key := contentKey{revision: sp.Revision, base: deref(l.BasePath), hour: hour}
+	if d.content = h.contents.get(key); d.content != nil {
+		return d, nil
+	}
+	rev, err := q.SpaceContent(rc.ctx, sp.ID, &sp.Revision, nil, boolPtr(true), nil)
+	if err != nil {
+		return nil, err
+	}
+	d.content = newContent(rev, key.base)
+	h.contents.put(key, d.content)
+	return d, nil
+}
+
+func newContent(rev *model.Revision, base string) *content {
+	c := &content{rev: rev, base: base, byPath: map[string]*model.RevisionPage{}, parent: map[string]*model.RevisionPage{},
+		files: map[string]docrender.File{}}
 	var walk func(parent *model.RevisionPage, ps []*model.RevisionPage)
 	walk = func(parent *model.RevisionPage, ps []*model.RevisionPage) {
 		for _, p := range ps {
@@ -101,13 +145,13 @@ func (h *Handler) load(rc resolved) (*siteData, error) {
 				continue
 			}
 			if p.Path != nil {
-				d.byPath[*p.Path] = p
+				c.byPath[*p.Path] = p
 			}
 			if parent != nil {
-				d.parent[p.ID] = parent
+				c.parent[p.ID] = parent
 			}
 			if p.Type != "link" {
-				d.order = append(d.order, p)
+				c.order = append(c.order, p)
 			}
 			walk(p, p.Pages)
 		}
@@ -118,9 +162,12 @@ func (h *Handler) load(rc resolved) (*siteData, error) {
 		if f.Dimensions != nil {
 			df.Width, df.Height = f.Dimensions.Width, f.Dimensions.Height
 		}
-		d.files[f.ID] = df
+		c.files[f.ID] = df
 	}
-	return d, nil
+	var b strings.Builder
+	c.writeNav(&b, rev.Pages)
+	c.nav = b.String()
+	return c
 }
 
 func stripQuery(u string) string {
@@ -131,8 +178,8 @@ func stripQuery(u string) string {
 }
 
 // pageHref is a page's URL path in the site space the reader is in.
-func (d *siteData) pageHref(p *model.RevisionPage) string {
-	return deref(d.rc.lookup.BasePath) + escapePath(deref(p.Path))
+func (c *content) pageHref(p *model.RevisionPage) string {
+	return c.base + escapePath(deref(p.Path))
 }
 
 // escapePath escapes each segment of a page path.
@@ -178,19 +225,19 @@ func (d *siteData) current() (*model.RevisionPage, bool) {
 	return nil, false
 }
 
-func (d *siteData) firstDocumentUnder(g *model.RevisionPage) (*model.RevisionPage, bool) {
-	for _, c := range g.Pages {
-		if c.Hidden != nil && *c.Hidden {
+func (c *content) firstDocumentUnder(g *model.RevisionPage) (*model.RevisionPage, bool) {
+	for _, p := range g.Pages {
+		if p.Hidden != nil && *p.Hidden {
 			continue
 		}
-		if c.Type == "group" {
-			if p, ok := d.firstDocumentUnder(c); ok {
-				return p, true
+		if p.Type == "group" {
+			if doc, ok := c.firstDocumentUnder(p); ok {
+				return doc, true
 			}
 			continue
 		}
-		if c.Type != "link" {
-			return c, true
+		if p.Type != "link" {
+			return p, true
 		}
 	}
 	return nil, false
@@ -304,32 +351,45 @@ func (h *Handler) addSection(d *siteData, v *view, s *model.SiteSection, prefix 
 	}
 }
 
-// navTree is the sidebar: the page tree with the current page marked.
-func (d *siteData) navTree(ps []*model.RevisionPage, cur *model.RevisionPage) []*navItem {
-	var out []*navItem
+// writeNav writes the sidebar: the page tree as nested lists (written
+// here rather than by the template: a 1,000-page space's sidebar is most
+// of its pages' rendering). The current page is marked per page (markNav).
+func (c *content) writeNav(b *strings.Builder, ps []*model.RevisionPage) {
+	first := true
 	for _, p := range ps {
 		if p.Hidden != nil && *p.Hidden {
 			continue
 		}
-		it := &navItem{Title: p.Title}
+		if first {
+			b.WriteString("<ul>")
+			first = false
+		}
 		switch p.Type {
 		case "group":
-			it.Group = true
+			b.WriteString(`<li class="group"><span>` + template.HTMLEscapeString(p.Title) + "</span>")
 		case "link":
-			it.Href = linkPageHref(d, p)
+			b.WriteString(`<li><a href="` + template.HTMLEscapeString(linkPageHref(c, p)) + `">` + template.HTMLEscapeString(p.Title) + "</a>")
 		default:
-			it.Href = d.pageHref(p)
-			it.Current = cur != nil && p.ID == cur.ID
+			b.WriteString(`<li><a href="` + template.HTMLEscapeString(c.pageHref(p)) + `">` + template.HTMLEscapeString(p.Title) + "</a>")
 		}
-		it.Children = d.navTree(p.Pages, cur)
-		out = append(out, it)
+		c.writeNav(b, p.Pages)
+		b.WriteString("</li>")
 	}
-	return out
+	if !first {
+		b.WriteString("</ul>")
+	}
+}
+
+// markNav is the sidebar with the current page's link marked (page hrefs
+// are unique in a space).
+func (c *content) markNav(cur *model.RevisionPage) template.HTML {
+	a := `<a href="` + template.HTMLEscapeString(c.pageHref(cur)) + `">`
+	return template.HTML(strings.Replace(c.nav, a, a[:len(a)-1]+` aria-current="page">`, 1))
 }
 
 // linkPageHref is where a link page points: its URL, or the page or
 // space it targets when it is one of this site space's pages.
-func linkPageHref(d *siteData, p *model.RevisionPage) string {
+func linkPageHref(d *content, p *model.RevisionPage) string {
 	if p.Href != nil {
 		return *p.Href
 	}
@@ -375,7 +435,7 @@ func (h *Handler) renderPage(d *siteData) (*cachedPage, error) {
 	}
 	v.Body = out.HTML
 	v.TOC = out.Headings
-	v.Nav = d.navTree(d.rev.Pages, cur)
+	v.Nav = d.markNav(cur)
 	v.NoIndex = (cur.NoIndex != nil && *cur.NoIndex) || (cur.NoRobotsIndex != nil && *cur.NoRobotsIndex) || d.site.Site.Visibility != "public"
 	v.MarkdownURL = d.pageHref(cur) + ".md"
 	if deref(cur.Path) == "" {

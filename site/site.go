@@ -51,6 +51,7 @@ type Handler struct {
 	// site (the API's JSON 404).
 	NotFound http.Handler
 	cache    pageCache
+	contents contents
 }
 
 // New returns the reader site over res.
