@@ -93,7 +93,7 @@ func requestClass(r *http.Request) string {
 }
 
 func keyOf(r *http.Request, t target) (cacheKey, bool) {
-	if r.URL.RawQuery != "" || t.kind == kindSearch || t.kind == kindSignIn {
+	if r.URL.RawQuery != "" || t.kind == kindSearch {
 		return cacheKey{}, false
 	}
 	return cacheKey{host: strings.ToLower(r.Host), path: r.URL.Path, class: requestClass(r), kind: t.kind}, true

@@ -48,8 +48,11 @@ type passwordForm struct{ Action, Share, Error string }
 // space the URL names.
 type siteData struct {
 	rc      resolved
-	site    *model.PublishedContentSite
-	siteURL string // the site's published URL, without a trailing slash
+	site    *model.PublishedContentSite // nil in a member's app view
+	siteURL string                      // the site's published URL, without a trailing slash
+	// title and changeRequest: a member's app view of a space (signin.go).
+	title         string
+	changeRequest *string
 	*content
 	// until is the earliest expiry of what the rendering holds.
 	until time.Time
@@ -279,9 +282,11 @@ func (d *siteData) linkResolver(from *model.RevisionPage) func(string) (string, 
 func (h *Handler) baseView(d *siteData) *view {
 	l := d.rc.lookup
 	base := deref(l.SiteBasePath)
-	v := &view{SiteTitle: d.site.Site.Title, Home: base, Assets: base + assetsDir + "/", CSS: cssName, JS: jsName,
-		SearchURL: base + "_search"}
-	v.Home = base
+	v := &view{SiteTitle: d.title, Home: base, Assets: base + assetsDir + "/", CSS: cssName, JS: jsName, Footer: "Published with docsapi"}
+	if d.site == nil {
+		return v
+	}
+	v.SiteTitle, v.SearchURL = d.site.Site.Title, base+"_search"
 	if ic := d.site.Site.Icon; ic != nil && ic.Emoji != nil {
 		v.SiteTitle = *ic.Emoji + " " + v.SiteTitle
 	}
@@ -292,7 +297,6 @@ func (h *Handler) baseView(d *siteData) *view {
 			}
 		}
 	}
-	v.Footer = "Published with docsapi"
 	h.structureNav(d, v)
 	return v
 }
@@ -414,7 +418,11 @@ func (h *Handler) renderPage(d *siteData) (*cachedPage, error) {
 	}
 	l := d.rc.lookup
 	format := model.PageFormat("document")
-	pg, err := h.Res.Query().SpacePage(d.rc.ctx, deref(l.Space), &cur.ID, nil, &d.rev.ID, nil, &format, nil, nil, nil)
+	rev := &d.rev.ID
+	if d.changeRequest != nil {
+		rev = nil
+	}
+	pg, err := h.Res.Query().SpacePage(d.rc.ctx, deref(l.Space), &cur.ID, nil, rev, d.changeRequest, &format, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -436,9 +444,9 @@ func (h *Handler) renderPage(d *siteData) (*cachedPage, error) {
 	v.Body = out.HTML
 	v.TOC = out.Headings
 	v.Nav = d.markNav(cur)
-	v.NoIndex = (cur.NoIndex != nil && *cur.NoIndex) || (cur.NoRobotsIndex != nil && *cur.NoRobotsIndex) || d.site.Site.Visibility != "public"
+	v.NoIndex = (cur.NoIndex != nil && *cur.NoIndex) || (cur.NoRobotsIndex != nil && *cur.NoRobotsIndex) || d.site == nil || d.site.Site.Visibility != "public"
 	v.MarkdownURL = d.pageHref(cur) + ".md"
-	if deref(cur.Path) == "" {
+	if deref(cur.Path) == "" || d.site == nil {
 		v.MarkdownURL = ""
 	}
 	if l.CanonicalURL != nil {

@@ -13,7 +13,6 @@ const (
 	kindLLMs                 // <site>/llms.txt
 	kindLLMsFull             // <site>/llms-full.txt
 	kindSearch               // <site>/_search?q=
-	kindSignIn               // <site>/_signin
 	kindAsset                // <anything>/_assets/<hashed name>
 )
 
@@ -28,7 +27,7 @@ type target struct {
 // siteFiles are the files every site answers at its root.
 var siteFiles = map[string]kind{
 	"robots.txt": kindRobots, "sitemap.xml": kindSitemap, "llms.txt": kindLLMs,
-	"llms-full.txt": kindLLMsFull, "_search": kindSearch, "_signin": kindSignIn,
+	"llms-full.txt": kindLLMsFull, "_search": kindSearch,
 }
 
 // parseTarget reads a request path (already unescaped). ok is false for

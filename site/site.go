@@ -74,6 +74,10 @@ func (h *Handler) now() time.Time {
 
 // ServeHTTP answers a reader's request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.isApp(r) {
+		h.app(w, r)
+		return
+	}
 	t, ok := parseTarget(r.URL.Path)
 	if !ok || !h.mayBeSite(r) {
 		h.NotFound.ServeHTTP(w, r)
@@ -86,15 +90,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && t.kind == kindPage:
 		h.unlock(w, r, t)
 		return
-	case r.Method == http.MethodPost && t.kind == kindSignIn:
-		h.signIn(w, r, t)
-		return
 	case r.Method != http.MethodGet && r.Method != http.MethodHead:
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	case t.kind == kindSignIn:
-		h.signInForm(w, r, t, "", http.StatusOK)
 		return
 	}
 	if h.serveCached(w, r, t) {
