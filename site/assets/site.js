@@ -88,8 +88,16 @@
   input.addEventListener("keydown", function (e) {
     if (e.key === "ArrowDown") { e.preventDefault(); select(selected + 1); }
     else if (e.key === "ArrowUp") { e.preventDefault(); select(selected - 1); }
-    else if (e.key === "Enter" && selected >= 0) { e.preventDefault(); links()[selected].click(); }
     else if (e.key === "Escape") { box.hidden = true; input.blur(); }
+  });
+  // Submitting with results shown opens the chosen one (the first by
+  // default); without them the form shows the results page.
+  input.form.addEventListener("submit", function (e) {
+    var ls = links();
+    if (!box.hidden && ls.length && ls[0].href) {
+      e.preventDefault();
+      location.href = ls[Math.max(selected, 0)].href;
+    }
   });
   document.addEventListener("click", function (e) { if (!box.contains(e.target) && e.target !== input) { box.hidden = true; } });
 })();
