@@ -111,3 +111,34 @@ func TestHostnameSite(t *testing.T) {
 		t.Errorf("hostname site: %d", res.StatusCode)
 	}
 }
+
+// A kept rendering is served until any write: a new page shows at once.
+func TestCachedPagesFollowWrites(t *testing.T) {
+	f := newReaderFixture(t, "public")
+	c := f.client(t)
+	first := get(t, c, f.base+"/install")
+	again := get(t, c, f.base+"/install")
+	if first.header.Get("ETag") != again.header.Get("ETag") || first.body != again.body {
+		t.Errorf("the same page twice differs")
+	}
+	createPage(t, f.Env, f.guide, map[string]any{"title": "Fresh page", "slug": "fresh"})
+	after := get(t, c, f.base+"/install")
+	if after.status != 200 || !strings.Contains(after.body, "Fresh page") || after.header.Get("ETag") == first.header.Get("ETag") {
+		t.Errorf("after a new page: %d, sidebar kept the old revision", after.status)
+	}
+	if r := get(t, c, f.base+"/fresh"); r.status != 200 {
+		t.Errorf("new page: %d", r.status)
+	}
+	for _, p := range []string{"/install.md", "/robots.txt", "/sitemap.xml", "/llms.txt"} {
+		r := get(t, c, f.base+p)
+		if r.status != 200 || r.header.Get("Cache-Control") != "public, max-age=0, must-revalidate" || r.header.Get("ETag") == "" {
+			t.Errorf("%s: %d %q", p, r.status, r.header.Get("Cache-Control"))
+		}
+	}
+	if r := get(t, c, f.base+"/_search?q=install"); r.header.Get("Cache-Control") != "private, no-store" {
+		t.Errorf("search caching: %q", r.header.Get("Cache-Control"))
+	}
+	if r := get(t, c, f.base+"/install", "Accept-Encoding", "gzip"); r.header.Get("Content-Encoding") != "gzip" || !strings.Contains(r.header.Get("Vary"), "Cookie") {
+		t.Errorf("gzip: %v", r.header)
+	}
+}
