@@ -202,7 +202,7 @@ func TestReaderInBrowser(t *testing.T) {
 		chromedp.WaitVisible(`.images img[alt="A diagram"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`ul.tasks input[type=checkbox]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.code .copy`, chromedp.ByQuery), // shown by the script
-		until(`document.querySelector('.images img').complete && document.querySelector('.images img').naturalWidth === 2`),
+		until(`document.querySelector('.images img').complete && document.querySelector('.images img').naturalWidth === 600`),
 	)
 	screenshot(t, b, "site-light.png")
 	b.run(t, "navigation",

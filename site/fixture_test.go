@@ -1,9 +1,14 @@
 package site_test
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -70,8 +75,18 @@ Download [the diagram](diagram.png).
 The end.
 `
 
-// pngBytes is a 2x2 PNG (the seeded image).
-var pngBytes, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNgYGD4z8DAwMDAwMDAAAANAAH/6UMw7wAAAABJRU5ErkJggg==")
+// pngBytes is the seeded image: a 600x200 diagram of three boxes, large
+// enough for a phone's pixel density (Lighthouse checks it).
+var pngBytes = func() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 600, 200))
+	draw.Draw(img, img.Bounds(), &image.Uniform{color.RGBA{0xf6, 0xf8, 0xfa, 0xff}}, image.Point{}, draw.Src)
+	for i, c := range []color.RGBA{{0x34, 0x6d, 0xdb, 0xff}, {0x1a, 0x7f, 0x37, 0xff}, {0x9a, 0x67, 0x00, 0xff}} {
+		draw.Draw(img, image.Rect(40+i*190, 60, 180+i*190, 140), &image.Uniform{c}, image.Point{}, draw.Src)
+	}
+	var b bytes.Buffer
+	png.Encode(&b, img)
+	return b.Bytes()
+}()
 
 // readerFixture is a published site: a Guide space (every block kind,
 // nested pages, an image) with a Beta variant, and an API section.

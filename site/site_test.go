@@ -17,7 +17,7 @@ func TestPublicSiteRoutes(t *testing.T) {
 		`<h2 id="text-and-marks">`, "<strong>bold</strong>", "<em>italic</em>", "<s>struck</s>", "<code>code</code>",
 		`href="` + f.basePath + `/install#requirements"`, `<ul class="tasks">`, `type="checkbox"`, "<blockquote>",
 		`class="hint hint-info"`, `class="hint hint-warning"`, `<pre class="chroma" data-lang="go">`, `class="copy"`,
-		"<table>", `text-align:center`, `<img src="`, `alt="A diagram"`, `width="2" height="2"`, "<hr>",
+		"<table>", `text-align:center`, `<img src="`, `alt="A diagram"`, `width="600" height="200"`, "<hr>",
 		`aria-current="page">Overview</a>`, `rel="canonical"`, `property="og:title"`, `class="toc"`, `rel="next"`,
 		`href="` + f.basePath + `/_assets/site.`,
 	} {
