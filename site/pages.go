@@ -289,6 +289,8 @@ func (h *Handler) baseView(d *siteData) *view {
 	v.SiteTitle, v.SearchURL = d.site.Site.Title, base+"_search"
 	if ic := d.site.Site.Icon; ic != nil && ic.Emoji != nil {
 		v.SiteTitle = *ic.Emoji + " " + v.SiteTitle
+	} else if ic != nil && ic.Icon != nil && strings.HasPrefix(ic.Icon.Light, "https://") {
+		v.Logo = ic.Icon.Light
 	}
 	if c, ok := d.site.Customizations.Site["styling"].(map[string]any); ok {
 		if pc, ok := c["primaryColor"].(map[string]any); ok {
@@ -572,6 +574,12 @@ func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, t target, er
 		title, msg = "Sign-in needed", "This site is for signed-in visitors: open it from the link your organization gave you."
 	case http.StatusTooManyRequests:
 		title, msg = "Too many attempts", "Wait a moment, then try again."
+	}
+	if status == http.StatusNotFound && !strings.Contains(r.Header.Get("Accept"), "text/html") && !strings.HasPrefix(r.URL.Path, "/sites/") && t.kind == kindPage {
+		// Not a browser, and no site's path on the service: the API's 404
+		// (a client that mistyped an API route wants its JSON).
+		h.NotFound.ServeHTTP(w, r)
+		return
 	}
 	if t.kind != kindPage {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -2,6 +2,8 @@ package site_test
 
 import (
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -140,5 +142,27 @@ func TestCachedPagesFollowWrites(t *testing.T) {
 	}
 	if r := get(t, c, f.base+"/install", "Accept-Encoding", "gzip"); r.header.Get("Content-Encoding") != "gzip" || !strings.Contains(r.header.Get("Vary"), "Cookie") {
 		t.Errorf("gzip: %v", r.header)
+	}
+}
+
+// A page with its stylesheet and script, gzipped, weighs under 100 KB
+// (images aside).
+func TestPageWeight(t *testing.T) {
+	f := newReaderFixture(t, "public")
+	c := f.client(t)
+	page := get(t, c, f.base+"/overview", "Accept-Encoding", "gzip")
+	plain := get(t, c, f.base+"/overview").body
+	total, parts := len(page.body), []string{}
+	for _, m := range regexp.MustCompile(`(?:href|src)="([^"]*/_assets/[^"]+)"`).FindAllStringSubmatch(plain, -1) {
+		a := get(t, c, f.HTTP.URL+m[1], "Accept-Encoding", "gzip")
+		if a.header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s not gzipped", m[1])
+		}
+		total += len(a.body)
+		parts = append(parts, m[1]+": "+strconv.Itoa(len(a.body)))
+	}
+	t.Logf("page weight gzipped: %d bytes (page %d, %v)", total, len(page.body), parts)
+	if len(parts) != 2 || total > 100<<10 {
+		t.Errorf("page weight %d bytes, assets %v", total, parts)
 	}
 }
