@@ -31,6 +31,7 @@ type view struct {
 	TOC                                 []docrender.Heading
 	Prev, Next                          *link
 	Body                                template.HTML
+	ThemeScript                         template.JS
 	Form                                *passwordForm
 	SignIn                              *signInForm
 	Results                             []searchHit
@@ -501,6 +502,7 @@ func (h *Handler) renderPage(d *siteData) (*cachedPage, error) {
 }
 
 func execute(v *view) ([]byte, error) {
+	v.ThemeScript = themeScript
 	var b bytes.Buffer
 	if err := pageTmpl.ExecuteTemplate(&b, "page", v); err != nil {
 		return nil, err

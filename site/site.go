@@ -52,6 +52,7 @@ type Handler struct {
 	NotFound http.Handler
 	cache    pageCache
 	contents contents
+	csp      string
 }
 
 // New returns the reader site over res.
@@ -62,7 +63,19 @@ func New(res *graph.Resolver, log *slog.Logger, notFound http.Handler) *Handler 
 	if notFound == nil {
 		notFound = http.NotFoundHandler()
 	}
-	return &Handler{Res: res, Log: log, NotFound: notFound}
+	h := &Handler{Res: res, Log: log, NotFound: notFound}
+	if u, err := url.Parse(res.Config.PublicURL); err == nil && u.Host != "" {
+		h.csp = contentSecurityPolicy(u.Scheme + "://" + u.Host)
+	} else {
+		h.csp = contentSecurityPolicy("")
+	}
+	return h
+}
+
+// secure sets the headers of every reader-site answer.
+func (h *Handler) secure(w http.ResponseWriter) {
+	w.Header().Set("Content-Security-Policy", h.csp)
+	w.Header().Set("Referrer-Policy", "strict-origin-when-cross-origin")
 }
 
 func (h *Handler) now() time.Time {
@@ -75,6 +88,7 @@ func (h *Handler) now() time.Time {
 // ServeHTTP answers a reader's request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.isApp(r) {
+		h.secure(w)
 		h.app(w, r)
 		return
 	}
@@ -83,6 +97,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.NotFound.ServeHTTP(w, r)
 		return
 	}
+	h.secure(w)
 	switch {
 	case t.kind == kindAsset:
 		serveAsset(w, r, t.asset)

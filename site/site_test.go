@@ -27,6 +27,9 @@ func TestPublicSiteRoutes(t *testing.T) {
 			t.Errorf("site root lacks %q", want)
 		}
 	}
+	if csp := root.header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' 'sha256-") || !strings.Contains(csp, "frame-ancestors 'self'") {
+		t.Errorf("CSP %q", csp)
+	}
 	if cc := root.header.Get("Cache-Control"); cc != "public, max-age=0, must-revalidate" || root.header.Get("ETag") == "" {
 		t.Errorf("page caching: %q etag %q", cc, root.header.Get("ETag"))
 	}
