@@ -120,9 +120,10 @@ func (h *Handler) load(rc resolved) (*siteData, error) {
 	if site.Site.Urls.Published != nil {
 		d.siteURL = strings.TrimRight(stripQuery(*site.Site.Urls.Published), "/")
 	}
-	if l.Reader != nil && l.Reader.Site != nil {
-		// The visitor's token ends: so does what it opened.
-		if exp := h.now().Add(h.tokenTTL()); exp.Before(d.until) {
+	if rc.private {
+		// A share link's expiry and the visitor's token end with no write
+		// to the database: what they opened is kept a minute at most.
+		if exp := h.now().Add(time.Minute); exp.Before(d.until) {
 			d.until = exp
 		}
 	}

@@ -193,7 +193,8 @@ type resolved struct {
 	ctx    context.Context
 	// class names what the visitor may see (public: ""), for the cache.
 	class string
-	// viaCookie: the visitor's access came from a cookie (private cache).
+	// private: the visitor's access came from a key or token (private
+	// cache, kept briefly: see load).
 	private bool
 }
 
