@@ -3,13 +3,11 @@ package site
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
-	"docsapi/graph"
 	"docsapi/storage"
 )
 
@@ -64,20 +62,9 @@ func (c *pageCache) put(k cacheKey, p *cachedPage) {
 	c.mu.Unlock()
 }
 
-// visitorClass names what a visitor sees: "" for the public, else a hash
-// of the site, share key and claims their token carries (visitors with the
-// same claims share renderings).
-func visitorClass(l graph.VisitorLookup) string {
-	if l.Reader == nil || l.Reader.Site == nil || (l.Reader.Site.ShareKey == nil && len(l.Reader.Site.Claims) == 0) {
-		return ""
-	}
-	b, _ := json.Marshal(l.Reader.Site) // map keys sorted: one class per claims
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:12])
-}
-
-// requestClass is the cache's view of a request's visitor before any
-// resolution: the cookies that decide what it sees.
+// requestClass is the visitor class of a request, known before any
+// resolution: a hash of the cookies that decide what the visitor sees (""
+// for the public). Visitors who entered with the same key share it.
 func requestClass(r *http.Request) string {
 	var parts []string
 	for _, name := range []string{shareCookie, visitCookie} {

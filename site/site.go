@@ -191,8 +191,6 @@ func cleanURL(u *url.URL) string {
 type resolved struct {
 	lookup graph.VisitorLookup
 	ctx    context.Context
-	// class names what the visitor may see (public: ""), for the cache.
-	class string
 	// private: the visitor's access came from a key or token (private
 	// cache, kept briefly: see load).
 	private bool
@@ -251,7 +249,6 @@ func (h *Handler) resolvedFrom(ctx context.Context, l graph.VisitorLookup, priva
 	rc := resolved{lookup: l, ctx: ctx, private: private}
 	if l.Reader != nil {
 		rc.ctx = auth.WithCaller(ctx, *l.Reader)
-		rc.class = visitorClass(l)
 	}
 	return rc
 }
