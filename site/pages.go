@@ -249,13 +249,19 @@ func (c *content) firstDocumentUnder(g *model.RevisionPage) (*model.RevisionPage
 }
 
 // linkResolver maps the links a page's document makes to reader URLs:
-// relative paths and ".md" files naming pages of the space become the
-// pages' URLs (their anchors kept).
+// page ids (content references of kind page), and relative paths and
+// ".md" files naming pages of the space, become the pages' URLs (their
+// anchors kept).
 func (d *siteData) linkResolver(from *model.RevisionPage) func(string) (string, bool) {
 	dir := path.Dir("/" + deref(from.Path))
 	return func(dest string) (string, bool) {
 		if dest == "" || strings.HasPrefix(dest, "#") || strings.Contains(dest, "://") || strings.HasPrefix(dest, "mailto:") {
 			return "", false
+		}
+		for _, pg := range d.order {
+			if pg.ID == dest {
+				return d.pageHref(pg), true
+			}
 		}
 		target, anchor, _ := strings.Cut(dest, "#")
 		if u, err := url.PathUnescape(target); err == nil {
