@@ -68,6 +68,7 @@ type content struct {
 	base   string // the site space's URL path
 	order  []*model.RevisionPage
 	byPath map[string]*model.RevisionPage
+	byID   map[string]*model.RevisionPage
 	parent map[string]*model.RevisionPage
 	files  map[string]docrender.File
 	nav    string // the sidebar's HTML, no page marked
@@ -141,7 +142,7 @@ func (h *Handler) load(rc resolved) (*siteData, error) {
 }
 
 func newContent(rev *model.Revision, base string) *content {
-	c := &content{rev: rev, base: base, byPath: map[string]*model.RevisionPage{}, parent: map[string]*model.RevisionPage{},
+	c := &content{rev: rev, base: base, byPath: map[string]*model.RevisionPage{}, byID: map[string]*model.RevisionPage{}, parent: map[string]*model.RevisionPage{},
 		files: map[string]docrender.File{}}
 	var walk func(parent *model.RevisionPage, ps []*model.RevisionPage)
 	walk = func(parent *model.RevisionPage, ps []*model.RevisionPage) {
@@ -152,6 +153,7 @@ func newContent(rev *model.Revision, base string) *content {
 			if p.Path != nil {
 				c.byPath[*p.Path] = p
 			}
+			c.byID[p.ID] = p
 			if parent != nil {
 				c.parent[p.ID] = parent
 			}
@@ -258,10 +260,8 @@ func (d *siteData) linkResolver(from *model.RevisionPage) func(string) (string, 
 		if dest == "" || strings.HasPrefix(dest, "#") || strings.Contains(dest, "://") || strings.HasPrefix(dest, "mailto:") {
 			return "", false
 		}
-		for _, pg := range d.order {
-			if pg.ID == dest {
-				return d.pageHref(pg), true
-			}
+		if pg, ok := d.byID[dest]; ok {
+			return d.pageHref(pg), true
 		}
 		target, anchor, _ := strings.Cut(dest, "#")
 		if u, err := url.PathUnescape(target); err == nil {
@@ -411,10 +411,8 @@ func linkPageHref(d *content, p *model.RevisionPage) string {
 		return u
 	}
 	if id, ok := p.Target["page"].(string); ok {
-		for _, pg := range d.order {
-			if pg.ID == id {
-				return d.pageHref(pg)
-			}
+		if pg, ok := d.byID[id]; ok {
+			return d.pageHref(pg)
 		}
 	}
 	return "#"
