@@ -69,11 +69,12 @@ func BenchmarkCachedPage(b *testing.B) {
 // firstRenders renders n pages of a 1,000-page space, each for the first
 // time (a fresh reader site over the same resolvers: no kept answer), and
 // returns the durations sorted.
-func firstRenders(tb testing.TB, n int) []time.Duration {
+func firstRenders(tb testing.TB, n int) ([]time.Duration, int) {
 	f := newReaderFixture(tb, "public")
 	seedGuide(tb, f.Env, f.guide, 1000)
 	h := site.New(f.Server.Resolver, nil, nil)
 	var out []time.Duration
+	size := 0
 	if p := os.Getenv("DOCSAPI_RENDER_PROFILE"); p != "" {
 		// The render loop's CPU profile, without the seeding's.
 		pf, err := os.Create(p)
@@ -97,13 +98,14 @@ func firstRenders(tb testing.TB, n int) []time.Duration {
 		if w.Code != 200 {
 			tb.Fatalf("GET %s: %d", path, w.Code)
 		}
+		size = w.Body.Len()
 	}
 	slices.Sort(out)
-	return out
+	return out, size
 }
 
 func BenchmarkFirstRender1000Pages(b *testing.B) {
-	d := firstRenders(b, 100)
+	d, _ := firstRenders(b, 100)
 	b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(d[len(d)*9/10].Microseconds())/1000, "p90-ms")
 }
@@ -121,7 +123,8 @@ func TestFigures(t *testing.T) {
 	if ratio < 0.5 {
 		t.Errorf("cached page at %.2fx the file server's throughput, want >= 0.5x", ratio)
 	}
-	d := firstRenders(t, 100)
+	d, size := firstRenders(t, 100)
+	t.Logf("a page of the 1,000-page space (its sidebar lists every page): %d bytes", size)
 	t.Logf("first render, 1,000-page space: p50 %v, p90 %v, slowest (the revision's first page) %v", d[len(d)/2], d[len(d)*9/10], d[len(d)-1])
 	if d[len(d)/2] > 20*time.Millisecond {
 		t.Errorf("first render p50 %v, want < 20ms", d[len(d)/2])
