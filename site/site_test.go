@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"io"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -111,9 +112,12 @@ func TestHostnameSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Errorf("hostname site: %d", res.StatusCode)
+	body := string(b)
+	if res.StatusCode != 200 || !strings.Contains(body, `<a href="/install/linux">On Linux</a>`) || !strings.Contains(body, `href="/_assets/site.`) ||
+		!strings.Contains(body, `<link rel="canonical" href="https://docs.example.com/install">`) {
+		t.Errorf("hostname site: %d %s", res.StatusCode, body)
 	}
 }
 
