@@ -29,6 +29,20 @@ const TokenPrefix = "dapi_"
 // graph/installations.go for what they may do).
 const KindInstallation = "installation"
 
+// KindSite marks the short-lived apiToken a published site's URL
+// resolution hands to a renderer (graph/published.go): it reads that
+// site's published content as its visitor and nothing else.
+const KindSite = "site"
+
+// SiteGrant is what a site token carries: its site, the share key its URL
+// used and the visitor's claims. A pointer in Caller keeps Caller
+// comparable (answer cache keys).
+type SiteGrant struct {
+	SiteID   string
+	ShareKey *string
+	Claims   map[string]any
+}
+
 // Caller is who is making the request.
 type Caller struct {
 	UserID  string
@@ -39,6 +53,8 @@ type Caller struct {
 	// ReadOnly tokens may read what their user may and write nothing (see
 	// graph.RequireWrite).
 	ReadOnly bool
+	// Site is set for site tokens (Kind KindSite) only.
+	Site *SiteGrant
 }
 
 type ctxKey struct{}
@@ -93,6 +109,15 @@ type Authenticator struct {
 	cache map[string]*cached // by token hash
 
 	usage usage
+
+	// siteTokens verifies site tokens (see AcceptSiteTokens); nil: none.
+	siteTokens func(ctx context.Context, token string) (Caller, error)
+}
+
+// AcceptSiteTokens makes Authenticate hand bearer tokens that are JWTs
+// (not docsapi API tokens) to verify: site tokens are signed, not stored.
+func (a *Authenticator) AcceptSiteTokens(verify func(ctx context.Context, token string) (Caller, error)) {
+	a.siteTokens = verify
 }
 
 type cached struct {
@@ -134,6 +159,9 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (Caller
 		return Caller{}, errUnauthorized
 	}
 	secret = strings.TrimSpace(secret)
+	if a.siteTokens != nil && !strings.HasPrefix(secret, TokenPrefix) && strings.Count(secret, ".") == 2 {
+		return a.siteTokens(ctx, secret)
+	}
 	hash := HashToken(secret)
 	now := a.now()
 	// Read before the lookup: a revoke committed after this read moves the

@@ -27,11 +27,15 @@ func rank(role *string) int {
 // atLeast tells whether role is min or above.
 func atLeast(role *string, min model.Role) bool { return rank(role) >= roleRank[min] }
 
-// callerOf returns the authenticated caller or a 401.
+// callerOf returns the authenticated caller or a 401. A site's apiToken
+// is refused here (403): only the published reads take it (readerOf).
 func callerOf(ctx context.Context) (auth.Caller, error) {
 	c, ok := auth.CallerFrom(ctx)
 	if !ok {
 		return c, apierr.Unauthorized("missing or invalid bearer token")
+	}
+	if c.Kind == auth.KindSite {
+		return c, errSiteTokenElsewhere()
 	}
 	return c, nil
 }

@@ -117,9 +117,12 @@ func (r *Resolver) collectionScope(ctx context.Context, id string, tree treeScop
 // spaceScope loads a space the caller can see. Trashed spaces are 404
 // unless trashed is set (restore).
 func (r *Resolver) spaceScope(ctx context.Context, id string, tree treeScope, trashed bool) (storage.Space, ContentScope, error) {
-	c, err := callerOf(ctx)
+	c, err := readerOf(ctx)
 	if err != nil {
 		return storage.Space{}, ContentScope{}, err
+	}
+	if c.Site != nil {
+		return r.siteTokenSpace(ctx, c, id, trashed)
 	}
 	// The space and the caller's access data in its organization come
 	// together: one change counter reading between writes (the access data

@@ -30,6 +30,9 @@ type Config struct {
 	IntegrationMaxScriptBytes int
 	ConfigurationMaxDepth     int
 	ConfigurationMaxKeys      int
+	// SiteTokenTTL is the lifetime of the apiToken a published URL's
+	// resolution hands out (0: DefaultSiteTokenTTL).
+	SiteTokenTTL time.Duration
 }
 
 // Resolver is the root of every GraphQL resolver and the single place where

@@ -57,13 +57,18 @@ func (s *Signer) Sign(ctx context.Context, claims jwt.MapClaims) (string, error)
 
 // Verify parses a token signed by this server.
 func (s *Signer) Verify(ctx context.Context, token string) (jwt.MapClaims, error) {
+	return s.VerifyAt(ctx, token, time.Now)
+}
+
+// VerifyAt is Verify on the clock now (the resolvers' clock).
+func (s *Signer) VerifyAt(ctx context.Context, token string, now func() time.Time) (jwt.MapClaims, error) {
 	k, err := s.load(ctx)
 	if err != nil {
 		return nil, err
 	}
 	claims := jwt.MapClaims{}
 	_, err = jwt.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return ed25519.PublicKey(k.PublicKey), nil },
-		jwt.WithValidMethods([]string{"EdDSA"}), jwt.WithExpirationRequired(), jwt.WithLeeway(5*time.Second))
+		jwt.WithValidMethods([]string{"EdDSA"}), jwt.WithExpirationRequired(), jwt.WithLeeway(5*time.Second), jwt.WithTimeFunc(now))
 	return claims, err
 }
 

@@ -293,12 +293,22 @@ type audience struct {
 // visitor-auth sites) is valid, and with adaptive content on its claims
 // match the adaptive schema. Refusals: 404 for the site and share keys (a
 // published site's existence is not revealed without its key), 403 for
-// visitor tokens.
+// visitor tokens. A site's apiToken (published.go) reads its own site only,
+// with the share key and claims it was minted for.
 func (r *Resolver) audienceOf(ctx context.Context, orgID, siteID string, shareKey, visitorToken *string) (audience, error) {
+	return r.audienceWith(ctx, orgID, siteID, shareKey, visitorToken, nil)
+}
+
+// audienceWith is audienceOf with the visitor's unsigned claims (URL
+// resolution), kept as claims.unsigned.
+func (r *Resolver) audienceWith(ctx context.Context, orgID, siteID string, shareKey, visitorToken *string, unsigned map[string]any) (audience, error) {
 	var a audience
-	c, err := callerOf(ctx)
+	c, err := readerOf(ctx)
 	if err != nil {
 		return a, err
+	}
+	if c.Site != nil && c.Site.SiteID != siteID {
+		return a, errSiteTokenElsewhere()
 	}
 	if c.OrganizationID != "" && c.OrganizationID != orgID {
 		return a, apierr.NotFound("site")
@@ -310,23 +320,39 @@ func (r *Resolver) audienceOf(ctx context.Context, orgID, siteID string, shareKe
 	if !site.Published {
 		return a, apierr.NotFound("site")
 	}
-	if err := r.checkShareKey(ctx, site, shareKey); err != nil {
-		return a, err
-	}
-	if site.Visibility == "share-link" && shareKey == nil {
-		return a, apierr.NotFound("site")
-	}
-	if visitorToken != nil && *visitorToken != "" {
-		if a.claims, err = r.siteVisitorClaims(site, *visitorToken); err != nil {
+	if c.Site != nil {
+		// The token's key was unlocked when it was minted; it must still be live.
+		if shareKey = c.Site.ShareKey; shareKey != nil {
+			if l, err := r.liveShareLink(ctx, *shareKey); err != nil || l.SiteID != site.ID {
+				return a, errUnknownShareKey()
+			}
+		}
+		a.claims = c.Site.Claims
+	} else {
+		if err := r.checkShareKey(ctx, site, shareKey); err != nil {
 			return a, err
 		}
-		if site.AdaptiveContent {
+		if site.Visibility == "share-link" && shareKey == nil {
+			return a, apierr.NotFound("site")
+		}
+		if visitorToken != nil && *visitorToken != "" {
+			if a.claims, err = r.siteVisitorClaims(site, *visitorToken); err != nil {
+				return a, err
+			}
+		} else if site.Visibility == "visitor-auth" {
+			return a, apierr.Forbidden("this site needs a visitor token (header %s, or the visitorToken argument)", VisitorTokenHeader)
+		}
+		if len(unsigned) > 0 {
+			if a.claims == nil {
+				a.claims = map[string]any{}
+			}
+			a.claims["unsigned"] = unsigned
+		}
+		if site.AdaptiveContent && a.claims != nil {
 			if err := checkClaims(site, a.claims); err != nil {
 				return a, err
 			}
 		}
-	} else if site.Visibility == "visitor-auth" {
-		return a, apierr.Forbidden("this site needs a visitor token (header %s, or the visitorToken argument)", VisitorTokenHeader)
 	}
 	org, _, err := r.Store.OrganizationFor(ctx, orgID, c.UserID)
 	if err != nil {
@@ -378,17 +404,8 @@ func (r *Resolver) publishedSite(ctx context.Context, orgID, siteID string, shar
 	if err != nil {
 		return nil, notFoundAs(err, "site")
 	}
-	v := structureView{r: r, org: a.org, site: a.site, shareKey: shareKey, role: func(storage.Space) int { return roleRank["read"] }}
-	v.visible = func(*string) bool { return true }
-	if a.site.AdaptiveContent {
-		caches.init()
-		claims := a.claims
-		if claims == nil {
-			claims = map[string]any{}
-		}
-		e := caches.conditions.NewEvaluator(map[string]any{"claims": claims})
-		v.visible = func(c *string) bool { return c == nil || e.Eval(*c) }
-	}
+	v := structureView{r: r, org: a.org, site: a.site, shareKey: a.shareKey, role: func(storage.Space) int { return roleRank["read"] }}
+	v.visible = visibleTo(a.site, a.claims)
 	site := r.siteModel(a.org, a.site)
 	return &model.PublishedContentSite{
 		Object: "published-content-site", Site: site, Structure: v.structure(st),

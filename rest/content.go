@@ -78,7 +78,10 @@ func mountContent(a *API, r chi.Router) {
 			}
 			var id, p *string
 			if byPath {
-				v := chi.URLParam(r, "*")
+				v, err := wildcardPath(r)
+				if err != nil {
+					return nil, err
+				}
 				p = &v
 			} else {
 				id = optional(path(r, "pageId"))

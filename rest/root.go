@@ -15,7 +15,6 @@ import (
 // and where to go next, before holding a token.
 func init() {
 	registerPublic(func(a *API, r chi.Router) {
-		r.Get("/", a.serveRoot)
 		r.Get("/docs", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/docs/", http.StatusMovedPermanently)
 		})
@@ -30,7 +29,10 @@ type rootAnswer struct {
 	Links   map[string]string `json:"links"`
 }
 
-func (a *API) serveRoot(w http.ResponseWriter, r *http.Request) {
+// ServeRoot answers GET / of the service's own host (the server routes
+// the root through the reader site first: at a site's hostname it is the
+// site's).
+func (a *API) ServeRoot(w http.ResponseWriter, r *http.Request) {
 	info, err := a.Q.APIInformation(r.Context())
 	if err != nil {
 		WriteError(w, r, a.Log, err)

@@ -34,6 +34,7 @@ import (
 	"docsapi/metrics"
 	"docsapi/playground"
 	"docsapi/rest"
+	"docsapi/site"
 	"docsapi/storage"
 	"docsapi/translate"
 )
@@ -125,6 +126,9 @@ type Config struct {
 	// RequestTimeout ends every request's context after it (imports and
 	// GraphQL: after it plus ImportTimeout); 0 means 60 seconds.
 	RequestTimeout time.Duration
+	// SiteTokenTTL is the lifetime of the apiToken of a published URL's
+	// resolution (0: one hour).
+	SiteTokenTTL time.Duration
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -172,7 +176,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Store: db,
 		Auth:  auth.NewAuthenticator(db, cfg.Clock),
 		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace,
-			UploadMaxBytes: cfg.UploadMaxBytes, RenderCacheBytes: cfg.RenderCacheBytes,
+			UploadMaxBytes: cfg.UploadMaxBytes, RenderCacheBytes: cfg.RenderCacheBytes, SiteTokenTTL: cfg.SiteTokenTTL,
 			IntegrationMaxScriptBytes: cfg.IntegrationMaxScriptBytes, ConfigurationMaxDepth: cfg.ConfigurationMaxDepth, ConfigurationMaxKeys: cfg.ConfigurationMaxKeys},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
@@ -180,6 +184,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Fetcher: importer.Guarded{F: fetch.New(ImportFetchLimits(cfg.AllowPrivateFetch)),
 			Limits: importer.Limits{MaxPages: cfg.ImportMaxPages, MaxImages: cfg.ImportMaxImages, Timeout: cfg.ImportTimeout}},
 	}
+	res.Auth.AcceptSiteTokens(res.SiteTokenCaller)
 	if cfg.Outbound == nil {
 		// Deliveries and renders reach integration tunnels through the same
 		// guard as every other server-side request.
@@ -217,7 +222,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.Se
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
 	r.Use(NoSniff, s.requestDeadline, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword, headAsGet)
-	r.NotFound(rest.NotFound)
+	// Paths the service does not route may be a published site's (the
+	// reader site answers them, else the API's 404). The root too: at a
+	// site's own hostname it is the site's first page; anywhere else it is
+	// the service's own answer (version, build, where to go next).
+	api := rest.New(s.Resolver, s.Log)
+	reader := site.New(s.Resolver, s.Log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			api.ServeRoot(w, r)
+			return
+		}
+		rest.NotFound(w, r)
+	}))
+	r.NotFound(reader.ServeHTTP)
+	r.Get("/", reader.ServeHTTP)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -269,7 +287,6 @@ func (s *Server) routes() chi.Router {
 		}, s.authenticateGraphQL).Handle("/", gql)
 	})
 
-	api := rest.New(s.Resolver, s.Log)
 	// File downloads work with a signed link or the caller's bearer token,
 	// so they sit outside /v1's mandatory authentication.
 	r.Get("/files/{spaceId}/{revisionId}/{fileId}/{name}", api.DownloadFile(s.Resolver.Auth))

@@ -238,6 +238,7 @@ type Store interface {
 	ChangeRequests
 	Comments
 	Sites
+	PublishedSites
 	Webhooks
 	Uploads
 	Ping(ctx context.Context) error

@@ -62,6 +62,7 @@ func serve(args []string) error {
 	jobLease := f.Duration("job-lease", storage.JobLease, "how long a claim on background work (OpenAPI processing, translation runs) holds without renewal: a stopped replica's work resumes elsewhere after it")
 	auditRetention := f.Int("audit-retention", 365, "days audit log entries are kept before the purge worker deletes them (0: for ever)")
 	webhookRetention := f.Int("webhook-delivery-retention", 30, "days finished webhook deliveries (succeeded or failed) are kept after their last attempt before the purge worker deletes them (0: for ever)")
+	siteTokenTTL := f.Duration("site-token-ttl", time.Hour, "lifetime of the apiToken a published URL's resolution hands a renderer")
 	webhookGrace := f.Duration("webhook-secret-grace", 24*time.Hour, "how long a rotated-out webhook secret keeps signing deliveries beside the new one")
 	webhookMaxEndpoints := f.Int("webhook-max-endpoints", storage.DefaultWebhookLimits.Endpoints, "webhooks one organization may have")
 	webhookMaxPending := f.Int("webhook-max-pending", storage.DefaultWebhookLimits.Pending, "webhook deliveries one organization may have queued; events beyond are recorded as failed deliveries, not sent")
@@ -122,6 +123,7 @@ func serve(args []string) error {
 		ImportMaxPages: *importMaxPages, ImportMaxImages: *importMaxImages, ImportTimeout: *importTimeout,
 		AuditRetention:           time.Duration(*auditRetention) * 24 * time.Hour,
 		WebhookSecretGrace:       *webhookGrace,
+		SiteTokenTTL:             *siteTokenTTL,
 		WebhookDeliveryRetention: time.Duration(*webhookRetention) * 24 * time.Hour,
 		RequestTimeout:           *requestTimeout,
 		OpenAPIWorkers:           *openAPIWorkers,

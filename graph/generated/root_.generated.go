@@ -870,6 +870,26 @@ type ComplexityRoot struct {
 		Structure      func(childComplexity int) int
 	}
 
+	PublishedSiteContentLookup struct {
+		APIToken      func(childComplexity int) int
+		BasePath      func(childComplexity int) int
+		CanonicalURL  func(childComplexity int) int
+		ChangeRequest func(childComplexity int) int
+		Complete      func(childComplexity int) int
+		ContextID     func(childComplexity int) int
+		Organization  func(childComplexity int) int
+		Pathname      func(childComplexity int) int
+		Redirect      func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		ShareKey      func(childComplexity int) int
+		Site          func(childComplexity int) int
+		SiteBasePath  func(childComplexity int) int
+		SiteSection   func(childComplexity int) int
+		SiteSpace     func(childComplexity int) int
+		Space         func(childComplexity int) int
+		Target        func(childComplexity int) int
+	}
+
 	PublishedSiteCustomizations struct {
 		Site       func(childComplexity int) int
 		SiteSpaces func(childComplexity int) int
@@ -920,8 +940,10 @@ type ComplexityRoot struct {
 		OrganizationInstallations      func(childComplexity int, organizationID string, page *string, limit *int, search *string) int
 		Organizations                  func(childComplexity int, page *string, limit *int) int
 		OrganizationsForEmailDomain    func(childComplexity int, emailDomain string) int
+		PageDocumentInRevision         func(childComplexity int, spaceID string, revisionID string, pageID string, evaluated *bool) int
 		PublishedContentSite           func(childComplexity int, organizationID string, siteID string, shareKey *string, visitorToken *string) int
 		RenderIntegrationUI            func(childComplexity int, integrationName string, request string) int
+		ResolvePublishedContentByURL   func(childComplexity int, input model.ResolvePublishedContentByURLInput) int
 		ReusableContent                func(childComplexity int, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
 		SamlProvider                   func(childComplexity int, organizationID string, samlProviderID string) int
 		SamlProviders                  func(childComplexity int, organizationID string, page *string, limit *int) int
@@ -5371,6 +5393,109 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublishedContentSite.Structure(childComplexity), true
 
+	case "PublishedSiteContentLookup.apiToken":
+		if e.ComplexityRoot.PublishedSiteContentLookup.APIToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.APIToken(childComplexity), true
+	case "PublishedSiteContentLookup.basePath":
+		if e.ComplexityRoot.PublishedSiteContentLookup.BasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.BasePath(childComplexity), true
+	case "PublishedSiteContentLookup.canonicalUrl":
+		if e.ComplexityRoot.PublishedSiteContentLookup.CanonicalURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.CanonicalURL(childComplexity), true
+	case "PublishedSiteContentLookup.changeRequest":
+		if e.ComplexityRoot.PublishedSiteContentLookup.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.ChangeRequest(childComplexity), true
+	case "PublishedSiteContentLookup.complete":
+		if e.ComplexityRoot.PublishedSiteContentLookup.Complete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.Complete(childComplexity), true
+	case "PublishedSiteContentLookup.contextId":
+		if e.ComplexityRoot.PublishedSiteContentLookup.ContextID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.ContextID(childComplexity), true
+	case "PublishedSiteContentLookup.organization":
+		if e.ComplexityRoot.PublishedSiteContentLookup.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.Organization(childComplexity), true
+	case "PublishedSiteContentLookup.pathname":
+		if e.ComplexityRoot.PublishedSiteContentLookup.Pathname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.Pathname(childComplexity), true
+	case "PublishedSiteContentLookup.redirect":
+		if e.ComplexityRoot.PublishedSiteContentLookup.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.Redirect(childComplexity), true
+	case "PublishedSiteContentLookup.revision":
+		if e.ComplexityRoot.PublishedSiteContentLookup.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.Revision(childComplexity), true
+	case "PublishedSiteContentLookup.shareKey":
+		if e.ComplexityRoot.PublishedSiteContentLookup.ShareKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.ShareKey(childComplexity), true
+	case "PublishedSiteContentLookup.site":
+		if e.ComplexityRoot.PublishedSiteContentLookup.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.Site(childComplexity), true
+	case "PublishedSiteContentLookup.siteBasePath":
+		if e.ComplexityRoot.PublishedSiteContentLookup.SiteBasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.SiteBasePath(childComplexity), true
+	case "PublishedSiteContentLookup.siteSection":
+		if e.ComplexityRoot.PublishedSiteContentLookup.SiteSection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.SiteSection(childComplexity), true
+	case "PublishedSiteContentLookup.siteSpace":
+		if e.ComplexityRoot.PublishedSiteContentLookup.SiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.SiteSpace(childComplexity), true
+	case "PublishedSiteContentLookup.space":
+		if e.ComplexityRoot.PublishedSiteContentLookup.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.Space(childComplexity), true
+	case "PublishedSiteContentLookup.target":
+		if e.ComplexityRoot.PublishedSiteContentLookup.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContentLookup.Target(childComplexity), true
+
 	case "PublishedSiteCustomizations.site":
 		if e.ComplexityRoot.PublishedSiteCustomizations.Site == nil {
 			break
@@ -5859,6 +5984,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationsForEmailDomain(childComplexity, args["emailDomain"].(string)), true
+	case "Query.pageDocumentInRevision":
+		if e.ComplexityRoot.Query.PageDocumentInRevision == nil {
+			break
+		}
+
+		args, err := ec.field_Query_pageDocumentInRevision_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PageDocumentInRevision(childComplexity, args["spaceId"].(string), args["revisionId"].(string), args["pageId"].(string), args["evaluated"].(*bool)), true
 	case "Query.publishedContentSite":
 		if e.ComplexityRoot.Query.PublishedContentSite == nil {
 			break
@@ -5881,6 +6017,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RenderIntegrationUI(childComplexity, args["integrationName"].(string), args["request"].(string)), true
+	case "Query.resolvePublishedContentByUrl":
+		if e.ComplexityRoot.Query.ResolvePublishedContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_resolvePublishedContentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ResolvePublishedContentByURL(childComplexity, args["input"].(model.ResolvePublishedContentByURLInput)), true
 	case "Query.reusableContent":
 		if e.ComplexityRoot.Query.ReusableContent == nil {
 			break
@@ -8484,6 +8631,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPostCommentReplyInput,
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
+		ec.unmarshalInputResolvePublishedContentByUrlInput,
 		ec.unmarshalInputSetIntegrationDevelopmentModeInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSiteIconInput,
@@ -8494,6 +8642,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSiteStructurePointerInput,
 		ec.unmarshalInputSiteStructurePositionInput,
 		ec.unmarshalInputSiteThemedURLInput,
+		ec.unmarshalInputSiteVisitorPayloadInput,
 		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputStorageFileMetadataInput,
 		ec.unmarshalInputStorageUploadInput,
@@ -10640,6 +10789,62 @@ extend type Mutation {
   deletePage(target: ContentTarget!, pageId: ID!): ContentChange!
   "Upload a file (EDIT, at most 10 MiB); makes a new revision."
   uploadFile(target: ContentTarget!, input: UploadFileInput!): ContentChange!
+}
+`, BuiltIn: false},
+	{Name: "../published.graphqls", Input: `# Published content for readers (issue 27): resolving a published URL to
+# the site content it names, and the page documents a renderer shows.
+
+"""
+What a published URL resolves to: a redirect (target and redirect only), or
+the site content it names with the short-lived apiToken that reads it.
+"""
+type PublishedSiteContentLookup {
+  "application, content or external (redirects only)."
+  target: String
+  "Where to go instead (redirects only)."
+  redirect: String
+  site: String
+  siteSection: String
+  siteSpace: String
+  space: String
+  changeRequest: String
+  revision: String
+  "Path of the page in the site space, without a leading slash."
+  pathname: String
+  "Path prefix of the site space in the URL (leading and trailing slash)."
+  basePath: String
+  "Path prefix of the site in the URL (leading and trailing slash)."
+  siteBasePath: String
+  "Bearer token reading this site's published content as this visitor."
+  apiToken: String
+  organization: String
+  shareKey: String
+  "false when the path names no page."
+  complete: Boolean
+  "Changes when the visitor's claims change (cache key of the rendering)."
+  contextId: String
+  canonicalUrl: String
+}
+
+input SiteVisitorPayloadInput {
+  "Visitor token signed with the site's visitor key (HS256)."
+  jwtToken: String
+  "Claims of the visitor for adaptive content, unsigned (visitor.claims.unsigned)."
+  unsignedClaims: JSONObject
+}
+
+input ResolvePublishedContentByUrlInput {
+  url: String!
+  "Answer a redirect instead of an error when the URL cannot be read."
+  redirectOnError: Boolean
+  visitor: SiteVisitorPayloadInput
+}
+
+extend type Query {
+  "Resolve a published URL (REST POST and GET /v1/urls/published)."
+  resolvePublishedContentByUrl(input: ResolvePublishedContentByUrlInput!): PublishedSiteContentLookup!
+  "The document of a page in a revision (REST GET .../revisions/{revisionId}/page/{pageId}/document)."
+  pageDocumentInRevision(spaceId: ID!, revisionId: ID!, pageId: ID!, evaluated: Boolean): JSON!
 }
 `, BuiltIn: false},
 	{Name: "../reusablecontents.graphqls", Input: `extend type Query {
@@ -13738,6 +13943,46 @@ func (ec *executionContext) childFields_PublishedContentSite(ctx context.Context
 		return ec.fieldContext_PublishedContentSite_scripts(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedContentSite", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSiteContentLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "target":
+		return ec.fieldContext_PublishedSiteContentLookup_target(ctx, field)
+	case "redirect":
+		return ec.fieldContext_PublishedSiteContentLookup_redirect(ctx, field)
+	case "site":
+		return ec.fieldContext_PublishedSiteContentLookup_site(ctx, field)
+	case "siteSection":
+		return ec.fieldContext_PublishedSiteContentLookup_siteSection(ctx, field)
+	case "siteSpace":
+		return ec.fieldContext_PublishedSiteContentLookup_siteSpace(ctx, field)
+	case "space":
+		return ec.fieldContext_PublishedSiteContentLookup_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_PublishedSiteContentLookup_changeRequest(ctx, field)
+	case "revision":
+		return ec.fieldContext_PublishedSiteContentLookup_revision(ctx, field)
+	case "pathname":
+		return ec.fieldContext_PublishedSiteContentLookup_pathname(ctx, field)
+	case "basePath":
+		return ec.fieldContext_PublishedSiteContentLookup_basePath(ctx, field)
+	case "siteBasePath":
+		return ec.fieldContext_PublishedSiteContentLookup_siteBasePath(ctx, field)
+	case "apiToken":
+		return ec.fieldContext_PublishedSiteContentLookup_apiToken(ctx, field)
+	case "organization":
+		return ec.fieldContext_PublishedSiteContentLookup_organization(ctx, field)
+	case "shareKey":
+		return ec.fieldContext_PublishedSiteContentLookup_shareKey(ctx, field)
+	case "complete":
+		return ec.fieldContext_PublishedSiteContentLookup_complete(ctx, field)
+	case "contextId":
+		return ec.fieldContext_PublishedSiteContentLookup_contextId(ctx, field)
+	case "canonicalUrl":
+		return ec.fieldContext_PublishedSiteContentLookup_canonicalUrl(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteContentLookup", field.Name)
 }
 
 func (ec *executionContext) childFields_PublishedSiteCustomizations(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

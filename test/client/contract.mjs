@@ -19,7 +19,8 @@ export const pkgVersion = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 
 
 /**
  * The 147 operations the specification lists (operations.json, taken from
- * the operation reference): clientMethod -> operationId.
+ * the operation reference), then those a docs renderer calls (issue 27,
+ * marked "issue": 27): clientMethod -> operationId.
  */
 export const operations = new Map(
   JSON.parse(readFileSync(join(import.meta.dirname, 'operations.json'), 'utf8')).map((r) => [r.clientMethod, r.operationId]),

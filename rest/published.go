@@ -1,0 +1,62 @@
+package rest
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/go-chi/chi/v5"
+
+	"docsapi/apierr"
+	"docsapi/graph/model"
+)
+
+// Published content for readers (issue 27): what a docs renderer calls.
+
+func init() { register(mountPublished) }
+
+func mountPublished(a *API, r chi.Router) {
+	r.Post("/urls/published", a.ok(func(r *http.Request) (any, error) {
+		var in model.ResolvePublishedContentByURLInput
+		if err := decode(r, &in, bodyRequired); err != nil {
+			return nil, err
+		}
+		return a.Q.ResolvePublishedContentByURL(r.Context(), in)
+	}))
+	// The deprecated GET twin: the visitor token comes as visitorAuthToken.
+	r.Get("/urls/published", a.ok(func(r *http.Request) (any, error) {
+		redirect, err := qBool(r, "redirectOnError")
+		if err != nil {
+			return nil, err
+		}
+		in := model.ResolvePublishedContentByURLInput{RedirectOnError: redirect}
+		if u := qStr(r, "url"); u != nil {
+			in.URL = *u
+		}
+		if t := qStr(r, "visitorAuthToken"); t != nil {
+			in.Visitor = &model.SiteVisitorPayloadInput{JwtToken: t}
+		}
+		return a.Q.ResolvePublishedContentByURL(r.Context(), in)
+	}))
+	r.Get("/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", a.ok(func(r *http.Request) (any, error) {
+		evaluated, err := qBool(r, "evaluated")
+		if err != nil {
+			return nil, err
+		}
+		return a.Q.PageDocumentInRevision(r.Context(), path(r, "spaceId"), path(r, "revisionId"), path(r, "pageId"), evaluated)
+	}))
+}
+
+// wildcardPath is a by-path route's page path. chi matches the escaped
+// path when the URL has one, so a renderer's "a%2Fb" arrives escaped:
+// unescaped here, it is the page path "a/b".
+func wildcardPath(r *http.Request) (string, error) {
+	v := chi.URLParam(r, "*")
+	if r.URL.RawPath == "" {
+		return v, nil
+	}
+	p, err := url.PathUnescape(v)
+	if err != nil {
+		return "", apierr.Invalid("path", "malformed escape in %q", v)
+	}
+	return p, nil
+}

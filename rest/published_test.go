@@ -1,0 +1,305 @@
+package rest_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"docsapi/apitest"
+)
+
+// Published content for readers: URL resolution and the apiToken.
+
+func init() {
+	rules := map[string]authzRule{
+		// Not scoped to one organization: any caller resolves any URL (the
+		// site's audience decides, see TestResolvePublishedURL).
+		"POST /v1/urls/published": {Path: func(*fixture) string { return "/v1/urls/published" }, Body: map[string]any{"url": "https://docs.example.com/"}},
+		"GET /v1/urls/published":  {Path: func(*fixture) string { return "/v1/urls/published?url=https%3A%2F%2Fdocs.example.com%2F" }},
+		"GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document": {Min: "member", Path: func(f *fixture) string {
+			return "/v1/spaces/" + f.IDs["contentSpace"] + "/revisions/" + f.IDs["revision"] + "/page/" + f.IDs["page"] + "/document"
+		}},
+	}
+	for k, v := range rules {
+		authzRules[k] = v
+	}
+}
+
+// readerSite is a published site of three spaces: Guide and its variant
+// Guide Beta in the default section, API in a second section.
+type readerSite struct {
+	*siteEnv
+	path, base                  string // API path, published base URL
+	id                          string
+	guide, beta, api            string // space ids
+	guideSS, betaSS, apiSS      string // site space ids
+	guideSection, apiSection    string
+	betaPath, apiPath, basename string
+}
+
+func newReaderSite(t *testing.T, site map[string]any) *readerSite {
+	c := &readerSite{siteEnv: newSiteEnv(t)}
+	admin := c.Admin.Token
+	newSpace := func(title, template string) string {
+		id := c.space(admin, map[string]any{"title": title})
+		c.Must(201, "POST", "/v1/spaces/"+id+"/content/template", admin, map[string]any{"id": template})
+		return id
+	}
+	c.guide, c.beta, c.api = newSpace("Guide", "getting-started"), newSpace("Guide Beta", "knowledge-base"), newSpace("API", "getting-started")
+	site["spaces"] = []string{c.guide, c.beta}
+	c.path = c.site(site)
+	c.id = c.path[strings.LastIndex(c.path, "/")+1:]
+	c.Must(201, "POST", c.path+"/sections", admin, map[string]any{"spaceId": c.api, "title": "API"})
+	c.Must(200, "POST", c.path+"/publish", admin, nil)
+	var st struct {
+		Structure []struct {
+			ID, Path   string
+			SiteSpaces []struct {
+				ID, Path string
+				Space    struct{ ID string }
+			}
+		}
+	}
+	json.Unmarshal(c.Must(200, "GET", c.path+"/structure", admin, nil).Body, &st)
+	for _, sec := range st.Structure {
+		for _, ss := range sec.SiteSpaces {
+			switch ss.Space.ID {
+			case c.guide:
+				c.guideSS, c.guideSection = ss.ID, sec.ID
+			case c.beta:
+				c.betaSS, c.betaPath = ss.ID, ss.Path
+			case c.api:
+				c.apiSS, c.apiSection, c.apiPath = ss.ID, sec.ID, sec.Path
+			}
+		}
+	}
+	c.basename = c.Must(200, "GET", c.path, admin, nil).JSON()["basename"].(string)
+	c.base = c.HTTP.URL + "/sites/" + c.Org + "/" + c.basename
+	if c.betaSS == "" || c.apiSection == "" || c.guideSection == c.apiSection {
+		t.Fatalf("structure %s", c.Must(200, "GET", c.path+"/structure", admin, nil).Body)
+	}
+	return c
+}
+
+func (c *readerSite) resolve(token string, body map[string]any) apitest.Response {
+	return c.Do("POST", "/v1/urls/published", token, body)
+}
+
+// lookup resolves u as the admin and returns the lookup.
+func (c *readerSite) lookup(t *testing.T, u string) map[string]any {
+	t.Helper()
+	r := c.resolve(c.Admin.Token, map[string]any{"url": u})
+	if r.Status != 200 {
+		t.Fatalf("resolve %s: %d %s", u, r.Status, r.Body)
+	}
+	return r.JSON()
+}
+
+// tokenPayload decodes a JWT's payload without verifying it (as a renderer does).
+func tokenPayload(t *testing.T, tok string) map[string]any {
+	t.Helper()
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		t.Fatalf("not a JWT: %q", tok)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	json.Unmarshal(b, &out)
+	return out
+}
+
+var lookupKeys = []string{"site", "siteSection", "siteSpace", "space", "pathname", "basePath", "siteBasePath", "apiToken", "organization", "complete", "canonicalUrl"}
+
+func TestResolvePublishedURL(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Docs"})
+	sitePrefix := "/sites/" + c.Org + "/" + c.basename + "/"
+	for _, tc := range []struct {
+		name, url                                     string
+		section, siteSpace, space, pathname, basePath string
+		complete                                      bool
+	}{
+		{"root", c.base, c.guideSection, c.guideSS, c.guide, "", sitePrefix, true},
+		{"root with slash", c.base + "/", c.guideSection, c.guideSS, c.guide, "", sitePrefix, true},
+		{"page", c.base + "/quick-start", c.guideSection, c.guideSS, c.guide, "quick-start", sitePrefix, true},
+		{"variant, nested page", c.base + "/" + c.betaPath + "/knowledge-base/onboarding", c.guideSection, c.betaSS, c.beta, "knowledge-base/onboarding", sitePrefix + c.betaPath + "/", true},
+		{"section", c.base + "/" + c.apiPath + "/faq", c.apiSection, c.apiSS, c.api, "faq", sitePrefix + c.apiPath + "/", true},
+		{"unknown path", c.base + "/no/such/page", c.guideSection, c.guideSS, c.guide, "no/such/page", sitePrefix, false},
+	} {
+		got := c.lookup(t, tc.url)
+		apitest.Keys(t, got, lookupKeys...)
+		want := map[string]any{"site": c.id, "siteSection": tc.section, "siteSpace": tc.siteSpace, "space": tc.space, "pathname": tc.pathname,
+			"basePath": tc.basePath, "siteBasePath": sitePrefix, "organization": c.Org, "complete": tc.complete}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: %s = %v, want %v", tc.name, k, got[k], v)
+			}
+		}
+		if !strings.HasPrefix(got["canonicalUrl"].(string), c.base) {
+			t.Errorf("%s: canonicalUrl %v", tc.name, got["canonicalUrl"])
+		}
+	}
+	// The GET twin answers the same.
+	r := c.Must(200, "GET", "/v1/urls/published?url="+url.QueryEscape(c.base+"/quick-start"), c.Admin.Token, nil)
+	if r.JSON()["pathname"] != "quick-start" {
+		t.Errorf("GET: %s", r.Body)
+	}
+
+	c.Run(t, []apitest.Scenario{
+		{Name: "no token", Method: "POST", Path: "/v1/urls/published", Body: map[string]any{"url": c.base}, Status: 401},
+		{Name: "no url", Method: "POST", Path: "/v1/urls/published", Token: c.Admin.Token, Body: map[string]any{}, Status: 400, Contains: names("url")},
+		{Name: "not a URL", Method: "POST", Path: "/v1/urls/published", Token: c.Admin.Token, Body: map[string]any{"url": "docs"}, Status: 400, Contains: names("url")},
+		{Name: "url not a string", Method: "POST", Path: "/v1/urls/published", Token: c.Admin.Token, Body: map[string]any{"url": 1}, Status: 400, Contains: names("url")},
+		{Name: "unknown host", Method: "POST", Path: "/v1/urls/published", Token: c.Admin.Token, Body: map[string]any{"url": "https://nowhere.example.com/"}, Status: 404},
+		{Name: "unknown basename", Method: "POST", Path: "/v1/urls/published", Token: c.Admin.Token, Body: map[string]any{"url": c.HTTP.URL + "/sites/" + c.Org + "/nope"}, Status: 404},
+		{Name: "another organization's token", Method: "POST", Path: "/v1/urls/published", Token: c.OtherAdm.Token, Body: map[string]any{"url": c.base}, Status: 200},
+		{Name: "GET without url", Method: "GET", Path: "/v1/urls/published", Token: c.Admin.Token, Status: 400, Contains: names("url")},
+	})
+	// redirectOnError: a redirect instead of the 404.
+	r = c.resolve(c.Admin.Token, map[string]any{"url": "https://nowhere.example.com/", "redirectOnError": true})
+	if r.Status != 200 || r.JSON()["target"] != "application" || r.JSON()["redirect"] == nil {
+		t.Errorf("redirectOnError: %d %s", r.Status, r.Body)
+	}
+	// By hostname: the site's root is the host's.
+	c.Must(200, "PATCH", c.path, c.Admin.Token, map[string]any{"hostname": "docs.example.com"})
+	got := c.lookup(t, "https://docs.example.com/"+c.apiPath+"/quick-start")
+	if got["siteBasePath"] != "/" || got["basePath"] != "/"+c.apiPath+"/" || got["pathname"] != "quick-start" || got["space"] != c.api {
+		t.Errorf("by hostname: %v", got)
+	}
+	if got["canonicalUrl"] != "https://docs.example.com/"+c.apiPath+"/quick-start" {
+		t.Errorf("canonicalUrl %v", got["canonicalUrl"])
+	}
+	// Unpublished: nothing at the URL.
+	c.Must(200, "POST", c.path+"/unpublish", c.Admin.Token, nil)
+	if r := c.resolve(c.Admin.Token, map[string]any{"url": "https://docs.example.com/"}); r.Status != 404 {
+		t.Errorf("unpublished: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestSiteAPIToken(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Docs"})
+	admin := c.Admin.Token
+	look := c.lookup(t, c.base+"/quick-start")
+	tok := look["apiToken"].(string)
+	claims := tokenPayload(t, tok)
+	if claims["kind"] != "site" || claims["site"] != c.id {
+		t.Fatalf("apiToken payload %v", claims)
+	}
+	if exp := int64(claims["exp"].(float64)); exp < c.Clock.Now().Add(59*time.Minute).Unix() || exp > c.Clock.Now().Add(61*time.Minute).Unix() {
+		t.Errorf("exp %d, now %d", exp, c.Clock.Now().Unix())
+	}
+	page := c.Must(200, "GET", "/v1/spaces/"+c.guide+"/content/path/quick-start", admin, nil).JSON()
+	rev := c.Must(200, "GET", "/v1/spaces/"+c.guide+"/content", admin, nil).JSON()["id"].(string)
+	other := c.space(admin, map[string]any{"title": "Internal"})
+	doc := "/v1/spaces/" + c.guide + "/revisions/" + rev + "/page/" + page["id"].(string) + "/document"
+	c.Run(t, []apitest.Scenario{
+		{Name: "space", Method: "GET", Path: "/v1/spaces/" + c.guide, Token: tok, Status: 200},
+		{Name: "revision", Method: "GET", Path: "/v1/spaces/" + c.guide + "/revisions/" + rev + "?metadata=true", Token: tok, Status: 200},
+		{Name: "page by encoded path", Method: "GET", Path: "/v1/spaces/" + c.beta + "/content/path/knowledge-base%2Fonboarding", Token: tok, Status: 200,
+			Contains: []string{`"title":"Onboarding"`}},
+		{Name: "page document", Method: "GET", Path: doc + "?evaluated=true", Token: tok, Status: 200, Contains: []string{`"object":"document"`, `"nodes":[`}},
+		{Name: "document as a member", Method: "GET", Path: doc, Token: admin, Status: 200, Contains: []string{`"object":"document"`}},
+		{Name: "document, unknown page", Method: "GET", Path: "/v1/spaces/" + c.guide + "/revisions/" + rev + "/page/nope/document", Token: admin, Status: 404},
+		{Name: "document, bad evaluated", Method: "GET", Path: doc + "?evaluated=maybe", Token: admin, Status: 400, Contains: names("evaluated")},
+		{Name: "document, another organization", Method: "GET", Path: doc, Token: c.OtherAdm.Token, Status: 404},
+		{Name: "published site", Method: "GET", Path: c.path + "/published", Token: tok, Status: 200},
+		{Name: "space outside the site", Method: "GET", Path: "/v1/spaces/" + other, Token: tok, Status: 403},
+		{Name: "organization", Method: "GET", Path: "/v1/orgs/" + c.Org, Token: tok, Status: 403},
+		{Name: "site settings", Method: "GET", Path: c.path, Token: tok, Status: 403},
+		{Name: "write", Method: "POST", Path: "/v1/orgs/" + c.Org + "/spaces", Token: tok, Body: map[string]any{"title": "x"}, Status: 403},
+		{Name: "content change", Method: "POST", Path: "/v1/spaces/" + c.guide + "/content/template", Token: tok, Body: map[string]any{"id": "getting-started"}, Status: 403},
+		{Name: "user", Method: "GET", Path: "/v1/user", Token: tok, Status: 403},
+		{Name: "tampered", Method: "GET", Path: "/v1/spaces/" + c.guide, Token: tok[:len(tok)-4] + "AAAA", Status: 401},
+	})
+	gqlRefusal(t, c.Env, tok, `{ organizations { items { id } } }`, nil, "FORBIDDEN", 403)
+	if d := gqlData(t, c.Env, tok, `query($s: ID!) { space(spaceId: $s) { id } }`, map[string]any{"s": c.guide}); d["space"].(map[string]any)["id"] != c.guide {
+		t.Errorf("graphql space %v", d)
+	}
+	// Another site's token does not read this site.
+	other2 := c.site(map[string]any{"title": "Other", "spaces": []string{other}})
+	c.Must(200, "POST", other2+"/publish", admin, nil)
+	if r := c.Do("GET", other2+"/published", tok, nil); r.Status != 403 {
+		t.Errorf("another site's published content: %d %s", r.Status, r.Body)
+	}
+	// After exp: 401.
+	c.Clock.Advance(61 * time.Minute)
+	if r := c.Do("GET", "/v1/spaces/"+c.guide, tok, nil); r.Status != 401 || !strings.Contains(string(r.Body), "expired") {
+		t.Errorf("after exp: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestResolveAudience(t *testing.T) {
+	// A share-link site: the key comes in the URL's share parameter.
+	c := newReaderSite(t, map[string]any{"title": "Partners", "visibility": "share-link"})
+	admin := c.Admin.Token
+	link := c.Must(201, "POST", c.path+"/share-links", admin, map[string]any{"name": "Acme"}).JSON()
+	shared := link["urls"].(map[string]any)["published"].(string)
+	key := shared[strings.Index(shared, "share=")+len("share="):]
+	if r := c.resolve(admin, map[string]any{"url": c.base}); r.Status != 404 {
+		t.Errorf("share-link site without key: %d %s", r.Status, r.Body)
+	}
+	got := c.lookup(t, c.base+"/quick-start?share="+key)
+	if got["shareKey"] != key || got["pathname"] != "quick-start" {
+		t.Errorf("with key: %v", got)
+	}
+	tok := got["apiToken"].(string)
+	if tokenPayload(t, tok)["shareKey"] != key {
+		t.Errorf("apiToken without its share key: %v", tokenPayload(t, tok))
+	}
+	c.Must(200, "GET", "/v1/spaces/"+c.guide, tok, nil)
+	// An expired link: 404, and its tokens stop reading.
+	soon := c.Clock.Now().Add(time.Minute).UTC().Format(time.RFC3339)
+	c.Must(200, "PATCH", c.path+"/share-links/"+link["id"].(string), admin, map[string]any{"expiresAt": soon})
+	c.Clock.Advance(2 * time.Minute)
+	if r := c.resolve(admin, map[string]any{"url": c.base + "?share=" + key}); r.Status != 404 {
+		t.Errorf("expired share link: %d %s", r.Status, r.Body)
+	}
+	if r := c.Do("GET", "/v1/spaces/"+c.guide, tok, nil); r.Status != 404 {
+		t.Errorf("token of an expired share link: %d %s", r.Status, r.Body)
+	}
+
+	// A visitor-auth site with adaptive content: the visitor token decides.
+	v := newReaderSite(t, map[string]any{"title": "Members", "type": "ultimate", "visibility": "visitor-auth"})
+	admin = v.Admin.Token
+	v.Must(200, "PUT", v.path+"/adaptive-schema", admin, map[string]any{"jsonSchema": adaptiveSchema})
+	v.Must(200, "PATCH", v.path, admin, map[string]any{"adaptiveContent": map[string]any{"enabled": true}})
+	v.Must(200, "PATCH", v.path+"/site-spaces/"+v.betaSS, admin, map[string]any{"condition": "visitor.claims.unsigned.isBetaUser === true"})
+	secret := visitorSecret(t, v.siteEnv, v.id)
+	if r := v.resolve(admin, map[string]any{"url": v.base}); r.Status != 403 {
+		t.Errorf("visitor-auth without a token: %d %s", r.Status, r.Body)
+	}
+	if r := v.resolve(admin, map[string]any{"url": v.base, "redirectOnError": true}); r.Status != 200 || r.JSON()["target"] == nil {
+		t.Errorf("visitor-auth redirectOnError: %d %s", r.Status, r.Body)
+	}
+	jwtToken := visitorToken(t, secret, jwt.MapClaims{"exp": v.Clock.Now().Add(time.Hour).Unix(), "plans": []string{"pro"}})
+	betaURL := v.base + "/" + v.betaPath + "/knowledge-base"
+	r := v.resolve(admin, map[string]any{"url": betaURL, "visitor": map[string]any{"jwtToken": jwtToken}})
+	if r.Status != 200 || r.JSON()["siteSpace"] != v.guideSS || r.JSON()["complete"] != false {
+		// The variant is hidden: its path is a page path of the default space.
+		t.Errorf("hidden variant: %d %s", r.Status, r.Body)
+	}
+	hiddenTok := r.JSON()["apiToken"].(string)
+	r = v.resolve(admin, map[string]any{"url": betaURL, "visitor": map[string]any{"jwtToken": jwtToken, "unsignedClaims": map[string]any{"isBetaUser": true}}})
+	if r.Status != 200 || r.JSON()["siteSpace"] != v.betaSS || r.JSON()["contextId"] == nil {
+		t.Fatalf("shown variant: %d %s", r.Status, r.Body)
+	}
+	betaTok := r.JSON()["apiToken"].(string)
+	if c := tokenPayload(t, betaTok)["claims"].(map[string]any); c["plans"] == nil || c["unsigned"] == nil {
+		t.Errorf("apiToken claims %v", c)
+	}
+	v.Must(200, "GET", "/v1/spaces/"+v.beta, betaTok, nil)
+	if r := v.Do("GET", "/v1/spaces/"+v.beta, hiddenTok, nil); r.Status != 404 {
+		t.Errorf("a variant hidden from the token's visitor: %d %s", r.Status, r.Body)
+	}
+	bad := visitorToken(t, "wrong-key", jwt.MapClaims{"exp": v.Clock.Now().Add(time.Hour).Unix()})
+	if r := v.resolve(admin, map[string]any{"url": v.base, "visitor": map[string]any{"jwtToken": bad}}); r.Status != 403 {
+		t.Errorf("wrong visitor key: %d %s", r.Status, r.Body)
+	}
+}

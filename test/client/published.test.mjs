@@ -1,0 +1,193 @@
+// The official client against a real `docsapi serve`, as a docs renderer
+// uses it (issue 27): resolve a reader's URL to the site content it names,
+// then read that content with the lookup's apiToken. Every answer is
+// validated against the 0.130.0 schema.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { GitBookAPIError } from '@gitbook/api';
+import { startServer } from './harness.mjs';
+import { check } from './contract.mjs';
+
+let s;
+before(async () => {
+  // A short apiToken lifetime, so that a token's exp (with the 5 s leeway
+  // every replica's clock gets) passes during the test.
+  s = await startServer(['--site-token-ttl', '1s']);
+});
+after(async () => {
+  await s?.stop();
+});
+
+/** valid checks an answer against its operation's schema and returns its body. */
+function valid(operationId, res) {
+  assert.deepEqual(check(operationId, res.status, res.data), [], `${operationId}: ${JSON.stringify(res.data)}`);
+  return res.data;
+}
+
+async function refused(code, fn) {
+  await assert.rejects(fn, (err) => {
+    assert.ok(err instanceof GitBookAPIError, `not a GitBookAPIError: ${err}`);
+    assert.equal(err.code, code, err.message);
+    return true;
+  });
+}
+
+/** The payload of a JWT, read without verifying it (as the renderer does). */
+const payload = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
+
+/** An HS256 JWT of claims signed with secret. */
+function sign(claims, secret) {
+  const enc = (v) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const body = `${enc({ alg: 'HS256', typ: 'JWT' })}.${enc(claims)}`;
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+}
+
+async function graphql(query, variables) {
+  const res = await fetch(`${s.endpoint}/graphql`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${s.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const out = await res.json();
+  assert.equal(out.errors, undefined, JSON.stringify(out.errors));
+  return out.data;
+}
+
+/** site creates and publishes a site: Guide (+ variant Beta) in its default section, API in a second one. */
+async function site(title, settings = {}) {
+  const { orgs, spaces } = s.client;
+  const space = async (name, template) => {
+    const id = (await orgs.createSpace(s.org, { title: name })).data.id;
+    await spaces.applyTemplateToSpace(id, { id: template });
+    return id;
+  };
+  const guide = await space(`${title} Guide`, 'getting-started');
+  const beta = await space(`${title} Beta`, 'knowledge-base');
+  const api = await space(`${title} API`, 'getting-started');
+  const created = (await orgs.createSite(s.org, { title, spaces: [guide, beta], ...settings })).data;
+  await orgs.addSectionToSite(s.org, created.id, { spaceId: api, title: 'API' });
+  await orgs.publishSite(s.org, created.id);
+  const { structure } = (await orgs.getSiteStructure(s.org, created.id)).data;
+  const find = (id) => {
+    for (const sec of structure) for (const ss of sec.siteSpaces) if (ss.space.id === id) return { section: sec, siteSpace: ss };
+  };
+  const published = (await orgs.getSiteById(s.org, created.id)).data.urls.published;
+  return { id: created.id, url: published, guide: { id: guide, ...find(guide) }, beta: { id: beta, ...find(beta) }, api: { id: api, ...find(api) } };
+}
+
+const resolve = async (client, body) => valid('resolvePublishedContentByUrl', await client.urls.resolvePublishedContentByUrl(body));
+
+test('a published URL resolves to its section, variant and page', async () => {
+  const d = await site('Handbook');
+  const base = new URL(d.url).pathname + '/';
+  const cases = [
+    ['root', d.url, d.guide, '', base, true],
+    ['page', `${d.url}/quick-start`, d.guide, 'quick-start', base, true],
+    ['variant, nested page', `${d.url}/${d.beta.siteSpace.path}/knowledge-base/onboarding`, d.beta, 'knowledge-base/onboarding', `${base}${d.beta.siteSpace.path}/`, true],
+    ['section', `${d.url}/${d.api.section.path}/faq`, d.api, 'faq', `${base}${d.api.section.path}/`, true],
+    ['unknown path', `${d.url}/no/such/page`, d.guide, 'no/such/page', base, false],
+  ];
+  for (const [name, url, want, pathname, basePath, complete] of cases) {
+    const got = await resolve(s.client, { url, visitor: { unsignedClaims: {} } });
+    assert.deepEqual(
+      [got.site, got.siteSection, got.siteSpace, got.space, got.pathname, got.basePath, got.siteBasePath, got.organization, got.complete],
+      [d.id, want.section.id, want.siteSpace.id, want.id, pathname, basePath, base, s.org, complete],
+      name,
+    );
+  }
+  // The deprecated GET twin.
+  const got = valid('getPublishedContentByUrl', await s.client.urls.getPublishedContentByUrl({ url: `${d.url}/faq` }));
+  assert.equal(got.pathname, 'faq');
+
+  // Unknown URLs: 404, or a redirect when asked for one.
+  await refused(404, () => s.client.urls.resolvePublishedContentByUrl({ url: 'https://nowhere.example.com/' }));
+  await refused(404, () => s.client.urls.resolvePublishedContentByUrl({ url: `${s.endpoint}/sites/${s.org}/nope` }));
+  const redirect = await resolve(s.client, { url: 'https://nowhere.example.com/', redirectOnError: true });
+  assert.equal(redirect.target, 'application');
+  await refused(400, () => s.client.urls.resolvePublishedContentByUrl({ url: 'handbook' }));
+
+  // By hostname: the site's root is the host's.
+  await s.client.orgs.updateSiteById(s.org, d.id, { hostname: 'handbook.example.com' });
+  const byHost = await resolve(s.client, { url: `https://handbook.example.com/${d.api.section.path}/quick-start` });
+  assert.deepEqual([byHost.siteBasePath, byHost.basePath, byHost.space], ['/', `/${d.api.section.path}/`, d.api.id]);
+  assert.equal(byHost.canonicalUrl, `https://handbook.example.com/${d.api.section.path}/quick-start`);
+});
+
+test('the apiToken reads its site as its visitor, nothing else, until its exp', async () => {
+  const d = await site('Manual');
+  const second = await site('Second');
+  const other = (await s.client.orgs.createSpace(s.org, { title: 'Internal' })).data.id;
+  const sister = s.newOrg('Sister', 'sister@example.com');
+  const lookup = await resolve(s.client, { url: `${d.url}/${d.beta.siteSpace.path}/knowledge-base/onboarding` });
+  const claims = payload(lookup.apiToken);
+  assert.equal(claims.kind, 'site');
+  assert.ok(claims.exp > Date.now() / 1000, 'exp in the future');
+  const renderer = s.clientFor(lookup.apiToken);
+  const revision = valid('getCurrentRevision', await renderer.spaces.getCurrentRevision(lookup.space));
+  // The renderer's by-path read: the page path with %2F.
+  const page = valid('getPageInRevisionByPath', await renderer.spaces.getPageInRevisionByPath(lookup.space, revision.id, encodeURIComponent(lookup.pathname)));
+  assert.equal(page.title, 'Onboarding');
+  const doc = valid('getPageDocumentInRevisionById', await renderer.spaces.getPageDocumentInRevisionById(lookup.space, revision.id, page.id, { evaluated: true }));
+  assert.equal(doc.object, 'document');
+  assert.ok(doc.nodes.length > 0);
+  valid('getPublishedContentSite', await renderer.orgs.getPublishedContentSite(s.org, d.id));
+
+  // Outside its site: refused.
+  await refused(403, () => renderer.spaces.getSpaceById(other));
+  await refused(403, () => renderer.orgs.getOrganizationById(s.org));
+  await refused(403, () => renderer.orgs.getSiteById(s.org, d.id));
+  await refused(403, () => renderer.orgs.createSpace(s.org, { title: 'Nope' }));
+  await refused(403, () => renderer.orgs.getPublishedContentSite(s.org, second.id));
+  // Another organization's admin reads this organization's space only through a site.
+  await refused(404, () => sister.client.spaces.getPageDocumentInRevisionById(lookup.space, revision.id, page.id));
+
+  // After exp (1 s here, and the leeway): 401.
+  await new Promise((r) => setTimeout(r, 6500));
+  await refused(401, () => renderer.spaces.getSpaceById(lookup.space));
+});
+
+test('share links, visitor tokens and claims decide what a URL opens', async () => {
+  const { orgs } = s.client;
+  const d = await site('Partners', { visibility: 'share-link' });
+  await refused(404, () => s.client.urls.resolvePublishedContentByUrl({ url: d.url }));
+  const link = (await orgs.createSiteShareLink(s.org, d.id, { name: 'Acme' })).data;
+  const shareKey = new URL(link.urls.published).searchParams.get('share');
+  const shared = await resolve(s.client, { url: `${d.url}/faq?share=${shareKey}` });
+  assert.equal(shared.shareKey, shareKey);
+  assert.equal(payload(shared.apiToken).shareKey, shareKey);
+  valid('getSpaceById', await s.clientFor(shared.apiToken).spaces.getSpaceById(shared.space));
+  // An expired link opens nothing.
+  await orgs.updateSiteShareLinkById(s.org, d.id, link.id, { expiresAt: new Date(Date.now() + 1500).toISOString() });
+  await new Promise((r) => setTimeout(r, 2000));
+  await refused(404, () => s.client.urls.resolvePublishedContentByUrl({ url: `${d.url}?share=${shareKey}` }));
+
+  // A private (visitor-auth) site with adaptive content.
+  const v = await site('Members', { type: 'ultimate', visibility: 'visitor-auth' });
+  await orgs.updateSiteById(s.org, v.id, { adaptiveContent: { enabled: true } });
+  await orgs.updateSiteAdaptiveSchema(s.org, v.id, {
+    jsonSchema: {
+      type: 'object',
+      properties: {
+        plans: { type: 'array', description: 'Plans', items: { type: 'string', enum: ['free', 'pro'], description: 'A plan' } },
+        unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', additionalProperties: false, properties: { beta: { type: 'boolean', description: 'Beta' } } },
+      },
+      additionalProperties: false,
+    },
+  });
+  await orgs.updateSiteSpaceById(s.org, v.id, v.beta.siteSpace.id, { condition: 'visitor.claims.unsigned.beta === true' });
+  await refused(403, () => s.client.urls.resolvePublishedContentByUrl({ url: v.url }));
+  const { siteVisitorAuth } = await graphql('query($o: ID!, $s: ID!) { siteVisitorAuth(organizationId: $o, siteId: $s) { secret } }', { o: s.org, s: v.id });
+  const jwtToken = sign({ exp: Math.floor(Date.now() / 1000) + 600, plans: ['pro'] }, siteVisitorAuth.secret);
+  const betaURL = `${v.url}/${v.beta.siteSpace.path}/knowledge-base`;
+  // The variant is hidden from this visitor: its path is a page path of the default space.
+  const hidden = await resolve(s.client, { url: betaURL, visitor: { jwtToken } });
+  assert.deepEqual([hidden.siteSpace, hidden.complete], [v.guide.siteSpace.id, false]);
+  const shown = await resolve(s.client, { url: betaURL, visitor: { jwtToken, unsignedClaims: { beta: true } } });
+  assert.deepEqual([shown.siteSpace, shown.complete], [v.beta.siteSpace.id, true]);
+  assert.ok(shown.contextId);
+  assert.deepEqual(payload(shown.apiToken).claims, { plans: ['pro'], unsigned: { beta: true } });
+  valid('getSpaceById', await s.clientFor(shown.apiToken).spaces.getSpaceById(v.beta.id));
+  await refused(404, () => s.clientFor(hidden.apiToken).spaces.getSpaceById(v.beta.id));
+  await refused(403, () => s.client.urls.resolvePublishedContentByUrl({ url: v.url, visitor: { jwtToken: sign({ exp: 9999999999 }, 'wrong') } }));
+});
