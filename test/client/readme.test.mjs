@@ -50,6 +50,12 @@ test('the quick start runs as written', () => {
   assert.match(out, /"Welcome",\s*"Install"/);
   assert.match(out, /Hello \*\*readers\*\*\./);
   assert.match(out, /"importedResources":1/); // the uploaded notes.md
+  const published = out.match(/^(http:\S+\/sites\/\S+)$/m);
+  assert.ok(published, `the quick start printed no published URL:\n${out}`);
+  return fetch(published[1]).then(async (res) => {
+    assert.equal(res.status, 200, 'the published site answers');
+    assert.match(await res.text(), /<title>Welcome \| Handbook/);
+  });
 });
 
 test('the official-client script runs as written', async () => {
