@@ -296,7 +296,7 @@ func (r *Resolver) resolveURL(ctx context.Context, u *url.URL, visitor *model.Si
 		}
 	}
 	if !complete {
-		if to, ok, err := r.siteRedirectTarget(ctx, a, "/"+strings.Join(found.rest, "/")); err != nil {
+		if to, ok, err := r.siteRedirectTarget(ctx, a, strings.TrimSuffix(pathOf(found.rest), "/")); err != nil {
 			return nil, err
 		} else if ok {
 			return &model.PublishedSiteContentLookup{Target: ptr("content"), Redirect: &to}, nil

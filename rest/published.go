@@ -37,6 +37,7 @@ func mountPublished(a *API, r chi.Router) {
 		}
 		return a.Q.ResolvePublishedContentByURL(r.Context(), in)
 	}))
+	mountSiteRedirects(a, r)
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", a.ok(func(r *http.Request) (any, error) {
 		evaluated, err := qBool(r, "evaluated")
 		if err != nil {
@@ -59,4 +60,43 @@ func wildcardPath(r *http.Request) (string, error) {
 		return "", apierr.Invalid("path", "malformed escape in %q", v)
 	}
 	return p, nil
+}
+
+func mountSiteRedirects(a *API, r chi.Router) {
+	r.Get(sitePath+"/redirects", a.ok(func(r *http.Request) (any, error) {
+		page, limit, err := paging(r)
+		if err != nil {
+			return nil, err
+		}
+		org, site := orgSite(r)
+		return a.Q.SiteRedirects(r.Context(), org, site, page, limit)
+	}))
+	r.Post(sitePath+"/redirects", a.created(func(r *http.Request) (any, error) {
+		var in model.SiteRedirectInput
+		if err := decode(r, &in, bodyRequired); err != nil {
+			return nil, err
+		}
+		org, site := orgSite(r)
+		return a.M.CreateSiteRedirect(r.Context(), org, site, in)
+	}))
+	r.Patch(sitePath+"/redirects/{siteRedirectId}", a.ok(func(r *http.Request) (any, error) {
+		var in model.SiteRedirectInput
+		if err := decode(r, &in, bodyRequired); err != nil {
+			return nil, err
+		}
+		org, site := orgSite(r)
+		return a.M.UpdateSiteRedirect(r.Context(), org, site, path(r, "siteRedirectId"), in)
+	}))
+	r.Delete(sitePath+"/redirects/{siteRedirectId}", a.deleted(func(r *http.Request) (*model.DeleteResult, error) {
+		org, site := orgSite(r)
+		return a.M.DeleteSiteRedirect(r.Context(), org, site, path(r, "siteRedirectId"))
+	}))
+	r.Get(sitePath+"/redirect", a.ok(func(r *http.Request) (any, error) {
+		source := qStr(r, "source")
+		if source == nil {
+			return nil, apierr.Invalid("source", "is required")
+		}
+		org, site := orgSite(r)
+		return a.Q.SiteRedirectBySource(r.Context(), org, site, *source, qStr(r, "shareKey"))
+	}))
 }

@@ -25,4 +25,22 @@ func init() {
 			Query:   []Param{{Name: "evaluated", Type: false, Description: "Accepted; docsapi documents hold no expressions, so both answer the same document."}},
 			Status:  200, Response: map[string]any{}},
 	)
+	const redirects = "/orgs/{organizationId}/sites/{siteId}/redirects"
+	describe(
+		Operation{Method: "GET", Pattern: redirects, ID: "listSiteRedirects", Tag: "site-redirects",
+			Summary: "Redirects of a site (read), oldest first.", Query: pageParams, Status: 200, Response: model.SiteRedirectList{}},
+		Operation{Method: "POST", Pattern: redirects, ID: "createSiteRedirect", Tag: "site-redirects",
+			Summary: "Redirect a path of a site (create) to a section, a site space or a page of the site; 409 when the source is taken.",
+			Body:    model.SiteRedirectInput{}, Status: 201, Response: model.SiteRedirect{}},
+		Operation{Method: "PATCH", Pattern: redirects + "/{siteRedirectId}", ID: "updateSiteRedirectById", Tag: "site-redirects",
+			Summary: "Change a redirect's source or destination (create).", Body: model.SiteRedirectInput{}, Status: 200, Response: model.SiteRedirect{}},
+		Operation{Method: "DELETE", Pattern: redirects + "/{siteRedirectId}", ID: "deleteSiteRedirectById", Tag: "site-redirects",
+			Summary: "Delete a redirect (create).", Status: 205},
+		Operation{Method: "GET", Pattern: "/orgs/{organizationId}/sites/{siteId}/redirect", ID: "getSiteRedirectBySource", Tag: "site-redirects",
+			Summary: "The redirect of a source path and its published URL (target): read in the organization, or the site's audience (shareKey, the site's apiToken).",
+			Query: []Param{
+				{Name: "source", Type: "", Description: "The source path, from the site's root: /old/page.", Required: true},
+				{Name: "shareKey", Type: "", Description: "A share key of the site (share-link sites)."},
+			}, Status: 200, Response: model.SiteRedirectLookup{}},
+	)
 }

@@ -25,6 +25,18 @@ func init() {
 			return "/v1/spaces/" + f.IDs["contentSpace"] + "/revisions/" + f.IDs["revision"] + "/page/" + f.IDs["page"] + "/document"
 		}},
 	}
+	fixtureSetups = append(fixtureSetups, func(f *fixture) {
+		r := f.Env.Must(201, "POST", f.IDs["site"]+"/redirects", f.ByRole["admin"].Token,
+			map[string]any{"source": "/old", "destination": map[string]any{"kind": "site-space", "siteSpaceId": f.IDs["siteSpace"]}})
+		f.IDs["redirect"] = r.JSON()["id"].(string)
+	})
+	redirect := func(f *fixture) string { return f.IDs["site"] + "/redirects/" + f.IDs["redirect"] }
+	body := map[string]any{"source": "/older", "destination": map[string]any{"kind": "site-space", "siteSpaceId": "x"}}
+	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/redirects"] = authzRule{Min: "read", Path: func(f *fixture) string { return f.IDs["site"] + "/redirects" }}
+	rules["POST /v1/orgs/{organizationId}/sites/{siteId}/redirects"] = authzRule{Min: "create", Path: func(f *fixture) string { return f.IDs["site"] + "/redirects" }, Body: body}
+	rules["PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}"] = authzRule{Min: "create", Path: redirect, Body: map[string]any{"source": "/older"}}
+	rules["DELETE /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}"] = authzRule{Min: "create", Path: redirect}
+	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/redirect"] = authzRule{Min: "read", Path: func(f *fixture) string { return f.IDs["site"] + "/redirect?source=%2Fold" }}
 	for k, v := range rules {
 		authzRules[k] = v
 	}
@@ -302,4 +314,58 @@ func TestResolveAudience(t *testing.T) {
 	if r := v.resolve(admin, map[string]any{"url": v.base, "visitor": map[string]any{"jwtToken": bad}}); r.Status != 403 {
 		t.Errorf("wrong visitor key: %d %s", r.Status, r.Body)
 	}
+}
+
+func TestSiteRedirects(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Docs"})
+	admin, creator, reviewer, reader := c.Admin.Token, c.ByRole["create"].Token, c.ByRole["review"].Token, c.ByRole["read"].Token
+	redirects := c.path + "/redirects"
+	faq := c.Must(200, "GET", "/v1/spaces/"+c.api+"/content/path/faq", admin, nil).JSON()["id"].(string)
+	toPage := map[string]any{"source": "/old/faq", "destination": map[string]any{"kind": "site-page", "siteSpaceId": c.apiSS, "pageId": faq}}
+	var id string
+	c.Run(t, []apitest.Scenario{
+		{Name: "create", Method: "POST", Path: redirects, Token: creator, Body: toPage, Status: 201, Check: func(r apitest.Response) {
+			obj := r.JSON()
+			apitest.Keys(t, obj, "object", "id", "source", "destination")
+			id = obj["id"].(string)
+			if obj["object"] != "site-redirect" || obj["source"] != "/old/faq" {
+				t.Errorf("created %v", obj)
+			}
+		}},
+		{Name: "source taken", Method: "POST", Path: redirects, Token: creator, Body: toPage, Status: 409},
+		{Name: "reviewer cannot create", Method: "POST", Path: redirects, Token: reviewer, Body: toPage, Status: 403},
+		{Name: "no source", Method: "POST", Path: redirects, Token: creator, Body: map[string]any{"destination": toPage["destination"]}, Status: 400, Contains: names("source")},
+		{Name: "bad source", Method: "POST", Path: redirects, Token: creator, Body: map[string]any{"source": "no-slash", "destination": toPage["destination"]}, Status: 400, Contains: names("source")},
+		{Name: "no destination", Method: "POST", Path: redirects, Token: creator, Body: map[string]any{"source": "/a"}, Status: 400, Contains: names("destination")},
+		{Name: "bad kind", Method: "POST", Path: redirects, Token: creator, Body: map[string]any{"source": "/a", "destination": map[string]any{"kind": "page"}}, Status: 400, Contains: names("destination.kind")},
+		{Name: "unknown site space", Method: "POST", Path: redirects, Token: creator, Body: map[string]any{"source": "/a", "destination": map[string]any{"kind": "site-space", "siteSpaceId": "nope"}}, Status: 400, Contains: names("destination.siteSpaceId")},
+		{Name: "unknown page", Method: "POST", Path: redirects, Token: creator, Body: map[string]any{"source": "/a", "destination": map[string]any{"kind": "site-page", "siteSpaceId": c.apiSS, "pageId": "nope"}}, Status: 400, Contains: names("destination.pageId")},
+		{Name: "unknown section", Method: "POST", Path: redirects, Token: creator, Body: map[string]any{"source": "/a", "destination": map[string]any{"kind": "site-section", "siteSectionId": "nope"}}, Status: 400, Contains: names("destination.siteSectionId")},
+		{Name: "another organization", Method: "POST", Path: redirects, Token: c.OtherAdm.Token, Body: toPage, Status: 404},
+		{Name: "no token", Method: "GET", Path: redirects, Status: 401},
+		{Name: "list", Method: "GET", Path: redirects, Token: reader, Status: 200, Contains: []string{`"count":1`, `"kind":"site-page"`}},
+		{Name: "by source", Method: "GET", Path: c.path + "/redirect?source=%2Fold%2Ffaq", Token: reader, Status: 200,
+			Contains: []string{`"target":"` + c.base + "/" + c.apiPath + `/faq"`}},
+		{Name: "unknown source", Method: "GET", Path: c.path + "/redirect?source=%2Fnope", Token: reader, Status: 404},
+		{Name: "no source", Method: "GET", Path: c.path + "/redirect", Token: reader, Status: 400, Contains: names("source")},
+		{Name: "by source, another organization", Method: "GET", Path: c.path + "/redirect?source=%2Fold%2Ffaq", Token: c.OtherAdm.Token, Status: 404},
+	})
+	// A URL naming no page follows the redirect.
+	r := c.resolve(admin, map[string]any{"url": c.base + "/old/faq"})
+	if r.Status != 200 || r.JSON()["target"] != "content" || r.JSON()["redirect"] != c.base+"/"+c.apiPath+"/faq" {
+		t.Errorf("resolve a redirected path: %d %s", r.Status, r.Body)
+	}
+	// The site's apiToken reads a redirect of its site.
+	tok := c.lookup(t, c.base)["apiToken"].(string)
+	c.Must(200, "GET", c.path+"/redirect?source=%2Fold%2Ffaq", tok, nil)
+	c.Run(t, []apitest.Scenario{
+		{Name: "token cannot list", Method: "GET", Path: redirects, Token: tok, Status: 403},
+		{Name: "update to a section", Method: "PATCH", Path: redirects + "/" + id, Token: creator, Body: map[string]any{"destination": map[string]any{"kind": "site-section", "siteSectionId": c.apiSection}}, Status: 200,
+			Contains: []string{`"kind":"site-section"`, `"source":"/old/faq"`}},
+		{Name: "section target", Method: "GET", Path: c.path + "/redirect?source=%2Fold%2Ffaq", Token: reader, Status: 200, Contains: []string{`"target":"` + c.base + "/" + c.apiPath + `"`}},
+		{Name: "update nothing", Method: "PATCH", Path: redirects + "/" + id, Token: creator, Body: map[string]any{}, Status: 400},
+		{Name: "update unknown", Method: "PATCH", Path: redirects + "/nope", Token: creator, Body: map[string]any{"source": "/x"}, Status: 404},
+		{Name: "delete", Method: "DELETE", Path: redirects + "/" + id, Token: creator, Status: 205},
+		{Name: "delete again", Method: "DELETE", Path: redirects + "/" + id, Token: creator, Status: 204},
+	})
 }

@@ -239,6 +239,8 @@ type Store interface {
 	Comments
 	Sites
 	PublishedSites
+	SiteRedirects
+	SiteEvents
 	Webhooks
 	Ping(ctx context.Context) error
 }

@@ -590,6 +590,7 @@ type ComplexityRoot struct {
 		CreatePage                         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
 		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateSite                         func(childComplexity int, organizationID string, input *model.CreateSiteInput) int
+		CreateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, input model.SiteRedirectInput) int
 		CreateSiteShareLink                func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
 		CreateSpace                        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
 		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
@@ -604,6 +605,7 @@ type ComplexityRoot struct {
 		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
 		DeleteSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string) int
 		DeleteSite                         func(childComplexity int, organizationID string, siteID string) int
+		DeleteSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string) int
 		DeleteSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string) int
 		DeleteSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string) int
 		DeleteSiteShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
@@ -672,6 +674,7 @@ type ComplexityRoot struct {
 		UpdateSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
 		UpdateSiteAdaptiveSchema           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteAdaptiveSchemaInput) int
+		UpdateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) int
 		UpdateSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
@@ -951,6 +954,8 @@ type ComplexityRoot struct {
 		Site                           func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveSchema             func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveTemplateConditions func(childComplexity int, organizationID string, siteID string) int
+		SiteRedirectBySource           func(childComplexity int, organizationID string, siteID string, source string, shareKey *string) int
+		SiteRedirects                  func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
 		SiteSectionGroups              func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
 		SiteSections                   func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int) int
 		SiteShareLinks                 func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
@@ -1233,6 +1238,31 @@ type ComplexityRoot struct {
 	SiteProxy struct {
 		Origin func(childComplexity int) int
 		Target func(childComplexity int) int
+	}
+
+	SiteRedirect struct {
+		Destination func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Source      func(childComplexity int) int
+	}
+
+	SiteRedirectDestination struct {
+		Kind          func(childComplexity int) int
+		PageID        func(childComplexity int) int
+		SiteSectionID func(childComplexity int) int
+		SiteSpaceID   func(childComplexity int) int
+	}
+
+	SiteRedirectList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SiteRedirectLookup struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -3694,6 +3724,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organizationId"].(string), args["input"].(*model.CreateSiteInput)), true
+	case "Mutation.createSiteRedirect":
+		if e.ComplexityRoot.Mutation.CreateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SiteRedirectInput)), true
 	case "Mutation.createSiteShareLink":
 		if e.ComplexityRoot.Mutation.CreateSiteShareLink == nil {
 			break
@@ -3848,6 +3889,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.deleteSiteRedirect":
+		if e.ComplexityRoot.Mutation.DeleteSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteRedirectId"].(string)), true
 	case "Mutation.deleteSiteSection":
 		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
 			break
@@ -4591,6 +4643,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteAdaptiveSchemaInput)), true
+	case "Mutation.updateSiteRedirect":
+		if e.ComplexityRoot.Mutation.UpdateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteRedirectId"].(string), args["input"].(model.SiteRedirectInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -6098,6 +6161,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteAdaptiveTemplateConditions(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.siteRedirectBySource":
+		if e.ComplexityRoot.Query.SiteRedirectBySource == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteRedirectBySource_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteRedirectBySource(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["source"].(string), args["shareKey"].(*string)), true
+	case "Query.siteRedirects":
+		if e.ComplexityRoot.Query.SiteRedirects == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteRedirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteRedirects(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.siteSectionGroups":
 		if e.ComplexityRoot.Query.SiteSectionGroups == nil {
 			break
@@ -7370,6 +7455,88 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteProxy.Target(childComplexity), true
 
+	case "SiteRedirect.destination":
+		if e.ComplexityRoot.SiteRedirect.Destination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Destination(childComplexity), true
+	case "SiteRedirect.id":
+		if e.ComplexityRoot.SiteRedirect.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.ID(childComplexity), true
+	case "SiteRedirect.object":
+		if e.ComplexityRoot.SiteRedirect.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Object(childComplexity), true
+	case "SiteRedirect.source":
+		if e.ComplexityRoot.SiteRedirect.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Source(childComplexity), true
+
+	case "SiteRedirectDestination.kind":
+		if e.ComplexityRoot.SiteRedirectDestination.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.Kind(childComplexity), true
+	case "SiteRedirectDestination.pageId":
+		if e.ComplexityRoot.SiteRedirectDestination.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.PageID(childComplexity), true
+	case "SiteRedirectDestination.siteSectionId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSectionID(childComplexity), true
+	case "SiteRedirectDestination.siteSpaceId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID(childComplexity), true
+
+	case "SiteRedirectList.count":
+		if e.ComplexityRoot.SiteRedirectList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectList.Count(childComplexity), true
+	case "SiteRedirectList.items":
+		if e.ComplexityRoot.SiteRedirectList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectList.Items(childComplexity), true
+	case "SiteRedirectList.next":
+		if e.ComplexityRoot.SiteRedirectList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectList.Next(childComplexity), true
+
+	case "SiteRedirectLookup.redirect":
+		if e.ComplexityRoot.SiteRedirectLookup.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectLookup.Redirect(childComplexity), true
+	case "SiteRedirectLookup.target":
+		if e.ComplexityRoot.SiteRedirectLookup.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectLookup.Target(childComplexity), true
+
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
 			break
@@ -8598,6 +8765,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSetIntegrationDevelopmentModeInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSiteIconInput,
+		ec.unmarshalInputSiteRedirectDestinationInput,
+		ec.unmarshalInputSiteRedirectInput,
 		ec.unmarshalInputSiteSectionPointerInput,
 		ec.unmarshalInputSiteSectionPositionInput,
 		ec.unmarshalInputSiteSpacePointerInput,
@@ -11078,6 +11247,68 @@ extend type Mutation {
   updateSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!, input: UpdateShareLinkInput!): ShareLink!
   "Delete a share link (ADMIN): its key stops working."
   deleteSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../siteredirects.graphqls", Input: `"A path of a site (its source) sent to a section, a site space or a page."
+type SiteRedirect {
+  "Always ` + "`" + `site-redirect` + "`" + `."
+  object: String!
+  id: ID!
+  "A path from the site's root: /a/b (at most 512 characters)."
+  source: String!
+  destination: SiteRedirectDestination!
+}
+
+"kind site-section (siteSectionId), site-space (siteSpaceId) or site-page (siteSpaceId and pageId)."
+type SiteRedirectDestination {
+  kind: String!
+  siteSectionId: String
+  siteSpaceId: String
+  pageId: String
+}
+
+input SiteRedirectDestinationInput {
+  kind: String
+  siteSectionId: String
+  siteSpaceId: String
+  pageId: String
+}
+
+"Both fields to create; at least one to update."
+input SiteRedirectInput {
+  source: String
+  destination: SiteRedirectDestinationInput
+}
+
+type SiteRedirectList {
+  next: Next
+  count: Int!
+  items: [SiteRedirect!]!
+}
+
+type SiteRedirectLookup {
+  redirect: SiteRedirect!
+  "The published URL the redirect leads to."
+  target: String!
+}
+
+extend type Query {
+  "Redirects of a site, oldest first (READ)."
+  siteRedirects(organizationId: ID!, siteId: ID!, page: String, limit: Int): SiteRedirectList!
+  """
+  The redirect of a source path and its published URL: READ in the
+  organization, or the site's audience (a share key, the site's apiToken).
+  """
+  siteRedirectBySource(organizationId: ID!, siteId: ID!, source: String!, shareKey: String): SiteRedirectLookup!
+}
+
+extend type Mutation {
+  "Redirect a path of a site (CREATE); 409 when the source is taken."
+  createSiteRedirect(organizationId: ID!, siteId: ID!, input: SiteRedirectInput!): SiteRedirect!
+  "Change a redirect's source or destination (CREATE)."
+  updateSiteRedirect(organizationId: ID!, siteId: ID!, siteRedirectId: ID!, input: SiteRedirectInput!): SiteRedirect!
+  "Delete a redirect (CREATE)."
+  deleteSiteRedirect(organizationId: ID!, siteId: ID!, siteRedirectId: ID!): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../sites.graphqls", Input: `"A site's plan. Every feature works on every type (docsapi has no billing); features list what each plan includes."
@@ -14424,6 +14655,56 @@ func (ec *executionContext) childFields_SiteProxy(ctx context.Context, field gra
 		return ec.fieldContext_SiteProxy_target(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteProxy", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SiteRedirect_object(ctx, field)
+	case "id":
+		return ec.fieldContext_SiteRedirect_id(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirect_source(ctx, field)
+	case "destination":
+		return ec.fieldContext_SiteRedirect_destination(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectDestination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectDestination", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SiteRedirectList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SiteRedirectList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SiteRedirectList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectList", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "redirect":
+		return ec.fieldContext_SiteRedirectLookup_redirect(ctx, field)
+	case "target":
+		return ec.fieldContext_SiteRedirectLookup_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectLookup", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

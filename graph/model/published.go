@@ -37,3 +37,42 @@ type ResolvePublishedContentByURLInput struct {
 	RedirectOnError *bool                    `json:"redirectOnError"`
 	Visitor         *SiteVisitorPayloadInput `json:"visitor"`
 }
+
+// SiteRedirect sends a path of a site to a section, a site space or a page.
+type SiteRedirect struct {
+	Object      string                  `json:"object"`
+	ID          string                  `json:"id"`
+	Source      string                  `json:"source"`
+	Destination SiteRedirectDestination `json:"destination"`
+}
+
+// SiteRedirectDestination is one of the three kinds of the published
+// interface: site-section (siteSectionId), site-space (siteSpaceId),
+// site-page (siteSpaceId and pageId).
+type SiteRedirectDestination struct {
+	Kind          string  `json:"kind"`
+	SiteSectionID *string `json:"siteSectionId,omitempty"`
+	SiteSpaceID   *string `json:"siteSpaceId,omitempty"`
+	PageID        *string `json:"pageId,omitempty"`
+}
+
+type SiteRedirectDestinationInput struct {
+	Kind          *string `json:"kind"`
+	SiteSectionID *string `json:"siteSectionId"`
+	SiteSpaceID   *string `json:"siteSpaceId"`
+	PageID        *string `json:"pageId"`
+}
+
+type SiteRedirectInput struct {
+	Source      *string                       `json:"source"`
+	Destination *SiteRedirectDestinationInput `json:"destination"`
+}
+
+type SiteRedirectList List[*SiteRedirect]
+
+// SiteRedirectLookup is getSiteRedirectBySource's answer: the redirect and
+// the published URL it leads to.
+type SiteRedirectLookup struct {
+	Redirect *SiteRedirect `json:"redirect"`
+	Target   string        `json:"target"`
+}
