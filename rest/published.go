@@ -38,6 +38,50 @@ func mountPublished(a *API, r chi.Router) {
 		return a.Q.ResolvePublishedContentByURL(r.Context(), in)
 	}))
 	mountSiteRedirects(a, r)
+	r.Post(sitePath+"/search", a.ok(func(r *http.Request) (any, error) {
+		page, limit, err := paging(r)
+		if err != nil {
+			return nil, err
+		}
+		var in model.SearchSiteContentInput
+		if err := decode(r, &in, bodyRequired); err != nil {
+			return nil, err
+		}
+		org, site := orgSite(r)
+		return a.Q.SearchSite(r.Context(), org, site, in, page, limit)
+	}))
+	r.Post(sitePath+"/insights/events", a.noContent(func(r *http.Request) error {
+		var in struct {
+			Events []map[string]any `json:"events"`
+		}
+		if err := decode(r, &in, bodyRequired); err != nil {
+			return err
+		}
+		org, site := orgSite(r)
+		_, err := a.M.TrackSiteEvents(r.Context(), org, site, in.Events)
+		return err
+	}))
+	r.Post(sitePath+"/insights/events/aggregate", a.ok(func(r *http.Request) (any, error) {
+		var q map[string]any
+		if err := decode(r, &q, bodyRequired); err != nil {
+			return nil, err
+		}
+		org, site := orgSite(r)
+		return a.Q.AggregateSiteEvents(r.Context(), org, site, q)
+	}))
+	r.Get(sitePath+"/insights/visitor-segments", a.ok(func(r *http.Request) (any, error) {
+		org, site := orgSite(r)
+		return a.Q.SiteVisitorSegments(r.Context(), org, site)
+	}))
+	r.Post("/integrations/{integrationName}/render", func(w http.ResponseWriter, r *http.Request) {
+		var in map[string]any
+		if err := decode(r, &in, bodyRequired); err != nil {
+			WriteError(w, r, a.Log, err)
+			return
+		}
+		res, err := a.Q.RenderIntegrationUIWithPost(r.Context(), path(r, "integrationName"), in)
+		a.writeRender(w, r, res, err)
+	})
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", a.ok(func(r *http.Request) (any, error) {
 		evaluated, err := qBool(r, "evaluated")
 		if err != nil {

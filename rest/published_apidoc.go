@@ -43,4 +43,25 @@ func init() {
 				{Name: "shareKey", Type: "", Description: "A share key of the site (share-link sites)."},
 			}, Status: 200, Response: model.SiteRedirectLookup{}},
 	)
+	const site = "/orgs/{organizationId}/sites/{siteId}"
+	describe(
+		Operation{Method: "POST", Pattern: site + "/search", ID: "searchSiteContent", Tag: "sites",
+			Summary: "Full-text search of a site's published content: the site spaces its reader sees (the site's apiToken: its visitor's; members with read: all), " +
+				"in the scope given (default: each section's default site space; specific; all); spaces ranked by their best page.",
+			Query: pageParams, Body: model.SearchSiteContentInput{}, Status: 200, Response: model.SearchSpaceList{}},
+		Operation{Method: "POST", Pattern: site + "/insights/events", ID: "trackEventsInSiteById", Tag: "site-insights",
+			Summary: "Store 1 to 100 events of a published site's readers (anyone who reads the site, its apiToken included).",
+			Body: struct {
+				Events []map[string]any `json:"events"`
+			}{}, Status: 204},
+		Operation{Method: "POST", Pattern: site + "/insights/events/aggregate", ID: "aggregateSiteEvents", Tag: "site-insights",
+			Summary: "Aggregate the site's tracked events (read): range required; columns datetime, url, eventType, siteSection, siteSpace, siteShareKey, page, " +
+				"eventsCount, sessionsCount, visitorsCount; where with in/notIn.",
+			Body: map[string]any{}, Status: 200, Response: model.SiteEventsAggregation{}},
+		Operation{Method: "GET", Pattern: site + "/insights/visitor-segments", ID: "listSiteVisitorSegments", Tag: "site-insights",
+			Summary: "The site's visitors grouped by their claims over the last year, most events first (read).", Status: 200, Response: model.SiteVisitorSegmentList{}},
+		Operation{Method: "POST", Pattern: "/integrations/{integrationName}/render", ID: "renderIntegrationUIWithPost", Tag: "integrations",
+			Summary: "Render an integration UI through its development tunnel; the body is the request {componentId, props, context, state?, action?}.",
+			Body:    map[string]any{}, Status: 200, Response: model.RenderResult{}},
+	)
 }

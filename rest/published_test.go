@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +38,17 @@ func init() {
 	rules["PATCH /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}"] = authzRule{Min: "create", Path: redirect, Body: map[string]any{"source": "/older"}}
 	rules["DELETE /v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}"] = authzRule{Min: "create", Path: redirect}
 	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/redirect"] = authzRule{Min: "read", Path: func(f *fixture) string { return f.IDs["site"] + "/redirect?source=%2Fold" }}
+	siteAt := func(suffix string) func(f *fixture) string {
+		return func(f *fixture) string { return f.IDs["site"] + suffix }
+	}
+	// The fixture site is a share-link site: without its key, another
+	// organization's admin gets 404, like for every site route.
+	rules["POST /v1/orgs/{organizationId}/sites/{siteId}/search"] = authzRule{Min: "", Path: siteAt("/search"), Body: map[string]any{"query": "install"}}
+	rules["POST /v1/orgs/{organizationId}/sites/{siteId}/insights/events"] = authzRule{Min: "", Path: siteAt("/insights/events"), Body: map[string]any{"events": []any{}}}
+	rules["POST /v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate"] = authzRule{Min: "read", Path: siteAt("/insights/events/aggregate"), Body: map[string]any{"range": "last7Days"}}
+	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments"] = authzRule{Min: "read", Path: siteAt("/insights/visitor-segments")}
+	rules["POST /v1/integrations/{integrationName}/render"] = authzRule{Min: "member", Path: func(*fixture) string { return "/v1/integrations/fixture-int/render" },
+		Body: map[string]any{"componentId": "c", "props": map[string]any{}, "context": map[string]any{"type": "document", "theme": "light", "spaceId": "s", "editable": false}}}
 	for k, v := range rules {
 		authzRules[k] = v
 	}
@@ -368,4 +380,134 @@ func TestSiteRedirects(t *testing.T) {
 		{Name: "delete", Method: "DELETE", Path: redirects + "/" + id, Token: creator, Status: 205},
 		{Name: "delete again", Method: "DELETE", Path: redirects + "/" + id, Token: creator, Status: 204},
 	})
+}
+
+func TestSearchSite(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Docs"})
+	reader := c.ByRole["read"].Token
+	search := c.path + "/search"
+	spaces := func(r apitest.Response) []string {
+		t.Helper()
+		var out []string
+		for _, it := range items(t, r) {
+			out = append(out, it["id"].(string))
+		}
+		sort.Strings(out)
+		return out
+	}
+	sorted := func(ids ...string) []string { sort.Strings(ids); return ids }
+	tok := c.lookup(t, c.base)["apiToken"].(string)
+	for _, tc := range []struct {
+		name, token string
+		body        map[string]any
+		want        []string
+	}{
+		{"default scope: each section's default", reader, map[string]any{"query": "install"}, sorted(c.guide, c.api)},
+		{"scope default", reader, map[string]any{"query": "install", "scope": map[string]any{"mode": "default"}}, sorted(c.guide, c.api)},
+		{"scope all", reader, map[string]any{"query": "week", "scope": map[string]any{"mode": "all"}}, []string{c.beta}},
+		{"default misses a variant", reader, map[string]any{"query": "week"}, nil},
+		{"default with an included variant", reader, map[string]any{"query": "week", "scope": map[string]any{"mode": "default", "includedSiteSpaces": []string{c.betaSS}}}, []string{c.beta}},
+		{"specific", reader, map[string]any{"query": "install", "scope": map[string]any{"mode": "specific", "siteSpaceIds": []string{c.apiSS}}}, []string{c.api}},
+		{"deprecated current", reader, map[string]any{"query": "week", "mode": "current", "siteSpaceId": c.betaSS}, []string{c.beta}},
+		{"the apiToken", tok, map[string]any{"query": "install", "mode": "all"}, sorted(c.guide, c.api)},
+	} {
+		r := c.Do("POST", search, tc.token, tc.body)
+		if r.Status != 200 {
+			t.Errorf("%s: %d %s", tc.name, r.Status, r.Body)
+			continue
+		}
+		if got := spaces(r); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%s: spaces %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	c.Run(t, []apitest.Scenario{
+		{Name: "no token", Method: "POST", Path: search, Body: map[string]any{"query": "x"}, Status: 401},
+		{Name: "no query", Method: "POST", Path: search, Token: reader, Body: map[string]any{}, Status: 400, Contains: names("query")},
+		{Name: "bad mode", Method: "POST", Path: search, Token: reader, Body: map[string]any{"query": "x", "scope": map[string]any{"mode": "some"}}, Status: 400, Contains: names("scope.mode")},
+		{Name: "unknown site space", Method: "POST", Path: search, Token: reader, Body: map[string]any{"query": "x", "scope": map[string]any{"mode": "specific", "siteSpaceIds": []string{"nope"}}}, Status: 400, Contains: names("scope.siteSpaceIds")},
+		{Name: "unknown site", Method: "POST", Path: c.sites() + "/nope/search", Token: reader, Body: map[string]any{"query": "x"}, Status: 404},
+	})
+	// Unpublished, the site is searched by members only.
+	c.Must(200, "POST", c.path+"/unpublish", c.Admin.Token, nil)
+	c.Must(200, "POST", search, reader, map[string]any{"query": "install"})
+	if r := c.Do("POST", search, c.OtherAdm.Token, map[string]any{"query": "install"}); r.Status != 404 {
+		t.Errorf("another organization, unpublished site: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestSiteInsights(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Docs"})
+	reader := c.ByRole["read"].Token
+	look := c.lookup(t, c.base+"/quick-start")
+	tok := look["apiToken"].(string)
+	event := func(typ, visitor, page string, claims map[string]any) map[string]any {
+		session := map[string]any{"visitorId": visitor, "sessionId": visitor + "-s", "cookies": map[string]any{}, "userAgent": "test", "language": nil, "referrer": nil}
+		if claims != nil {
+			session["visitorAuthClaims"] = claims
+		}
+		return map[string]any{"type": typ, "session": session,
+			"location": map[string]any{"url": c.base + "/quick-start", "siteSection": nil, "siteSpace": c.guideSS, "siteShareKey": nil, "page": page, "space": c.guide, "revision": nil}}
+	}
+	track := c.path + "/insights/events"
+	c.Run(t, []apitest.Scenario{
+		{Name: "track with the apiToken", Method: "POST", Path: track, Token: tok, Body: map[string]any{"events": []any{event("page_view", "v1", "p1", nil), event("page_view", "v1", "p2", nil)}}, Status: 204},
+		{Name: "track as a member", Method: "POST", Path: track, Token: reader, Body: map[string]any{"events": []any{event("search_open", "v2", "p1", map[string]any{"plan": "pro"})}}, Status: 204},
+		{Name: "no events", Method: "POST", Path: track, Token: tok, Body: map[string]any{"events": []any{}}, Status: 400, Contains: names("events")},
+		{Name: "bad type", Method: "POST", Path: track, Token: tok, Body: map[string]any{"events": []any{event("visit", "v1", "p1", nil)}}, Status: 400, Contains: names("events[0].type")},
+		{Name: "no visitor", Method: "POST", Path: track, Token: tok, Body: map[string]any{"events": []any{map[string]any{"type": "page_view", "session": map[string]any{}, "location": map[string]any{}}}}, Status: 400, Contains: names("events[0].session.visitorId")},
+		{Name: "no token", Method: "POST", Path: track, Body: map[string]any{"events": []any{event("page_view", "v1", "p1", nil)}}, Status: 401},
+	})
+	agg := c.path + "/insights/events/aggregate"
+	r := c.Must(200, "POST", agg, reader, map[string]any{"range": "last7Days", "groupBy": []any{map[string]any{"column": "eventType"}},
+		"select": []any{map[string]any{"column": "eventType"}, map[string]any{"column": "eventsCount"}, map[string]any{"column": "visitorsCount"}}})
+	if got := string(r.Body); !strings.Contains(got, `{"column":"eventType","values":["page_view","search_open"]}`) ||
+		!strings.Contains(got, `{"column":"eventsCount","values":[2,1]}`) || !strings.Contains(got, `{"column":"visitorsCount","values":[1,1]}`) {
+		t.Errorf("aggregate: %s", got)
+	}
+	r = c.Must(200, "POST", agg, reader, map[string]any{"range": "last24Hours", "groupBy": []any{map[string]any{"column": "page"}},
+		"where": []any{map[string]any{"column": "eventType", "values": []string{"page_view"}}}, "order": map[string]any{"by": map[string]any{"column": "page"}, "direction": "desc"}})
+	if got := string(r.Body); !strings.Contains(got, `{"column":"page","values":["p2","p1"]}`) || !strings.Contains(got, `{"column":"eventsCount","values":[1,1]}`) {
+		t.Errorf("aggregate by page: %s", got)
+	}
+	c.Run(t, []apitest.Scenario{
+		{Name: "no range", Method: "POST", Path: agg, Token: reader, Body: map[string]any{}, Status: 400, Contains: names("range")},
+		{Name: "unknown column", Method: "POST", Path: agg, Token: reader, Body: map[string]any{"range": "last7Days", "groupBy": []any{map[string]any{"column": "visitorOS"}}}, Status: 400, Contains: names("groupBy[0].column")},
+		{Name: "apiToken cannot aggregate", Method: "POST", Path: agg, Token: tok, Body: map[string]any{"range": "last7Days"}, Status: 403},
+		{Name: "guest", Method: "POST", Path: agg, Token: c.ByRole["guest"].Token, Body: map[string]any{"range": "last7Days"}, Status: 403},
+		{Name: "another organization", Method: "POST", Path: agg, Token: c.OtherAdm.Token, Body: map[string]any{"range": "last7Days"}, Status: 404},
+		{Name: "segments", Method: "GET", Path: c.path + "/insights/visitor-segments", Token: reader, Status: 200, Check: func(r apitest.Response) {
+			list := items(t, r)
+			if len(list) != 2 || list[0]["events"] != float64(2) || list[0]["visitors"] != float64(1) || list[1]["claims"].(map[string]any)["plan"] != "pro" {
+				t.Errorf("segments %s", r.Body)
+			}
+			apitest.Keys(t, list[0], "title", "claims", "events", "visitors", "sessions")
+		}},
+		{Name: "segments, apiToken", Method: "GET", Path: c.path + "/insights/visitor-segments", Token: tok, Status: 403},
+	})
+}
+
+func TestRenderWithPost(t *testing.T) {
+	env := apitest.New(t)
+	publish(env, env.Admin, "chat", env.Org, nil)
+	install(env, env.Admin, "chat", env.Org)
+	request := map[string]any{"componentId": "chat-block", "props": map[string]any{"q": 1}, "state": map[string]any{},
+		"context": map[string]any{"type": "configuration_account", "organizationId": env.Org, "theme": "light"}}
+	render := "/v1/integrations/chat/render"
+	env.Run(t, []apitest.Scenario{
+		{Name: "no runtime", Method: "POST", Path: render, Token: env.Admin.Token, Body: request, Status: 409},
+		{Name: "without componentId", Method: "POST", Path: render, Token: env.Admin.Token, Body: map[string]any{"props": map[string]any{}, "context": map[string]any{"type": "document"}}, Status: 400, Contains: []string{"request.componentId"}},
+		{Name: "unknown integration", Method: "POST", Path: "/v1/integrations/nope/render", Token: env.Admin.Token, Body: request, Status: 404},
+		{Name: "no token", Method: "POST", Path: render, Body: request, Status: 401},
+	})
+	rc := newReceiver(t, env)
+	rc.answer = `{"type":"element","element":{"type":"block","children":[]},"state":{},"props":{}}`
+	rc.devMode(env.Admin, "chat", false)
+	drain(t, env)
+	r := env.Must(200, "POST", render, env.Admin.Token, request)
+	if !strings.Contains(string(r.Body), `"type":"element"`) {
+		t.Fatalf("render: %s", r.Body)
+	}
+	if sent := rc.got[len(rc.got)-1]; sent["type"] != "ui_render" || sent["componentId"] != "chat-block" {
+		t.Errorf("ui_render event: %v", sent)
+	}
 }

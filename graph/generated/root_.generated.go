@@ -652,6 +652,7 @@ type ComplexityRoot struct {
 		SetSpaceVariables                  func(childComplexity int, spaceID string, variables map[string]any) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
+		TrackSiteEvents                    func(childComplexity int, organizationID string, siteID string, events []map[string]any) int
 		TransferCollection                 func(childComplexity int, collectionID string, input model.TransferContentInput) int
 		TransferSpace                      func(childComplexity int, spaceID string, input model.TransferContentInput) int
 		UninstallIntegration               func(childComplexity int, integrationName string, installationID string) int
@@ -900,6 +901,7 @@ type ComplexityRoot struct {
 	Query struct {
 		APIInformation                 func(childComplexity int) int
 		APITokens                      func(childComplexity int, page *string, limit *int) int
+		AggregateSiteEvents            func(childComplexity int, organizationID string, siteID string, query map[string]any) int
 		AuditLog                       func(childComplexity int, organizationID string, actor *string, action *string, targetType *string, targetID *string, from *string, to *string, page *string, limit *int) int
 		ChangeRequest                  func(childComplexity int, spaceID string, changeRequestID string) int
 		ChangeRequestPDF               func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
@@ -945,11 +947,13 @@ type ComplexityRoot struct {
 		PageDocumentInRevision         func(childComplexity int, spaceID string, revisionID string, pageID string, evaluated *bool) int
 		PublishedContentSite           func(childComplexity int, organizationID string, siteID string, shareKey *string, visitorToken *string) int
 		RenderIntegrationUI            func(childComplexity int, integrationName string, request string) int
+		RenderIntegrationUIWithPost    func(childComplexity int, integrationName string, request map[string]any) int
 		ResolvePublishedContentByURL   func(childComplexity int, input model.ResolvePublishedContentByURLInput) int
 		ReusableContent                func(childComplexity int, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
 		SamlProvider                   func(childComplexity int, organizationID string, samlProviderID string) int
 		SamlProviders                  func(childComplexity int, organizationID string, page *string, limit *int) int
 		SearchOrganization             func(childComplexity int, organizationID string, query string, page *string, limit *int) int
+		SearchSite                     func(childComplexity int, organizationID string, siteID string, input model.SearchSiteContentInput, page *string, limit *int) int
 		SearchSpace                    func(childComplexity int, spaceID string, query string, page *string, limit *int) int
 		Site                           func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveSchema             func(childComplexity int, organizationID string, siteID string) int
@@ -962,6 +966,7 @@ type ComplexityRoot struct {
 		SiteSpaces                     func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int, defaultArg *bool) int
 		SiteStructure                  func(childComplexity int, organizationID string, siteID string, shareKey *string) int
 		SiteVisitorAuth                func(childComplexity int, organizationID string, siteID string) int
+		SiteVisitorSegments            func(childComplexity int, organizationID string, siteID string) int
 		Sites                          func(childComplexity int, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) int
 		Space                          func(childComplexity int, spaceID string, shareKey *string) int
 		SpaceContent                   func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
@@ -1211,6 +1216,10 @@ type ComplexityRoot struct {
 		Submittable func(childComplexity int) int
 	}
 
+	SiteEventsAggregation struct {
+		Columns func(childComplexity int) int
+	}
+
 	SiteFeature struct {
 		Customizations func(childComplexity int) int
 		Frozen         func(childComplexity int) int
@@ -1353,6 +1362,20 @@ type ComplexityRoot struct {
 		Algorithm func(childComplexity int) int
 		RotatedAt func(childComplexity int) int
 		Secret    func(childComplexity int) int
+	}
+
+	SiteVisitorSegment struct {
+		Claims   func(childComplexity int) int
+		Events   func(childComplexity int) int
+		Sessions func(childComplexity int) int
+		Title    func(childComplexity int) int
+		Visitors func(childComplexity int) int
+	}
+
+	SiteVisitorSegmentList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
 	}
 
 	Space struct {
@@ -4401,6 +4424,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SortSiteStructure(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SortSiteStructureInput)), true
+	case "Mutation.trackSiteEvents":
+		if e.ComplexityRoot.Mutation.TrackSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_trackSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TrackSiteEvents(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["events"].([]map[string]any)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -5571,6 +5605,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APITokens(childComplexity, args["page"].(*string), args["limit"].(*int)), true
+	case "Query.aggregateSiteEvents":
+		if e.ComplexityRoot.Query.AggregateSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Query_aggregateSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AggregateSiteEvents(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["query"].(map[string]any)), true
 	case "Query.auditLog":
 		if e.ComplexityRoot.Query.AuditLog == nil {
 			break
@@ -6062,6 +6107,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RenderIntegrationUI(childComplexity, args["integrationName"].(string), args["request"].(string)), true
+	case "Query.renderIntegrationUIWithPost":
+		if e.ComplexityRoot.Query.RenderIntegrationUIWithPost == nil {
+			break
+		}
+
+		args, err := ec.field_Query_renderIntegrationUIWithPost_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RenderIntegrationUIWithPost(childComplexity, args["integrationName"].(string), args["request"].(map[string]any)), true
 	case "Query.resolvePublishedContentByUrl":
 		if e.ComplexityRoot.Query.ResolvePublishedContentByURL == nil {
 			break
@@ -6117,6 +6173,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SearchOrganization(childComplexity, args["organizationId"].(string), args["query"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.searchSite":
+		if e.ComplexityRoot.Query.SearchSite == nil {
+			break
+		}
+
+		args, err := ec.field_Query_searchSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SearchSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SearchSiteContentInput), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.searchSpace":
 		if e.ComplexityRoot.Query.SearchSpace == nil {
 			break
@@ -6249,6 +6316,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteVisitorAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.siteVisitorSegments":
+		if e.ComplexityRoot.Query.SiteVisitorSegments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteVisitorSegments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteVisitorSegments(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Query.sites":
 		if e.ComplexityRoot.Query.Sites == nil {
 			break
@@ -7366,6 +7444,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteAds.Submittable(childComplexity), true
 
+	case "SiteEventsAggregation.columns":
+		if e.ComplexityRoot.SiteEventsAggregation.Columns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteEventsAggregation.Columns(childComplexity), true
+
 	case "SiteFeature.customizations":
 		if e.ComplexityRoot.SiteFeature.Customizations == nil {
 			break
@@ -7855,6 +7940,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteVisitorAuth.Secret(childComplexity), true
+
+	case "SiteVisitorSegment.claims":
+		if e.ComplexityRoot.SiteVisitorSegment.Claims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Claims(childComplexity), true
+	case "SiteVisitorSegment.events":
+		if e.ComplexityRoot.SiteVisitorSegment.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Events(childComplexity), true
+	case "SiteVisitorSegment.sessions":
+		if e.ComplexityRoot.SiteVisitorSegment.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Sessions(childComplexity), true
+	case "SiteVisitorSegment.title":
+		if e.ComplexityRoot.SiteVisitorSegment.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Title(childComplexity), true
+	case "SiteVisitorSegment.visitors":
+		if e.ComplexityRoot.SiteVisitorSegment.Visitors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Visitors(childComplexity), true
+
+	case "SiteVisitorSegmentList.count":
+		if e.ComplexityRoot.SiteVisitorSegmentList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegmentList.Count(childComplexity), true
+	case "SiteVisitorSegmentList.items":
+		if e.ComplexityRoot.SiteVisitorSegmentList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegmentList.Items(childComplexity), true
+	case "SiteVisitorSegmentList.next":
+		if e.ComplexityRoot.SiteVisitorSegmentList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegmentList.Next(childComplexity), true
 
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
@@ -8762,11 +8897,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputResolvePublishedContentByUrlInput,
+		ec.unmarshalInputSearchSiteContentInput,
 		ec.unmarshalInputSetIntegrationDevelopmentModeInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSiteIconInput,
 		ec.unmarshalInputSiteRedirectDestinationInput,
 		ec.unmarshalInputSiteRedirectInput,
+		ec.unmarshalInputSiteSearchScopeInput,
 		ec.unmarshalInputSiteSectionPointerInput,
 		ec.unmarshalInputSiteSectionPositionInput,
 		ec.unmarshalInputSiteSpacePointerInput,
@@ -10975,6 +11112,11 @@ extend type Query {
   resolvePublishedContentByUrl(input: ResolvePublishedContentByUrlInput!): PublishedSiteContentLookup!
   "The document of a page in a revision (REST GET .../revisions/{revisionId}/page/{pageId}/document)."
   pageDocumentInRevision(spaceId: ID!, revisionId: ID!, pageId: ID!, evaluated: Boolean): JSON!
+  """
+  renderIntegrationUI with the request as a JSON object {componentId, props,
+  context, state?, action?} (REST POST /v1/integrations/{name}/render).
+  """
+  renderIntegrationUIWithPost(integrationName: String!, request: JSONObject!): RenderResult!
 }
 `, BuiltIn: false},
 	{Name: "../reusablecontents.graphqls", Input: `extend type Query {
@@ -11247,6 +11389,47 @@ extend type Mutation {
   updateSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!, input: UpdateShareLinkInput!): ShareLink!
   "Delete a share link (ADMIN): its key stops working."
   deleteSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../siteinsights.graphqls", Input: `"aggregateSiteEvents' answer: one {column, values} object per selected column, rows in the same order."
+type SiteEventsAggregation {
+  columns: [JSONObject!]!
+}
+
+"The visitors sharing the same claims, with their tracked events, visitors and sessions."
+type SiteVisitorSegment {
+  title: String!
+  claims: JSONObject!
+  events: Int!
+  visitors: Int!
+  sessions: Int!
+}
+
+type SiteVisitorSegmentList {
+  next: Next
+  count: Int!
+  items: [SiteVisitorSegment!]!
+}
+
+extend type Query {
+  """
+  Aggregate a site's tracked events (READ): query is the published
+  interface's SiteInsightsQueryEventsAggregation (range required; columns
+  datetime, url, eventType, siteSection, siteSpace, siteShareKey, page and
+  the counts eventsCount, sessionsCount, visitorsCount).
+  """
+  aggregateSiteEvents(organizationId: ID!, siteId: ID!, query: JSONObject!): SiteEventsAggregation!
+  "The site's visitors grouped by their claims over the last year, most events first (READ)."
+  siteVisitorSegments(organizationId: ID!, siteId: ID!): SiteVisitorSegmentList!
+}
+
+extend type Mutation {
+  """
+  Store 1 to 100 events of a published site's readers (the published
+  interface's SiteInsightsEvent): anyone who reads the site, its apiToken
+  included.
+  """
+  trackSiteEvents(organizationId: ID!, siteId: ID!, events: [JSONObject!]!): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../siteredirects.graphqls", Input: `"A path of a site (its source) sent to a section, a site space or a page."
@@ -11639,6 +11822,35 @@ extend type Mutation {
   updateSiteAdaptiveSchema(organizationId: ID!, siteId: ID!, input: UpdateSiteAdaptiveSchemaInput!): SiteAdaptiveSchema!
   "Replace the visitor token signing key (ADMIN): tokens signed with the old one stop working."
   rotateSiteVisitorKey(organizationId: ID!, siteId: ID!): SiteVisitorAuth!
+}
+`, BuiltIn: false},
+	{Name: "../sitesearch.graphqls", Input: `"mode default (each section's default site space, plus includedSiteSpaces), specific (siteSpaceIds) or all."
+input SiteSearchScopeInput {
+  mode: String!
+  includedSiteSpaces: [String!]
+  siteSpaceIds: [String!]
+}
+
+"""
+query: 1 to 512 characters. scope (default: mode default), or the deprecated
+mode (specific with siteSpaceIds, current with siteSpaceId, all).
+"""
+input SearchSiteContentInput {
+  query: String!
+  scope: SiteSearchScopeInput
+  mode: String
+  siteSpaceIds: [String!]
+  siteSpaceId: String
+}
+
+extend type Query {
+  """
+  Full-text search of a site's published content (a page matches as in
+  searchSpace): the site spaces its visitor sees (the site's apiToken: its
+  visitor's claims; members with READ: every site space), ranked by their
+  best page.
+  """
+  searchSite(organizationId: ID!, siteId: ID!, input: SearchSiteContentInput!, page: String, limit: Int): SearchSpaceList!
 }
 `, BuiltIn: false},
 	{Name: "../sitestructure.graphqls", Input: `"A space in a site: at the root of a site without sections, or a variant of a section."
@@ -14599,6 +14811,14 @@ func (ec *executionContext) childFields_SiteAds(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type SiteAds", field.Name)
 }
 
+func (ec *executionContext) childFields_SiteEventsAggregation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "columns":
+		return ec.fieldContext_SiteEventsAggregation_columns(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteEventsAggregation", field.Name)
+}
+
 func (ec *executionContext) childFields_SiteFeature(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -14885,6 +15105,34 @@ func (ec *executionContext) childFields_SiteVisitorAuth(ctx context.Context, fie
 		return ec.fieldContext_SiteVisitorAuth_rotatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorAuth", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteVisitorSegment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_SiteVisitorSegment_title(ctx, field)
+	case "claims":
+		return ec.fieldContext_SiteVisitorSegment_claims(ctx, field)
+	case "events":
+		return ec.fieldContext_SiteVisitorSegment_events(ctx, field)
+	case "visitors":
+		return ec.fieldContext_SiteVisitorSegment_visitors(ctx, field)
+	case "sessions":
+		return ec.fieldContext_SiteVisitorSegment_sessions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorSegment", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteVisitorSegmentList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SiteVisitorSegmentList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SiteVisitorSegmentList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SiteVisitorSegmentList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorSegmentList", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

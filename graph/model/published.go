@@ -76,3 +76,38 @@ type SiteRedirectLookup struct {
 	Redirect *SiteRedirect `json:"redirect"`
 	Target   string        `json:"target"`
 }
+
+// SearchSiteContentInput is searchSiteContent's body: the query and which
+// site spaces to search (scope, or the deprecated mode fields).
+type SearchSiteContentInput struct {
+	Query        string                `json:"query"`
+	Scope        *SiteSearchScopeInput `json:"scope"`
+	Mode         *string               `json:"mode"`
+	SiteSpaceIds []string              `json:"siteSpaceIds"`
+	SiteSpaceID  *string               `json:"siteSpaceId"`
+}
+
+// SiteSearchScopeInput: mode default (each section's default site space,
+// plus includedSiteSpaces), specific (siteSpaceIds) or all.
+type SiteSearchScopeInput struct {
+	Mode               string   `json:"mode"`
+	IncludedSiteSpaces []string `json:"includedSiteSpaces"`
+	SiteSpaceIds       []string `json:"siteSpaceIds"`
+}
+
+// SiteEventsAggregation is aggregateSiteEvents' answer: one
+// {column, values} object per selected column, rows in the same order.
+type SiteEventsAggregation struct {
+	Columns []map[string]any `json:"columns"`
+}
+
+// SiteVisitorSegment is the visitors sharing the same claims.
+type SiteVisitorSegment struct {
+	Title    string         `json:"title"`
+	Claims   map[string]any `json:"claims"`
+	Events   int            `json:"events"`
+	Visitors int            `json:"visitors"`
+	Sessions int            `json:"sessions"`
+}
+
+type SiteVisitorSegmentList List[*SiteVisitorSegment]
