@@ -392,6 +392,21 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   const readerRevision = (await renderer.spaces.getCurrentRevision(lookup.space)).data;
   const quickStart = (await renderer.spaces.getPageInRevisionByPath(lookup.space, readerRevision.id, encodeURIComponent(lookup.pathname))).data;
   await renderer.spaces.getPageDocumentInRevisionById(lookup.space, readerRevision.id, quickStart.id, { evaluated: true });
+  await renderer.orgs.searchSiteContent(org, flatSite.id, { query: 'install', scope: { mode: 'all' } });
+  await orgs.searchSiteContent(org, flatSite.id, { query: 'install' });
+  const apiSiteSpace = (await c.orgs.listSiteSpaces(org, flatSite.id)).data.items.find((ss) => ss.space.id === api);
+  const redirect = (await orgs.createSiteRedirect(org, flatSite.id, {
+    source: '/old/start', destination: { kind: 'site-page', siteSpaceId: apiSiteSpace.id, pageId: quickStart.id },
+  })).data;
+  await orgs.listSiteRedirects(org, flatSite.id);
+  await orgs.updateSiteRedirectById(org, flatSite.id, redirect.id, { destination: { kind: 'site-space', siteSpaceId: apiSiteSpace.id } });
+  await renderer.orgs.getSiteRedirectBySource(org, flatSite.id, { source: '/old/start' });
+  await orgs.deleteSiteRedirectById(org, flatSite.id, redirect.id);
+  const session = { visitorId: 'v1', sessionId: 's1', cookies: {}, userAgent: 'contract', language: 'en', referrer: null };
+  const location = { url: `${flatURL}/quick-start`, siteSection: null, siteSpace: apiSiteSpace.id, siteShareKey: null, space: api, revision: readerRevision.id, page: quickStart.id };
+  await renderer.orgs.trackEventsInSiteById(org, flatSite.id, { events: [{ type: 'page_view', session, location }] });
+  await orgs.aggregateSiteEvents(org, flatSite.id, { range: 'last7Days', groupBy: [{ column: 'eventType' }], select: [{ column: 'eventType' }, { column: 'eventsCount' }] });
+  await orgs.listSiteVisitorSegments(org, flatSite.id);
   const spare = (await orgs.createSite(org, { title: 'Spare' })).data;
   await orgs.deleteSiteById(org, spare.id);
 
@@ -454,6 +469,9 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
     componentId: 'panel', props: { title: 'Hi' }, context: { type: 'configuration_account', theme: 'light', organizationId: org },
   }));
   await integrations.renderIntegrationUiWithGet(name, { request });
+  await integrations.renderIntegrationUiWithPost(name, {
+    componentId: 'panel', props: { title: 'Hi' }, context: { type: 'configuration_account', theme: 'light', organizationId: org },
+  });
   const events = await until(async () => (await integrations.listIntegrationEvents(name)).data, (d) => d.items.length > 0);
   await integrations.getIntegrationEvent(name, events.items[0].id);
   // Deleting the site uninstalls the integration from it, with an event
