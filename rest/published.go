@@ -38,6 +38,17 @@ func mountPublished(a *API, r chi.Router) {
 		return a.Q.ResolvePublishedContentByURL(r.Context(), in)
 	}))
 	mountSiteRedirects(a, r)
+	urlArg := func(r *http.Request) string {
+		if u := qStr(r, "url"); u != nil {
+			return *u
+		}
+		return ""
+	}
+	r.Get("/urls/embed", a.ok(func(r *http.Request) (any, error) { return a.Q.EmbedByURL(r.Context(), urlArg(r)) }))
+	r.Get("/spaces/{spaceId}/embed", a.ok(func(r *http.Request) (any, error) {
+		return a.Q.EmbedByURLInSpace(r.Context(), path(r, "spaceId"), urlArg(r))
+	}))
+	r.Get("/urls/content", a.ok(func(r *http.Request) (any, error) { return a.Q.ContentByURL(r.Context(), urlArg(r)) }))
 	r.Post(sitePath+"/search", a.ok(func(r *http.Request) (any, error) {
 		page, limit, err := paging(r)
 		if err != nil {

@@ -64,4 +64,15 @@ func init() {
 			Summary: "Render an integration UI through its development tunnel; the body is the request {componentId, props, context, state?, action?}.",
 			Body:    map[string]any{}, Status: 200, Response: model.RenderResult{}},
 	)
+	urlParam := []Param{{Name: "url", Type: "", Description: "The URL (absolute http or https).", Required: true}}
+	describe(
+		Operation{Method: "GET", Pattern: "/urls/embed", ID: "getEmbedByUrl", Tag: "urls",
+			Summary: "The embed of a URL, fetched through the server's fetch guard: rich with the html of its oEmbed, else a link with its OpenGraph or HTML title; " +
+				"a plain link when nothing is found.", Query: urlParam, Status: 200, Response: model.Embed{}},
+		Operation{Method: "GET", Pattern: "/spaces/{spaceId}/embed", ID: "getEmbedByUrlInSpace", Tag: "spaces",
+			Summary: "getEmbedByUrl for an embed block of a space (read on the space; a site's apiToken for its site's spaces).", Query: urlParam, Status: 200, Response: model.Embed{}},
+		Operation{Method: "GET", Pattern: "/urls/content", ID: "getContentByUrl", Tag: "urls",
+			Summary: "What a URL of the service names, read with the caller's access: /s/<space>, /c/<collection>, /app/spaces/<space>/<page path>, or a published URL " +
+				"({space, page}).", Query: urlParam, Status: 200, Response: model.ContentURLLookup{}},
+	)
 }

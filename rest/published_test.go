@@ -3,6 +3,10 @@ package rest_test
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"sort"
 	"strings"
@@ -49,6 +53,11 @@ func init() {
 	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments"] = authzRule{Min: "read", Path: siteAt("/insights/visitor-segments")}
 	rules["POST /v1/integrations/{integrationName}/render"] = authzRule{Min: "member", Path: func(*fixture) string { return "/v1/integrations/fixture-int/render" },
 		Body: map[string]any{"componentId": "c", "props": map[string]any{}, "context": map[string]any{"type": "document", "theme": "light", "spaceId": "s", "editable": false}}}
+	rules["GET /v1/urls/embed"] = authzRule{Path: func(*fixture) string { return "/v1/urls/embed?url=https%3A%2F%2Fexample.invalid%2F" }}
+	rules["GET /v1/urls/content"] = authzRule{Path: func(f *fixture) string { return "/v1/urls/content?url=https%3A%2F%2Fexample.invalid%2F" }}
+	rules["GET /v1/spaces/{spaceId}/embed"] = authzRule{Min: "member", Path: func(f *fixture) string {
+		return "/v1/spaces/" + f.IDs["contentSpace"] + "/embed?url=https%3A%2F%2Fexample.invalid%2F"
+	}}
 	for k, v := range rules {
 		authzRules[k] = v
 	}
@@ -510,4 +519,80 @@ func TestRenderWithPost(t *testing.T) {
 	if sent := rc.got[len(rc.got)-1]; sent["type"] != "ui_render" || sent["componentId"] != "chat-block" {
 		t.Errorf("ui_render event: %v", sent)
 	}
+}
+
+func TestEmbedsAndContentURLs(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Docs"})
+	reader := c.ByRole["read"].Token
+	// A page with OpenGraph and oEmbed, served locally (the test server allows private fetches).
+	mux := http.NewServeMux()
+	var origin string
+	mux.HandleFunc("/video", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<html><head><title>Plain</title><meta property="og:title" content="A video"><meta property="og:site_name" content="Tube">
+<link rel="icon" href="/favicon.ico"><link rel="alternate" type="application/json+oembed" href="%s/oembed"></head></html>`, origin)
+	})
+	mux.HandleFunc("/oembed", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"type":"video","title":"The video","provider_name":"Tube","html":"<iframe src=\"https://tube.example/1\"></iframe>"}`)
+	})
+	mux.HandleFunc("/article", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, `<html><head><title>An article</title></head><body>Hi</body></html>`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	origin = srv.URL
+	embed := func(token, u string) apitest.Response {
+		return c.Do("GET", "/v1/spaces/"+c.guide+"/embed?url="+url.QueryEscape(u), token, nil)
+	}
+	r := embed(reader, origin+"/video")
+	if got := r.JSON(); r.Status != 200 || got["type"] != "rich" || got["title"] != "The video" || got["site"] != "Tube" || !strings.Contains(got["html"].(string), "iframe") || got["icon"] != origin+"/favicon.ico" {
+		t.Errorf("oEmbed: %d %s", r.Status, r.Body)
+	}
+	r = embed(reader, origin+"/article")
+	if got := r.JSON(); r.Status != 200 || got["type"] != "link" || got["title"] != "An article" {
+		t.Errorf("HTML title: %d %s", r.Status, r.Body)
+	}
+	r = c.Must(200, "GET", "/v1/urls/embed?url="+url.QueryEscape(origin+"/missing"), reader, nil)
+	if got := r.JSON(); got["type"] != "link" || got["title"] != origin+"/missing" || got["site"] != "127.0.0.1" {
+		t.Errorf("nothing found: %s", r.Body)
+	}
+	tok := c.lookup(t, c.base)["apiToken"].(string)
+	c.Run(t, []apitest.Scenario{
+		{Name: "apiToken in its site", Method: "GET", Path: "/v1/spaces/" + c.guide + "/embed?url=" + url.QueryEscape(origin+"/article"), Token: tok, Status: 200},
+		{Name: "no url", Method: "GET", Path: "/v1/spaces/" + c.guide + "/embed", Token: reader, Status: 400, Contains: names("url")},
+		{Name: "not http", Method: "GET", Path: "/v1/urls/embed?url=ftp%3A%2F%2Fx", Token: reader, Status: 400, Contains: names("url")},
+		{Name: "another organization's space", Method: "GET", Path: "/v1/spaces/" + c.guide + "/embed?url=" + url.QueryEscape(origin+"/article"), Token: c.OtherAdm.Token, Status: 404},
+		{Name: "no token", Method: "GET", Path: "/v1/urls/embed?url=" + url.QueryEscape(origin+"/article"), Status: 401},
+		{Name: "apiToken outside", Method: "GET", Path: "/v1/urls/embed?url=" + url.QueryEscape(origin+"/article"), Token: tok, Status: 403},
+	})
+
+	// Content URLs: app URLs and published URLs.
+	app := c.HTTP.URL
+	col := c.collection(c.Admin.Token, map[string]any{"title": "Guides"})
+	for _, tc := range []struct{ name, url, space, page, collection string }{
+		{"space app URL", app + "/s/" + c.guide, c.guide, "", ""},
+		{"page app URL", app + "/app/spaces/" + c.beta + "/knowledge-base/onboarding", c.beta, "Onboarding", ""},
+		{"collection app URL", app + "/c/" + col, "", "", col},
+		{"published URL", c.base + "/" + c.apiPath + "/faq", c.api, "FAQ", ""},
+	} {
+		r := c.Do("GET", "/v1/urls/content?url="+url.QueryEscape(tc.url), reader, nil)
+		if r.Status != 200 {
+			t.Errorf("%s: %d %s", tc.name, r.Status, r.Body)
+			continue
+		}
+		got := r.JSON()
+		sp, _ := got["space"].(map[string]any)
+		pg, _ := got["page"].(map[string]any)
+		cl, _ := got["collection"].(map[string]any)
+		if (tc.space != "" && sp["id"] != tc.space) || (tc.page != "" && pg["title"] != tc.page) || (tc.collection != "" && cl["id"] != tc.collection) {
+			t.Errorf("%s: %s", tc.name, r.Body)
+		}
+	}
+	c.Run(t, []apitest.Scenario{
+		{Name: "unknown URL", Method: "GET", Path: "/v1/urls/content?url=" + url.QueryEscape("https://nowhere.example.com/"), Token: reader, Status: 404},
+		{Name: "another organization's space", Method: "GET", Path: "/v1/urls/content?url=" + url.QueryEscape(app+"/s/"+c.guide), Token: c.OtherAdm.Token, Status: 404},
+		{Name: "no url", Method: "GET", Path: "/v1/urls/content", Token: reader, Status: 400, Contains: names("url")},
+	})
 }

@@ -305,8 +305,22 @@ type ComplexityRoot struct {
 		Title       func(childComplexity int) int
 	}
 
+	ContentURLLookup struct {
+		Collection func(childComplexity int) int
+		Page       func(childComplexity int) int
+		Space      func(childComplexity int) int
+	}
+
 	DeleteResult struct {
 		Deleted func(childComplexity int) int
+	}
+
+	Embed struct {
+		HTML  func(childComplexity int) int
+		Icon  func(childComplexity int) int
+		Site  func(childComplexity int) int
+		Title func(childComplexity int) int
+		Type  func(childComplexity int) int
 	}
 
 	EmojiReaction struct {
@@ -914,8 +928,11 @@ type ComplexityRoot struct {
 		CommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) int
 		Commenters                     func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
 		Comments                       func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
+		ContentByURL                   func(childComplexity int, url string) int
 		ContentGrants                  func(childComplexity int, space *string, collection *string, page *string, limit *int) int
 		ContentTemplates               func(childComplexity int) int
+		EmbedByURL                     func(childComplexity int, url string) int
+		EmbedByURLInSpace              func(childComplexity int, spaceID string, url string) int
 		InstallationSite               func(childComplexity int, integrationName string, installationID string, siteID string) int
 		InstallationSites              func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
 		InstallationSpace              func(childComplexity int, integrationName string, installationID string, spaceID string) int
@@ -2636,12 +2653,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentTemplate.Title(childComplexity), true
 
+	case "ContentURLLookup.collection":
+		if e.ComplexityRoot.ContentURLLookup.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentURLLookup.Collection(childComplexity), true
+	case "ContentURLLookup.page":
+		if e.ComplexityRoot.ContentURLLookup.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentURLLookup.Page(childComplexity), true
+	case "ContentURLLookup.space":
+		if e.ComplexityRoot.ContentURLLookup.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentURLLookup.Space(childComplexity), true
+
 	case "DeleteResult.deleted":
 		if e.ComplexityRoot.DeleteResult.Deleted == nil {
 			break
 		}
 
 		return e.ComplexityRoot.DeleteResult.Deleted(childComplexity), true
+
+	case "Embed.html":
+		if e.ComplexityRoot.Embed.HTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.HTML(childComplexity), true
+	case "Embed.icon":
+		if e.ComplexityRoot.Embed.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Icon(childComplexity), true
+	case "Embed.site":
+		if e.ComplexityRoot.Embed.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Site(childComplexity), true
+	case "Embed.title":
+		if e.ComplexityRoot.Embed.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Title(childComplexity), true
+	case "Embed.type":
+		if e.ComplexityRoot.Embed.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Type(childComplexity), true
 
 	case "EmojiReaction.count":
 		if e.ComplexityRoot.EmojiReaction.Count == nil {
@@ -5748,6 +5815,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Comments(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["order"].(*model.Order), args["status"].(*model.CommentStatusFilter), args["targetPage"].(*string), args["authors"].([]string), args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.contentByUrl":
+		if e.ComplexityRoot.Query.ContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentByURL(childComplexity, args["url"].(string)), true
 	case "Query.contentGrants":
 		if e.ComplexityRoot.Query.ContentGrants == nil {
 			break
@@ -5765,6 +5843,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ContentTemplates(childComplexity), true
+	case "Query.embedByUrl":
+		if e.ComplexityRoot.Query.EmbedByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_embedByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EmbedByURL(childComplexity, args["url"].(string)), true
+	case "Query.embedByUrlInSpace":
+		if e.ComplexityRoot.Query.EmbedByURLInSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Query_embedByUrlInSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EmbedByURLInSpace(childComplexity, args["spaceId"].(string), args["url"].(string)), true
 	case "Query.installationSite":
 		if e.ComplexityRoot.Query.InstallationSite == nil {
 			break
@@ -9681,6 +9781,39 @@ extend type Mutation {
   revokeContentRole(input: ContentGrantInput!): DeleteResult!
 }
 `, BuiltIn: false},
+	{Name: "../embeds.graphqls", Input: `"What a URL shows embedded: type link (title, site, icon), or rich with the html of the page's oEmbed."
+type Embed {
+  type: String!
+  title: String!
+  site: String!
+  icon: String
+  html: String
+}
+
+"What a URL of the service names: a collection, or a space with the page the URL points at."
+type ContentURLLookup {
+  collection: Collection
+  space: Space
+  page: RevisionPage
+}
+
+extend type Query {
+  """
+  The embed of a URL: its oEmbed (rich) or OpenGraph/HTML title (link),
+  fetched through the server's fetch guard; a plain link when nothing is
+  found.
+  """
+  embedByUrl(url: String!): Embed!
+  "embedByUrl for a block of a space (read on the space; a site's apiToken for its spaces)."
+  embedByUrlInSpace(spaceId: ID!, url: String!): Embed!
+  """
+  What a URL of the service names: an app URL (/s/<space>, /c/<collection>,
+  /app/spaces/<space>/<page path>) or a published URL, read with the
+  caller's own access.
+  """
+  contentByUrl(url: String!): ContentURLLookup!
+}
+`, BuiltIn: false},
 	{Name: "../installations.graphqls", Input: `"""
 An integration installed on an organization. Visible to admins of the
 owning organization of the integration and to admins of the installation's
@@ -13405,12 +13538,40 @@ func (ec *executionContext) childFields_ContentTemplate(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type ContentTemplate", field.Name)
 }
 
+func (ec *executionContext) childFields_ContentURLLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "collection":
+		return ec.fieldContext_ContentURLLookup_collection(ctx, field)
+	case "space":
+		return ec.fieldContext_ContentURLLookup_space(ctx, field)
+	case "page":
+		return ec.fieldContext_ContentURLLookup_page(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentURLLookup", field.Name)
+}
+
 func (ec *executionContext) childFields_DeleteResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "deleted":
 		return ec.fieldContext_DeleteResult_deleted(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteResult", field.Name)
+}
+
+func (ec *executionContext) childFields_Embed(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Embed_type(ctx, field)
+	case "title":
+		return ec.fieldContext_Embed_title(ctx, field)
+	case "site":
+		return ec.fieldContext_Embed_site(ctx, field)
+	case "icon":
+		return ec.fieldContext_Embed_icon(ctx, field)
+	case "html":
+		return ec.fieldContext_Embed_html(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Embed", field.Name)
 }
 
 func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -111,3 +111,22 @@ type SiteVisitorSegment struct {
 }
 
 type SiteVisitorSegmentList List[*SiteVisitorSegment]
+
+// Embed is what a URL shows embedded: type link (title and site only),
+// rich (html from the page's oEmbed) or integration (not produced: docsapi
+// runs no integration unfurls).
+type Embed struct {
+	Type  string  `json:"type"`
+	Title string  `json:"title"`
+	Site  string  `json:"site"`
+	Icon  *string `json:"icon,omitempty"`
+	HTML  *string `json:"html,omitempty"`
+}
+
+// ContentURLLookup is what a URL of the service names: a collection, or a
+// space with the page the URL points at.
+type ContentURLLookup struct {
+	Collection *Collection   `json:"collection,omitempty"`
+	Space      *Space        `json:"space,omitempty"`
+	Page       *RevisionPage `json:"page,omitempty"`
+}
