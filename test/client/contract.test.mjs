@@ -407,6 +407,10 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   await renderer.orgs.trackEventsInSiteById(org, flatSite.id, { events: [{ type: 'page_view', session, location }] });
   await orgs.aggregateSiteEvents(org, flatSite.id, { range: 'last7Days', groupBy: [{ column: 'eventType' }], select: [{ column: 'eventType' }, { column: 'eventsCount' }] });
   await orgs.listSiteVisitorSegments(org, flatSite.id);
+  await renderer.spaces.getEmbedByUrlInSpace(lookup.space, { url: `${origin}/site/` });
+  await c.urls.getEmbedByUrl({ url: `${origin}/missing` });
+  await c.urls.getContentByUrl({ url: `${flatURL}/quick-start` });
+  await c.urls.getContentByUrl({ url: (await c.spaces.getSpaceById(api)).data.urls.app });
   const spare = (await orgs.createSite(org, { title: 'Spare' })).data;
   await orgs.deleteSiteById(org, spare.id);
 

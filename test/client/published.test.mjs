@@ -253,3 +253,18 @@ test('redirects, search and insights of a site, as its renderer uses them', asyn
   const sister = s.newOrg('Atlas Sister', 'atlas-sister@example.com');
   await refused(404, () => sister.client.orgs.listSiteVisitorSegments(s.org, d.id));
 });
+
+test('embeds and content URLs', async () => {
+  const d = await site('Embeds');
+  const lookup = await resolve(s.client, { url: d.url });
+  const renderer = s.clientFor(lookup.apiToken);
+  // Nothing to fetch there: a plain link.
+  const plain = valid('getEmbedByUrlInSpace', await renderer.spaces.getEmbedByUrlInSpace(lookup.space, { url: `${s.endpoint}/nowhere` }));
+  assert.deepEqual([plain.type, plain.title], ['link', `${s.endpoint}/nowhere`]);
+  valid('getEmbedByUrl', await s.client.urls.getEmbedByUrl({ url: `${s.endpoint}/healthz` }));
+  await refused(400, () => s.client.urls.getEmbedByUrl({ url: 'nope' }));
+  const content = valid('getContentByUrl', await s.client.urls.getContentByUrl({ url: `${d.url}/${d.api.section.path}/faq` }));
+  assert.deepEqual([content.space.id, content.page.title], [d.api.id, 'FAQ']);
+  const sister = s.newOrg('Embeds Sister', 'embeds-sister@example.com');
+  await refused(404, () => sister.client.urls.getContentByUrl({ url: `${s.endpoint}/s/${d.guide.id}` }));
+});
