@@ -217,7 +217,7 @@ func (r *Resolver) contentByURL(ctx context.Context, raw string) (*model.Content
 			return &model.ContentURLLookup{Collection: col}, nil
 		}
 	}
-	found, err := r.resolveURL(ctx, u, nil)
+	found, err := r.resolveURL(ctx, u, nil, nil)
 	if err != nil {
 		return nil, err
 	}

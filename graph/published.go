@@ -239,24 +239,34 @@ func (r *Resolver) resolvePublishedContent(ctx context.Context, in model.Resolve
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, apierr.Invalid("url", "must be an absolute http(s) URL")
 	}
-	out, err := r.resolveURL(ctx, u, in.Visitor)
+	var refusedBy storage.Site // the site that refused the visitor, when one did
+	out, err := r.resolveURL(ctx, u, in.Visitor, &refusedBy)
 	if err != nil && in.RedirectOnError != nil && *in.RedirectOnError {
 		if e, ok := apierr.As(err); ok && e.Status < 500 && e.Status != 400 {
-			// The renderer sends the reader to the service's own page: docsapi
-			// has no visitor sign-in page of its own to send them to.
+			// A visitor-auth site sends its refused visitors to its fallback
+			// URL; otherwise the service's own page (docsapi has no sign-in
+			// page of its own).
+			if fallback := r.visitorFallback(ctx, refusedBy); fallback != "" {
+				return &model.PublishedSiteContentLookup{Target: ptr("external"), Redirect: &fallback}, nil
+			}
 			return &model.PublishedSiteContentLookup{Target: ptr("application"), Redirect: ptr(r.Config.PublicURL + "/")}, nil
 		}
 	}
 	return out, err
 }
 
-func (r *Resolver) resolveURL(ctx context.Context, u *url.URL, visitor *model.SiteVisitorPayloadInput) (*model.PublishedSiteContentLookup, error) {
+// resolveURL resolves u; site (when not nil) is set to the URL's site
+// once one is found.
+func (r *Resolver) resolveURL(ctx context.Context, u *url.URL, visitor *model.SiteVisitorPayloadInput, site *storage.Site) (*model.PublishedSiteContentLookup, error) {
 	found, ok, err := r.findSiteAtURL(ctx, u)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, errNoPublishedContent()
+	}
+	if site != nil {
+		*site = found.site
 	}
 	var shareKey, token *string
 	if q := u.Query(); q.Has("share") {

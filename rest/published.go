@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 
@@ -38,6 +39,7 @@ func mountPublished(a *API, r chi.Router) {
 		return a.Q.ResolvePublishedContentByURL(r.Context(), in)
 	}))
 	mountSiteRedirects(a, r)
+	mountPublishingAuth(a, r)
 	urlArg := func(r *http.Request) string {
 		if u := qStr(r, "url"); u != nil {
 			return *u
@@ -153,5 +155,40 @@ func mountSiteRedirects(a *API, r chi.Router) {
 		}
 		org, site := orgSite(r)
 		return a.Q.SiteRedirectBySource(r.Context(), org, site, *source, qStr(r, "shareKey"))
+	}))
+}
+
+func mountPublishingAuth(a *API, r chi.Router) {
+	r.Get(sitePath+"/publishing/auth", a.ok(func(r *http.Request) (any, error) {
+		org, site := orgSite(r)
+		return a.Q.SitePublishingAuth(r.Context(), org, site)
+	}))
+	r.Patch(sitePath+"/publishing/auth", a.ok(func(r *http.Request) (any, error) {
+		var in model.UpdateSitePublishingAuthInput
+		if err := decode(r, &in, bodyRequired); err != nil {
+			return nil, err
+		}
+		org, site := orgSite(r)
+		return a.M.UpdateSitePublishingAuth(r.Context(), org, site, in)
+	}))
+	r.Post(sitePath+"/publishing/auth/regenerate", a.ok(func(r *http.Request) (any, error) {
+		org, site := orgSite(r)
+		return a.M.RegenerateSitePublishingAuth(r.Context(), org, site)
+	}))
+	r.Get(sitePath+"/publishing/preview", a.ok(func(r *http.Request) (any, error) {
+		var claims map[string]any
+		if c := qStr(r, "claims"); c != nil {
+			// The published interface encodes claims with Rison; docsapi reads
+			// a JSON object.
+			if err := json.Unmarshal([]byte(*c), &claims); err != nil || claims == nil {
+				return nil, apierr.Invalid("claims", "must be a JSON object")
+			}
+		}
+		org, site := orgSite(r)
+		u, err := a.Q.SitePublishingPreview(r.Context(), org, site, qStr(r, "siteSpace"), claims)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]string{"url": u}, nil
 	}))
 }

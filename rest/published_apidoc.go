@@ -75,4 +75,23 @@ func init() {
 			Summary: "What a URL of the service names, read with the caller's access: /s/<space>, /c/<collection>, /app/spaces/<space>/<page path>, or a published URL " +
 				"({space, page}).", Query: urlParam, Status: 200, Response: model.ContentURLLookup{}},
 	)
+	auth := "/orgs/{organizationId}/sites/{siteId}/publishing"
+	describe(
+		Operation{Method: "GET", Pattern: auth + "/auth", ID: "getSitePublishingAuthById", Tag: "sites",
+			Summary: "A site's authenticated access settings (admin): privateKey signs visitor tokens (HS256), backend custom, fallbackURL.", Status: 200, Response: model.SitePublishingAuth{}},
+		Operation{Method: "PATCH", Pattern: auth + "/auth", ID: "updateSitePublishingAuthById", Tag: "sites",
+			Summary: "Change a site's authenticated access settings (admin): backend custom (integration: 400), fallbackURL (null removes it); " +
+				"URL resolution with redirectOnError sends a refused visitor there.",
+			Body: model.UpdateSitePublishingAuthInput{}, Status: 200, Response: model.SitePublishingAuth{}},
+		Operation{Method: "POST", Pattern: auth + "/auth/regenerate", ID: "regenerateSitePublishingAuthById", Tag: "sites",
+			Summary: "Replace the key visitor tokens are signed with (admin).", Status: 200, Response: model.SitePublishingAuth{}},
+		Operation{Method: "GET", Pattern: auth + "/preview", ID: "getSitePublishingPreviewById", Tag: "sites",
+			Summary: "A URL previewing a site space on the service (create), with a visitor token (jwt_token) for the claims given or when the site needs one.",
+			Query: []Param{
+				{Name: "siteSpace", Type: "", Description: "The site space (default: the site's default)."},
+				{Name: "claims", Type: "", Description: "The visitor's claims: a JSON object (docsapi does not read Rison)."},
+			}, Status: 200, Response: struct {
+				URL string `json:"url"`
+			}{}},
+	)
 }

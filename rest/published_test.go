@@ -58,6 +58,10 @@ func init() {
 	rules["GET /v1/spaces/{spaceId}/embed"] = authzRule{Min: "member", Path: func(f *fixture) string {
 		return "/v1/spaces/" + f.IDs["contentSpace"] + "/embed?url=https%3A%2F%2Fexample.invalid%2F"
 	}}
+	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth"] = authzRule{Min: "admin", Path: siteAt("/publishing/auth")}
+	rules["PATCH /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth"] = authzRule{Min: "admin", Path: siteAt("/publishing/auth"), Body: map[string]any{"backend": "custom"}}
+	rules["POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate"] = authzRule{Min: "admin", Path: siteAt("/publishing/auth/regenerate")}
+	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/publishing/preview"] = authzRule{Min: "create", Path: siteAt("/publishing/preview")}
 	for k, v := range rules {
 		authzRules[k] = v
 	}
@@ -594,5 +598,60 @@ func TestEmbedsAndContentURLs(t *testing.T) {
 		{Name: "unknown URL", Method: "GET", Path: "/v1/urls/content?url=" + url.QueryEscape("https://nowhere.example.com/"), Token: reader, Status: 404},
 		{Name: "another organization's space", Method: "GET", Path: "/v1/urls/content?url=" + url.QueryEscape(app+"/s/"+c.guide), Token: c.OtherAdm.Token, Status: 404},
 		{Name: "no url", Method: "GET", Path: "/v1/urls/content", Token: reader, Status: 400, Contains: names("url")},
+	})
+}
+
+func TestPublishingAuthAndPreview(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Members", "type": "ultimate", "visibility": "visitor-auth"})
+	admin := c.Admin.Token
+	auth := c.path + "/publishing/auth"
+	var key string
+	c.Run(t, []apitest.Scenario{
+		{Name: "get", Method: "GET", Path: auth, Token: admin, Status: 200, Check: func(r apitest.Response) {
+			obj := r.JSON()
+			apitest.Keys(t, obj, "object", "backend", "privateKey")
+			key = obj["privateKey"].(string)
+			if obj["object"] != "publishing-auth" || obj["backend"] != "custom" || key != visitorSecret(t, c.siteEnv, c.id) {
+				t.Errorf("publishing auth %v", obj)
+			}
+		}},
+		{Name: "creator cannot read the key", Method: "GET", Path: auth, Token: c.ByRole["create"].Token, Status: 403},
+		{Name: "another organization", Method: "GET", Path: auth, Token: c.OtherAdm.Token, Status: 404},
+		{Name: "set the fallback", Method: "PATCH", Path: auth, Token: admin, Body: map[string]any{"backend": "custom", "fallbackURL": "https://login.example.com/"}, Status: 200,
+			Contains: []string{`"fallbackURL":"https://login.example.com/"`}},
+		{Name: "integration backend", Method: "PATCH", Path: auth, Token: admin, Body: map[string]any{"backend": "integration"}, Status: 400, Contains: names("backend")},
+		{Name: "bad fallback", Method: "PATCH", Path: auth, Token: admin, Body: map[string]any{"fallbackURL": "login"}, Status: 400, Contains: names("fallbackURL")},
+		{Name: "empty", Method: "PATCH", Path: auth, Token: admin, Body: map[string]any{}, Status: 400},
+	})
+	// A refused visitor is sent to the fallback URL.
+	r := c.resolve(admin, map[string]any{"url": c.base, "redirectOnError": true})
+	if r.Status != 200 || r.JSON()["target"] != "external" || r.JSON()["redirect"] != "https://login.example.com/" {
+		t.Errorf("fallback: %d %s", r.Status, r.Body)
+	}
+	regen := c.Must(200, "POST", auth+"/regenerate", admin, nil).JSON()
+	if regen["privateKey"] == key || regen["fallbackURL"] != "https://login.example.com/" {
+		t.Errorf("regenerated %v", regen)
+	}
+	c.Must(200, "PATCH", auth, admin, map[string]any{"fallbackURL": nil})
+	if obj := c.Must(200, "GET", auth, admin, nil).JSON(); obj["fallbackURL"] != nil {
+		t.Errorf("fallback removed: %v", obj)
+	}
+
+	// The preview URL opens the site space as a visitor with the claims.
+	preview := c.Must(200, "GET", c.path+"/publishing/preview?siteSpace="+c.betaSS+"&claims="+url.QueryEscape(`{"plans":["pro"]}`), c.ByRole["create"].Token, nil).JSON()["url"].(string)
+	u, _ := url.Parse(preview)
+	jwtToken := u.Query().Get("jwt_token")
+	u.RawQuery = ""
+	if u.String() != c.base+"/"+c.betaPath || jwtToken == "" {
+		t.Fatalf("preview %s", preview)
+	}
+	look := c.resolve(admin, map[string]any{"url": u.String(), "visitor": map[string]any{"jwtToken": jwtToken}})
+	if look.Status != 200 || look.JSON()["siteSpace"] != c.betaSS {
+		t.Errorf("preview resolves: %d %s", look.Status, look.Body)
+	}
+	c.Run(t, []apitest.Scenario{
+		{Name: "preview, unknown site space", Method: "GET", Path: c.path + "/publishing/preview?siteSpace=nope", Token: admin, Status: 400, Contains: names("siteSpace")},
+		{Name: "preview, bad claims", Method: "GET", Path: c.path + "/publishing/preview?claims=(a:1)", Token: admin, Status: 400, Contains: names("claims")},
+		{Name: "preview, reviewer", Method: "GET", Path: c.path + "/publishing/preview", Token: c.ByRole["review"].Token, Status: 403},
 	})
 }

@@ -61,6 +61,18 @@ func TestPublishedSitesRedirectsEvents(t *testing.T) {
 		t.Fatalf("organization without hostname: %v", err)
 	}
 
+	// The visitor fallback URL.
+	fallback := "https://login.example.com/"
+	if err := db.SetSiteFallbackURL(ctx, org, site.ID, &fallback); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := db.SiteFallbackURL(ctx, site.ID); err != nil || u == nil || *u != fallback {
+		t.Fatalf("fallback URL: %v %v", u, err)
+	}
+	if err := db.SetSiteFallbackURL(ctx, "other", site.ID, nil); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("another organization's site: %v", err)
+	}
+
 	// Redirects: unique sources per site.
 	r := storage.SiteRedirect{SiteID: site.ID, Source: "/old", Destination: `{"kind":"site-space","siteSpaceId":"x"}`}
 	if err := db.CreateSiteRedirect(ctx, &r); err != nil {

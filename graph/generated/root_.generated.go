@@ -650,6 +650,7 @@ type ComplexityRoot struct {
 		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
 		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
+		RegenerateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
 		RemoveSectionFromGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) int
 		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
@@ -689,6 +690,7 @@ type ComplexityRoot struct {
 		UpdateSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
 		UpdateSiteAdaptiveSchema           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteAdaptiveSchemaInput) int
+		UpdateSitePublishingAuth           func(childComplexity int, organizationID string, siteID string, input model.UpdateSitePublishingAuthInput) int
 		UpdateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) int
 		UpdateSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) int
@@ -975,6 +977,8 @@ type ComplexityRoot struct {
 		Site                           func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveSchema             func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveTemplateConditions func(childComplexity int, organizationID string, siteID string) int
+		SitePublishingAuth             func(childComplexity int, organizationID string, siteID string) int
+		SitePublishingPreview          func(childComplexity int, organizationID string, siteID string, siteSpaceID *string, claims map[string]any) int
 		SiteRedirectBySource           func(childComplexity int, organizationID string, siteID string, source string, shareKey *string) int
 		SiteRedirects                  func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
 		SiteSectionGroups              func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
@@ -1264,6 +1268,13 @@ type ComplexityRoot struct {
 	SiteProxy struct {
 		Origin func(childComplexity int) int
 		Target func(childComplexity int) int
+	}
+
+	SitePublishingAuth struct {
+		Backend     func(childComplexity int) int
+		FallbackURL func(childComplexity int) int
+		Object      func(childComplexity int) int
+		PrivateKey  func(childComplexity int) int
 	}
 
 	SiteRedirect struct {
@@ -4320,6 +4331,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PutOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string), args["input"].(model.PutOpenAPISpecInput)), true
+	case "Mutation.regenerateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -4744,6 +4766,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteAdaptiveSchemaInput)), true
+	case "Mutation.updateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.UpdateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSitePublishingAuthInput)), true
 	case "Mutation.updateSiteRedirect":
 		if e.ComplexityRoot.Mutation.UpdateSiteRedirect == nil {
 			break
@@ -6328,6 +6361,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteAdaptiveTemplateConditions(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.sitePublishingAuth":
+		if e.ComplexityRoot.Query.SitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.sitePublishingPreview":
+		if e.ComplexityRoot.Query.SitePublishingPreview == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sitePublishingPreview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SitePublishingPreview(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(*string), args["claims"].(map[string]any)), true
 	case "Query.siteRedirectBySource":
 		if e.ComplexityRoot.Query.SiteRedirectBySource == nil {
 			break
@@ -7639,6 +7694,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteProxy.Target(childComplexity), true
+
+	case "SitePublishingAuth.backend":
+		if e.ComplexityRoot.SitePublishingAuth.Backend == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.Backend(childComplexity), true
+	case "SitePublishingAuth.fallbackURL":
+		if e.ComplexityRoot.SitePublishingAuth.FallbackURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.FallbackURL(childComplexity), true
+	case "SitePublishingAuth.object":
+		if e.ComplexityRoot.SitePublishingAuth.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.Object(childComplexity), true
+	case "SitePublishingAuth.privateKey":
+		if e.ComplexityRoot.SitePublishingAuth.PrivateKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.PrivateKey(childComplexity), true
 
 	case "SiteRedirect.destination":
 		if e.ComplexityRoot.SiteRedirect.Destination == nil {
@@ -9029,6 +9109,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateShareLinkInput,
 		ec.unmarshalInputUpdateSiteAdaptiveSchemaInput,
 		ec.unmarshalInputUpdateSiteInput,
+		ec.unmarshalInputUpdateSitePublishingAuthInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteSpaceInput,
@@ -11250,6 +11331,46 @@ extend type Query {
   context, state?, action?} (REST POST /v1/integrations/{name}/render).
   """
   renderIntegrationUIWithPost(integrationName: String!, request: JSONObject!): RenderResult!
+}
+`, BuiltIn: false},
+	{Name: "../publishingauth.graphqls", Input: `"""
+A site's authenticated access settings (the published interface's
+SitePublishingAuth): privateKey signs visitor tokens (HS256); backend is
+custom (docsapi has no authenticated-access integrations); a visitor whose
+token is missing or refused is sent to fallbackURL when URL resolution asks
+for redirects.
+"""
+type SitePublishingAuth {
+  "Always ` + "`" + `publishing-auth` + "`" + `."
+  object: String!
+  backend: String!
+  privateKey: String!
+  fallbackURL: String
+}
+
+"backend: custom. fallbackURL: an absolute http(s) URL, null removes it, omitted keeps it."
+input UpdateSitePublishingAuthInput {
+  backend: String
+  fallbackURL: String
+}
+
+extend type Query {
+  "A site's authenticated access settings (ADMIN)."
+  sitePublishingAuth(organizationId: ID!, siteId: ID!): SitePublishingAuth!
+  """
+  A URL previewing a site space (default: the site's default) as a visitor
+  with claims (a JSON object): the site space's URL on the service, with a
+  visitor token signed with the site's key (jwt_token) when claims are given
+  or the site needs one (CREATE).
+  """
+  sitePublishingPreview(organizationId: ID!, siteId: ID!, siteSpaceId: String, claims: JSONObject): String!
+}
+
+extend type Mutation {
+  "Change a site's authenticated access settings (ADMIN)."
+  updateSitePublishingAuth(organizationId: ID!, siteId: ID!, input: UpdateSitePublishingAuthInput!): SitePublishingAuth!
+  "Replace the key visitor tokens are signed with (ADMIN): tokens signed with the old key stop working."
+  regenerateSitePublishingAuth(organizationId: ID!, siteId: ID!): SitePublishingAuth!
 }
 `, BuiltIn: false},
 	{Name: "../reusablecontents.graphqls", Input: `extend type Query {
@@ -15036,6 +15157,20 @@ func (ec *executionContext) childFields_SiteProxy(ctx context.Context, field gra
 		return ec.fieldContext_SiteProxy_target(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteProxy", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SitePublishingAuth_object(ctx, field)
+	case "backend":
+		return ec.fieldContext_SitePublishingAuth_backend(ctx, field)
+	case "privateKey":
+		return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+	case "fallbackURL":
+		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

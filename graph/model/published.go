@@ -1,5 +1,7 @@
 package model
 
+import "github.com/99designs/gqlgen/graphql"
+
 // PublishedSiteContentLookup is what a published URL resolves to: either a
 // redirect (Target and Redirect only) or the site content the URL names
 // with the apiToken that reads it. Every field is optional so that one
@@ -129,4 +131,21 @@ type ContentURLLookup struct {
 	Collection *Collection   `json:"collection,omitempty"`
 	Space      *Space        `json:"space,omitempty"`
 	Page       *RevisionPage `json:"page,omitempty"`
+}
+
+// SitePublishingAuth is a site's authenticated access settings: the key
+// visitor tokens are signed with (HS256), the backend (custom: docsapi has
+// no authenticated-access integrations) and the fallback URL.
+type SitePublishingAuth struct {
+	Object      string  `json:"object"`
+	Backend     string  `json:"backend"`
+	PrivateKey  string  `json:"privateKey"`
+	FallbackURL *string `json:"fallbackURL,omitempty"`
+}
+
+// UpdateSitePublishingAuthInput: backend custom; fallbackURL set, or null
+// to remove it (omitted: kept).
+type UpdateSitePublishingAuthInput struct {
+	Backend     *string                    `json:"backend"`
+	FallbackURL graphql.Omittable[*string] `json:"fallbackURL,omitzero"`
 }

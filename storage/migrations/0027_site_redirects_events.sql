@@ -26,3 +26,7 @@ CREATE TABLE site_events (
     event         TEXT NOT NULL                       -- JSON: the event as tracked
 );
 CREATE INDEX site_events_by_site ON site_events (site_id, at);
+
+-- Where a renderer sends a visitor of a visitor-auth site whose token is
+-- missing or refused (publishing auth's fallbackURL; NULL: none).
+ALTER TABLE sites ADD COLUMN visitor_fallback_url TEXT;

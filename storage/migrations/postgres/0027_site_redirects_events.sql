@@ -23,3 +23,5 @@ CREATE TABLE site_events (
     event         TEXT COLLATE "C" NOT NULL
 );
 CREATE INDEX site_events_by_site ON site_events (site_id, at);
+
+ALTER TABLE sites ADD COLUMN visitor_fallback_url TEXT COLLATE "C";
