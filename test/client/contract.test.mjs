@@ -411,6 +411,10 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   await c.urls.getEmbedByUrl({ url: `${origin}/missing` });
   await c.urls.getContentByUrl({ url: `${flatURL}/quick-start` });
   await c.urls.getContentByUrl({ url: (await c.spaces.getSpaceById(api)).data.urls.app });
+  await orgs.getSitePublishingAuthById(org, flatSite.id);
+  await orgs.updateSitePublishingAuthById(org, flatSite.id, { backend: 'custom', fallbackURL: 'https://login.example.com/' });
+  await orgs.regenerateSitePublishingAuthById(org, flatSite.id);
+  await orgs.getSitePublishingPreviewById(org, flatSite.id, { siteSpace: apiSiteSpace.id });
   const spare = (await orgs.createSite(org, { title: 'Spare' })).data;
   await orgs.deleteSiteById(org, spare.id);
 

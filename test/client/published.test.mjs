@@ -268,3 +268,27 @@ test('embeds and content URLs', async () => {
   const sister = s.newOrg('Embeds Sister', 'embeds-sister@example.com');
   await refused(404, () => sister.client.urls.getContentByUrl({ url: `${s.endpoint}/s/${d.guide.id}` }));
 });
+
+test('publishing auth: the visitor key, the fallback URL, previews', async () => {
+  const { orgs } = s.client;
+  const v = await site('Private', { type: 'ultimate', visibility: 'visitor-auth' });
+  const auth = valid('getSitePublishingAuthById', await orgs.getSitePublishingAuthById(s.org, v.id));
+  assert.deepEqual([auth.object, auth.backend], ['publishing-auth', 'custom']);
+  const updated = valid('updateSitePublishingAuthById', await orgs.updateSitePublishingAuthById(s.org, v.id, { backend: 'custom', fallbackURL: 'https://login.example.com/' }));
+  assert.equal(updated.fallbackURL, 'https://login.example.com/');
+  await refused(400, () => orgs.updateSitePublishingAuthById(s.org, v.id, { backend: 'integration' }));
+  // A visitor without a token is sent to the fallback URL.
+  const sent = await resolve(s.client, { url: v.url, redirectOnError: true });
+  assert.deepEqual([sent.target, sent.redirect], ['external', 'https://login.example.com/']);
+  const regenerated = valid('regenerateSitePublishingAuthById', await orgs.regenerateSitePublishingAuthById(s.org, v.id));
+  assert.notEqual(regenerated.privateKey, auth.privateKey);
+  // The preview URL carries a visitor token the resolution accepts.
+  const preview = valid('getSitePublishingPreviewById', await orgs.getSitePublishingPreviewById(s.org, v.id, { siteSpace: v.api.siteSpace.id }));
+  const u = new URL(preview.url);
+  const jwtToken = u.searchParams.get('jwt_token');
+  u.search = '';
+  const opened = await resolve(s.client, { url: u.toString(), visitor: { jwtToken } });
+  assert.equal(opened.siteSpace, v.api.siteSpace.id);
+  const reader = s.newUser('private-reader@example.com', 'read');
+  await refused(403, () => reader.client.orgs.getSitePublishingAuthById(s.org, v.id));
+});
