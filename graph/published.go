@@ -469,3 +469,22 @@ func (r *Resolver) pageDocument(ctx context.Context, spaceID, revisionID, pageID
 	}
 	return p.Document, nil
 }
+
+// siteTokenSpec is openAPISpecFor for a site's apiToken: the public specs
+// of its site's organization, while the site is published to the token's
+// visitor (docsapi pages hold no OpenAPI blocks naming a spec, so what a
+// site shows of its specs is what the organization made public).
+func (r *Resolver) siteTokenSpec(ctx context.Context, c auth.Caller, orgID, slug string) (orgScope, storage.OpenAPISpec, error) {
+	if orgID != c.OrganizationID {
+		return orgScope{}, storage.OpenAPISpec{}, errSiteTokenElsewhere()
+	}
+	a, err := r.audienceOf(ctx, orgID, c.Site.SiteID, nil, nil)
+	if err != nil {
+		return orgScope{}, storage.OpenAPISpec{}, err
+	}
+	s, err := r.Store.OpenAPISpec(ctx, orgID, slug)
+	if err != nil || s.Visibility != "public" {
+		return orgScope{}, s, apierr.NotFound("OpenAPI spec")
+	}
+	return orgScope{Caller: c, Org: a.org}, s, nil
+}

@@ -655,3 +655,19 @@ func TestPublishingAuthAndPreview(t *testing.T) {
 		{Name: "preview, reviewer", Method: "GET", Path: c.path + "/publishing/preview", Token: c.ByRole["review"].Token, Status: 403},
 	})
 }
+
+func TestSiteTokenReadsPublicSpecs(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Docs"})
+	createSpec(t, c.Env, "pets", map[string]any{"text": petsYAML})
+	createSpec(t, c.Env, "internal", map[string]any{"text": petsYAML})
+	processAll(t, c.Env)
+	c.Must(200, "PATCH", specPath(c.Env, "pets"), c.Admin.Token, map[string]any{"visibility": "public"})
+	tok := c.lookup(t, c.base)["apiToken"].(string)
+	c.Run(t, []apitest.Scenario{
+		{Name: "public spec content", Method: "GET", Path: specPath(c.Env, "pets") + "/versions/latest/content", Token: tok, Status: 200, Contains: []string{`"filesystem"`}},
+		{Name: "public spec", Method: "GET", Path: specPath(c.Env, "pets"), Token: tok, Status: 200},
+		{Name: "private spec", Method: "GET", Path: specPath(c.Env, "internal") + "/versions/latest/content", Token: tok, Status: 404},
+		{Name: "list", Method: "GET", Path: "/v1/orgs/" + c.Org + "/openapi", Token: tok, Status: 403},
+		{Name: "write", Method: "PATCH", Path: specPath(c.Env, "pets"), Token: tok, Body: map[string]any{"visibility": "private"}, Status: 403},
+	})
+}
