@@ -40,6 +40,7 @@ func mountPublished(a *API, r chi.Router) {
 	}))
 	mountSiteRedirects(a, r)
 	mountPublishingAuth(a, r)
+	mountSiteCustomization(a, r)
 	urlArg := func(r *http.Request) string {
 		if u := qStr(r, "url"); u != nil {
 			return *u
@@ -190,5 +191,37 @@ func mountPublishingAuth(a *API, r chi.Router) {
 			return nil, err
 		}
 		return map[string]string{"url": u}, nil
+	}))
+}
+
+func mountSiteCustomization(a *API, r chi.Router) {
+	r.Get(sitePath+"/customization", a.ok(func(r *http.Request) (any, error) {
+		org, site := orgSite(r)
+		return a.Q.SiteCustomization(r.Context(), org, site)
+	}))
+	r.Put(sitePath+"/customization", a.ok(func(r *http.Request) (any, error) {
+		var in map[string]any
+		if err := decode(r, &in, bodyRequired); err != nil {
+			return nil, err
+		}
+		org, site := orgSite(r)
+		return a.M.UpdateSiteCustomization(r.Context(), org, site, in)
+	}))
+	const siteSpace = sitePath + "/site-spaces/{siteSpaceId}/customization"
+	r.Get(siteSpace, a.ok(func(r *http.Request) (any, error) {
+		org, site := orgSite(r)
+		return a.Q.SiteSpaceCustomization(r.Context(), org, site, path(r, "siteSpaceId"))
+	}))
+	r.Patch(siteSpace, a.ok(func(r *http.Request) (any, error) {
+		var in map[string]any
+		if err := decode(r, &in, bodyRequired); err != nil {
+			return nil, err
+		}
+		org, site := orgSite(r)
+		return a.M.OverrideSiteSpaceCustomization(r.Context(), org, site, path(r, "siteSpaceId"), in)
+	}))
+	r.Delete(siteSpace, a.deleted(func(r *http.Request) (*model.DeleteResult, error) {
+		org, site := orgSite(r)
+		return a.M.DeleteSiteSpaceCustomization(r.Context(), org, site, path(r, "siteSpaceId"))
 	}))
 }

@@ -94,4 +94,19 @@ func init() {
 				URL string `json:"url"`
 			}{}},
 	)
+	custom := "/orgs/{organizationId}/sites/{siteId}"
+	describe(
+		Operation{Method: "GET", Pattern: custom + "/customization", ID: "getSiteCustomizationById", Tag: "sites",
+			Summary: "A site's SiteCustomizationSettings (read): the stored ones, else the defaults.", Status: 200, Response: map[string]any{}},
+		Operation{Method: "PUT", Pattern: custom + "/customization", ID: "updateSiteCustomizationById", Tag: "sites",
+			Summary: "Replace a site's SiteCustomizationSettings (create): the published interface's keys, the required ones present, objects where objects go.",
+			Body:    map[string]any{}, Status: 200, Response: map[string]any{}},
+		Operation{Method: "GET", Pattern: custom + "/site-spaces/{siteSpaceId}/customization", ID: "getSiteSpaceCustomizationById", Tag: "sites",
+			Summary: "A site space's settings: the site's with the site space's overrides (read).", Status: 200, Response: map[string]any{}},
+		Operation{Method: "PATCH", Pattern: custom + "/site-spaces/{siteSpaceId}/customization", ID: "overrideSiteSpaceCustomizationById", Tag: "sites",
+			Summary: "Override settings for a site space (create): objects merge into the override, null removes one; published reads answer them in customizations.siteSpaces.",
+			Body:    map[string]any{}, Status: 200, Response: map[string]any{}},
+		Operation{Method: "DELETE", Pattern: custom + "/site-spaces/{siteSpaceId}/customization", ID: "deleteSiteSpaceCustomizationById", Tag: "sites",
+			Summary: "Remove a site space's overrides (create).", Status: 205},
+	)
 }

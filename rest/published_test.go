@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -62,6 +63,14 @@ func init() {
 	rules["PATCH /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth"] = authzRule{Min: "admin", Path: siteAt("/publishing/auth"), Body: map[string]any{"backend": "custom"}}
 	rules["POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate"] = authzRule{Min: "admin", Path: siteAt("/publishing/auth/regenerate")}
 	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/publishing/preview"] = authzRule{Min: "create", Path: siteAt("/publishing/preview")}
+	ss := func(f *fixture) string {
+		return f.IDs["site"] + "/site-spaces/" + f.IDs["siteSpace"] + "/customization"
+	}
+	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/customization"] = authzRule{Min: "read", Path: siteAt("/customization")}
+	rules["PUT /v1/orgs/{organizationId}/sites/{siteId}/customization"] = authzRule{Min: "create", Path: siteAt("/customization"), Body: map[string]any{"title": "x"}}
+	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"] = authzRule{Min: "read", Path: ss}
+	rules["PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"] = authzRule{Min: "create", Path: ss, Body: map[string]any{"title": "x"}}
+	rules["DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"] = authzRule{Min: "create", Path: ss}
 	for k, v := range rules {
 		authzRules[k] = v
 	}
@@ -670,4 +679,56 @@ func TestSiteTokenReadsPublicSpecs(t *testing.T) {
 		{Name: "list", Method: "GET", Path: "/v1/orgs/" + c.Org + "/openapi", Token: tok, Status: 403},
 		{Name: "write", Method: "PATCH", Path: specPath(c.Env, "pets"), Token: tok, Body: map[string]any{"visibility": "private"}, Status: 403},
 	})
+}
+
+func TestSiteCustomization(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Docs"})
+	creator, reviewer, reader := c.ByRole["create"].Token, c.ByRole["review"].Token, c.ByRole["read"].Token
+	custom := c.path + "/customization"
+	defaults := c.Must(200, "GET", custom, reader, nil).JSON()
+	if defaults["title"] != "Docs" || defaults["styling"] == nil {
+		t.Fatalf("defaults %v", defaults)
+	}
+	settings := maps.Clone(defaults)
+	settings["title"] = "Handbook"
+	settings["styling"] = mergeMaps(defaults["styling"].(map[string]any), map[string]any{"theme": "muted"})
+	beta := c.path + "/site-spaces/" + c.betaSS + "/customization"
+	c.Run(t, []apitest.Scenario{
+		{Name: "put", Method: "PUT", Path: custom, Token: creator, Body: settings, Status: 200, Contains: []string{`"title":"Handbook"`, `"theme":"muted"`}},
+		{Name: "reviewer cannot put", Method: "PUT", Path: custom, Token: reviewer, Body: settings, Status: 403},
+		{Name: "missing a required setting", Method: "PUT", Path: custom, Token: creator, Body: map[string]any{"title": "x"}, Status: 400, Contains: names("advancedCustomization")},
+		{Name: "unknown setting", Method: "PUT", Path: custom, Token: creator, Body: mergeMaps(settings, map[string]any{"colour": "red"}), Status: 400, Contains: names("colour")},
+		{Name: "not an object", Method: "PUT", Path: custom, Token: creator, Body: mergeMaps(settings, map[string]any{"styling": "red"}), Status: 400, Contains: names("styling")},
+		{Name: "get", Method: "GET", Path: custom, Token: reader, Status: 200, Contains: []string{`"title":"Handbook"`}},
+		{Name: "another organization", Method: "GET", Path: custom, Token: c.OtherAdm.Token, Status: 404},
+		{Name: "override", Method: "PATCH", Path: beta, Token: creator, Body: map[string]any{"title": "Beta", "styling": map[string]any{"primaryColor": map[string]any{"light": "#ff0000", "dark": "#ff0000"}}}, Status: 200,
+			Contains: []string{`"title":"Beta"`, `"theme":"muted"`, `"light":"#ff0000"`}},
+		{Name: "override, unknown setting", Method: "PATCH", Path: beta, Token: creator, Body: map[string]any{"ai": map[string]any{}}, Status: 400, Contains: names("ai")},
+		{Name: "override, unknown site space", Method: "PATCH", Path: c.path + "/site-spaces/nope/customization", Token: creator, Body: map[string]any{"title": "x"}, Status: 404},
+		{Name: "site space", Method: "GET", Path: beta, Token: reader, Status: 200, Contains: []string{`"title":"Beta"`}},
+		{Name: "other site space", Method: "GET", Path: c.path + "/site-spaces/" + c.guideSS + "/customization", Token: reader, Status: 200, Contains: []string{`"title":"Handbook"`}},
+	})
+	// Published reads answer the settings and the overrides.
+	var pub struct {
+		Customizations struct {
+			Site       map[string]any            `json:"site"`
+			SiteSpaces map[string]map[string]any `json:"siteSpaces"`
+		} `json:"customizations"`
+	}
+	c.Must(200, "GET", c.path+"/published", reader, nil).Decode(t, &pub)
+	if pub.Customizations.Site["title"] != "Handbook" || len(pub.Customizations.SiteSpaces) != 1 || pub.Customizations.SiteSpaces[c.betaSS]["title"] != "Beta" {
+		t.Errorf("published customizations %+v", pub.Customizations)
+	}
+	c.Must(200, "PATCH", beta, creator, map[string]any{"title": nil})
+	if got := c.Must(200, "GET", beta, reader, nil).JSON(); got["title"] != "Handbook" {
+		t.Errorf("override removed: %v", got["title"])
+	}
+	c.Must(205, "DELETE", beta, creator, nil)
+	c.Must(204, "DELETE", beta, creator, nil)
+}
+
+func mergeMaps(a, b map[string]any) map[string]any {
+	out := maps.Clone(a)
+	maps.Copy(out, b)
+	return out
 }

@@ -73,6 +73,22 @@ func TestPublishedSitesRedirectsEvents(t *testing.T) {
 		t.Fatalf("another organization's site: %v", err)
 	}
 
+	// Customizations: the site's and a site space's, replaced in place.
+	for _, settings := range []string{`{"a":1}`, `{"a":2}`} {
+		if err := db.SetSiteCustomization(ctx, site.ID, "", settings); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.SetSiteCustomization(ctx, site.ID, "ss1", `{"title":"V"}`); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.SiteCustomizations(ctx, site.ID); err != nil || len(got) != 2 || got[""] != `{"a":2}` || got["ss1"] != `{"title":"V"}` {
+		t.Fatalf("customizations: %v %v", got, err)
+	}
+	if ok, err := db.DeleteSiteCustomization(ctx, site.ID, "ss1"); !ok || err != nil {
+		t.Fatalf("delete: %v %v", ok, err)
+	}
+
 	// Redirects: unique sources per site.
 	r := storage.SiteRedirect{SiteID: site.ID, Source: "/old", Destination: `{"kind":"site-space","siteSpaceId":"x"}`}
 	if err := db.CreateSiteRedirect(ctx, &r); err != nil {

@@ -241,6 +241,7 @@ type Store interface {
 	PublishedSites
 	SiteRedirects
 	SiteEvents
+	SiteCustomizations
 	Webhooks
 	Ping(ctx context.Context) error
 }

@@ -624,6 +624,7 @@ type ComplexityRoot struct {
 		DeleteSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string) int
 		DeleteSiteShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
 		DeleteSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
+		DeleteSiteSpaceCustomization       func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		DeleteSpace                        func(childComplexity int, spaceID string) int
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
@@ -643,6 +644,7 @@ type ComplexityRoot struct {
 		MoveSiteSectionGroup               func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input *model.MoveSiteSectionGroupInput) int
 		MoveSiteSpace                      func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input *model.MoveSiteSpaceInput) int
 		MoveSpace                          func(childComplexity int, spaceID string, input model.MoveContentInput) int
+		OverrideSiteSpaceCustomization     func(childComplexity int, organizationID string, siteID string, siteSpaceID string, overrides map[string]any) int
 		PingOrganization                   func(childComplexity int, organizationID string) int
 		PingWebhook                        func(childComplexity int, organizationID string, webhookID string) int
 		PostComment                        func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
@@ -690,6 +692,7 @@ type ComplexityRoot struct {
 		UpdateSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
 		UpdateSiteAdaptiveSchema           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteAdaptiveSchemaInput) int
+		UpdateSiteCustomization            func(childComplexity int, organizationID string, siteID string, settings map[string]any) int
 		UpdateSitePublishingAuth           func(childComplexity int, organizationID string, siteID string, input model.UpdateSitePublishingAuthInput) int
 		UpdateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) int
 		UpdateSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
@@ -977,6 +980,7 @@ type ComplexityRoot struct {
 		Site                           func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveSchema             func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveTemplateConditions func(childComplexity int, organizationID string, siteID string) int
+		SiteCustomization              func(childComplexity int, organizationID string, siteID string) int
 		SitePublishingAuth             func(childComplexity int, organizationID string, siteID string) int
 		SitePublishingPreview          func(childComplexity int, organizationID string, siteID string, siteSpaceID *string, claims map[string]any) int
 		SiteRedirectBySource           func(childComplexity int, organizationID string, siteID string, source string, shareKey *string) int
@@ -984,6 +988,7 @@ type ComplexityRoot struct {
 		SiteSectionGroups              func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
 		SiteSections                   func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int) int
 		SiteShareLinks                 func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SiteSpaceCustomization         func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		SiteSpaces                     func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int, defaultArg *bool) int
 		SiteStructure                  func(childComplexity int, organizationID string, siteID string, shareKey *string) int
 		SiteVisitorAuth                func(childComplexity int, organizationID string, siteID string) int
@@ -4045,6 +4050,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
+	case "Mutation.deleteSiteSpaceCustomization":
+		if e.ComplexityRoot.Mutation.DeleteSiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
 	case "Mutation.deleteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
 			break
@@ -4254,6 +4270,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MoveSpace(childComplexity, args["spaceId"].(string), args["input"].(model.MoveContentInput)), true
+	case "Mutation.overrideSiteSpaceCustomization":
+		if e.ComplexityRoot.Mutation.OverrideSiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_overrideSiteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.OverrideSiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string), args["overrides"].(map[string]any)), true
 	case "Mutation.pingOrganization":
 		if e.ComplexityRoot.Mutation.PingOrganization == nil {
 			break
@@ -4766,6 +4793,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteAdaptiveSchemaInput)), true
+	case "Mutation.updateSiteCustomization":
+		if e.ComplexityRoot.Mutation.UpdateSiteCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["settings"].(map[string]any)), true
 	case "Mutation.updateSitePublishingAuth":
 		if e.ComplexityRoot.Mutation.UpdateSitePublishingAuth == nil {
 			break
@@ -6361,6 +6399,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteAdaptiveTemplateConditions(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.siteCustomization":
+		if e.ComplexityRoot.Query.SiteCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Query.sitePublishingAuth":
 		if e.ComplexityRoot.Query.SitePublishingAuth == nil {
 			break
@@ -6438,6 +6487,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteShareLinks(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.siteSpaceCustomization":
+		if e.ComplexityRoot.Query.SiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
 	case "Query.siteSpaces":
 		if e.ComplexityRoot.Query.SiteSpaces == nil {
 			break
@@ -11643,6 +11703,28 @@ extend type Mutation {
   updateSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!, input: UpdateShareLinkInput!): ShareLink!
   "Delete a share link (ADMIN): its key stops working."
   deleteSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../sitecustomization.graphqls", Input: `extend type Query {
+  "A site's SiteCustomizationSettings: stored ones, else the defaults (READ)."
+  siteCustomization(organizationId: ID!, siteId: ID!): JSONObject!
+  "A site space's settings: the site's with the site space's overrides (READ)."
+  siteSpaceCustomization(organizationId: ID!, siteId: ID!, siteSpaceId: ID!): JSONObject!
+}
+
+extend type Mutation {
+  """
+  Replace a site's SiteCustomizationSettings (CREATE): the published
+  interface's keys, the required ones present, objects where objects go.
+  """
+  updateSiteCustomization(organizationId: ID!, siteId: ID!, settings: JSONObject!): JSONObject!
+  """
+  Override settings for a site space (CREATE): objects merge into the
+  override, null removes one. Answers the site space's merged settings.
+  """
+  overrideSiteSpaceCustomization(organizationId: ID!, siteId: ID!, siteSpaceId: ID!, overrides: JSONObject!): JSONObject!
+  "Remove a site space's overrides (CREATE)."
+  deleteSiteSpaceCustomization(organizationId: ID!, siteId: ID!, siteSpaceId: ID!): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../siteinsights.graphqls", Input: `"aggregateSiteEvents' answer: one {column, values} object per selected column, rows in the same order."

@@ -30,3 +30,12 @@ CREATE INDEX site_events_by_site ON site_events (site_id, at);
 -- Where a renderer sends a visitor of a visitor-auth site whose token is
 -- missing or refused (publishing auth's fallbackURL; NULL: none).
 ALTER TABLE sites ADD COLUMN visitor_fallback_url TEXT;
+
+-- Site customization settings: the site's own (site_space_id '') and each
+-- site space's overrides, as JSON objects.
+CREATE TABLE site_customizations (
+    site_id       TEXT NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+    site_space_id TEXT NOT NULL,
+    settings      TEXT NOT NULL,
+    PRIMARY KEY (site_id, site_space_id)
+);

@@ -25,3 +25,10 @@ CREATE TABLE site_events (
 CREATE INDEX site_events_by_site ON site_events (site_id, at);
 
 ALTER TABLE sites ADD COLUMN visitor_fallback_url TEXT COLLATE "C";
+
+CREATE TABLE site_customizations (
+    site_id       TEXT COLLATE "C" NOT NULL REFERENCES sites(id) ON DELETE CASCADE,
+    site_space_id TEXT COLLATE "C" NOT NULL,
+    settings      TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (site_id, site_space_id)
+);
