@@ -415,6 +415,12 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   await orgs.updateSitePublishingAuthById(org, flatSite.id, { backend: 'custom', fallbackURL: 'https://login.example.com/' });
   await orgs.regenerateSitePublishingAuthById(org, flatSite.id);
   await orgs.getSitePublishingPreviewById(org, flatSite.id, { siteSpace: apiSiteSpace.id });
+  const customization = (await orgs.getSiteCustomizationById(org, flatSite.id)).data;
+  await orgs.updateSiteCustomizationById(org, flatSite.id, { ...customization, title: 'Flat Handbook' });
+  await orgs.overrideSiteSpaceCustomizationById(org, flatSite.id, apiSiteSpace.id, { title: 'API', styling: { theme: 'muted' } });
+  await orgs.getSiteSpaceCustomizationById(org, flatSite.id, apiSiteSpace.id);
+  await orgs.getPublishedContentSite(org, flatSite.id);
+  await orgs.deleteSiteSpaceCustomizationById(org, flatSite.id, apiSiteSpace.id);
   const spare = (await orgs.createSite(org, { title: 'Spare' })).data;
   await orgs.deleteSiteById(org, spare.id);
 

@@ -292,3 +292,20 @@ test('publishing auth: the visitor key, the fallback URL, previews', async () =>
   const reader = s.newUser('private-reader@example.com', 'read');
   await refused(403, () => reader.client.orgs.getSitePublishingAuthById(s.org, v.id));
 });
+
+test('site customization, per site space overrides, in published reads', async () => {
+  const { orgs } = s.client;
+  const d = await site('Styled');
+  const defaults = valid('getSiteCustomizationById', await orgs.getSiteCustomizationById(s.org, d.id));
+  const put = valid('updateSiteCustomizationById', await orgs.updateSiteCustomizationById(s.org, d.id, { ...defaults, title: 'Styled Docs' }));
+  assert.equal(put.title, 'Styled Docs');
+  await refused(400, () => orgs.updateSiteCustomizationById(s.org, d.id, { title: 'Only a title' }));
+  const merged = valid('overrideSiteSpaceCustomizationById', await orgs.overrideSiteSpaceCustomizationById(s.org, d.id, d.beta.siteSpace.id, { title: 'Beta' }));
+  assert.equal(merged.title, 'Beta');
+  assert.equal(valid('getSiteSpaceCustomizationById', await orgs.getSiteSpaceCustomizationById(s.org, d.id, d.beta.siteSpace.id)).title, 'Beta');
+  const lookup = await resolve(s.client, { url: d.url });
+  const published = valid('getPublishedContentSite', await s.clientFor(lookup.apiToken).orgs.getPublishedContentSite(s.org, d.id));
+  assert.equal(published.customizations.site.title, 'Styled Docs');
+  assert.deepEqual(Object.keys(published.customizations.siteSpaces), [d.beta.siteSpace.id]);
+  assert.equal((await orgs.deleteSiteSpaceCustomizationById(s.org, d.id, d.beta.siteSpace.id)).status, 205);
+});
