@@ -1,13 +1,36 @@
 # The two commands a fresh machine needs are `make run` and `make test`.
-.PHONY: run test test-go test-client test-pg test-pg-run generate build vet bench bench-scale playground fuzz
+.PHONY: run test test-go test-client test-pg test-pg-run generate build vet bench bench-scale playground fuzz image image-check
 
 GO ?= go
 
-run:
-	$(GO) run ./cmd/docsapi serve
+# The shell that runs the recipe is replaced by the server (exec), so make's
+# only child is docsapi itself: Ctrl-C or a SIGTERM to make (which GNU make
+# passes on to its children) stops it cleanly; `go run` left it running.
+run: build
+	exec ./docsapi serve
 
+# A static binary (SQLite is pure Go): the same file runs on any Linux and
+# in the FROM-scratch container image.
 build:
-	$(GO) build -o docsapi ./cmd/docsapi
+	CGO_ENABLED=0 $(GO) build -o docsapi ./cmd/docsapi
+
+# The container image (Containerfile) around the binary above, with podman
+# (or CONTAINER=docker). No base image is pulled: the context is the
+# binary, /etc/passwd and /etc/group naming the unprivileged user, and
+# empty /tmp and /data. image-check builds it and checks what is inside
+# without starting it (test/image/check.sh).
+CONTAINER ?= podman
+IMAGE ?= docsapi:latest
+image: build
+	rm -rf image/build && mkdir -p image/build/rootfs/etc image/build/rootfs/tmp image/build/rootfs/data
+	chmod 1777 image/build/rootfs/tmp
+	printf 'root:x:0:0:root:/root:/sbin/nologin\ndocsapi:x:65532:65532:docsapi:/data:/sbin/nologin\n' > image/build/rootfs/etc/passwd
+	printf 'root:x:0:\ndocsapi:x:65532:\n' > image/build/rootfs/etc/group
+	cp docsapi image/build/docsapi
+	$(CONTAINER) build --format docker -f Containerfile -t $(IMAGE) image/build
+
+image-check: image
+	test/image/check.sh $(CONTAINER) $(IMAGE)
 
 generate:
 	$(GO) tool gqlgen generate
@@ -18,8 +41,9 @@ vet:
 
 # Everything: formatting, vet, Go tests with the race detector (including the
 # generated-code staleness check), then the official JavaScript client
-# against a real docsapi process; then both again on PostgreSQL (test-pg).
-test: vet test-go test-client test-pg
+# against a real docsapi process; then both again on PostgreSQL (test-pg);
+# then the container image, built and checked without starting it.
+test: vet test-go test-client test-pg image-check
 
 # DOCSAPI_BIN: the hostile-input test attacks the production build (no race
 # detector) in a process of its own.

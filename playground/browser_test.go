@@ -2,6 +2,7 @@ package playground_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"os/exec"
@@ -97,6 +98,19 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		chromedp.Navigate(env.HTTP.URL+"/graphql"),
 		chromedp.WaitVisible(`#token`, chromedp.ByID),
 		chromedp.WaitVisible(`.graphiql-execute-button`, chromedp.ByQuery),
+		chromedp.Sleep(700*time.Millisecond), // time for a schema fetch, were one made without a token
+		chromedp.ActionFunc(func(context.Context) error {
+			// Before a token is given the page asks the server nothing: a
+			// schema fetch would greet the user with a 401.
+			mu.Lock()
+			defer mu.Unlock()
+			for _, r := range requests {
+				if strings.HasPrefix(r, "POST ") {
+					return fmt.Errorf("before any token the page sent %s", r)
+				}
+			}
+			return nil
+		}),
 		chromedp.SendKeys(`#token`, env.Admin.Token, chromedp.ByID),
 		chromedp.Sleep(700*time.Millisecond), // the field's debounce re-renders with the token
 		chromedp.Click(`.graphiql-execute-button`, chromedp.ByQuery),

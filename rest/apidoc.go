@@ -247,8 +247,11 @@ func (g *schemas) operation(op Operation) map[string]any {
 	if op.Conditional && (op.Method == "GET" || op.Status == 200) {
 		success["headers"] = map[string]any{"ETag": map[string]any{"description": "Weak ETag of this representation.", "schema": map[string]any{"type": "string"}}}
 	}
-	if op.Response != nil {
+	switch {
+	case op.Response != nil:
 		success["content"] = map[string]any{"application/json": map[string]any{"schema": g.of(reflect.TypeOf(op.Response))}}
+	case op.Status >= 400: // an operation that always refuses (hosted-only: 501)
+		success["content"] = map[string]any{"application/json": map[string]any{"schema": ref("Error")}}
 	}
 	responses[itoa(op.Status)] = success
 	if op.Method == "DELETE" && op.Status == http.StatusResetContent {

@@ -13,7 +13,7 @@ func init() {
 		f.IDs["invite"] = r.JSON()["id"].(string)
 	})
 	rules := map[string]authzRule{
-		"GET /v1/":               {Path: func(f *fixture) string { return "/v1/" }},
+		"GET /v1/":               {Path: func(f *fixture) string { return "/v1/" }, Public: true},
 		"GET /v1/user":           {Path: func(f *fixture) string { return "/v1/user" }},
 		"GET /v1/users/{userId}": {Path: func(f *fixture) string { return "/v1/users/" + target(f) }},
 		"GET /v1/orgs":           {Path: func(f *fixture) string { return "/v1/orgs" }},

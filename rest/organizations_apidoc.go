@@ -13,8 +13,8 @@ func init() {
 		return map[string]any{"oneOf": []any{map[string]any{"type": "string", "description": "An e-mail address."}, obj}}
 	})
 	describe(
-		Operation{Method: "GET", Pattern: "/", ID: "getApiInformation", Tag: "api",
-			Summary: "Version and build of the server.", Status: 200, Response: model.ApiInformation{}},
+		Operation{Method: "GET", Pattern: "/", ID: "getApiInformation", Tag: "api", Public: true,
+			Summary: "Version and build of the server; needs no token.", Status: 200, Response: model.ApiInformation{}},
 		Operation{Method: "GET", Pattern: "/user", ID: "getAuthenticatedUser", Tag: "users",
 			Summary: "The user of the token.", Status: 200, Response: model.User{}, Conditional: true},
 		Operation{Method: "GET", Pattern: "/users/{userId}", ID: "getUserById", Tag: "users",

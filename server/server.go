@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -47,6 +48,9 @@ type Config struct {
 	TranslateURL      string
 	TranslateKey      string
 	MaxBodyBytes      int64
+	// UploadMaxBytes is the largest file an upload URL takes (a PUT to
+	// /uploads/ may be that large; every other body MaxBodyBytes).
+	UploadMaxBytes int64
 	// MetricsAddr, when set, is where `docsapi serve` serves /metrics on a
 	// listener of its own; the main handler then has no /metrics.
 	MetricsAddr string
@@ -90,6 +94,37 @@ type Config struct {
 	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
 	// signing deliveries beside the new one (0: 24 hours).
 	WebhookSecretGrace time.Duration
+	// OpenAPIWorkers is how many OpenAPI specs are processed at once (0:
+	// openapi.DefaultWorkers), OpenAPIJobTimeout how long one run may take
+	// (0: openapi.DefaultJobTimeout).
+	OpenAPIWorkers    int
+	OpenAPIJobTimeout time.Duration
+	// RenderCacheBytes bounds each of the caches of rendered PDFs and
+	// computed pages (0: graph.DefaultRenderCacheBytes; negative: none).
+	RenderCacheBytes int
+	// Fair sharing of the webhook outbox (0: storage.DefaultWebhookLimits,
+	// delivery.DefaultWebhookPolicy): webhooks per organization, deliveries
+	// one organization may have queued, attempts of one organization in
+	// flight, and the deadline of one attempt.
+	WebhookMaxEndpoints   int
+	WebhookMaxPending     int
+	WebhookOrgConcurrency int
+	WebhookTimeout        time.Duration
+	// Translation runs (0: the translate package's defaults): runs at once
+	// (one per organization), the deadline of one run and of one request
+	// to the translation server.
+	TranslationRuns       int
+	TranslationRunTimeout time.Duration
+	TranslateTimeout      time.Duration
+	// Bounds of what integrations store (0: graph's Default* values): a
+	// published script's bytes, an installation configuration's depth and
+	// its keys and array items.
+	IntegrationMaxScriptBytes int
+	ConfigurationMaxDepth     int
+	ConfigurationMaxKeys      int
+	// RequestTimeout ends every request's context after it (imports and
+	// GraphQL: after it plus ImportTimeout); 0 means 60 seconds.
+	RequestTimeout time.Duration
 	// SiteTokenTTL is the lifetime of the apiToken of a published URL's
 	// resolution (0: one hour).
 	SiteTokenTTL time.Duration
@@ -126,14 +161,22 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 10 << 20
 	}
+	if cfg.UploadMaxBytes <= 0 {
+		cfg.UploadMaxBytes = graph.DefaultUploadMaxBytes
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = time.Minute
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	res := &graph.Resolver{
-		Store:  db,
-		Auth:   auth.NewAuthenticator(db, cfg.Clock),
-		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace, SiteTokenTTL: cfg.SiteTokenTTL},
+		Store: db,
+		Auth:  auth.NewAuthenticator(db, cfg.Clock),
+		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace,
+			UploadMaxBytes: cfg.UploadMaxBytes, RenderCacheBytes: cfg.RenderCacheBytes,
+			IntegrationMaxScriptBytes: cfg.IntegrationMaxScriptBytes, ConfigurationMaxDepth: cfg.ConfigurationMaxDepth, ConfigurationMaxKeys: cfg.ConfigurationMaxKeys, SiteTokenTTL: cfg.SiteTokenTTL},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
@@ -150,6 +193,13 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	// Webhook deliveries leave through the same guarded Doer; a commit that
 	// queued some wakes their worker.
 	res.Webhooks = delivery.NewWebhookWorker(db, cfg.Outbound, cfg.Clock, log)
+	db.SetWebhookLimits(storage.WebhookLimits{Endpoints: cfg.WebhookMaxEndpoints, Pending: cfg.WebhookMaxPending})
+	if cfg.WebhookOrgConcurrency > 0 {
+		res.Webhooks.Policy.PerOrganization = cfg.WebhookOrgConcurrency
+	}
+	if cfg.WebhookTimeout > 0 {
+		res.Webhooks.Policy.Timeout = cfg.WebhookTimeout
+	}
 	db.OnWebhooksQueued(res.Webhooks.Notify)
 	db.OnTargetRemoved(res.TargetRemovedEvent)
 	db.OnSpaceLeavesSites(graph.SpaceLeavesSite)
@@ -170,7 +220,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.Se
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(NoSniff, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword)
+	r.Use(NoSniff, s.requestDeadline, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword, headAsGet)
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
@@ -181,7 +231,11 @@ func (s *Server) routes() chi.Router {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := s.DB.Ping(ctx); err != nil {
-			rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": err.Error()})
+			// The driver's words name the database's host, user and name:
+			// the log has them, the unauthenticated answer does not.
+			s.Log.Warn("readyz: database unavailable", "error", err)
+			w.Header().Set("Retry-After", strconv.Itoa(storage.UnavailableRetryAfter))
+			rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "the database is unavailable"})
 			return
 		}
 		rest.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
@@ -276,6 +330,9 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 
 // presentError gives GraphQL errors the same code and status as REST.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
+	if e := apierr.Ended(ctx, err); e != nil {
+		err = e // the server's request deadline passed: say so (as REST)
+	}
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
 	if e, ok := apierr.As(err); ok {
 		gerr.Message = e.Message

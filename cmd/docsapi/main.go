@@ -7,6 +7,7 @@
 //	docsapi admin backup --db PATH FILE
 //	docsapi admin restore --db PATH FILE
 //	docsapi admin copy-db --from DB --to DB
+//	docsapi healthcheck [--addr ADDR]
 //
 // --db is a SQLite file path or a postgres:// URL (backup and restore:
 // SQLite only; PostgreSQL has pg_dump and pg_restore).
@@ -17,6 +18,11 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	// Mozilla's root certificates, used only where the system has none (the
+	// container image is FROM scratch): server-side fetches over HTTPS
+	// (imports, OpenAPI URLs, webhooks) verify their servers there too.
+	_ "golang.org/x/crypto/x509roots/fallback"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -41,6 +47,7 @@ const usage = `usage:
   docsapi admin restore --db PATH FILE  replace the database with a backup (stop the server first)
   docsapi admin copy-db --from DB --to DB  copy every row into a new, empty database
   docsapi version
+  docsapi healthcheck [--addr ADDR]    exit 0 when the server at ADDR answers /healthz (a container's health check)
 --db (DOCSAPI_DB) is a SQLite file path (default ./data/docsapi.db) or a postgres:// URL.`
 
 func main() {
@@ -56,6 +63,8 @@ func main() {
 		err = admin(os.Args[2:])
 	case "version":
 		fmt.Println(version, build())
+	case "healthcheck":
+		err = healthcheck(os.Args[2:])
 	case "-h", "--help", "help":
 		fmt.Println(usage)
 	default:

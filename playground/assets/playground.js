@@ -13,9 +13,11 @@
     '# The docsapi GraphQL playground',
     '#',
     '# 1. Paste an API token in the field above:',
-    '#    the first start printed one, and',
-    '#    `docsapi admin token --email E` makes',
-    '#    another one.',
+    '#    the first start printed one; from a',
+    '#    clone, another one is made by',
+    '#    go run ./cmd/docsapi admin token \\',
+    '#      --db ./data/docsapi.db \\',
+    '#      --email admin@localhost',
     '# 2. Run this query (the ▶ button or',
     '#    Ctrl-Enter): who you are, your',
     '#    organizations and their first spaces.',
@@ -76,17 +78,26 @@
     };
   }
 
+  // Without a token nothing is sent: the schema is fetched once a token is
+  // there (schema null tells GraphiQL not to introspect), and running a
+  // query says what is missing instead of showing the server's 401.
+  function noTokenFetcher() {
+    return Promise.resolve({ errors: [{ message: 'Paste an API token in the field above first.' }] });
+  }
+
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
   function render() {
     var token = currentToken();
     input.classList.toggle('missing', token === '');
-    root.render(React.createElement(GraphiQL, {
-      fetcher: makeFetcher(token),
+    var props = {
+      fetcher: token ? makeFetcher(token) : noTokenFetcher,
       defaultQuery: DEFAULT_QUERY,
       isHeadersEditorEnabled: true,
       shouldPersistHeaders: false,
       defaultEditorToolsVisibility: false
-    }));
+    };
+    if (!token) props.schema = null;
+    root.render(React.createElement(GraphiQL, props));
   }
 
   input.value = readToken();
