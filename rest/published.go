@@ -41,6 +41,20 @@ func mountPublished(a *API, r chi.Router) {
 	mountSiteRedirects(a, r)
 	mountPublishingAuth(a, r)
 	mountSiteCustomization(a, r)
+	r.Post("/spaces/{spaceId}/content/computed/document", a.ok(func(r *http.Request) (any, error) {
+		var in model.ComputeContentInput
+		if err := decode(r, &in, bodyRequired); err != nil {
+			return nil, err
+		}
+		return a.Q.ComputedDocument(r.Context(), path(r, "spaceId"), in)
+	}))
+	r.Post("/spaces/{spaceId}/content/computed/revision", a.ok(func(r *http.Request) (any, error) {
+		var in model.ComputeContentInput
+		if err := decode(r, &in, bodyRequired); err != nil {
+			return nil, err
+		}
+		return a.Q.ComputedRevision(r.Context(), path(r, "spaceId"), in)
+	}))
 	urlArg := func(r *http.Request) string {
 		if u := qStr(r, "url"); u != nil {
 			return *u

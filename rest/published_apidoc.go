@@ -109,4 +109,12 @@ func init() {
 		Operation{Method: "DELETE", Pattern: custom + "/site-spaces/{siteSpaceId}/customization", ID: "deleteSiteSpaceCustomizationById", Tag: "sites",
 			Summary: "Remove a site space's overrides (create).", Status: 205},
 	)
+	describe(
+		Operation{Method: "POST", Pattern: "/spaces/{spaceId}/content/computed/document", ID: "getComputedDocument", Tag: "spaces",
+			Summary: "The document a computed source gives (read on the space): builtin:openapi renders the spec's latest version (props.doc models: with its models).",
+			Body:    model.ComputeContentInput{}, Status: 200, Response: map[string]any{}},
+		Operation{Method: "POST", Pattern: "/spaces/{spaceId}/content/computed/revision", ID: "getComputedRevision", Tag: "spaces",
+			Summary: "The pages a computed source gives (read on the space): builtin:openapi gives one page (markdown) of the spec's latest version.",
+			Body:    model.ComputeContentInput{}, Status: 200, Response: model.ComputedRevision{}},
+	)
 }

@@ -71,6 +71,12 @@ func init() {
 	rules["GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"] = authzRule{Min: "read", Path: ss}
 	rules["PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"] = authzRule{Min: "create", Path: ss, Body: map[string]any{"title": "x"}}
 	rules["DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"] = authzRule{Min: "create", Path: ss}
+	computed := map[string]any{"seed": "s", "source": map[string]any{"type": "builtin:openapi",
+		"dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "pets"}}}, "props": map[string]any{"models": true}}}
+	rules["POST /v1/spaces/{spaceId}/content/computed/document"] = authzRule{Min: "member", Path: func(f *fixture) string { return "/v1/spaces/" + f.IDs["contentSpace"] + "/content/computed/document" },
+		Body: map[string]any{"seed": "s", "source": map[string]any{"type": "builtin:openapi",
+			"dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "pets"}}}, "props": map[string]any{"doc": "models"}}}}
+	rules["POST /v1/spaces/{spaceId}/content/computed/revision"] = authzRule{Min: "member", Path: func(f *fixture) string { return "/v1/spaces/" + f.IDs["contentSpace"] + "/content/computed/revision" }, Body: computed}
 	for k, v := range rules {
 		authzRules[k] = v
 	}
@@ -731,4 +737,27 @@ func mergeMaps(a, b map[string]any) map[string]any {
 	out := maps.Clone(a)
 	maps.Copy(out, b)
 	return out
+}
+
+func TestComputedContent(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Docs"})
+	reader := c.ByRole["read"].Token
+	createSpec(t, c.Env, "pets", map[string]any{"text": petsYAML})
+	processAll(t, c.Env)
+	source := func(props map[string]any) map[string]any {
+		return map[string]any{"type": "builtin:openapi", "dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "pets"}}}, "props": props}
+	}
+	doc := "/v1/spaces/" + c.guide + "/content/computed/document"
+	rev := "/v1/spaces/" + c.guide + "/content/computed/revision"
+	c.Run(t, []apitest.Scenario{
+		{Name: "document", Method: "POST", Path: doc, Token: reader, Body: map[string]any{"seed": "a", "source": source(map[string]any{"doc": "models"})}, Status: 200,
+			Contains: []string{`"object":"document"`, `"nodes":[{`}},
+		{Name: "revision", Method: "POST", Path: rev, Token: reader, Body: map[string]any{"seed": "a", "source": source(map[string]any{"models": false})}, Status: 200,
+			Contains: []string{`"pages":[{`, `"title":"pets"`, `"markdown":"`, `"files":[]`}},
+		{Name: "no seed", Method: "POST", Path: rev, Token: reader, Body: map[string]any{"source": source(map[string]any{"models": false})}, Status: 400, Contains: names("seed")},
+		{Name: "bad doc", Method: "POST", Path: doc, Token: reader, Body: map[string]any{"seed": "a", "source": source(map[string]any{"doc": "all"})}, Status: 400, Contains: names("source.props.doc")},
+		{Name: "bad type", Method: "POST", Path: rev, Token: reader, Body: map[string]any{"seed": "a", "source": map[string]any{"type": "integration"}}, Status: 400, Contains: names("source.type")},
+		{Name: "another organization", Method: "POST", Path: rev, Token: c.OtherAdm.Token, Body: map[string]any{"seed": "a", "source": source(map[string]any{"models": false})}, Status: 404},
+		{Name: "no token", Method: "POST", Path: rev, Body: map[string]any{"seed": "a", "source": source(map[string]any{"models": false})}, Status: 401},
+	})
 }

@@ -244,6 +244,12 @@ type ComplexityRoot struct {
 		Total func(childComplexity int) int
 	}
 
+	ComputedRevision struct {
+		Files            func(childComplexity int) int
+		Pages            func(childComplexity int) int
+		ReusableContents func(childComplexity int) int
+	}
+
 	ContentChange struct {
 		File     func(childComplexity int) int
 		Page     func(childComplexity int) int
@@ -934,6 +940,8 @@ type ComplexityRoot struct {
 		CommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) int
 		Commenters                     func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
 		Comments                       func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
+		ComputedDocument               func(childComplexity int, spaceID string, input model.ComputeContentInput) int
+		ComputedRevision               func(childComplexity int, spaceID string, input model.ComputeContentInput) int
 		ContentByURL                   func(childComplexity int, url string) int
 		ContentGrants                  func(childComplexity int, space *string, collection *string, page *string, limit *int) int
 		ContentTemplates               func(childComplexity int) int
@@ -2462,6 +2470,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentersList.Total(childComplexity), true
+
+	case "ComputedRevision.files":
+		if e.ComplexityRoot.ComputedRevision.Files == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ComputedRevision.Files(childComplexity), true
+	case "ComputedRevision.pages":
+		if e.ComplexityRoot.ComputedRevision.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ComputedRevision.Pages(childComplexity), true
+	case "ComputedRevision.reusableContents":
+		if e.ComplexityRoot.ComputedRevision.ReusableContents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ComputedRevision.ReusableContents(childComplexity), true
 
 	case "ContentChange.file":
 		if e.ComplexityRoot.ContentChange.File == nil {
@@ -5904,6 +5931,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Comments(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["order"].(*model.Order), args["status"].(*model.CommentStatusFilter), args["targetPage"].(*string), args["authors"].([]string), args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.computedDocument":
+		if e.ComplexityRoot.Query.ComputedDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Query_computedDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ComputedDocument(childComplexity, args["spaceId"].(string), args["input"].(model.ComputeContentInput)), true
+	case "Query.computedRevision":
+		if e.ComplexityRoot.Query.ComputedRevision == nil {
+			break
+		}
+
+		args, err := ec.field_Query_computedRevision_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ComputedRevision(childComplexity, args["spaceId"].(string), args["input"].(model.ComputeContentInput)), true
 	case "Query.contentByUrl":
 		if e.ComplexityRoot.Query.ContentByURL == nil {
 			break
@@ -9140,6 +9189,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputAddSpaceToSiteInput,
 		ec.unmarshalInputApplyTemplateInput,
 		ec.unmarshalInputCommentBodyInput,
+		ec.unmarshalInputComputeContentInput,
 		ec.unmarshalInputContentGrantInput,
 		ec.unmarshalInputContentPointerInput,
 		ec.unmarshalInputContentPositionInput,
@@ -9845,6 +9895,31 @@ extend type Mutation {
   postCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, input: PostCommentReplyInput!, format: PageFormat): CommentReply!
   updateCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!, input: UpdateCommentInput!): CommentReply!
   deleteCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../computed.graphqls", Input: `"""
+A computed content source (builtin:openapi: {type, dependencies: {spec:
+{ref: {kind: openapi, spec}}}, props}) and the seed of the ids.
+"""
+input ComputeContentInput {
+  source: JSONObject!
+  seed: String!
+}
+
+type ComputedRevision {
+  pages: [RevisionPage!]!
+  files: [JSONObject!]!
+  reusableContents: [JSONObject!]!
+}
+
+extend type Query {
+  """
+  The document a computed source gives (READ on the space): builtin:openapi
+  renders the spec's latest version (props.doc models: with its models).
+  """
+  computedDocument(spaceId: ID!, input: ComputeContentInput!): JSON!
+  "The pages a computed source gives (READ on the space): builtin:openapi gives one page of the spec's latest version."
+  computedRevision(spaceId: ID!, input: ComputeContentInput!): ComputedRevision!
 }
 `, BuiltIn: false},
 	{Name: "../content.graphqls", Input: `# Shared types of the content tree (collections and spaces) and the grants
@@ -13690,6 +13765,18 @@ func (ec *executionContext) childFields_CommentersList(ctx context.Context, fiel
 		return ec.fieldContext_CommentersList_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CommentersList", field.Name)
+}
+
+func (ec *executionContext) childFields_ComputedRevision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "pages":
+		return ec.fieldContext_ComputedRevision_pages(ctx, field)
+	case "files":
+		return ec.fieldContext_ComputedRevision_files(ctx, field)
+	case "reusableContents":
+		return ec.fieldContext_ComputedRevision_reusableContents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ComputedRevision", field.Name)
 }
 
 func (ec *executionContext) childFields_ContentChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

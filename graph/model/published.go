@@ -149,3 +149,17 @@ type UpdateSitePublishingAuthInput struct {
 	Backend     *string                    `json:"backend"`
 	FallbackURL graphql.Omittable[*string] `json:"fallbackURL,omitzero"`
 }
+
+// ComputeContentInput is the body of getComputedDocument and
+// getComputedRevision: a computed content source and the seed of the ids.
+type ComputeContentInput struct {
+	Source map[string]any `json:"source"`
+	Seed   *string        `json:"seed"`
+}
+
+// ComputedRevision is getComputedRevision's answer.
+type ComputedRevision struct {
+	Pages            []*RevisionPage  `json:"pages"`
+	Files            []map[string]any `json:"files"`
+	ReusableContents []map[string]any `json:"reusableContents"`
+}
