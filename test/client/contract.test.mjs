@@ -428,6 +428,9 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   await orgs.createOpenApiSpec(org, { slug: 'pets', source: { text: PETS } });
   await until(async () => (await orgs.getOpenApiSpecBySlug(org, 'pets')).data, (d) => d.processingState === 'complete');
   await orgs.listOpenApiSpecs(org);
+  const petsSource = (props) => ({ type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } }, props });
+  await spaces.getComputedDocument(space.id, { seed: 'contract', source: petsSource({ doc: 'models' }) });
+  await spaces.getComputedRevision(space.id, { seed: 'contract', source: petsSource({ models: true }) });
   await orgs.createOrUpdateOpenApiSpecBySlug(org, 'events', { source: { url: `${origin}/pets.json` } });
   await orgs.createOrUpdateOpenApiSpecBySlug(org, 'events', { source: { text: 'openapi: [' } });
   await until(async () => (await orgs.getOpenApiSpecBySlug(org, 'events')).data, (d) => d.processingState === 'complete' && d.lastProcessErrorCode);

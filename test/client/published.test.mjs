@@ -309,3 +309,18 @@ test('site customization, per site space overrides, in published reads', async (
   assert.deepEqual(Object.keys(published.customizations.siteSpaces), [d.beta.siteSpace.id]);
   assert.equal((await orgs.deleteSiteSpaceCustomizationById(s.org, d.id, d.beta.siteSpace.id)).status, 205);
 });
+
+test('computed content: the builtin:openapi source without a page', async () => {
+  const { orgs, spaces } = s.client;
+  const spec = JSON.stringify({ openapi: '3.0.3', info: { title: 'Birds', version: '1.0.0' }, paths: { '/birds': { get: { summary: 'List birds', responses: { 200: { description: 'ok' } } } } } });
+  await orgs.createOpenApiSpec(s.org, { slug: 'birds', source: { text: spec } });
+  for (let i = 0; i < 150 && (await orgs.getOpenApiSpecBySlug(s.org, 'birds')).data.processingState !== 'complete'; i++) await new Promise((r) => setTimeout(r, 100));
+  const space = (await orgs.createSpace(s.org, { title: 'Birds' })).data.id;
+  const source = (props) => ({ type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'birds' } } }, props });
+  const doc = valid('getComputedDocument', await spaces.getComputedDocument(space, { seed: 'x', source: source({ doc: 'models' }) }));
+  assert.equal(doc.object, 'document');
+  const rev = valid('getComputedRevision', await spaces.getComputedRevision(space, { seed: 'x', source: source({ models: false }) }));
+  assert.equal(rev.pages.length, 1);
+  assert.match(rev.pages[0].markdown, /List birds/);
+  await refused(400, () => spaces.getComputedRevision(space, { seed: '', source: source({ models: false }) }));
+});
