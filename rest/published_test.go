@@ -268,6 +268,12 @@ func TestSiteAPIToken(t *testing.T) {
 		{Name: "write", Method: "POST", Path: "/v1/orgs/" + c.Org + "/spaces", Token: tok, Body: map[string]any{"title": "x"}, Status: 403},
 		{Name: "content change", Method: "POST", Path: "/v1/spaces/" + c.guide + "/content/template", Token: tok, Body: map[string]any{"id": "getting-started"}, Status: 403},
 		{Name: "user", Method: "GET", Path: "/v1/user", Token: tok, Status: 403},
+		{Name: "a member, without email", Method: "GET", Path: "/v1/users/" + c.Admin.ID, Token: tok, Status: 200, Check: func(r apitest.Response) {
+			if obj := r.JSON(); obj["id"] != c.Admin.ID || obj["email"] != nil {
+				t.Errorf("member as the site's reader sees them: %v", obj)
+			}
+		}},
+		{Name: "a stranger", Method: "GET", Path: "/v1/users/" + c.OtherAdm.ID, Token: tok, Status: 404},
 		{Name: "tampered", Method: "GET", Path: "/v1/spaces/" + c.guide, Token: tok[:len(tok)-4] + "AAAA", Status: 401},
 	})
 	gqlRefusal(t, c.Env, tok, `{ organizations { items { id } } }`, nil, "FORBIDDEN", 403)
