@@ -131,6 +131,9 @@ test('the apiToken reads its site as its visitor, nothing else, until its exp', 
   assert.equal(doc.object, 'document');
   assert.ok(doc.nodes.length > 0);
   valid('getPublishedContentSite', await renderer.orgs.getPublishedContentSite(s.org, d.id));
+  // The organization's members, as authors: without their email.
+  const author = valid('getUserById', await renderer.users.getUserById(s.user));
+  assert.equal(author.email, undefined);
 
   // Outside its site: refused.
   await refused(403, () => renderer.spaces.getSpaceById(other));
