@@ -41,6 +41,23 @@ func mountPublished(a *API, r chi.Router) {
 	mountSiteRedirects(a, r)
 	mountPublishingAuth(a, r)
 	mountSiteCustomization(a, r)
+	r.Get("/spaces/{spaceId}/revisions/{revisionId}/changes", a.ok(func(r *http.Request) (any, error) {
+		if _, _, err := contentReadArgs(r); err != nil {
+			return nil, err
+		}
+		limit, err := qInt(r, "limit")
+		if err != nil {
+			return nil, err
+		}
+		return a.Q.RevisionSemanticChanges(r.Context(), path(r, "spaceId"), path(r, "revisionId"), limit)
+	}))
+	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/changes", a.ok(func(r *http.Request) (any, error) {
+		limit, err := qInt(r, "limit")
+		if err != nil {
+			return nil, err
+		}
+		return a.Q.ChangeRequestChanges(r.Context(), path(r, "spaceId"), path(r, "changeRequestId"), limit)
+	}))
 	r.Post("/spaces/{spaceId}/content/computed/document", a.ok(func(r *http.Request) (any, error) {
 		var in model.ComputeContentInput
 		if err := decode(r, &in, bodyRequired); err != nil {

@@ -117,4 +117,13 @@ func init() {
 			Summary: "The pages a computed source gives (read on the space): builtin:openapi gives one page (markdown) of the spec's latest version.",
 			Body:    model.ComputeContentInput{}, Status: 200, Response: model.ComputedRevision{}},
 	)
+	limit := Param{Name: "limit", Type: 0, Description: "At most this many changes (default 10, at most 1000); more counts the others."}
+	describe(
+		Operation{Method: "GET", Pattern: "/spaces/{spaceId}/revisions/{revisionId}/changes", ID: "getRevisionSemanticChanges", Tag: "spaces",
+			Summary: "What a revision changed from its first parent (read on the space): pages created, edited (title, slug, document), moved, deleted; files created, edited, deleted.",
+			Query:   append([]Param{limit}, contentReadFlags...), Status: 200, Response: model.RevisionSemanticChanges{}},
+		Operation{Method: "GET", Pattern: "/spaces/{spaceId}/change-requests/{changeRequestId}/changes", ID: "getChangeRequestChanges", Tag: "change-requests",
+			Summary: "What a change request changed from its base (read on the space), as getRevisionSemanticChanges.",
+			Query:   []Param{limit}, Status: 200, Response: model.RevisionSemanticChanges{}},
+	)
 }

@@ -77,6 +77,12 @@ func init() {
 		Body: map[string]any{"seed": "s", "source": map[string]any{"type": "builtin:openapi",
 			"dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "pets"}}}, "props": map[string]any{"doc": "models"}}}}
 	rules["POST /v1/spaces/{spaceId}/content/computed/revision"] = authzRule{Min: "member", Path: func(f *fixture) string { return "/v1/spaces/" + f.IDs["contentSpace"] + "/content/computed/revision" }, Body: computed}
+	rules["GET /v1/spaces/{spaceId}/revisions/{revisionId}/changes"] = authzRule{Min: "member", Path: func(f *fixture) string {
+		return "/v1/spaces/" + f.IDs["contentSpace"] + "/revisions/" + f.IDs["revision"] + "/changes"
+	}}
+	rules["GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes"] = authzRule{Min: "member", Path: func(f *fixture) string {
+		return "/v1/spaces/" + f.IDs["crSpace"] + "/change-requests/" + f.IDs["cr"] + "/changes"
+	}}
 	for k, v := range rules {
 		authzRules[k] = v
 	}
@@ -765,5 +771,30 @@ func TestComputedContent(t *testing.T) {
 		{Name: "bad type", Method: "POST", Path: rev, Token: reader, Body: map[string]any{"seed": "a", "source": map[string]any{"type": "integration"}}, Status: 400, Contains: names("source.type")},
 		{Name: "another organization", Method: "POST", Path: rev, Token: c.OtherAdm.Token, Body: map[string]any{"seed": "a", "source": source(map[string]any{"models": false})}, Status: 404},
 		{Name: "no token", Method: "POST", Path: rev, Body: map[string]any{"seed": "a", "source": source(map[string]any{"models": false})}, Status: 401},
+	})
+}
+
+func TestSemanticChanges(t *testing.T) {
+	c := newReaderSite(t, map[string]any{"title": "Docs"})
+	admin, reader := c.Admin.Token, c.ByRole["read"].Token
+	faq := c.Must(200, "GET", "/v1/spaces/"+c.guide+"/content/path/faq", admin, nil).JSON()["id"].(string)
+	gqlData(t, c.Env, admin, `mutation($t: ContentTarget!, $p: ID!) { updatePage(target: $t, pageId: $p, input: {title: "Questions"}) { revision } }`,
+		map[string]any{"t": map[string]any{"space": c.guide}, "p": faq})
+	rev := c.Must(200, "GET", "/v1/spaces/"+c.guide+"/content", admin, nil).JSON()["id"].(string)
+	r := c.Must(200, "GET", "/v1/spaces/"+c.guide+"/revisions/"+rev+"/changes", reader, nil)
+	if got := string(r.Body); !strings.Contains(got, `"type":"page_edited"`) || !strings.Contains(got, `"title":{"after":"Questions","before":"FAQ"}`) {
+		t.Errorf("revision changes: %s", got)
+	}
+	cr := c.Must(201, "POST", "/v1/spaces/"+c.guide+"/change-requests", admin, map[string]any{"subject": "Logo"}).JSON()["id"].(string)
+	gqlData(t, c.Env, admin, `mutation($t: ContentTarget!) { uploadFile(target: $t, input: {name: "a.txt", data: "aGVsbG8="}) { revision } }`,
+		map[string]any{"t": map[string]any{"space": c.guide, "changeRequest": cr}})
+	c.Run(t, []apitest.Scenario{
+		{Name: "change request", Method: "GET", Path: "/v1/spaces/" + c.guide + "/change-requests/" + cr + "/changes", Token: reader, Status: 200,
+			Contains: []string{`"type":"file_created"`, `"name":"a.txt"`, `"downloadURL":"`}},
+		{Name: "limit", Method: "GET", Path: "/v1/spaces/" + c.guide + "/revisions/" + rev + "/changes?limit=0", Token: reader, Status: 400, Contains: names("limit")},
+		{Name: "unknown revision", Method: "GET", Path: "/v1/spaces/" + c.guide + "/revisions/nope/changes", Token: reader, Status: 404},
+		{Name: "unknown change request", Method: "GET", Path: "/v1/spaces/" + c.guide + "/change-requests/nope/changes", Token: reader, Status: 404},
+		{Name: "another organization", Method: "GET", Path: "/v1/spaces/" + c.guide + "/revisions/" + rev + "/changes", Token: c.OtherAdm.Token, Status: 404},
+		{Name: "no token", Method: "GET", Path: "/v1/spaces/" + c.guide + "/revisions/" + rev + "/changes", Status: 401},
 	})
 }

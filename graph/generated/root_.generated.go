@@ -930,6 +930,7 @@ type ComplexityRoot struct {
 		AggregateSiteEvents            func(childComplexity int, organizationID string, siteID string, query map[string]any) int
 		AuditLog                       func(childComplexity int, organizationID string, actor *string, action *string, targetType *string, targetID *string, from *string, to *string, page *string, limit *int) int
 		ChangeRequest                  func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestChanges           func(childComplexity int, spaceID string, changeRequestID string, limit *int) int
 		ChangeRequestPDF               func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
 		ChangeRequests                 func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
 		Collection                     func(childComplexity int, collectionID string) int
@@ -981,6 +982,7 @@ type ComplexityRoot struct {
 		RenderIntegrationUIWithPost    func(childComplexity int, integrationName string, request map[string]any) int
 		ResolvePublishedContentByURL   func(childComplexity int, input model.ResolvePublishedContentByURLInput) int
 		ReusableContent                func(childComplexity int, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		RevisionSemanticChanges        func(childComplexity int, spaceID string, revisionID string, limit *int) int
 		SamlProvider                   func(childComplexity int, organizationID string, samlProviderID string) int
 		SamlProviders                  func(childComplexity int, organizationID string, page *string, limit *int) int
 		SearchOrganization             func(childComplexity int, organizationID string, query string, page *string, limit *int) int
@@ -1097,6 +1099,11 @@ type ComplexityRoot struct {
 		UpdatedAt     func(childComplexity int) int
 		Urls          func(childComplexity int) int
 		Variables     func(childComplexity int) int
+	}
+
+	RevisionSemanticChanges struct {
+		Changes func(childComplexity int) int
+		More    func(childComplexity int) int
 	}
 
 	RevisionUrls struct {
@@ -5821,6 +5828,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ChangeRequest(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
+	case "Query.changeRequestChanges":
+		if e.ComplexityRoot.Query.ChangeRequestChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestChanges(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["limit"].(*int)), true
 	case "Query.changeRequestPDF":
 		if e.ComplexityRoot.Query.ChangeRequestPDF == nil {
 			break
@@ -6378,6 +6396,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ReusableContent(childComplexity, args["spaceId"].(string), args["reusableContentId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
+	case "Query.revisionSemanticChanges":
+		if e.ComplexityRoot.Query.RevisionSemanticChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_revisionSemanticChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RevisionSemanticChanges(childComplexity, args["spaceId"].(string), args["revisionId"].(string), args["limit"].(*int)), true
 	case "Query.samlProvider":
 		if e.ComplexityRoot.Query.SamlProvider == nil {
 			break
@@ -7187,6 +7216,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Variables(childComplexity), true
+
+	case "RevisionSemanticChanges.changes":
+		if e.ComplexityRoot.RevisionSemanticChanges.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionSemanticChanges.Changes(childComplexity), true
+	case "RevisionSemanticChanges.more":
+		if e.ComplexityRoot.RevisionSemanticChanges.More == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionSemanticChanges.More(childComplexity), true
 
 	case "RevisionUrls.app":
 		if e.ComplexityRoot.RevisionUrls.App == nil {
@@ -11750,6 +11792,20 @@ extend type Query {
   searchOrganization(organizationId: ID!, query: String!, page: String, limit: Int): SearchSpaceList!
 }
 `, BuiltIn: false},
+	{Name: "../semanticchanges.graphqls", Input: `"What changed between two revisions: page_created, page_edited, page_deleted, page_moved, file_created, file_edited, file_deleted objects."
+type RevisionSemanticChanges {
+  changes: [JSONObject!]!
+  "How many changes were left out past the limit."
+  more: Int
+}
+
+extend type Query {
+  "What a revision changed from its first parent (READ on the space); limit default 10."
+  revisionSemanticChanges(spaceId: ID!, revisionId: ID!, limit: Int): RevisionSemanticChanges!
+  "What a change request changed from its base (READ on the space); limit default 10."
+  changeRequestChanges(spaceId: ID!, changeRequestId: ID!, limit: Int): RevisionSemanticChanges!
+}
+`, BuiltIn: false},
 	{Name: "../sharelinks.graphqls", Input: `"A secret link to a share-link site."
 type ShareLink {
   "Always ` + "`" + `share-link` + "`" + `."
@@ -15029,6 +15085,16 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_computed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionSemanticChanges(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "changes":
+		return ec.fieldContext_RevisionSemanticChanges_changes(ctx, field)
+	case "more":
+		return ec.fieldContext_RevisionSemanticChanges_more(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionSemanticChanges", field.Name)
 }
 
 func (ec *executionContext) childFields_RevisionUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

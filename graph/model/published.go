@@ -163,3 +163,11 @@ type ComputedRevision struct {
 	Files            []map[string]any `json:"files"`
 	ReusableContents []map[string]any `json:"reusableContents"`
 }
+
+// RevisionSemanticChanges lists what changed between two revisions: one
+// object per change ({type, page | file, attributes?, parent?}), at most
+// the limit, more counting those left out.
+type RevisionSemanticChanges struct {
+	Changes []map[string]any `json:"changes"`
+	More    *int             `json:"more,omitempty"`
+}
