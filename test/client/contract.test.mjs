@@ -281,6 +281,9 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   await spaces.listChangeRequestFileBacklinks(space.id, cr.id, crFile.id);
   await spaces.listPageLinksInChangeRequest(space.id, cr.id, release.id);
   await spaces.listChangeRequestPageBacklinks(space.id, cr.id, crTour.id);
+  await spaces.getChangeRequestChanges(space.id, cr.id, { limit: 50 });
+  const importedRevision = (await c.spaces.getCurrentRevision(space.id)).data;
+  await spaces.getRevisionSemanticChanges(space.id, importedRevision.id, { limit: 50 });
 
   // Comments in the change request.
   const crComment = (await spaces.postCommentInChangeRequest(space.id, cr.id, { body: { markdown: 'Mention the FAQ?' }, page: release.id })).data;
