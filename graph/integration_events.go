@@ -154,15 +154,21 @@ func parseRenderRequest(compressed string) (renderRequest, error) {
 	if err := json.Unmarshal([]byte(raw), &req); err != nil {
 		return req, apierr.Invalid("request", "does not decompress to a JSON object {componentId, props, context}")
 	}
+	return req, checkRenderRequest(req)
+}
+
+// checkRenderRequest checks a decoded render request (GET: decompressed,
+// POST: the body).
+func checkRenderRequest(req renderRequest) error {
 	switch {
 	case req.ComponentID == nil || *req.ComponentID == "":
-		return req, apierr.Invalid("request.componentId", "is required")
+		return apierr.Invalid("request.componentId", "is required")
 	case req.Props == nil:
-		return req, apierr.Invalid("request.props", "is required (an object)")
+		return apierr.Invalid("request.props", "is required (an object)")
 	case req.Context == nil:
-		return req, apierr.Invalid("request.context", "is required (an object)")
+		return apierr.Invalid("request.context", "is required (an object)")
 	}
-	return req, checkRenderContext(req.Context)
+	return checkRenderContext(req.Context)
 }
 
 // renderContexts are the ContentKit context types of 0.130.0 and the ids
@@ -304,11 +310,30 @@ func asNotFound(err error, what string) error {
 // render sends a ui_render event to the development tunnel and returns the
 // runtime's answer; the render is recorded as an event with its trace.
 func (r *Resolver) render(ctx context.Context, name, compressed string) (*model.RenderResult, error) {
+	return r.renderWith(ctx, name, func() (renderRequest, error) { return parseRenderRequest(compressed) })
+}
+
+// renderPosted is render for the POST form: the request is the body's
+// JSON object, not compressed.
+func (r *Resolver) renderPosted(ctx context.Context, name string, body map[string]any) (*model.RenderResult, error) {
+	return r.renderWith(ctx, name, func() (renderRequest, error) {
+		var req renderRequest
+		b, _ := json.Marshal(body)
+		if err := json.Unmarshal(b, &req); err != nil {
+			return req, apierr.Invalid("request", "must be an object {componentId, props, context}")
+		}
+		return req, checkRenderRequest(req)
+	})
+}
+
+// renderWith renders the request parse gives, once the integration is known
+// to be visible.
+func (r *Resolver) renderWith(ctx context.Context, name string, parse func() (renderRequest, error)) (*model.RenderResult, error) {
 	c, it, err := r.visibleIntegration(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	req, err := parseRenderRequest(compressed)
+	req, err := parse()
 	if err != nil {
 		return nil, err
 	}

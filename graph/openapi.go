@@ -7,6 +7,7 @@ import (
 	"regexp"
 
 	"docsapi/apierr"
+	"docsapi/auth"
 	"docsapi/graph/model"
 	"docsapi/openapi"
 	"docsapi/storage"
@@ -96,6 +97,9 @@ func (r *Resolver) openAPIVersionModel(s storage.OpenAPISpec, v storage.OpenAPIV
 
 // openAPISpecFor loads a spec the caller may read.
 func (r *Resolver) openAPISpecFor(ctx context.Context, orgID, slug string, min model.Role, action string) (orgScope, storage.OpenAPISpec, error) {
+	if c, _ := auth.CallerFrom(ctx); c.Site != nil && min == openAPIReadRole {
+		return r.siteTokenSpec(ctx, c, orgID, slug)
+	}
 	sc, err := r.openAPIAccess(ctx, orgID, min, action)
 	if err != nil {
 		return sc, storage.OpenAPISpec{}, err

@@ -239,24 +239,34 @@ func (r *Resolver) resolvePublishedContent(ctx context.Context, in model.Resolve
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, apierr.Invalid("url", "must be an absolute http(s) URL")
 	}
-	out, err := r.resolveURL(ctx, u, in.Visitor)
+	var refusedBy storage.Site // the site that refused the visitor, when one did
+	out, err := r.resolveURL(ctx, u, in.Visitor, &refusedBy)
 	if err != nil && in.RedirectOnError != nil && *in.RedirectOnError {
 		if e, ok := apierr.As(err); ok && e.Status < 500 && e.Status != 400 {
-			// The renderer sends the reader to the service's own page: docsapi
-			// has no visitor sign-in page of its own to send them to.
+			// A visitor-auth site sends its refused visitors to its fallback
+			// URL; otherwise the service's own page (docsapi has no sign-in
+			// page of its own).
+			if fallback := r.visitorFallback(ctx, refusedBy); fallback != "" {
+				return &model.PublishedSiteContentLookup{Target: ptr("external"), Redirect: &fallback}, nil
+			}
 			return &model.PublishedSiteContentLookup{Target: ptr("application"), Redirect: ptr(r.Config.PublicURL + "/")}, nil
 		}
 	}
 	return out, err
 }
 
-func (r *Resolver) resolveURL(ctx context.Context, u *url.URL, visitor *model.SiteVisitorPayloadInput) (*model.PublishedSiteContentLookup, error) {
+// resolveURL resolves u; site (when not nil) is set to the URL's site
+// once one is found.
+func (r *Resolver) resolveURL(ctx context.Context, u *url.URL, visitor *model.SiteVisitorPayloadInput, site *storage.Site) (*model.PublishedSiteContentLookup, error) {
 	found, ok, err := r.findSiteAtURL(ctx, u)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, errNoPublishedContent()
+	}
+	if site != nil {
+		*site = found.site
 	}
 	var shareKey, token *string
 	if q := u.Query(); q.Has("share") {
@@ -296,7 +306,7 @@ func (r *Resolver) resolveURL(ctx context.Context, u *url.URL, visitor *model.Si
 		}
 	}
 	if !complete {
-		if to, ok, err := r.siteRedirectTarget(ctx, a, "/"+strings.Join(found.rest, "/")); err != nil {
+		if to, ok, err := r.siteRedirectTarget(ctx, a, strings.TrimSuffix(pathOf(found.rest), "/")); err != nil {
 			return nil, err
 		} else if ok {
 			return &model.PublishedSiteContentLookup{Target: ptr("content"), Redirect: &to}, nil
@@ -458,4 +468,23 @@ func (r *Resolver) pageDocument(ctx context.Context, spaceID, revisionID, pageID
 		return map[string]any{"object": "document", "data": map[string]any{}, "nodes": []any{}}, nil
 	}
 	return p.Document, nil
+}
+
+// siteTokenSpec is openAPISpecFor for a site's apiToken: the public specs
+// of its site's organization, while the site is published to the token's
+// visitor (docsapi pages hold no OpenAPI blocks naming a spec, so what a
+// site shows of its specs is what the organization made public).
+func (r *Resolver) siteTokenSpec(ctx context.Context, c auth.Caller, orgID, slug string) (orgScope, storage.OpenAPISpec, error) {
+	if orgID != c.OrganizationID {
+		return orgScope{}, storage.OpenAPISpec{}, errSiteTokenElsewhere()
+	}
+	a, err := r.audienceOf(ctx, orgID, c.Site.SiteID, nil, nil)
+	if err != nil {
+		return orgScope{}, storage.OpenAPISpec{}, err
+	}
+	s, err := r.Store.OpenAPISpec(ctx, orgID, slug)
+	if err != nil || s.Visibility != "public" {
+		return orgScope{}, s, apierr.NotFound("OpenAPI spec")
+	}
+	return orgScope{Caller: c, Org: a.org}, s, nil
 }

@@ -19,3 +19,8 @@ func (r *queryResolver) ResolvePublishedContentByURL(ctx context.Context, input 
 func (r *queryResolver) PageDocumentInRevision(ctx context.Context, spaceID string, revisionID string, pageID string, evaluated *bool) (any, error) {
 	return r.pageDocument(ctx, spaceID, revisionID, pageID)
 }
+
+// RenderIntegrationUIWithPost is the resolver for the renderIntegrationUIWithPost field.
+func (r *queryResolver) RenderIntegrationUIWithPost(ctx context.Context, integrationName string, request map[string]any) (*model.RenderResult, error) {
+	return r.renderPosted(ctx, integrationName, request)
+}

@@ -30,7 +30,7 @@ func (r *Resolver) ResolveForVisitor(ctx context.Context, u *url.URL, visitor *m
 	if c, ok := auth.CallerFrom(ctx); !ok || c.Kind != auth.KindSite || c.Site == nil {
 		ctx = auth.WithCaller(ctx, auth.Caller{Kind: auth.KindSite})
 	}
-	l, err := r.resolveURL(ctx, u, visitor)
+	l, err := r.resolveURL(ctx, u, visitor, nil)
 	if err != nil {
 		return VisitorLookup{}, err
 	}

@@ -98,7 +98,13 @@ func (r *Resolver) searchOrganization(ctx context.Context, orgID, query string, 
 		}
 	}
 	sort.Strings(ids)
-	hits, count, err := r.Store.SearchSpaces(ctx, ids, query, offset, size, 10)
+	return r.searchSpaces(ctx, ids, titles, query, offset, size)
+}
+
+// searchSpaces ranks spaceIDs (sorted) by their best page for query; titles
+// names each space in the answer.
+func (r *Resolver) searchSpaces(ctx context.Context, spaceIDs []string, titles map[string]string, query string, offset, size int) (*model.SearchSpaceList, error) {
+	hits, count, err := r.Store.SearchSpaces(ctx, spaceIDs, query, offset, size, 10)
 	if err != nil {
 		return nil, err
 	}

@@ -407,13 +407,16 @@ func (r *Resolver) publishedSite(ctx context.Context, orgID, siteID string, shar
 	v := structureView{r: r, org: a.org, site: a.site, shareKey: a.shareKey, role: func(storage.Space) int { return roleRank["read"] }}
 	v.visible = visibleTo(a.site, a.claims)
 	site := r.siteModel(a.org, a.site)
+	// siteSpaces holds only the site spaces with overrides (a reader falls
+	// back to site): an entry per site space would double a large site's
+	// answer for nothing.
+	custom, err := r.publishedCustomizations(ctx, a.org, a.site, st)
+	if err != nil {
+		return nil, err
+	}
 	return &model.PublishedContentSite{
 		Object: "published-content-site", Site: site, Structure: v.structure(st),
-		// siteSpaces holds the site spaces whose settings differ from the
-		// site's: none, docsapi keeps no per-site-space overrides (a reader
-		// falls back to site). An entry per site space would double a large
-		// site's answer for nothing.
-		Customizations: model.PublishedSiteCustomizations{Site: siteCustomization(site), SiteSpaces: map[string]any{}},
+		Customizations: custom,
 		// docsapi runs no integration scripts, so none adds a site script.
 		Scripts: []*model.SiteIntegrationScript{},
 	}, nil

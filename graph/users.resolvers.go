@@ -26,9 +26,24 @@ func (r *queryResolver) Viewer(ctx context.Context) (*model.User, error) {
 
 // User is the resolver for the user field.
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
-	c, err := callerOf(ctx)
+	c, err := readerOf(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if c.Site != nil {
+		// A site's renderer shows its organization's members (authors,
+		// contributors) to the site's readers: never their email.
+		m, err := r.Store.MembershipOf(ctx, c.OrganizationID, id)
+		if err != nil {
+			return nil, err
+		}
+		u, err := r.Store.UserByID(ctx, id)
+		if m == nil || err != nil {
+			return nil, apierr.NotFound("user")
+		}
+		out := r.userModel(u)
+		out.Email = ""
+		return out, nil
 	}
 	if id != c.UserID {
 		// Users are visible to the users they share an organization with.

@@ -70,7 +70,9 @@ func Storable(r *http.Request) (auth.Caller, storage.Version, bool) {
 	ctx := r.Context()
 	caller, authenticated := auth.CallerFrom(ctx)
 	version, counted := storage.VersionOf(ctx)
-	ok := authenticated && counted && r.Header.Get(graph.ShareLinkPasswordHeader) == ""
+	// A site token's caller is new on every request (its grant is a
+	// pointer): its answers would be stored and never found.
+	ok := authenticated && counted && caller.Site == nil && r.Header.Get(graph.ShareLinkPasswordHeader) == ""
 	return caller, version, ok
 }
 

@@ -73,18 +73,24 @@ func mountIntegrations(a *API, r chi.Router) {
 			req = *s
 		}
 		res, err := a.Q.RenderIntegrationUI(r.Context(), path(r, "integrationName"), req)
-		if err != nil {
-			WriteError(w, r, a.Log, err)
-			return
-		}
-		if res.CacheControl != nil {
-			w.Header().Set("Cache-Control", *res.CacheControl)
-		}
-		if res.ContentSecurityPolicy != nil {
-			w.Header().Set("Content-Security-Policy", *res.ContentSecurityPolicy)
-		}
-		WriteJSON(w, http.StatusOK, res.Output)
+		a.writeRender(w, r, res, err)
 	})
+}
+
+// writeRender answers a render (GET and POST): the output, with the
+// runtime's Cache-Control and the integration's Content-Security-Policy.
+func (a *API) writeRender(w http.ResponseWriter, r *http.Request, res *model.RenderResult, err error) {
+	if err != nil {
+		WriteError(w, r, a.Log, err)
+		return
+	}
+	if res.CacheControl != nil {
+		w.Header().Set("Cache-Control", *res.CacheControl)
+	}
+	if res.ContentSecurityPolicy != nil {
+		w.Header().Set("Content-Security-Policy", *res.ContentSecurityPolicy)
+	}
+	WriteJSON(w, http.StatusOK, res.Output)
 }
 
 // mountIntegrationAssets serves published icons and preview images.

@@ -14,6 +14,8 @@ type PublishedSites interface {
 	SitesAtHost(ctx context.Context, host string) ([]Site, error)
 	SiteByBasename(ctx context.Context, orgID, basename string) (Site, error)
 	OrganizationIDByHostname(ctx context.Context, hostname string) (string, error)
+	SiteFallbackURL(ctx context.Context, siteID string) (*string, error)
+	SetSiteFallbackURL(ctx context.Context, orgID, siteID string, u *string) error
 }
 
 // SitesAtHost lists the published sites whose hostname is host, then those
@@ -49,4 +51,25 @@ func (db *DB) OrganizationIDByHostname(ctx context.Context, hostname string) (st
 	var id string
 	err := db.r().QueryRowContext(ctx, `SELECT id FROM organizations WHERE LOWER(hostname) = ?`, strings.ToLower(hostname)).Scan(&id)
 	return id, notFound(err)
+}
+
+// SiteFallbackURL is a site's visitor fallback URL (nil: none).
+func (db *DB) SiteFallbackURL(ctx context.Context, siteID string) (*string, error) {
+	var u *string
+	err := db.r().QueryRowContext(ctx, `SELECT visitor_fallback_url FROM sites WHERE id = ?`, siteID).Scan(&u)
+	return u, notFound(err)
+}
+
+// SetSiteFallbackURL sets or (nil) removes a site's visitor fallback URL.
+func (db *DB) SetSiteFallbackURL(ctx context.Context, orgID, siteID string, u *string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`UPDATE sites SET visitor_fallback_url = ? WHERE id = ? AND organization_id = ?`, strOrNil(u), siteID, orgID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
 }

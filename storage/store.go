@@ -239,6 +239,9 @@ type Store interface {
 	Comments
 	Sites
 	PublishedSites
+	SiteRedirects
+	SiteEvents
+	SiteCustomizations
 	Webhooks
 	Uploads
 	Ping(ctx context.Context) error

@@ -244,6 +244,12 @@ type ComplexityRoot struct {
 		Total func(childComplexity int) int
 	}
 
+	ComputedRevision struct {
+		Files            func(childComplexity int) int
+		Pages            func(childComplexity int) int
+		ReusableContents func(childComplexity int) int
+	}
+
 	ContentChange struct {
 		File     func(childComplexity int) int
 		Page     func(childComplexity int) int
@@ -305,8 +311,22 @@ type ComplexityRoot struct {
 		Title       func(childComplexity int) int
 	}
 
+	ContentURLLookup struct {
+		Collection func(childComplexity int) int
+		Page       func(childComplexity int) int
+		Space      func(childComplexity int) int
+	}
+
 	DeleteResult struct {
 		Deleted func(childComplexity int) int
+	}
+
+	Embed struct {
+		HTML  func(childComplexity int) int
+		Icon  func(childComplexity int) int
+		Site  func(childComplexity int) int
+		Title func(childComplexity int) int
+		Type  func(childComplexity int) int
 	}
 
 	EmojiReaction struct {
@@ -590,6 +610,7 @@ type ComplexityRoot struct {
 		CreatePage                         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
 		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateSite                         func(childComplexity int, organizationID string, input *model.CreateSiteInput) int
+		CreateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, input model.SiteRedirectInput) int
 		CreateSiteShareLink                func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
 		CreateSpace                        func(childComplexity int, organizationID string, input *model.CreateSpaceInput) int
 		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
@@ -604,10 +625,12 @@ type ComplexityRoot struct {
 		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
 		DeleteSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string) int
 		DeleteSite                         func(childComplexity int, organizationID string, siteID string) int
+		DeleteSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string) int
 		DeleteSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string) int
 		DeleteSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string) int
 		DeleteSiteShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
 		DeleteSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
+		DeleteSiteSpaceCustomization       func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		DeleteSpace                        func(childComplexity int, spaceID string) int
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
@@ -628,6 +651,7 @@ type ComplexityRoot struct {
 		MoveSiteSectionGroup               func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input *model.MoveSiteSectionGroupInput) int
 		MoveSiteSpace                      func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input *model.MoveSiteSpaceInput) int
 		MoveSpace                          func(childComplexity int, spaceID string, input model.MoveContentInput) int
+		OverrideSiteSpaceCustomization     func(childComplexity int, organizationID string, siteID string, siteSpaceID string, overrides map[string]any) int
 		PingOrganization                   func(childComplexity int, organizationID string) int
 		PingWebhook                        func(childComplexity int, organizationID string, webhookID string) int
 		PostComment                        func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
@@ -635,6 +659,7 @@ type ComplexityRoot struct {
 		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
 		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
+		RegenerateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
 		RemoveSectionFromGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) int
 		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
@@ -651,6 +676,7 @@ type ComplexityRoot struct {
 		SetSpaceVariables                  func(childComplexity int, spaceID string, variables map[string]any) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
+		TrackSiteEvents                    func(childComplexity int, organizationID string, siteID string, events []map[string]any) int
 		TransferCollection                 func(childComplexity int, collectionID string, input model.TransferContentInput) int
 		TransferSpace                      func(childComplexity int, spaceID string, input model.TransferContentInput) int
 		UninstallIntegration               func(childComplexity int, integrationName string, installationID string) int
@@ -673,6 +699,9 @@ type ComplexityRoot struct {
 		UpdateSAMLProvider                 func(childComplexity int, organizationID string, samlProviderID string, input model.UpdateSAMLProviderInput) int
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
 		UpdateSiteAdaptiveSchema           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteAdaptiveSchemaInput) int
+		UpdateSiteCustomization            func(childComplexity int, organizationID string, siteID string, settings map[string]any) int
+		UpdateSitePublishingAuth           func(childComplexity int, organizationID string, siteID string, input model.UpdateSitePublishingAuthInput) int
+		UpdateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) int
 		UpdateSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
@@ -898,8 +927,10 @@ type ComplexityRoot struct {
 	Query struct {
 		APIInformation                 func(childComplexity int) int
 		APITokens                      func(childComplexity int, page *string, limit *int) int
+		AggregateSiteEvents            func(childComplexity int, organizationID string, siteID string, query map[string]any) int
 		AuditLog                       func(childComplexity int, organizationID string, actor *string, action *string, targetType *string, targetID *string, from *string, to *string, page *string, limit *int) int
 		ChangeRequest                  func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestChanges           func(childComplexity int, spaceID string, changeRequestID string, limit *int) int
 		ChangeRequestPDF               func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
 		ChangeRequests                 func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
 		Collection                     func(childComplexity int, collectionID string) int
@@ -910,8 +941,13 @@ type ComplexityRoot struct {
 		CommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) int
 		Commenters                     func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
 		Comments                       func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
+		ComputedDocument               func(childComplexity int, spaceID string, input model.ComputeContentInput) int
+		ComputedRevision               func(childComplexity int, spaceID string, input model.ComputeContentInput) int
+		ContentByURL                   func(childComplexity int, url string) int
 		ContentGrants                  func(childComplexity int, space *string, collection *string, page *string, limit *int) int
 		ContentTemplates               func(childComplexity int) int
+		EmbedByURL                     func(childComplexity int, url string) int
+		EmbedByURLInSpace              func(childComplexity int, spaceID string, url string) int
 		InstallationSite               func(childComplexity int, integrationName string, installationID string, siteID string) int
 		InstallationSites              func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
 		InstallationSpace              func(childComplexity int, integrationName string, installationID string, spaceID string) int
@@ -943,21 +979,31 @@ type ComplexityRoot struct {
 		PageDocumentInRevision         func(childComplexity int, spaceID string, revisionID string, pageID string, evaluated *bool) int
 		PublishedContentSite           func(childComplexity int, organizationID string, siteID string, shareKey *string, visitorToken *string) int
 		RenderIntegrationUI            func(childComplexity int, integrationName string, request string) int
+		RenderIntegrationUIWithPost    func(childComplexity int, integrationName string, request map[string]any) int
 		ResolvePublishedContentByURL   func(childComplexity int, input model.ResolvePublishedContentByURLInput) int
 		ReusableContent                func(childComplexity int, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		RevisionSemanticChanges        func(childComplexity int, spaceID string, revisionID string, limit *int) int
 		SamlProvider                   func(childComplexity int, organizationID string, samlProviderID string) int
 		SamlProviders                  func(childComplexity int, organizationID string, page *string, limit *int) int
 		SearchOrganization             func(childComplexity int, organizationID string, query string, page *string, limit *int) int
+		SearchSite                     func(childComplexity int, organizationID string, siteID string, input model.SearchSiteContentInput, page *string, limit *int) int
 		SearchSpace                    func(childComplexity int, spaceID string, query string, page *string, limit *int) int
 		Site                           func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveSchema             func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveTemplateConditions func(childComplexity int, organizationID string, siteID string) int
+		SiteCustomization              func(childComplexity int, organizationID string, siteID string) int
+		SitePublishingAuth             func(childComplexity int, organizationID string, siteID string) int
+		SitePublishingPreview          func(childComplexity int, organizationID string, siteID string, siteSpaceID *string, claims map[string]any) int
+		SiteRedirectBySource           func(childComplexity int, organizationID string, siteID string, source string, shareKey *string) int
+		SiteRedirects                  func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
 		SiteSectionGroups              func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
 		SiteSections                   func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int) int
 		SiteShareLinks                 func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SiteSpaceCustomization         func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		SiteSpaces                     func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int, defaultArg *bool) int
 		SiteStructure                  func(childComplexity int, organizationID string, siteID string, shareKey *string) int
 		SiteVisitorAuth                func(childComplexity int, organizationID string, siteID string) int
+		SiteVisitorSegments            func(childComplexity int, organizationID string, siteID string) int
 		Sites                          func(childComplexity int, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) int
 		Space                          func(childComplexity int, spaceID string, shareKey *string) int
 		SpaceContent                   func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
@@ -1053,6 +1099,11 @@ type ComplexityRoot struct {
 		UpdatedAt     func(childComplexity int) int
 		Urls          func(childComplexity int) int
 		Variables     func(childComplexity int) int
+	}
+
+	RevisionSemanticChanges struct {
+		Changes func(childComplexity int) int
+		More    func(childComplexity int) int
 	}
 
 	RevisionUrls struct {
@@ -1207,6 +1258,10 @@ type ComplexityRoot struct {
 		Submittable func(childComplexity int) int
 	}
 
+	SiteEventsAggregation struct {
+		Columns func(childComplexity int) int
+	}
+
 	SiteFeature struct {
 		Customizations func(childComplexity int) int
 		Frozen         func(childComplexity int) int
@@ -1234,6 +1289,38 @@ type ComplexityRoot struct {
 	SiteProxy struct {
 		Origin func(childComplexity int) int
 		Target func(childComplexity int) int
+	}
+
+	SitePublishingAuth struct {
+		Backend     func(childComplexity int) int
+		FallbackURL func(childComplexity int) int
+		Object      func(childComplexity int) int
+		PrivateKey  func(childComplexity int) int
+	}
+
+	SiteRedirect struct {
+		Destination func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Source      func(childComplexity int) int
+	}
+
+	SiteRedirectDestination struct {
+		Kind          func(childComplexity int) int
+		PageID        func(childComplexity int) int
+		SiteSectionID func(childComplexity int) int
+		SiteSpaceID   func(childComplexity int) int
+	}
+
+	SiteRedirectList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	SiteRedirectLookup struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -1324,6 +1411,20 @@ type ComplexityRoot struct {
 		Algorithm func(childComplexity int) int
 		RotatedAt func(childComplexity int) int
 		Secret    func(childComplexity int) int
+	}
+
+	SiteVisitorSegment struct {
+		Claims   func(childComplexity int) int
+		Events   func(childComplexity int) int
+		Sessions func(childComplexity int) int
+		Title    func(childComplexity int) int
+		Visitors func(childComplexity int) int
+	}
+
+	SiteVisitorSegmentList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
 	}
 
 	Space struct {
@@ -2377,6 +2478,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CommentersList.Total(childComplexity), true
 
+	case "ComputedRevision.files":
+		if e.ComplexityRoot.ComputedRevision.Files == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ComputedRevision.Files(childComplexity), true
+	case "ComputedRevision.pages":
+		if e.ComplexityRoot.ComputedRevision.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ComputedRevision.Pages(childComplexity), true
+	case "ComputedRevision.reusableContents":
+		if e.ComplexityRoot.ComputedRevision.ReusableContents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ComputedRevision.ReusableContents(childComplexity), true
+
 	case "ContentChange.file":
 		if e.ComplexityRoot.ContentChange.File == nil {
 			break
@@ -2590,12 +2710,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentTemplate.Title(childComplexity), true
 
+	case "ContentURLLookup.collection":
+		if e.ComplexityRoot.ContentURLLookup.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentURLLookup.Collection(childComplexity), true
+	case "ContentURLLookup.page":
+		if e.ComplexityRoot.ContentURLLookup.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentURLLookup.Page(childComplexity), true
+	case "ContentURLLookup.space":
+		if e.ComplexityRoot.ContentURLLookup.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentURLLookup.Space(childComplexity), true
+
 	case "DeleteResult.deleted":
 		if e.ComplexityRoot.DeleteResult.Deleted == nil {
 			break
 		}
 
 		return e.ComplexityRoot.DeleteResult.Deleted(childComplexity), true
+
+	case "Embed.html":
+		if e.ComplexityRoot.Embed.HTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.HTML(childComplexity), true
+	case "Embed.icon":
+		if e.ComplexityRoot.Embed.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Icon(childComplexity), true
+	case "Embed.site":
+		if e.ComplexityRoot.Embed.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Site(childComplexity), true
+	case "Embed.title":
+		if e.ComplexityRoot.Embed.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Title(childComplexity), true
+	case "Embed.type":
+		if e.ComplexityRoot.Embed.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Type(childComplexity), true
 
 	case "EmojiReaction.count":
 		if e.ComplexityRoot.EmojiReaction.Count == nil {
@@ -3701,6 +3871,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organizationId"].(string), args["input"].(*model.CreateSiteInput)), true
+	case "Mutation.createSiteRedirect":
+		if e.ComplexityRoot.Mutation.CreateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SiteRedirectInput)), true
 	case "Mutation.createSiteShareLink":
 		if e.ComplexityRoot.Mutation.CreateSiteShareLink == nil {
 			break
@@ -3855,6 +4036,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.deleteSiteRedirect":
+		if e.ComplexityRoot.Mutation.DeleteSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteRedirectId"].(string)), true
 	case "Mutation.deleteSiteSection":
 		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
 			break
@@ -3899,6 +4091,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
+	case "Mutation.deleteSiteSpaceCustomization":
+		if e.ComplexityRoot.Mutation.DeleteSiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
 	case "Mutation.deleteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
 			break
@@ -4119,6 +4322,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MoveSpace(childComplexity, args["spaceId"].(string), args["input"].(model.MoveContentInput)), true
+	case "Mutation.overrideSiteSpaceCustomization":
+		if e.ComplexityRoot.Mutation.OverrideSiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_overrideSiteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.OverrideSiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string), args["overrides"].(map[string]any)), true
 	case "Mutation.pingOrganization":
 		if e.ComplexityRoot.Mutation.PingOrganization == nil {
 			break
@@ -4196,6 +4410,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PutOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string), args["input"].(model.PutOpenAPISpecInput)), true
+	case "Mutation.regenerateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -4367,6 +4592,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SortSiteStructure(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SortSiteStructureInput)), true
+	case "Mutation.trackSiteEvents":
+		if e.ComplexityRoot.Mutation.TrackSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_trackSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TrackSiteEvents(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["events"].([]map[string]any)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -4609,6 +4845,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteAdaptiveSchemaInput)), true
+	case "Mutation.updateSiteCustomization":
+		if e.ComplexityRoot.Mutation.UpdateSiteCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["settings"].(map[string]any)), true
+	case "Mutation.updateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.UpdateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSitePublishingAuthInput)), true
+	case "Mutation.updateSiteRedirect":
+		if e.ComplexityRoot.Mutation.UpdateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteRedirectId"].(string), args["input"].(model.SiteRedirectInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -5526,6 +5795,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.APITokens(childComplexity, args["page"].(*string), args["limit"].(*int)), true
+	case "Query.aggregateSiteEvents":
+		if e.ComplexityRoot.Query.AggregateSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Query_aggregateSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AggregateSiteEvents(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["query"].(map[string]any)), true
 	case "Query.auditLog":
 		if e.ComplexityRoot.Query.AuditLog == nil {
 			break
@@ -5548,6 +5828,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ChangeRequest(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
+	case "Query.changeRequestChanges":
+		if e.ComplexityRoot.Query.ChangeRequestChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestChanges(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["limit"].(*int)), true
 	case "Query.changeRequestPDF":
 		if e.ComplexityRoot.Query.ChangeRequestPDF == nil {
 			break
@@ -5658,6 +5949,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Comments(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["order"].(*model.Order), args["status"].(*model.CommentStatusFilter), args["targetPage"].(*string), args["authors"].([]string), args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.computedDocument":
+		if e.ComplexityRoot.Query.ComputedDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Query_computedDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ComputedDocument(childComplexity, args["spaceId"].(string), args["input"].(model.ComputeContentInput)), true
+	case "Query.computedRevision":
+		if e.ComplexityRoot.Query.ComputedRevision == nil {
+			break
+		}
+
+		args, err := ec.field_Query_computedRevision_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ComputedRevision(childComplexity, args["spaceId"].(string), args["input"].(model.ComputeContentInput)), true
+	case "Query.contentByUrl":
+		if e.ComplexityRoot.Query.ContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentByURL(childComplexity, args["url"].(string)), true
 	case "Query.contentGrants":
 		if e.ComplexityRoot.Query.ContentGrants == nil {
 			break
@@ -5675,6 +5999,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ContentTemplates(childComplexity), true
+	case "Query.embedByUrl":
+		if e.ComplexityRoot.Query.EmbedByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_embedByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EmbedByURL(childComplexity, args["url"].(string)), true
+	case "Query.embedByUrlInSpace":
+		if e.ComplexityRoot.Query.EmbedByURLInSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Query_embedByUrlInSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EmbedByURLInSpace(childComplexity, args["spaceId"].(string), args["url"].(string)), true
 	case "Query.installationSite":
 		if e.ComplexityRoot.Query.InstallationSite == nil {
 			break
@@ -6017,6 +6363,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RenderIntegrationUI(childComplexity, args["integrationName"].(string), args["request"].(string)), true
+	case "Query.renderIntegrationUIWithPost":
+		if e.ComplexityRoot.Query.RenderIntegrationUIWithPost == nil {
+			break
+		}
+
+		args, err := ec.field_Query_renderIntegrationUIWithPost_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RenderIntegrationUIWithPost(childComplexity, args["integrationName"].(string), args["request"].(map[string]any)), true
 	case "Query.resolvePublishedContentByUrl":
 		if e.ComplexityRoot.Query.ResolvePublishedContentByURL == nil {
 			break
@@ -6039,6 +6396,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ReusableContent(childComplexity, args["spaceId"].(string), args["reusableContentId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["metadata"].(*bool), args["computed"].(*bool)), true
+	case "Query.revisionSemanticChanges":
+		if e.ComplexityRoot.Query.RevisionSemanticChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Query_revisionSemanticChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RevisionSemanticChanges(childComplexity, args["spaceId"].(string), args["revisionId"].(string), args["limit"].(*int)), true
 	case "Query.samlProvider":
 		if e.ComplexityRoot.Query.SamlProvider == nil {
 			break
@@ -6072,6 +6440,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SearchOrganization(childComplexity, args["organizationId"].(string), args["query"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.searchSite":
+		if e.ComplexityRoot.Query.SearchSite == nil {
+			break
+		}
+
+		args, err := ec.field_Query_searchSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SearchSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SearchSiteContentInput), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.searchSpace":
 		if e.ComplexityRoot.Query.SearchSpace == nil {
 			break
@@ -6116,6 +6495,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteAdaptiveTemplateConditions(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.siteCustomization":
+		if e.ComplexityRoot.Query.SiteCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.sitePublishingAuth":
+		if e.ComplexityRoot.Query.SitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.sitePublishingPreview":
+		if e.ComplexityRoot.Query.SitePublishingPreview == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sitePublishingPreview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SitePublishingPreview(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(*string), args["claims"].(map[string]any)), true
+	case "Query.siteRedirectBySource":
+		if e.ComplexityRoot.Query.SiteRedirectBySource == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteRedirectBySource_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteRedirectBySource(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["source"].(string), args["shareKey"].(*string)), true
+	case "Query.siteRedirects":
+		if e.ComplexityRoot.Query.SiteRedirects == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteRedirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteRedirects(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.siteSectionGroups":
 		if e.ComplexityRoot.Query.SiteSectionGroups == nil {
 			break
@@ -6149,6 +6583,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteShareLinks(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.siteSpaceCustomization":
+		if e.ComplexityRoot.Query.SiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
 	case "Query.siteSpaces":
 		if e.ComplexityRoot.Query.SiteSpaces == nil {
 			break
@@ -6182,6 +6627,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteVisitorAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.siteVisitorSegments":
+		if e.ComplexityRoot.Query.SiteVisitorSegments == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteVisitorSegments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteVisitorSegments(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Query.sites":
 		if e.ComplexityRoot.Query.Sites == nil {
 			break
@@ -6761,6 +7217,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RevisionPage.Variables(childComplexity), true
 
+	case "RevisionSemanticChanges.changes":
+		if e.ComplexityRoot.RevisionSemanticChanges.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionSemanticChanges.Changes(childComplexity), true
+	case "RevisionSemanticChanges.more":
+		if e.ComplexityRoot.RevisionSemanticChanges.More == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionSemanticChanges.More(childComplexity), true
+
 	case "RevisionUrls.app":
 		if e.ComplexityRoot.RevisionUrls.App == nil {
 			break
@@ -7299,6 +7768,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteAds.Submittable(childComplexity), true
 
+	case "SiteEventsAggregation.columns":
+		if e.ComplexityRoot.SiteEventsAggregation.Columns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteEventsAggregation.Columns(childComplexity), true
+
 	case "SiteFeature.customizations":
 		if e.ComplexityRoot.SiteFeature.Customizations == nil {
 			break
@@ -7387,6 +7863,113 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteProxy.Target(childComplexity), true
+
+	case "SitePublishingAuth.backend":
+		if e.ComplexityRoot.SitePublishingAuth.Backend == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.Backend(childComplexity), true
+	case "SitePublishingAuth.fallbackURL":
+		if e.ComplexityRoot.SitePublishingAuth.FallbackURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.FallbackURL(childComplexity), true
+	case "SitePublishingAuth.object":
+		if e.ComplexityRoot.SitePublishingAuth.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.Object(childComplexity), true
+	case "SitePublishingAuth.privateKey":
+		if e.ComplexityRoot.SitePublishingAuth.PrivateKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.PrivateKey(childComplexity), true
+
+	case "SiteRedirect.destination":
+		if e.ComplexityRoot.SiteRedirect.Destination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Destination(childComplexity), true
+	case "SiteRedirect.id":
+		if e.ComplexityRoot.SiteRedirect.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.ID(childComplexity), true
+	case "SiteRedirect.object":
+		if e.ComplexityRoot.SiteRedirect.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Object(childComplexity), true
+	case "SiteRedirect.source":
+		if e.ComplexityRoot.SiteRedirect.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Source(childComplexity), true
+
+	case "SiteRedirectDestination.kind":
+		if e.ComplexityRoot.SiteRedirectDestination.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.Kind(childComplexity), true
+	case "SiteRedirectDestination.pageId":
+		if e.ComplexityRoot.SiteRedirectDestination.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.PageID(childComplexity), true
+	case "SiteRedirectDestination.siteSectionId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSectionID(childComplexity), true
+	case "SiteRedirectDestination.siteSpaceId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID(childComplexity), true
+
+	case "SiteRedirectList.count":
+		if e.ComplexityRoot.SiteRedirectList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectList.Count(childComplexity), true
+	case "SiteRedirectList.items":
+		if e.ComplexityRoot.SiteRedirectList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectList.Items(childComplexity), true
+	case "SiteRedirectList.next":
+		if e.ComplexityRoot.SiteRedirectList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectList.Next(childComplexity), true
+
+	case "SiteRedirectLookup.redirect":
+		if e.ComplexityRoot.SiteRedirectLookup.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectLookup.Redirect(childComplexity), true
+	case "SiteRedirectLookup.target":
+		if e.ComplexityRoot.SiteRedirectLookup.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectLookup.Target(childComplexity), true
 
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
@@ -7706,6 +8289,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteVisitorAuth.Secret(childComplexity), true
+
+	case "SiteVisitorSegment.claims":
+		if e.ComplexityRoot.SiteVisitorSegment.Claims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Claims(childComplexity), true
+	case "SiteVisitorSegment.events":
+		if e.ComplexityRoot.SiteVisitorSegment.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Events(childComplexity), true
+	case "SiteVisitorSegment.sessions":
+		if e.ComplexityRoot.SiteVisitorSegment.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Sessions(childComplexity), true
+	case "SiteVisitorSegment.title":
+		if e.ComplexityRoot.SiteVisitorSegment.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Title(childComplexity), true
+	case "SiteVisitorSegment.visitors":
+		if e.ComplexityRoot.SiteVisitorSegment.Visitors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Visitors(childComplexity), true
+
+	case "SiteVisitorSegmentList.count":
+		if e.ComplexityRoot.SiteVisitorSegmentList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegmentList.Count(childComplexity), true
+	case "SiteVisitorSegmentList.items":
+		if e.ComplexityRoot.SiteVisitorSegmentList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegmentList.Items(childComplexity), true
+	case "SiteVisitorSegmentList.next":
+		if e.ComplexityRoot.SiteVisitorSegmentList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegmentList.Next(childComplexity), true
 
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
@@ -8598,6 +9231,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputAddSpaceToSiteInput,
 		ec.unmarshalInputApplyTemplateInput,
 		ec.unmarshalInputCommentBodyInput,
+		ec.unmarshalInputComputeContentInput,
 		ec.unmarshalInputContentGrantInput,
 		ec.unmarshalInputContentPointerInput,
 		ec.unmarshalInputContentPositionInput,
@@ -8632,9 +9266,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputResolvePublishedContentByUrlInput,
+		ec.unmarshalInputSearchSiteContentInput,
 		ec.unmarshalInputSetIntegrationDevelopmentModeInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSiteIconInput,
+		ec.unmarshalInputSiteRedirectDestinationInput,
+		ec.unmarshalInputSiteRedirectInput,
+		ec.unmarshalInputSiteSearchScopeInput,
 		ec.unmarshalInputSiteSectionPointerInput,
 		ec.unmarshalInputSiteSectionPositionInput,
 		ec.unmarshalInputSiteSpacePointerInput,
@@ -8662,6 +9300,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateShareLinkInput,
 		ec.unmarshalInputUpdateSiteAdaptiveSchemaInput,
 		ec.unmarshalInputUpdateSiteInput,
+		ec.unmarshalInputUpdateSitePublishingAuthInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteSpaceInput,
@@ -9300,6 +9939,31 @@ extend type Mutation {
   deleteCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!): DeleteResult!
 }
 `, BuiltIn: false},
+	{Name: "../computed.graphqls", Input: `"""
+A computed content source (builtin:openapi: {type, dependencies: {spec:
+{ref: {kind: openapi, spec}}}, props}) and the seed of the ids.
+"""
+input ComputeContentInput {
+  source: JSONObject!
+  seed: String!
+}
+
+type ComputedRevision {
+  pages: [RevisionPage!]!
+  files: [JSONObject!]!
+  reusableContents: [JSONObject!]!
+}
+
+extend type Query {
+  """
+  The document a computed source gives (READ on the space): builtin:openapi
+  renders the spec's latest version (props.doc models: with its models).
+  """
+  computedDocument(spaceId: ID!, input: ComputeContentInput!): JSON!
+  "The pages a computed source gives (READ on the space): builtin:openapi gives one page of the spec's latest version."
+  computedRevision(spaceId: ID!, input: ComputeContentInput!): ComputedRevision!
+}
+`, BuiltIn: false},
 	{Name: "../content.graphqls", Input: `# Shared types of the content tree (collections and spaces) and the grants
 # that give teams and members a role on content.
 
@@ -9412,6 +10076,39 @@ extend type Mutation {
   grantContentRole(input: ContentGrantInput!): ContentGrant!
   "Take a team's or a member's grant away (needs ADMIN on the target)."
   revokeContentRole(input: ContentGrantInput!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../embeds.graphqls", Input: `"What a URL shows embedded: type link (title, site, icon), or rich with the html of the page's oEmbed."
+type Embed {
+  type: String!
+  title: String!
+  site: String!
+  icon: String
+  html: String
+}
+
+"What a URL of the service names: a collection, or a space with the page the URL points at."
+type ContentURLLookup {
+  collection: Collection
+  space: Space
+  page: RevisionPage
+}
+
+extend type Query {
+  """
+  The embed of a URL: its oEmbed (rich) or OpenGraph/HTML title (link),
+  fetched through the server's fetch guard; a plain link when nothing is
+  found.
+  """
+  embedByUrl(url: String!): Embed!
+  "embedByUrl for a block of a space (read on the space; a site's apiToken for its spaces)."
+  embedByUrlInSpace(spaceId: ID!, url: String!): Embed!
+  """
+  What a URL of the service names: an app URL (/s/<space>, /c/<collection>,
+  /app/spaces/<space>/<page path>) or a published URL, read with the
+  caller's own access.
+  """
+  contentByUrl(url: String!): ContentURLLookup!
 }
 `, BuiltIn: false},
 	{Name: "../installations.graphqls", Input: `"""
@@ -10845,6 +11542,51 @@ extend type Query {
   resolvePublishedContentByUrl(input: ResolvePublishedContentByUrlInput!): PublishedSiteContentLookup!
   "The document of a page in a revision (REST GET .../revisions/{revisionId}/page/{pageId}/document)."
   pageDocumentInRevision(spaceId: ID!, revisionId: ID!, pageId: ID!, evaluated: Boolean): JSON!
+  """
+  renderIntegrationUI with the request as a JSON object {componentId, props,
+  context, state?, action?} (REST POST /v1/integrations/{name}/render).
+  """
+  renderIntegrationUIWithPost(integrationName: String!, request: JSONObject!): RenderResult!
+}
+`, BuiltIn: false},
+	{Name: "../publishingauth.graphqls", Input: `"""
+A site's authenticated access settings (the published interface's
+SitePublishingAuth): privateKey signs visitor tokens (HS256); backend is
+custom (docsapi has no authenticated-access integrations); a visitor whose
+token is missing or refused is sent to fallbackURL when URL resolution asks
+for redirects.
+"""
+type SitePublishingAuth {
+  "Always ` + "`" + `publishing-auth` + "`" + `."
+  object: String!
+  backend: String!
+  privateKey: String!
+  fallbackURL: String
+}
+
+"backend: custom. fallbackURL: an absolute http(s) URL, null removes it, omitted keeps it."
+input UpdateSitePublishingAuthInput {
+  backend: String
+  fallbackURL: String
+}
+
+extend type Query {
+  "A site's authenticated access settings (ADMIN)."
+  sitePublishingAuth(organizationId: ID!, siteId: ID!): SitePublishingAuth!
+  """
+  A URL previewing a site space (default: the site's default) as a visitor
+  with claims (a JSON object): the site space's URL on the service, with a
+  visitor token signed with the site's key (jwt_token) when claims are given
+  or the site needs one (CREATE).
+  """
+  sitePublishingPreview(organizationId: ID!, siteId: ID!, siteSpaceId: String, claims: JSONObject): String!
+}
+
+extend type Mutation {
+  "Change a site's authenticated access settings (ADMIN)."
+  updateSitePublishingAuth(organizationId: ID!, siteId: ID!, input: UpdateSitePublishingAuthInput!): SitePublishingAuth!
+  "Replace the key visitor tokens are signed with (ADMIN): tokens signed with the old key stop working."
+  regenerateSitePublishingAuth(organizationId: ID!, siteId: ID!): SitePublishingAuth!
 }
 `, BuiltIn: false},
 	{Name: "../reusablecontents.graphqls", Input: `extend type Query {
@@ -11050,6 +11792,20 @@ extend type Query {
   searchOrganization(organizationId: ID!, query: String!, page: String, limit: Int): SearchSpaceList!
 }
 `, BuiltIn: false},
+	{Name: "../semanticchanges.graphqls", Input: `"What changed between two revisions: page_created, page_edited, page_deleted, page_moved, file_created, file_edited, file_deleted objects."
+type RevisionSemanticChanges {
+  changes: [JSONObject!]!
+  "How many changes were left out past the limit."
+  more: Int
+}
+
+extend type Query {
+  "What a revision changed from its first parent (READ on the space); limit default 10."
+  revisionSemanticChanges(spaceId: ID!, revisionId: ID!, limit: Int): RevisionSemanticChanges!
+  "What a change request changed from its base (READ on the space); limit default 10."
+  changeRequestChanges(spaceId: ID!, changeRequestId: ID!, limit: Int): RevisionSemanticChanges!
+}
+`, BuiltIn: false},
 	{Name: "../sharelinks.graphqls", Input: `"A secret link to a share-link site."
 type ShareLink {
   "Always ` + "`" + `share-link` + "`" + `."
@@ -11117,6 +11873,131 @@ extend type Mutation {
   updateSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!, input: UpdateShareLinkInput!): ShareLink!
   "Delete a share link (ADMIN): its key stops working."
   deleteSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../sitecustomization.graphqls", Input: `extend type Query {
+  "A site's SiteCustomizationSettings: stored ones, else the defaults (READ)."
+  siteCustomization(organizationId: ID!, siteId: ID!): JSONObject!
+  "A site space's settings: the site's with the site space's overrides (READ)."
+  siteSpaceCustomization(organizationId: ID!, siteId: ID!, siteSpaceId: ID!): JSONObject!
+}
+
+extend type Mutation {
+  """
+  Replace a site's SiteCustomizationSettings (CREATE): the published
+  interface's keys, the required ones present, objects where objects go.
+  """
+  updateSiteCustomization(organizationId: ID!, siteId: ID!, settings: JSONObject!): JSONObject!
+  """
+  Override settings for a site space (CREATE): objects merge into the
+  override, null removes one. Answers the site space's merged settings.
+  """
+  overrideSiteSpaceCustomization(organizationId: ID!, siteId: ID!, siteSpaceId: ID!, overrides: JSONObject!): JSONObject!
+  "Remove a site space's overrides (CREATE)."
+  deleteSiteSpaceCustomization(organizationId: ID!, siteId: ID!, siteSpaceId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../siteinsights.graphqls", Input: `"aggregateSiteEvents' answer: one {column, values} object per selected column, rows in the same order."
+type SiteEventsAggregation {
+  columns: [JSONObject!]!
+}
+
+"The visitors sharing the same claims, with their tracked events, visitors and sessions."
+type SiteVisitorSegment {
+  title: String!
+  claims: JSONObject!
+  events: Int!
+  visitors: Int!
+  sessions: Int!
+}
+
+type SiteVisitorSegmentList {
+  next: Next
+  count: Int!
+  items: [SiteVisitorSegment!]!
+}
+
+extend type Query {
+  """
+  Aggregate a site's tracked events (READ): query is the published
+  interface's SiteInsightsQueryEventsAggregation (range required; columns
+  datetime, url, eventType, siteSection, siteSpace, siteShareKey, page and
+  the counts eventsCount, sessionsCount, visitorsCount).
+  """
+  aggregateSiteEvents(organizationId: ID!, siteId: ID!, query: JSONObject!): SiteEventsAggregation!
+  "The site's visitors grouped by their claims over the last year, most events first (READ)."
+  siteVisitorSegments(organizationId: ID!, siteId: ID!): SiteVisitorSegmentList!
+}
+
+extend type Mutation {
+  """
+  Store 1 to 100 events of a published site's readers (the published
+  interface's SiteInsightsEvent): anyone who reads the site, its apiToken
+  included.
+  """
+  trackSiteEvents(organizationId: ID!, siteId: ID!, events: [JSONObject!]!): Boolean!
+}
+`, BuiltIn: false},
+	{Name: "../siteredirects.graphqls", Input: `"A path of a site (its source) sent to a section, a site space or a page."
+type SiteRedirect {
+  "Always ` + "`" + `site-redirect` + "`" + `."
+  object: String!
+  id: ID!
+  "A path from the site's root: /a/b (at most 512 characters)."
+  source: String!
+  destination: SiteRedirectDestination!
+}
+
+"kind site-section (siteSectionId), site-space (siteSpaceId) or site-page (siteSpaceId and pageId)."
+type SiteRedirectDestination {
+  kind: String!
+  siteSectionId: String
+  siteSpaceId: String
+  pageId: String
+}
+
+input SiteRedirectDestinationInput {
+  kind: String
+  siteSectionId: String
+  siteSpaceId: String
+  pageId: String
+}
+
+"Both fields to create; at least one to update."
+input SiteRedirectInput {
+  source: String
+  destination: SiteRedirectDestinationInput
+}
+
+type SiteRedirectList {
+  next: Next
+  count: Int!
+  items: [SiteRedirect!]!
+}
+
+type SiteRedirectLookup {
+  redirect: SiteRedirect!
+  "The published URL the redirect leads to."
+  target: String!
+}
+
+extend type Query {
+  "Redirects of a site, oldest first (READ)."
+  siteRedirects(organizationId: ID!, siteId: ID!, page: String, limit: Int): SiteRedirectList!
+  """
+  The redirect of a source path and its published URL: READ in the
+  organization, or the site's audience (a share key, the site's apiToken).
+  """
+  siteRedirectBySource(organizationId: ID!, siteId: ID!, source: String!, shareKey: String): SiteRedirectLookup!
+}
+
+extend type Mutation {
+  "Redirect a path of a site (CREATE); 409 when the source is taken."
+  createSiteRedirect(organizationId: ID!, siteId: ID!, input: SiteRedirectInput!): SiteRedirect!
+  "Change a redirect's source or destination (CREATE)."
+  updateSiteRedirect(organizationId: ID!, siteId: ID!, siteRedirectId: ID!, input: SiteRedirectInput!): SiteRedirect!
+  "Delete a redirect (CREATE)."
+  deleteSiteRedirect(organizationId: ID!, siteId: ID!, siteRedirectId: ID!): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../sites.graphqls", Input: `"A site's plan. Every feature works on every type (docsapi has no billing); features list what each plan includes."
@@ -11447,6 +12328,35 @@ extend type Mutation {
   updateSiteAdaptiveSchema(organizationId: ID!, siteId: ID!, input: UpdateSiteAdaptiveSchemaInput!): SiteAdaptiveSchema!
   "Replace the visitor token signing key (ADMIN): tokens signed with the old one stop working."
   rotateSiteVisitorKey(organizationId: ID!, siteId: ID!): SiteVisitorAuth!
+}
+`, BuiltIn: false},
+	{Name: "../sitesearch.graphqls", Input: `"mode default (each section's default site space, plus includedSiteSpaces), specific (siteSpaceIds) or all."
+input SiteSearchScopeInput {
+  mode: String!
+  includedSiteSpaces: [String!]
+  siteSpaceIds: [String!]
+}
+
+"""
+query: 1 to 512 characters. scope (default: mode default), or the deprecated
+mode (specific with siteSpaceIds, current with siteSpaceId, all).
+"""
+input SearchSiteContentInput {
+  query: String!
+  scope: SiteSearchScopeInput
+  mode: String
+  siteSpaceIds: [String!]
+  siteSpaceId: String
+}
+
+extend type Query {
+  """
+  Full-text search of a site's published content (a page matches as in
+  searchSpace): the site spaces its visitor sees (the site's apiToken: its
+  visitor's claims; members with READ: every site space), ranked by their
+  best page.
+  """
+  searchSite(organizationId: ID!, siteId: ID!, input: SearchSiteContentInput!, page: String, limit: Int): SearchSpaceList!
 }
 `, BuiltIn: false},
 	{Name: "../sitestructure.graphqls", Input: `"A space in a site: at the root of a site without sections, or a variant of a section."
@@ -12913,6 +13823,18 @@ func (ec *executionContext) childFields_CommentersList(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type CommentersList", field.Name)
 }
 
+func (ec *executionContext) childFields_ComputedRevision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "pages":
+		return ec.fieldContext_ComputedRevision_pages(ctx, field)
+	case "files":
+		return ec.fieldContext_ComputedRevision_files(ctx, field)
+	case "reusableContents":
+		return ec.fieldContext_ComputedRevision_reusableContents(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ComputedRevision", field.Name)
+}
+
 func (ec *executionContext) childFields_ContentChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revision":
@@ -13035,12 +13957,40 @@ func (ec *executionContext) childFields_ContentTemplate(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type ContentTemplate", field.Name)
 }
 
+func (ec *executionContext) childFields_ContentURLLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "collection":
+		return ec.fieldContext_ContentURLLookup_collection(ctx, field)
+	case "space":
+		return ec.fieldContext_ContentURLLookup_space(ctx, field)
+	case "page":
+		return ec.fieldContext_ContentURLLookup_page(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentURLLookup", field.Name)
+}
+
 func (ec *executionContext) childFields_DeleteResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "deleted":
 		return ec.fieldContext_DeleteResult_deleted(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteResult", field.Name)
+}
+
+func (ec *executionContext) childFields_Embed(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Embed_type(ctx, field)
+	case "title":
+		return ec.fieldContext_Embed_title(ctx, field)
+	case "site":
+		return ec.fieldContext_Embed_site(ctx, field)
+	case "icon":
+		return ec.fieldContext_Embed_icon(ctx, field)
+	case "html":
+		return ec.fieldContext_Embed_html(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Embed", field.Name)
 }
 
 func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14137,6 +15087,16 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
 }
 
+func (ec *executionContext) childFields_RevisionSemanticChanges(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "changes":
+		return ec.fieldContext_RevisionSemanticChanges_changes(ctx, field)
+	case "more":
+		return ec.fieldContext_RevisionSemanticChanges_more(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionSemanticChanges", field.Name)
+}
+
 func (ec *executionContext) childFields_RevisionUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "app":
@@ -14441,6 +15401,14 @@ func (ec *executionContext) childFields_SiteAds(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type SiteAds", field.Name)
 }
 
+func (ec *executionContext) childFields_SiteEventsAggregation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "columns":
+		return ec.fieldContext_SiteEventsAggregation_columns(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteEventsAggregation", field.Name)
+}
+
 func (ec *executionContext) childFields_SiteFeature(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -14497,6 +15465,70 @@ func (ec *executionContext) childFields_SiteProxy(ctx context.Context, field gra
 		return ec.fieldContext_SiteProxy_target(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteProxy", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SitePublishingAuth_object(ctx, field)
+	case "backend":
+		return ec.fieldContext_SitePublishingAuth_backend(ctx, field)
+	case "privateKey":
+		return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+	case "fallbackURL":
+		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SiteRedirect_object(ctx, field)
+	case "id":
+		return ec.fieldContext_SiteRedirect_id(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirect_source(ctx, field)
+	case "destination":
+		return ec.fieldContext_SiteRedirect_destination(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectDestination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectDestination", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SiteRedirectList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SiteRedirectList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SiteRedirectList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectList", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "redirect":
+		return ec.fieldContext_SiteRedirectLookup_redirect(ctx, field)
+	case "target":
+		return ec.fieldContext_SiteRedirectLookup_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectLookup", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14677,6 +15709,34 @@ func (ec *executionContext) childFields_SiteVisitorAuth(ctx context.Context, fie
 		return ec.fieldContext_SiteVisitorAuth_rotatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorAuth", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteVisitorSegment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_SiteVisitorSegment_title(ctx, field)
+	case "claims":
+		return ec.fieldContext_SiteVisitorSegment_claims(ctx, field)
+	case "events":
+		return ec.fieldContext_SiteVisitorSegment_events(ctx, field)
+	case "visitors":
+		return ec.fieldContext_SiteVisitorSegment_visitors(ctx, field)
+	case "sessions":
+		return ec.fieldContext_SiteVisitorSegment_sessions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorSegment", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteVisitorSegmentList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_SiteVisitorSegmentList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_SiteVisitorSegmentList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_SiteVisitorSegmentList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorSegmentList", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -84,8 +84,10 @@ func (u *User) AppendJSON(b []byte) []byte {
 	b = appendString(b, u.ID)
 	b = append(b, `,"displayName":`...)
 	b = appendString(b, u.DisplayName)
-	b = append(b, `,"email":`...)
-	b = appendString(b, u.Email)
+	if u.Email != "" { // as encoding/json's omitempty
+		b = append(b, `,"email":`...)
+		b = appendString(b, u.Email)
+	}
 	if u.PhotoURL != nil {
 		b = append(b, `,"photoURL":`...)
 		b = appendString(b, *u.PhotoURL)

@@ -4,7 +4,7 @@ type User struct {
 	Object      string   `json:"object"`
 	ID          string   `json:"id"`
 	DisplayName string   `json:"displayName"`
-	Email       string   `json:"email"`
+	Email       string   `json:"email,omitempty"` // empty only for a site's readers (graph.User)
 	PhotoURL    *string  `json:"photoURL,omitempty"`
 	Urls        UserURLs `json:"urls"`
 }

@@ -281,6 +281,9 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   await spaces.listChangeRequestFileBacklinks(space.id, cr.id, crFile.id);
   await spaces.listPageLinksInChangeRequest(space.id, cr.id, release.id);
   await spaces.listChangeRequestPageBacklinks(space.id, cr.id, crTour.id);
+  await spaces.getChangeRequestChanges(space.id, cr.id, { limit: 50 });
+  const importedRevision = (await c.spaces.getCurrentRevision(space.id)).data;
+  await spaces.getRevisionSemanticChanges(space.id, importedRevision.id, { limit: 50 });
 
   // Comments in the change request.
   const crComment = (await spaces.postCommentInChangeRequest(space.id, cr.id, { body: { markdown: 'Mention the FAQ?' }, page: release.id })).data;
@@ -392,6 +395,35 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   const readerRevision = (await renderer.spaces.getCurrentRevision(lookup.space)).data;
   const quickStart = (await renderer.spaces.getPageInRevisionByPath(lookup.space, readerRevision.id, encodeURIComponent(lookup.pathname))).data;
   await renderer.spaces.getPageDocumentInRevisionById(lookup.space, readerRevision.id, quickStart.id, { evaluated: true });
+  await renderer.orgs.searchSiteContent(org, flatSite.id, { query: 'install', scope: { mode: 'all' } });
+  await orgs.searchSiteContent(org, flatSite.id, { query: 'install' });
+  const apiSiteSpace = (await c.orgs.listSiteSpaces(org, flatSite.id)).data.items.find((ss) => ss.space.id === api);
+  const redirect = (await orgs.createSiteRedirect(org, flatSite.id, {
+    source: '/old/start', destination: { kind: 'site-page', siteSpaceId: apiSiteSpace.id, pageId: quickStart.id },
+  })).data;
+  await orgs.listSiteRedirects(org, flatSite.id);
+  await orgs.updateSiteRedirectById(org, flatSite.id, redirect.id, { destination: { kind: 'site-space', siteSpaceId: apiSiteSpace.id } });
+  await renderer.orgs.getSiteRedirectBySource(org, flatSite.id, { source: '/old/start' });
+  await orgs.deleteSiteRedirectById(org, flatSite.id, redirect.id);
+  const session = { visitorId: 'v1', sessionId: 's1', cookies: {}, userAgent: 'contract', language: 'en', referrer: null };
+  const location = { url: `${flatURL}/quick-start`, siteSection: null, siteSpace: apiSiteSpace.id, siteShareKey: null, space: api, revision: readerRevision.id, page: quickStart.id };
+  await renderer.orgs.trackEventsInSiteById(org, flatSite.id, { events: [{ type: 'page_view', session, location }] });
+  await orgs.aggregateSiteEvents(org, flatSite.id, { range: 'last7Days', groupBy: [{ column: 'eventType' }], select: [{ column: 'eventType' }, { column: 'eventsCount' }] });
+  await orgs.listSiteVisitorSegments(org, flatSite.id);
+  await renderer.spaces.getEmbedByUrlInSpace(lookup.space, { url: `${origin}/site/` });
+  await c.urls.getEmbedByUrl({ url: `${origin}/missing` });
+  await c.urls.getContentByUrl({ url: `${flatURL}/quick-start` });
+  await c.urls.getContentByUrl({ url: (await c.spaces.getSpaceById(api)).data.urls.app });
+  await orgs.getSitePublishingAuthById(org, flatSite.id);
+  await orgs.updateSitePublishingAuthById(org, flatSite.id, { backend: 'custom', fallbackURL: 'https://login.example.com/' });
+  await orgs.regenerateSitePublishingAuthById(org, flatSite.id);
+  await orgs.getSitePublishingPreviewById(org, flatSite.id, { siteSpace: apiSiteSpace.id });
+  const customization = (await orgs.getSiteCustomizationById(org, flatSite.id)).data;
+  await orgs.updateSiteCustomizationById(org, flatSite.id, { ...customization, title: 'Flat Handbook' });
+  await orgs.overrideSiteSpaceCustomizationById(org, flatSite.id, apiSiteSpace.id, { title: 'API', styling: { theme: 'muted' } });
+  await orgs.getSiteSpaceCustomizationById(org, flatSite.id, apiSiteSpace.id);
+  await orgs.getPublishedContentSite(org, flatSite.id);
+  await orgs.deleteSiteSpaceCustomizationById(org, flatSite.id, apiSiteSpace.id);
   const spare = (await orgs.createSite(org, { title: 'Spare' })).data;
   await orgs.deleteSiteById(org, spare.id);
 
@@ -399,6 +431,9 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   await orgs.createOpenApiSpec(org, { slug: 'pets', source: { text: PETS } });
   await until(async () => (await orgs.getOpenApiSpecBySlug(org, 'pets')).data, (d) => d.processingState === 'complete');
   await orgs.listOpenApiSpecs(org);
+  const petsSource = (props) => ({ type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } }, props });
+  await spaces.getComputedDocument(space.id, { seed: 'contract', source: petsSource({ doc: 'models' }) });
+  await spaces.getComputedRevision(space.id, { seed: 'contract', source: petsSource({ models: true }) });
   await orgs.createOrUpdateOpenApiSpecBySlug(org, 'events', { source: { url: `${origin}/pets.json` } });
   await orgs.createOrUpdateOpenApiSpecBySlug(org, 'events', { source: { text: 'openapi: [' } });
   await until(async () => (await orgs.getOpenApiSpecBySlug(org, 'events')).data, (d) => d.processingState === 'complete' && d.lastProcessErrorCode);
@@ -454,6 +489,9 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
     componentId: 'panel', props: { title: 'Hi' }, context: { type: 'configuration_account', theme: 'light', organizationId: org },
   }));
   await integrations.renderIntegrationUiWithGet(name, { request });
+  await integrations.renderIntegrationUiWithPost(name, {
+    componentId: 'panel', props: { title: 'Hi' }, context: { type: 'configuration_account', theme: 'light', organizationId: org },
+  });
   const events = await until(async () => (await integrations.listIntegrationEvents(name)).data, (d) => d.items.length > 0);
   await integrations.getIntegrationEvent(name, events.items[0].id);
   // Deleting the site uninstalls the integration from it, with an event
