@@ -84,7 +84,10 @@ func (r *Resolver) withComputedBody(ctx context.Context, orgID string, m *model.
 		return err
 	}
 	if format != nil && *format == "document" {
-		m.Document = markdown.ToDocument(md, refResolver(files))
+		// From markdown's cache, like a document page's: the rendered
+		// Markdown is itself cached per spec version, so a read after the
+		// first builds nothing.
+		m.Document = markdown.DocumentJSON(md, filesKey(files), refResolver(files))
 		return nil
 	}
 	m.Markdown = &md
