@@ -619,6 +619,7 @@ type ComplexityRoot struct {
 		InstallIntegration                 func(childComplexity int, integrationName string, input model.InstallIntegrationInput) int
 		InstallIntegrationOnSite           func(childComplexity int, integrationName string, installationID string, siteID string) int
 		InstallIntegrationOnSpace          func(childComplexity int, integrationName string, installationID string, spaceID string) int
+		InviteToContent                    func(childComplexity int, space *string, collection *string, input model.InviteUsersAndTeamsInput) int
 		InviteUsers                        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
 		MergeChangeRequest                 func(childComplexity int, spaceID string, changeRequestID string) int
 		MoveCollection                     func(childComplexity int, collectionID string, input model.MoveContentInput) int
@@ -634,6 +635,7 @@ type ComplexityRoot struct {
 		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
 		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
+		RemoveContentPermission            func(childComplexity int, space *string, collection *string, user *string, team *string) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
 		RemoveSectionFromGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) int
 		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
@@ -662,6 +664,7 @@ type ComplexityRoot struct {
 		UpdateCollection                   func(childComplexity int, collectionID string, input model.UpdateCollectionInput) int
 		UpdateComment                      func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) int
 		UpdateCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, input model.UpdateCommentInput) int
+		UpdateContentPermission            func(childComplexity int, space *string, collection *string, user *string, team *string, input model.UpdateContentPermissionInput) int
 		UpdateIntegrationInstallation      func(childComplexity int, integrationName string, installationID string, input model.UpdateInstallationInput) int
 		UpdateIntegrationSiteInstallation  func(childComplexity int, integrationName string, installationID string, siteID string, input model.UpdateTargetInstallationInput) int
 		UpdateIntegrationSpaceInstallation func(childComplexity int, integrationName string, installationID string, spaceID string, input model.UpdateTargetInstallationInput) int
@@ -857,6 +860,12 @@ type ComplexityRoot struct {
 		App func(childComplexity int) int
 	}
 
+	PermissionOrigin struct {
+		Organization func(childComplexity int) int
+		Space        func(childComplexity int) int
+		Type         func(childComplexity int) int
+	}
+
 	PingResult struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
@@ -890,7 +899,10 @@ type ComplexityRoot struct {
 		Commenters                     func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
 		Comments                       func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
 		ContentGrants                  func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		ContentPermissionsAggregate    func(childComplexity int, space *string, collection *string, role *model.Role, page *string, limit *int) int
+		ContentTeamPermissions         func(childComplexity int, space *string, collection *string, page *string, limit *int) int
 		ContentTemplates               func(childComplexity int) int
+		ContentUserPermissions         func(childComplexity int, space *string, collection *string, page *string, limit *int) int
 		InstallationSite               func(childComplexity int, integrationName string, installationID string, siteID string) int
 		InstallationSites              func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
 		InstallationSpace              func(childComplexity int, integrationName string, installationID string, spaceID string) int
@@ -929,6 +941,7 @@ type ComplexityRoot struct {
 		Site                           func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveSchema             func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveTemplateConditions func(childComplexity int, organizationID string, siteID string) int
+		SitePermissionsAggregate       func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
 		SiteSectionGroups              func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
 		SiteSections                   func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int) int
 		SiteShareLinks                 func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
@@ -1376,6 +1389,17 @@ type ComplexityRoot struct {
 		Title       func(childComplexity int) int
 	}
 
+	TeamContentPermission struct {
+		Permission func(childComplexity int) int
+		Team       func(childComplexity int) int
+	}
+
+	TeamContentPermissionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
 	TeamList struct {
 		Count func(childComplexity int) int
 		Items func(childComplexity int) int
@@ -1472,6 +1496,29 @@ type ComplexityRoot struct {
 		Object      func(childComplexity int) int
 		PhotoURL    func(childComplexity int) int
 		Urls        func(childComplexity int) int
+	}
+
+	UserContentPermission struct {
+		Permission func(childComplexity int) int
+		User       func(childComplexity int) int
+	}
+
+	UserContentPermissionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	UserSitePermission struct {
+		Origin     func(childComplexity int) int
+		Permission func(childComplexity int) int
+		User       func(childComplexity int) int
+	}
+
+	UserSitePermissionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
 	}
 
 	UserURLs struct {
@@ -3991,6 +4038,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InstallIntegrationOnSpace(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["spaceId"].(string)), true
+	case "Mutation.inviteToContent":
+		if e.ComplexityRoot.Mutation.InviteToContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_inviteToContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InviteToContent(childComplexity, args["space"].(*string), args["collection"].(*string), args["input"].(model.InviteUsersAndTeamsInput)), true
 	case "Mutation.inviteUsers":
 		if e.ComplexityRoot.Mutation.InviteUsers == nil {
 			break
@@ -4156,6 +4214,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PutOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string), args["input"].(model.PutOpenAPISpecInput)), true
+	case "Mutation.removeContentPermission":
+		if e.ComplexityRoot.Mutation.RemoveContentPermission == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeContentPermission_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveContentPermission(childComplexity, args["space"].(*string), args["collection"].(*string), args["user"].(*string), args["team"].(*string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -4459,6 +4528,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["commentReplyId"].(string), args["input"].(model.UpdateCommentInput)), true
+	case "Mutation.updateContentPermission":
+		if e.ComplexityRoot.Mutation.UpdateContentPermission == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateContentPermission_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateContentPermission(childComplexity, args["space"].(*string), args["collection"].(*string), args["user"].(*string), args["team"].(*string), args["input"].(model.UpdateContentPermissionInput)), true
 	case "Mutation.updateIntegrationInstallation":
 		if e.ComplexityRoot.Mutation.UpdateIntegrationInstallation == nil {
 			break
@@ -5315,6 +5395,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageUrls.App(childComplexity), true
 
+	case "PermissionOrigin.organization":
+		if e.ComplexityRoot.PermissionOrigin.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionOrigin.Organization(childComplexity), true
+	case "PermissionOrigin.space":
+		if e.ComplexityRoot.PermissionOrigin.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionOrigin.Space(childComplexity), true
+	case "PermissionOrigin.type":
+		if e.ComplexityRoot.PermissionOrigin.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionOrigin.Type(childComplexity), true
+
 	case "PingResult.serviceVisitorClaims":
 		if e.ComplexityRoot.PingResult.ServiceVisitorClaims == nil {
 			break
@@ -5526,12 +5625,45 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ContentGrants(childComplexity, args["space"].(*string), args["collection"].(*string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.contentPermissionsAggregate":
+		if e.ComplexityRoot.Query.ContentPermissionsAggregate == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentPermissionsAggregate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentPermissionsAggregate(childComplexity, args["space"].(*string), args["collection"].(*string), args["role"].(*model.Role), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.contentTeamPermissions":
+		if e.ComplexityRoot.Query.ContentTeamPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentTeamPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentTeamPermissions(childComplexity, args["space"].(*string), args["collection"].(*string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.contentTemplates":
 		if e.ComplexityRoot.Query.ContentTemplates == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Query.ContentTemplates(childComplexity), true
+	case "Query.contentUserPermissions":
+		if e.ComplexityRoot.Query.ContentUserPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentUserPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentUserPermissions(childComplexity, args["space"].(*string), args["collection"].(*string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.installationSite":
 		if e.ComplexityRoot.Query.InstallationSite == nil {
 			break
@@ -5951,6 +6083,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteAdaptiveTemplateConditions(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.sitePermissionsAggregate":
+		if e.ComplexityRoot.Query.SitePermissionsAggregate == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sitePermissionsAggregate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SitePermissionsAggregate(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.siteSectionGroups":
 		if e.ComplexityRoot.Query.SiteSectionGroups == nil {
 			break
@@ -7844,6 +7987,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Team.Title(childComplexity), true
 
+	case "TeamContentPermission.permission":
+		if e.ComplexityRoot.TeamContentPermission.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamContentPermission.Permission(childComplexity), true
+	case "TeamContentPermission.team":
+		if e.ComplexityRoot.TeamContentPermission.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamContentPermission.Team(childComplexity), true
+
+	case "TeamContentPermissionList.count":
+		if e.ComplexityRoot.TeamContentPermissionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamContentPermissionList.Count(childComplexity), true
+	case "TeamContentPermissionList.items":
+		if e.ComplexityRoot.TeamContentPermissionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamContentPermissionList.Items(childComplexity), true
+	case "TeamContentPermissionList.next":
+		if e.ComplexityRoot.TeamContentPermissionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamContentPermissionList.Next(childComplexity), true
+
 	case "TeamList.count":
 		if e.ComplexityRoot.TeamList.Count == nil {
 			break
@@ -8177,6 +8352,76 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.Urls(childComplexity), true
 
+	case "UserContentPermission.permission":
+		if e.ComplexityRoot.UserContentPermission.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContentPermission.Permission(childComplexity), true
+	case "UserContentPermission.user":
+		if e.ComplexityRoot.UserContentPermission.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContentPermission.User(childComplexity), true
+
+	case "UserContentPermissionList.count":
+		if e.ComplexityRoot.UserContentPermissionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContentPermissionList.Count(childComplexity), true
+	case "UserContentPermissionList.items":
+		if e.ComplexityRoot.UserContentPermissionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContentPermissionList.Items(childComplexity), true
+	case "UserContentPermissionList.next":
+		if e.ComplexityRoot.UserContentPermissionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContentPermissionList.Next(childComplexity), true
+
+	case "UserSitePermission.origin":
+		if e.ComplexityRoot.UserSitePermission.Origin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermission.Origin(childComplexity), true
+	case "UserSitePermission.permission":
+		if e.ComplexityRoot.UserSitePermission.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermission.Permission(childComplexity), true
+	case "UserSitePermission.user":
+		if e.ComplexityRoot.UserSitePermission.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermission.User(childComplexity), true
+
+	case "UserSitePermissionList.count":
+		if e.ComplexityRoot.UserSitePermissionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermissionList.Count(childComplexity), true
+	case "UserSitePermissionList.items":
+		if e.ComplexityRoot.UserSitePermissionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermissionList.Items(childComplexity), true
+	case "UserSitePermissionList.next":
+		if e.ComplexityRoot.UserSitePermissionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermissionList.Next(childComplexity), true
+
 	case "UserURLs.location":
 		if e.ComplexityRoot.UserURLs.Location == nil {
 			break
@@ -8434,6 +8679,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInstallIntegrationInput,
 		ec.unmarshalInputIntegrationExternalLinkInput,
+		ec.unmarshalInputInviteUsersAndTeamsInput,
 		ec.unmarshalInputInviteUsersInput,
 		ec.unmarshalInputInviteeInput,
 		ec.unmarshalInputMoveContentInput,
@@ -8465,6 +8711,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateChangeRequestInput,
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateCommentInput,
+		ec.unmarshalInputUpdateContentPermissionInput,
 		ec.unmarshalInputUpdateInstallationInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOpenAPISpecInput,
@@ -10601,6 +10848,108 @@ extend type Mutation {
   deletePage(target: ContentTarget!, pageId: ID!): ContentChange!
   "Upload a file (EDIT, at most 10 MiB); makes a new revision."
   uploadFile(target: ContentTarget!, input: UploadFileInput!): ContentChange!
+}
+`, BuiltIn: false},
+	{Name: "../permissions.graphqls", Input: `# Who has access to a space or a collection, as the published interface
+# manages it (the permissions routes of spaces, collections and sites): the
+# grants made to members and to teams, and everyone who can reach an item.
+# Grants are the ones of grantContentRole: the same rows, the same rules.
+
+"A member's role on a space or a collection."
+type UserContentPermission {
+  permission: Role!
+  user: User!
+}
+
+type UserContentPermissionList {
+  next: Next
+  count: Int!
+  items: [UserContentPermission!]!
+}
+
+"A team's role on a space or a collection."
+type TeamContentPermission {
+  permission: Role!
+  team: Team!
+}
+
+type TeamContentPermissionList {
+  next: Next
+  count: Int!
+  items: [TeamContentPermission!]!
+}
+
+enum PermissionOriginType {
+  SPACE
+  ORGANIZATION
+}
+
+"What gives a permission: {type: ORGANIZATION, organization} or {type: SPACE, space}."
+type PermissionOrigin {
+  type: PermissionOriginType!
+  space: ID
+  organization: ID
+}
+
+"A member's role on a site (null: a guest); sites follow organization roles."
+type UserSitePermission {
+  permission: Role
+  user: User!
+  origin: PermissionOrigin!
+}
+
+type UserSitePermissionList {
+  next: Next
+  count: Int!
+  items: [UserSitePermission!]!
+}
+
+"""
+Give members and teams a role on a space or a collection (at least one of
+users and teams, at most 100 each; every one of them must belong to the
+organization, 404 otherwise). Existing grants take the new role.
+"""
+input InviteUsersAndTeamsInput {
+  "A content role; null (the guest organization role) is refused."
+  role: Role
+  users: [ID!]
+  teams: [ID!]
+}
+
+input UpdateContentPermissionInput {
+  "The new role; null removes the grant."
+  role: Role
+}
+
+extend type Query {
+  """
+  Members granted a role on a space or a collection (exactly one of the two;
+  needs read on it), oldest grant first.
+  """
+  contentUserPermissions(space: ID, collection: ID, page: String, limit: Int): UserContentPermissionList!
+  "Teams granted a role on a space or a collection (needs read on it), oldest grant first."
+  contentTeamPermissions(space: ID, collection: ID, page: String, limit: Int): TeamContentPermissionList!
+  """
+  Every member who can reach a space or a collection, with their effective
+  role (organization role, default levels, grants to them and their teams,
+  visibility), in the members list's order; role keeps only that role.
+  """
+  contentPermissionsAggregate(space: ID, collection: ID, role: Role, page: String, limit: Int): UserContentPermissionList!
+  "Every member who can read a site (READ in the organization and up), with their organization role."
+  sitePermissionsAggregate(organizationId: ID!, siteId: ID!, page: String, limit: Int): UserSitePermissionList!
+}
+
+extend type Mutation {
+  "Grant members and teams a role on a space or a collection (needs ADMIN on it)."
+  inviteToContent(space: ID, collection: ID, input: InviteUsersAndTeamsInput!): Boolean!
+  """
+  Set a member's or a team's role on a space or a collection (exactly one of
+  user and team; needs ADMIN on the target); false when a null role found no
+  grant to remove.
+  """
+  updateContentPermission(space: ID, collection: ID, user: ID, team: ID, input: UpdateContentPermissionInput!): Boolean!
+  "Take a member's or a team's grant away (needs ADMIN on the target)."
+  removeContentPermission(space: ID, collection: ID, user: ID, team: ID): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../reusablecontents.graphqls", Input: `extend type Query {
@@ -13643,6 +13992,18 @@ func (ec *executionContext) childFields_PageUrls(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageUrls", field.Name)
 }
 
+func (ec *executionContext) childFields_PermissionOrigin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_PermissionOrigin_type(ctx, field)
+	case "space":
+		return ec.fieldContext_PermissionOrigin_space(ctx, field)
+	case "organization":
+		return ec.fieldContext_PermissionOrigin_organization(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PermissionOrigin", field.Name)
+}
+
 func (ec *executionContext) childFields_PingResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "serviceVisitorClaims":
@@ -14507,6 +14868,28 @@ func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type Team", field.Name)
 }
 
+func (ec *executionContext) childFields_TeamContentPermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_TeamContentPermission_permission(ctx, field)
+	case "team":
+		return ec.fieldContext_TeamContentPermission_team(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamContentPermission", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamContentPermissionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_TeamContentPermissionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_TeamContentPermissionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_TeamContentPermissionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamContentPermissionList", field.Name)
+}
+
 func (ec *executionContext) childFields_TeamList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "next":
@@ -14701,6 +15084,52 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_urls(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_UserContentPermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_UserContentPermission_permission(ctx, field)
+	case "user":
+		return ec.fieldContext_UserContentPermission_user(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserContentPermission", field.Name)
+}
+
+func (ec *executionContext) childFields_UserContentPermissionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_UserContentPermissionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_UserContentPermissionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_UserContentPermissionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserContentPermissionList", field.Name)
+}
+
+func (ec *executionContext) childFields_UserSitePermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_UserSitePermission_permission(ctx, field)
+	case "user":
+		return ec.fieldContext_UserSitePermission_user(ctx, field)
+	case "origin":
+		return ec.fieldContext_UserSitePermission_origin(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserSitePermission", field.Name)
+}
+
+func (ec *executionContext) childFields_UserSitePermissionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_UserSitePermissionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_UserSitePermissionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_UserSitePermissionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserSitePermissionList", field.Name)
 }
 
 func (ec *executionContext) childFields_UserURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
