@@ -114,9 +114,43 @@ type ComplexityRoot struct {
 		URL func(childComplexity int) int
 	}
 
+	ChangeRequestRequestedReviewer struct {
+		CreatedAt   func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Object      func(childComplexity int) int
+		RequestedBy func(childComplexity int) int
+		Revision    func(childComplexity int) int
+		User        func(childComplexity int) int
+	}
+
+	ChangeRequestRequestedReviewerList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
 	ChangeRequestResult struct {
 		Result   func(childComplexity int) int
 		Revision func(childComplexity int) int
+	}
+
+	ChangeRequestReview struct {
+		Comment     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Object      func(childComplexity int) int
+		RequestedBy func(childComplexity int) int
+		Reviewer    func(childComplexity int) int
+		Revision    func(childComplexity int) int
+		Stale       func(childComplexity int) int
+		Status      func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	ChangeRequestReviewList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
 	}
 
 	ChangeRequestURLs struct {
@@ -637,9 +671,11 @@ type ComplexityRoot struct {
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
 		RemoveContentPermission            func(childComplexity int, space *string, collection *string, user *string, team *string) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
+		RemoveRequestedReviewer            func(childComplexity int, spaceID string, changeRequestID string, userID string) int
 		RemoveSectionFromGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) int
 		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
 		ReplayWebhookDelivery              func(childComplexity int, organizationID string, webhookID string, deliveryID string) int
+		RequestReviewers                   func(childComplexity int, spaceID string, changeRequestID string, input model.RequestReviewersInput) int
 		RestoreSpace                       func(childComplexity int, spaceID string) int
 		RevokeContentRole                  func(childComplexity int, input model.ContentGrantInput) int
 		RevokeCurrentToken                 func(childComplexity int) int
@@ -652,6 +688,7 @@ type ComplexityRoot struct {
 		SetSpaceVariables                  func(childComplexity int, spaceID string, variables map[string]any) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
+		SubmitChangeRequestReview          func(childComplexity int, spaceID string, changeRequestID string, input model.SubmitReviewInput) int
 		TransferCollection                 func(childComplexity int, collectionID string, input model.TransferContentInput) int
 		TransferSpace                      func(childComplexity int, spaceID string, input model.TransferContentInput) int
 		UninstallIntegration               func(childComplexity int, integrationName string, installationID string) int
@@ -884,100 +921,107 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIInformation                 func(childComplexity int) int
-		APITokens                      func(childComplexity int, page *string, limit *int) int
-		AuditLog                       func(childComplexity int, organizationID string, actor *string, action *string, targetType *string, targetID *string, from *string, to *string, page *string, limit *int) int
-		ChangeRequest                  func(childComplexity int, spaceID string, changeRequestID string) int
-		ChangeRequestPDF               func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
-		ChangeRequests                 func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
-		Collection                     func(childComplexity int, collectionID string) int
-		CollectionSpaces               func(childComplexity int, collectionID string, page *string, limit *int) int
-		Collections                    func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
-		Comment                        func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat) int
-		CommentReplies                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat, page *string, limit *int) int
-		CommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) int
-		Commenters                     func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
-		Comments                       func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
-		ContentGrants                  func(childComplexity int, space *string, collection *string, page *string, limit *int) int
-		ContentPermissionsAggregate    func(childComplexity int, space *string, collection *string, role *model.Role, page *string, limit *int) int
-		ContentTeamPermissions         func(childComplexity int, space *string, collection *string, page *string, limit *int) int
-		ContentTemplates               func(childComplexity int) int
-		ContentUserPermissions         func(childComplexity int, space *string, collection *string, page *string, limit *int) int
-		InstallationSite               func(childComplexity int, integrationName string, installationID string, siteID string) int
-		InstallationSites              func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
-		InstallationSpace              func(childComplexity int, integrationName string, installationID string, spaceID string) int
-		InstallationSpaces             func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
-		Integration                    func(childComplexity int, integrationName string) int
-		IntegrationDevelopment         func(childComplexity int, integrationName string) int
-		IntegrationEvent               func(childComplexity int, integrationName string, eventID string) int
-		IntegrationEvents              func(childComplexity int, integrationName string, page *string, limit *int) int
-		IntegrationInstallation        func(childComplexity int, integrationName string, installationID string) int
-		IntegrationInstallations       func(childComplexity int, integrationName string, page *string, limit *int, externalID *string) int
-		IntegrationSiteInstallations   func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
-		IntegrationSpaceInstallations  func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
-		Integrations                   func(childComplexity int, page *string, limit *int, search *string, category *model.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *model.IntegrationScope, target *model.IntegrationTarget) int
-		LinkInvites                    func(childComplexity int, organizationID string, page *string, limit *int) int
-		Member                         func(childComplexity int, organizationID string, userID string) int
-		MemberSpaces                   func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
-		MemberTeams                    func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
-		Members                        func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
-		OpenAPISpec                    func(childComplexity int, organizationID string, slug string) int
-		OpenAPISpecVersion             func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersionContent      func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersionDocument     func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersions            func(childComplexity int, organizationID string, slug string, page *string, limit *int) int
-		OpenAPISpecs                   func(childComplexity int, organizationID string, page *string, limit *int) int
-		Organization                   func(childComplexity int, id string) int
-		OrganizationInstallations      func(childComplexity int, organizationID string, page *string, limit *int, search *string) int
-		Organizations                  func(childComplexity int, page *string, limit *int) int
-		OrganizationsForEmailDomain    func(childComplexity int, emailDomain string) int
-		PublishedContentSite           func(childComplexity int, organizationID string, siteID string, shareKey *string, visitorToken *string) int
-		RenderIntegrationUI            func(childComplexity int, integrationName string, request string) int
-		ReusableContent                func(childComplexity int, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
-		SamlProvider                   func(childComplexity int, organizationID string, samlProviderID string) int
-		SamlProviders                  func(childComplexity int, organizationID string, page *string, limit *int) int
-		SearchOrganization             func(childComplexity int, organizationID string, query string, page *string, limit *int) int
-		SearchSpace                    func(childComplexity int, spaceID string, query string, page *string, limit *int) int
-		Site                           func(childComplexity int, organizationID string, siteID string) int
-		SiteAdaptiveSchema             func(childComplexity int, organizationID string, siteID string) int
-		SiteAdaptiveTemplateConditions func(childComplexity int, organizationID string, siteID string) int
-		SitePermissionsAggregate       func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
-		SiteSectionGroups              func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
-		SiteSections                   func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int) int
-		SiteShareLinks                 func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
-		SiteSpaces                     func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int, defaultArg *bool) int
-		SiteStructure                  func(childComplexity int, organizationID string, siteID string, shareKey *string) int
-		SiteVisitorAuth                func(childComplexity int, organizationID string, siteID string) int
-		Sites                          func(childComplexity int, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) int
-		Space                          func(childComplexity int, spaceID string, shareKey *string) int
-		SpaceContent                   func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
-		SpaceDocument                  func(childComplexity int, spaceID string, documentID string, schema *string) int
-		SpaceFile                      func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
-		SpaceFileBacklinks             func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
-		SpaceFiles                     func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
-		SpaceLinks                     func(childComplexity int, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) int
-		SpacePage                      func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, changeRequestID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
-		SpacePageBacklinks             func(childComplexity int, spaceID string, pageID string, changeRequestID *string, page *string, limit *int) int
-		SpacePages                     func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
-		Spaces                         func(childComplexity int, organizationID string, page *string, limit *int) int
-		SsoProviderLogins              func(childComplexity int, organizationID string) int
-		Team                           func(childComplexity int, organizationID string, teamID string) int
-		TeamMembers                    func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
-		Teams                          func(childComplexity int, organizationID string, page *string, limit *int, owner *string, title *string) int
-		Translation                    func(childComplexity int, organizationID string, translationID string) int
-		Translations                   func(childComplexity int, organizationID string, page *string, limit *int) int
-		User                           func(childComplexity int, id string) int
-		Viewer                         func(childComplexity int) int
-		Webhook                        func(childComplexity int, organizationID string, webhookID string) int
-		WebhookDeliveries              func(childComplexity int, organizationID string, webhookID string, page *string, limit *int) int
-		WebhookEvents                  func(childComplexity int) int
-		Webhooks                       func(childComplexity int, organizationID string, page *string, limit *int) int
+		APIInformation                  func(childComplexity int) int
+		APITokens                       func(childComplexity int, page *string, limit *int) int
+		AuditLog                        func(childComplexity int, organizationID string, actor *string, action *string, targetType *string, targetID *string, from *string, to *string, page *string, limit *int) int
+		ChangeRequest                   func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestContributors       func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestPDF                func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
+		ChangeRequestRequestedReviewers func(childComplexity int, spaceID string, changeRequestID string, page *string, limit *int) int
+		ChangeRequestReviews            func(childComplexity int, spaceID string, changeRequestID string, format *model.PageFormat, page *string, limit *int) int
+		ChangeRequests                  func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
+		Collection                      func(childComplexity int, collectionID string) int
+		CollectionSpaces                func(childComplexity int, collectionID string, page *string, limit *int) int
+		Collections                     func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
+		Comment                         func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat) int
+		CommentReplies                  func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat, page *string, limit *int) int
+		CommentReply                    func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) int
+		Commenters                      func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
+		Comments                        func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
+		ContentGrants                   func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		ContentPermissionsAggregate     func(childComplexity int, space *string, collection *string, role *model.Role, page *string, limit *int) int
+		ContentTeamPermissions          func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		ContentTemplates                func(childComplexity int) int
+		ContentUserPermissions          func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		InstallationSite                func(childComplexity int, integrationName string, installationID string, siteID string) int
+		InstallationSites               func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
+		InstallationSpace               func(childComplexity int, integrationName string, installationID string, spaceID string) int
+		InstallationSpaces              func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
+		Integration                     func(childComplexity int, integrationName string) int
+		IntegrationDevelopment          func(childComplexity int, integrationName string) int
+		IntegrationEvent                func(childComplexity int, integrationName string, eventID string) int
+		IntegrationEvents               func(childComplexity int, integrationName string, page *string, limit *int) int
+		IntegrationInstallation         func(childComplexity int, integrationName string, installationID string) int
+		IntegrationInstallations        func(childComplexity int, integrationName string, page *string, limit *int, externalID *string) int
+		IntegrationSiteInstallations    func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
+		IntegrationSpaceInstallations   func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
+		Integrations                    func(childComplexity int, page *string, limit *int, search *string, category *model.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *model.IntegrationScope, target *model.IntegrationTarget) int
+		LinkInvites                     func(childComplexity int, organizationID string, page *string, limit *int) int
+		Member                          func(childComplexity int, organizationID string, userID string) int
+		MemberSpaces                    func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
+		MemberTeams                     func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
+		Members                         func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
+		OpenAPISpec                     func(childComplexity int, organizationID string, slug string) int
+		OpenAPISpecVersion              func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersionContent       func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersionDocument      func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersions             func(childComplexity int, organizationID string, slug string, page *string, limit *int) int
+		OpenAPISpecs                    func(childComplexity int, organizationID string, page *string, limit *int) int
+		Organization                    func(childComplexity int, id string) int
+		OrganizationInstallations       func(childComplexity int, organizationID string, page *string, limit *int, search *string) int
+		Organizations                   func(childComplexity int, page *string, limit *int) int
+		OrganizationsForEmailDomain     func(childComplexity int, emailDomain string) int
+		PublishedContentSite            func(childComplexity int, organizationID string, siteID string, shareKey *string, visitorToken *string) int
+		RenderIntegrationUI             func(childComplexity int, integrationName string, request string) int
+		ReusableContent                 func(childComplexity int, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		SamlProvider                    func(childComplexity int, organizationID string, samlProviderID string) int
+		SamlProviders                   func(childComplexity int, organizationID string, page *string, limit *int) int
+		SearchOrganization              func(childComplexity int, organizationID string, query string, page *string, limit *int) int
+		SearchSpace                     func(childComplexity int, spaceID string, query string, page *string, limit *int) int
+		Site                            func(childComplexity int, organizationID string, siteID string) int
+		SiteAdaptiveSchema              func(childComplexity int, organizationID string, siteID string) int
+		SiteAdaptiveTemplateConditions  func(childComplexity int, organizationID string, siteID string) int
+		SitePermissionsAggregate        func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SiteSectionGroups               func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SiteSections                    func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int) int
+		SiteShareLinks                  func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SiteSpaces                      func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int, defaultArg *bool) int
+		SiteStructure                   func(childComplexity int, organizationID string, siteID string, shareKey *string) int
+		SiteVisitorAuth                 func(childComplexity int, organizationID string, siteID string) int
+		Sites                           func(childComplexity int, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) int
+		Space                           func(childComplexity int, spaceID string, shareKey *string) int
+		SpaceContent                    func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		SpaceDocument                   func(childComplexity int, spaceID string, documentID string, schema *string) int
+		SpaceFile                       func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
+		SpaceFileBacklinks              func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
+		SpaceFiles                      func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
+		SpaceLinks                      func(childComplexity int, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) int
+		SpacePage                       func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, changeRequestID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
+		SpacePageBacklinks              func(childComplexity int, spaceID string, pageID string, changeRequestID *string, page *string, limit *int) int
+		SpacePages                      func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		Spaces                          func(childComplexity int, organizationID string, page *string, limit *int) int
+		SsoProviderLogins               func(childComplexity int, organizationID string) int
+		Team                            func(childComplexity int, organizationID string, teamID string) int
+		TeamMembers                     func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
+		Teams                           func(childComplexity int, organizationID string, page *string, limit *int, owner *string, title *string) int
+		Translation                     func(childComplexity int, organizationID string, translationID string) int
+		Translations                    func(childComplexity int, organizationID string, page *string, limit *int) int
+		User                            func(childComplexity int, id string) int
+		Viewer                          func(childComplexity int) int
+		Webhook                         func(childComplexity int, organizationID string, webhookID string) int
+		WebhookDeliveries               func(childComplexity int, organizationID string, webhookID string, page *string, limit *int) int
+		WebhookEvents                   func(childComplexity int) int
+		Webhooks                        func(childComplexity int, organizationID string, page *string, limit *int) int
 	}
 
 	RenderResult struct {
 		CacheControl          func(childComplexity int) int
 		ContentSecurityPolicy func(childComplexity int) int
 		Output                func(childComplexity int) int
+	}
+
+	RequestReviewersResult struct {
+		Users func(childComplexity int) int
 	}
 
 	Revision struct {
@@ -1509,6 +1553,18 @@ type ComplexityRoot struct {
 		Next  func(childComplexity int) int
 	}
 
+	UserContributor struct {
+		Count     func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
+	UserContributorList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
 	UserSitePermission struct {
 		Origin     func(childComplexity int) int
 		Permission func(childComplexity int) int
@@ -1904,6 +1960,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangeRequestPDF.URL(childComplexity), true
 
+	case "ChangeRequestRequestedReviewer.createdAt":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.CreatedAt(childComplexity), true
+	case "ChangeRequestRequestedReviewer.kind":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.Kind(childComplexity), true
+	case "ChangeRequestRequestedReviewer.object":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.Object(childComplexity), true
+	case "ChangeRequestRequestedReviewer.requestedBy":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.RequestedBy(childComplexity), true
+	case "ChangeRequestRequestedReviewer.revision":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.Revision(childComplexity), true
+	case "ChangeRequestRequestedReviewer.user":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.User(childComplexity), true
+
+	case "ChangeRequestRequestedReviewerList.count":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerList.Count(childComplexity), true
+	case "ChangeRequestRequestedReviewerList.items":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerList.Items(childComplexity), true
+	case "ChangeRequestRequestedReviewerList.next":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerList.Next(childComplexity), true
+
 	case "ChangeRequestResult.result":
 		if e.ComplexityRoot.ChangeRequestResult.Result == nil {
 			break
@@ -1916,6 +2028,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequestResult.Revision(childComplexity), true
+
+	case "ChangeRequestReview.comment":
+		if e.ComplexityRoot.ChangeRequestReview.Comment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Comment(childComplexity), true
+	case "ChangeRequestReview.createdAt":
+		if e.ComplexityRoot.ChangeRequestReview.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.CreatedAt(childComplexity), true
+	case "ChangeRequestReview.id":
+		if e.ComplexityRoot.ChangeRequestReview.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.ID(childComplexity), true
+	case "ChangeRequestReview.object":
+		if e.ComplexityRoot.ChangeRequestReview.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Object(childComplexity), true
+	case "ChangeRequestReview.requestedBy":
+		if e.ComplexityRoot.ChangeRequestReview.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.RequestedBy(childComplexity), true
+	case "ChangeRequestReview.reviewer":
+		if e.ComplexityRoot.ChangeRequestReview.Reviewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Reviewer(childComplexity), true
+	case "ChangeRequestReview.revision":
+		if e.ComplexityRoot.ChangeRequestReview.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Revision(childComplexity), true
+	case "ChangeRequestReview.stale":
+		if e.ComplexityRoot.ChangeRequestReview.Stale == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Stale(childComplexity), true
+	case "ChangeRequestReview.status":
+		if e.ComplexityRoot.ChangeRequestReview.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Status(childComplexity), true
+	case "ChangeRequestReview.updatedAt":
+		if e.ComplexityRoot.ChangeRequestReview.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.UpdatedAt(childComplexity), true
+
+	case "ChangeRequestReviewList.count":
+		if e.ComplexityRoot.ChangeRequestReviewList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewList.Count(childComplexity), true
+	case "ChangeRequestReviewList.items":
+		if e.ComplexityRoot.ChangeRequestReviewList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewList.Items(childComplexity), true
+	case "ChangeRequestReviewList.next":
+		if e.ComplexityRoot.ChangeRequestReviewList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewList.Next(childComplexity), true
 
 	case "ChangeRequestURLs.app":
 		if e.ComplexityRoot.ChangeRequestURLs.App == nil {
@@ -4236,6 +4428,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.removeRequestedReviewer":
+		if e.ComplexityRoot.Mutation.RemoveRequestedReviewer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeRequestedReviewer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveRequestedReviewer(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["userId"].(string)), true
 	case "Mutation.removeSectionFromGroup":
 		if e.ComplexityRoot.Mutation.RemoveSectionFromGroup == nil {
 			break
@@ -4269,6 +4472,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReplayWebhookDelivery(childComplexity, args["organizationId"].(string), args["webhookId"].(string), args["deliveryId"].(string)), true
+	case "Mutation.requestReviewers":
+		if e.ComplexityRoot.Mutation.RequestReviewers == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestReviewers(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.RequestReviewersInput)), true
 	case "Mutation.restoreSpace":
 		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
 			break
@@ -4396,6 +4610,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SortSiteStructure(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SortSiteStructureInput)), true
+	case "Mutation.submitChangeRequestReview":
+		if e.ComplexityRoot.Mutation.SubmitChangeRequestReview == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_submitChangeRequestReview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SubmitChangeRequestReview(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.SubmitReviewInput)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -5504,6 +5729,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ChangeRequest(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
+	case "Query.changeRequestContributors":
+		if e.ComplexityRoot.Query.ChangeRequestContributors == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestContributors_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestContributors(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
 	case "Query.changeRequestPDF":
 		if e.ComplexityRoot.Query.ChangeRequestPDF == nil {
 			break
@@ -5515,6 +5751,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ChangeRequestPDF(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["page"].(*string), args["only"].(*bool)), true
+	case "Query.changeRequestRequestedReviewers":
+		if e.ComplexityRoot.Query.ChangeRequestRequestedReviewers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestRequestedReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestRequestedReviewers(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.changeRequestReviews":
+		if e.ComplexityRoot.Query.ChangeRequestReviews == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestReviews_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestReviews(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.changeRequests":
 		if e.ComplexityRoot.Query.ChangeRequests == nil {
 			break
@@ -6433,6 +6691,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RenderResult.Output(childComplexity), true
+
+	case "RequestReviewersResult.users":
+		if e.ComplexityRoot.RequestReviewersResult.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestReviewersResult.Users(childComplexity), true
 
 	case "Revision.createdAt":
 		if e.ComplexityRoot.Revision.CreatedAt == nil {
@@ -8384,6 +8649,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UserContentPermissionList.Next(childComplexity), true
 
+	case "UserContributor.count":
+		if e.ComplexityRoot.UserContributor.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributor.Count(childComplexity), true
+	case "UserContributor.updatedAt":
+		if e.ComplexityRoot.UserContributor.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributor.UpdatedAt(childComplexity), true
+	case "UserContributor.user":
+		if e.ComplexityRoot.UserContributor.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributor.User(childComplexity), true
+
+	case "UserContributorList.count":
+		if e.ComplexityRoot.UserContributorList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributorList.Count(childComplexity), true
+	case "UserContributorList.items":
+		if e.ComplexityRoot.UserContributorList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributorList.Items(childComplexity), true
+	case "UserContributorList.next":
+		if e.ComplexityRoot.UserContributorList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributorList.Next(childComplexity), true
+
 	case "UserSitePermission.origin":
 		if e.ComplexityRoot.UserSitePermission.Origin == nil {
 			break
@@ -8693,6 +8996,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPostCommentReplyInput,
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
+		ec.unmarshalInputRequestReviewersInput,
 		ec.unmarshalInputSetIntegrationDevelopmentModeInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSiteIconInput,
@@ -8704,6 +9008,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSiteStructurePositionInput,
 		ec.unmarshalInputSiteThemedURLInput,
 		ec.unmarshalInputSortSiteStructureInput,
+		ec.unmarshalInputSubmitReviewInput,
 		ec.unmarshalInputTableCellInput,
 		ec.unmarshalInputTeamMemberRoleInput,
 		ec.unmarshalInputTransferContentInput,
@@ -10968,6 +11273,120 @@ extend type Mutation {
   spaceDocument(spaceId: ID!, documentId: ID!, schema: String): JSONObject!
 }
 `, BuiltIn: false},
+	{Name: "../reviews.graphqls", Input: `# Review of change requests: reviewers asked for, reviews given, and who
+# contributed. A review is made against the change request's head revision
+# (its ` + "`" + `revision` + "`" + `); an edit moves the head, so a review whose revision is
+# not the change request's revision is stale (` + "`" + `stale` + "`" + `).
+
+enum ChangeRequestReviewStatus {
+  APPROVED
+  CHANGES_REQUESTED
+}
+
+enum RequestedReviewerKind {
+  USER
+}
+
+"A reviewer asked to review a change request (kind USER: docsapi asks users, not teams)."
+type ChangeRequestRequestedReviewer {
+  "Always ` + "`" + `change-request-requested-reviewer` + "`" + `."
+  object: String!
+  kind: RequestedReviewerKind!
+  user: User!
+  "The change request's head when the request was made."
+  revision: ID!
+  requestedBy: User!
+  createdAt: DateTime!
+}
+
+type ChangeRequestRequestedReviewerList {
+  next: Next
+  count: Int!
+  items: [ChangeRequestRequestedReviewer!]!
+}
+
+type RequestReviewersResult {
+  users: [ChangeRequestRequestedReviewer!]!
+}
+
+"A reviewer's latest review of a change request."
+type ChangeRequestReview {
+  "Always ` + "`" + `change-request-review` + "`" + `."
+  object: String!
+  id: ID!
+  "The change request's head the review was made against."
+  revision: ID!
+  reviewer: User!
+  "Who asked for the review; null when nobody did."
+  requestedBy: User
+  status: ChangeRequestReviewStatus!
+  "The comment posted with the review, if any (a comment on the change request)."
+  comment: Comment
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "True when the change request changed since the review (its revision is no longer the head); GraphQL only."
+  stale: Boolean!
+}
+
+type ChangeRequestReviewList {
+  next: Next
+  count: Int!
+  items: [ChangeRequestReview!]!
+}
+
+"Someone who created or edited a change request: edits counted, last one at updatedAt."
+type UserContributor {
+  user: User!
+  count: Int!
+  updatedAt: DateTime!
+}
+
+type UserContributorList {
+  next: Next
+  count: Int!
+  items: [UserContributor!]!
+}
+
+"""
+users: members of the organization who hold REVIEW on the space (at most
+100); subject, when given, becomes the change request's subject.
+"""
+input RequestReviewersInput {
+  users: [ID!]!
+  subject: String
+}
+
+"comment: a JSON document posted as a comment on the change request with the review."
+input SubmitReviewInput {
+  status: ChangeRequestReviewStatus!
+  comment: JSONObject
+}
+
+extend type Query {
+  "Pending review requests of a change request (read), oldest first."
+  changeRequestRequestedReviewers(spaceId: ID!, changeRequestId: ID!, page: String, limit: Int): ChangeRequestRequestedReviewerList!
+  "Each reviewer's latest review of a change request (read), oldest first; format: of the review comments' bodies."
+  changeRequestReviews(spaceId: ID!, changeRequestId: ID!, format: PageFormat, page: String, limit: Int): ChangeRequestReviewList!
+  "Who created or edited a change request (read), latest contribution first."
+  changeRequestContributors(spaceId: ID!, changeRequestId: ID!): UserContributorList!
+}
+
+extend type Mutation {
+  """
+  Ask members to review a change request (EDIT on the space; an open or draft
+  change request). Asking again renews the request at the current head.
+  """
+  requestReviewers(spaceId: ID!, changeRequestId: ID!, input: RequestReviewersInput!): RequestReviewersResult!
+  "Withdraw a review request (EDIT on the space)."
+  removeRequestedReviewer(spaceId: ID!, changeRequestId: ID!, userId: ID!): DeleteResult!
+  """
+  Approve a change request or ask for changes (REVIEW on the space; an open
+  or draft change request). It replaces the caller's previous review and
+  fulfils their review request.
+  """
+  submitChangeRequestReview(spaceId: ID!, changeRequestId: ID!, input: SubmitReviewInput!): ChangeRequestReview!
+}
+`, BuiltIn: false},
 	{Name: "../saml.graphqls", Input: `"""
 A SAML 2.0 identity provider of an organization: its members sign in through
 it. entityID and certificate are empty strings and ssoURL is ` + "`" + `about:blank` + "`" + `
@@ -12724,6 +13143,36 @@ func (ec *executionContext) childFields_ChangeRequestPDF(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestPDF", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangeRequestRequestedReviewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_object(ctx, field)
+	case "kind":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_kind(ctx, field)
+	case "user":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_user(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_revision(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_requestedBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewer", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestRequestedReviewerList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_ChangeRequestRequestedReviewerList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_ChangeRequestRequestedReviewerList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_ChangeRequestRequestedReviewerList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewerList", field.Name)
+}
+
 func (ec *executionContext) childFields_ChangeRequestResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revision":
@@ -12732,6 +13181,44 @@ func (ec *executionContext) childFields_ChangeRequestResult(ctx context.Context,
 		return ec.fieldContext_ChangeRequestResult_result(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestResult", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ChangeRequestReview_object(ctx, field)
+	case "id":
+		return ec.fieldContext_ChangeRequestReview_id(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequestReview_revision(ctx, field)
+	case "reviewer":
+		return ec.fieldContext_ChangeRequestReview_reviewer(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_ChangeRequestReview_requestedBy(ctx, field)
+	case "status":
+		return ec.fieldContext_ChangeRequestReview_status(ctx, field)
+	case "comment":
+		return ec.fieldContext_ChangeRequestReview_comment(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequestReview_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequestReview_updatedAt(ctx, field)
+	case "stale":
+		return ec.fieldContext_ChangeRequestReview_stale(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReview", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReviewList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_ChangeRequestReviewList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_ChangeRequestReviewList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_ChangeRequestReviewList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReviewList", field.Name)
 }
 
 func (ec *executionContext) childFields_ChangeRequestURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14050,6 +14537,14 @@ func (ec *executionContext) childFields_RenderResult(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type RenderResult", field.Name)
 }
 
+func (ec *executionContext) childFields_RequestReviewersResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "users":
+		return ec.fieldContext_RequestReviewersResult_users(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RequestReviewersResult", field.Name)
+}
+
 func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -15106,6 +15601,30 @@ func (ec *executionContext) childFields_UserContentPermissionList(ctx context.Co
 		return ec.fieldContext_UserContentPermissionList_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UserContentPermissionList", field.Name)
+}
+
+func (ec *executionContext) childFields_UserContributor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_UserContributor_user(ctx, field)
+	case "count":
+		return ec.fieldContext_UserContributor_count(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_UserContributor_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserContributor", field.Name)
+}
+
+func (ec *executionContext) childFields_UserContributorList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_UserContributorList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_UserContributorList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_UserContributorList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserContributorList", field.Name)
 }
 
 func (ec *executionContext) childFields_UserSitePermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
