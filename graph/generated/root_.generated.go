@@ -9771,7 +9771,7 @@ extend type Query {
 extend type Mutation {
   """
   Give a team or a member a role on a space or a collection, or change it
-  (needs ADMIN on the target). There is no REST route for grants.
+  (needs ADMIN on the target). REST: the permissions routes (permissions.graphqls).
   """
   grantContentRole(input: ContentGrantInput!): ContentGrant!
   "Take a team's or a member's grant away (needs ADMIN on the target)."
