@@ -655,6 +655,7 @@ type ComplexityRoot struct {
 		InstallIntegrationOnSpace          func(childComplexity int, integrationName string, installationID string, spaceID string) int
 		InviteToContent                    func(childComplexity int, space *string, collection *string, input model.InviteUsersAndTeamsInput) int
 		InviteUsers                        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
+		JoinOrganizationWithInvite         func(childComplexity int, organizationID string, inviteID string) int
 		MergeChangeRequest                 func(childComplexity int, spaceID string, changeRequestID string) int
 		MoveCollection                     func(childComplexity int, collectionID string, input model.MoveContentInput) int
 		MovePage                           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
@@ -705,6 +706,7 @@ type ComplexityRoot struct {
 		UpdateIntegrationInstallation      func(childComplexity int, integrationName string, installationID string, input model.UpdateInstallationInput) int
 		UpdateIntegrationSiteInstallation  func(childComplexity int, integrationName string, installationID string, siteID string, input model.UpdateTargetInstallationInput) int
 		UpdateIntegrationSpaceInstallation func(childComplexity int, integrationName string, installationID string, spaceID string, input model.UpdateTargetInstallationInput) int
+		UpdateLinkInvite                   func(childComplexity int, organizationID string, inviteID string, input model.UpdateLinkInviteInput) int
 		UpdateMember                       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOpenAPISpec                  func(childComplexity int, organizationID string, slug string, input model.UpdateOpenAPISpecInput) int
 		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
@@ -720,6 +722,7 @@ type ComplexityRoot struct {
 		UpdateTeam                         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
 		UpdateTeamMembers                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
 		UpdateTranslation                  func(childComplexity int, organizationID string, translationID string, input model.UpdateTranslationInput) int
+		UpdateUser                         func(childComplexity int, userID string, input model.UpdateUserInput) int
 		UpdateWebhook                      func(childComplexity int, organizationID string, webhookID string, input model.UpdateWebhookInput) int
 		UploadFile                         func(childComplexity int, target model.ContentTarget, input model.UploadFileInput) int
 	}
@@ -956,6 +959,7 @@ type ComplexityRoot struct {
 		IntegrationSiteInstallations    func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
 		IntegrationSpaceInstallations   func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
 		Integrations                    func(childComplexity int, page *string, limit *int, search *string, category *model.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *model.IntegrationScope, target *model.IntegrationTarget) int
+		LinkInvite                      func(childComplexity int, organizationID string, inviteID string) int
 		LinkInvites                     func(childComplexity int, organizationID string, page *string, limit *int) int
 		Member                          func(childComplexity int, organizationID string, userID string) int
 		MemberSpaces                    func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
@@ -4252,6 +4256,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InviteUsers(childComplexity, args["organizationId"].(string), args["input"].(model.InviteUsersInput)), true
+	case "Mutation.joinOrganizationWithInvite":
+		if e.ComplexityRoot.Mutation.JoinOrganizationWithInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_joinOrganizationWithInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.JoinOrganizationWithInvite(childComplexity, args["organizationId"].(string), args["inviteId"].(string)), true
 	case "Mutation.mergeChangeRequest":
 		if e.ComplexityRoot.Mutation.MergeChangeRequest == nil {
 			break
@@ -4797,6 +4812,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateIntegrationSpaceInstallation(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["spaceId"].(string), args["input"].(model.UpdateTargetInstallationInput)), true
+	case "Mutation.updateLinkInvite":
+		if e.ComplexityRoot.Mutation.UpdateLinkInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateLinkInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateLinkInvite(childComplexity, args["organizationId"].(string), args["inviteId"].(string), args["input"].(model.UpdateLinkInviteInput)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -4962,6 +4988,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string), args["input"].(model.UpdateTranslationInput)), true
+	case "Mutation.updateUser":
+		if e.ComplexityRoot.Mutation.UpdateUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUser(childComplexity, args["userId"].(string), args["input"].(model.UpdateUserInput)), true
 	case "Mutation.updateWebhook":
 		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
 			break
@@ -6066,6 +6103,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Integrations(childComplexity, args["page"].(*string), args["limit"].(*int), args["search"].(*string), args["category"].(*model.IntegrationCategory), args["blockDomain"].(*string), args["blocks"].(*bool), args["contentSources"].(*bool), args["owner"].(*string), args["scope"].(*model.IntegrationScope), args["target"].(*model.IntegrationTarget)), true
 
+	case "Query.linkInvite":
+		if e.ComplexityRoot.Query.LinkInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Query_linkInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LinkInvite(childComplexity, args["organizationId"].(string), args["inviteId"].(string)), true
 	case "Query.linkInvites":
 		if e.ComplexityRoot.Query.LinkInvites == nil {
 			break
@@ -9018,6 +9066,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateCommentInput,
 		ec.unmarshalInputUpdateContentPermissionInput,
 		ec.unmarshalInputUpdateInstallationInput,
+		ec.unmarshalInputUpdateLinkInviteInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOpenAPISpecInput,
 		ec.unmarshalInputUpdateOrganizationInput,
@@ -9034,6 +9083,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
 		ec.unmarshalInputUpdateTranslationInput,
+		ec.unmarshalInputUpdateUserInput,
 		ec.unmarshalInputUpdateWebhookInput,
 		ec.unmarshalInputUploadFileInput,
 	)
@@ -10323,13 +10373,34 @@ input CreateLinkInviteInput {
   role: Role
 }
 
+"""
+role: the new role (null for guests). level is the field of 0.130.0's
+content invite links; docsapi's links are to the organization, so it is
+refused (400).
+"""
+input UpdateLinkInviteInput {
+  role: Role
+  level: Role
+}
+
 extend type Query {
   linkInvites(organizationId: ID!, page: String, limit: Int): LinkInviteList!
+  "An invite link (ADMIN); redundant is false."
+  linkInvite(organizationId: ID!, inviteId: ID!): LinkInvite!
 }
 
 extend type Mutation {
   createLinkInvite(organizationId: ID!, input: CreateLinkInviteInput!): LinkInvite!
   deleteLinkInvite(organizationId: ID!, inviteId: ID!): DeleteResult!
+  "Change the role an invite link gives (ADMIN); those who joined keep theirs."
+  updateLinkInvite(organizationId: ID!, inviteId: ID!, input: UpdateLinkInviteInput!): LinkInvite!
+  """
+  The signed-in user joins the organization with the link's role (any user
+  with a personal token; installation tokens and tokens scoped to another
+  organization are refused). False when they already were a member: their
+  role does not change.
+  """
+  joinOrganizationWithInvite(organizationId: ID!, inviteId: ID!): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../members.graphqls", Input: `"A user's membership of an organization."
@@ -12820,6 +12891,17 @@ extend type Query {
   viewer: User!
   "A user by id (GET /v1/users/{userId})."
   user(id: ID!): User!
+}
+
+"At least one field. displayName: 1 to 64 characters; photoURL: an http or https URL."
+input UpdateUserInput {
+  displayName: String
+  photoURL: String
+}
+
+extend type Mutation {
+  "Change the caller's own profile (PATCH /v1/users/{userId}); another user's is a 403."
+  updateUser(userId: ID!, input: UpdateUserInput!): User!
 }
 `, BuiltIn: false},
 	{Name: "../variables.graphqls", Input: `"""
