@@ -9240,8 +9240,9 @@ Actions are ` + "`" + `<target>.<past-tense verb>` + "`" + `:
 space.created, space.updated, space.moved, space.transferred, space.deleted,
 space.restored; collection.created, collection.updated, collection.moved,
 collection.transferred, collection.deleted; member.added, member.role_changed,
-member.updated (SSO), member.removed; invite.created, invite.deleted (link
-invites); team.created, team.updated, team.deleted, team.member_added,
+member.updated (SSO), member.removed; invite.created, invite.updated,
+invite.deleted (link invites); change_request.review_requested,
+change_request.review_request_removed, change_request.reviewed; team.created, team.updated, team.deleted, team.member_added,
 team.member_changed, team.member_removed; permission.granted (a user or team grant on a space or collection),
 permission.changed (its default level), permission.revoked;
 organization.updated; site.created, site.updated, site.deleted,
