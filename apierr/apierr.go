@@ -5,6 +5,7 @@
 package apierr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -37,12 +38,16 @@ func (e *Error) Code() string {
 		return "NOT_FOUND"
 	case http.StatusMethodNotAllowed:
 		return "METHOD_NOT_ALLOWED"
+	case http.StatusRequestTimeout:
+		return "REQUEST_TIMEOUT"
 	case http.StatusConflict:
 		return "CONFLICT"
 	case http.StatusPreconditionFailed:
 		return "PRECONDITION_FAILED"
 	case http.StatusRequestEntityTooLarge:
 		return "PAYLOAD_TOO_LARGE"
+	case http.StatusUnsupportedMediaType:
+		return "UNSUPPORTED_MEDIA_TYPE"
 	case http.StatusUnprocessableEntity:
 		return "UNPROCESSABLE"
 	case http.StatusTooManyRequests:
@@ -51,6 +56,8 @@ func (e *Error) Code() string {
 		return "BAD_GATEWAY"
 	case http.StatusNotImplemented:
 		return "NOT_IMPLEMENTED"
+	case http.StatusServiceUnavailable:
+		return "UNAVAILABLE"
 	default:
 		return "INTERNAL"
 	}
@@ -79,10 +86,18 @@ func Unauthorized(msg string) *Error { return &Error{Status: http.StatusUnauthor
 
 func Conflict(format string, args ...any) *Error { return New(http.StatusConflict, format, args...) }
 
+// Unavailable is a 503: the service cannot answer now, the client may try
+// again after retryAfter seconds (0: no Retry-After).
+func Unavailable(retryAfter int, format string, args ...any) *Error {
+	return &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(format, args...), RetryAfter: retryAfter}
+}
+
 // As finds an *Error in err's chain; anything else is an internal error,
 // except a conflict with the stored state that no caller named more
 // precisely (an error with a Conflict() method, such as a storage unique
-// constraint): that is a 409 with its own message, never a 500.
+// constraint): that is a 409 with its own message, never a 500; and an
+// error a registered classifier recognises (the storage's "database
+// unavailable": a 503 with Retry-After).
 func As(err error) (*Error, bool) {
 	var e *Error
 	if errors.As(err, &e) {
@@ -92,7 +107,34 @@ func As(err error) (*Error, bool) {
 	if errors.As(err, &c) {
 		return Conflict("%s", c.Conflict()), true
 	}
+	for _, classify := range classifiers {
+		if e := classify(err); e != nil {
+			return e, true
+		}
+	}
 	return nil, false
+}
+
+// classifiers turn errors of packages apierr cannot import (the storage
+// and its drivers) into refusals; registered at init, read-only after.
+var classifiers []func(error) *Error
+
+// RegisterClassifier adds f to the errors As recognises: f returns the
+// refusal for an error it knows, else nil. Call it from an init function.
+func RegisterClassifier(f func(error) *Error) { classifiers = append(classifiers, f) }
+
+// Ended is the refusal for err when err is ctx's own end and that end's
+// cause is an *Error (the server's request deadline: a 503 naming it);
+// nil otherwise (a client that went away has no one to answer).
+func Ended(ctx context.Context, err error) *Error {
+	if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
+		return nil
+	}
+	var e *Error
+	if errors.As(context.Cause(ctx), &e) {
+		return e
+	}
+	return nil
 }
 
 // Status is the HTTP status for any error: an *Error's own, else 500.

@@ -3,6 +3,7 @@ package delivery
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"sync"
 	"time"
 )
@@ -11,9 +12,14 @@ import (
 // integration event queue (Worker) and the webhook outbox (WebhookWorker)
 // share the loop below and differ only in these functions.
 type queue[D, O any] struct {
-	claim       func(ctx context.Context, limit int) ([]D, error) // lease up to limit due deliveries
-	attempt     func(ctx context.Context, d D) O                  // one attempt, never recorded by itself
-	finish      func(ctx context.Context, outcomes []O) error     // record outcomes in one transaction
+	// claim leases up to limit due deliveries; inFlight is what the
+	// background loop has in flight by organization (nil from runOnce).
+	claim func(ctx context.Context, limit int, inFlight map[string]int) ([]D, error)
+	// orgOf names a delivery's organization, for the loop's in-flight
+	// count; nil when the queue does not share its slots by organization.
+	orgOf       func(D) string
+	attempt     func(ctx context.Context, d D) O              // one attempt, never recorded by itself
+	finish      func(ctx context.Context, outcomes []O) error // record outcomes in one transaction
 	nextAt      func(ctx context.Context) (time.Time, bool, error)
 	now         func() time.Time
 	wake        chan struct{}
@@ -25,7 +31,7 @@ type queue[D, O any] struct {
 // runOnce makes one attempt of every delivery due now (up to limit) and
 // waits for all of them.
 func runOnce[D, O any](ctx context.Context, q queue[D, O], limit int) (int, error) {
-	ds, err := q.claim(ctx, limit)
+	ds, err := q.claim(ctx, limit, nil)
 	if err != nil || len(ds) == 0 {
 		return 0, err
 	}
@@ -67,20 +73,31 @@ func runQueue[D, O any](ctx context.Context, q queue[D, O]) {
 	slots := max(q.concurrency, 1)
 	sem := make(chan struct{}, slots)
 	freed := make(chan struct{}, 1)
-	results := make(chan O, slots)
+	type result struct {
+		o   O
+		org string
+	}
+	results := make(chan result, slots)
 	recorded := make(chan struct{})
+	// inFlight counts the attempts of each organization from claim to
+	// record, for the claim's fair share (guarded by mu: the recorder
+	// lowers it while the loop claims).
+	var mu sync.Mutex
+	inFlight := map[string]int{}
 	go func() {
 		defer close(recorded)
-		for o := range results {
-			batch := []O{o}
+		for r := range results {
+			batch := []O{r.o}
+			orgs := []string{r.org}
 		more:
 			for len(batch) < 256 {
 				select {
-				case o, ok := <-results:
+				case r, ok := <-results:
 					if !ok {
 						break more
 					}
-					batch = append(batch, o)
+					batch = append(batch, r.o)
+					orgs = append(orgs, r.org)
 				default:
 					break more
 				}
@@ -88,6 +105,13 @@ func runQueue[D, O any](ctx context.Context, q queue[D, O]) {
 			if err := q.finish(context.WithoutCancel(ctx), batch); err != nil {
 				q.log.Error("recording deliveries", "count", len(batch), "error", err)
 			}
+			mu.Lock()
+			for _, org := range orgs {
+				if inFlight[org]--; inFlight[org] <= 0 {
+					delete(inFlight, org)
+				}
+			}
+			mu.Unlock()
 			for range batch {
 				<-sem
 			}
@@ -107,27 +131,41 @@ func runQueue[D, O any](ctx context.Context, q queue[D, O]) {
 		free := slots - len(sem)
 		claimed := 0
 		if free > 0 {
-			ds, err := q.claim(ctx, free)
+			mu.Lock()
+			busy := maps.Clone(inFlight)
+			mu.Unlock()
+			ds, err := q.claim(ctx, free, busy)
 			if err != nil && ctx.Err() == nil {
 				q.log.Error("claiming deliveries", "error", err)
 			}
 			claimed = len(ds)
 			for _, d := range ds {
+				org := ""
+				if q.orgOf != nil {
+					org = q.orgOf(d)
+				}
+				mu.Lock()
+				inFlight[org]++
+				mu.Unlock()
 				sem <- struct{}{}
 				attempts.Add(1)
 				go func() {
 					defer attempts.Done()
-					results <- q.attempt(ctx, d)
+					results <- result{q.attempt(ctx, d), org}
 				}()
 			}
 		}
 		if claimed > 0 && claimed == free {
 			continue // more may be due
 		}
+		// A delivery due already but not claimed waits for a slot: every
+		// slot is busy, or its organization has its share in flight (the
+		// claim takes every other due delivery). A freed slot wakes the
+		// loop; re-reading the queue meanwhile would spin.
 		wait := q.poll
 		if at, ok, err := q.nextAt(ctx); err == nil && ok {
-			if d := at.Sub(q.now()); d < wait {
-				wait = max(d, time.Millisecond)
+			if d := at.Sub(q.now()); d > 0 && d < wait {
+				wait = d
 			}
 		}
 		timer := time.NewTimer(wait)

@@ -23,15 +23,28 @@ type WebhookPolicy struct {
 	// DisableAfter is how long an endpoint's attempts may fail without one
 	// success before the endpoint is disabled.
 	DisableAfter time.Duration
-	Concurrency  int
-	Poll         time.Duration
+	Concurrency  int // attempts in flight at once
+	// PerOrganization is the most of them one organization may hold (its
+	// backlog or slow receivers leave the other slots to the others); 0:
+	// a quarter of Concurrency.
+	PerOrganization int
+	Poll            time.Duration
 }
 
 // DefaultWebhookPolicy: 10 s per attempt; retries after about 30 s, 1 min,
 // 2 min, ... up to 1 h apart (each wait jittered down by up to half), for
-// 24 hours; an endpoint failing for 24 hours is disabled.
+// 24 hours; an endpoint failing for 24 hours is disabled. 16 attempts in
+// flight, at most 4 of one organization.
 var DefaultWebhookPolicy = WebhookPolicy{Timeout: 10 * time.Second, Backoff: 30 * time.Second, MaxBackoff: time.Hour,
-	RetryFor: 24 * time.Hour, DisableAfter: 24 * time.Hour, Concurrency: 16, Poll: 5 * time.Second}
+	RetryFor: 24 * time.Hour, DisableAfter: 24 * time.Hour, Concurrency: 16, PerOrganization: 4, Poll: 5 * time.Second}
+
+// perOrganization is the policy's share of one organization.
+func (p WebhookPolicy) perOrganization() int {
+	if p.PerOrganization > 0 {
+		return min(p.PerOrganization, max(p.Concurrency, 1))
+	}
+	return max(p.Concurrency/4, 1)
+}
 
 // WebhookWorker drains the webhook outbox (storage/webhooks.go) with the
 // same loop, Doer and signatures as integration deliveries.
@@ -77,9 +90,14 @@ func (w *WebhookWorker) Run(ctx context.Context) { runQueue(ctx, w.queue()) }
 
 func (w *WebhookWorker) queue() queue[storage.WebhookAttempt, storage.WebhookOutcome] {
 	return queue[storage.WebhookAttempt, storage.WebhookOutcome]{
-		claim: func(ctx context.Context, limit int) ([]storage.WebhookAttempt, error) {
-			return w.Store.ClaimWebhookDeliveries(ctx, w.Now(), w.Policy.Timeout+30*time.Second, limit)
+		claim: func(ctx context.Context, limit int, inFlight map[string]int) ([]storage.WebhookAttempt, error) {
+			c := storage.WebhookClaim{Limit: limit}
+			if inFlight != nil { // the background loop: shares by organization
+				c.PerOrganization, c.InFlight = w.Policy.perOrganization(), inFlight
+			}
+			return w.Store.ClaimWebhookDeliveries(ctx, w.Now(), w.Policy.Timeout+30*time.Second, c)
 		},
+		orgOf:   func(a storage.WebhookAttempt) string { return a.OrganizationID },
 		attempt: w.attempt,
 		finish: func(ctx context.Context, outcomes []storage.WebhookOutcome) error {
 			return w.Store.FinishWebhookDeliveries(ctx, outcomes, w.Policy.DisableAfter)

@@ -71,7 +71,7 @@ func (w *Worker) Run(ctx context.Context) { runQueue(ctx, w.queue()) }
 
 func (w *Worker) queue() queue[storage.Delivery, storage.DeliveryOutcome] {
 	return queue[storage.Delivery, storage.DeliveryOutcome]{
-		claim: func(ctx context.Context, limit int) ([]storage.Delivery, error) {
+		claim: func(ctx context.Context, limit int, _ map[string]int) ([]storage.Delivery, error) {
 			return w.Store.ClaimDeliveries(ctx, w.Now(), w.lease(), limit)
 		},
 		attempt: w.attempt,

@@ -11,6 +11,7 @@ package fetch
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -79,17 +81,67 @@ type Error struct {
 	Err    error
 }
 
+// Error is shown to callers (import and OpenAPI errors, webhook delivery
+// logs): it names the URL's host, never an address the server's own
+// network gave (its DNS resolver, its local address, what a name resolved
+// to); Unwrap keeps the transport's error for the server's log.
 func (e *Error) Error() string {
 	switch e.Kind {
 	case KindStatus:
 		return fmt.Sprintf("fetch %s: server answered %d", e.URL, e.Status)
 	case KindTimeout:
 		return fmt.Sprintf("fetch %s: timed out", e.URL)
+	case KindBlocked:
+		var be *BlockedError
+		if errors.As(e.Err, &be) {
+			return fmt.Sprintf("fetch %s: %s", e.URL, be.describe(hostOf(e.URL)))
+		}
+	case KindNetwork:
+		return fmt.Sprintf("fetch %s: %s", e.URL, networkFailure(hostOf(e.URL), e.Err))
 	}
 	if e.Err != nil {
 		return fmt.Sprintf("fetch %s: %v", e.URL, e.Err)
 	}
 	return fmt.Sprintf("fetch %s: %s", e.URL, e.Kind)
+}
+
+// hostOf is rawURL's host name ("" when it has none).
+func hostOf(rawURL string) string {
+	if u, err := url.Parse(rawURL); err == nil {
+		return u.Hostname()
+	}
+	return ""
+}
+
+// networkFailure words a transport error by what failed, with the URL's
+// host and never the addresses in the error's own text: "lookup x on
+// 10.0.0.2:53" names the server's resolver, "dial tcp 10.0.0.7:41000->…"
+// its local address.
+func networkFailure(host string, err error) string {
+	var dns *net.DNSError
+	var op *net.OpError
+	var errno syscall.Errno
+	switch {
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return "could not resolve host " + host + " (no such host)"
+	case errors.As(err, &dns) && dns.IsTimeout:
+		return "could not resolve host " + host + " (the name server did not answer in time)"
+	case errors.As(err, &dns):
+		return "could not resolve host " + host
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the connection to " + host + " closed before a complete answer"
+	case errors.As(err, &op) && errors.As(err, &errno):
+		// Errno texts name no address: "connection refused", "no route to host".
+		if op.Op == "dial" {
+			return "could not connect to " + host + ": " + errno.Error()
+		}
+		return "the connection to " + host + " failed: " + errno.Error()
+	case errors.As(err, &op) && op.Op == "dial":
+		return "could not connect to " + host
+	case errors.As(err, new(tls.RecordHeaderError)), errors.As(err, new(*tls.CertificateVerificationError)):
+		return "TLS with " + host + " failed (certificate or protocol)"
+	}
+	return "the request to " + host + " failed"
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -117,6 +169,16 @@ type BlockedError struct {
 
 func (e *BlockedError) Error() string {
 	return fmt.Sprintf("address %s is %s and may not be fetched", e.Addr, e.Reason)
+}
+
+// describe is the refusal as shown for a URL naming host: the address
+// itself only when the URL gave it (what a name resolves to inside the
+// server's network is not the caller's to learn).
+func (e *BlockedError) describe(host string) string {
+	if ip, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil && ip.Unmap() == e.Addr.Unmap() {
+		return e.Error()
+	}
+	return fmt.Sprintf("host %s resolves to an address that is %s and may not be fetched", host, e.Reason)
 }
 
 // New returns a Fetcher bounded by opts.
@@ -327,9 +389,10 @@ func (f *Fetcher) classify(ctx context.Context, u string, err error) error {
 // cut at MaxBytes. It makes a Fetcher usable wherever an http.Client's Do is
 // expected (integration deliveries to development tunnels).
 func (f *Fetcher) Do(req *http.Request) (*http.Response, error) {
-	ctx, cancel := context.WithTimeout(req.Context(), f.opts.Timeout)
+	ctx, cancel := context.WithTimeoutCause(req.Context(), f.opts.Timeout, errTimedOut)
 	res, err := f.client.Do(req.WithContext(ctx))
 	if err != nil {
+		err = f.classify(ctx, req.URL.String(), err) // worded without internal addresses, as Get's
 		cancel()
 		return nil, err
 	}

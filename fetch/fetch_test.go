@@ -3,10 +3,14 @@ package fetch
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -214,5 +218,50 @@ func TestTrustedHost(t *testing.T) {
 	f = New(Options{Trusted: []string{redirect.Listener.Addr().String()}})
 	if _, err := f.Get(context.Background(), redirect.URL); KindOf(err) != KindBlocked {
 		t.Errorf("redirect from the trusted host: err = %v, want blocked", err)
+	}
+}
+
+// Errors shown to callers name the URL's host, never an address of the
+// server's own network: its resolver ("lookup x on 10.0.0.2:53"), its
+// local address, or what a name resolved to.
+func TestErrorsHideInternalAddresses(t *testing.T) {
+	dnsErr := &url.Error{Op: "Get", URL: "http://docs.nowhere.test/x", Err: &net.OpError{Op: "dial", Net: "tcp",
+		Err: &net.DNSError{Err: "no such host", Name: "docs.nowhere.test", Server: "10.9.8.7:53", IsNotFound: true}}}
+	refused := &url.Error{Op: "Get", URL: "http://docs.example.test/x", Err: &net.OpError{Op: "dial", Net: "tcp",
+		Source: &net.TCPAddr{IP: net.ParseIP("10.9.8.6"), Port: 41000}, Addr: &net.TCPAddr{IP: net.ParseIP("10.9.8.5"), Port: 80},
+		Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}}
+	for _, c := range []struct {
+		err  *Error
+		want string
+	}{
+		{&Error{Kind: KindNetwork, URL: "http://docs.nowhere.test/x", Err: dnsErr}, "could not resolve host docs.nowhere.test (no such host)"},
+		{&Error{Kind: KindNetwork, URL: "http://docs.example.test/x", Err: refused}, "could not connect to docs.example.test: connection refused"},
+		{&Error{Kind: KindBlocked, URL: "http://intranet.test/", Err: &BlockedError{Addr: netip.MustParseAddr("10.9.8.4"), Reason: "private"}},
+			"host intranet.test resolves to an address that is private"},
+		{&Error{Kind: KindBlocked, URL: "http://10.9.8.4/", Err: &BlockedError{Addr: netip.MustParseAddr("10.9.8.4"), Reason: "private"}},
+			"address 10.9.8.4 is private"},
+	} {
+		msg := c.err.Error()
+		if !strings.Contains(msg, c.want) {
+			t.Errorf("%q does not say %q", msg, c.want)
+		}
+		for _, leak := range []string{"10.9.8.7", "10.9.8.6", "10.9.8.5", ":53"} {
+			if strings.Contains(msg, leak) {
+				t.Errorf("%q shows %s", msg, leak)
+			}
+		}
+		if c.err.Kind == KindNetwork && !errors.Is(c.err, c.err.Err) {
+			t.Errorf("%v: the transport error is no longer in the chain", c.err)
+		}
+	}
+	// A real failed resolution, through Get and Do alike.
+	f := New(Options{Timeout: 5 * time.Second})
+	_, err := f.Get(context.Background(), "http://docsapi-no-such-host.invalid/")
+	if KindOf(err) != KindNetwork || !strings.Contains(err.Error(), "could not resolve host docsapi-no-such-host.invalid") || strings.Contains(err.Error(), ":53") {
+		t.Errorf("Get: %v (kind %q)", err, KindOf(err))
+	}
+	req, _ := http.NewRequest("POST", "http://docsapi-no-such-host.invalid/", nil)
+	if _, err := f.Do(req); KindOf(err) != KindNetwork || strings.Contains(err.Error(), ":53") {
+		t.Errorf("Do: %v (kind %q)", err, KindOf(err))
 	}
 }

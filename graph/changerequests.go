@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"time"
 
@@ -265,6 +266,20 @@ func (r *Resolver) RenderPDF(ctx context.Context, spaceID, revID, token string) 
 	if err != nil {
 		return nil, notFoundAs(err, "space")
 	}
+	pageID, _ := claims["page"].(string)
+	only, _ := claims["only"].(bool)
+	// A revision never changes: its PDF is rendered once (per page choice
+	// and title), by one render however many fetch it at once, and the
+	// render stops when every one of them has left.
+	key := fmt.Sprintf("%s|%s|%s|%t|%s", spaceID, revID, pageID, only, head.Title)
+	return r.renders().pdfs.Do(ctx, key, func(ctx context.Context) ([]byte, error) {
+		return r.renderRevisionPDF(ctx, head.Title, revID, pageID, only)
+	})
+}
+
+// renderRevisionPDF renders a revision: every page in tree order, or one
+// page (with its sub-pages unless only).
+func (r *Resolver) renderRevisionPDF(ctx context.Context, title, revID, pageID string, only bool) ([]byte, error) {
 	tree, err := r.Store.RevisionPages(ctx, revID)
 	if err != nil {
 		return nil, err
@@ -273,9 +288,7 @@ func (r *Resolver) RenderPDF(ctx context.Context, spaceID, revID, token string) 
 	if err != nil {
 		return nil, err
 	}
-	pageID, _ := claims["page"].(string)
-	only, _ := claims["only"].(bool)
-	doc := pdf.Document{Title: head.Title}
+	doc := pdf.Document{Title: title}
 	depth := map[string]int{}
 	inside := map[string]bool{}
 	for _, p := range tree {
@@ -314,7 +327,7 @@ func (r *Resolver) RenderPDF(ctx context.Context, spaceID, revID, token string) 
 		b, err := r.Store.FileBytes(ctx, f.Blob)
 		return b, f.ContentType, err == nil
 	}
-	return pdf.Render(doc)
+	return pdf.Render(ctx, doc)
 }
 
 func lastSegment(p string) string {

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -181,11 +182,57 @@ func checkExternalIDs(ids []string) error {
 	return nil
 }
 
+// Defaults of Config's bounds on what integrations store.
+const (
+	DefaultIntegrationMaxScriptBytes = 2 << 20
+	DefaultConfigurationMaxDepth     = 32
+	DefaultConfigurationMaxKeys      = 1000
+)
+
+// checkShape bounds a JSON value before anything walks it whole: at most
+// maxDepth levels of objects and arrays, and at most maxKeys object keys
+// and array items in all. It stops at the first level or item over.
+func checkShape(field string, v any, maxDepth, maxKeys int) error {
+	keys := 0
+	var walk func(v any, depth int) error
+	walk = func(v any, depth int) error {
+		m, isMap := v.(map[string]any)
+		a, isArray := v.([]any)
+		if !isMap && !isArray {
+			return nil
+		}
+		keys += len(m) + len(a)
+		switch {
+		case depth > maxDepth:
+			return apierr.Invalid(field, "must be nested at most %d levels deep (--installation-config-max-depth)", maxDepth)
+		case keys > maxKeys:
+			return apierr.Invalid(field, "must hold at most %d keys and array items (--installation-config-max-keys)", maxKeys)
+		}
+		for _, x := range m {
+			if err := walk(x, depth+1); err != nil {
+				return err
+			}
+		}
+		for _, x := range a {
+			if err := walk(x, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(v, 1)
+}
+
 // checkConfiguration validates conf against the integration's
 // configuration schema of level (account, space or site) and says whether
 // every required property is set. Without a property schema (none, or a
-// custom {componentId} UI) any object is accepted.
-func checkConfiguration(confs json.RawMessage, level string, conf map[string]any) (json.RawMessage, bool, error) {
+// custom {componentId} UI) any object within the configured depth and key
+// count is accepted.
+func (r *Resolver) checkConfiguration(confs json.RawMessage, level string, conf map[string]any) (json.RawMessage, bool, error) {
+	if err := checkShape("configuration", conf, cmp.Or(r.Config.ConfigurationMaxDepth, DefaultConfigurationMaxDepth),
+		cmp.Or(r.Config.ConfigurationMaxKeys, DefaultConfigurationMaxKeys)); err != nil {
+		return nil, false, err
+	}
 	raw, _ := json.Marshal(conf) // normalizes numbers from either transport
 	var values map[string]any
 	json.Unmarshal(raw, &values)
@@ -345,7 +392,7 @@ func (r *Resolver) installOnTarget(ctx context.Context, name, installationID, ki
 	if !targetAllows(it.Target, kind) {
 		return storage.TargetInstallation{}, apierr.Invalid(kind, "integration %q cannot be installed on %ss (target %s)", it.Name, kind, it.Target)
 	}
-	conf, complete, err := checkConfiguration(it.Configurations, kind, nil)
+	conf, complete, err := r.checkConfiguration(it.Configurations, kind, nil)
 	if err != nil {
 		return storage.TargetInstallation{}, err
 	}
@@ -386,7 +433,7 @@ func (r *Resolver) updateTarget(ctx context.Context, name, installationID, kind,
 		c.ExternalIDs = &input.ExternalIds
 	}
 	if input.Configuration != nil {
-		conf, complete, err := checkConfiguration(it.Configurations, kind, input.Configuration)
+		conf, complete, err := r.checkConfiguration(it.Configurations, kind, input.Configuration)
 		if err != nil {
 			return prev, err
 		}

@@ -33,7 +33,7 @@ func (r *mutationResolver) InstallIntegration(ctx context.Context, integrationNa
 	if !targetAllows(it.Target, "organization") {
 		return nil, apierr.Invalid("organization", "integration %q cannot be installed on organizations (target %s)", it.Name, it.Target)
 	}
-	conf, complete, err := checkConfiguration(it.Configurations, "account", nil)
+	conf, complete, err := r.checkConfiguration(it.Configurations, "account", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (r *mutationResolver) UpdateIntegrationInstallation(ctx context.Context, in
 		c.SiteSelection = &s
 	}
 	if input.Configuration != nil {
-		conf, complete, err := checkConfiguration(it.Configurations, "account", input.Configuration)
+		conf, complete, err := r.checkConfiguration(it.Configurations, "account", input.Configuration)
 		if err != nil {
 			return nil, err
 		}

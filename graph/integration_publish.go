@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // registers the decoders publish accepts
@@ -18,13 +19,14 @@ import (
 
 	"docsapi/apierr"
 	"docsapi/graph/model"
+	"docsapi/imagecheck"
 	"docsapi/storage"
 )
 
 // Limits of published images: bytes after base64 decoding, and pixels.
 const (
 	maxImageBytes  = 5 << 20
-	maxImagePixels = 4096 * 4096
+	maxImagePixels = imagecheck.MaxPixels
 )
 
 var imageTypes = map[string]string{"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
@@ -49,12 +51,13 @@ func decodeImage(field, b64 string) (*storage.ImageFile, error) {
 	if len(data) > maxImageBytes {
 		return nil, apierr.Invalid(field, "must be at most %d bytes", maxImageBytes)
 	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	cfg, format, err := imagecheck.Config(data)
+	var tooLarge *imagecheck.TooLargeError
 	ct, ok := imageTypes[format]
-	if err != nil || !ok {
+	if err != nil && !errors.As(err, &tooLarge) || !ok {
 		return nil, apierr.Invalid(field, "must be a PNG, JPEG, GIF or WebP image")
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxImagePixels {
+	if tooLarge != nil {
 		return nil, apierr.Invalid(field, "must be at most %d pixels", maxImagePixels)
 	}
 	// The header is sane: decode the whole image so truncated or corrupt

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -186,6 +187,9 @@ func (r *Resolver) publish(ctx context.Context, name string, in model.PublishInt
 	}
 	if _, err := r.inOrgAtLeast(ctx, orgID, "admin", "publishing an integration"); err != nil {
 		return nil, err
+	}
+	if max := cmp.Or(r.Config.IntegrationMaxScriptBytes, DefaultIntegrationMaxScriptBytes); in.Script != nil && len(*in.Script) > max {
+		return nil, apierr.Invalid("script", "must be at most %d bytes (--integration-max-script-bytes)", max)
 	}
 	p, err := publication(name, orgID, in)
 	if err != nil {

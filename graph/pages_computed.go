@@ -3,7 +3,8 @@ package graph
 import (
 	"context"
 	"fmt"
-	"sync"
+
+	"docsapi/coalesce"
 
 	"docsapi/apierr"
 	"docsapi/graph/model"
@@ -109,23 +110,26 @@ func (r *Resolver) computedMarkdown(ctx context.Context, orgID string, source ma
 		}
 		return notice("%s", msg), nil
 	}
-	key := fmt.Sprintf("%s|%t", *spec.LastVersion, models)
-	if md, ok := r.rendered.get(key); ok {
+	// One render per (version, models), however many read it at once; it
+	// stops when they all left.
+	key := fmt.Sprintf("%s|%s|%t", spec.ID, *spec.LastVersion, models)
+	return r.renders().computed.Do(ctx, key, func(ctx context.Context) (string, error) {
+		_, doc, err := r.Store.OpenAPIVersionDocument(ctx, spec.ID, *spec.LastVersion)
+		if err == storage.ErrNotFound { // deleted meanwhile
+			return notice("The OpenAPI specification `%s` was just deleted.", slug), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		md, err := openapi.RenderMarkdown(ctx, doc, models, maxMarkdown)
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if err != nil {
+			return notice("The OpenAPI specification `%s` could not be rendered: %v", slug, err), nil
+		}
 		return md, nil
-	}
-	_, doc, err := r.Store.OpenAPIVersionDocument(ctx, spec.ID, *spec.LastVersion)
-	if err == storage.ErrNotFound { // deleted meanwhile
-		return notice("The OpenAPI specification `%s` was just deleted.", slug), nil
-	}
-	if err != nil {
-		return "", err
-	}
-	md, err := openapi.RenderMarkdown(ctx, doc, models)
-	if err != nil {
-		return notice("The OpenAPI specification `%s` could not be rendered: %v", slug, err), nil
-	}
-	r.rendered.put(key, md)
-	return md, nil
+	})
 }
 
 // notice is a page body made of one warning hint.
@@ -133,36 +137,25 @@ func notice(format string, args ...any) string {
 	return "> [!WARNING]\n> " + fmt.Sprintf(format, args...) + "\n"
 }
 
-// renderCache keeps recently rendered spec versions (versions never change,
-// and rendering a large document takes as long as parsing it).
-type renderCache struct {
-	mu    sync.Mutex
-	m     map[string]string
-	order []string
+// DefaultRenderCacheBytes is the default of Config.RenderCacheBytes.
+const DefaultRenderCacheBytes = 64 << 20
+
+// renderers coalesce and cache what readers ask to have rendered: PDFs of
+// revisions and computed pages of spec versions. Both never change once
+// rendered, and rendering a large one takes seconds and hundreds of MB.
+type renderers struct {
+	pdfs     coalesce.Group[[]byte]
+	computed coalesce.Group[string]
 }
 
-const renderCacheSize = 32
-
-func (c *renderCache) get(key string) (string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	md, ok := c.m[key]
-	return md, ok
-}
-
-func (c *renderCache) put(key, md string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]string{}
-	}
-	if _, ok := c.m[key]; ok {
-		return
-	}
-	if len(c.order) >= renderCacheSize {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.m[key] = md
-	c.order = append(c.order, key)
+func (r *Resolver) renders() *renderers {
+	r.rendersOnce.Do(func() {
+		size := r.Config.RenderCacheBytes
+		if size == 0 {
+			size = DefaultRenderCacheBytes
+		}
+		r.rendered.pdfs = coalesce.Group[[]byte]{MaxBytes: size, Size: func(b []byte) int { return len(b) }}
+		r.rendered.computed = coalesce.Group[string]{MaxBytes: size, Size: func(s string) int { return len(s) }}
+	})
+	return &r.rendered
 }

@@ -32,6 +32,9 @@ const (
 	maxImportURLLen = 2048
 )
 
+// maxPageDescription bounds a page's description (characters).
+const maxPageDescription = 1000
+
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
 // changeContent makes a new revision of a target's content with edit: the
@@ -157,7 +160,7 @@ func (r *Resolver) createPage(ctx context.Context, target model.ContentTarget, i
 		typ = *in.Type
 	}
 	if err := firstErr(checkTitle("title", in.Title), checkSlug(in.Slug), checkMarkdown(in.Markdown),
-		checkLenPtr("emoji", in.Emoji, 0, 50), checkLenPtr("icon", in.Icon, 0, 50), checkLenPtr("description", in.Description, 0, 1000)); err != nil {
+		checkLenPtr("emoji", in.Emoji, 0, 50), checkLenPtr("icon", in.Icon, 0, 50), checkLenPtr("description", in.Description, 0, maxPageDescription)); err != nil {
 		return nil, err
 	}
 	switch typ {
@@ -227,7 +230,7 @@ func (r *Resolver) updatePage(ctx context.Context, target model.ContentTarget, p
 		}
 	}
 	if err := firstErr(checkSlug(in.Slug), checkMarkdown(in.Markdown), checkLenPtr("emoji", in.Emoji, 0, 50),
-		checkLenPtr("icon", in.Icon, 0, 50), checkLenPtr("description", in.Description, 0, 1000)); err != nil {
+		checkLenPtr("icon", in.Icon, 0, 50), checkLenPtr("description", in.Description, 0, maxPageDescription)); err != nil {
 		return nil, err
 	}
 	if in.Computed != nil {
@@ -415,7 +418,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 			return nil, notFoundAs(err, "page")
 		}
 	}
-	res, err := importer.Import(ctx, r.Fetcher, string(in.Source), in.URL, importer.Limits{})
+	res, err := importer.Import(ctx, r.importFetcher(cs.Space.OrganizationID), string(in.Source), in.URL, importer.Limits{})
 	if err != nil {
 		var fe *importer.FetchError
 		var ce *importer.Error

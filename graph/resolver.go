@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"sync"
 	"time"
 
 	"docsapi/auth"
@@ -17,6 +18,18 @@ type Config struct {
 	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
 	// signing beside the new one (0: DefaultWebhookSecretGrace).
 	WebhookSecretGrace time.Duration
+	// UploadMaxBytes is the largest file an upload URL takes (0:
+	// DefaultUploadMaxBytes).
+	UploadMaxBytes int64
+	// RenderCacheBytes bounds each of the caches of rendered PDFs and
+	// computed pages (0: DefaultRenderCacheBytes; negative: no caching).
+	RenderCacheBytes int
+	// Bounds of what integrations store (0: the Default* values):
+	// a published script's bytes, an installation configuration's nesting
+	// depth and its keys and array items, all levels together.
+	IntegrationMaxScriptBytes int
+	ConfigurationMaxDepth     int
+	ConfigurationMaxKeys      int
 }
 
 // Resolver is the root of every GraphQL resolver and the single place where
@@ -40,7 +53,8 @@ type Resolver struct {
 	// Webhooks drains the webhook outbox (the server runs it; tests drain it).
 	Webhooks *delivery.WebhookWorker
 
-	rendered renderCache // rendered OpenAPI versions of computed pages
+	rendered    renderers // rendered PDFs and computed pages (renders)
+	rendersOnce sync.Once
 
 	sharePasswordsAccepted acceptedSharePasswords // right share link passwords, checked once
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"docsapi/apierr"
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
@@ -22,6 +23,9 @@ func searchPage(page *string, limit *int, query string) (offset, size int, err e
 		return 0, 0, err
 	}
 	if pq.After != nil {
+		if pq.After.ID != searchCursor || pq.After.N < 0 {
+			return 0, 0, apierr.Invalid("page", "is a page cursor of another list")
+		}
 		offset = int(pq.After.N)
 	}
 	return offset, pq.Limit, nil
@@ -31,8 +35,11 @@ func nextSearchPage(offset, size, count int) *model.Next {
 	if offset+size >= count || size == 0 {
 		return nil
 	}
-	return &model.Next{Page: storage.Cursor{N: int64(offset + size), ID: "search"}.Encode()}
+	return &model.Next{Page: storage.Cursor{N: int64(offset + size), ID: searchCursor, List: searchCursor}.Encode()}
 }
+
+// searchCursor is the ID and List of search cursors (an offset in N).
+const searchCursor = "search"
 
 func (r *Resolver) pageHitModel(h storage.PageHit) *model.SearchPageResult {
 	m := &model.SearchPageResult{ID: h.Page.ID, Title: h.Page.Title, Path: h.Page.Path,

@@ -175,3 +175,12 @@ func (r *Resolver) translationSource(ctx context.Context, orgID string, in model
 // ContentAnalyzer gives background writers of revisions (translation runs)
 // the links and search sections of the pages they write.
 func (r *Resolver) ContentAnalyzer() storage.Analyzer { return r.analyzer() }
+
+// CheckTranslatedPage holds a page a translation run built to the rules
+// of a page written through the API: its title, description and Markdown
+// come from the translation server, which is outside input like a request
+// body (a 5 MB title or 10 MB of Markdown would otherwise be stored as is).
+func CheckTranslatedPage(p *storage.TreePage) error {
+	md := p.Markdown
+	return firstErr(checkTitle("title", p.Title), checkLen("description", p.Meta.Description, 0, maxPageDescription), checkMarkdown(&md))
+}

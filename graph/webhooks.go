@@ -3,6 +3,8 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
 	"time"
 
 	"docsapi/apierr"
@@ -57,6 +59,22 @@ func webhookDeliveryModel(d storage.WebhookDelivery) *model.WebhookDelivery {
 	return &model.WebhookDelivery{Object: "webhook-delivery", ID: d.EventID, EventID: d.EventID, Type: d.Type, Status: d.Status,
 		Attempts: d.Attempts, ResponseStatus: d.ResponseStatus, DurationMs: d.DurationMs, LastError: d.LastError,
 		LastAttemptAt: model.TimePtr(d.LastAttemptAt), NextAttemptAt: model.TimePtr(d.NextAttemptAt), CreatedAt: model.Time(d.CreatedAt)}
+}
+
+// webhookLimit turns a write refused for a per-organization cap into the
+// answer naming the cap and its flag (anything else is returned as is).
+func webhookLimit(err error) error {
+	var le *storage.WebhookLimitError
+	switch {
+	case !errors.As(err, &le):
+		return err
+	case le.Queue:
+		return &apierr.Error{Status: http.StatusTooManyRequests, RetryAfter: 60, Message: fmt.Sprintf(
+			"the organization has %d webhook deliveries queued, the most it may have (--webhook-max-pending): try again once they have been sent", le.Limit)}
+	default:
+		return apierr.New(http.StatusUnprocessableEntity,
+			"the organization has %d webhooks, the most it may have (--webhook-max-endpoints): delete one before creating another", le.Limit)
+	}
 }
 
 // newWebhookSecret is a signing secret: 256 random bits (crypto/rand).
@@ -118,7 +136,7 @@ func (r *Resolver) createWebhook(ctx context.Context, orgID string, in model.Cre
 	w := storage.Webhook{OrganizationID: s.Org.ID, URL: *in.URL, Description: deref(in.Description), Events: in.Events,
 		Active: in.Active == nil || *in.Active, Secret: newWebhookSecret()}
 	if err := r.Store.CreateWebhook(ctx, &w); err != nil {
-		return nil, err
+		return nil, webhookLimit(err)
 	}
 	return r.webhookModel(s.Org.ID, w, w.Secret), nil
 }
@@ -236,7 +254,7 @@ func (r *Resolver) replayWebhookDelivery(ctx context.Context, orgID, webhookID, 
 	case errors.Is(err, storage.ErrDeliveryPending):
 		return nil, apierr.Conflict("the delivery is still pending: it can be replayed once it has succeeded or failed")
 	case err != nil:
-		return nil, notFoundAs(err, "delivery")
+		return nil, notFoundAs(webhookLimit(err), "delivery")
 	}
 	d, err := r.Store.WebhookDeliveryOf(ctx, w.ID, deliveryID)
 	if err != nil {
@@ -252,7 +270,7 @@ func (r *Resolver) pingWebhook(ctx context.Context, orgID, webhookID string) (*m
 	}
 	id, err := r.Store.QueueWebhookPing(ctx, s.Org.ID, w.ID)
 	if err != nil {
-		return nil, err
+		return nil, webhookLimit(err)
 	}
 	d, err := r.Store.WebhookDeliveryOf(ctx, w.ID, id)
 	if err != nil {

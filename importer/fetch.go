@@ -36,7 +36,7 @@ func (g Guarded) Fetch(ctx context.Context, rawURL string) (*Resource, error) {
 		var be *fetch.BlockedError
 		switch {
 		case errors.As(err, &be):
-			return nil, &FetchError{Msg: "url: " + be.Error()}
+			return nil, &FetchError{Msg: "url: " + fe.Error()} // names the host, not what it resolved to
 		case fe.Kind == fetch.KindStatus:
 			return nil, &FetchError{Msg: fmt.Sprintf("url: fetching %s answered %d", fe.URL, fe.Status)}
 		case fe.Kind == fetch.KindCanceled:

@@ -78,6 +78,9 @@ func Parse(ctx context.Context, data []byte) (Document, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return Document{}, parseErr("the document is empty")
 	}
+	if err := checkDepth(data); err != nil {
+		return Document{}, err
+	}
 	doc, err := newLoader(ctx).LoadFromData(data)
 	if err != nil {
 		return Document{}, parseErr("not a readable OpenAPI document: %v", err)

@@ -85,7 +85,7 @@ func TestExternalRefsAreNotFetched(t *testing.T) {
 		if _, err := Parse(context.Background(), []byte(doc)); err == nil {
 			t.Errorf("%s: accepted", ref)
 		}
-		if _, err := RenderMarkdown(context.Background(), []byte(doc), true); err == nil {
+		if _, err := RenderMarkdown(context.Background(), []byte(doc), true, 1<<20); err == nil {
 			t.Errorf("%s: rendered", ref)
 		}
 	}

@@ -3,6 +3,7 @@ package openapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -21,7 +22,7 @@ const (
 
 // Queue is the storage the processor needs: the specs table is the queue.
 type Queue interface {
-	ClaimOpenAPIJob(ctx context.Context) (*storage.OpenAPIJob, error)
+	ClaimOpenAPIJobFair(ctx context.Context, maxPerOrg int, avoid string) (*storage.OpenAPIJob, error)
 	FinishOpenAPIJob(ctx context.Context, job *storage.OpenAPIJob, out storage.OpenAPIOutcome) (storage.OpenAPIFinish, error)
 	ReleaseOpenAPIJob(ctx context.Context, job *storage.OpenAPIJob) error
 	RenewOpenAPIJob(ctx context.Context, job *storage.OpenAPIJob) (bool, error)
@@ -34,11 +35,39 @@ type Processor struct {
 	Queue   Queue
 	Fetch   *fetch.Fetcher
 	Log     *slog.Logger
-	Workers int           // concurrent runs; default 4
+	Workers int           // concurrent runs; default DefaultWorkers
 	Poll    time.Duration // safety re-scan of the queue when no wake-up comes; default 30s
-	Lease   time.Duration // the queue's lease on a claimed run (renewed every quarter of it); default storage.JobLease
+	// JobTimeout bounds one run (fetch, parse, validate); a run over it is
+	// recorded as failed. Default DefaultJobTimeout.
+	JobTimeout time.Duration
+	Lease      time.Duration // the queue's lease on a claimed run (renewed every quarter of it); default storage.JobLease
 	// After, when set, is called after every run (tests wait on it).
 	After func(Result)
+
+	lastOrg atomic.Value // string: the organization of the latest claim, which the next claim avoids when others wait
+}
+
+// Defaults of Processor.
+const (
+	DefaultWorkers    = 4
+	DefaultJobTimeout = time.Minute
+)
+
+// errJobTimeout ends a run over its JobTimeout.
+var errJobTimeout = errors.New("openapi: run deadline")
+
+func (p *Processor) workers() int {
+	if p.Workers <= 0 {
+		return DefaultWorkers
+	}
+	return p.Workers
+}
+
+// maxPerOrg is how many runs one organization may have in progress: all
+// workers but one, so that another organization's spec never waits for
+// one organization's backlog (with one worker, there is no such bound).
+func (p *Processor) maxPerOrg() int {
+	return max(p.workers()-1, 0)
 }
 
 // Result is what one run did.
@@ -54,8 +83,9 @@ type Result struct {
 }
 
 // Run processes the queue until ctx ends: first it requeues runs a stopped
-// process left in progress, then it drains the queue on every wake-up (and
-// every Poll as a safety net).
+// process left in progress, then Workers workers drain the queue, each
+// woken on every wake-up (and every Poll as a safety net). A worker busy
+// with a long run does not keep the others from claiming.
 func (p *Processor) Run(ctx context.Context, wake <-chan struct{}) {
 	if n, err := p.Queue.RequeueInterruptedOpenAPIJobs(ctx); err != nil {
 		p.Log.Error("openapi: requeue interrupted runs", "error", err)
@@ -68,15 +98,38 @@ func (p *Processor) Run(ctx context.Context, wake <-chan struct{}) {
 	}
 	ticker := time.NewTicker(poll)
 	defer ticker.Stop()
+	kicks := make([]chan struct{}, p.workers())
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for i := range kicks {
+		kick := make(chan struct{}, 1)
+		kick <- struct{}{} // drain once at start
+		kicks[i] = kick
+		wg.Go(func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-kick:
+				}
+				if _, err := p.drain(ctx); err != nil && ctx.Err() == nil {
+					p.Log.Error("openapi: reading the processing queue", "error", err)
+				}
+			}
+		})
+	}
 	for {
-		if _, err := p.RunPending(ctx); err != nil && ctx.Err() == nil {
-			p.Log.Error("openapi: reading the processing queue", "error", err)
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-wake:
 		case <-ticker.C:
+		}
+		for _, kick := range kicks {
+			select {
+			case kick <- struct{}{}:
+			default: // already woken
+			}
 		}
 	}
 }
@@ -84,33 +137,18 @@ func (p *Processor) Run(ctx context.Context, wake <-chan struct{}) {
 // RunPending processes pending specs until none is left and returns how
 // many runs it made. Tests call it to process deterministically.
 func (p *Processor) RunPending(ctx context.Context) (int, error) {
-	workers := p.Workers
-	if workers <= 0 {
-		workers = 4
-	}
 	var n atomic.Int64
 	var mu sync.Mutex
 	var firstErr error
 	var wg sync.WaitGroup
-	for range workers {
+	for range p.workers() {
 		wg.Go(func() {
-			for ctx.Err() == nil {
-				job, err := p.Queue.ClaimOpenAPIJob(ctx)
-				if err != nil {
-					mu.Lock()
-					firstErr = errors.Join(firstErr, err)
-					mu.Unlock()
-					return
-				}
-				if job == nil {
-					return
-				}
-				// The run holds its lease while it goes on; losing it
-				// (another replica took the run over) stops the run.
-				jobCtx, stop := storage.KeepLease(ctx, p.Lease, func(c context.Context) (bool, error) { return p.Queue.RenewOpenAPIJob(c, job) })
-				p.process(jobCtx, job)
-				stop()
-				n.Add(1)
+			runs, err := p.drain(ctx)
+			n.Add(int64(runs))
+			if err != nil {
+				mu.Lock()
+				firstErr = errors.Join(firstErr, err)
+				mu.Unlock()
 			}
 		})
 	}
@@ -118,9 +156,36 @@ func (p *Processor) RunPending(ctx context.Context) (int, error) {
 	return int(n.Load()), firstErr
 }
 
+// drain claims and makes runs until the queue has none this worker may
+// take.
+func (p *Processor) drain(ctx context.Context) (int, error) {
+	n := 0
+	for ctx.Err() == nil {
+		last, _ := p.lastOrg.Load().(string)
+		job, err := p.Queue.ClaimOpenAPIJobFair(ctx, p.maxPerOrg(), last)
+		if err != nil || job == nil {
+			return n, err
+		}
+		p.lastOrg.Store(job.OrganizationID)
+		// The run holds its lease while it goes on; losing it (another
+		// replica took the run over) stops the run.
+		jobCtx, stop := storage.KeepLease(ctx, p.Lease, func(c context.Context) (bool, error) { return p.Queue.RenewOpenAPIJob(c, job) })
+		timeout := p.JobTimeout
+		if timeout <= 0 {
+			timeout = DefaultJobTimeout
+		}
+		jobCtx, cancel := context.WithTimeoutCause(jobCtx, timeout, errJobTimeout)
+		p.process(jobCtx, job, timeout)
+		cancel()
+		stop()
+		n++
+	}
+	return n, nil
+}
+
 // process makes one run. Its outcome is always written (or the job
 // released), never dropped silently, and every failure is logged.
-func (p *Processor) process(ctx context.Context, job *storage.OpenAPIJob) {
+func (p *Processor) process(ctx context.Context, job *storage.OpenAPIJob, timeout time.Duration) {
 	start := time.Now()
 	res := Result{SpecID: job.SpecID, Slug: job.Slug}
 	log := p.Log.With("spec", job.SpecID, "organization", job.OrganizationID, "slug", job.Slug)
@@ -128,7 +193,17 @@ func (p *Processor) process(ctx context.Context, job *storage.OpenAPIJob) {
 	store := context.WithoutCancel(ctx)
 
 	out, err := p.evaluate(ctx, job)
-	if err != nil && (fetch.KindOf(err) == fetch.KindCanceled || ctx.Err() != nil) {
+	if err != nil && context.Cause(ctx) == errJobTimeout {
+		// Over its deadline the run fails for good: released, the same
+		// document would take every worker again and again.
+		code := CodeParseError
+		if out.ErrorCode == CodeFetchError || out.ErrorCode == CodeFetchTimeout {
+			code = CodeFetchTimeout
+		}
+		err = fmt.Errorf("processing the document took longer than %s, the limit of one run", timeout)
+		out = storage.OpenAPIOutcome{ErrorCode: code, ErrorMessage: err.Error()}
+	}
+	if err != nil && context.Cause(ctx) != errJobTimeout && (fetch.KindOf(err) == fetch.KindCanceled || ctx.Err() != nil) {
 		res.Released, res.Err = true, err
 		if rerr := p.Queue.ReleaseOpenAPIJob(store, job); rerr != nil {
 			log.Error("openapi: releasing an interrupted run", "error", rerr)

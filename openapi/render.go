@@ -16,26 +16,41 @@ var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 // Markdown body of a computed page: a short introduction, then one section
 // per operation (method and path, summary, description, parameters, request
 // body, responses), paths in alphabetical order; with models, a section per
-// component schema.
-func RenderMarkdown(ctx context.Context, data []byte, models bool) (string, error) {
-	doc, err := newLoader(ctx).LoadFromData(data)
+// component schema. The Markdown is at most maxBytes long: a larger
+// description ends, after its last whole section, with a notice saying how
+// much is left out (a page read stays readable, and pages hold at most
+// 1 MiB). It stops with ctx.Err() when ctx ends.
+func RenderMarkdown(ctx context.Context, data []byte, models bool, maxBytes int) (string, error) {
+	doc, err := load(ctx, data)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
+	var section strings.Builder
+	omitted := 0 // sections left out
+	// add appends the section written into section, unless the page is full.
+	add := func() {
+		if omitted == 0 && b.Len()+section.Len() <= maxBytes-truncationNoticeBytes {
+			b.WriteString(section.String())
+		} else {
+			omitted++
+		}
+		section.Reset()
+	}
 	if doc.Info != nil {
-		fmt.Fprintf(&b, "%s, version %s (OpenAPI %s).\n\n", inline(doc.Info.Title), inline(doc.Info.Version), doc.OpenAPI)
+		fmt.Fprintf(&section, "%s, version %s (OpenAPI %s).\n\n", inline(doc.Info.Title), inline(doc.Info.Version), doc.OpenAPI)
 		if d := strings.TrimSpace(doc.Info.Description); d != "" {
-			b.WriteString(d + "\n\n")
+			section.WriteString(d + "\n\n")
 		}
 	}
 	if len(doc.Servers) > 0 {
-		b.WriteString("Servers:\n\n")
+		section.WriteString("Servers:\n\n")
 		for _, s := range doc.Servers {
-			fmt.Fprintf(&b, "- `%s`\n", s.URL)
+			fmt.Fprintf(&section, "- `%s`\n", s.URL)
 		}
-		b.WriteString("\n")
+		section.WriteString("\n")
 	}
+	add()
 	var paths []string
 	if doc.Paths != nil {
 		for p := range doc.Paths.Map() {
@@ -45,10 +60,14 @@ func RenderMarkdown(ctx context.Context, data []byte, models bool) (string, erro
 	slices.Sort(paths)
 	n := 0
 	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
 		ops := doc.Paths.Value(p).Operations()
 		for _, m := range methodOrder {
 			if op := ops[m]; op != nil {
-				renderOperation(&b, m, p, op)
+				renderOperation(&section, m, p, op)
+				add()
 				n++
 			}
 		}
@@ -57,23 +76,33 @@ func RenderMarkdown(ctx context.Context, data []byte, models bool) (string, erro
 		b.WriteString("The specification describes no operations.\n\n")
 	}
 	if models && doc.Components != nil && len(doc.Components.Schemas) > 0 {
-		b.WriteString("## Models\n\n")
+		section.WriteString("## Models\n\n")
 		names := make([]string, 0, len(doc.Components.Schemas))
 		for name := range doc.Components.Schemas {
 			names = append(names, name)
 		}
 		slices.Sort(names)
 		for _, name := range names {
-			s := doc.Components.Schemas[name]
-			fmt.Fprintf(&b, "### %s\n\n", inline(name))
-			if s.Value != nil && s.Value.Description != "" {
-				b.WriteString(strings.TrimSpace(s.Value.Description) + "\n\n")
+			if err := ctx.Err(); err != nil {
+				return "", err
 			}
-			renderProperties(&b, s)
+			s := doc.Components.Schemas[name]
+			fmt.Fprintf(&section, "### %s\n\n", inline(name))
+			if s.Value != nil && s.Value.Description != "" {
+				section.WriteString(strings.TrimSpace(s.Value.Description) + "\n\n")
+			}
+			renderProperties(&section, s)
+			add()
 		}
+	}
+	if omitted > 0 {
+		fmt.Fprintf(&b, "> [!WARNING]\n> This page ends here: the specification renders to more than %d bytes, the most a page holds. %d more sections (operations and models) are left out; read them in the specification itself.\n", maxBytes, omitted)
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n", nil
 }
+
+// truncationNoticeBytes is the room kept for the notice of a truncated page.
+const truncationNoticeBytes = 512
 
 func renderOperation(b *strings.Builder, method, path string, op *openapi3.Operation) {
 	fmt.Fprintf(b, "## %s %s\n\n", method, inline(path))

@@ -8,11 +8,15 @@ package pdf
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"image"
 	"image/draw"
 	_ "image/gif" // images of the content
 	_ "image/jpeg"
 	"image/png"
+	"path"
 	"strconv"
 	"strings"
 
@@ -22,6 +26,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+
+	"docsapi/imagecheck"
 )
 
 // Page is one page of content; Depth is its nesting in the page tree.
@@ -45,23 +51,49 @@ const (
 	bodySize   = 11.0
 )
 
+// Bounds of one PDF. Pages are stored in revisions of at most 1 MiB each,
+// but a revision holds any number of them and images are decoded to pixels:
+// past these bounds the document ends with a notice instead.
+const (
+	// MaxSheets bounds the sheets of a document (about 3 KB each of text).
+	MaxSheets = 2000
+	// MaxImagePixels bounds the pixels of all images of a document
+	// together (one image is bounded by imagecheck.MaxPixels).
+	MaxImagePixels = 4 * imagecheck.MaxPixels
+	// MaxImageBytes bounds the embedded (re-encoded) images of a document.
+	MaxImageBytes = 24 << 20
+	// maxIndent bounds the indentation of nested lists and quotes (deeper
+	// levels are written at this indentation, inside the page).
+	maxIndent = 60.0
+)
+
+// The image budgets the writer applies (tests lower them).
+var maxImagePixels, maxImageBytes = MaxImagePixels, MaxImageBytes
+
+// errTruncated stops a render that reached MaxSheets.
+var errTruncated = errors.New("pdf: too many sheets")
+
 var md = goldmark.New(goldmark.WithExtensions(extension.GFM))
 
 // Render returns the PDF bytes of d: a title, then each page under its
 // title (top-level pages start a new sheet), with an outline (bookmarks)
-// following the page tree.
-func Render(d Document) ([]byte, error) {
+// following the page tree. It stops with ctx.Err() when ctx ends; a
+// document over MaxSheets ends with a notice saying where it was cut.
+func Render(ctx context.Context, d Document) ([]byte, error) {
 	f := fpdf.New("P", "mm", "A4", "")
 	f.SetTitle(d.Title, true)
 	f.SetCreator("docsapi", true)
 	f.SetMargins(margin, margin, margin)
 	f.SetAutoPageBreak(true, margin)
-	w := &writer{f: f, tr: f.UnicodeTranslatorFromDescriptor(""), image: d.Image, images: map[string]string{}}
+	w := &writer{ctx: ctx, f: f, tr: f.UnicodeTranslatorFromDescriptor(""), image: d.Image, images: map[string]string{}}
 	f.AddPage()
 	f.SetFont("Helvetica", "B", 24)
 	f.MultiCell(0, 11, w.tr(d.Title), "", "L", false)
 	f.Ln(4)
 	for i, p := range d.Pages {
+		if w.err != nil {
+			break
+		}
 		if i > 0 && p.Depth == 0 {
 			f.AddPage()
 		}
@@ -71,6 +103,16 @@ func Render(d Document) ([]byte, error) {
 		f.Ln(2)
 		w.markdown(p.Markdown)
 		f.Ln(4)
+		if w.err == errTruncated {
+			w.indent = 0
+			f.SetLeftMargin(margin)
+			f.SetX(margin)
+			f.SetFont("Helvetica", "B", bodySize)
+			f.MultiCell(0, lineHeight, w.tr(fmt.Sprintf("The document ends here: it reached %d sheets, the most a PDF export holds. Pages after %q are not included.", MaxSheets, p.Title)), "", "L", false)
+		}
+	}
+	if w.err != nil && w.err != errTruncated {
+		return nil, w.err
 	}
 	var buf bytes.Buffer
 	if err := f.Output(&buf); err != nil {
@@ -80,11 +122,15 @@ func Render(d Document) ([]byte, error) {
 }
 
 type writer struct {
+	ctx    context.Context
+	err    error // ctx.Err(), or errTruncated: nothing more is written
 	f      *fpdf.Fpdf
 	tr     func(string) string
 	src    []byte
 	image  func(string) ([]byte, string, bool)
 	images map[string]string // destination -> registered name ("" when unusable)
+	// pixels and imageBytes count the images embedded so far.
+	pixels, imageBytes int
 
 	bold, italic, mono int
 	size               float64
@@ -115,7 +161,37 @@ func (w *writer) font() {
 	w.f.SetFont(family, style, w.size)
 }
 
+// stopped checks, at every block, whether the render must stop: the
+// client left, or the document is full.
+func (w *writer) stopped() bool {
+	if w.err == nil {
+		if err := w.ctx.Err(); err != nil {
+			w.err = err
+		} else if w.f.PageNo() >= MaxSheets {
+			w.err = errTruncated
+		}
+	}
+	return w.err != nil
+}
+
+// nest indents by one level, up to maxIndent; it returns the undo.
+func (w *writer) nest() func() {
+	step := 6.0
+	if w.indent+step > maxIndent {
+		step = 0
+	}
+	w.indent += step
+	w.f.SetLeftMargin(margin + w.indent)
+	return func() {
+		w.indent -= step
+		w.f.SetLeftMargin(margin + w.indent)
+	}
+}
+
 func (w *writer) block(n ast.Node) {
+	if w.stopped() {
+		return
+	}
 	f := w.f
 	switch v := n.(type) {
 	case *ast.Heading:
@@ -140,16 +216,14 @@ func (w *writer) block(n ast.Node) {
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
 		w.code(n)
 	case *ast.Blockquote:
-		w.indent += 6
-		f.SetLeftMargin(margin + w.indent)
+		unnest := w.nest()
 		f.SetX(margin + w.indent)
 		w.italic++
 		for c := v.FirstChild(); c != nil; c = c.NextSibling() {
 			w.block(c)
 		}
 		w.italic--
-		w.indent -= 6
-		f.SetLeftMargin(margin + w.indent)
+		unnest()
 	case *ast.ThematicBreak:
 		y := f.GetY() + 2
 		pw, _ := f.GetPageSize()
@@ -182,13 +256,11 @@ func (w *writer) list(l *ast.List) {
 		w.font()
 		f.SetX(margin + w.indent)
 		f.Write(lineHeight, w.tr(marker+" "))
-		w.indent += 6
-		f.SetLeftMargin(margin + w.indent)
+		unnest := w.nest()
 		for c := item.FirstChild(); c != nil; c = c.NextSibling() {
 			w.block(c)
 		}
-		w.indent -= 6
-		f.SetLeftMargin(margin + w.indent)
+		unnest()
 	}
 }
 
@@ -301,29 +373,23 @@ func (w *writer) link(label, dest string) {
 
 // picture embeds an image of the content (re-encoded as 8-bit PNG, which
 // fpdf reads in every case), scaled to the text width; images that are not
-// in the content or cannot be decoded are written as their alt text.
+// in the content or cannot be decoded are written as their alt text, and
+// images over the pixel bounds (read from their header, never decoded) as
+// a placeholder saying so.
 func (w *writer) picture(dest, alt string) {
 	f := w.f
 	name, seen := w.images[dest]
+	placeholder := ""
 	if !seen {
 		w.images[dest] = ""
-		if w.image != nil {
-			if data, _, ok := w.image(dest); ok {
-				if img, _, err := image.Decode(bytes.NewReader(data)); err == nil {
-					rgba := image.NewNRGBA(img.Bounds())
-					draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
-					var buf bytes.Buffer
-					if png.Encode(&buf, rgba) == nil {
-						name = "img" + strconv.Itoa(len(w.images))
-						f.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: "PNG"}, &buf)
-						w.images[dest] = name
-					}
-				}
-			}
-		}
+		name, placeholder = w.embed(dest)
+		w.images[dest] = name
 	}
 	if name == "" {
-		if alt != "" {
+		switch {
+		case placeholder != "":
+			f.Write(lineHeight, w.tr("["+placeholder+"]"))
+		case alt != "":
 			f.Write(lineHeight, w.tr("["+alt+"]"))
 		}
 		return
@@ -334,6 +400,46 @@ func (w *writer) picture(dest, alt string) {
 	width := min(info.Width(), maxW)
 	f.Ln(lineHeight)
 	f.ImageOptions(name, margin+w.indent, f.GetY(), width, 0, true, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+}
+
+// embed registers the image at dest and returns its name, or "" and, when
+// the image is there but over a bound, a placeholder text.
+func (w *writer) embed(dest string) (name, placeholder string) {
+	if w.image == nil {
+		return "", ""
+	}
+	data, _, ok := w.image(dest)
+	if !ok {
+		return "", ""
+	}
+	cfg, _, err := imagecheck.Config(data)
+	var tooLarge *imagecheck.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return "", fmt.Sprintf("image %s not shown: %dx%d pixels, over the %d the PDF export decodes", path.Base(dest), cfg.Width, cfg.Height, imagecheck.MaxPixels)
+	case err != nil:
+		return "", ""
+	case w.pixels+cfg.Width*cfg.Height > maxImagePixels || w.imageBytes+len(data) > maxImageBytes:
+		return "", fmt.Sprintf("image %s not shown: the document's images reached the PDF export's limit", path.Base(dest))
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return "", ""
+	}
+	rgba := image.NewNRGBA(img.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, draw.Src)
+	var buf bytes.Buffer
+	if png.Encode(&buf, rgba) != nil {
+		return "", ""
+	}
+	w.pixels += cfg.Width * cfg.Height
+	w.imageBytes += max(len(data), buf.Len())
+	if w.imageBytes > maxImageBytes {
+		return "", fmt.Sprintf("image %s not shown: the document's images reached the PDF export's limit", path.Base(dest))
+	}
+	name = "img" + strconv.Itoa(len(w.images))
+	w.f.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: "PNG"}, &buf)
+	return name, ""
 }
 
 func plainText(n ast.Node, src []byte) string {

@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/png"
@@ -53,7 +54,7 @@ func TestRender(t *testing.T) {
 			return nil, "", false
 		},
 	}
-	data, err := Render(doc)
+	data, err := Render(context.Background(), doc)
 	if err != nil {
 		t.Fatal(err)
 	}

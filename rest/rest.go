@@ -13,6 +13,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -147,6 +148,9 @@ type errorBody struct {
 // *apierr.Error are internal: logged with the request id, answered as 500.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var body errorBody
+	if e := apierr.Ended(r.Context(), err); e != nil {
+		err = e // the server's request deadline passed: say so
+	}
 	if e, ok := apierr.As(err); ok {
 		body.Error.Code, body.Error.Message = e.Status, e.Message
 		switch {
@@ -313,6 +317,9 @@ func decode(r *http.Request, dst any, rule bodyRule) error {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			return apierr.New(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", tooLarge.Limit)
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) { // the server's request deadline covers reading the body
+			return apierr.New(http.StatusRequestTimeout, "the request body did not arrive within the server's time limit")
 		}
 		return apierr.New(http.StatusBadRequest, "could not read the request body")
 	}

@@ -2,25 +2,31 @@ package server
 
 import (
 	"context"
-	"strings"
 
 	"github.com/99designs/gqlgen/complexity"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// guardGraphQL adds the configured limits: operation complexity (gqlgen
-// counts each selected field as 1 plus its children), selection depth, and
-// how many resolvers of one operation run at once (gqlgen otherwise starts a
-// goroutine per field and per list element).
-func (s *Server) guardGraphQL(h *handler.Server) {
+// guardGraphQL adds the configured limits: the document's bounds before
+// it is parsed and validated (graphqlbounds.go), operation complexity
+// (gqlgen counts each selected field as 1 plus its children), selection
+// depth, how many resolvers of one operation run at once (gqlgen otherwise
+// starts a goroutine per field and per list element) and the errors of one
+// answer. Introspection fields count in complexity and depth like any other.
+func (s *Server) guardGraphQL(h *handler.Server, bounds *documentBounds) {
+	limits := s.Config.GraphQLLimits
+	h.SetParserTokenLimit(limits.Tokens)
+	h.Use(bounds)
+	if n := limits.Errors; n > 0 {
+		h.AroundResponses(capErrors(n))
+	}
 	if n := s.Config.GraphQLComplexity; n > 0 {
-		h.Use(&complexityLimit{limit: n, known: lru.New[int](1000)})
+		h.Use(&complexityLimit{limit: n, known: newWeightedLRU(complexityCacheBytes, largestComplexityKey, keyWeight[int])})
 	}
 	if n := s.Config.GraphQLDepth; n > 0 {
 		h.Use(depthLimit(n))
@@ -36,6 +42,9 @@ func (s *Server) guardGraphQL(h *handler.Server) {
 			// resolvers.
 			if fc := graphql.GetFieldContext(ctx); fc == nil || !fc.IsResolver {
 				return next(ctx)
+			}
+			if err := ctx.Err(); err != nil { // the client left: resolve nothing more
+				return nil, err
 			}
 			slots, _ := ctx.Value(resolverSlotsKey{}).(chan struct{})
 			if slots == nil {
@@ -62,10 +71,12 @@ type resolverSlotsKey struct{}
 // a field counts 1 plus its children whatever the variables, so the figure
 // depends on the document only, and recomputing it (walking the selection
 // and building every field's argument map) was 7% of a small query's CPU.
+// The fields of __schema, which gqlgen's figure leaves out, are added: a
+// thousand aliases of it counted 0.
 type complexityLimit struct {
 	limit int
 	es    graphql.ExecutableSchema
-	known *lru.LRU[int]
+	known graphql.Cache[int]
 }
 
 var _ interface {
@@ -84,21 +95,21 @@ func (c *complexityLimit) MutateOperationContext(ctx context.Context, oc *graphq
 	key := oc.OperationName + "\x00" + oc.RawQuery
 	n, ok := c.known.Get(ctx, key)
 	if !ok {
-		n = complexity.Calculate(ctx, c.es, oc.Doc.Operations.ForName(oc.OperationName), oc.Variables)
+		op := oc.Doc.Operations.ForName(oc.OperationName)
+		n = complexity.Calculate(ctx, c.es, op, oc.Variables) + schemaFields(oc.Doc, op)
 		c.known.Add(ctx, key, n)
 	}
 	oc.Stats.SetExtension("ComplexityLimit", &extension.ComplexityStats{Complexity: n, ComplexityLimit: c.limit})
 	if n > c.limit {
 		err := gqlerror.Errorf("operation has complexity %d, which exceeds the limit of %d", n, c.limit)
-		errcode.Set(err, "COMPLEXITY_LIMIT_EXCEEDED")
+		errcode.Set(err, codeComplexityLimitExceeded)
 		return err
 	}
 	return nil
 }
 
-// depthLimit refuses operations nested deeper than its value. Introspection
-// fields (__schema, __type) are not counted: they are governed by
-// --graphql-introspection.
+// depthLimit refuses operations nested deeper than its value, introspection
+// fields included (the standard introspection query is 14 levels deep).
 type depthLimit int
 
 var _ interface {
@@ -115,7 +126,7 @@ func (d depthLimit) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 	}
 	if depth := selectionDepth(oc.Operation.SelectionSet, int(d)+1); depth > int(d) {
 		err := gqlerror.Errorf("operation is nested %d levels deep, more than the limit of %d", depth, int(d))
-		errcode.Set(err, "DEPTH_LIMIT_EXCEEDED")
+		errcode.Set(err, codeDepthLimitExceeded)
 		return err
 	}
 	return nil
@@ -133,9 +144,6 @@ func selectionDepth(set ast.SelectionSet, stop int) int {
 		var d int
 		switch sel := sel.(type) {
 		case *ast.Field:
-			if strings.HasPrefix(sel.Name, "__") {
-				continue
-			}
 			d = 1 + selectionDepth(sel.SelectionSet, stop-1)
 		case *ast.InlineFragment:
 			d = selectionDepth(sel.SelectionSet, stop)

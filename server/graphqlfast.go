@@ -4,14 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"mime"
 	"net/http"
+	"strconv"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"docsapi/apierr"
 	"docsapi/auth"
 	"docsapi/graph/generated"
 	"docsapi/graph/model"
@@ -25,9 +32,12 @@ import (
 // value per field, a map of every input unmarshaler per operation), which
 // held GraphQL to about half of REST's throughput for the same space.
 //
-// Only operations gqlgen has already run are answered, so nothing is
-// parsed, validated or limited here: the first request of a query text goes
-// through gqlgen (validation, complexity and depth limits), and learn, an
+// Every POST passes readPost first (one JSON object sent as JSON, the
+// document's bytes and nesting), whichever answers it. Only operations
+// gqlgen has already run are answered, so nothing is parsed, validated or
+// limited further here: the first request of a query text goes through
+// gqlgen (document bounds, validation, complexity and depth limits), and
+// learn, an
 // AroundOperations hook, records a plan when the operation qualifies. A
 // later request with the same query text and operation name is answered
 // from the plan through the same resolver as gqlgen and REST, with gqlgen's
@@ -38,6 +48,8 @@ import (
 type fastGraphQL struct {
 	gql      http.Handler
 	query    generated.QueryResolver
+	present  graphql.ErrorPresenterFunc // presents the refusals of readGraphQLPost
+	bounds   *documentBounds            // the document's bytes and nesting are checked before gqlgen reads the body
 	plans    *lru.LRU[*rootPlan]
 	answers  rest.AnswerCache[fastAnswerKey] // encoded answers between writes
 	answered atomic.Int64                    // requests answered here (tests and benchmarks)
@@ -53,8 +65,8 @@ type fastAnswerKey struct {
 	caller auth.Caller
 }
 
-func newFastGraphQL(gql http.Handler, query generated.QueryResolver) *fastGraphQL {
-	return &fastGraphQL{gql: gql, query: query, plans: lru.New[*rootPlan](1000)}
+func newFastGraphQL(gql http.Handler, query generated.QueryResolver, present graphql.ErrorPresenterFunc, bounds *documentBounds) *fastGraphQL {
+	return &fastGraphQL{gql: gql, query: query, present: present, bounds: bounds, plans: lru.New[*rootPlan](1000)}
 }
 
 // GraphQLFastAnswers is how many GraphQL requests the fast path answered.
@@ -65,12 +77,13 @@ func (s *Server) GraphQLFastAnswers() int64 {
 	return s.fastGQL.answered.Load()
 }
 
-// fastRequest is the part of a GraphQL POST body the fast path reads.
+// fastRequest is a GraphQL POST body, with the shapes gqlgen's POST
+// transport decodes it into (graphql.RawParams), values left encoded.
 type fastRequest struct {
-	Query         string          `json:"query"`
-	OperationName string          `json:"operationName"`
-	Variables     map[string]any  `json:"variables"`
-	Extensions    json.RawMessage `json:"extensions"`
+	Query         string                     `json:"query"`
+	OperationName string                     `json:"operationName"`
+	Variables     map[string]json.RawMessage `json:"variables"`
+	Extensions    map[string]json.RawMessage `json:"extensions"`
 }
 
 // maxPlannedQuery bounds the query texts remembered (hot queries are short).
@@ -79,24 +92,32 @@ const maxPlannedQuery = 4096
 func planKey(operationName, query string) string { return operationName + "\x00" + query }
 
 func (f *fastGraphQL) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" || r.Header.Get("Upgrade") != "" {
+	switch {
+	case r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions || r.Header.Get("Upgrade") != "":
 		f.gql.ServeHTTP(w, r)
 		return
+	case r.Method != http.MethodPost:
+		w.Header().Set("Allow", "GET, POST, OPTIONS")
+		f.refuse(w, r, f.present(r.Context(), apierr.New(http.StatusMethodNotAllowed, "GraphQL takes POST, or GET for a query")), http.StatusMethodNotAllowed)
+		return
 	}
+	body, req, err := f.readPost(r)
+	if err != nil {
+		status := http.StatusUnprocessableEntity // the document's bounds
+		if e, ok := apierr.As(err); ok {
+			status = e.Status
+		}
+		f.refuse(w, r, f.present(r.Context(), err), status)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	switch r.Header.Get("Accept") { // the ones gqlgen answers with application/json
 	case "", "application/json", "*/*":
 	default:
 		f.gql.ServeHTTP(w, r)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil { // gqlgen reads the same bytes and the same error
-		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), failingReader{err}))
-		f.gql.ServeHTTP(w, r)
-		return
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	if out, ok := f.answer(r, body); ok {
+	if out, ok := f.answer(r, req); ok {
 		f.answered.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(out)
@@ -105,18 +126,118 @@ func (f *fastGraphQL) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.gql.ServeHTTP(w, r)
 }
 
+// readPost reads and decodes a GraphQL POST, or says why the request is
+// refused: gqlgen's POST transport answers a body it cannot decode (a batch
+// of operations, broken JSON) with an error without a code, which the
+// presenter turned into an "internal error", and echoes the whole body in
+// it; other content types got "transport not supported". The document's
+// bytes and nesting are checked here, before gqlgen's transport copies and
+// decodes the body again (a document of 10 MB cost 100 MB when it did).
+func (f *fastGraphQL) readPost(r *http.Request) ([]byte, *fastRequest, error) {
+	if mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mediaType != "application/json" {
+		return nil, nil, apierr.New(http.StatusUnsupportedMediaType, "a GraphQL POST must be sent as application/json (or use GET for a query)")
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength)) // limitBody has refused more than the body limit
+	}
+	_, err := buf.ReadFrom(r.Body)
+	body := buf.Bytes()
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, nil, apierr.New(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", tooLarge.Limit)
+		}
+		return nil, nil, apierr.New(http.StatusBadRequest, "could not read the request body")
+	}
+	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
+		return nil, nil, apierr.New(http.StatusBadRequest, "batched GraphQL requests are not supported: send one operation per request")
+	}
+	if limit := f.bounds.limits.DocumentBytes; limit > 0 && len(body) > limit {
+		// Measured without decoding it: a copy of a document too large is
+		// as large.
+		var q struct {
+			Query decodedLength `json:"query"`
+		}
+		if json.Unmarshal(body, &q) == nil && int(q.Query) > limit {
+			return nil, nil, f.bounds.tooLarge(int(q.Query))
+		}
+	}
+	var req fastRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return nil, nil, apierr.New(http.StatusBadRequest, "request body is not a GraphQL request (a JSON object with query, operationName, variables and extensions): %s", jsonProblem(err))
+	}
+	if err := f.bounds.checkText(req.Query); err != nil {
+		return nil, nil, err
+	}
+	return body, &req, nil
+}
+
+// decodedLength is the length of a JSON string once decoded, or a little
+// less (a byte of invalid UTF-8 or a surrogate escape counts 1 where the
+// decoder makes 3 or 4 bytes), found without decoding it.
+type decodedLength int
+
+func (n *decodedLength) UnmarshalJSON(raw []byte) error {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil // not a string: the decode proper says so
+	}
+	length := 0
+	for i := 1; i < len(raw)-1; i++ {
+		if raw[i] != '\\' {
+			length++
+			continue
+		}
+		if raw[i+1] != 'u' {
+			length++
+			i++
+			continue
+		}
+		r, _ := strconv.ParseUint(string(raw[i+2:i+6]), 16, 32)
+		length += max(utf8.RuneLen(rune(r)), 1)
+		i += 5
+	}
+	*n = decodedLength(length)
+	return nil
+}
+
+// jsonProblem says what is wrong with a JSON body without quoting it.
+func jsonProblem(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("invalid JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ):
+		if typ.Field != "" {
+			return fmt.Sprintf("%s must not be a JSON %s", typ.Field, typ.Value)
+		}
+		return fmt.Sprintf("a JSON %s instead of an object", typ.Value)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON ends early"
+	default:
+		return "invalid JSON"
+	}
+}
+
+// refuse answers err as gqlgen answers a request it cannot run: a GraphQL
+// response with only errors.
+func (f *fastGraphQL) refuse(w http.ResponseWriter, r *http.Request, err *gqlerror.Error, status int) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	out, _ := json.Marshal(&graphql.Response{Errors: gqlerror.List{err}})
+	w.Write(out)
+}
+
 type failingReader struct{ err error }
 
 func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
 
 // answer is the whole response to body, or false when gqlgen must answer.
 // The bytes may be shared with other requests: write them, never change them.
-func (f *fastGraphQL) answer(r *http.Request, body []byte) ([]byte, bool) {
+func (f *fastGraphQL) answer(r *http.Request, req *fastRequest) ([]byte, bool) {
 	ctx := r.Context()
-	var req fastRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if dec.Decode(&req) != nil || len(req.Extensions) > 0 || dec.More() {
+	if len(req.Extensions) > 0 {
 		return nil, false
 	}
 	plan, ok := f.plans.Get(ctx, planKey(req.OperationName, req.Query))
@@ -125,11 +246,10 @@ func (f *fastGraphQL) answer(r *http.Request, body []byte) ([]byte, bool) {
 	}
 	id := plan.id
 	if plan.variable != "" {
-		v, isString := req.Variables[plan.variable].(string)
-		if !isString || len(req.Variables) != 1 {
-			return nil, false
+		raw := req.Variables[plan.variable]
+		if len(req.Variables) != 1 || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &id) != nil {
+			return nil, false // not a string: gqlgen says why
 		}
-		id = v
 	} else if len(req.Variables) != 0 {
 		return nil, false
 	}

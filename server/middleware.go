@@ -1,12 +1,14 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +18,7 @@ import (
 
 	"docsapi/apierr"
 	"docsapi/graph"
+	"docsapi/importer"
 	"docsapi/rest"
 )
 
@@ -157,11 +160,78 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 // limitBody caps request bodies; reading past the cap gives a 413.
 func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > s.Config.MaxBodyBytes {
-			rest.WriteError(w, r, nil, apierr.New(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", s.Config.MaxBodyBytes))
+		limit := s.Config.MaxBodyBytes
+		if strings.HasPrefix(r.URL.Path, "/uploads/") {
+			limit = s.Config.UploadMaxBytes // the signed URL bounds it further to its file's size
+		}
+		if r.ContentLength > limit {
+			rest.WriteError(w, r, nil, apierr.New(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", limit))
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.Config.MaxBodyBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requestDeadline ends every request's context after Config.RequestTimeout
+// (imports and GraphQL, which may carry an import: plus the import
+// timeout), so that no handler's work outlives its request; a handler
+// whose context ended that way answers 503 naming the limit (see
+// apierr.Ended). Reading the body has the same deadline: a client sending
+// its body a byte at a time does not hold a handler (or a stopping process)
+// for ever. First in the chain after NoSniff, so every layer's context
+// (requestID's among them) derives from it.
+func (s *Server) requestDeadline(next http.Handler) http.Handler {
+	short := s.Config.RequestTimeout
+	importTimeout := s.Config.ImportTimeout
+	if importTimeout <= 0 {
+		importTimeout = importer.DefaultLimits.Timeout
+	}
+	long := short + importTimeout
+	shortCause := apierr.Unavailable(0, "the request took longer than the server's limit of %s", short)
+	longCause := apierr.Unavailable(0, "the request took longer than the server's limit of %s", long)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d, cause := short, shortCause
+		if longRequest(r) {
+			d, cause = long, longCause
+		}
+		ctx, cancel := context.WithTimeoutCause(r.Context(), d, cause)
+		defer cancel()
+		if r.Body != nil && r.Body != http.NoBody {
+			// Only while a body is read: net/http clears the deadline at its
+			// end, and a deadline set during the background read it starts
+			// for requests without a body would end their context at once.
+			// An error: the writer cannot (tests' recorders).
+			http.NewResponseController(w).SetReadDeadline(time.Now().Add(d))
+		}
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// longRequest tells the requests that may legitimately run for the import
+// timeout: content imports (a website crawl) and GraphQL operations (which
+// may be an importContent).
+func longRequest(r *http.Request) bool {
+	if r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, "/uploads/") {
+		return true // a file of up to --upload-max-bytes on its way in
+	}
+	if r.Method != http.MethodPost {
+		return false
+	}
+	return r.URL.Path == "/graphql" || r.URL.Path == "/graphql/" || strings.HasSuffix(r.URL.Path, "/import")
+}
+
+// headAsGet routes HEAD as GET: HEAD is a read (the README counts it as
+// one), so every GET route, GraphQL's included, answers it with the GET's
+// status and headers; net/http sends no body for a HEAD, whatever the
+// handler writes. Last before routing, so the request log and metrics
+// still say HEAD.
+func headAsGet(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			r = r.Clone(r.Context())
+			r.Method = http.MethodGet
+		}
 		next.ServeHTTP(w, r)
 	})
 }

@@ -22,5 +22,6 @@ var OpenAPIFetchLimits = fetch.Options{MaxBytes: 10 << 20, Timeout: fetch.Defaul
 func (s *Server) OpenAPIProcessor() *openapi.Processor {
 	opts := OpenAPIFetchLimits
 	opts.AllowPrivate = s.Config.AllowPrivateFetch
-	return &openapi.Processor{Queue: s.DB, Fetch: fetch.New(opts), Log: s.Log, Lease: s.DB.JobLease()}
+	return &openapi.Processor{Queue: s.DB, Fetch: fetch.New(opts), Log: s.Log, Lease: s.DB.JobLease(),
+		Workers: s.Config.OpenAPIWorkers, JobTimeout: s.Config.OpenAPIJobTimeout}
 }

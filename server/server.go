@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +18,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
@@ -47,6 +47,9 @@ type Config struct {
 	TranslateURL      string
 	TranslateKey      string
 	MaxBodyBytes      int64
+	// UploadMaxBytes is the largest file an upload URL takes (a PUT to
+	// /uploads/ may be that large; every other body MaxBodyBytes).
+	UploadMaxBytes int64
 	// MetricsAddr, when set, is where `docsapi serve` serves /metrics on a
 	// listener of its own; the main handler then has no /metrics.
 	MetricsAddr string
@@ -63,11 +66,12 @@ type Config struct {
 	// ("*" for any); empty turns CORS off.
 	CORSOrigins []string
 	// GraphQL guardrails; 0 turns a limit off.
-	GraphQLComplexity  int  // largest operation complexity (each field counts 1)
-	GraphQLDepth       int  // deepest selection nesting
-	GraphQLConcurrency int  // resolvers running at once in one operation
-	NoIntrospection    bool // refuse __schema and __type queries
-	NoPlayground       bool // do not serve the playground page
+	GraphQLComplexity  int           // largest operation complexity (each field counts 1)
+	GraphQLDepth       int           // deepest selection nesting
+	GraphQLConcurrency int           // resolvers running at once in one operation
+	GraphQLLimits      GraphQLLimits // bounds of a document before it is parsed and validated
+	NoIntrospection    bool          // refuse __schema and __type queries
+	NoPlayground       bool          // do not serve the playground page
 	Version            string
 	Build              string
 	// Clock replaces time.Now (tests of retention and expiry).
@@ -90,6 +94,37 @@ type Config struct {
 	// WebhookSecretGrace is how long a webhook's rotated-out secret keeps
 	// signing deliveries beside the new one (0: 24 hours).
 	WebhookSecretGrace time.Duration
+	// OpenAPIWorkers is how many OpenAPI specs are processed at once (0:
+	// openapi.DefaultWorkers), OpenAPIJobTimeout how long one run may take
+	// (0: openapi.DefaultJobTimeout).
+	OpenAPIWorkers    int
+	OpenAPIJobTimeout time.Duration
+	// RenderCacheBytes bounds each of the caches of rendered PDFs and
+	// computed pages (0: graph.DefaultRenderCacheBytes; negative: none).
+	RenderCacheBytes int
+	// Fair sharing of the webhook outbox (0: storage.DefaultWebhookLimits,
+	// delivery.DefaultWebhookPolicy): webhooks per organization, deliveries
+	// one organization may have queued, attempts of one organization in
+	// flight, and the deadline of one attempt.
+	WebhookMaxEndpoints   int
+	WebhookMaxPending     int
+	WebhookOrgConcurrency int
+	WebhookTimeout        time.Duration
+	// Translation runs (0: the translate package's defaults): runs at once
+	// (one per organization), the deadline of one run and of one request
+	// to the translation server.
+	TranslationRuns       int
+	TranslationRunTimeout time.Duration
+	TranslateTimeout      time.Duration
+	// Bounds of what integrations store (0: graph's Default* values): a
+	// published script's bytes, an installation configuration's depth and
+	// its keys and array items.
+	IntegrationMaxScriptBytes int
+	ConfigurationMaxDepth     int
+	ConfigurationMaxKeys      int
+	// RequestTimeout ends every request's context after it (imports and
+	// GraphQL: after it plus ImportTimeout); 0 means 60 seconds.
+	RequestTimeout time.Duration
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -123,14 +158,22 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 10 << 20
 	}
+	if cfg.UploadMaxBytes <= 0 {
+		cfg.UploadMaxBytes = graph.DefaultUploadMaxBytes
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = time.Minute
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	res := &graph.Resolver{
-		Store:  db,
-		Auth:   auth.NewAuthenticator(db, cfg.Clock),
-		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace},
+		Store: db,
+		Auth:  auth.NewAuthenticator(db, cfg.Clock),
+		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace,
+			UploadMaxBytes: cfg.UploadMaxBytes, RenderCacheBytes: cfg.RenderCacheBytes,
+			IntegrationMaxScriptBytes: cfg.IntegrationMaxScriptBytes, ConfigurationMaxDepth: cfg.ConfigurationMaxDepth, ConfigurationMaxKeys: cfg.ConfigurationMaxKeys},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
@@ -146,6 +189,13 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 	// Webhook deliveries leave through the same guarded Doer; a commit that
 	// queued some wakes their worker.
 	res.Webhooks = delivery.NewWebhookWorker(db, cfg.Outbound, cfg.Clock, log)
+	db.SetWebhookLimits(storage.WebhookLimits{Endpoints: cfg.WebhookMaxEndpoints, Pending: cfg.WebhookMaxPending})
+	if cfg.WebhookOrgConcurrency > 0 {
+		res.Webhooks.Policy.PerOrganization = cfg.WebhookOrgConcurrency
+	}
+	if cfg.WebhookTimeout > 0 {
+		res.Webhooks.Policy.Timeout = cfg.WebhookTimeout
+	}
 	db.OnWebhooksQueued(res.Webhooks.Notify)
 	db.OnTargetRemoved(res.TargetRemovedEvent)
 	db.OnSpaceLeavesSites(graph.SpaceLeavesSite)
@@ -166,7 +216,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Router.Se
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(NoSniff, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword)
+	r.Use(NoSniff, s.requestDeadline, requestID, s.observeRequests, s.recoverPanics, s.corsHandler(), s.limitBody, s.identify, s.rateLimit, shareLinkPassword, headAsGet)
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
@@ -177,7 +227,11 @@ func (s *Server) routes() chi.Router {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := s.DB.Ping(ctx); err != nil {
-			rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": err.Error()})
+			// The driver's words name the database's host, user and name:
+			// the log has them, the unauthenticated answer does not.
+			s.Log.Warn("readyz: database unavailable", "error", err)
+			w.Header().Set("Retry-After", strconv.Itoa(storage.UnavailableRetryAfter))
+			rest.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "the database is unavailable"})
 			return
 		}
 		rest.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
@@ -236,12 +290,15 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(transport.POST{})
-	h.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	// Caches weighed by size, not counted (graphqlcache.go).
+	known := newWeightedLRU(documentCacheBytes, largestCachedDocument, documentWeight)
+	h.SetQueryCache(known)
 	if !s.Config.NoIntrospection {
 		h.Use(extension.Introspection{})
 	}
-	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
-	s.guardGraphQL(h)
+	h.Use(extension.AutomaticPersistedQuery{Cache: newWeightedLRU(persistedQueryBytes, largestPersistedQuery, textWeight)})
+	bounds := &documentBounds{limits: s.Config.GraphQLLimits, known: known}
+	s.guardGraphQL(h, bounds)
 	h.SetErrorPresenter(s.presentGraphQLError)
 	// Read-only tokens: every mutation goes through graph.RequireWrite (the
 	// same check as REST writes) before any of its resolvers runs.
@@ -257,7 +314,8 @@ func (s *Server) graphQLHandler() http.Handler {
 		s.Log.Error("panic in resolver", "request_id", middleware.GetReqID(ctx), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))
 	})
-	s.fastGQL = newFastGraphQL(h, s.Resolver.Query())
+	h.AroundOperations(newIntrospectionAnswers().around)
+	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError, bounds)
 	h.AroundOperations(s.fastGQL.learn)
 	return s.fastGQL
 }
@@ -272,6 +330,9 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 
 // presentError gives GraphQL errors the same code and status as REST.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
+	if e := apierr.Ended(ctx, err); e != nil {
+		err = e // the server's request deadline passed: say so (as REST)
+	}
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
 	if e, ok := apierr.As(err); ok {
 		gerr.Message = e.Message

@@ -82,9 +82,12 @@ func (s *Server) authenticateGraphQL(next http.Handler) http.Handler {
 		if e.Status == http.StatusUnauthorized {
 			rest.Challenge(w, r, e.Message)
 		}
-		rest.WriteJSON(w, e.Status, map[string]any{"errors": []map[string]any{{
-			"message": e.Message, "extensions": map[string]any{"code": e.Code(), "status": e.Status},
-		}}})
+		ext := map[string]any{"code": e.Code(), "status": e.Status}
+		if e.RetryAfter > 0 { // the database unavailable while reading the token
+			w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+			ext["retryAfter"] = e.RetryAfter
+		}
+		rest.WriteJSON(w, e.Status, map[string]any{"errors": []map[string]any{{"message": e.Message, "extensions": ext}}})
 	})
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"net/url"
-	"time"
 
 	"docsapi/fetch"
 	"docsapi/graph"
@@ -18,8 +17,9 @@ func init() {
 }
 
 // TranslateFetchLimits bound one request to the translation server (a
-// batch of up to 20,000 characters).
-var TranslateFetchLimits = fetch.Options{MaxBytes: 16 << 20, Timeout: 2 * time.Minute, MaxRedirects: 2, UserAgent: "docsapi-translate/1"}
+// batch of up to 20,000 characters): its answer to translate.MaxAnswer,
+// its time to Config.TranslateTimeout (this Timeout when unset).
+var TranslateFetchLimits = fetch.Options{MaxBytes: translate.MaxAnswer, Timeout: translate.DefaultCallTimeout, MaxRedirects: 2, UserAgent: "docsapi-translate/1"}
 
 // translationProvider is the configured machine-translation provider; nil
 // when --translate-url is not set (runs then fail with a message naming it).
@@ -29,6 +29,9 @@ func (s *Server) translationProvider() translate.Provider {
 	}
 	opts := TranslateFetchLimits
 	opts.AllowPrivate = s.Config.AllowPrivateFetch
+	if s.Config.TranslateTimeout > 0 {
+		opts.Timeout = s.Config.TranslateTimeout
+	}
 	// The operator chose this server: it may be on loopback or the intranet
 	// without opening private addresses to user-given URLs.
 	if u, err := url.Parse(s.Config.TranslateURL); err == nil && u.Host != "" {
@@ -47,6 +50,8 @@ func (s *Server) TranslationRunner() *translate.Runner {
 	s.translationsOnce.Do(func() {
 		s.Metrics.Queue(graph.QueueTranslations, s.DB.PendingTranslations)
 		s.translations = &translate.Runner{Queue: s.DB, Provider: s.translationProvider(), Analyzer: s.Resolver.ContentAnalyzer,
+			Validate: graph.CheckTranslatedPage, Runs: s.Config.TranslationRuns,
+			RunTimeout: s.Config.TranslationRunTimeout, CallTimeout: s.Config.TranslateTimeout,
 			Log: s.Log, Lease: s.DB.JobLease(), After: func(res translate.Result) { s.Metrics.ObserveJob(graph.QueueTranslations, res.Duration, res.Err) }}
 	})
 	return s.translations

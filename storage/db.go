@@ -64,6 +64,8 @@ type DB struct {
 	writes        writeQueue             // write transactions waiting for the writer (groupcommit.go)
 	noGroupCommit bool                   // Options.NoGroupCommit
 	batchObserver atomic.Pointer[func(members int)]
+	// webhookLimits are the per-organization webhook caps (SetWebhookLimits).
+	webhookLimits atomic.Pointer[WebhookLimits]
 }
 
 // checkpointPages is the writer's automatic checkpoint threshold in WAL

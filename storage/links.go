@@ -84,6 +84,9 @@ func revisionLinks(rr revisionRows, revID, pageID string) (string, []any) {
 // ListLinks pages through the link targets of a revision (of one page when
 // pageID is set), optionally of one status, ordered by target. Stats count
 // all targets of the same scope regardless of status.
+// linksList is the List of ListLinks' cursors (see Cursor).
+const linksList = "links"
+
 func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq PageQuery) (Page[LinkUsage], LinkStats, error) {
 	var page Page[LinkUsage]
 	var stats LinkStats
@@ -100,6 +103,9 @@ func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq Pa
 	if status != "" {
 		filter += ` AND g.status = ?`
 		fargs = append(fargs, status)
+	}
+	if err := checkCursor(pq, linksList); err != nil {
+		return page, stats, err
 	}
 	after := ""
 	largs := append([]any{}, fargs...)
@@ -129,7 +135,7 @@ func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq Pa
 				return err
 			}
 			if len(page.Items) == pq.Limit {
-				page.Next = &Cursor{ID: keys[len(keys)-1]}
+				page.Next = &Cursor{ID: keys[len(keys)-1], List: linksList}
 				break
 			}
 			page.Items = append(page.Items, u)

@@ -3,6 +3,9 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"math"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -208,18 +211,74 @@ type OpenAPIJob struct {
 // ClaimOpenAPIJob leases the oldest pending spec to this process (state
 // 'progress', see leases.go) and returns it; when none is pending, a run
 // whose lease has run out (its process died) is claimed again. nil when
-// there is nothing to run.
+// there is nothing to run. It is ClaimOpenAPIJobFair without a cap.
 func (db *DB) ClaimOpenAPIJob(ctx context.Context) (*OpenAPIJob, error) {
+	return db.ClaimOpenAPIJobFair(ctx, 0, "")
+}
+
+// ClaimOpenAPIJobFair claims like ClaimOpenAPIJob, fairly across
+// organizations: first the oldest pending spec of an organization with no
+// run in progress other than avoid (the organization the caller served
+// last: "" for none), else the oldest of one with fewer than maxPerOrg
+// runs in progress (0: no cap). One organization's backlog then never
+// holds every worker, and another organization's spec is the next claimed.
+func (db *DB) ClaimOpenAPIJobFair(ctx context.Context, maxPerOrg int, avoid string) (*OpenAPIJob, error) {
 	var job *OpenAPIJob
 	err := db.Write(ctx, func(tx *Tx) error {
 		var j OpenAPIJob
 		var srcURL, srcText, hash sql.NullString
 		const cols = `SELECT s.id, s.organization_id, s.slug, s.generation, s.source_url, s.source_text, v.content_hash
  FROM openapi_specs s LEFT JOIN openapi_spec_versions v ON v.id = s.last_version`
-		err := tx.QueryRowContext(ctx, cols+` WHERE s.processing_state = 'pending' ORDER BY s.updated_at, s.id LIMIT 1`).
-			Scan(&j.SpecID, &j.OrganizationID, &j.Slug, &j.Generation, &srcURL, &srcText, &hash)
+		// Runs in progress are few (one per worker per process).
+		running := map[string]int{}
+		rows, err := tx.QueryContext(ctx, `SELECT organization_id FROM openapi_specs WHERE processing_state = 'progress' AND lease_until >= ?`, ms(tx.Now))
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var org string
+			if err := rows.Scan(&org); err != nil {
+				rows.Close()
+				return err
+			}
+			running[org]++
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		// pending claims the oldest pending spec outside the organizations
+		// running at least atMost runs (and avoid, when avoiding).
+		pending := func(atMost int, avoiding bool) error {
+			q, args := cols+` WHERE s.processing_state = 'pending'`, []any{}
+			var busy []string
+			for org, n := range running {
+				if n >= atMost {
+					busy = append(busy, org)
+				}
+			}
+			if avoiding && avoid != "" && running[avoid] < atMost {
+				busy = append(busy, avoid)
+			}
+			slices.Sort(busy) // one statement text a set of organizations
+			if len(busy) > 0 {
+				q += ` AND s.organization_id NOT IN (?` + strings.Repeat(",?", len(busy)-1) + `)`
+				for _, org := range busy {
+					args = append(args, org)
+				}
+			}
+			return tx.QueryRowContext(ctx, q+` ORDER BY s.updated_at, s.id LIMIT 1`, args...).
+				Scan(&j.SpecID, &j.OrganizationID, &j.Slug, &j.Generation, &srcURL, &srcText, &hash)
+		}
+		err = pending(1, true)
+		if err == sql.ErrNoRows && (len(running) > 0 || avoid != "") {
+			if maxPerOrg > 0 {
+				err = pending(maxPerOrg, false)
+			} else {
+				err = pending(math.MaxInt, false)
+			}
+		}
 		if err == sql.ErrNoRows {
-			// Runs in progress are few (one per worker per process).
 			err = tx.QueryRowContext(ctx, cols+` WHERE s.processing_state = 'progress' AND s.lease_until < ? ORDER BY s.updated_at, s.id LIMIT 1`, ms(tx.Now)).
 				Scan(&j.SpecID, &j.OrganizationID, &j.Slug, &j.Generation, &srcURL, &srcText, &hash)
 		}

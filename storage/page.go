@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,6 +62,36 @@ type Cursor struct {
 	// Start marks the position before the first row: the next page of a
 	// first page read with limit 0.
 	Start bool `json:"b,omitempty"`
+	// List names the list the cursor belongs to (listSpec.tag): a cursor
+	// of another list is refused (ErrForeignCursor) instead of paging
+	// silently from a position that means nothing there. Cursors issued
+	// before it existed have none and are accepted.
+	List string `json:"l,omitempty"`
+}
+
+// ErrForeignCursor is returned for a page token issued by another list.
+var ErrForeignCursor = errors.New("storage: page cursor of another list")
+
+// checkCursor refuses pq's cursor when it names a list other than tag.
+func checkCursor(pq PageQuery, tag string) error {
+	if pq.After != nil && pq.After.List != "" && pq.After.List != tag {
+		return ErrForeignCursor
+	}
+	return nil
+}
+
+// tag names the list spec reads: its table and order. Filters are left
+// out, so a client that narrows a list between pages keeps its place, as
+// before; the order is in, since a position in one order means nothing in
+// another (spaces by title, by creation).
+func (spec listSpec) tag() string {
+	table := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(spec.From), "FROM"))
+	if i := strings.IndexAny(table, " \n\t"); i >= 0 {
+		table = table[:i]
+	}
+	h := fnv.New32a()
+	h.Write([]byte(table + "|" + spec.SortCol + "|" + spec.IDCol + "|" + strconv.FormatBool(spec.Desc)))
+	return strconv.FormatUint(uint64(h.Sum32()), 36)
 }
 
 // ErrBadCursor is returned for a page token this service did not issue.
@@ -147,6 +178,10 @@ const maxCachedPages = 256
 // reads one row and returns the item and the cursor that points at it.
 func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, scan func(*sql.Rows) (T, Cursor, error)) (Page[T], error) {
 	var page Page[T]
+	tag := spec.tag()
+	if err := checkCursor(pq, tag); err != nil {
+		return page, err
+	}
 	cmp, dir := ">", "ASC"
 	if spec.Desc {
 		cmp, dir = "<", "DESC"
@@ -236,6 +271,7 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 						next = *pq.After
 					}
 				}
+				next.List = tag
 				page.Next = &next
 				break
 			}
@@ -261,6 +297,10 @@ func runFilteredList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQ
 		return runList(ctx, db, spec, pq, scan)
 	}
 	var page Page[T]
+	tag := spec.tag()
+	if err := checkCursor(pq, tag); err != nil {
+		return page, err
+	}
 	dir := "ASC"
 	if spec.Desc {
 		dir = "DESC"
@@ -288,6 +328,7 @@ func runFilteredList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQ
 			if len(page.Items) == pq.Limit {
 				if page.Next == nil {
 					next := last
+					next.List = tag
 					page.Next = &next
 				}
 				continue

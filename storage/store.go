@@ -175,7 +175,7 @@ type Webhooks interface {
 
 // WebhookDeliveries is the webhook outbox as its delivery worker drains it.
 type WebhookDeliveries interface {
-	ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]WebhookAttempt, error)
+	ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease time.Duration, c WebhookClaim) ([]WebhookAttempt, error)
 	FinishWebhookDeliveries(ctx context.Context, outcomes []WebhookOutcome, disableAfter time.Duration) error
 	NextWebhookDeliveryAt(ctx context.Context) (time.Time, bool, error)
 	WebhooksWithExpiredDeliveries(ctx context.Context, after string, before time.Time, limit int) (ids []string, last string, err error)
@@ -243,6 +243,7 @@ type Store interface {
 	Comments
 	Sites
 	Webhooks
+	Uploads
 	Ping(ctx context.Context) error
 }
 

@@ -129,19 +129,27 @@ type TranslationJob struct {
 	SourceRevision *string // the source revision the last successful run translated
 }
 
-// ClaimTranslationJob leases the oldest pending translation to this
-// process (status 'running', see leases.go) and returns it; when none is
-// pending, a run whose lease has run out (its process died) is claimed
-// again. nil when there is nothing to run.
+// noRunOfTheOrganization keeps a claim to organizations with no run under
+// way (a live lease, in any process): one organization's runs go one at a
+// time, so its slow or hanging run never holds a second runner slot while
+// another organization's run waits.
+const noRunOfTheOrganization = ` AND NOT EXISTS (SELECT 1 FROM translations o
+ WHERE o.organization_id = t.organization_id AND o.status = 'running' AND o.lease_until >= ? AND o.id <> t.id)`
+
+// ClaimTranslationJob leases the oldest pending translation of an
+// organization with no run under way to this process (status 'running',
+// see leases.go) and returns it; when none is pending, a run whose lease
+// has run out (its process died) is claimed again. nil when there is
+// nothing this process may run.
 func (db *DB) ClaimTranslationJob(ctx context.Context) (*TranslationJob, error) {
 	var job *TranslationJob
 	err := db.Write(ctx, func(tx *Tx) error {
 		var srcRev sql.NullString
 		const cols = `SELECT ` + translationCols + `, t.source_revision FROM translations t`
-		t, err := scanTranslation(tx.QueryRowContext(ctx, cols+` WHERE t.status = 'pending' ORDER BY t.updated_at, t.id LIMIT 1`), &srcRev)
+		t, err := scanTranslation(tx.QueryRowContext(ctx, cols+` WHERE t.status = 'pending'`+noRunOfTheOrganization+` ORDER BY t.updated_at, t.id LIMIT 1`, ms(tx.Now)), &srcRev)
 		if err == ErrNotFound {
-			// Runs under way are few (one per process).
-			t, err = scanTranslation(tx.QueryRowContext(ctx, cols+` WHERE t.status = 'running' AND t.lease_until < ? ORDER BY t.updated_at, t.id LIMIT 1`, ms(tx.Now)), &srcRev)
+			// Runs under way are few (a few per process).
+			t, err = scanTranslation(tx.QueryRowContext(ctx, cols+` WHERE t.status = 'running' AND t.lease_until < ?`+noRunOfTheOrganization+` ORDER BY t.updated_at, t.id LIMIT 1`, ms(tx.Now), ms(tx.Now)), &srcRev)
 		}
 		if err == ErrNotFound {
 			return nil

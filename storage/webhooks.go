@@ -1,10 +1,12 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -109,10 +111,89 @@ const insertWebhookDeliveries = `INSERT INTO webhook_deliveries (webhook_id, eve
  FROM webhook_subscriptions s JOIN webhooks w ON w.id = s.webhook_id
  WHERE s.organization_id = ? AND s.event = ? AND w.active = 1`
 
+// WebhookLimits are the per-organization caps that keep one organization
+// from filling the webhook outbox the others share.
+type WebhookLimits struct {
+	// Endpoints is the most webhooks an organization may have.
+	Endpoints int
+	// Pending is the most deliveries of an organization queued at once:
+	// the events that find the queue full are recorded as failed
+	// deliveries (listed, replayable later) instead of queued.
+	Pending int
+}
+
+// DefaultWebhookLimits: 100 endpoints, 10,000 queued deliveries.
+var DefaultWebhookLimits = WebhookLimits{Endpoints: 100, Pending: 10_000}
+
+// SetWebhookLimits replaces the caps (zero fields keep their default).
+func (db *DB) SetWebhookLimits(l WebhookLimits) {
+	if l.Endpoints <= 0 {
+		l.Endpoints = DefaultWebhookLimits.Endpoints
+	}
+	if l.Pending <= 0 {
+		l.Pending = DefaultWebhookLimits.Pending
+	}
+	db.webhookLimits.Store(&l)
+}
+
+// WebhookLimits are the caps in force.
+func (db *DB) WebhookLimits() WebhookLimits {
+	if l := db.webhookLimits.Load(); l != nil {
+		return *l
+	}
+	return DefaultWebhookLimits
+}
+
+// WebhookLimitError is a write refused for a cap of WebhookLimits: the
+// organization already has Limit webhooks (Queue false) or Limit
+// deliveries queued (Queue true).
+type WebhookLimitError struct {
+	Queue bool
+	Limit int
+}
+
+func (e *WebhookLimitError) Error() string {
+	if e.Queue {
+		return "storage: the organization's webhook queue holds its cap of " + strconv.Itoa(e.Limit) + " deliveries"
+	}
+	return "storage: the organization has its cap of " + strconv.Itoa(e.Limit) + " webhooks"
+}
+
+// pendingWebhookDeliveries counts an organization's queued deliveries, at
+// most limit of them (the partial index on pending rows keeps the count to
+// those; it stops at the cap, so its cost is bounded too).
+func pendingWebhookDeliveries(tx *Tx, orgID string, limit int) (int, error) {
+	var n int
+	err := tx.QueryRowContext(tx.ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM webhooks w JOIN webhook_deliveries d ON d.webhook_id = w.id AND d.status = 'pending'
+ WHERE w.organization_id = ? LIMIT ?) q`, orgID, limit).Scan(&n)
+	return n, err
+}
+
+// webhookQueueFull tells whether orgID has its cap of queued deliveries.
+func webhookQueueFull(tx *Tx, orgID string) (bool, error) {
+	limit := tx.db.WebhookLimits().Pending
+	n, err := pendingWebhookDeliveries(tx, orgID, limit)
+	return n >= limit, err
+}
+
+// queueFullError is the last_error of a delivery not queued for the cap.
+func queueFullError(limit int) string {
+	return "not sent: the organization already had " + strconv.Itoa(limit) +
+		" deliveries queued (the webhook queue's cap, --webhook-max-pending); replay it once the queue has drained"
+}
+
+// insertRefusedWebhookDeliveries records the event to the same endpoints
+// as failed, unsent, when the organization's queue is full.
+const insertRefusedWebhookDeliveries = `INSERT INTO webhook_deliveries (webhook_id, event_id, type, payload, status, attempts, last_error, queued_at, created_at)
+ SELECT s.webhook_id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'failed', 0, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT)
+ FROM webhook_subscriptions s JOIN webhooks w ON w.id = s.webhook_id
+ WHERE s.organization_id = ? AND s.event = ? AND w.active = 1`
+
 // queueWebhookDeliveries is the webhook outbox's change sink: it runs in
 // the transaction that makes the change, so a rolled-back write queues
 // nothing and a committed one is never lost. The worker is told after the
-// commit (OnWebhooksQueued).
+// commit (OnWebhooksQueued). An organization whose queue is at its cap
+// gets the event's deliveries recorded as failed, never a failed write.
 func queueWebhookDeliveries(tx *Tx, _ Actor, c Change) error {
 	event := WebhookEventName(c.Action)
 	if !webhookEvents[event] || c.OrganizationID == "" {
@@ -124,6 +205,14 @@ func queueWebhookDeliveries(tx *Tx, _ Actor, c Change) error {
 	id := NewTimedID()
 	body := WebhookPayload(id, event, tx.Now, c.OrganizationID, changeData(c))
 	now := ms(tx.Now)
+	full, err := webhookQueueFull(tx, c.OrganizationID)
+	if err != nil {
+		return err
+	}
+	if full {
+		_, err := tx.exec(insertRefusedWebhookDeliveries, id, event, string(body), queueFullError(tx.db.WebhookLimits().Pending), now, now, c.OrganizationID, event)
+		return err
+	}
 	res, err := tx.exec(insertWebhookDeliveries, id, event, string(body), now, now, now, c.OrganizationID, event)
 	if err != nil {
 		return err
@@ -264,10 +353,20 @@ func writeSubscriptions(tx *Tx, w Webhook, events []string) error {
 }
 
 // CreateWebhook stores w (ID and timestamps set here) with its
-// subscriptions, in one transaction.
+// subscriptions, in one transaction; a WebhookLimitError when the organization
+// has WebhookLimits.Endpoints webhooks already (counted in the
+// transaction, so parallel creates cannot pass the cap together).
 func (db *DB) CreateWebhook(ctx context.Context, w *Webhook) error {
 	w.ID = NewTimedID() // webhooks created in the same millisecond list in creation order
+	limit := db.WebhookLimits().Endpoints
 	return db.Write(ctx, func(tx *Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM webhooks WHERE organization_id = ? LIMIT ?) q`, w.OrganizationID, limit).Scan(&n); err != nil {
+			return err
+		}
+		if n >= limit {
+			return &WebhookLimitError{Limit: limit}
+		}
 		w.CreatedAt, w.UpdatedAt = tx.Now, tx.Now
 		if _, err := tx.exec(`INSERT INTO webhooks (id, organization_id, url, description, events, active, secret, created_at, updated_at)
  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, w.ID, w.OrganizationID, w.URL, w.Description, jsonText(w.Events), boolInt(w.Active), w.Secret, ms(tx.Now), ms(tx.Now)); err != nil {
@@ -435,6 +534,13 @@ func (db *DB) ReplayWebhookDelivery(ctx context.Context, webhookID, eventID stri
 		if status == "pending" {
 			return ErrDeliveryPending
 		}
+		var orgID string
+		if err := tx.QueryRowContext(ctx, `SELECT organization_id FROM webhooks WHERE id = ?`, webhookID).Scan(&orgID); err != nil {
+			return notFound(err)
+		}
+		if full, err := webhookQueueFull(tx, orgID); err != nil || full {
+			return cmp.Or[error](err, &WebhookLimitError{Queue: true, Limit: tx.db.WebhookLimits().Pending})
+		}
 		if _, err := tx.exec(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, queued_at = ? WHERE webhook_id = ? AND event_id = ?`,
 			ms(tx.Now), ms(tx.Now), webhookID, eventID); err != nil {
 			return err
@@ -448,6 +554,9 @@ func (db *DB) ReplayWebhookDelivery(ctx context.Context, webhookID, eventID stri
 func (db *DB) QueueWebhookPing(ctx context.Context, orgID, webhookID string) (string, error) {
 	id := NewTimedID()
 	err := db.Write(ctx, func(tx *Tx) error {
+		if full, err := webhookQueueFull(tx, orgID); err != nil || full {
+			return cmp.Or[error](err, &WebhookLimitError{Queue: true, Limit: tx.db.WebhookLimits().Pending})
+		}
 		body := WebhookPayload(id, WebhookPing, tx.Now, orgID, map[string]any{"object": "webhook", "id": webhookID})
 		if _, err := tx.exec(`INSERT INTO webhook_deliveries (webhook_id, event_id, type, payload, status, attempts, next_attempt_at, queued_at, created_at)
  VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)`, webhookID, id, WebhookPing, string(body), ms(tx.Now), ms(tx.Now), ms(tx.Now)); err != nil {
@@ -464,6 +573,7 @@ func (db *DB) QueueWebhookPing(ctx context.Context, orgID, webhookID string) (st
 type WebhookAttempt struct {
 	WebhookID      string
 	EventID        string
+	OrganizationID string // the endpoint's: the claim shares the worker between organizations
 	Type           string
 	Payload        []byte
 	Attempt        int // 1 for the first attempt
@@ -474,55 +584,164 @@ type WebhookAttempt struct {
 	PreviousSecret string // set while the rotation's grace period runs
 }
 
-// ClaimWebhookDeliveries leases up to limit deliveries due at now: each
-// one's next attempt moves to now+lease (a crash mid-attempt only delays
-// it) and its attempt count grows by one. This is the one claim of the
-// webhook queue (the same pattern as ClaimDeliveries).
-func (db *DB) ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]WebhookAttempt, error) {
-	var due int
-	// An idle queue costs one read, not a write transaction.
-	if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM webhook_deliveries WHERE next_attempt_at <= ? LIMIT 1) d`, ms(now)).Scan(&due); err != nil || due == 0 {
-		return nil, err
+// WebhookClaim is what a claim may take: up to Limit deliveries, and of
+// one organization no more than PerOrganization minus what the worker
+// already has in flight of it (InFlight, by organization id). 0 for
+// PerOrganization: no cap (the claim still takes organizations in turn).
+type WebhookClaim struct {
+	Limit           int
+	PerOrganization int
+	InFlight        map[string]int
+}
+
+// ClaimWebhookDeliveries leases deliveries due at now: each one's next
+// attempt moves to now+lease (a crash mid-attempt only delays it) and its
+// attempt count grows by one. This is the one claim of the webhook queue.
+//
+// The claim shares the worker between organizations: the due deliveries
+// are taken oldest first, but never more of one organization than its
+// share minus what it has in flight, and the organizations at their share
+// are left out of the read (not skipped row by row after it). So one
+// organization's backlog or slow receivers hold at most PerOrganization
+// of the worker's slots, and another organization's delivery takes the
+// next free one.
+//
+// The candidates are chosen by reads outside the write lock; the write
+// then leases each one only if it is still due with the attempt count
+// read (the writer is one across processes, SQLite's or PostgreSQL's
+// advisory lock), so a delivery is attempted once even when replicas
+// claim at the same time.
+func (db *DB) ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease time.Duration, c WebhookClaim) ([]WebhookAttempt, error) {
+	if c.Limit <= 0 {
+		return nil, nil
+	}
+	perOrg := c.PerOrganization
+	if perOrg <= 0 {
+		perOrg = c.Limit
+	}
+	room := func(org string, taken map[string]int) int { return perOrg - c.InFlight[org] - taken[org] }
+	var full []string // organizations at their share: not read
+	for org := range c.InFlight {
+		if room(org, nil) <= 0 {
+			full = append(full, org)
+		}
+	}
+	taken := map[string]int{}
+	var pick []webhookCandidate
+	// Each round reads up to the free slots of the others' due deliveries;
+	// a round that meets an organization using up its room leaves it out
+	// of the next. Every round takes at least its first row, so there are
+	// at most Limit rounds.
+	for len(pick) < c.Limit {
+		want := c.Limit - len(pick)
+		cands, err := db.dueWebhookDeliveries(ctx, now, full, pickedKeys(pick), want)
+		if err != nil {
+			return nil, err
+		}
+		exhausted := false
+		for _, cd := range cands {
+			org := cd.a.OrganizationID
+			if room(org, taken) <= 0 {
+				exhausted = true
+				continue
+			}
+			taken[org]++
+			pick = append(pick, cd)
+			if room(org, taken) == 0 {
+				full = append(full, org)
+			}
+		}
+		if len(cands) < want || !exhausted {
+			break // everything due that may be taken was read
+		}
+	}
+	if len(pick) == 0 {
+		return nil, nil
 	}
 	var out []WebhookAttempt
 	err := db.Write(ctx, func(tx *Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT d.webhook_id, d.event_id, d.type, d.payload, d.attempts, d.queued_at, w.url, w.active, w.secret, w.previous_secret, w.previous_secret_until
- FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
- WHERE d.next_attempt_at <= ? ORDER BY d.next_attempt_at, d.event_id LIMIT ?`, ms(now), limit)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var a WebhookAttempt
-			var payload string
-			var queued int64
-			var active int
-			var prev sql.NullString
-			var prevUntil sql.NullInt64
-			if err := rows.Scan(&a.WebhookID, &a.EventID, &a.Type, &payload, &a.Attempt, &queued, &a.URL, &active, &a.Secret, &prev, &prevUntil); err != nil {
-				rows.Close()
+		out = out[:0]
+		for _, cd := range pick {
+			res, err := tx.exec(`UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?
+ WHERE webhook_id = ? AND event_id = ? AND status = 'pending' AND attempts = ? AND next_attempt_at <= ?`,
+				cd.a.Attempt, ms(now.Add(lease)), cd.a.WebhookID, cd.a.EventID, cd.stored, ms(now))
+			if err != nil {
 				return err
 			}
-			a.Attempt++
-			a.Payload, a.QueuedAt, a.Active = []byte(payload), FromMillis(queued), active == 1
-			if prev.Valid && prevUntil.Valid && prevUntil.Int64 > ms(now) {
-				a.PreviousSecret = prev.String
-			}
-			out = append(out, a)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for _, a := range out {
-			if _, err := tx.exec(`UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ? WHERE webhook_id = ? AND event_id = ?`,
-				a.Attempt, ms(now.Add(lease)), a.WebhookID, a.EventID); err != nil {
+			if n, err := res.RowsAffected(); err != nil {
 				return err
+			} else if n == 1 {
+				out = append(out, cd.a)
 			}
 		}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// webhookCandidate is a due delivery as read; stored is its attempt count
+// then (the lease applies only if it is unchanged).
+type webhookCandidate struct {
+	a      WebhookAttempt
+	stored int
+}
+
+func pickedKeys(pick []webhookCandidate) [][2]string {
+	keys := make([][2]string, len(pick))
+	for i, cd := range pick {
+		keys[i] = [2]string{cd.a.WebhookID, cd.a.EventID}
+	}
+	return keys
+}
+
+// dueWebhookDeliveries reads up to limit deliveries due at now, oldest
+// first, of organizations other than skip, other than the ones picked.
+func (db *DB) dueWebhookDeliveries(ctx context.Context, now time.Time, skip []string, picked [][2]string, limit int) ([]webhookCandidate, error) {
+	q := `SELECT d.webhook_id, d.event_id, w.organization_id, d.type, d.payload, d.attempts, d.queued_at,
+ w.url, w.active, w.secret, w.previous_secret, w.previous_secret_until
+ FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.next_attempt_at <= ?`
+	args := []any{ms(now)}
+	if len(skip) > 0 {
+		q += ` AND w.organization_id NOT IN (` + strings.TrimSuffix(strings.Repeat("?, ", len(skip)), ", ") + `)`
+		for _, org := range skip {
+			args = append(args, org)
+		}
+	}
+	for _, k := range picked {
+		q += ` AND NOT (d.webhook_id = ? AND d.event_id = ?)`
+		args = append(args, k[0], k[1])
+	}
+	q += ` ORDER BY d.next_attempt_at, d.event_id LIMIT ?`
+	args = append(args, limit)
+	rows, err := db.r().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []webhookCandidate
+	for rows.Next() {
+		var cd webhookCandidate
+		var payload string
+		var queued int64
+		var active int
+		var prev sql.NullString
+		var prevUntil sql.NullInt64
+		a := &cd.a
+		if err := rows.Scan(&a.WebhookID, &a.EventID, &a.OrganizationID, &a.Type, &payload, &cd.stored, &queued,
+			&a.URL, &active, &a.Secret, &prev, &prevUntil); err != nil {
+			return nil, err
+		}
+		a.Attempt = cd.stored + 1
+		a.Payload, a.QueuedAt, a.Active = []byte(payload), FromMillis(queued), active == 1
+		if prev.Valid && prevUntil.Valid && prevUntil.Int64 > ms(now) {
+			a.PreviousSecret = prev.String
+		}
+		out = append(out, cd)
+	}
+	return out, rows.Err()
 }
 
 // WebhookOutcome is the result of one attempt. Status succeeded or failed

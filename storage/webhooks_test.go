@@ -123,14 +123,14 @@ func TestWebhookClaimLeaseAndGrace(t *testing.T) {
 	if _, err := db.QueueWebhookPing(ctx, w.OrganizationID, w.ID); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.ClaimWebhookDeliveries(ctx, now.Add(time.Second), time.Minute, 10)
+	got, err := db.ClaimWebhookDeliveries(ctx, now.Add(time.Second), time.Minute, storage.WebhookClaim{Limit: 10})
 	if err != nil || len(got) != 1 || got[0].Secret != "whsec_new" || got[0].PreviousSecret != "whsec_old" || got[0].Attempt != 1 {
 		t.Fatalf("claim: %+v %v", got, err)
 	}
-	if again, _ := db.ClaimWebhookDeliveries(ctx, now.Add(30*time.Second), time.Minute, 10); len(again) != 0 {
+	if again, _ := db.ClaimWebhookDeliveries(ctx, now.Add(30*time.Second), time.Minute, storage.WebhookClaim{Limit: 10}); len(again) != 0 {
 		t.Fatal("claimed again within the lease")
 	}
-	late, _ := db.ClaimWebhookDeliveries(ctx, now.Add(2*time.Hour), time.Minute, 10)
+	late, _ := db.ClaimWebhookDeliveries(ctx, now.Add(2*time.Hour), time.Minute, storage.WebhookClaim{Limit: 10})
 	if len(late) != 1 || late[0].Attempt != 2 || late[0].PreviousSecret != "" {
 		t.Fatalf("after the lease and the grace period: %+v", late)
 	}

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
+	"time"
 )
 
 // Provider translates texts from one language to another. It returns one
@@ -36,17 +38,34 @@ type LibreTranslate struct {
 	HTTP Doer
 }
 
-// ProviderError is a failure of the translation server.
+// ProviderError is a failure of the translation server. Msg is shown to
+// the organization's admins (the run's error); Detail, which may name the
+// server's address or quote its answer, goes to the log only (Error).
 type ProviderError struct {
 	Status int // HTTP status, 0 for transport failures
 	Msg    string
+	Detail string
 }
 
 func (e *ProviderError) Error() string {
-	if e.Status != 0 {
-		return fmt.Sprintf("translation server answered %d: %s", e.Status, e.Msg)
+	msg := e.Public()
+	if e.Detail != "" {
+		msg += ": " + e.Detail
 	}
-	return "translation server: " + e.Msg
+	return msg
+}
+
+// Public is the message a run's error shows.
+func (e *ProviderError) Public() string {
+	switch {
+	case e.Msg != "" && e.Status != 0:
+		return fmt.Sprintf("translation server answered %d: %s", e.Status, e.Msg)
+	case e.Msg != "":
+		return "translation server: " + e.Msg
+	case e.Status != 0:
+		return fmt.Sprintf("translation server answered %d; the server log has the detail", e.Status)
+	}
+	return "translation server: no usable answer (unreachable, or no answer in time); the server log has the detail"
 }
 
 type libreRequest struct {
@@ -57,8 +76,10 @@ type libreRequest struct {
 	APIKey string   `json:"api_key,omitempty"`
 }
 
-// maxAnswer bounds a server's answer (a batch is far smaller).
-const maxAnswer = 16 << 20
+// MaxAnswer bounds a server's answer: a batch is at most 20,000
+// characters, whose translation is far smaller than this even with every
+// character escaped; a larger answer is refused, not truncated.
+const MaxAnswer = 2 << 20
 
 func (l *LibreTranslate) Translate(ctx context.Context, texts []string, source, target string) ([]string, error) {
 	if len(texts) == 0 {
@@ -67,7 +88,7 @@ func (l *LibreTranslate) Translate(ctx context.Context, texts []string, source, 
 	body, _ := json.Marshal(libreRequest{Q: texts, Source: source, Target: target, Format: "text", APIKey: l.Key})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(l.URL, "/")+"/translate", bytes.NewReader(body))
 	if err != nil {
-		return nil, &ProviderError{Msg: err.Error()}
+		return nil, &ProviderError{Detail: err.Error()}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -76,12 +97,15 @@ func (l *LibreTranslate) Translate(ctx context.Context, texts []string, source, 
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &ProviderError{Msg: err.Error()}
+		return nil, &ProviderError{Detail: err.Error()}
 	}
 	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
+	raw, err := io.ReadAll(io.LimitReader(res.Body, MaxAnswer+1))
 	if err != nil {
-		return nil, &ProviderError{Status: res.StatusCode, Msg: "reading the answer: " + err.Error()}
+		return nil, &ProviderError{Status: res.StatusCode, Detail: "reading the answer: " + err.Error()}
+	}
+	if len(raw) > MaxAnswer {
+		return nil, &ProviderError{Status: res.StatusCode, Msg: fmt.Sprintf("the answer is larger than %d bytes", MaxAnswer)}
 	}
 	var ans struct {
 		TranslatedText json.RawMessage `json:"translatedText"`
@@ -89,11 +113,13 @@ func (l *LibreTranslate) Translate(ctx context.Context, texts []string, source, 
 	}
 	decodeErr := json.Unmarshal(raw, &ans)
 	if res.StatusCode < 200 || res.StatusCode > 299 {
-		msg := ans.Error
-		if msg == "" {
-			msg = strings.TrimSpace(string(raw[:min(len(raw), 200)]))
+		// The server's own error field ("Invalid API key") helps the
+		// admins; any other body (a proxy's page) is for the log only.
+		pe := &ProviderError{Status: res.StatusCode, Detail: strings.TrimSpace(string(raw[:min(len(raw), 200)]))}
+		if msg := l.showable(ans.Error); msg != "" {
+			pe.Msg = msg
 		}
-		return nil, &ProviderError{Status: res.StatusCode, Msg: msg}
+		return nil, pe
 	}
 	if decodeErr != nil {
 		return nil, &ProviderError{Status: res.StatusCode, Msg: "the answer is not JSON: " + decodeErr.Error()}
@@ -136,9 +162,10 @@ func batches(texts []string) [][2]int {
 	return out
 }
 
-// translateAll translates texts in batches, up to parallel requests at once.
-// Any failed batch fails the whole: nothing half-translated is returned.
-func translateAll(ctx context.Context, p Provider, texts []string, source, target string, parallel int) ([]string, int, error) {
+// translateAll translates texts in batches, up to parallel requests at once,
+// each within callTimeout. Any failed batch fails the whole: nothing
+// half-translated is returned.
+func translateAll(ctx context.Context, p Provider, texts []string, source, target string, parallel int, callTimeout time.Duration) ([]string, int, error) {
 	out := make([]string, len(texts))
 	bs := batches(texts)
 	ctx, cancel := context.WithCancel(ctx)
@@ -149,7 +176,7 @@ func translateAll(ctx context.Context, p Provider, texts []string, source, targe
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem }()
-			got, err := p.Translate(ctx, texts[b[0]:b[1]], source, target)
+			got, err := translateOne(ctx, p, texts[b[0]:b[1]], source, target, callTimeout)
 			if err == nil && len(got) != b[1]-b[0] {
 				err = &ProviderError{Msg: fmt.Sprintf("%d translations for %d texts", len(got), b[1]-b[0])}
 			}
@@ -169,4 +196,30 @@ func translateAll(ctx context.Context, p Provider, texts []string, source, targe
 		}
 	}
 	return out, len(bs), first
+}
+
+// translateOne is one provider request within its deadline; a request
+// that outlives it is the provider's failure (the run's own end is not).
+func translateOne(ctx context.Context, p Provider, texts []string, source, target string, timeout time.Duration) ([]string, error) {
+	callCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	got, err := p.Translate(callCtx, texts, source, target)
+	if err != nil && ctx.Err() == nil && callCtx.Err() != nil {
+		return nil, &ProviderError{Msg: fmt.Sprintf("no answer within %s", timeout), Detail: err.Error()}
+	}
+	return got, err
+}
+
+// showable is the server's error message as a run's error may show it:
+// one line of at most 200 characters, and nothing that names the server
+// ("" when it would).
+func (l *LibreTranslate) showable(msg string) string {
+	msg = strings.Join(strings.Fields(msg), " ")
+	if r := []rune(msg); len(r) > 200 {
+		msg = string(r[:200]) + "…"
+	}
+	if u, err := url.Parse(l.URL); err != nil || (u.Hostname() != "" && strings.Contains(msg, u.Hostname())) {
+		return ""
+	}
+	return msg
 }

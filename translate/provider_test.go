@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func libreServer(t *testing.T, answer func(q []string) any) *LibreTranslate {
@@ -49,8 +50,24 @@ func TestLibreTranslateAnswers(t *testing.T) {
 	}
 	bad := *upper
 	bad.Key = "wrong"
-	if _, err := bad.Translate(ctx, []string{"a"}, "en", "fr"); !errors.As(err, &pe) || pe.Status != 400 || pe.Msg != "bad request" {
+	if _, err := bad.Translate(ctx, []string{"a"}, "en", "fr"); !errors.As(err, &pe) || pe.Status != 400 || pe.Public() != "translation server answered 400: bad request" {
 		t.Fatalf("refusal: %v", err)
+	}
+	// The server's address is in the log's detail, never in what a run's
+	// error shows the organization's admins.
+	gone := libreServer(t, func(q []string) any { return nil })
+	gone.HTTP = &http.Client{Transport: &http.Transport{}}
+	gone.URL = "http://127.0.0.1:1/secret-path"
+	if _, err := gone.Translate(ctx, []string{"a"}, "en", "fr"); !errors.As(err, &pe) || !strings.Contains(err.Error(), "127.0.0.1:1") ||
+		strings.Contains(pe.Public(), "127.0.0.1") || strings.Contains(pe.Public(), "secret-path") {
+		t.Fatalf("unreachable server: public %q, detail %v", pe.Public(), err)
+	}
+	// An answer over MaxAnswer is refused, not truncated into a decoding error.
+	huge := libreServer(t, func(q []string) any {
+		return map[string]any{"translatedText": []string{strings.Repeat("x", MaxAnswer)}}
+	})
+	if _, err := huge.Translate(ctx, []string{"a"}, "en", "fr"); !errors.As(err, &pe) || !strings.Contains(pe.Public(), "larger than") {
+		t.Fatalf("huge answer: %v", err)
 	}
 }
 
@@ -74,7 +91,7 @@ func TestBatchesAndAllOrNothing(t *testing.T) {
 		}
 		return q, nil
 	})
-	if _, n, err := translateAll(context.Background(), failing, texts, "en", "fr", 1); err == nil || n != 5 || !strings.Contains(err.Error(), "busy") {
+	if _, n, err := translateAll(context.Background(), failing, texts, "en", "fr", 1, time.Minute); err == nil || n != 5 || !strings.Contains(err.Error(), "busy") {
 		t.Fatalf("a failed batch fails the run: n=%d err=%v", n, err)
 	}
 }

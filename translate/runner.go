@@ -3,7 +3,9 @@ package translate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"docsapi/markdown"
@@ -40,21 +42,44 @@ type Queue interface {
 	CreateRevision(ctx context.Context, c storage.RevisionChange) (string, error)
 }
 
-// Runner runs pending translations one at a time; within a run, batches go
-// to the provider Parallel at a time.
+// Runner runs pending translations, up to Runs at once and at most one of
+// an organization at a time (the queue's claim sees to that across
+// replicas), so one organization's slow or hanging run holds one slot and
+// never delays another organization's run. Within a run, batches go to the
+// provider Parallel at a time.
 type Runner struct {
 	Queue    Queue
 	Provider Provider // nil: no provider configured (runs fail with CodeNotConfigured)
 	// Analyzer gives, for each revision a run writes, the links and search
 	// sections of its pages (the graph layer's, as for every revision).
 	Analyzer func() storage.Analyzer
+	// Validate holds each page a run builds to the rules of a page written
+	// through the API (graph.CheckTranslatedPage): the provider's answer
+	// is outside input. nil checks nothing.
+	Validate func(*storage.TreePage) error
 	Log      *slog.Logger
 	Parallel int           // concurrent provider requests of one run; default 4
+	Runs     int           // runs at once (one per organization); default DefaultRuns
 	Poll     time.Duration // safety re-scan of the queue; default 30s
 	Lease    time.Duration // the queue's lease on a claimed run (renewed every quarter of it); default storage.JobLease
-	// After, when set, is called after every run (tests, metrics).
+	// RunTimeout bounds one run (default DefaultRunTimeout), CallTimeout
+	// one provider request (default DefaultCallTimeout); a run past either
+	// fails with CodeProviderError and writes nothing.
+	RunTimeout  time.Duration
+	CallTimeout time.Duration
+	// After, when set, is called after every run (tests, metrics), one
+	// call at a time although runs go in parallel.
 	After func(Result)
+
+	afterMu sync.Mutex
 }
+
+// Defaults of the Runner's bounds.
+const (
+	DefaultRuns        = 4
+	DefaultRunTimeout  = 10 * time.Minute
+	DefaultCallTimeout = 2 * time.Minute
+)
 
 // Result is what one run did.
 type Result struct {
@@ -71,8 +96,9 @@ type Result struct {
 }
 
 // Run processes the queue until ctx ends: it first requeues runs a stopped
-// process left running, then drains the queue on every wake-up (and every
-// Poll as a safety net).
+// process left running, then claims runs into its free slots on every
+// wake-up, every finished run (and every Poll as a safety net). It
+// returns once the runs under way have stopped (released to the queue).
 func (r *Runner) Run(ctx context.Context, wake <-chan struct{}) {
 	if n, err := r.Queue.RequeueInterruptedTranslationJobs(ctx); err != nil {
 		r.Log.Error("translations: requeue interrupted runs", "error", err)
@@ -85,14 +111,18 @@ func (r *Runner) Run(ctx context.Context, wake <-chan struct{}) {
 	}
 	ticker := time.NewTicker(poll)
 	defer ticker.Stop()
+	s := r.newSlots()
+	defer s.wait()
 	for {
-		if _, err := r.RunPending(ctx); err != nil && ctx.Err() == nil {
+		if _, err := r.fill(ctx, s); err != nil && ctx.Err() == nil {
 			r.Log.Error("translations: reading the queue", "error", err)
 		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-wake:
+		case <-s.finished:
+			s.running--
 		case <-ticker.C:
 		}
 	}
@@ -101,23 +131,85 @@ func (r *Runner) Run(ctx context.Context, wake <-chan struct{}) {
 // RunPending runs pending translations until none is left and returns how
 // many runs it made. Tests call it to run the queue deterministically.
 func (r *Runner) RunPending(ctx context.Context) (int, error) {
+	s := r.newSlots()
+	defer s.wait()
+	total := 0
+	for {
+		n, err := r.fill(ctx, s)
+		total += n
+		if err != nil || s.running == 0 || ctx.Err() != nil {
+			return total, err
+		}
+		<-s.finished // an organization's next run may be claimable now
+		s.running--
+	}
+}
+
+// slots are the runs under way of one loop: running is the loop's count
+// (only the loop touches it), finished receives once per ended run.
+type slots struct {
+	size, running int
+	finished      chan struct{}
+}
+
+func (r *Runner) newSlots() *slots {
+	size := r.Runs
+	if size <= 0 {
+		size = DefaultRuns
+	}
+	return &slots{size: size, finished: make(chan struct{}, size)}
+}
+
+// wait lets the runs under way end.
+func (s *slots) wait() {
+	for ; s.running > 0; s.running-- {
+		<-s.finished
+	}
+}
+
+// fill claims runs into the free slots and starts them; it returns how
+// many it started (it stops when the queue has no run it may take).
+func (r *Runner) fill(ctx context.Context, s *slots) (int, error) {
 	n := 0
-	for ctx.Err() == nil {
+	for s.running < s.size && ctx.Err() == nil {
 		job, err := r.Queue.ClaimTranslationJob(ctx)
 		if err != nil || job == nil {
 			return n, err
 		}
-		// The run holds its lease while it goes on; losing it (another
-		// replica took the run over) stops the run.
-		jobCtx, stop := storage.KeepLease(ctx, r.Lease, func(c context.Context) (bool, error) { return r.Queue.RenewTranslationJob(c, job.ID) })
-		r.finish(r.process(jobCtx, job))
-		stop()
+		s.running++
 		n++
+		go func() {
+			defer func() { s.finished <- struct{}{} }()
+			r.runJob(ctx, job)
+		}()
 	}
 	return n, nil
 }
 
+// errRunTimeout is the cause of a run's context when RunTimeout passed.
+var errRunTimeout = errors.New("translate: the run's deadline passed")
+
+// runJob makes one claimed run within its deadline. The run holds its
+// lease while it goes on; losing it (another replica took the run over)
+// stops the run.
+func (r *Runner) runJob(ctx context.Context, job *storage.TranslationJob) {
+	jobCtx, stop := storage.KeepLease(ctx, r.Lease, func(c context.Context) (bool, error) { return r.Queue.RenewTranslationJob(c, job.ID) })
+	defer stop()
+	runCtx, cancel := context.WithTimeoutCause(jobCtx, r.runTimeout(), errRunTimeout)
+	defer cancel()
+	r.finish(r.process(runCtx, job))
+}
+
+func (r *Runner) runTimeout() time.Duration {
+	if r.RunTimeout > 0 {
+		return r.RunTimeout
+	}
+	return DefaultRunTimeout
+}
+
 func (r *Runner) finish(res Result) {
+	r.afterMu.Lock()
+	defer r.afterMu.Unlock()
 	if r.After != nil {
 		r.After(res)
 	}
@@ -152,6 +244,11 @@ func (r *Runner) process(ctx context.Context, job *storage.TranslationJob) Resul
 		log.Info("translations: run completed", "revision", out, "pages", res.Pages, "words", res.Words,
 			"requests", res.Requests, "duration", res.Duration)
 		return res
+	case errors.Is(context.Cause(ctx), errRunTimeout):
+		// The run's own deadline, not a stop: it fails like a provider
+		// that did not answer, and the runner's slot is free again.
+		log.Warn("translations: run past its deadline", "timeout", r.runTimeout(), "error", err)
+		return fail(CodeProviderError, fmt.Sprintf("the run did not finish within %s (the translation server answered too slowly); nothing was written", r.runTimeout()), err)
 	case ctx.Err() != nil:
 		res.Released, res.Err = true, err
 		if rerr := r.Queue.ReleaseTranslationJob(store, job.ID); rerr != nil {
@@ -169,7 +266,10 @@ func (r *Runner) process(ctx context.Context, job *storage.TranslationJob) Resul
 	case errors.As(err, &se):
 		return fail(CodeSourceUnavailable, se.msg, err)
 	case errors.As(err, &pe):
-		return fail(CodeProviderError, pe.Error(), err)
+		// The admins see what went wrong, not where: the server's address
+		// and its own words go to the log only.
+		log.Warn("translations: translation server failed", "error", err)
+		return fail(CodeProviderError, pe.Public(), err)
 	}
 	log.Error("translations: run failed", "error", err)
 	return fail(CodeInternal, "the run could not be completed; the server log has the cause", err)
@@ -263,7 +363,11 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 	if parallel <= 0 {
 		parallel = 4
 	}
-	out, requests, err := translateAll(ctx, r.Provider, texts, job.SourceLanguage, job.Language, parallel)
+	callTimeout := r.CallTimeout
+	if callTimeout <= 0 {
+		callTimeout = DefaultCallTimeout
+	}
+	out, requests, err := translateAll(ctx, r.Provider, texts, job.SourceLanguage, job.Language, parallel, callTimeout)
 	res.Requests = requests
 	if err != nil {
 		return "", err
@@ -271,7 +375,11 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 	built := map[string]*storage.TreePage{}
 	for _, pg := range pages {
 		if pg.translate {
-			built[pg.src.ID] = translatedPage(pg, out)
+			tp := translatedPage(pg, out)
+			if err := r.check(pg.src, tp); err != nil {
+				return "", err
+			}
+			built[pg.src.ID] = tp
 		}
 	}
 	// The target space's new content is announced like any edit (webhooks).
@@ -285,6 +393,24 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 			return storage.RecordTranslationRun(run)(tx, revID)
 		},
 	})
+}
+
+// check holds a translated page to the API's rules (Validate): a page the
+// provider's answer breaks fails the run, naming the source page and the
+// rule, and nothing is written.
+func (r *Runner) check(src *storage.TreePage, tp *storage.TreePage) error {
+	if r.Validate == nil {
+		return nil
+	}
+	err := r.Validate(tp)
+	if err == nil {
+		return nil
+	}
+	title := src.Title
+	if t := []rune(title); len(t) > 100 {
+		title = string(t[:100]) + "…"
+	}
+	return &ProviderError{Msg: fmt.Sprintf("the translation of the page %q (%s) breaks the limits of a page written through the API: %v; nothing was written", title, src.ID, err)}
 }
 
 // target returns the target space (creating it when the translation has

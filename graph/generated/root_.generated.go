@@ -648,6 +648,7 @@ type ComplexityRoot struct {
 		DeleteWebhook                      func(childComplexity int, organizationID string, webhookID string) int
 		DisableIntegrationDevelopmentMode  func(childComplexity int, integrationName string) int
 		DuplicateSpace                     func(childComplexity int, spaceID string) int
+		GenerateStorageUploadURL           func(childComplexity int, organizationID string, input model.StorageUploadInput) int
 		GrantContentRole                   func(childComplexity int, input model.ContentGrantInput) int
 		ImportContent                      func(childComplexity int, spaceID string, changeRequestID *string, pageID *string, input model.ImportContentInput) int
 		InstallIntegration                 func(childComplexity int, integrationName string, input model.InstallIntegrationInput) int
@@ -1415,6 +1416,12 @@ type ComplexityRoot struct {
 	SpaceVariablesChange struct {
 		Revision  func(childComplexity int) int
 		Variables func(childComplexity int) int
+	}
+
+	StorageUploadURL struct {
+		Key    func(childComplexity int) int
+		Object func(childComplexity int) int
+		URL    func(childComplexity int) int
 	}
 
 	TableCellTarget struct {
@@ -4179,6 +4186,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DuplicateSpace(childComplexity, args["spaceId"].(string)), true
+	case "Mutation.generateStorageUploadURL":
+		if e.ComplexityRoot.Mutation.GenerateStorageUploadURL == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_generateStorageUploadURL_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GenerateStorageUploadURL(childComplexity, args["organizationId"].(string), args["input"].(model.StorageUploadInput)), true
 	case "Mutation.grantContentRole":
 		if e.ComplexityRoot.Mutation.GrantContentRole == nil {
 			break
@@ -8231,6 +8249,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SpaceVariablesChange.Variables(childComplexity), true
 
+	case "StorageUploadURL.key":
+		if e.ComplexityRoot.StorageUploadURL.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorageUploadURL.Key(childComplexity), true
+	case "StorageUploadURL.object":
+		if e.ComplexityRoot.StorageUploadURL.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorageUploadURL.Object(childComplexity), true
+	case "StorageUploadURL.url":
+		if e.ComplexityRoot.StorageUploadURL.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorageUploadURL.URL(childComplexity), true
+
 	case "TableCellTarget.definition":
 		if e.ComplexityRoot.TableCellTarget.Definition == nil {
 			break
@@ -9056,6 +9093,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSiteStructurePositionInput,
 		ec.unmarshalInputSiteThemedURLInput,
 		ec.unmarshalInputSortSiteStructureInput,
+		ec.unmarshalInputStorageFileMetadataInput,
+		ec.unmarshalInputStorageUploadInput,
 		ec.unmarshalInputSubmitReviewInput,
 		ec.unmarshalInputTableCellInput,
 		ec.unmarshalInputTeamMemberRoleInput,
@@ -12871,6 +12910,40 @@ extend type Mutation {
   runTranslation(organizationId: ID!, translationId: ID!): Translation!
 }
 `, BuiltIn: false},
+	{Name: "../uploads.graphqls", Input: `"A file about to be uploaded."
+input StorageFileMetadataInput {
+  "Original file name (1 to 255 characters)."
+  name: String!
+  "MIME type of the file."
+  type: String!
+  "Size in bytes: the upload must have exactly this size (at most --upload-max-bytes)."
+  size: Float!
+}
+
+input StorageUploadInput {
+  file: StorageFileMetadataInput!
+  "` + "`" + `customization_font` + "`" + ` (0.130.0), or ` + "`" + `import` + "`" + `: a Markdown file, zip or HTML page to import into a space (a docsapi extension)."
+  kind: String!
+}
+
+"""
+A signed, expiring URL on docsapi itself: PUT the file's bytes there (no
+token needed) within an hour. An ` + "`" + `import` + "`" + ` upload's URL is then the ` + "`" + `url` + "`" + ` of
+importContent: the import reads it from docsapi, with no outside fetch.
+"""
+type StorageUploadURL {
+  "Always ` + "`" + `storage-signed-url` + "`" + `."
+  object: String!
+  url: String!
+  "The upload's key."
+  key: String!
+}
+
+extend type Mutation {
+  "A signed URL to upload a file to (POST /v1/orgs/{organizationId}/storage/upload); any member."
+  generateStorageUploadURL(organizationId: ID!, input: StorageUploadInput!): StorageUploadURL!
+}
+`, BuiltIn: false},
 	{Name: "../users.graphqls", Input: `"A person with an account: members, authors, commenters."
 type User {
   "Always ` + "`" + `user` + "`" + `."
@@ -15404,6 +15477,18 @@ func (ec *executionContext) childFields_SpaceVariablesChange(ctx context.Context
 		return ec.fieldContext_SpaceVariablesChange_variables(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceVariablesChange", field.Name)
+}
+
+func (ec *executionContext) childFields_StorageUploadURL(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_StorageUploadURL_object(ctx, field)
+	case "url":
+		return ec.fieldContext_StorageUploadURL_url(ctx, field)
+	case "key":
+		return ec.fieldContext_StorageUploadURL_key(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StorageUploadURL", field.Name)
 }
 
 func (ec *executionContext) childFields_TableCellTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -125,6 +125,7 @@ type MutationResolver interface {
 	UpdateTranslation(ctx context.Context, organizationID string, translationID string, input model.UpdateTranslationInput) (*model.Translation, error)
 	DeleteTranslation(ctx context.Context, organizationID string, translationID string) (*model.DeleteResult, error)
 	RunTranslation(ctx context.Context, organizationID string, translationID string) (*model.Translation, error)
+	GenerateStorageUploadURL(ctx context.Context, organizationID string, input model.StorageUploadInput) (*model.StorageUploadURL, error)
 	UpdateUser(ctx context.Context, userID string, input model.UpdateUserInput) (*model.User, error)
 	SetSpaceVariables(ctx context.Context, spaceID string, variables map[string]any) (*model.SpaceVariablesChange, error)
 	CreateWebhook(ctx context.Context, organizationID string, input model.CreateWebhookInput) (*model.Webhook, error)
@@ -1122,6 +1123,28 @@ func (ec *executionContext) field_Mutation_duplicateSpace_args(ctx context.Conte
 		return nil, err
 	}
 	args["spaceId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_generateStorageUploadURL_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.StorageUploadInput, error) {
+			return ec.unmarshalNStorageUploadInput2docsapiᚋgraphᚋmodelᚐStorageUploadInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -11187,6 +11210,50 @@ func (ec *executionContext) fieldContext_Mutation_runTranslation(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_generateStorageUploadURL(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_generateStorageUploadURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().GenerateStorageUploadURL(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.StorageUploadInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.StorageUploadURL) graphql.Marshaler {
+			return ec.marshalNStorageUploadURL2ᚖdocsapiᚋgraphᚋmodelᚐStorageUploadURL(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_generateStorageUploadURL(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_StorageUploadURL(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_generateStorageUploadURL_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16487,6 +16554,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "runTranslation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_runTranslation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "generateStorageUploadURL":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_generateStorageUploadURL(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

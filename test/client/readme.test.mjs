@@ -5,7 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from './harness.mjs';
 
@@ -39,13 +40,16 @@ test('the quick start runs as written', () => {
     .replace(/^export TOKEN=.*$/m, '')
     .replace(/^B=http:\/\/127\.0\.0\.1:8080$/m, `B=${s.endpoint}`);
   assert.ok(script.includes(`B=${s.endpoint}`), 'the quick start sets B to the server');
+  // In a folder of its own: the quick start writes a file to upload.
   const out = execFileSync('bash', ['-euo', 'pipefail', '-c', script], {
     encoding: 'utf8',
+    cwd: mkdtempSync(join(tmpdir(), 'docsapi-readme-')),
     env: { ...process.env, TOKEN: s.token },
   });
   assert.match(out, /"email":"owner@example.com"/);
   assert.match(out, /"Welcome",\s*"Install"/);
   assert.match(out, /Hello \*\*readers\*\*\./);
+  assert.match(out, /"importedResources":1/); // the uploaded notes.md
 });
 
 test('the official-client script runs as written', async () => {
