@@ -92,9 +92,26 @@ func TestSpacePermissionsGrantIsSeenAtOnce(t *testing.T) {
 	p.Must(204, "DELETE", space+"/permissions/users/"+p.reader.ID, admin, nil)
 	p.Must(404, "GET", space, p.reader.Token, nil)
 
+	// A team grant counts at once in the team's and its member's spaces.
+	teamSpaces := func() float64 {
+		return p.Must(200, "GET", "/v1/orgs/"+p.org+"/teams/"+p.team, admin, nil).JSON()["spaces"].(float64)
+	}
+	before = int(teamSpaces())
+	p.Must(204, "POST", space+"/permissions", admin, map[string]any{"role": "read", "teams": []string{p.team}})
+	if n := int(teamSpaces()); n != before+1 {
+		t.Errorf("team spaces %d after the grant, want %d", n, before+1)
+	}
+	if n := p.Must(200, "GET", "/v1/orgs/"+p.org+"/members/"+p.teamMember.ID, admin, nil).JSON()["spaces"].(float64); n != 1 {
+		t.Errorf("team member's spaces %v, want 1", n)
+	}
+	p.Must(205, "DELETE", space+"/permissions/teams/"+p.team, admin, nil)
+	if n := int(teamSpaces()); n != before {
+		t.Errorf("team spaces %d after removal, want %d", n, before)
+	}
+
 	// The audit log has each change.
 	log := string(p.Must(200, "GET", "/v1/orgs/"+p.org+"/audit-log?action=permission.", admin, nil).Body)
-	if strings.Count(log, `"permission.granted"`) != 2 || strings.Count(log, `"permission.revoked"`) != 2 {
+	if strings.Count(log, `"permission.granted"`) != 3 || strings.Count(log, `"permission.revoked"`) != 3 {
 		t.Errorf("audit log: %s", log)
 	}
 }
