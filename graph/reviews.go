@@ -180,7 +180,7 @@ func (r *Resolver) submitReview(ctx context.Context, spaceID, ref string, in mod
 	if err != nil {
 		return nil, err
 	}
-	return out[0], nil
+	return out[0].WithLocation(r.Config.PublicURL + "/v1/spaces/" + sp.ID + "/change-requests/" + cr.ID + "/reviews"), nil
 }
 
 func (r *Resolver) reviews(ctx context.Context, spaceID, ref string, format *model.PageFormat, page *string, limit *int) (*model.ChangeRequestReviewList, error) {

@@ -36,9 +36,13 @@ func TestChangeRequestReviewCycle(t *testing.T) {
 	}
 
 	// The review fulfils the request; it is current until the next edit.
-	r = env.Must(201, "POST", cr+"/reviews", reviewer.Token, map[string]any{"status": "changes-requested",
+	resp := env.Must(201, "POST", cr+"/reviews", reviewer.Token, map[string]any{"status": "changes-requested",
 		"comment": map[string]any{"object": "document", "nodes": []any{map[string]any{"object": "block", "type": "paragraph",
-			"nodes": []any{map[string]any{"object": "text", "leaves": []any{map[string]any{"object": "leaf", "text": "Fix the title"}}}}}}}}).JSON()
+			"nodes": []any{map[string]any{"object": "text", "leaves": []any{map[string]any{"object": "leaf", "text": "Fix the title"}}}}}}}})
+	if loc := resp.Header.Get("Location"); !strings.HasSuffix(loc, "/v1/spaces/"+f.space+"/change-requests/"+f.cr+"/reviews") {
+		t.Errorf("Location %q", loc)
+	}
+	r = resp.JSON()
 	apitest.Keys(t, r, "object", "id", "revision", "reviewer", "requestedBy", "status", "comment", "createdAt", "updatedAt")
 	if r["status"] != "changes-requested" || r["revision"] != head || r["requestedBy"].(map[string]any)["id"] != editor.ID {
 		t.Errorf("review %v", r)

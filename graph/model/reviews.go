@@ -52,6 +52,18 @@ type ChangeRequestReview struct {
 	// Stale is GraphQL's: REST answers 0.130.0's shape, where a client
 	// compares revision with the change request's.
 	Stale bool `json:"-"`
+	// location is the REST Location of a new review: the reviews list of
+	// its change request (a review has no route of its own).
+	location string
+}
+
+// APILocation is the Location header of a created review.
+func (r *ChangeRequestReview) APILocation() string { return r.location }
+
+// WithLocation sets the review's APILocation.
+func (r *ChangeRequestReview) WithLocation(url string) *ChangeRequestReview {
+	r.location = url
+	return r
 }
 
 type ChangeRequestReviewList List[*ChangeRequestReview]
