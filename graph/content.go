@@ -377,26 +377,34 @@ func (r *Resolver) PurgeTrash(ctx context.Context) (int, error) {
 // grantTarget loads the space or collection a grant is about (exactly one)
 // and checks that the caller administrates it.
 func (r *Resolver) grantTarget(ctx context.Context, space, collection *string) (storage.ContentRef, string, error) {
-	var s ContentScope
-	var ref storage.ContentRef
-	var orgID string
+	t, err := r.contentTarget(ctx, space, collection)
+	if err != nil {
+		return t.Item.Ref, "", err
+	}
+	return t.Item.Ref, t.OrgID, t.Scope.require("admin", "managing who has access")
+}
+
+// contentTarget is a space or a collection named by exactly one of two ids,
+// with the caller's role on it.
+type contentTarget struct {
+	Item  contentItem
+	OrgID string
+	Scope ContentScope
+}
+
+// contentTarget loads the space or the collection (exactly one) the caller
+// can see: unknown, other-organization and invisible ones are 404.
+func (r *Resolver) contentTarget(ctx context.Context, space, collection *string) (contentTarget, error) {
 	switch {
 	case (space == nil) == (collection == nil):
-		return ref, "", apierr.Invalid("space", "give exactly one of space and collection")
+		return contentTarget{}, apierr.Invalid("space", "give exactly one of space and collection")
 	case space != nil:
 		sp, sc, err := r.spaceScope(ctx, *space, chainOnly, false)
-		if err != nil {
-			return ref, "", err
-		}
-		s, ref, orgID = sc, storage.ContentRef{Kind: storage.KindSpace, ID: sp.ID}, sp.OrganizationID
+		return contentTarget{Item: spaceItem(sp), OrgID: sp.OrganizationID, Scope: sc}, err
 	default:
 		c, sc, err := r.collectionScope(ctx, *collection, chainOnly)
-		if err != nil {
-			return ref, "", err
-		}
-		s, ref, orgID = sc, storage.ContentRef{Kind: storage.KindCollection, ID: c.ID}, c.OrganizationID
+		return contentTarget{Item: collectionItem(c), OrgID: c.OrganizationID, Scope: sc}, err
 	}
-	return ref, orgID, s.require("admin", "managing who has access")
 }
 
 // grantPrincipal checks the team or member (exactly one) of a grant input.

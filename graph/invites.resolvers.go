@@ -55,6 +55,16 @@ func (r *mutationResolver) DeleteLinkInvite(ctx context.Context, organizationID 
 	return &model.DeleteResult{Deleted: deleted}, nil
 }
 
+// UpdateLinkInvite is the resolver for the updateLinkInvite field.
+func (r *mutationResolver) UpdateLinkInvite(ctx context.Context, organizationID string, inviteID string, input model.UpdateLinkInviteInput) (*model.LinkInvite, error) {
+	return r.updateLinkInvite(ctx, organizationID, inviteID, input)
+}
+
+// JoinOrganizationWithInvite is the resolver for the joinOrganizationWithInvite field.
+func (r *mutationResolver) JoinOrganizationWithInvite(ctx context.Context, organizationID string, inviteID string) (bool, error) {
+	return r.joinWithInvite(ctx, organizationID, inviteID)
+}
+
 // LinkInvites is the resolver for the linkInvites field.
 func (r *queryResolver) LinkInvites(ctx context.Context, organizationID string, page *string, limit *int) (*model.LinkInviteList, error) {
 	if _, err := r.inOrgAtLeast(ctx, organizationID, "admin", "listing invite links"); err != nil {
@@ -72,4 +82,9 @@ func (r *queryResolver) LinkInvites(ctx context.Context, organizationID string, 
 		return &model.LinkInvite{Object: "invite", ID: inv.ID, Role: roleModel(inv.Role)}
 	}))
 	return &l, nil
+}
+
+// LinkInvite is the resolver for the linkInvite field.
+func (r *queryResolver) LinkInvite(ctx context.Context, organizationID string, inviteID string) (*model.LinkInvite, error) {
+	return r.linkInvite(ctx, organizationID, inviteID)
 }

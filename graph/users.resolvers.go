@@ -11,6 +11,11 @@ import (
 	"docsapi/graph/model"
 )
 
+// UpdateUser is the resolver for the updateUser field.
+func (r *mutationResolver) UpdateUser(ctx context.Context, userID string, input model.UpdateUserInput) (*model.User, error) {
+	return r.updateUser(ctx, userID, input)
+}
+
 // Viewer is the resolver for the viewer field.
 func (r *queryResolver) Viewer(ctx context.Context) (*model.User, error) {
 	c, err := callerOf(ctx)

@@ -132,6 +132,13 @@ func TestVisibleSpacesMatchEffectiveRole(t *testing.T) {
 		granted := pick()
 		must("grant", db.SetContentGrant(ctx, org, storage.ContentGrant{TargetKind: storage.KindSpace, TargetID: granted, PrincipalKind: "team", PrincipalID: team, Role: "comment"}))
 		check("a space grant to a team")
+		// An invitation: several grants in one transaction.
+		must("invite", db.SetContentGrants(ctx, org, []storage.ContentGrant{
+			{TargetKind: storage.KindSpace, TargetID: pick(), PrincipalKind: "user", PrincipalID: members[2], Role: "edit"},
+			{TargetKind: storage.KindSpace, TargetID: pick(), PrincipalKind: "team", PrincipalID: team, Role: "read"},
+			{TargetKind: storage.KindCollection, TargetID: cols[len(cols)-1], PrincipalKind: "user", PrincipalID: members[2], Role: "comment"},
+		}))
+		check("an invitation of a member and a team")
 		must("team", db.ChangeTeamMembers(ctx, org, team, storage.TeamMembersChange{Add: []string{members[len(members)-1]}, Remove: []string{members[0]}}))
 		check("team members added and removed")
 		for _, c := range []*string{&cols[len(cols)-1], nil, &cols[1]} {

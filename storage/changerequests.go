@@ -17,6 +17,12 @@ type ChangeRequests interface {
 	UpdateChangeRequest(ctx context.Context, spaceID, id string, subject, status *string) error
 	MergeChangeRequest(ctx context.Context, m MergeChange) (string, error)
 	RevisionBodies(ctx context.Context, revID string) (map[string]string, error)
+	RequestReviewers(ctx context.Context, crID, requestedBy string, users []string, subject *string) ([]ReviewRequest, error)
+	ListReviewRequests(ctx context.Context, crID string, pq PageQuery) (Page[ReviewRequest], error)
+	RemoveReviewRequest(ctx context.Context, crID, userID string) (bool, error)
+	SubmitReview(ctx context.Context, r *Review) error
+	ListReviews(ctx context.Context, crID string, pq PageQuery) (Page[Review], error)
+	Contributors(ctx context.Context, crID string) ([]Contributor, error)
 }
 
 // ChangeRequest is a branch of a space's content.
@@ -139,7 +145,7 @@ func (db *DB) CreateChangeRequest(ctx context.Context, id, spaceID, userID, subj
 			id, spaceID, number, status, subject, agentTaskID, userID, ms(tx.Now), ms(tx.Now), head.Revision, head.Revision, head.Revision); err != nil {
 			return err
 		}
-		if err := addContributor(tx, id, userID); err != nil {
+		if err := addContributor(tx, id, userID, false); err != nil {
 			return err
 		}
 		c := statusCounters(status)
@@ -153,20 +159,29 @@ func (db *DB) CreateChangeRequest(ctx context.Context, id, spaceID, userID, subj
 	return out, err
 }
 
-func addContributor(tx *Tx, crID, userID string) error {
+// addContributor records userID among the change request's contributors;
+// edit counts one more edit of its content by them.
+func addContributor(tx *Tx, crID, userID string, edit bool) error {
 	if userID == "" {
 		return nil
 	}
-	_, err := tx.exec(`INSERT INTO change_request_contributors (change_request_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, crID, userID)
+	n := 0
+	if edit {
+		n = 1
+	}
+	_, err := tx.exec(`INSERT INTO change_request_contributors (change_request_id, user_id, edits, updated_at) VALUES (?, ?, ?, ?)
+ ON CONFLICT (change_request_id, user_id) DO UPDATE SET edits = change_request_contributors.edits + excluded.edits, updated_at = excluded.updated_at`,
+		crID, userID, n, ms(tx.Now))
 	return err
 }
 
-// moveChangeRequestHead points a change request at its new head revision.
+// moveChangeRequestHead points a change request at its new head revision
+// (which makes the reviews of earlier heads stale: their revision differs).
 func moveChangeRequestHead(tx *Tx, crID, revID, author string) error {
 	if _, err := tx.exec(`UPDATE change_requests SET revision_id = ?, updated_at = ? WHERE id = ?`, revID, ms(tx.Now), crID); err != nil {
 		return err
 	}
-	return addContributor(tx, crID, author)
+	return addContributor(tx, crID, author, true)
 }
 
 // UpdateChangeRequest changes the subject and the status (never to or from

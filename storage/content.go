@@ -41,6 +41,10 @@ type Content interface {
 	SetContentGrant(ctx context.Context, orgID string, g ContentGrant) error
 	DeleteContentGrant(ctx context.Context, target ContentRef, principalKind, principalID string) (bool, error)
 	ListContentGrants(ctx context.Context, target ContentRef, pq PageQuery) (Page[ContentGrant], error)
+	SetContentGrants(ctx context.Context, orgID string, grants []ContentGrant) error
+	ListUserGrants(ctx context.Context, target ContentRef, pq PageQuery) (Page[UserGrant], error)
+	ListTeamGrants(ctx context.Context, target ContentRef, pq PageQuery) (Page[TeamGrant], error)
+	ContentGrantReach(ctx context.Context, orgID string, item ContentRef, parent *string) (GrantReach, error)
 }
 
 var (

@@ -69,3 +69,53 @@ func (db *DB) DeleteLinkInvite(ctx context.Context, orgID, id string) (bool, err
 	})
 	return n > 0, err
 }
+
+// LinkInvite reads an invite link of orgID.
+func (db *DB) LinkInvite(ctx context.Context, orgID, id string) (LinkInvite, error) {
+	var inv LinkInvite
+	var role, target sql.NullString
+	var created int64
+	err := db.r().QueryRowContext(ctx, `SELECT id, organization_id, role, target_kind, target_id, created_by, created_at FROM link_invites WHERE id = ? AND organization_id = ?`, id, orgID).
+		Scan(&inv.ID, &inv.OrganizationID, &role, &inv.TargetKind, &target, &inv.CreatedBy, &created)
+	inv.Role, inv.TargetID, inv.CreatedAt = nullStr(role), nullStr(target), FromMillis(created)
+	return inv, notFound(err)
+}
+
+// SetLinkInviteRole changes the role an invite link of orgID gives.
+func (db *DB) SetLinkInviteRole(ctx context.Context, orgID, id string, role *string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`UPDATE link_invites SET role = ? WHERE id = ? AND organization_id = ?`, strOrNil(role), id, orgID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return notFound(sql.ErrNoRows)
+		}
+		return nil
+	})
+}
+
+// JoinWithLinkInvite makes userID a member of the invite's organization
+// with the invite's role, in one transaction with the invite's reading (a
+// link deleted meanwhile is ErrNotFound); false when userID already was a
+// member (nothing changes).
+func (db *DB) JoinWithLinkInvite(ctx context.Context, orgID, inviteID, userID string) (joined bool, role *string, err error) {
+	err = db.Write(ctx, func(tx *Tx) error {
+		var r sql.NullString
+		if err := tx.QueryRowContext(ctx, `SELECT role FROM link_invites WHERE id = ? AND organization_id = ? AND target_kind = 'organization'`, inviteID, orgID).Scan(&r); err != nil {
+			return notFound(err)
+		}
+		role = nullStr(r)
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			tx.unchanged()
+			return nil
+		}
+		joined = true
+		return insertMember(tx, orgID, userID, role, false)
+	})
+	return joined, role, err
+}

@@ -60,6 +60,10 @@ type MemberFilter struct {
 	Asc        bool
 	// CommentedIn: only members who posted a comment or reply there.
 	CommentedIn *CommentScope
+	// Keep, when set, keeps only the members it accepts (decided in Go from
+	// state loaded once, such as who can reach some content); the count is
+	// then of the kept members.
+	Keep func(Member) bool
 }
 
 func (db *DB) ListMembers(ctx context.Context, orgID string, f MemberFilter, pq PageQuery) (Page[Member], error) {
@@ -95,14 +99,14 @@ func (db *DB) ListMembers(ctx context.Context, orgID string, f MemberFilter, pq 
 		spec.CountFrom, spec.CountArgs = `FROM members m`+where, args
 	}
 	spec.From, spec.Args = `FROM members m JOIN users u ON u.id = m.user_id`+where, args
-	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (Member, Cursor, error) {
+	return runFilteredList(ctx, db, spec, pq, func(rows *sql.Rows) (Member, Cursor, error) {
 		m, err := scanMember(rows, orgID)
 		key := m.JoinedAt.UnixMilli()
 		if f.SortBySeen && m.LastSeenAt != nil {
 			key = m.LastSeenAt.UnixMilli()
 		}
 		return m, Cursor{N: key, ID: m.User.ID}, err
-	})
+	}, f.Keep)
 }
 
 func likeEscape(s string) string {

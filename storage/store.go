@@ -10,6 +10,7 @@ import (
 
 type Users interface {
 	UserByID(ctx context.Context, id string) (User, error)
+	UpdateUser(ctx context.Context, id string, displayName, photoURL *string) error
 	UserByEmail(ctx context.Context, email string) (User, error)
 	UsersByIDs(ctx context.Context, ids []string) (map[string]User, error)
 	SharesOrganization(ctx context.Context, a, b string) (bool, error)
@@ -69,6 +70,9 @@ type Invites interface {
 	ListLinkInvites(ctx context.Context, orgID string, pq PageQuery) (Page[LinkInvite], error)
 	LinkInviteExists(ctx context.Context, orgID string, role *string, kind string, target *string) (bool, error)
 	DeleteLinkInvite(ctx context.Context, orgID, id string) (bool, error)
+	LinkInvite(ctx context.Context, orgID, id string) (LinkInvite, error)
+	SetLinkInviteRole(ctx context.Context, orgID, id string, role *string) error
+	JoinWithLinkInvite(ctx context.Context, orgID, inviteID, userID string) (bool, *string, error)
 }
 
 type SAML interface {

@@ -112,3 +112,18 @@ func (db *DB) SharesOrganization(ctx context.Context, a, b string) (bool, error)
  WHERE x.user_id = ? AND y.user_id = ?`, a, b).Scan(&n)
 	return n > 0, err
 }
+
+// UpdateUser changes a user's display name and photo URL (nil: unchanged).
+func (db *DB) UpdateUser(ctx context.Context, id string, displayName, photoURL *string) error {
+	return db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.exec(`UPDATE users SET display_name = COALESCE(?, display_name), photo_url = COALESCE(?, photo_url) WHERE id = ?`,
+			strOrNil(displayName), strOrNil(photoURL), id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return notFound(sql.ErrNoRows)
+		}
+		return nil
+	})
+}

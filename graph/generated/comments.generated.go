@@ -2899,6 +2899,13 @@ func (ec *executionContext) unmarshalNUpdateCommentInput2docsapiᚋgraphᚋmodel
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOComment2ᚖdocsapiᚋgraphᚋmodelᚐComment(ctx context.Context, sel ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Comment(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCommentBodyInput2ᚖdocsapiᚋgraphᚋmodelᚐCommentBodyInput(ctx context.Context, v any) (*model.CommentBodyInput, error) {
 	if v == nil {
 		return nil, nil

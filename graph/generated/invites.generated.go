@@ -237,6 +237,43 @@ func (ec *executionContext) unmarshalInputCreateLinkInviteInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateLinkInviteInput(ctx context.Context, obj any) (model.UpdateLinkInviteInput, error) {
+	var it model.UpdateLinkInviteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"role", "level"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalORole2ᚖdocsapiᚋgraphᚋmodelᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = graphql.OmittableOf(data)
+		case "level":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("level"))
+			data, err := ec.unmarshalORole2ᚖdocsapiᚋgraphᚋmodelᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Level = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -389,6 +426,11 @@ func (ec *executionContext) marshalNLinkInviteList2ᚖdocsapiᚋgraphᚋmodelᚐ
 		return graphql.Null
 	}
 	return ec._LinkInviteList(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateLinkInviteInput2docsapiᚋgraphᚋmodelᚐUpdateLinkInviteInput(ctx context.Context, v any) (model.UpdateLinkInviteInput, error) {
+	res, err := ec.unmarshalInputUpdateLinkInviteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 // endregion ***************************** type.gotpl *****************************

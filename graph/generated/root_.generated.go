@@ -114,9 +114,43 @@ type ComplexityRoot struct {
 		URL func(childComplexity int) int
 	}
 
+	ChangeRequestRequestedReviewer struct {
+		CreatedAt   func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Object      func(childComplexity int) int
+		RequestedBy func(childComplexity int) int
+		Revision    func(childComplexity int) int
+		User        func(childComplexity int) int
+	}
+
+	ChangeRequestRequestedReviewerList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
 	ChangeRequestResult struct {
 		Result   func(childComplexity int) int
 		Revision func(childComplexity int) int
+	}
+
+	ChangeRequestReview struct {
+		Comment     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Object      func(childComplexity int) int
+		RequestedBy func(childComplexity int) int
+		Reviewer    func(childComplexity int) int
+		Revision    func(childComplexity int) int
+		Stale       func(childComplexity int) int
+		Status      func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	ChangeRequestReviewList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
 	}
 
 	ChangeRequestURLs struct {
@@ -643,7 +677,9 @@ type ComplexityRoot struct {
 		InstallIntegration                 func(childComplexity int, integrationName string, input model.InstallIntegrationInput) int
 		InstallIntegrationOnSite           func(childComplexity int, integrationName string, installationID string, siteID string) int
 		InstallIntegrationOnSpace          func(childComplexity int, integrationName string, installationID string, spaceID string) int
+		InviteToContent                    func(childComplexity int, space *string, collection *string, input model.InviteUsersAndTeamsInput) int
 		InviteUsers                        func(childComplexity int, organizationID string, input model.InviteUsersInput) int
+		JoinOrganizationWithInvite         func(childComplexity int, organizationID string, inviteID string) int
 		MergeChangeRequest                 func(childComplexity int, spaceID string, changeRequestID string) int
 		MoveCollection                     func(childComplexity int, collectionID string, input model.MoveContentInput) int
 		MovePage                           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
@@ -660,10 +696,13 @@ type ComplexityRoot struct {
 		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
 		RegenerateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string) int
+		RemoveContentPermission            func(childComplexity int, space *string, collection *string, user *string, team *string) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
+		RemoveRequestedReviewer            func(childComplexity int, spaceID string, changeRequestID string, userID string) int
 		RemoveSectionFromGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) int
 		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
 		ReplayWebhookDelivery              func(childComplexity int, organizationID string, webhookID string, deliveryID string) int
+		RequestReviewers                   func(childComplexity int, spaceID string, changeRequestID string, input model.RequestReviewersInput) int
 		RestoreSpace                       func(childComplexity int, spaceID string) int
 		RevokeContentRole                  func(childComplexity int, input model.ContentGrantInput) int
 		RevokeCurrentToken                 func(childComplexity int) int
@@ -676,6 +715,7 @@ type ComplexityRoot struct {
 		SetSpaceVariables                  func(childComplexity int, spaceID string, variables map[string]any) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamMemberRole) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
+		SubmitChangeRequestReview          func(childComplexity int, spaceID string, changeRequestID string, input model.SubmitReviewInput) int
 		TrackSiteEvents                    func(childComplexity int, organizationID string, siteID string, events []map[string]any) int
 		TransferCollection                 func(childComplexity int, collectionID string, input model.TransferContentInput) int
 		TransferSpace                      func(childComplexity int, spaceID string, input model.TransferContentInput) int
@@ -689,9 +729,11 @@ type ComplexityRoot struct {
 		UpdateCollection                   func(childComplexity int, collectionID string, input model.UpdateCollectionInput) int
 		UpdateComment                      func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) int
 		UpdateCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, input model.UpdateCommentInput) int
+		UpdateContentPermission            func(childComplexity int, space *string, collection *string, user *string, team *string, input model.UpdateContentPermissionInput) int
 		UpdateIntegrationInstallation      func(childComplexity int, integrationName string, installationID string, input model.UpdateInstallationInput) int
 		UpdateIntegrationSiteInstallation  func(childComplexity int, integrationName string, installationID string, siteID string, input model.UpdateTargetInstallationInput) int
 		UpdateIntegrationSpaceInstallation func(childComplexity int, integrationName string, installationID string, spaceID string, input model.UpdateTargetInstallationInput) int
+		UpdateLinkInvite                   func(childComplexity int, organizationID string, inviteID string, input model.UpdateLinkInviteInput) int
 		UpdateMember                       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOpenAPISpec                  func(childComplexity int, organizationID string, slug string, input model.UpdateOpenAPISpecInput) int
 		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
@@ -710,6 +752,7 @@ type ComplexityRoot struct {
 		UpdateTeam                         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
 		UpdateTeamMembers                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
 		UpdateTranslation                  func(childComplexity int, organizationID string, translationID string, input model.UpdateTranslationInput) int
+		UpdateUser                         func(childComplexity int, userID string, input model.UpdateUserInput) int
 		UpdateWebhook                      func(childComplexity int, organizationID string, webhookID string, input model.UpdateWebhookInput) int
 		UploadFile                         func(childComplexity int, target model.ContentTarget, input model.UploadFileInput) int
 	}
@@ -887,6 +930,12 @@ type ComplexityRoot struct {
 		App func(childComplexity int) int
 	}
 
+	PermissionOrigin struct {
+		Organization func(childComplexity int) int
+		Space        func(childComplexity int) int
+		Type         func(childComplexity int) int
+	}
+
 	PingResult struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
@@ -925,115 +974,127 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIInformation                 func(childComplexity int) int
-		APITokens                      func(childComplexity int, page *string, limit *int) int
-		AggregateSiteEvents            func(childComplexity int, organizationID string, siteID string, query map[string]any) int
-		AuditLog                       func(childComplexity int, organizationID string, actor *string, action *string, targetType *string, targetID *string, from *string, to *string, page *string, limit *int) int
-		ChangeRequest                  func(childComplexity int, spaceID string, changeRequestID string) int
-		ChangeRequestChanges           func(childComplexity int, spaceID string, changeRequestID string, limit *int) int
-		ChangeRequestPDF               func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
-		ChangeRequests                 func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
-		Collection                     func(childComplexity int, collectionID string) int
-		CollectionSpaces               func(childComplexity int, collectionID string, page *string, limit *int) int
-		Collections                    func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
-		Comment                        func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat) int
-		CommentReplies                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat, page *string, limit *int) int
-		CommentReply                   func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) int
-		Commenters                     func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
-		Comments                       func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
-		ComputedDocument               func(childComplexity int, spaceID string, input model.ComputeContentInput) int
-		ComputedRevision               func(childComplexity int, spaceID string, input model.ComputeContentInput) int
-		ContentByURL                   func(childComplexity int, url string) int
-		ContentGrants                  func(childComplexity int, space *string, collection *string, page *string, limit *int) int
-		ContentTemplates               func(childComplexity int) int
-		EmbedByURL                     func(childComplexity int, url string) int
-		EmbedByURLInSpace              func(childComplexity int, spaceID string, url string) int
-		InstallationSite               func(childComplexity int, integrationName string, installationID string, siteID string) int
-		InstallationSites              func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
-		InstallationSpace              func(childComplexity int, integrationName string, installationID string, spaceID string) int
-		InstallationSpaces             func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
-		Integration                    func(childComplexity int, integrationName string) int
-		IntegrationDevelopment         func(childComplexity int, integrationName string) int
-		IntegrationEvent               func(childComplexity int, integrationName string, eventID string) int
-		IntegrationEvents              func(childComplexity int, integrationName string, page *string, limit *int) int
-		IntegrationInstallation        func(childComplexity int, integrationName string, installationID string) int
-		IntegrationInstallations       func(childComplexity int, integrationName string, page *string, limit *int, externalID *string) int
-		IntegrationSiteInstallations   func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
-		IntegrationSpaceInstallations  func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
-		Integrations                   func(childComplexity int, page *string, limit *int, search *string, category *model.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *model.IntegrationScope, target *model.IntegrationTarget) int
-		LinkInvites                    func(childComplexity int, organizationID string, page *string, limit *int) int
-		Member                         func(childComplexity int, organizationID string, userID string) int
-		MemberSpaces                   func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
-		MemberTeams                    func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
-		Members                        func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
-		OpenAPISpec                    func(childComplexity int, organizationID string, slug string) int
-		OpenAPISpecVersion             func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersionContent      func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersionDocument     func(childComplexity int, organizationID string, slug string, versionID *string) int
-		OpenAPISpecVersions            func(childComplexity int, organizationID string, slug string, page *string, limit *int) int
-		OpenAPISpecs                   func(childComplexity int, organizationID string, page *string, limit *int) int
-		Organization                   func(childComplexity int, id string) int
-		OrganizationInstallations      func(childComplexity int, organizationID string, page *string, limit *int, search *string) int
-		Organizations                  func(childComplexity int, page *string, limit *int) int
-		OrganizationsForEmailDomain    func(childComplexity int, emailDomain string) int
-		PageDocumentInRevision         func(childComplexity int, spaceID string, revisionID string, pageID string, evaluated *bool) int
-		PublishedContentSite           func(childComplexity int, organizationID string, siteID string, shareKey *string, visitorToken *string) int
-		RenderIntegrationUI            func(childComplexity int, integrationName string, request string) int
-		RenderIntegrationUIWithPost    func(childComplexity int, integrationName string, request map[string]any) int
-		ResolvePublishedContentByURL   func(childComplexity int, input model.ResolvePublishedContentByURLInput) int
-		ReusableContent                func(childComplexity int, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
-		RevisionSemanticChanges        func(childComplexity int, spaceID string, revisionID string, limit *int) int
-		SamlProvider                   func(childComplexity int, organizationID string, samlProviderID string) int
-		SamlProviders                  func(childComplexity int, organizationID string, page *string, limit *int) int
-		SearchOrganization             func(childComplexity int, organizationID string, query string, page *string, limit *int) int
-		SearchSite                     func(childComplexity int, organizationID string, siteID string, input model.SearchSiteContentInput, page *string, limit *int) int
-		SearchSpace                    func(childComplexity int, spaceID string, query string, page *string, limit *int) int
-		Site                           func(childComplexity int, organizationID string, siteID string) int
-		SiteAdaptiveSchema             func(childComplexity int, organizationID string, siteID string) int
-		SiteAdaptiveTemplateConditions func(childComplexity int, organizationID string, siteID string) int
-		SiteCustomization              func(childComplexity int, organizationID string, siteID string) int
-		SitePublishingAuth             func(childComplexity int, organizationID string, siteID string) int
-		SitePublishingPreview          func(childComplexity int, organizationID string, siteID string, siteSpaceID *string, claims map[string]any) int
-		SiteRedirectBySource           func(childComplexity int, organizationID string, siteID string, source string, shareKey *string) int
-		SiteRedirects                  func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
-		SiteSectionGroups              func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
-		SiteSections                   func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int) int
-		SiteShareLinks                 func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
-		SiteSpaceCustomization         func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
-		SiteSpaces                     func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int, defaultArg *bool) int
-		SiteStructure                  func(childComplexity int, organizationID string, siteID string, shareKey *string) int
-		SiteVisitorAuth                func(childComplexity int, organizationID string, siteID string) int
-		SiteVisitorSegments            func(childComplexity int, organizationID string, siteID string) int
-		Sites                          func(childComplexity int, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) int
-		Space                          func(childComplexity int, spaceID string, shareKey *string) int
-		SpaceContent                   func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
-		SpaceDocument                  func(childComplexity int, spaceID string, documentID string, schema *string) int
-		SpaceFile                      func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
-		SpaceFileBacklinks             func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
-		SpaceFiles                     func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
-		SpaceLinks                     func(childComplexity int, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) int
-		SpacePage                      func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, changeRequestID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
-		SpacePageBacklinks             func(childComplexity int, spaceID string, pageID string, changeRequestID *string, page *string, limit *int) int
-		SpacePages                     func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
-		Spaces                         func(childComplexity int, organizationID string, page *string, limit *int) int
-		SsoProviderLogins              func(childComplexity int, organizationID string) int
-		Team                           func(childComplexity int, organizationID string, teamID string) int
-		TeamMembers                    func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
-		Teams                          func(childComplexity int, organizationID string, page *string, limit *int, owner *string, title *string) int
-		Translation                    func(childComplexity int, organizationID string, translationID string) int
-		Translations                   func(childComplexity int, organizationID string, page *string, limit *int) int
-		User                           func(childComplexity int, id string) int
-		Viewer                         func(childComplexity int) int
-		Webhook                        func(childComplexity int, organizationID string, webhookID string) int
-		WebhookDeliveries              func(childComplexity int, organizationID string, webhookID string, page *string, limit *int) int
-		WebhookEvents                  func(childComplexity int) int
-		Webhooks                       func(childComplexity int, organizationID string, page *string, limit *int) int
+		APIInformation                  func(childComplexity int) int
+		APITokens                       func(childComplexity int, page *string, limit *int) int
+		AggregateSiteEvents             func(childComplexity int, organizationID string, siteID string, query map[string]any) int
+		AuditLog                        func(childComplexity int, organizationID string, actor *string, action *string, targetType *string, targetID *string, from *string, to *string, page *string, limit *int) int
+		ChangeRequest                   func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestChanges            func(childComplexity int, spaceID string, changeRequestID string, limit *int) int
+		ChangeRequestContributors       func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestPDF                func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
+		ChangeRequestRequestedReviewers func(childComplexity int, spaceID string, changeRequestID string, page *string, limit *int) int
+		ChangeRequestReviews            func(childComplexity int, spaceID string, changeRequestID string, format *model.PageFormat, page *string, limit *int) int
+		ChangeRequests                  func(childComplexity int, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) int
+		Collection                      func(childComplexity int, collectionID string) int
+		CollectionSpaces                func(childComplexity int, collectionID string, page *string, limit *int) int
+		Collections                     func(childComplexity int, organizationID string, page *string, limit *int, nested *bool) int
+		Comment                         func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat) int
+		CommentReplies                  func(childComplexity int, spaceID string, changeRequestID *string, commentID string, format *model.PageFormat, page *string, limit *int) int
+		CommentReply                    func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, format *model.PageFormat) int
+		Commenters                      func(childComplexity int, spaceID string, changeRequestID *string, page *string, limit *int) int
+		Comments                        func(childComplexity int, spaceID string, changeRequestID *string, order *model.Order, status *model.CommentStatusFilter, targetPage *string, authors []string, format *model.PageFormat, page *string, limit *int) int
+		ComputedDocument                func(childComplexity int, spaceID string, input model.ComputeContentInput) int
+		ComputedRevision                func(childComplexity int, spaceID string, input model.ComputeContentInput) int
+		ContentByURL                    func(childComplexity int, url string) int
+		ContentGrants                   func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		ContentPermissionsAggregate     func(childComplexity int, space *string, collection *string, role *model.Role, page *string, limit *int) int
+		ContentTeamPermissions          func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		ContentTemplates                func(childComplexity int) int
+		ContentUserPermissions          func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		EmbedByURL                      func(childComplexity int, url string) int
+		EmbedByURLInSpace               func(childComplexity int, spaceID string, url string) int
+		InstallationSite                func(childComplexity int, integrationName string, installationID string, siteID string) int
+		InstallationSites               func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
+		InstallationSpace               func(childComplexity int, integrationName string, installationID string, spaceID string) int
+		InstallationSpaces              func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
+		Integration                     func(childComplexity int, integrationName string) int
+		IntegrationDevelopment          func(childComplexity int, integrationName string) int
+		IntegrationEvent                func(childComplexity int, integrationName string, eventID string) int
+		IntegrationEvents               func(childComplexity int, integrationName string, page *string, limit *int) int
+		IntegrationInstallation         func(childComplexity int, integrationName string, installationID string) int
+		IntegrationInstallations        func(childComplexity int, integrationName string, page *string, limit *int, externalID *string) int
+		IntegrationSiteInstallations    func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
+		IntegrationSpaceInstallations   func(childComplexity int, integrationName string, page *string, limit *int, externalID *string, extended *bool) int
+		Integrations                    func(childComplexity int, page *string, limit *int, search *string, category *model.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *model.IntegrationScope, target *model.IntegrationTarget) int
+		LinkInvite                      func(childComplexity int, organizationID string, inviteID string) int
+		LinkInvites                     func(childComplexity int, organizationID string, page *string, limit *int) int
+		Member                          func(childComplexity int, organizationID string, userID string) int
+		MemberSpaces                    func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
+		MemberTeams                     func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
+		Members                         func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
+		OpenAPISpec                     func(childComplexity int, organizationID string, slug string) int
+		OpenAPISpecVersion              func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersionContent       func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersionDocument      func(childComplexity int, organizationID string, slug string, versionID *string) int
+		OpenAPISpecVersions             func(childComplexity int, organizationID string, slug string, page *string, limit *int) int
+		OpenAPISpecs                    func(childComplexity int, organizationID string, page *string, limit *int) int
+		Organization                    func(childComplexity int, id string) int
+		OrganizationInstallations       func(childComplexity int, organizationID string, page *string, limit *int, search *string) int
+		Organizations                   func(childComplexity int, page *string, limit *int) int
+		OrganizationsForEmailDomain     func(childComplexity int, emailDomain string) int
+		PageDocumentInRevision          func(childComplexity int, spaceID string, revisionID string, pageID string, evaluated *bool) int
+		PublishedContentSite            func(childComplexity int, organizationID string, siteID string, shareKey *string, visitorToken *string) int
+		RenderIntegrationUI             func(childComplexity int, integrationName string, request string) int
+		RenderIntegrationUIWithPost     func(childComplexity int, integrationName string, request map[string]any) int
+		ResolvePublishedContentByURL    func(childComplexity int, input model.ResolvePublishedContentByURLInput) int
+		ReusableContent                 func(childComplexity int, spaceID string, reusableContentID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		RevisionSemanticChanges         func(childComplexity int, spaceID string, revisionID string, limit *int) int
+		SamlProvider                    func(childComplexity int, organizationID string, samlProviderID string) int
+		SamlProviders                   func(childComplexity int, organizationID string, page *string, limit *int) int
+		SearchOrganization              func(childComplexity int, organizationID string, query string, page *string, limit *int) int
+		SearchSite                      func(childComplexity int, organizationID string, siteID string, input model.SearchSiteContentInput, page *string, limit *int) int
+		SearchSpace                     func(childComplexity int, spaceID string, query string, page *string, limit *int) int
+		Site                            func(childComplexity int, organizationID string, siteID string) int
+		SiteAdaptiveSchema              func(childComplexity int, organizationID string, siteID string) int
+		SiteAdaptiveTemplateConditions  func(childComplexity int, organizationID string, siteID string) int
+		SiteCustomization               func(childComplexity int, organizationID string, siteID string) int
+		SitePermissionsAggregate        func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SitePublishingAuth              func(childComplexity int, organizationID string, siteID string) int
+		SitePublishingPreview           func(childComplexity int, organizationID string, siteID string, siteSpaceID *string, claims map[string]any) int
+		SiteRedirectBySource            func(childComplexity int, organizationID string, siteID string, source string, shareKey *string) int
+		SiteRedirects                   func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SiteSectionGroups               func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SiteSections                    func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int) int
+		SiteShareLinks                  func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
+		SiteSpaceCustomization          func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
+		SiteSpaces                      func(childComplexity int, organizationID string, siteID string, shareKey *string, page *string, limit *int, defaultArg *bool) int
+		SiteStructure                   func(childComplexity int, organizationID string, siteID string, shareKey *string) int
+		SiteVisitorAuth                 func(childComplexity int, organizationID string, siteID string) int
+		SiteVisitorSegments             func(childComplexity int, organizationID string, siteID string) int
+		Sites                           func(childComplexity int, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) int
+		Space                           func(childComplexity int, spaceID string, shareKey *string) int
+		SpaceContent                    func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		SpaceDocument                   func(childComplexity int, spaceID string, documentID string, schema *string) int
+		SpaceFile                       func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
+		SpaceFileBacklinks              func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
+		SpaceFiles                      func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
+		SpaceLinks                      func(childComplexity int, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) int
+		SpacePage                       func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, changeRequestID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
+		SpacePageBacklinks              func(childComplexity int, spaceID string, pageID string, changeRequestID *string, page *string, limit *int) int
+		SpacePages                      func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
+		Spaces                          func(childComplexity int, organizationID string, page *string, limit *int) int
+		SsoProviderLogins               func(childComplexity int, organizationID string) int
+		Team                            func(childComplexity int, organizationID string, teamID string) int
+		TeamMembers                     func(childComplexity int, organizationID string, teamID string, page *string, limit *int) int
+		Teams                           func(childComplexity int, organizationID string, page *string, limit *int, owner *string, title *string) int
+		Translation                     func(childComplexity int, organizationID string, translationID string) int
+		Translations                    func(childComplexity int, organizationID string, page *string, limit *int) int
+		User                            func(childComplexity int, id string) int
+		Viewer                          func(childComplexity int) int
+		Webhook                         func(childComplexity int, organizationID string, webhookID string) int
+		WebhookDeliveries               func(childComplexity int, organizationID string, webhookID string, page *string, limit *int) int
+		WebhookEvents                   func(childComplexity int) int
+		Webhooks                        func(childComplexity int, organizationID string, page *string, limit *int) int
 	}
 
 	RenderResult struct {
 		CacheControl          func(childComplexity int) int
 		ContentSecurityPolicy func(childComplexity int) int
 		Output                func(childComplexity int) int
+	}
+
+	RequestReviewersResult struct {
+		Users func(childComplexity int) int
 	}
 
 	Revision struct {
@@ -1506,6 +1567,17 @@ type ComplexityRoot struct {
 		Title       func(childComplexity int) int
 	}
 
+	TeamContentPermission struct {
+		Permission func(childComplexity int) int
+		Team       func(childComplexity int) int
+	}
+
+	TeamContentPermissionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
 	TeamList struct {
 		Count func(childComplexity int) int
 		Items func(childComplexity int) int
@@ -1602,6 +1674,41 @@ type ComplexityRoot struct {
 		Object      func(childComplexity int) int
 		PhotoURL    func(childComplexity int) int
 		Urls        func(childComplexity int) int
+	}
+
+	UserContentPermission struct {
+		Permission func(childComplexity int) int
+		User       func(childComplexity int) int
+	}
+
+	UserContentPermissionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	UserContributor struct {
+		Count     func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
+	UserContributorList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	UserSitePermission struct {
+		Origin     func(childComplexity int) int
+		Permission func(childComplexity int) int
+		User       func(childComplexity int) int
+	}
+
+	UserSitePermissionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
 	}
 
 	UserURLs struct {
@@ -1987,6 +2094,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangeRequestPDF.URL(childComplexity), true
 
+	case "ChangeRequestRequestedReviewer.createdAt":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.CreatedAt(childComplexity), true
+	case "ChangeRequestRequestedReviewer.kind":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.Kind(childComplexity), true
+	case "ChangeRequestRequestedReviewer.object":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.Object(childComplexity), true
+	case "ChangeRequestRequestedReviewer.requestedBy":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.RequestedBy(childComplexity), true
+	case "ChangeRequestRequestedReviewer.revision":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.Revision(childComplexity), true
+	case "ChangeRequestRequestedReviewer.user":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.User(childComplexity), true
+
+	case "ChangeRequestRequestedReviewerList.count":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerList.Count(childComplexity), true
+	case "ChangeRequestRequestedReviewerList.items":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerList.Items(childComplexity), true
+	case "ChangeRequestRequestedReviewerList.next":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerList.Next(childComplexity), true
+
 	case "ChangeRequestResult.result":
 		if e.ComplexityRoot.ChangeRequestResult.Result == nil {
 			break
@@ -1999,6 +2162,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequestResult.Revision(childComplexity), true
+
+	case "ChangeRequestReview.comment":
+		if e.ComplexityRoot.ChangeRequestReview.Comment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Comment(childComplexity), true
+	case "ChangeRequestReview.createdAt":
+		if e.ComplexityRoot.ChangeRequestReview.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.CreatedAt(childComplexity), true
+	case "ChangeRequestReview.id":
+		if e.ComplexityRoot.ChangeRequestReview.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.ID(childComplexity), true
+	case "ChangeRequestReview.object":
+		if e.ComplexityRoot.ChangeRequestReview.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Object(childComplexity), true
+	case "ChangeRequestReview.requestedBy":
+		if e.ComplexityRoot.ChangeRequestReview.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.RequestedBy(childComplexity), true
+	case "ChangeRequestReview.reviewer":
+		if e.ComplexityRoot.ChangeRequestReview.Reviewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Reviewer(childComplexity), true
+	case "ChangeRequestReview.revision":
+		if e.ComplexityRoot.ChangeRequestReview.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Revision(childComplexity), true
+	case "ChangeRequestReview.stale":
+		if e.ComplexityRoot.ChangeRequestReview.Stale == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Stale(childComplexity), true
+	case "ChangeRequestReview.status":
+		if e.ComplexityRoot.ChangeRequestReview.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Status(childComplexity), true
+	case "ChangeRequestReview.updatedAt":
+		if e.ComplexityRoot.ChangeRequestReview.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.UpdatedAt(childComplexity), true
+
+	case "ChangeRequestReviewList.count":
+		if e.ComplexityRoot.ChangeRequestReviewList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewList.Count(childComplexity), true
+	case "ChangeRequestReviewList.items":
+		if e.ComplexityRoot.ChangeRequestReviewList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewList.Items(childComplexity), true
+	case "ChangeRequestReviewList.next":
+		if e.ComplexityRoot.ChangeRequestReviewList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewList.Next(childComplexity), true
 
 	case "ChangeRequestURLs.app":
 		if e.ComplexityRoot.ChangeRequestURLs.App == nil {
@@ -4234,6 +4477,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InstallIntegrationOnSpace(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["spaceId"].(string)), true
+	case "Mutation.inviteToContent":
+		if e.ComplexityRoot.Mutation.InviteToContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_inviteToContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InviteToContent(childComplexity, args["space"].(*string), args["collection"].(*string), args["input"].(model.InviteUsersAndTeamsInput)), true
 	case "Mutation.inviteUsers":
 		if e.ComplexityRoot.Mutation.InviteUsers == nil {
 			break
@@ -4245,6 +4499,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.InviteUsers(childComplexity, args["organizationId"].(string), args["input"].(model.InviteUsersInput)), true
+	case "Mutation.joinOrganizationWithInvite":
+		if e.ComplexityRoot.Mutation.JoinOrganizationWithInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_joinOrganizationWithInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.JoinOrganizationWithInvite(childComplexity, args["organizationId"].(string), args["inviteId"].(string)), true
 	case "Mutation.mergeChangeRequest":
 		if e.ComplexityRoot.Mutation.MergeChangeRequest == nil {
 			break
@@ -4421,6 +4686,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.removeContentPermission":
+		if e.ComplexityRoot.Mutation.RemoveContentPermission == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeContentPermission_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveContentPermission(childComplexity, args["space"].(*string), args["collection"].(*string), args["user"].(*string), args["team"].(*string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -4432,6 +4708,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.removeRequestedReviewer":
+		if e.ComplexityRoot.Mutation.RemoveRequestedReviewer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeRequestedReviewer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveRequestedReviewer(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["userId"].(string)), true
 	case "Mutation.removeSectionFromGroup":
 		if e.ComplexityRoot.Mutation.RemoveSectionFromGroup == nil {
 			break
@@ -4465,6 +4752,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReplayWebhookDelivery(childComplexity, args["organizationId"].(string), args["webhookId"].(string), args["deliveryId"].(string)), true
+	case "Mutation.requestReviewers":
+		if e.ComplexityRoot.Mutation.RequestReviewers == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestReviewers(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.RequestReviewersInput)), true
 	case "Mutation.restoreSpace":
 		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
 			break
@@ -4592,6 +4890,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SortSiteStructure(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SortSiteStructureInput)), true
+	case "Mutation.submitChangeRequestReview":
+		if e.ComplexityRoot.Mutation.SubmitChangeRequestReview == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_submitChangeRequestReview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SubmitChangeRequestReview(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.SubmitReviewInput)), true
 	case "Mutation.trackSiteEvents":
 		if e.ComplexityRoot.Mutation.TrackSiteEvents == nil {
 			break
@@ -4735,6 +5044,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["commentReplyId"].(string), args["input"].(model.UpdateCommentInput)), true
+	case "Mutation.updateContentPermission":
+		if e.ComplexityRoot.Mutation.UpdateContentPermission == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateContentPermission_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateContentPermission(childComplexity, args["space"].(*string), args["collection"].(*string), args["user"].(*string), args["team"].(*string), args["input"].(model.UpdateContentPermissionInput)), true
 	case "Mutation.updateIntegrationInstallation":
 		if e.ComplexityRoot.Mutation.UpdateIntegrationInstallation == nil {
 			break
@@ -4768,6 +5088,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateIntegrationSpaceInstallation(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["spaceId"].(string), args["input"].(model.UpdateTargetInstallationInput)), true
+	case "Mutation.updateLinkInvite":
+		if e.ComplexityRoot.Mutation.UpdateLinkInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateLinkInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateLinkInvite(childComplexity, args["organizationId"].(string), args["inviteId"].(string), args["input"].(model.UpdateLinkInviteInput)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -4966,6 +5297,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string), args["input"].(model.UpdateTranslationInput)), true
+	case "Mutation.updateUser":
+		if e.ComplexityRoot.Mutation.UpdateUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUser(childComplexity, args["userId"].(string), args["input"].(model.UpdateUserInput)), true
 	case "Mutation.updateWebhook":
 		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
 			break
@@ -5624,6 +5966,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageUrls.App(childComplexity), true
 
+	case "PermissionOrigin.organization":
+		if e.ComplexityRoot.PermissionOrigin.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionOrigin.Organization(childComplexity), true
+	case "PermissionOrigin.space":
+		if e.ComplexityRoot.PermissionOrigin.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionOrigin.Space(childComplexity), true
+	case "PermissionOrigin.type":
+		if e.ComplexityRoot.PermissionOrigin.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionOrigin.Type(childComplexity), true
+
 	case "PingResult.serviceVisitorClaims":
 		if e.ComplexityRoot.PingResult.ServiceVisitorClaims == nil {
 			break
@@ -5839,6 +6200,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ChangeRequestChanges(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["limit"].(*int)), true
+	case "Query.changeRequestContributors":
+		if e.ComplexityRoot.Query.ChangeRequestContributors == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestContributors_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestContributors(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
 	case "Query.changeRequestPDF":
 		if e.ComplexityRoot.Query.ChangeRequestPDF == nil {
 			break
@@ -5850,6 +6222,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ChangeRequestPDF(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["page"].(*string), args["only"].(*bool)), true
+	case "Query.changeRequestRequestedReviewers":
+		if e.ComplexityRoot.Query.ChangeRequestRequestedReviewers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestRequestedReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestRequestedReviewers(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.changeRequestReviews":
+		if e.ComplexityRoot.Query.ChangeRequestReviews == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestReviews_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestReviews(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.changeRequests":
 		if e.ComplexityRoot.Query.ChangeRequests == nil {
 			break
@@ -5993,12 +6387,45 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ContentGrants(childComplexity, args["space"].(*string), args["collection"].(*string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.contentPermissionsAggregate":
+		if e.ComplexityRoot.Query.ContentPermissionsAggregate == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentPermissionsAggregate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentPermissionsAggregate(childComplexity, args["space"].(*string), args["collection"].(*string), args["role"].(*model.Role), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.contentTeamPermissions":
+		if e.ComplexityRoot.Query.ContentTeamPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentTeamPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentTeamPermissions(childComplexity, args["space"].(*string), args["collection"].(*string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.contentTemplates":
 		if e.ComplexityRoot.Query.ContentTemplates == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Query.ContentTemplates(childComplexity), true
+	case "Query.contentUserPermissions":
+		if e.ComplexityRoot.Query.ContentUserPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentUserPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentUserPermissions(childComplexity, args["space"].(*string), args["collection"].(*string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.embedByUrl":
 		if e.ComplexityRoot.Query.EmbedByURL == nil {
 			break
@@ -6165,6 +6592,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Integrations(childComplexity, args["page"].(*string), args["limit"].(*int), args["search"].(*string), args["category"].(*model.IntegrationCategory), args["blockDomain"].(*string), args["blocks"].(*bool), args["contentSources"].(*bool), args["owner"].(*string), args["scope"].(*model.IntegrationScope), args["target"].(*model.IntegrationTarget)), true
 
+	case "Query.linkInvite":
+		if e.ComplexityRoot.Query.LinkInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Query_linkInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LinkInvite(childComplexity, args["organizationId"].(string), args["inviteId"].(string)), true
 	case "Query.linkInvites":
 		if e.ComplexityRoot.Query.LinkInvites == nil {
 			break
@@ -6506,6 +6944,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.sitePermissionsAggregate":
+		if e.ComplexityRoot.Query.SitePermissionsAggregate == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sitePermissionsAggregate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SitePermissionsAggregate(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.sitePublishingAuth":
 		if e.ComplexityRoot.Query.SitePublishingAuth == nil {
 			break
@@ -6911,6 +7360,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RenderResult.Output(childComplexity), true
+
+	case "RequestReviewersResult.users":
+		if e.ComplexityRoot.RequestReviewersResult.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestReviewersResult.Users(childComplexity), true
 
 	case "Revision.createdAt":
 		if e.ComplexityRoot.Revision.CreatedAt == nil {
@@ -8661,6 +9117,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Team.Title(childComplexity), true
 
+	case "TeamContentPermission.permission":
+		if e.ComplexityRoot.TeamContentPermission.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamContentPermission.Permission(childComplexity), true
+	case "TeamContentPermission.team":
+		if e.ComplexityRoot.TeamContentPermission.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamContentPermission.Team(childComplexity), true
+
+	case "TeamContentPermissionList.count":
+		if e.ComplexityRoot.TeamContentPermissionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamContentPermissionList.Count(childComplexity), true
+	case "TeamContentPermissionList.items":
+		if e.ComplexityRoot.TeamContentPermissionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamContentPermissionList.Items(childComplexity), true
+	case "TeamContentPermissionList.next":
+		if e.ComplexityRoot.TeamContentPermissionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamContentPermissionList.Next(childComplexity), true
+
 	case "TeamList.count":
 		if e.ComplexityRoot.TeamList.Count == nil {
 			break
@@ -8994,6 +9482,114 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.Urls(childComplexity), true
 
+	case "UserContentPermission.permission":
+		if e.ComplexityRoot.UserContentPermission.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContentPermission.Permission(childComplexity), true
+	case "UserContentPermission.user":
+		if e.ComplexityRoot.UserContentPermission.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContentPermission.User(childComplexity), true
+
+	case "UserContentPermissionList.count":
+		if e.ComplexityRoot.UserContentPermissionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContentPermissionList.Count(childComplexity), true
+	case "UserContentPermissionList.items":
+		if e.ComplexityRoot.UserContentPermissionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContentPermissionList.Items(childComplexity), true
+	case "UserContentPermissionList.next":
+		if e.ComplexityRoot.UserContentPermissionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContentPermissionList.Next(childComplexity), true
+
+	case "UserContributor.count":
+		if e.ComplexityRoot.UserContributor.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributor.Count(childComplexity), true
+	case "UserContributor.updatedAt":
+		if e.ComplexityRoot.UserContributor.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributor.UpdatedAt(childComplexity), true
+	case "UserContributor.user":
+		if e.ComplexityRoot.UserContributor.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributor.User(childComplexity), true
+
+	case "UserContributorList.count":
+		if e.ComplexityRoot.UserContributorList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributorList.Count(childComplexity), true
+	case "UserContributorList.items":
+		if e.ComplexityRoot.UserContributorList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributorList.Items(childComplexity), true
+	case "UserContributorList.next":
+		if e.ComplexityRoot.UserContributorList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributorList.Next(childComplexity), true
+
+	case "UserSitePermission.origin":
+		if e.ComplexityRoot.UserSitePermission.Origin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermission.Origin(childComplexity), true
+	case "UserSitePermission.permission":
+		if e.ComplexityRoot.UserSitePermission.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermission.Permission(childComplexity), true
+	case "UserSitePermission.user":
+		if e.ComplexityRoot.UserSitePermission.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermission.User(childComplexity), true
+
+	case "UserSitePermissionList.count":
+		if e.ComplexityRoot.UserSitePermissionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermissionList.Count(childComplexity), true
+	case "UserSitePermissionList.items":
+		if e.ComplexityRoot.UserSitePermissionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermissionList.Items(childComplexity), true
+	case "UserSitePermissionList.next":
+		if e.ComplexityRoot.UserSitePermissionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserSitePermissionList.Next(childComplexity), true
+
 	case "UserURLs.location":
 		if e.ComplexityRoot.UserURLs.Location == nil {
 			break
@@ -9252,6 +9848,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInstallIntegrationInput,
 		ec.unmarshalInputIntegrationExternalLinkInput,
+		ec.unmarshalInputInviteUsersAndTeamsInput,
 		ec.unmarshalInputInviteUsersInput,
 		ec.unmarshalInputInviteeInput,
 		ec.unmarshalInputMoveContentInput,
@@ -9265,6 +9862,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPostCommentReplyInput,
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
+		ec.unmarshalInputRequestReviewersInput,
 		ec.unmarshalInputResolvePublishedContentByUrlInput,
 		ec.unmarshalInputSearchSiteContentInput,
 		ec.unmarshalInputSetIntegrationDevelopmentModeInput,
@@ -9284,6 +9882,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputStorageFileMetadataInput,
 		ec.unmarshalInputStorageUploadInput,
+		ec.unmarshalInputSubmitReviewInput,
 		ec.unmarshalInputTableCellInput,
 		ec.unmarshalInputTeamMemberRoleInput,
 		ec.unmarshalInputTransferContentInput,
@@ -9291,7 +9890,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateChangeRequestInput,
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateCommentInput,
+		ec.unmarshalInputUpdateContentPermissionInput,
 		ec.unmarshalInputUpdateInstallationInput,
+		ec.unmarshalInputUpdateLinkInviteInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOpenAPISpecInput,
 		ec.unmarshalInputUpdateOrganizationInput,
@@ -9309,6 +9910,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
 		ec.unmarshalInputUpdateTranslationInput,
+		ec.unmarshalInputUpdateUserInput,
 		ec.unmarshalInputUpdateWebhookInput,
 		ec.unmarshalInputUploadFileInput,
 	)
@@ -9465,8 +10067,9 @@ Actions are ` + "`" + `<target>.<past-tense verb>` + "`" + `:
 space.created, space.updated, space.moved, space.transferred, space.deleted,
 space.restored; collection.created, collection.updated, collection.moved,
 collection.transferred, collection.deleted; member.added, member.role_changed,
-member.updated (SSO), member.removed; invite.created, invite.deleted (link
-invites); team.created, team.updated, team.deleted, team.member_added,
+member.updated (SSO), member.removed; invite.created, invite.updated,
+invite.deleted (link invites); change_request.review_requested,
+change_request.review_request_removed, change_request.reviewed; team.created, team.updated, team.deleted, team.member_added,
 team.member_changed, team.member_removed; permission.granted (a user or team grant on a space or collection),
 permission.changed (its default level), permission.revoked;
 organization.updated; site.created, site.updated, site.deleted,
@@ -10071,7 +10674,7 @@ extend type Query {
 extend type Mutation {
   """
   Give a team or a member a role on a space or a collection, or change it
-  (needs ADMIN on the target). There is no REST route for grants.
+  (needs ADMIN on the target). REST: the permissions routes (permissions.graphqls).
   """
   grantContentRole(input: ContentGrantInput!): ContentGrant!
   "Take a team's or a member's grant away (needs ADMIN on the target)."
@@ -10656,13 +11259,34 @@ input CreateLinkInviteInput {
   role: Role
 }
 
+"""
+role: the new role (null for guests). level is the field of 0.130.0's
+content invite links; docsapi's links are to the organization, so it is
+refused (400).
+"""
+input UpdateLinkInviteInput {
+  role: Role
+  level: Role
+}
+
 extend type Query {
   linkInvites(organizationId: ID!, page: String, limit: Int): LinkInviteList!
+  "An invite link (ADMIN); redundant is false."
+  linkInvite(organizationId: ID!, inviteId: ID!): LinkInvite!
 }
 
 extend type Mutation {
   createLinkInvite(organizationId: ID!, input: CreateLinkInviteInput!): LinkInvite!
   deleteLinkInvite(organizationId: ID!, inviteId: ID!): DeleteResult!
+  "Change the role an invite link gives (ADMIN); those who joined keep theirs."
+  updateLinkInvite(organizationId: ID!, inviteId: ID!, input: UpdateLinkInviteInput!): LinkInvite!
+  """
+  The signed-in user joins the organization with the link's role (any user
+  with a personal token; installation tokens and tokens scoped to another
+  organization are refused). False when they already were a member: their
+  role does not change.
+  """
+  joinOrganizationWithInvite(organizationId: ID!, inviteId: ID!): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../members.graphqls", Input: `"A user's membership of an organization."
@@ -11488,6 +12112,108 @@ extend type Mutation {
   uploadFile(target: ContentTarget!, input: UploadFileInput!): ContentChange!
 }
 `, BuiltIn: false},
+	{Name: "../permissions.graphqls", Input: `# Who has access to a space or a collection, as the published interface
+# manages it (the permissions routes of spaces, collections and sites): the
+# grants made to members and to teams, and everyone who can reach an item.
+# Grants are the ones of grantContentRole: the same rows, the same rules.
+
+"A member's role on a space or a collection."
+type UserContentPermission {
+  permission: Role!
+  user: User!
+}
+
+type UserContentPermissionList {
+  next: Next
+  count: Int!
+  items: [UserContentPermission!]!
+}
+
+"A team's role on a space or a collection."
+type TeamContentPermission {
+  permission: Role!
+  team: Team!
+}
+
+type TeamContentPermissionList {
+  next: Next
+  count: Int!
+  items: [TeamContentPermission!]!
+}
+
+enum PermissionOriginType {
+  SPACE
+  ORGANIZATION
+}
+
+"What gives a permission: {type: ORGANIZATION, organization} or {type: SPACE, space}."
+type PermissionOrigin {
+  type: PermissionOriginType!
+  space: ID
+  organization: ID
+}
+
+"A member's role on a site (null: a guest); sites follow organization roles."
+type UserSitePermission {
+  permission: Role
+  user: User!
+  origin: PermissionOrigin!
+}
+
+type UserSitePermissionList {
+  next: Next
+  count: Int!
+  items: [UserSitePermission!]!
+}
+
+"""
+Give members and teams a role on a space or a collection (at least one of
+users and teams, at most 100 each; every one of them must belong to the
+organization, 404 otherwise). Existing grants take the new role.
+"""
+input InviteUsersAndTeamsInput {
+  "A content role; null (the guest organization role) is refused."
+  role: Role
+  users: [ID!]
+  teams: [ID!]
+}
+
+input UpdateContentPermissionInput {
+  "The new role; null removes the grant."
+  role: Role
+}
+
+extend type Query {
+  """
+  Members granted a role on a space or a collection (exactly one of the two;
+  needs read on it), oldest grant first.
+  """
+  contentUserPermissions(space: ID, collection: ID, page: String, limit: Int): UserContentPermissionList!
+  "Teams granted a role on a space or a collection (needs read on it), oldest grant first."
+  contentTeamPermissions(space: ID, collection: ID, page: String, limit: Int): TeamContentPermissionList!
+  """
+  Every member who can reach a space or a collection, with their effective
+  role (organization role, default levels, grants to them and their teams,
+  visibility), in the members list's order; role keeps only that role.
+  """
+  contentPermissionsAggregate(space: ID, collection: ID, role: Role, page: String, limit: Int): UserContentPermissionList!
+  "Every member who can read a site (READ in the organization and up), with their organization role."
+  sitePermissionsAggregate(organizationId: ID!, siteId: ID!, page: String, limit: Int): UserSitePermissionList!
+}
+
+extend type Mutation {
+  "Grant members and teams a role on a space or a collection (needs ADMIN on it)."
+  inviteToContent(space: ID, collection: ID, input: InviteUsersAndTeamsInput!): Boolean!
+  """
+  Set a member's or a team's role on a space or a collection (exactly one of
+  user and team; needs ADMIN on the target); false when a null role found no
+  grant to remove.
+  """
+  updateContentPermission(space: ID, collection: ID, user: ID, team: ID, input: UpdateContentPermissionInput!): Boolean!
+  "Take a member's or a team's grant away (needs ADMIN on the target)."
+  removeContentPermission(space: ID, collection: ID, user: ID, team: ID): DeleteResult!
+}
+`, BuiltIn: false},
 	{Name: "../published.graphqls", Input: `# Published content for readers (issue 27): resolving a published URL to
 # the site content it names, and the page documents a renderer shows.
 
@@ -11603,6 +12329,120 @@ extend type Mutation {
   answer the one schema docsapi has.
   """
   spaceDocument(spaceId: ID!, documentId: ID!, schema: String): JSONObject!
+}
+`, BuiltIn: false},
+	{Name: "../reviews.graphqls", Input: `# Review of change requests: reviewers asked for, reviews given, and who
+# contributed. A review is made against the change request's head revision
+# (its ` + "`" + `revision` + "`" + `); an edit moves the head, so a review whose revision is
+# not the change request's revision is stale (` + "`" + `stale` + "`" + `).
+
+enum ChangeRequestReviewStatus {
+  APPROVED
+  CHANGES_REQUESTED
+}
+
+enum RequestedReviewerKind {
+  USER
+}
+
+"A reviewer asked to review a change request (kind USER: docsapi asks users, not teams)."
+type ChangeRequestRequestedReviewer {
+  "Always ` + "`" + `change-request-requested-reviewer` + "`" + `."
+  object: String!
+  kind: RequestedReviewerKind!
+  user: User!
+  "The change request's head when the request was made."
+  revision: ID!
+  requestedBy: User!
+  createdAt: DateTime!
+}
+
+type ChangeRequestRequestedReviewerList {
+  next: Next
+  count: Int!
+  items: [ChangeRequestRequestedReviewer!]!
+}
+
+type RequestReviewersResult {
+  users: [ChangeRequestRequestedReviewer!]!
+}
+
+"A reviewer's latest review of a change request."
+type ChangeRequestReview {
+  "Always ` + "`" + `change-request-review` + "`" + `."
+  object: String!
+  id: ID!
+  "The change request's head the review was made against."
+  revision: ID!
+  reviewer: User!
+  "Who asked for the review; null when nobody did."
+  requestedBy: User
+  status: ChangeRequestReviewStatus!
+  "The comment posted with the review, if any (a comment on the change request)."
+  comment: Comment
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "True when the change request changed since the review (its revision is no longer the head); GraphQL only."
+  stale: Boolean!
+}
+
+type ChangeRequestReviewList {
+  next: Next
+  count: Int!
+  items: [ChangeRequestReview!]!
+}
+
+"Someone who created or edited a change request: edits counted, last one at updatedAt."
+type UserContributor {
+  user: User!
+  count: Int!
+  updatedAt: DateTime!
+}
+
+type UserContributorList {
+  next: Next
+  count: Int!
+  items: [UserContributor!]!
+}
+
+"""
+users: members of the organization who hold REVIEW on the space (at most
+100); subject, when given, becomes the change request's subject.
+"""
+input RequestReviewersInput {
+  users: [ID!]!
+  subject: String
+}
+
+"comment: a JSON document posted as a comment on the change request with the review."
+input SubmitReviewInput {
+  status: ChangeRequestReviewStatus!
+  comment: JSONObject
+}
+
+extend type Query {
+  "Pending review requests of a change request (read), oldest first."
+  changeRequestRequestedReviewers(spaceId: ID!, changeRequestId: ID!, page: String, limit: Int): ChangeRequestRequestedReviewerList!
+  "Each reviewer's latest review of a change request (read), oldest first; format: of the review comments' bodies."
+  changeRequestReviews(spaceId: ID!, changeRequestId: ID!, format: PageFormat, page: String, limit: Int): ChangeRequestReviewList!
+  "Who created or edited a change request (read), latest contribution first."
+  changeRequestContributors(spaceId: ID!, changeRequestId: ID!): UserContributorList!
+}
+
+extend type Mutation {
+  """
+  Ask members to review a change request (EDIT on the space; an open or draft
+  change request). Asking again renews the request at the current head.
+  """
+  requestReviewers(spaceId: ID!, changeRequestId: ID!, input: RequestReviewersInput!): RequestReviewersResult!
+  "Withdraw a review request (EDIT on the space)."
+  removeRequestedReviewer(spaceId: ID!, changeRequestId: ID!, userId: ID!): DeleteResult!
+  """
+  Approve a change request or ask for changes (REVIEW on the space; an open
+  or draft change request). It replaces the caller's previous review and
+  fulfils their review request.
+  """
+  submitChangeRequestReview(spaceId: ID!, changeRequestId: ID!, input: SubmitReviewInput!): ChangeRequestReview!
 }
 `, BuiltIn: false},
 	{Name: "../saml.graphqls", Input: `"""
@@ -13241,6 +14081,17 @@ extend type Query {
   "A user by id (GET /v1/users/{userId})."
   user(id: ID!): User!
 }
+
+"At least one field. displayName: 1 to 64 characters; photoURL: an http or https URL."
+input UpdateUserInput {
+  displayName: String
+  photoURL: String
+}
+
+extend type Mutation {
+  "Change the caller's own profile (PATCH /v1/users/{userId}); another user's is a 403."
+  updateUser(userId: ID!, input: UpdateUserInput!): User!
+}
 `, BuiltIn: false},
 	{Name: "../variables.graphqls", Input: `"""
 The variables of a space's content after a change: the new active revision
@@ -13563,6 +14414,36 @@ func (ec *executionContext) childFields_ChangeRequestPDF(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestPDF", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangeRequestRequestedReviewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_object(ctx, field)
+	case "kind":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_kind(ctx, field)
+	case "user":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_user(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_revision(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_requestedBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewer", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestRequestedReviewerList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_ChangeRequestRequestedReviewerList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_ChangeRequestRequestedReviewerList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_ChangeRequestRequestedReviewerList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewerList", field.Name)
+}
+
 func (ec *executionContext) childFields_ChangeRequestResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revision":
@@ -13571,6 +14452,44 @@ func (ec *executionContext) childFields_ChangeRequestResult(ctx context.Context,
 		return ec.fieldContext_ChangeRequestResult_result(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestResult", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ChangeRequestReview_object(ctx, field)
+	case "id":
+		return ec.fieldContext_ChangeRequestReview_id(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequestReview_revision(ctx, field)
+	case "reviewer":
+		return ec.fieldContext_ChangeRequestReview_reviewer(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_ChangeRequestReview_requestedBy(ctx, field)
+	case "status":
+		return ec.fieldContext_ChangeRequestReview_status(ctx, field)
+	case "comment":
+		return ec.fieldContext_ChangeRequestReview_comment(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequestReview_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequestReview_updatedAt(ctx, field)
+	case "stale":
+		return ec.fieldContext_ChangeRequestReview_stale(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReview", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReviewList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_ChangeRequestReviewList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_ChangeRequestReviewList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_ChangeRequestReviewList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReviewList", field.Name)
 }
 
 func (ec *executionContext) childFields_ChangeRequestURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14871,6 +15790,18 @@ func (ec *executionContext) childFields_PageUrls(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageUrls", field.Name)
 }
 
+func (ec *executionContext) childFields_PermissionOrigin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_PermissionOrigin_type(ctx, field)
+	case "space":
+		return ec.fieldContext_PermissionOrigin_space(ctx, field)
+	case "organization":
+		return ec.fieldContext_PermissionOrigin_organization(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PermissionOrigin", field.Name)
+}
+
 func (ec *executionContext) childFields_PingResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "serviceVisitorClaims":
@@ -14955,6 +15886,14 @@ func (ec *executionContext) childFields_RenderResult(ctx context.Context, field 
 		return ec.fieldContext_RenderResult_contentSecurityPolicy(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RenderResult", field.Name)
+}
+
+func (ec *executionContext) childFields_RequestReviewersResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "users":
+		return ec.fieldContext_RequestReviewersResult_users(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RequestReviewersResult", field.Name)
 }
 
 func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15897,6 +16836,28 @@ func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type Team", field.Name)
 }
 
+func (ec *executionContext) childFields_TeamContentPermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_TeamContentPermission_permission(ctx, field)
+	case "team":
+		return ec.fieldContext_TeamContentPermission_team(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamContentPermission", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamContentPermissionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_TeamContentPermissionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_TeamContentPermissionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_TeamContentPermissionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamContentPermissionList", field.Name)
+}
+
 func (ec *executionContext) childFields_TeamList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "next":
@@ -16091,6 +17052,76 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_urls(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_UserContentPermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_UserContentPermission_permission(ctx, field)
+	case "user":
+		return ec.fieldContext_UserContentPermission_user(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserContentPermission", field.Name)
+}
+
+func (ec *executionContext) childFields_UserContentPermissionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_UserContentPermissionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_UserContentPermissionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_UserContentPermissionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserContentPermissionList", field.Name)
+}
+
+func (ec *executionContext) childFields_UserContributor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_UserContributor_user(ctx, field)
+	case "count":
+		return ec.fieldContext_UserContributor_count(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_UserContributor_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserContributor", field.Name)
+}
+
+func (ec *executionContext) childFields_UserContributorList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_UserContributorList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_UserContributorList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_UserContributorList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserContributorList", field.Name)
+}
+
+func (ec *executionContext) childFields_UserSitePermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_UserSitePermission_permission(ctx, field)
+	case "user":
+		return ec.fieldContext_UserSitePermission_user(ctx, field)
+	case "origin":
+		return ec.fieldContext_UserSitePermission_origin(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserSitePermission", field.Name)
+}
+
+func (ec *executionContext) childFields_UserSitePermissionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_UserSitePermissionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_UserSitePermissionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_UserSitePermissionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserSitePermissionList", field.Name)
 }
 
 func (ec *executionContext) childFields_UserURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

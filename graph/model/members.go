@@ -64,6 +64,13 @@ type LinkInvite struct {
 
 type LinkInviteList List[*LinkInvite]
 
+// UpdateLinkInviteInput is one of 0.130.0's {role} and {level} (content
+// links, which docsapi does not make).
+type UpdateLinkInviteInput struct {
+	Role  graphql.Omittable[*Role] `json:"role,omitzero"`
+	Level graphql.Omittable[*Role] `json:"level,omitzero"`
+}
+
 // CreateLinkInviteInput: role is required, null meaning guests.
 type CreateLinkInviteInput struct {
 	Role graphql.Omittable[*Role] `json:"role,omitzero"`

@@ -12,3 +12,8 @@ type User struct {
 type UserURLs struct {
 	Location string `json:"location"`
 }
+
+type UpdateUserInput struct {
+	DisplayName *string `json:"displayName,omitempty"`
+	PhotoURL    *string `json:"photoURL,omitempty"`
+}
