@@ -271,6 +271,14 @@ func (r *Resolver) resolveURL(ctx context.Context, u *url.URL, visitor *model.Si
 	var shareKey, token *string
 	if q := u.Query(); q.Has("share") {
 		shareKey = ptr(q.Get("share"))
+	} else if key, ok := r.shareKeySegment(ctx, found); ok {
+		// GitBook writes a share link as the path segment after the site's
+		// root (docs.example.com/<key>/<page>), and its renderer drops query
+		// strings before it resolves a URL: a live key of this site there
+		// is read as the share key, and the site's root moves past it.
+		shareKey = &key
+		found.rest = found.rest[1:]
+		found.basePath += key + "/"
 	}
 	if visitor != nil && visitor.JwtToken != nil && *visitor.JwtToken != "" {
 		token = visitor.JwtToken
@@ -332,6 +340,19 @@ func (r *Resolver) resolveURL(ctx context.Context, u *url.URL, visitor *model.Si
 		out.ContextID = ptr(hex.EncodeToString(sum[:12]))
 	}
 	return out, nil
+}
+
+// shareKeySegment is the first path segment after a share-link site's
+// root when it is a live share key of that site.
+func (r *Resolver) shareKeySegment(ctx context.Context, found siteAtURL) (string, bool) {
+	if found.site.Visibility != "share-link" || len(found.rest) == 0 {
+		return "", false
+	}
+	l, err := r.liveShareLink(ctx, found.rest[0])
+	if err != nil || l.SiteID != found.site.ID {
+		return "", false
+	}
+	return found.rest[0], true
 }
 
 // place is where a URL path leads in a site's structure.

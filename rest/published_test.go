@@ -313,6 +313,15 @@ func TestResolveAudience(t *testing.T) {
 	if got["shareKey"] != key || got["pathname"] != "quick-start" {
 		t.Errorf("with key: %v", got)
 	}
+	// GitBook's form, which its renderer resolves (it drops query strings):
+	// the key as the path segment after the site's root.
+	inPath := c.lookup(t, c.base+"/"+key+"/quick-start")
+	if inPath["shareKey"] != key || inPath["pathname"] != "quick-start" || !strings.HasSuffix(inPath["basePath"].(string), "/"+key+"/") {
+		t.Errorf("key in the path: %v", inPath)
+	}
+	if r := c.resolve(admin, map[string]any{"url": c.base + "/not-a-key/quick-start"}); r.Status != 404 {
+		t.Errorf("a segment that is no key: %d %s", r.Status, r.Body)
+	}
 	tok := got["apiToken"].(string)
 	if tokenPayload(t, tok)["shareKey"] != key {
 		t.Errorf("apiToken without its share key: %v", tokenPayload(t, tok))
