@@ -69,7 +69,10 @@ func startProcess(t *testing.T, bin string, args []string, db, publicURL string,
 		"DOCSAPI_PUBLIC_URL="+publicURL, "DOCSAPI_ALLOW_PRIVATE_FETCH=true", "DOCSAPI_LOG_LEVEL=warn")
 	cmd.Env = append(cmd.Env, env...)
 	r := &replica{url: "http://" + addr, cmd: cmd, out: &bytes.Buffer{}}
-	cmd.Stdout, cmd.Stderr = &lockedWriter{w: r.out}, &lockedWriter{w: r.out}
+	// One writer for both: its lock is what keeps the two streams' copies
+	// from writing the buffer at once.
+	out := &lockedWriter{w: r.out}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
