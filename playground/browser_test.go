@@ -2,10 +2,10 @@ package playground_test
 
 import (
 	"context"
+	"docsapi/internal/browsertest"
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -22,23 +22,6 @@ import (
 // chromium finds Debian's browser ($DOCSAPI_CHROMIUM wins). Without it the
 // test skips on a developer's machine and fails in CI (CI=true), where
 // .ci/run installs it, so that CI proves the playground works.
-func chromium(t *testing.T) string {
-	for _, p := range []string{os.Getenv("DOCSAPI_CHROMIUM"), "/usr/bin/chromium"} {
-		if p != "" {
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-		t.Fatal("chromium is missing and CI is set: the browser test must run in CI (.ci/run installs it with apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed (apt-get install chromium): skipping the browser test; with CI=true this fails instead")
-	return ""
-}
 
 // TestPlaygroundInBrowser opens /graphql in headless Chromium, types a
 // token, runs the example query and finds its result in the page; it
@@ -46,23 +29,11 @@ func chromium(t *testing.T) string {
 // files; and every request the page made went to the docsapi server on
 // loopback, with no Content Security Policy violation.
 func TestPlaygroundInBrowser(t *testing.T) {
-	bin := chromium(t)
 	env := apitest.New(t)
 	env.Must(201, "POST", "/v1/orgs/"+env.Org+"/spaces", env.Admin.Token, map[string]any{"title": "Handbook"})
 	server, _ := url.Parse(env.HTTP.URL)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(browserProfile(t)),
-		chromedp.WindowSize(1200, 720),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// Nothing but loopback resolves, should the page try another host.
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
-	)
+	opts := browsertest.Options(t, 1200, 720)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
@@ -186,26 +157,4 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 		return d.Exception.Description
 	}
 	return ""
-}
-
-// browserProfile is a fresh Chromium profile folder. Chromium's helper
-// processes may still write into it for a moment after the browser is
-// closed, so it is removed with a few retries rather than by t.TempDir's
-// cleanup, which fails the test when the folder is not empty yet.
-func browserProfile(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "docsapi-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for range 20 {
-			if os.RemoveAll(dir) == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Logf("left the browser profile %s behind (still in use)", dir)
-	})
-	return dir
 }

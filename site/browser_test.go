@@ -2,10 +2,10 @@ package site_test
 
 import (
 	"context"
+	"docsapi/internal/browsertest"
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -26,41 +26,6 @@ import (
 // DOCSAPI_SITE_SCREENSHOTS=<folder> the light and dark screenshots of the
 // docs (site-light.png, site-dark.png) are written there.
 
-func chromium(t *testing.T) string {
-	for _, p := range []string{os.Getenv("DOCSAPI_CHROMIUM"), "/usr/bin/chromium"} {
-		if p != "" {
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-		t.Fatal("chromium is missing and CI is set (.ci/run installs it with apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed (apt-get install chromium): skipping the browser test")
-	return ""
-}
-
-func browserProfile(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "docsapi-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for range 20 {
-			if os.RemoveAll(dir) == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	})
-	return dir
-}
-
 // browser is a headless Chromium recording every request and every
 // console problem of its pages.
 type browser struct {
@@ -71,19 +36,7 @@ type browser struct {
 }
 
 func newBrowser(t *testing.T) *browser {
-	bin := chromium(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(browserProfile(t)),
-		chromedp.WindowSize(1280, 800),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// Nothing but loopback resolves, should a page try another host.
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
-	)
+	opts := browsertest.Options(t, 1280, 800)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)

@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"docsapi/internal/browsertest"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -16,7 +17,7 @@ func TestLighthouse(t *testing.T) {
 	if os.Getenv("DOCSAPI_LIGHTHOUSE") == "" {
 		t.Skip("set DOCSAPI_LIGHTHOUSE=1 (after npm ci in site/lighthouse) to run Lighthouse")
 	}
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	lh, _ := filepath.Abs("lighthouse/node_modules/.bin/lighthouse")
 	if _, err := os.Stat(lh); err != nil {
 		t.Fatalf("Lighthouse is not installed: run npm ci in site/lighthouse (%v)", err)
@@ -26,7 +27,7 @@ func TestLighthouse(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "report.json")
 		args := []string{f.base + "/overview", "--output=json", "--output-path=" + out, "--quiet",
 			"--only-categories=performance,accessibility,best-practices,seo",
-			"--chrome-flags=--headless=new --no-sandbox --disable-gpu --user-data-dir=" + browserProfile(t)}
+			"--chrome-flags=--headless=new --no-sandbox --disable-gpu --user-data-dir=" + browsertest.Profile(t)}
 		if preset == "desktop" {
 			args = append(args, "--preset=desktop")
 		}
