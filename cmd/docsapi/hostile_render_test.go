@@ -47,13 +47,16 @@ func pdfBombCase(name string, w, h int) hostileCase {
 	return hostileCase{
 		name: name,
 		setup: func(t *testing.T, s *hostileServer) {
-			cr := s.must(t, 201, "POST", "/v1/spaces/"+s.Space+"/change-requests", s.Admin, map[string]any{"subject": key})["id"].(string)
-			target := map[string]any{"space": s.Space, "changeRequest": cr}
+			// A space of its own: the PDF holds every page of the space, and
+			// the shared one holds other cases' largest pages.
+			space := s.must(t, 201, "POST", "/v1/orgs/"+s.Org+"/spaces", s.Admin, map[string]any{"title": key})["id"].(string)
+			cr := s.must(t, 201, "POST", "/v1/spaces/"+space+"/change-requests", s.Admin, map[string]any{"subject": key})["id"].(string)
+			target := map[string]any{"space": space, "changeRequest": cr}
 			hostileGraphQL(t, s, `mutation($t: ContentTarget!, $d: String!) { uploadFile(target: $t, input: {name: "bomb.png", data: $d}) { file { id } } }`,
 				map[string]any{"t": target, "d": base64.StdEncoding.EncodeToString(imagechecktest.BombPNG(w, h))})
 			hostileGraphQL(t, s, `mutation($t: ContentTarget!) { createPage(target: $t, input: {title: "Bomb", markdown: "Before.\n\n![bomb](bomb.png)\n\nAfter.\n"}) { page { id } } }`,
 				map[string]any{"t": target})
-			link := s.must(t, 200, "GET", "/v1/spaces/"+s.Space+"/change-requests/"+cr+"/pdf", s.Admin, nil)["url"].(string)
+			link := s.must(t, 200, "GET", "/v1/spaces/"+space+"/change-requests/"+cr+"/pdf", s.Admin, nil)["url"].(string)
 			s.Values[key] = s.url + link[strings.Index(link, "/pdf/"):]
 		},
 		request: func(s *hostileServer) *http.Request {
