@@ -240,10 +240,27 @@ func (r *Resolver) changeRequestPDF(ctx context.Context, spaceID, ref string, pa
 	if err := s.require("read", "exporting a change request"); err != nil {
 		return nil, err
 	}
-	claims := jwt.MapClaims{"sub": "pdf", "space": sp.ID, "rev": cr.Revision, "exp": r.Now().Add(pdfTokenTTL).Unix()}
+	return r.signPDF(ctx, sp.ID, cr.Revision, "change request", page, only)
+}
+
+// spacePDF signs a link to the PDF of the space's main content (getSpacePDF),
+// as changeRequestPDF does for a change request's.
+func (r *Resolver) spacePDF(ctx context.Context, spaceID string, page *string, only *bool) (*model.ChangeRequestPDF, error) {
+	cs, err := r.contentSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	return r.signPDF(ctx, cs.Space.ID, cs.Space.RevisionID, "space", page, only)
+}
+
+// signPDF is the signed link to revID's PDF (one page of it when page is
+// set, with its sub-pages unless only); what names the content for the
+// page's 400.
+func (r *Resolver) signPDF(ctx context.Context, spaceID, revID, what string, page *string, only *bool) (*model.ChangeRequestPDF, error) {
+	claims := jwt.MapClaims{"sub": "pdf", "space": spaceID, "rev": revID, "exp": r.Now().Add(pdfTokenTTL).Unix()}
 	if page != nil && *page != "" {
-		if _, err := r.Store.RevisionPage(ctx, cr.Revision, *page, false); err != nil {
-			return nil, apierr.Invalid("page", "no page %q in the change request", *page)
+		if _, err := r.Store.RevisionPage(ctx, revID, *page, false); err != nil {
+			return nil, apierr.Invalid("page", "no page %q in the %s", *page, what)
 		}
 		claims["page"] = *page
 		claims["only"] = only != nil && *only
@@ -252,7 +269,7 @@ func (r *Resolver) changeRequestPDF(ctx context.Context, spaceID, ref string, pa
 	if err != nil {
 		return nil, err
 	}
-	return &model.ChangeRequestPDF{URL: r.Config.PublicURL + "/pdf/" + sp.ID + "/" + cr.Revision + "?token=" + url.QueryEscape(tok)}, nil
+	return &model.ChangeRequestPDF{URL: r.Config.PublicURL + "/pdf/" + spaceID + "/" + revID + "?token=" + url.QueryEscape(tok)}, nil
 }
 
 // RenderPDF checks a signed PDF link and renders the revision it names:

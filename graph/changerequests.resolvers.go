@@ -51,3 +51,8 @@ func (r *queryResolver) ChangeRequest(ctx context.Context, spaceID string, chang
 func (r *queryResolver) ChangeRequestPDF(ctx context.Context, spaceID string, changeRequestID string, page *string, only *bool) (*model.ChangeRequestPDF, error) {
 	return r.changeRequestPDF(ctx, spaceID, changeRequestID, page, only)
 }
+
+// SpacePDF is the resolver for the spacePDF field.
+func (r *queryResolver) SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (*model.ChangeRequestPDF, error) {
+	return r.spacePDF(ctx, spaceID, page, only)
+}

@@ -50,6 +50,7 @@ func init() {
 		"POST " + crp + "/merge":                           {Min: "review", Path: at(cr, "/merge")},
 		"POST " + crp + "/update":                          {Min: "edit", Path: at(cr, "/update")},
 		"GET " + crp + "/pdf":                              read(at(cr, "/pdf")),
+		"GET /v1/spaces/{spaceId}/pdf":                     read(at(space, "/pdf")),
 		"GET " + crp + "/content":                          read(at(cr, "/content")),
 		"GET " + crp + "/content/pages":                    read(at(cr, "/content/pages")),
 		"GET " + crp + "/content/path/*":                   read(at(cr, "/content/path/introduction")),

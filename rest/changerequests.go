@@ -53,6 +53,13 @@ func mountChangeRequests(a *API, r chi.Router) {
 		}
 		return a.Q.ChangeRequestPDF(r.Context(), path(r, "spaceId"), path(r, "changeRequestId"), qStr(r, "page"), only)
 	}))
+	r.Get("/spaces/{spaceId}/pdf", a.ok(func(r *http.Request) (any, error) {
+		only, err := qBool(r, "only")
+		if err != nil {
+			return nil, err
+		}
+		return a.Q.SpacePDF(r.Context(), path(r, "spaceId"), qStr(r, "page"), only)
+	}))
 }
 
 // downloadPDF renders and serves the PDF a signed link (GET .../pdf) names.
@@ -64,7 +71,7 @@ func (a *API) downloadPDF(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/pdf")
-	w.Header().Set("Content-Disposition", `inline; filename="change-request.pdf"`)
+	w.Header().Set("Content-Disposition", `inline; filename="content.pdf"`)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	w.Write(body)

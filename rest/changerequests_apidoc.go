@@ -13,6 +13,11 @@ func init() {
 	declareEnum[model.MergeOutcome](model.MergeOutcomes.List())
 	declareEnum[model.CommentStatus](model.CommentStatuses.List())
 	declareEnum[model.CommentStatusFilter](model.CommentStatusFilters.List())
+	describe(Operation{Method: "GET", Pattern: "/spaces/{spaceId}/pdf", ID: "getSpacePDF", Tag: "space-content",
+		Summary:  "A signed link (one hour) to the space's main content as PDF (read role).",
+		Response: model.ChangeRequestPDF{}, Status: 200,
+		Query: []Param{{Name: "page", Type: "", Description: "Only this page (with its sub-pages unless only)."},
+			{Name: "only", Type: false, Description: "With page: without its sub-pages."}}})
 	flags := []Param{
 		{Name: "metadata", Type: false, Description: "Accepted for compatibility (default true); no git metadata exists."},
 		{Name: "computed", Type: false, Description: "Accepted for compatibility (default true); no computed content exists."},

@@ -344,6 +344,31 @@ func TestChangeRequestPDF(t *testing.T) {
 	}
 }
 
+// getSpacePDF: the same signed link for the space's main content, which
+// holds the template's pages and not the change request's new page.
+func TestSpacePDF(t *testing.T) {
+	env := apitest.New(t)
+	f := newCRFixture(t, env)
+	f.edit(t, env.Admin.Token, &f.cr, `createPage(target: $t, input: {title: "Release notes", markdown: "Draft."}) { page { id } }`)
+	reader := env.NewUser("reader@acme.test", env.Org, "read")
+	r := env.Must(200, "GET", f.base()+"/pdf", reader.Token, nil).JSON()
+	apitest.Keys(t, r, "url")
+	text := fetchPDF(t, r["url"].(string))
+	if !strings.Contains(text, "B") || strings.Contains(text, "Release notes") {
+		t.Errorf("space PDF: %s", text)
+	}
+	r = env.Must(200, "GET", f.base()+"/pdf?only=true&page="+f.pages["B"], reader.Token, nil).JSON()
+	if text := fetchPDF(t, r["url"].(string)); !strings.Contains(text, "B") || strings.Contains(text, "C") {
+		t.Errorf("one-page space PDF: %s", text)
+	}
+	env.Must(400, "GET", f.base()+"/pdf?page=nope", reader.Token, nil)
+	env.Must(400, "GET", f.base()+"/pdf?only=maybe", reader.Token, nil)
+	env.Must(404, "GET", "/v1/spaces/nope/pdf", reader.Token, nil)
+	_, other := env.NewOrg("Other", "admin@other.test")
+	env.Must(404, "GET", f.base()+"/pdf", other.Token, nil)
+	env.Must(401, "GET", f.base()+"/pdf", "", nil)
+}
+
 func fetchPDF(t *testing.T, url string) string {
 	t.Helper()
 	res, err := http.Get(url) // no bearer token: the link is the credential

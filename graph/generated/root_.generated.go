@@ -1069,6 +1069,7 @@ type ComplexityRoot struct {
 		SpaceFileBacklinks              func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
 		SpaceFiles                      func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
 		SpaceLinks                      func(childComplexity int, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) int
+		SpacePDF                        func(childComplexity int, spaceID string, page *string, only *bool) int
 		SpacePage                       func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, changeRequestID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
 		SpacePageBacklinks              func(childComplexity int, spaceID string, pageID string, changeRequestID *string, page *string, limit *int) int
 		SpacePages                      func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, metadata *bool, computed *bool) int
@@ -7175,6 +7176,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SpaceLinks(childComplexity, args["spaceId"].(string), args["pageId"].(*string), args["changeRequestId"].(*string), args["page"].(*string), args["limit"].(*int), args["status"].(*model.LinkStatus)), true
+	case "Query.spacePDF":
+		if e.ComplexityRoot.Query.SpacePDF == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spacePDF_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpacePDF(childComplexity, args["spaceId"].(string), args["page"].(*string), args["only"].(*bool)), true
 	case "Query.spacePage":
 		if e.ComplexityRoot.Query.SpacePage == nil {
 			break
@@ -10238,6 +10250,8 @@ extend type Query {
   page without its sub-pages) to PDF.
   """
   changeRequestPDF(spaceId: ID!, changeRequestId: ID!, page: ID, only: Boolean): ChangeRequestPDF!
+  "A signed link (one hour) to the PDF of the space's main content, or of one page of it (GET /v1/spaces/{spaceId}/pdf; READ)."
+  spacePDF(spaceId: ID!, page: ID, only: Boolean): ChangeRequestPDF!
 }
 
 extend type Mutation {

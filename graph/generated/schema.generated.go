@@ -150,6 +150,7 @@ type QueryResolver interface {
 	ChangeRequests(ctx context.Context, spaceID string, status *model.ChangeRequestStatus, contributor *string, page *string, limit *int) (*model.ChangeRequestList, error)
 	ChangeRequest(ctx context.Context, spaceID string, changeRequestID string) (*model.ChangeRequest, error)
 	ChangeRequestPDF(ctx context.Context, spaceID string, changeRequestID string, page *string, only *bool) (*model.ChangeRequestPDF, error)
+	SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (*model.ChangeRequestPDF, error)
 	Collections(ctx context.Context, organizationID string, page *string, limit *int, nested *bool) (*model.CollectionList, error)
 	Collection(ctx context.Context, collectionID string) (*model.Collection, error)
 	CollectionSpaces(ctx context.Context, collectionID string, page *string, limit *int) (*model.SpaceList, error)
@@ -6772,6 +6773,36 @@ func (ec *executionContext) field_Query_spaceLinks_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_spacePDF_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "only",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["only"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_spacePageBacklinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13053,6 +13084,50 @@ func (ec *executionContext) fieldContext_Query_changeRequestPDF(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_spacePDF(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_spacePDF(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SpacePDF(ctx, fc.Args["spaceId"].(string), fc.Args["page"].(*string), fc.Args["only"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestPDF) graphql.Marshaler {
+			return ec.marshalNChangeRequestPDF2ᚖdocsapiᚋgraphᚋmodelᚐChangeRequestPDF(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_spacePDF(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestPDF(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_spacePDF_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_collections(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18913,6 +18988,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_changeRequestPDF(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "spacePDF":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_spacePDF(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
