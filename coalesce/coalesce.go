@@ -11,10 +11,11 @@
 package coalesce
 
 import (
-	"container/list"
 	"context"
 	"fmt"
 	"sync"
+
+	"docsapi/internal/sizedlru"
 )
 
 // Group coalesces and caches values of type V. The zero Group coalesces
@@ -29,9 +30,7 @@ type Group[V any] struct {
 
 	mu      sync.Mutex
 	flights map[string]*flight[V]
-	entries map[string]*list.Element
-	lru     list.List // of *entry[V], most recent first
-	bytes   int
+	cache   *sizedlru.Cache[V] // made on first store, from MaxBytes
 }
 
 type flight[V any] struct {
@@ -42,22 +41,17 @@ type flight[V any] struct {
 	err     error
 }
 
-type entry[V any] struct {
-	key  string
-	v    V
-	size int
-}
-
 // Do returns the cached value of key, or waits for its computation by fn,
 // starting one when none is running. fn runs on a context that keeps ctx's
 // values and ends when every caller waiting for it has left. Errors are
 // not cached. A caller that leaves gets ctx.Err().
 func (g *Group[V]) Do(ctx context.Context, key string, fn func(context.Context) (V, error)) (V, error) {
 	g.mu.Lock()
-	if el, ok := g.entries[key]; ok {
-		g.lru.MoveToFront(el)
-		g.mu.Unlock()
-		return el.Value.(*entry[V]).v, nil
+	if g.cache != nil {
+		if v, ok := g.cache.Get(key); ok {
+			g.mu.Unlock()
+			return v, nil
+		}
 	}
 	f, ok := g.flights[key]
 	if !ok {
@@ -115,37 +109,29 @@ func (g *Group[V]) run(ctx context.Context, key string, f *flight[V], fn func(co
 	}
 }
 
-// store caches v under key, evicting the least recently used values over
-// MaxBytes. g.mu is held.
+// store caches v under key: values over MaxBytes/4 are not kept, the
+// least recently used go over MaxBytes. g.mu is held.
 func (g *Group[V]) store(key string, v V) {
-	size := 1
-	if g.Size != nil {
-		size = max(g.Size(v), 1)
-	}
-	if size > g.MaxBytes/4 {
+	if g.MaxBytes <= 0 {
 		return
 	}
-	if g.entries == nil {
-		g.entries = map[string]*list.Element{}
+	if g.cache == nil {
+		g.cache = sizedlru.New[V](int64(g.MaxBytes), int64(g.MaxBytes/4))
 	}
-	if el, ok := g.entries[key]; ok {
-		g.bytes -= el.Value.(*entry[V]).size
-		g.lru.Remove(el)
+	size := 1
+	if g.Size != nil {
+		size = g.Size(v)
 	}
-	g.entries[key] = g.lru.PushFront(&entry[V]{key: key, v: v, size: size})
-	g.bytes += size
-	for g.bytes > g.MaxBytes {
-		last := g.lru.Back()
-		e := last.Value.(*entry[V])
-		g.lru.Remove(last)
-		delete(g.entries, e.key)
-		g.bytes -= e.size
-	}
+	g.cache.Add(key, v, int64(size))
 }
 
 // Cached reports the number of cached values and their total size.
 func (g *Group[V]) Cached() (n, bytes int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return len(g.entries), g.bytes
+	if g.cache == nil {
+		return 0, 0
+	}
+	n, size := g.cache.Len()
+	return n, int(size)
 }

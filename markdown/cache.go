@@ -1,10 +1,11 @@
 package markdown
 
 import (
-	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
 	"sync"
+
+	"docsapi/internal/sizedlru"
 )
 
 // memo is a bounded LRU of computed values keyed by content, whose
@@ -12,18 +13,9 @@ import (
 // A value costing more than a quarter of the capacity is handed out but
 // not kept (one huge body must not flush every other).
 type memo[V any] struct {
-	mu       sync.Mutex
-	capacity int64
-	size     int64
-	order    *list.List // of *memoEntry[V], most recently used first
-	byKey    map[string]*list.Element
-	running  map[string]*memoCall[V]
-}
-
-type memoEntry[V any] struct {
-	key  string
-	val  V
-	cost int64
+	mu      sync.Mutex
+	kept    *sizedlru.Cache[V]
+	running map[string]*memoCall[V]
 }
 
 type memoCall[V any] struct {
@@ -33,17 +25,16 @@ type memoCall[V any] struct {
 }
 
 func newMemo[V any](capacity int64) *memo[V] {
-	return &memo[V]{capacity: capacity, order: list.New(), byKey: map[string]*list.Element{}, running: map[string]*memoCall[V]{}}
+	return &memo[V]{kept: sizedlru.New[V](capacity, capacity/4), running: map[string]*memoCall[V]{}}
 }
 
 // get answers key's value, computing it with compute (value and cost in
 // bytes) when absent.
 func (m *memo[V]) get(key string, compute func() (V, int64)) V {
 	m.mu.Lock()
-	if el, ok := m.byKey[key]; ok {
-		m.order.MoveToFront(el)
+	if v, ok := m.kept.Get(key); ok {
 		m.mu.Unlock()
-		return el.Value.(*memoEntry[V]).val
+		return v
 	}
 	if c, ok := m.running[key]; ok {
 		m.mu.Unlock()
@@ -62,16 +53,8 @@ func (m *memo[V]) get(key string, compute func() (V, int64)) V {
 	defer func() {
 		m.mu.Lock()
 		delete(m.running, key)
-		if cost > 0 && cost <= m.capacity/4 {
-			m.byKey[key] = m.order.PushFront(&memoEntry[V]{key: key, val: c.val, cost: cost})
-			m.size += cost
-			for m.size > m.capacity {
-				last := m.order.Back()
-				e := last.Value.(*memoEntry[V])
-				m.order.Remove(last)
-				delete(m.byKey, e.key)
-				m.size -= e.cost
-			}
+		if cost > 0 { // 0: compute panicked (or the value costs nothing): not kept
+			m.kept.Add(key, c.val, cost)
 		}
 		m.mu.Unlock()
 		close(c.done) // also when compute panics: the waiters compute themselves

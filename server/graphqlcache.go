@@ -1,12 +1,12 @@
 package server
 
 import (
-	"container/list"
 	"context"
-	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"docsapi/internal/sizedlru"
 )
 
 // weightedLRU is a cache of what is derived from GraphQL query texts
@@ -17,58 +17,20 @@ import (
 // 11 GB). An entry heavier than maxEntry is not kept, so that a few large
 // documents cannot push out all the others.
 type weightedLRU[T any] struct {
-	budget, maxEntry int
-	weight           func(key string, value T) int
-
-	mu      sync.Mutex
-	used    int
-	order   list.List // of *weightedEntry[T], most recently used first
-	entries map[string]*list.Element
-}
-
-type weightedEntry[T any] struct {
-	key    string
-	value  T
-	weight int
+	lru    *sizedlru.Cache[T]
+	weight func(key string, value T) int
 }
 
 var _ graphql.Cache[int] = &weightedLRU[int]{}
 
 func newWeightedLRU[T any](budget, maxEntry int, weight func(key string, value T) int) *weightedLRU[T] {
-	return &weightedLRU[T]{budget: budget, maxEntry: maxEntry, weight: weight, entries: map[string]*list.Element{}}
+	return &weightedLRU[T]{lru: sizedlru.New[T](int64(budget), int64(maxEntry)), weight: weight}
 }
 
-func (c *weightedLRU[T]) Get(_ context.Context, key string) (T, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.entries[key]; ok {
-		c.order.MoveToFront(e)
-		return e.Value.(*weightedEntry[T]).value, true
-	}
-	var none T
-	return none, false
-}
+func (c *weightedLRU[T]) Get(_ context.Context, key string) (T, bool) { return c.lru.Get(key) }
 
 func (c *weightedLRU[T]) Add(_ context.Context, key string, value T) {
-	w := c.weight(key, value)
-	if w > c.maxEntry {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.entries[key]; ok {
-		c.used -= e.Value.(*weightedEntry[T]).weight
-		c.order.Remove(e)
-	}
-	c.entries[key] = c.order.PushFront(&weightedEntry[T]{key: key, value: value, weight: w})
-	c.used += w
-	for c.used > c.budget {
-		oldest := c.order.Back()
-		entry := oldest.Value.(*weightedEntry[T])
-		c.order.Remove(oldest)
-		delete(c.entries, entry.key)
-		c.used -= entry.weight
-	}
+	c.lru.Add(key, value, int64(c.weight(key, value)))
 }
 
 // Budgets of the caches of query texts, and their largest entries.
