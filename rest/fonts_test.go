@@ -92,6 +92,16 @@ func TestCustomFonts(t *testing.T) {
 		t.Errorf("list: %v", list)
 	}
 
+	// GraphQL answers the same font.
+	data, errs := env.GraphQL(reader, `query($o: ID!, $f: ID!) { customFont(organizationId: $o, fontId: $f) { id fontFamily fontFaces { weight sources { url format } } permissions { edit } } }`,
+		map[string]any{"o": env.Org, "f": id})
+	if len(errs) > 0 {
+		t.Fatalf("graphql: %v", errs)
+	}
+	if g := data["customFont"].(map[string]any); g["fontFamily"] != "Acme Sans" || len(g["fontFaces"].([]any)) != 2 || g["permissions"].(map[string]any)["edit"] != false {
+		t.Errorf("graphql font: %v", g)
+	}
+
 	// Replace 400, remove 700, rename: the replaced file has a new URL.
 	regular2 := uploadFont(env, admin, woff2("regular v2"))
 	u := body(t, env.Must(201, "POST", fonts+"/"+id, admin, map[string]any{"fontFamily": "Acme Sans 2", "fontFaces": []map[string]any{
