@@ -153,6 +153,7 @@ func (r *Resolver) createCustomFont(ctx context.Context, orgID string, in model.
 		return nil, missingRegular()
 	}
 	f := storage.CustomFont{OrganizationID: s.Org.ID, FontFamily: in.FontFamily}
+	ctx = recordChange(ctx, s.Org.ID, "custom_font.created", "custom_font", "", map[string]any{"fontFamily": in.FontFamily, "weights": weights})
 	if err := r.Store.CreateCustomFont(ctx, &f, files); err != nil {
 		return nil, err
 	}
@@ -196,6 +197,11 @@ func (r *Resolver) updateCustomFont(ctx context.Context, orgID, id string, in mo
 		}
 		set = append(set, file)
 	}
+	fields := changed("fontFamily", in.FontFamily)
+	if len(weights) > 0 {
+		fields["weights"] = weights
+	}
+	ctx = recordChange(ctx, s.Org.ID, "custom_font.updated", "custom_font", id, fields)
 	err = r.Store.UpdateCustomFont(ctx, s.Org.ID, id, in.FontFamily, set, remove, func(faces []storage.CustomFontFace) error {
 		if !slices.ContainsFunc(faces, func(f storage.CustomFontFace) bool { return f.Weight == 400 }) {
 			return missingRegular()
@@ -216,6 +222,7 @@ func (r *Resolver) deleteCustomFont(ctx context.Context, orgID, id string) (*mod
 	if err != nil {
 		return nil, err
 	}
+	ctx = recordChange(ctx, s.Org.ID, "custom_font.deleted", "custom_font", id, nil)
 	deleted, err := r.Store.DeleteCustomFont(ctx, s.Org.ID, id)
 	if err != nil {
 		return nil, err

@@ -171,6 +171,16 @@ func TestCustomFonts(t *testing.T) {
 	if res, _ := getURL(t, newURL); res.StatusCode != 404 {
 		t.Errorf("a deleted font's file: %d", res.StatusCode)
 	}
+
+	// The audit log: one entry per change (the refused update left none).
+	var logged []string
+	for _, e := range items(t, env.Must(200, "GET", "/v1/orgs/"+env.Org+"/audit-log?action=custom_font.", admin, nil)) {
+		logged = append(logged, e["action"].(string)+"/"+e["target"].(map[string]any)["id"].(string))
+	}
+	want := []string{"custom_font.deleted/" + id, "custom_font.updated/" + id, "custom_font.created/" + id}
+	if strings.Join(logged, " ") != strings.Join(want, " ") {
+		t.Errorf("audit log: %v, want %v", logged, want)
+	}
 }
 
 func uploadFontIn(env *apitest.Env, org, token string, data []byte) string {

@@ -123,6 +123,7 @@ func (db *DB) CreateCustomFont(ctx context.Context, f *CustomFont, files []Custo
 	f.ID = NewID()
 	return db.Write(ctx, func(tx *Tx) error {
 		f.CreatedAt, f.UpdatedAt = tx.Now, tx.Now
+		tx.created(f.ID)
 		if _, err := tx.exec(`INSERT INTO custom_fonts (id, organization_id, font_family, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
 			f.ID, f.OrganizationID, f.FontFamily, ms(tx.Now), ms(tx.Now)); err != nil {
 			return err
@@ -182,6 +183,9 @@ func (db *DB) DeleteCustomFont(ctx context.Context, orgID, id string) (bool, err
 		res, err := tx.exec(`DELETE FROM custom_fonts WHERE id = ? AND organization_id = ?`, id, orgID)
 		if err == nil {
 			n, err = res.RowsAffected()
+		}
+		if n == 0 {
+			tx.unchanged() // nothing deleted, nothing to record
 		}
 		return err
 	})

@@ -10249,7 +10249,8 @@ team.member_changed, team.member_removed; permission.granted (a user or team gra
 permission.changed (its default level), permission.revoked;
 organization.updated; site.created, site.updated, site.deleted,
 site.published, site.unpublished; share_link.created, share_link.updated,
-share_link.deleted; sso_provider.created, sso_provider.updated,
+share_link.deleted; custom_font.created, custom_font.updated,
+custom_font.deleted; sso_provider.created, sso_provider.updated,
 sso_provider.deleted; integration.installed, integration.updated,
 integration.uninstalled (on the organization, a space or a site);
 token.created, token.revoked.
