@@ -26,7 +26,13 @@ import (
 // FontsPath is where the font files are served, outside /v1.
 const FontsPath = "/fonts/"
 
-const maxFontFaces = 20
+// Bounds: faces per font, fonts per organization and bytes per file (a
+// woff2 face is typically tens to hundreds of kilobytes).
+const (
+	maxFontFaces    = 20
+	maxCustomFonts  = 100
+	maxFontFileSize = 5 << 20
+)
 
 func fontFormat(data []byte) string {
 	switch {
@@ -110,6 +116,9 @@ func (r *Resolver) fontFile(ctx context.Context, orgID, field, key string, weigh
 	if up.Kind != "customization_font" {
 		return storage.CustomFontFile{}, apierr.Invalid(field, "is the key of a %s upload, not a customization_font one", up.Kind)
 	}
+	if len(up.Bytes) > maxFontFileSize {
+		return storage.CustomFontFile{}, apierr.Invalid(field, "is a file of %d bytes; a font file may have at most %d", len(up.Bytes), maxFontFileSize)
+	}
 	format := fontFormat(up.Bytes)
 	if format == "" {
 		return storage.CustomFontFile{}, apierr.Invalid(field, "is not a woff2 or woff file")
@@ -131,6 +140,11 @@ func (r *Resolver) createCustomFont(ctx context.Context, orgID string, in model.
 	}
 	if len(in.FontFaces) < 1 || len(in.FontFaces) > maxFontFaces {
 		return nil, apierr.Invalid("fontFaces", "must have 1 to %d faces", maxFontFaces)
+	}
+	if p, err := r.Store.ListCustomFonts(ctx, s.Org.ID, storage.PageQuery{Limit: 0}); err != nil {
+		return nil, err
+	} else if p.Count >= maxCustomFonts {
+		return nil, apierr.Conflict("the organization has %d custom fonts, the most it may have; delete one first", p.Count)
 	}
 	files := make([]storage.CustomFontFile, 0, len(in.FontFaces))
 	var weights []int

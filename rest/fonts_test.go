@@ -128,6 +128,7 @@ func TestCustomFonts(t *testing.T) {
 	importKey := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/storage/upload", admin, map[string]any{
 		"kind": "import", "file": map[string]any{"name": "a.md", "type": "text/markdown", "size": 3}}).JSON()["key"].(string)
 	notFont := uploadFont(env, admin, []byte("not a font"))
+	tooLarge := uploadFont(env, admin, woff2(strings.Repeat("x", 5<<20)))
 	for _, c := range []struct {
 		name   string
 		body   map[string]any
@@ -139,6 +140,7 @@ func TestCustomFonts(t *testing.T) {
 		{"another org's key", map[string]any{"fontFamily": "A", "fontFaces": []map[string]any{{"weight": 400, "storageKey": otherKey}}}, 400, "fontFaces[0].storageKey"},
 		{"never uploaded", map[string]any{"fontFamily": "A", "fontFaces": []map[string]any{{"weight": 400, "storageKey": importKey}}}, 400, "fontFaces[0].storageKey"},
 		{"not a font", map[string]any{"fontFamily": "A", "fontFaces": []map[string]any{{"weight": 400, "storageKey": notFont}}}, 400, "fontFaces[0].storageKey"},
+		{"too large", map[string]any{"fontFamily": "A", "fontFaces": []map[string]any{{"weight": 400, "storageKey": tooLarge}}}, 400, "fontFaces[0].storageKey"},
 		{"weight", map[string]any{"fontFamily": "A", "fontFaces": []map[string]any{{"weight": 400, "storageKey": regular}, {"weight": 1001, "storageKey": bold}}}, 400, "fontFaces[1].weight"},
 		{"family", map[string]any{"fontFamily": strings.Repeat("a", 51), "fontFaces": []map[string]any{{"weight": 400, "storageKey": regular}}}, 400, "fontFamily"},
 		{"no faces", map[string]any{"fontFamily": "A", "fontFaces": []map[string]any{}}, 400, "fontFaces"},
