@@ -248,6 +248,7 @@ type Store interface {
 	SiteCustomizations
 	Webhooks
 	Uploads
+	CustomFonts
 	Ping(ctx context.Context) error
 }
 

@@ -351,6 +351,24 @@ type ComplexityRoot struct {
 		Space      func(childComplexity int) int
 	}
 
+	CustomizationFontDefinition struct {
+		Custom      func(childComplexity int) int
+		FontFaces   func(childComplexity int) int
+		FontFamily  func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Permissions func(childComplexity int) int
+	}
+
+	CustomizationFontDefinitionList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	CustomizationFontDefinitionPermissions struct {
+		Edit func(childComplexity int) int
+	}
+
 	DeleteResult struct {
 		Deleted func(childComplexity int) int
 	}
@@ -377,6 +395,16 @@ type ComplexityRoot struct {
 	FileDimensions struct {
 		Height func(childComplexity int) int
 		Width  func(childComplexity int) int
+	}
+
+	FontFace struct {
+		Sources func(childComplexity int) int
+		Weight  func(childComplexity int) int
+	}
+
+	FontSource struct {
+		Format func(childComplexity int) int
+		URL    func(childComplexity int) int
 	}
 
 	ImportContentResult struct {
@@ -638,6 +666,7 @@ type ComplexityRoot struct {
 		CreateAPIToken                     func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest                func(childComplexity int, spaceID string, input model.CreateChangeRequestInput) int
 		CreateCollection                   func(childComplexity int, organizationID string, input *model.CreateCollectionInput) int
+		CreateCustomFont                   func(childComplexity int, organizationID string, input model.CreateCustomFontInput) int
 		CreateInstallationToken            func(childComplexity int, integrationName string, installationID string) int
 		CreateLinkInvite                   func(childComplexity int, organizationID string, input model.CreateLinkInviteInput) int
 		CreateOpenAPISpec                  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
@@ -654,6 +683,7 @@ type ComplexityRoot struct {
 		DeleteCollection                   func(childComplexity int, collectionID string) int
 		DeleteComment                      func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
 		DeleteCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string) int
+		DeleteCustomFont                   func(childComplexity int, organizationID string, fontID string) int
 		DeleteLinkInvite                   func(childComplexity int, organizationID string, inviteID string) int
 		DeleteOpenAPISpec                  func(childComplexity int, organizationID string, slug string) int
 		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
@@ -730,6 +760,7 @@ type ComplexityRoot struct {
 		UpdateComment                      func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) int
 		UpdateCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, input model.UpdateCommentInput) int
 		UpdateContentPermission            func(childComplexity int, space *string, collection *string, user *string, team *string, input model.UpdateContentPermissionInput) int
+		UpdateCustomFont                   func(childComplexity int, organizationID string, fontID string, input model.UpdateCustomFontInput) int
 		UpdateIntegrationInstallation      func(childComplexity int, integrationName string, installationID string, input model.UpdateInstallationInput) int
 		UpdateIntegrationSiteInstallation  func(childComplexity int, integrationName string, installationID string, siteID string, input model.UpdateTargetInstallationInput) int
 		UpdateIntegrationSpaceInstallation func(childComplexity int, integrationName string, installationID string, spaceID string, input model.UpdateTargetInstallationInput) int
@@ -1001,6 +1032,8 @@ type ComplexityRoot struct {
 		ContentTeamPermissions          func(childComplexity int, space *string, collection *string, page *string, limit *int) int
 		ContentTemplates                func(childComplexity int) int
 		ContentUserPermissions          func(childComplexity int, space *string, collection *string, page *string, limit *int) int
+		CustomFont                      func(childComplexity int, organizationID string, fontID string) int
+		CustomFonts                     func(childComplexity int, organizationID string, page *string, limit *int) int
 		EmbedByURL                      func(childComplexity int, url string) int
 		EmbedByURLInSpace               func(childComplexity int, spaceID string, url string) int
 		InstallationSite                func(childComplexity int, integrationName string, installationID string, siteID string) int
@@ -2973,6 +3006,63 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentURLLookup.Space(childComplexity), true
 
+	case "CustomizationFontDefinition.custom":
+		if e.ComplexityRoot.CustomizationFontDefinition.Custom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomizationFontDefinition.Custom(childComplexity), true
+	case "CustomizationFontDefinition.fontFaces":
+		if e.ComplexityRoot.CustomizationFontDefinition.FontFaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomizationFontDefinition.FontFaces(childComplexity), true
+	case "CustomizationFontDefinition.fontFamily":
+		if e.ComplexityRoot.CustomizationFontDefinition.FontFamily == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomizationFontDefinition.FontFamily(childComplexity), true
+	case "CustomizationFontDefinition.id":
+		if e.ComplexityRoot.CustomizationFontDefinition.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomizationFontDefinition.ID(childComplexity), true
+	case "CustomizationFontDefinition.permissions":
+		if e.ComplexityRoot.CustomizationFontDefinition.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomizationFontDefinition.Permissions(childComplexity), true
+
+	case "CustomizationFontDefinitionList.count":
+		if e.ComplexityRoot.CustomizationFontDefinitionList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomizationFontDefinitionList.Count(childComplexity), true
+	case "CustomizationFontDefinitionList.items":
+		if e.ComplexityRoot.CustomizationFontDefinitionList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomizationFontDefinitionList.Items(childComplexity), true
+	case "CustomizationFontDefinitionList.next":
+		if e.ComplexityRoot.CustomizationFontDefinitionList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomizationFontDefinitionList.Next(childComplexity), true
+
+	case "CustomizationFontDefinitionPermissions.edit":
+		if e.ComplexityRoot.CustomizationFontDefinitionPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomizationFontDefinitionPermissions.Edit(childComplexity), true
+
 	case "DeleteResult.deleted":
 		if e.ComplexityRoot.DeleteResult.Deleted == nil {
 			break
@@ -3055,6 +3145,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FileDimensions.Width(childComplexity), true
+
+	case "FontFace.sources":
+		if e.ComplexityRoot.FontFace.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FontFace.Sources(childComplexity), true
+	case "FontFace.weight":
+		if e.ComplexityRoot.FontFace.Weight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FontFace.Weight(childComplexity), true
+
+	case "FontSource.format":
+		if e.ComplexityRoot.FontSource.Format == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FontSource.Format(childComplexity), true
+	case "FontSource.url":
+		if e.ComplexityRoot.FontSource.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FontSource.URL(childComplexity), true
 
 	case "ImportContentResult.importedResources":
 		if e.ComplexityRoot.ImportContentResult.ImportedResources == nil {
@@ -4049,6 +4165,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["organizationId"].(string), args["input"].(*model.CreateCollectionInput)), true
+	case "Mutation.createCustomFont":
+		if e.ComplexityRoot.Mutation.CreateCustomFont == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCustomFont_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCustomFont(childComplexity, args["organizationId"].(string), args["input"].(model.CreateCustomFontInput)), true
 	case "Mutation.createInstallationToken":
 		if e.ComplexityRoot.Mutation.CreateInstallationToken == nil {
 			break
@@ -4225,6 +4352,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["commentReplyId"].(string)), true
+	case "Mutation.deleteCustomFont":
+		if e.ComplexityRoot.Mutation.DeleteCustomFont == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCustomFont_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCustomFont(childComplexity, args["organizationId"].(string), args["fontId"].(string)), true
 	case "Mutation.deleteLinkInvite":
 		if e.ComplexityRoot.Mutation.DeleteLinkInvite == nil {
 			break
@@ -5056,6 +5194,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateContentPermission(childComplexity, args["space"].(*string), args["collection"].(*string), args["user"].(*string), args["team"].(*string), args["input"].(model.UpdateContentPermissionInput)), true
+	case "Mutation.updateCustomFont":
+		if e.ComplexityRoot.Mutation.UpdateCustomFont == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCustomFont_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCustomFont(childComplexity, args["organizationId"].(string), args["fontId"].(string), args["input"].(model.UpdateCustomFontInput)), true
 	case "Mutation.updateIntegrationInstallation":
 		if e.ComplexityRoot.Mutation.UpdateIntegrationInstallation == nil {
 			break
@@ -6427,6 +6576,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ContentUserPermissions(childComplexity, args["space"].(*string), args["collection"].(*string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.customFont":
+		if e.ComplexityRoot.Query.CustomFont == nil {
+			break
+		}
+
+		args, err := ec.field_Query_customFont_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CustomFont(childComplexity, args["organizationId"].(string), args["fontId"].(string)), true
+	case "Query.customFonts":
+		if e.ComplexityRoot.Query.CustomFonts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_customFonts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CustomFonts(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int)), true
 	case "Query.embedByUrl":
 		if e.ComplexityRoot.Query.EmbedByURL == nil {
 			break
@@ -9847,6 +10018,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateAPITokenInput,
 		ec.unmarshalInputCreateChangeRequestInput,
 		ec.unmarshalInputCreateCollectionInput,
+		ec.unmarshalInputCreateCustomFontInput,
 		ec.unmarshalInputCreateLinkInviteInput,
 		ec.unmarshalInputCreateOpenAPISpecInput,
 		ec.unmarshalInputCreatePageInput,
@@ -9857,6 +10029,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputCreateTranslationInput,
 		ec.unmarshalInputCreateWebhookInput,
+		ec.unmarshalInputCustomFontFaceInput,
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInstallIntegrationInput,
 		ec.unmarshalInputIntegrationExternalLinkInput,
@@ -9903,6 +10076,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateCommentInput,
 		ec.unmarshalInputUpdateContentPermissionInput,
+		ec.unmarshalInputUpdateCustomFontFaceInput,
+		ec.unmarshalInputUpdateCustomFontInput,
 		ec.unmarshalInputUpdateInstallationInput,
 		ec.unmarshalInputUpdateLinkInviteInput,
 		ec.unmarshalInputUpdateMemberInput,
@@ -10086,7 +10261,8 @@ team.member_changed, team.member_removed; permission.granted (a user or team gra
 permission.changed (its default level), permission.revoked;
 organization.updated; site.created, site.updated, site.deleted,
 site.published, site.unpublished; share_link.created, share_link.updated,
-share_link.deleted; sso_provider.created, sso_provider.updated,
+share_link.deleted; custom_font.created, custom_font.updated,
+custom_font.deleted; sso_provider.created, sso_provider.updated,
 sso_provider.deleted; integration.installed, integration.updated,
 integration.uninstalled (on the organization, a space or a site);
 token.created, token.revoked.
@@ -10726,6 +10902,81 @@ extend type Query {
   caller's own access.
   """
   contentByUrl(url: String!): ContentURLLookup!
+}
+`, BuiltIn: false},
+	{Name: "../fonts.graphqls", Input: `"A font file of a font face: a URL docsapi serves (public, cacheable) and its format."
+type FontSource {
+  url: String!
+  "` + "`" + `woff2` + "`" + ` or ` + "`" + `woff` + "`" + `."
+  format: String
+}
+
+"One weight of a font and its files."
+type FontFace {
+  "1 to 1000 (400 regular, 700 bold)."
+  weight: Int!
+  sources: [FontSource!]!
+}
+
+type CustomizationFontDefinitionPermissions {
+  "The caller may change or delete the font (ADMIN)."
+  edit: Boolean!
+}
+
+"A custom font of an organization, usable in site customization."
+type CustomizationFontDefinition {
+  id: ID!
+  "Always true: a font of the organization."
+  custom: Boolean!
+  fontFamily: String!
+  fontFaces: [FontFace!]!
+  permissions: CustomizationFontDefinitionPermissions!
+}
+
+type CustomizationFontDefinitionList {
+  next: Next
+  count: Int!
+  items: [CustomizationFontDefinition!]!
+}
+
+"A weight and the key of the upload (kind ` + "`" + `customization_font` + "`" + `, a woff2 or woff file) holding its file."
+input CustomFontFaceInput {
+  weight: Int!
+  storageKey: String!
+}
+
+input CreateCustomFontInput {
+  "1 to 50 characters."
+  fontFamily: String!
+  "At least one face; weight 400 is required."
+  fontFaces: [CustomFontFaceInput!]!
+}
+
+"A weight and its new file's upload key; a null key removes the weight."
+input UpdateCustomFontFaceInput {
+  weight: Int!
+  storageKey: String
+}
+
+input UpdateCustomFontInput {
+  fontFamily: String
+  fontFaces: [UpdateCustomFontFaceInput!]
+}
+
+extend type Query {
+  "The organization's custom fonts (GET /v1/orgs/{organizationId}/fonts); any member."
+  customFonts(organizationId: ID!, page: String, limit: Int): CustomizationFontDefinitionList!
+  "A custom font (GET /v1/orgs/{organizationId}/fonts/{fontId}); any member."
+  customFont(organizationId: ID!, fontId: ID!): CustomizationFontDefinition!
+}
+
+extend type Mutation {
+  "Create a custom font from uploaded files (PUT /v1/orgs/{organizationId}/fonts); ADMIN."
+  createCustomFont(organizationId: ID!, input: CreateCustomFontInput!): CustomizationFontDefinition!
+  "Rename a custom font, replace, add or remove faces (POST /v1/orgs/{organizationId}/fonts/{fontId}); ADMIN."
+  updateCustomFont(organizationId: ID!, fontId: ID!, input: UpdateCustomFontInput!): CustomizationFontDefinition!
+  "Delete a custom font and its files (DELETE /v1/orgs/{organizationId}/fonts/{fontId}); ADMIN."
+  deleteCustomFont(organizationId: ID!, fontId: ID!): DeleteResult!
 }
 `, BuiltIn: false},
 	{Name: "../installations.graphqls", Input: `"""
@@ -14902,6 +15153,42 @@ func (ec *executionContext) childFields_ContentURLLookup(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type ContentURLLookup", field.Name)
 }
 
+func (ec *executionContext) childFields_CustomizationFontDefinition(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CustomizationFontDefinition_id(ctx, field)
+	case "custom":
+		return ec.fieldContext_CustomizationFontDefinition_custom(ctx, field)
+	case "fontFamily":
+		return ec.fieldContext_CustomizationFontDefinition_fontFamily(ctx, field)
+	case "fontFaces":
+		return ec.fieldContext_CustomizationFontDefinition_fontFaces(ctx, field)
+	case "permissions":
+		return ec.fieldContext_CustomizationFontDefinition_permissions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomizationFontDefinition", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomizationFontDefinitionList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_CustomizationFontDefinitionList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_CustomizationFontDefinitionList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_CustomizationFontDefinitionList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomizationFontDefinitionList", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomizationFontDefinitionPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edit":
+		return ec.fieldContext_CustomizationFontDefinitionPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomizationFontDefinitionPermissions", field.Name)
+}
+
 func (ec *executionContext) childFields_DeleteResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "deleted":
@@ -14956,6 +15243,26 @@ func (ec *executionContext) childFields_FileDimensions(ctx context.Context, fiel
 		return ec.fieldContext_FileDimensions_height(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FileDimensions", field.Name)
+}
+
+func (ec *executionContext) childFields_FontFace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "weight":
+		return ec.fieldContext_FontFace_weight(ctx, field)
+	case "sources":
+		return ec.fieldContext_FontFace_sources(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FontFace", field.Name)
+}
+
+func (ec *executionContext) childFields_FontSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_FontSource_url(ctx, field)
+	case "format":
+		return ec.fieldContext_FontSource_format(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FontSource", field.Name)
 }
 
 func (ec *executionContext) childFields_ImportContentResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
