@@ -1,0 +1,11 @@
+-- An organization's translations glossary: each entry maps language codes
+-- to the term used in that language (JSON object); translation runs use it
+-- to translate a source term as the entry's term in the target language.
+CREATE TABLE glossary_entries (
+    id              TEXT COLLATE "C" PRIMARY KEY,
+    organization_id TEXT COLLATE "C" NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    translations    TEXT NOT NULL,
+    created_at      BIGINT NOT NULL,
+    updated_at      BIGINT NOT NULL
+);
+CREATE INDEX glossary_entries_by_org ON glossary_entries (organization_id, created_at, id);
