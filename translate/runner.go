@@ -40,6 +40,7 @@ type Queue interface {
 	RevisionTree(ctx context.Context, revID string) (*storage.Tree, error)
 	RevisionPages(ctx context.Context, revID string) ([]storage.ContentPage, error)
 	CreateRevision(ctx context.Context, c storage.RevisionChange) (string, error)
+	Glossary(ctx context.Context, orgID string) ([]storage.GlossaryEntry, error)
 }
 
 // Runner runs pending translations, up to Runs at once and at most one of
@@ -367,10 +368,29 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 	if callTimeout <= 0 {
 		callTimeout = DefaultCallTimeout
 	}
-	out, requests, err := translateAll(ctx, r.Provider, texts, job.SourceLanguage, job.Language, parallel, callTimeout)
+	// The organization's glossary: its source terms go as placeholders and
+	// come back as its target terms (glossary.go).
+	entries, err := r.Queue.Glossary(ctx, job.OrganizationID)
+	if err != nil {
+		return "", err
+	}
+	gl := newGlossary(entries, job.SourceLanguage, job.Language)
+	send := texts
+	if !gl.empty() {
+		send = make([]string, len(texts))
+		for i, t := range texts {
+			send[i] = gl.protect(t)
+		}
+	}
+	out, requests, err := translateAll(ctx, r.Provider, send, job.SourceLanguage, job.Language, parallel, callTimeout)
 	res.Requests = requests
 	if err != nil {
 		return "", err
+	}
+	if !gl.empty() {
+		for i, t := range out {
+			out[i] = gl.restore(t)
+		}
 	}
 	built := map[string]*storage.TreePage{}
 	for _, pg := range pages {
