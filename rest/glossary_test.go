@@ -111,3 +111,36 @@ func TestGlossaryCRUD(t *testing.T) {
 		t.Errorf("GraphQL %v", gl)
 	}
 }
+
+// A run translates a glossary term of the source language as the entry's
+// term in the target language: the test server upper-cases what it gets,
+// so a term in its original case was never sent.
+func TestGlossaryAppliedByTranslationRun(t *testing.T) {
+	l := newLibre(t, "k")
+	env := translationEnv(t, l, "k")
+	space := newSpace(t, env, env.Org)
+	addPage(t, env, space, map[string]any{"title": "Space setup", "markdown": "Create a space in Docs, then open a change request.\n\nSpaces stay as they are.\n"})
+	env.Must(204, "PUT", "/v1/orgs/"+env.Org+"/translations-glossary", env.Admin.Token, glossaryOps(
+		insertOp(map[string]any{"en": "space", "fr": "Espace"}),
+		insertOp(map[string]any{"en": "Change request", "fr": "demande de modification"}),
+		insertOp(map[string]any{"en": "Docs", "de": "Doku"}), // no French term: translated as usual
+		insertOp(map[string]any{"fr": "Bonjour", "de": "Hallo"}),
+	))
+	org := "/v1/orgs/" + env.Org + "/translations"
+	tr := env.Must(201, "POST", org, env.Admin.Token, translationBody(space)).JSON()
+	if res := runTranslations(t, env); len(res) != 1 || res[0].Err != nil {
+		t.Fatalf("run %+v", res)
+	}
+	got := env.Must(200, "GET", org+"/"+tr["id"].(string), env.Admin.Token, nil).JSON()
+	target := got["result"].(map[string]any)["space"].(string)
+	pages := env.Must(200, "GET", "/v1/spaces/"+target+"/content", env.Admin.Token, nil).JSON()["pages"].([]any)
+	tp := pages[0].(map[string]any)
+	if tp["title"] != "Espace SETUP" {
+		t.Errorf("title %v", tp["title"])
+	}
+	page := env.Must(200, "GET", "/v1/spaces/"+target+"/content/page/"+tp["id"].(string), env.Admin.Token, nil).JSON()
+	want := "CREATE A Espace IN DOCS, THEN OPEN A demande de modification.\n\nSPACES STAY AS THEY ARE.\n"
+	if page["markdown"] != want {
+		t.Errorf("translated body:\n%q\nwant:\n%q", page["markdown"], want)
+	}
+}
