@@ -37,10 +37,10 @@ func (e *GlossaryOpMissing) Unwrap() error { return ErrNotFound }
 
 const glossaryCols = `g.id, g.organization_id, g.translations, g.created_at, g.updated_at`
 
-func scanGlossaryEntry(sc interface{ Scan(...any) error }) (GlossaryEntry, error) {
+func scanGlossaryEntry(sc interface{ Scan(...any) error }, extra ...any) (GlossaryEntry, error) {
 	var g GlossaryEntry
 	var created, updated int64
-	if err := sc.Scan(&g.ID, &g.OrganizationID, &g.Translations, &created, &updated); err != nil {
+	if err := sc.Scan(append([]any{&g.ID, &g.OrganizationID, &g.Translations, &created, &updated}, extra...)...); err != nil {
 		return g, notFound(err)
 	}
 	g.CreatedAt, g.UpdatedAt = FromMillis(created), FromMillis(updated)
@@ -53,13 +53,15 @@ func (db *DB) GlossaryEntry(ctx context.Context, orgID, id string) (GlossaryEntr
  WHERE g.organization_id = ? AND g.id = ?`, orgID, id))
 }
 
-// ListGlossaryEntries pages through an organization's glossary, oldest first.
+// ListGlossaryEntries pages through an organization's glossary, oldest
+// first (a batch's entries in the order of its operations).
 func (db *DB) ListGlossaryEntries(ctx context.Context, orgID string, pq PageQuery) (Page[GlossaryEntry], error) {
-	spec := listSpec{Select: glossaryCols, From: `FROM glossary_entries g WHERE g.organization_id = ?`,
-		Args: []any{orgID}, SortCol: "g.created_at", IDCol: "g.id"}
+	spec := listSpec{Select: glossaryCols + ", g.ord", From: `FROM glossary_entries g WHERE g.organization_id = ?`,
+		Args: []any{orgID}, SortCol: "g.ord", IDCol: "g.id"}
 	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (GlossaryEntry, Cursor, error) {
-		g, err := scanGlossaryEntry(rows)
-		return g, Cursor{N: g.CreatedAt.UnixMilli(), ID: g.ID}, err
+		var ord int64
+		g, err := scanGlossaryEntry(rows, &ord)
+		return g, Cursor{N: ord, ID: g.ID}, err
 	})
 }
 
@@ -67,7 +69,7 @@ func (db *DB) ListGlossaryEntries(ctx context.Context, orgID string, pq PageQuer
 // oldest first.
 func (db *DB) Glossary(ctx context.Context, orgID string) ([]GlossaryEntry, error) {
 	rows, err := db.r().QueryContext(ctx, `SELECT `+glossaryCols+` FROM glossary_entries g
- WHERE g.organization_id = ? ORDER BY g.created_at, g.id`, orgID)
+ WHERE g.organization_id = ? ORDER BY g.ord, g.id`, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +95,8 @@ func (db *DB) ApplyGlossaryOps(ctx context.Context, orgID string, ops []Glossary
 			var err error
 			switch op.Type {
 			case "insert":
-				_, err = tx.exec(`INSERT INTO glossary_entries (id, organization_id, translations, created_at, updated_at)
- VALUES (?, ?, ?, ?, ?)`, NewID(), orgID, op.Translations, ms(tx.Now), ms(tx.Now))
+				_, err = tx.exec(`INSERT INTO glossary_entries (id, organization_id, translations, ord, created_at, updated_at)
+ VALUES (?, ?, ?, ?, ?, ?)`, NewID(), orgID, op.Translations, ms(tx.Now)*1000+int64(i), ms(tx.Now), ms(tx.Now))
 				if err != nil {
 					return err
 				}

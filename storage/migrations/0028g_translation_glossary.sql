@@ -5,7 +5,10 @@ CREATE TABLE glossary_entries (
     id              TEXT PRIMARY KEY,
     organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
     translations    TEXT NOT NULL,
+    -- ord keeps the order of insertion, within a batch too: created_at
+    -- (milliseconds) * 1000 + the operation's index in its batch.
+    ord             INTEGER NOT NULL,
     created_at      INTEGER NOT NULL,
     updated_at      INTEGER NOT NULL
 );
-CREATE INDEX glossary_entries_by_org ON glossary_entries (organization_id, created_at, id);
+CREATE INDEX glossary_entries_by_org ON glossary_entries (organization_id, ord, id);
