@@ -143,4 +143,23 @@ func TestGlossaryAppliedByTranslationRun(t *testing.T) {
 	if page["markdown"] != want {
 		t.Errorf("translated body:\n%q\nwant:\n%q", page["markdown"], want)
 	}
+
+	// A glossary change translates every page again on the next run, even
+	// though the source did not change; a run after it has nothing to do.
+	glossaryURL := "/v1/orgs/" + env.Org + "/translations-glossary"
+	entries := items(t, env.Must(200, "GET", glossaryURL, env.Admin.Token, nil))
+	env.Must(204, "PUT", glossaryURL, env.Admin.Token, glossaryOps(
+		map[string]any{"type": "update", "id": entries[0]["id"], "translations": map[string]any{"en": "space", "fr": "Zone"}}))
+	env.Must(202, "POST", org+"/"+tr["id"].(string)+"/run", env.Admin.Token, nil)
+	if res := runTranslations(t, env); len(res) != 1 || res[0].Err != nil || res[0].Pages != 1 || res[0].Revision == "" {
+		t.Fatalf("run after a glossary change %+v", res)
+	}
+	pages = env.Must(200, "GET", "/v1/spaces/"+target+"/content", env.Admin.Token, nil).JSON()["pages"].([]any)
+	if title := pages[0].(map[string]any)["title"]; title != "Zone SETUP" {
+		t.Errorf("title after the glossary change %v", title)
+	}
+	env.Must(202, "POST", org+"/"+tr["id"].(string)+"/run", env.Admin.Token, nil)
+	if res := runTranslations(t, env); len(res) != 1 || res[0].Err != nil || res[0].Pages != 0 || res[0].Revision != "" {
+		t.Fatalf("run with nothing changed %+v", res)
+	}
 }

@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -55,6 +57,21 @@ func newGlossary(entries []storage.GlossaryEntry, source, target string) *glossa
 	}
 	sort.SliceStable(g.terms, func(i, j int) bool { return len(g.terms[i].source) > len(g.terms[j].source) })
 	return g
+}
+
+// hash fingerprints the terms ("" for none): a run whose glossary differs
+// from the previous run's translates every page again.
+func (g *glossary) hash() string {
+	if g.empty() {
+		return ""
+	}
+	terms := make([]string, len(g.terms))
+	for i, t := range g.terms {
+		terms[i] = t.source + "\x00" + t.target
+	}
+	sort.Strings(terms)
+	sum := sha256.Sum256([]byte(strings.Join(terms, "\x01")))
+	return hex.EncodeToString(sum[:16])
 }
 
 func (g *glossary) empty() bool { return g == nil || len(g.terms) == 0 }

@@ -314,8 +314,18 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 		return "", err
 	}
 
+	// The organization's glossary: its source terms go as placeholders and
+	// come back as its target terms (glossary.go).
+	entries, err := r.Queue.Glossary(ctx, job.OrganizationID)
+	if err != nil {
+		return "", err
+	}
+	gl := newGlossary(entries, job.SourceLanguage, job.Language)
+	glossaryChanged := gl.hash() != job.GlossaryHash
+
 	// Plan: pages whose source version was translated before into a page
-	// still in the target are kept; the others are translated.
+	// still in the target are kept; the others are translated (all of them
+	// when the glossary changed since the last run).
 	var pages []*page
 	var texts []string
 	add := func(s string) int { texts = append(texts, s); return len(texts) - 1 }
@@ -328,7 +338,7 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 			pg.target = storage.NewID()
 			newPages++
 		}
-		pg.translate = !had || m.SourceVersion != p.Version || !existing[m.TargetPage]
+		pg.translate = !had || m.SourceVersion != p.Version || !existing[m.TargetPage] || glossaryChanged
 		if pg.translate {
 			pg.title = add(p.Title)
 			if p.Meta.Description != "" {
@@ -348,7 +358,7 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 	for _, t := range texts {
 		res.Words += markdown.Words(t)
 	}
-	run := storage.TranslationRun{ID: job.ID, TargetSpace: target.ID, SourceRevision: src.RevisionID,
+	run := storage.TranslationRun{ID: job.ID, TargetSpace: target.ID, SourceRevision: src.RevisionID, GlossaryHash: gl.hash(),
 		NewPages: newPages, Translated: res.Pages, Words: res.Words}
 	for _, pg := range pages {
 		run.Pages = append(run.Pages, storage.TranslationPage{SourcePage: pg.src.ID, SourceVersion: pg.src.Version, TargetPage: pg.target})
@@ -368,13 +378,6 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 	if callTimeout <= 0 {
 		callTimeout = DefaultCallTimeout
 	}
-	// The organization's glossary: its source terms go as placeholders and
-	// come back as its target terms (glossary.go).
-	entries, err := r.Queue.Glossary(ctx, job.OrganizationID)
-	if err != nil {
-		return "", err
-	}
-	gl := newGlossary(entries, job.SourceLanguage, job.Language)
 	send := texts
 	if !gl.empty() {
 		send = make([]string, len(texts))

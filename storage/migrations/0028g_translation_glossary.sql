@@ -12,3 +12,8 @@ CREATE TABLE glossary_entries (
     updated_at      INTEGER NOT NULL
 );
 CREATE INDEX glossary_entries_by_org ON glossary_entries (organization_id, ord, id);
+
+-- The fingerprint of the glossary terms (source -> target language) the
+-- latest successful run of a translation applied ('' for none): a run whose
+-- glossary differs translates every page again.
+ALTER TABLE translations ADD COLUMN glossary_hash TEXT NOT NULL DEFAULT '';
