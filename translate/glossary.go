@@ -80,9 +80,12 @@ func (g *glossary) empty() bool { return g == nil || len(g.terms) == 0 }
 func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 // protect replaces the glossary's source terms in s by placeholders whose
-// number is the term's index.
+// number is the term's index; restore is applied to the answer only when
+// protect changed the text.
 func (g *glossary) protect(s string) string {
-	if g.empty() || s == "" {
+	if g.empty() || s == "" || strings.Contains(s, phOpen) {
+		// A text that has ⟦ of its own goes as it is (its ⟦n⟧ would be
+		// taken for placeholders): its terms are translated by the provider.
 		return s
 	}
 	var b strings.Builder

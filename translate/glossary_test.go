@@ -22,6 +22,7 @@ func TestGlossaryProtectRestore(t *testing.T) {
 		{"space", "⟦1⟧"},
 		{"", ""},
 		{"éspace space_x (space)", "éspace space_x (⟦1⟧)"},
+		{"a space with ⟦0⟧ of its own", "a space with ⟦0⟧ of its own"},
 	} {
 		if got := g.protect(c.in); got != c.sent {
 			t.Errorf("protect(%q) = %q, want %q", c.in, got, c.sent)

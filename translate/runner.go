@@ -392,7 +392,9 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 	}
 	if !gl.empty() {
 		for i, t := range out {
-			out[i] = gl.restore(t)
+			if send[i] != texts[i] { // only texts that went with placeholders
+				out[i] = gl.restore(t)
+			}
 		}
 	}
 	built := map[string]*storage.TreePage{}
