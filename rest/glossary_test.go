@@ -110,6 +110,17 @@ func TestGlossaryCRUD(t *testing.T) {
 	if gl := data["glossaryEntries"].(map[string]any); gl["count"] != float64(1) {
 		t.Errorf("GraphQL %v", gl)
 	}
+	const mutation = `mutation($o: ID!, $in: UpdateGlossaryEntriesInput!) { updateGlossaryEntries(organizationId: $o, input: $in) }`
+	in := map[string]any{"operations": []any{map[string]any{"type": "INSERT", "translations": map[string]any{"en": "Page", "fr": "Page"}}}}
+	if _, errs := env.GraphQL(reader.Token, mutation, map[string]any{"o": env.Org, "in": in}); len(errs) == 0 {
+		t.Error("a reader changed the glossary through GraphQL")
+	}
+	if d := gqlData(t, env, creator.Token, mutation, map[string]any{"o": env.Org, "in": in}); d["updateGlossaryEntries"] != true {
+		t.Errorf("GraphQL mutation %v", d)
+	}
+	if l := env.Must(200, "GET", list, reader.Token, nil); l.JSON()["count"] != float64(2) {
+		t.Errorf("after the GraphQL insert: %v", l.JSON())
+	}
 }
 
 // A run translates a glossary term of the source language as the entry's
