@@ -115,6 +115,10 @@ type Translations interface {
 	SetTranslationInstructions(ctx context.Context, orgID, id, instructions string) error
 	RequestTranslationRun(ctx context.Context, orgID, id string) error
 	DeleteTranslation(ctx context.Context, orgID, id string) (bool, error)
+	// The translations glossary.
+	GlossaryEntry(ctx context.Context, orgID, id string) (GlossaryEntry, error)
+	ListGlossaryEntries(ctx context.Context, orgID string, pq PageQuery) (Page[GlossaryEntry], error)
+	ApplyGlossaryOps(ctx context.Context, orgID string, ops []GlossaryOp) error
 }
 
 type Integrations interface {

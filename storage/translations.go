@@ -127,6 +127,7 @@ func (db *DB) DeleteTranslation(ctx context.Context, orgID, id string) (bool, er
 type TranslationJob struct {
 	Translation
 	SourceRevision *string // the source revision the last successful run translated
+	GlossaryHash   string  // the glossary the last successful run applied ("" for none)
 }
 
 // noRunOfTheOrganization keeps a claim to organizations with no run under
@@ -145,11 +146,12 @@ func (db *DB) ClaimTranslationJob(ctx context.Context) (*TranslationJob, error) 
 	var job *TranslationJob
 	err := db.Write(ctx, func(tx *Tx) error {
 		var srcRev sql.NullString
-		const cols = `SELECT ` + translationCols + `, t.source_revision FROM translations t`
-		t, err := scanTranslation(tx.QueryRowContext(ctx, cols+` WHERE t.status = 'pending'`+noRunOfTheOrganization+` ORDER BY t.updated_at, t.id LIMIT 1`, ms(tx.Now)), &srcRev)
+		var glossary string
+		const cols = `SELECT ` + translationCols + `, t.source_revision, t.glossary_hash FROM translations t`
+		t, err := scanTranslation(tx.QueryRowContext(ctx, cols+` WHERE t.status = 'pending'`+noRunOfTheOrganization+` ORDER BY t.updated_at, t.id LIMIT 1`, ms(tx.Now)), &srcRev, &glossary)
 		if err == ErrNotFound {
 			// Runs under way are few (a few per process).
-			t, err = scanTranslation(tx.QueryRowContext(ctx, cols+` WHERE t.status = 'running' AND t.lease_until < ?`+noRunOfTheOrganization+` ORDER BY t.updated_at, t.id LIMIT 1`, ms(tx.Now), ms(tx.Now)), &srcRev)
+			t, err = scanTranslation(tx.QueryRowContext(ctx, cols+` WHERE t.status = 'running' AND t.lease_until < ?`+noRunOfTheOrganization+` ORDER BY t.updated_at, t.id LIMIT 1`, ms(tx.Now), ms(tx.Now)), &srcRev, &glossary)
 		}
 		if err == ErrNotFound {
 			return nil
@@ -162,7 +164,7 @@ func (db *DB) ClaimTranslationJob(ctx context.Context) (*TranslationJob, error) 
 			return err
 		}
 		t.Status = "running"
-		job = &TranslationJob{Translation: t, SourceRevision: nullStr(srcRev)}
+		job = &TranslationJob{Translation: t, SourceRevision: nullStr(srcRev), GlossaryHash: glossary}
 		return nil
 	})
 	return job, err
@@ -278,6 +280,7 @@ type TranslationRun struct {
 	ID             string
 	TargetSpace    string
 	SourceRevision string
+	GlossaryHash   string            // the glossary the run applied ("" for none)
 	Pages          []TranslationPage // the whole page map after the run
 	NewPages       int               // source pages translated for the first time
 	Translated     int               // pages translated by this run
@@ -303,11 +306,11 @@ func (db *DB) FinishTranslationRun(ctx context.Context, run TranslationRun) erro
 func finishTranslationRun(tx *Tx, run TranslationRun, revID string) error {
 	dur := run.Duration.Milliseconds()
 	res, err := tx.exec(`UPDATE translations SET status = CASE WHEN queued = 1 THEN 'pending' ELSE 'completed' END, queued = 0,
- lease_owner = NULL, lease_until = NULL, error_code = NULL, error_message = NULL, target_space = ?, result_revision = COALESCE(?, result_revision), source_revision = ?,
+ lease_owner = NULL, lease_until = NULL, error_code = NULL, error_message = NULL, target_space = ?, result_revision = COALESCE(?, result_revision), source_revision = ?, glossary_hash = ?,
  runs = runs + 1, total_words = total_words + ?, total_pages = total_pages + ?, total_duration_ms = total_duration_ms + ?,
  latest_duration_ms = ?, latest_pages = ?, latest_words = ?, updated_at = ?
  WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-		run.TargetSpace, nilIfEmpty(revID), run.SourceRevision, run.Words, run.NewPages, dur, dur, run.Translated, run.Words, ms(tx.Now), run.ID, tx.db.process)
+		run.TargetSpace, nilIfEmpty(revID), run.SourceRevision, run.GlossaryHash, run.Words, run.NewPages, dur, dur, run.Translated, run.Words, ms(tx.Now), run.ID, tx.db.process)
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ type Queue interface {
 	RevisionTree(ctx context.Context, revID string) (*storage.Tree, error)
 	RevisionPages(ctx context.Context, revID string) ([]storage.ContentPage, error)
 	CreateRevision(ctx context.Context, c storage.RevisionChange) (string, error)
+	Glossary(ctx context.Context, orgID string) ([]storage.GlossaryEntry, error)
 }
 
 // Runner runs pending translations, up to Runs at once and at most one of
@@ -313,8 +314,18 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 		return "", err
 	}
 
+	// The organization's glossary: its source terms go as placeholders and
+	// come back as its target terms (glossary.go).
+	entries, err := r.Queue.Glossary(ctx, job.OrganizationID)
+	if err != nil {
+		return "", err
+	}
+	gl := newGlossary(entries, job.SourceLanguage, job.Language)
+	glossaryChanged := gl.hash() != job.GlossaryHash
+
 	// Plan: pages whose source version was translated before into a page
-	// still in the target are kept; the others are translated.
+	// still in the target are kept; the others are translated (all of them
+	// when the glossary changed since the last run).
 	var pages []*page
 	var texts []string
 	add := func(s string) int { texts = append(texts, s); return len(texts) - 1 }
@@ -327,7 +338,7 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 			pg.target = storage.NewID()
 			newPages++
 		}
-		pg.translate = !had || m.SourceVersion != p.Version || !existing[m.TargetPage]
+		pg.translate = !had || m.SourceVersion != p.Version || !existing[m.TargetPage] || glossaryChanged
 		if pg.translate {
 			pg.title = add(p.Title)
 			if p.Meta.Description != "" {
@@ -347,7 +358,7 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 	for _, t := range texts {
 		res.Words += markdown.Words(t)
 	}
-	run := storage.TranslationRun{ID: job.ID, TargetSpace: target.ID, SourceRevision: src.RevisionID,
+	run := storage.TranslationRun{ID: job.ID, TargetSpace: target.ID, SourceRevision: src.RevisionID, GlossaryHash: gl.hash(),
 		NewPages: newPages, Translated: res.Pages, Words: res.Words}
 	for _, pg := range pages {
 		run.Pages = append(run.Pages, storage.TranslationPage{SourcePage: pg.src.ID, SourceVersion: pg.src.Version, TargetPage: pg.target})
@@ -367,10 +378,24 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 	if callTimeout <= 0 {
 		callTimeout = DefaultCallTimeout
 	}
-	out, requests, err := translateAll(ctx, r.Provider, texts, job.SourceLanguage, job.Language, parallel, callTimeout)
+	send := texts
+	if !gl.empty() {
+		send = make([]string, len(texts))
+		for i, t := range texts {
+			send[i] = gl.protect(t)
+		}
+	}
+	out, requests, err := translateAll(ctx, r.Provider, send, job.SourceLanguage, job.Language, parallel, callTimeout)
 	res.Requests = requests
 	if err != nil {
 		return "", err
+	}
+	if !gl.empty() {
+		for i, t := range out {
+			if send[i] != texts[i] { // only texts that went with placeholders
+				out[i] = gl.restore(t)
+			}
+		}
 	}
 	built := map[string]*storage.TreePage{}
 	for _, pg := range pages {

@@ -407,6 +407,25 @@ type ComplexityRoot struct {
 		URL    func(childComplexity int) int
 	}
 
+	GlossaryEntry struct {
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Object       func(childComplexity int) int
+		Translations func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+		Urls         func(childComplexity int) int
+	}
+
+	GlossaryEntryList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	GlossaryEntryURLs struct {
+		Location func(childComplexity int) int
+	}
+
 	ImportContentResult struct {
 		ImportedResources func(childComplexity int) int
 		Revision          func(childComplexity int) int
@@ -761,6 +780,7 @@ type ComplexityRoot struct {
 		UpdateCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string, input model.UpdateCommentInput) int
 		UpdateContentPermission            func(childComplexity int, space *string, collection *string, user *string, team *string, input model.UpdateContentPermissionInput) int
 		UpdateCustomFont                   func(childComplexity int, organizationID string, fontID string, input model.UpdateCustomFontInput) int
+		UpdateGlossaryEntries              func(childComplexity int, organizationID string, input model.UpdateGlossaryEntriesInput) int
 		UpdateIntegrationInstallation      func(childComplexity int, integrationName string, installationID string, input model.UpdateInstallationInput) int
 		UpdateIntegrationSiteInstallation  func(childComplexity int, integrationName string, installationID string, siteID string, input model.UpdateTargetInstallationInput) int
 		UpdateIntegrationSpaceInstallation func(childComplexity int, integrationName string, installationID string, spaceID string, input model.UpdateTargetInstallationInput) int
@@ -1036,6 +1056,8 @@ type ComplexityRoot struct {
 		CustomFonts                     func(childComplexity int, organizationID string, page *string, limit *int) int
 		EmbedByURL                      func(childComplexity int, url string) int
 		EmbedByURLInSpace               func(childComplexity int, spaceID string, url string) int
+		GlossaryEntries                 func(childComplexity int, organizationID string, page *string, limit *int) int
+		GlossaryEntry                   func(childComplexity int, organizationID string, glossaryEntryID string) int
 		InstallationSite                func(childComplexity int, integrationName string, installationID string, siteID string) int
 		InstallationSites               func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
 		InstallationSpace               func(childComplexity int, integrationName string, installationID string, spaceID string) int
@@ -3172,6 +3194,69 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FontSource.URL(childComplexity), true
 
+	case "GlossaryEntry.createdAt":
+		if e.ComplexityRoot.GlossaryEntry.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.CreatedAt(childComplexity), true
+	case "GlossaryEntry.id":
+		if e.ComplexityRoot.GlossaryEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.ID(childComplexity), true
+	case "GlossaryEntry.object":
+		if e.ComplexityRoot.GlossaryEntry.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.Object(childComplexity), true
+	case "GlossaryEntry.translations":
+		if e.ComplexityRoot.GlossaryEntry.Translations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.Translations(childComplexity), true
+	case "GlossaryEntry.updatedAt":
+		if e.ComplexityRoot.GlossaryEntry.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.UpdatedAt(childComplexity), true
+	case "GlossaryEntry.urls":
+		if e.ComplexityRoot.GlossaryEntry.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.Urls(childComplexity), true
+
+	case "GlossaryEntryList.count":
+		if e.ComplexityRoot.GlossaryEntryList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntryList.Count(childComplexity), true
+	case "GlossaryEntryList.items":
+		if e.ComplexityRoot.GlossaryEntryList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntryList.Items(childComplexity), true
+	case "GlossaryEntryList.next":
+		if e.ComplexityRoot.GlossaryEntryList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntryList.Next(childComplexity), true
+
+	case "GlossaryEntryURLs.location":
+		if e.ComplexityRoot.GlossaryEntryURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntryURLs.Location(childComplexity), true
+
 	case "ImportContentResult.importedResources":
 		if e.ComplexityRoot.ImportContentResult.ImportedResources == nil {
 			break
@@ -5205,6 +5290,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCustomFont(childComplexity, args["organizationId"].(string), args["fontId"].(string), args["input"].(model.UpdateCustomFontInput)), true
+	case "Mutation.updateGlossaryEntries":
+		if e.ComplexityRoot.Mutation.UpdateGlossaryEntries == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateGlossaryEntries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateGlossaryEntries(childComplexity, args["organizationId"].(string), args["input"].(model.UpdateGlossaryEntriesInput)), true
 	case "Mutation.updateIntegrationInstallation":
 		if e.ComplexityRoot.Mutation.UpdateIntegrationInstallation == nil {
 			break
@@ -6620,6 +6716,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.EmbedByURLInSpace(childComplexity, args["spaceId"].(string), args["url"].(string)), true
+	case "Query.glossaryEntries":
+		if e.ComplexityRoot.Query.GlossaryEntries == nil {
+			break
+		}
+
+		args, err := ec.field_Query_glossaryEntries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.GlossaryEntries(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.glossaryEntry":
+		if e.ComplexityRoot.Query.GlossaryEntry == nil {
+			break
+		}
+
+		args, err := ec.field_Query_glossaryEntry_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.GlossaryEntry(childComplexity, args["organizationId"].(string), args["glossaryEntryId"].(string)), true
 	case "Query.installationSite":
 		if e.ComplexityRoot.Query.InstallationSite == nil {
 			break
@@ -10030,6 +10148,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateTranslationInput,
 		ec.unmarshalInputCreateWebhookInput,
 		ec.unmarshalInputCustomFontFaceInput,
+		ec.unmarshalInputGlossaryBatchOperation,
 		ec.unmarshalInputImportContentInput,
 		ec.unmarshalInputInstallIntegrationInput,
 		ec.unmarshalInputIntegrationExternalLinkInput,
@@ -10078,6 +10197,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateContentPermissionInput,
 		ec.unmarshalInputUpdateCustomFontFaceInput,
 		ec.unmarshalInputUpdateCustomFontInput,
+		ec.unmarshalInputUpdateGlossaryEntriesInput,
 		ec.unmarshalInputUpdateInstallationInput,
 		ec.unmarshalInputUpdateLinkInviteInput,
 		ec.unmarshalInputUpdateMemberInput,
@@ -10977,6 +11097,64 @@ extend type Mutation {
   updateCustomFont(organizationId: ID!, fontId: ID!, input: UpdateCustomFontInput!): CustomizationFontDefinition!
   "Delete a custom font and its files (DELETE /v1/orgs/{organizationId}/fonts/{fontId}); ADMIN."
   deleteCustomFont(organizationId: ID!, fontId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../glossary.graphqls", Input: `"""
+An entry of an organization's translations glossary: the term to use in
+each language (language code -> term). A translation run translates the
+entry's term in the source language as its term in the target language.
+"""
+type GlossaryEntry {
+  "Always ` + "`" + `glossary-entry` + "`" + `."
+  object: String!
+  id: ID!
+  "Language code (a TranslationLanguage, lower case) -> term: 1 to 255 characters, one line."
+  translations: JSONObject!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  urls: GlossaryEntryURLs!
+}
+
+type GlossaryEntryURLs {
+  location: String!
+}
+
+type GlossaryEntryList {
+  next: Next
+  count: Int!
+  items: [GlossaryEntry!]!
+}
+
+"INSERT adds an entry (translations); UPDATE replaces an entry's translations (id, translations); DELETE removes one (id)."
+enum GlossaryOperationType {
+  INSERT
+  UPDATE
+  DELETE
+}
+
+input GlossaryBatchOperation {
+  type: GlossaryOperationType!
+  id: ID
+  translations: JSONObject
+}
+
+input UpdateGlossaryEntriesInput {
+  operations: [GlossaryBatchOperation!]!
+}
+
+extend type Query {
+  "The organization's glossary entries, oldest first (READ)."
+  glossaryEntries(organizationId: ID!, page: String, limit: Int): GlossaryEntryList!
+  "A glossary entry (READ)."
+  glossaryEntry(organizationId: ID!, glossaryEntryId: ID!): GlossaryEntry!
+}
+
+extend type Mutation {
+  """
+  Apply a batch of operations to the glossary (CREATE, like translations):
+  all of them, or none when one is invalid or names an unknown entry.
+  """
+  updateGlossaryEntries(organizationId: ID!, input: UpdateGlossaryEntriesInput!): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../installations.graphqls", Input: `"""
@@ -15263,6 +15441,44 @@ func (ec *executionContext) childFields_FontSource(ctx context.Context, field gr
 		return ec.fieldContext_FontSource_format(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FontSource", field.Name)
+}
+
+func (ec *executionContext) childFields_GlossaryEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_GlossaryEntry_object(ctx, field)
+	case "id":
+		return ec.fieldContext_GlossaryEntry_id(ctx, field)
+	case "translations":
+		return ec.fieldContext_GlossaryEntry_translations(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_GlossaryEntry_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_GlossaryEntry_updatedAt(ctx, field)
+	case "urls":
+		return ec.fieldContext_GlossaryEntry_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GlossaryEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_GlossaryEntryList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_GlossaryEntryList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_GlossaryEntryList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_GlossaryEntryList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GlossaryEntryList", field.Name)
+}
+
+func (ec *executionContext) childFields_GlossaryEntryURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_GlossaryEntryURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GlossaryEntryURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_ImportContentResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
