@@ -63,21 +63,30 @@ func scanCustomFont(sc interface{ Scan(...any) error }) (CustomFont, error) {
 	return f, nil
 }
 
-func customFontFaces(ctx context.Context, q queryer, fontID string) ([]CustomFontFace, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, weight, format FROM custom_font_files WHERE font_id = ? ORDER BY weight`, fontID)
-	if err != nil {
-		return nil, err
+// customFontFaces reads the faces of the fonts ids, by font id, in one
+// statement per inListMax fonts (a page of fonts is not one query each).
+func customFontFaces(ctx context.Context, q queryer, ids ...string) (map[string][]CustomFontFace, error) {
+	faces := make(map[string][]CustomFontFace, len(ids))
+	for _, id := range ids {
+		faces[id] = []CustomFontFace{}
 	}
-	defer rows.Close()
-	faces := []CustomFontFace{}
-	for rows.Next() {
-		var f CustomFontFace
-		if err := rows.Scan(&f.FileID, &f.Weight, &f.Format); err != nil {
-			return nil, err
+	err := inChunks(ids, func(chunk []string) error {
+		rows, err := q.QueryContext(ctx, `SELECT font_id, id, weight, format FROM custom_font_files WHERE font_id IN (`+placeholders(len(chunk))+`) ORDER BY font_id, weight`, anySlice(chunk)...)
+		if err != nil {
+			return err
 		}
-		faces = append(faces, f)
-	}
-	return faces, rows.Err()
+		defer rows.Close()
+		for rows.Next() {
+			var fontID string
+			var f CustomFontFace
+			if err := rows.Scan(&fontID, &f.FileID, &f.Weight, &f.Format); err != nil {
+				return err
+			}
+			faces[fontID] = append(faces[fontID], f)
+		}
+		return rows.Err()
+	})
+	return faces, err
 }
 
 func (db *DB) ListCustomFonts(ctx context.Context, orgID string, pq PageQuery) (Page[CustomFont], error) {
@@ -89,11 +98,17 @@ func (db *DB) ListCustomFonts(ctx context.Context, orgID string, pq PageQuery) (
 	if err != nil {
 		return p, err
 	}
-	items := make([]CustomFont, len(p.Items))
+	ids := make([]string, len(p.Items))
 	for i, f := range p.Items {
-		if f.Faces, err = customFontFaces(ctx, db.r(), f.ID); err != nil {
-			return p, err
-		}
+		ids[i] = f.ID
+	}
+	faces, err := customFontFaces(ctx, db.r(), ids...)
+	if err != nil {
+		return p, err
+	}
+	items := make([]CustomFont, len(p.Items)) // the page's items may be shared with a cache: copied, not changed
+	for i, f := range p.Items {
+		f.Faces = faces[f.ID]
 		items[i] = f
 	}
 	p.Items = items
@@ -105,7 +120,8 @@ func (db *DB) CustomFont(ctx context.Context, orgID, id string) (CustomFont, err
 	if err != nil {
 		return f, err
 	}
-	f.Faces, err = customFontFaces(ctx, db.r(), f.ID)
+	faces, err := customFontFaces(ctx, db.r(), f.ID)
+	f.Faces = faces[f.ID]
 	return f, err
 }
 
@@ -133,8 +149,8 @@ func (db *DB) CreateCustomFont(ctx context.Context, f *CustomFont, files []Custo
 				return err
 			}
 		}
-		var err error
-		f.Faces, err = customFontFaces(tx.ctx, tx, f.ID)
+		faces, err := customFontFaces(tx.ctx, tx, f.ID)
+		f.Faces = faces[f.ID]
 		return err
 	})
 }
@@ -170,7 +186,7 @@ func (db *DB) UpdateCustomFont(ctx context.Context, orgID, id string, family *st
 		if err != nil {
 			return err
 		}
-		return check(faces)
+		return check(faces[id])
 	})
 }
 
