@@ -234,3 +234,24 @@ func TestReaderAccessInBrowser(t *testing.T) {
 	)
 	b.check(t, strings.TrimPrefix(v.HTTP.URL, "http://"))
 }
+
+// TestMemberAppViewInBrowser: a space's urls.app opens the sign-in page,
+// a member types a personal API token, and lands on the page they asked
+// for, read from the space; the token never appears in an address.
+func TestMemberAppViewInBrowser(t *testing.T) {
+	b := newBrowser(t)
+	f := newReaderFixture(t, "public")
+	var loc string
+	b.run(t, "sign in to the app view",
+		chromedp.Navigate(f.HTTP.URL+"/app/spaces/"+f.guide+"/install"),
+		chromedp.WaitVisible(`#token`, chromedp.ByID),
+		chromedp.SendKeys(`#token`, f.Admin.Token, chromedp.ByID),
+		chromedp.Submit(`form.password`, chromedp.ByQuery),
+		h1("Install"),
+		chromedp.Location(&loc),
+	)
+	if strings.Contains(loc, f.Admin.Token) || !strings.HasSuffix(loc, "/app/spaces/"+f.guide+"/install") {
+		t.Errorf("after signing in: %s", loc)
+	}
+	b.check(t, strings.TrimPrefix(f.HTTP.URL, "http://"))
+}

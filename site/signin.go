@@ -129,8 +129,10 @@ func (h *Handler) app(w http.ResponseWriter, r *http.Request) {
 	case rest == "signin":
 		h.signInForm(w, r, r.URL.Query().Get("next"), "", http.StatusOK)
 		return
-	case strings.HasPrefix(rest, assetsDir+"/"):
-		serveAsset(w, r, strings.TrimPrefix(rest, assetsDir+"/"))
+	case strings.HasPrefix(rest, assetsDir+"/") || strings.Contains(rest, "/"+assetsDir+"/"):
+		// Pages of the app view link their assets under their own base
+		// (/app/spaces/<id>/_assets/), as a published site's do.
+		serveAsset(w, r, rest[strings.LastIndex(rest, assetsDir+"/")+len(assetsDir)+1:])
 		return
 	case r.Method != http.MethodGet && r.Method != http.MethodHead:
 		h.NotFound.ServeHTTP(w, r)
