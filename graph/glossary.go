@@ -20,8 +20,13 @@ const (
 	glossaryWriteRole = translationWriteRole
 )
 
-// maxGlossaryOps bounds one updateGlossaryEntries batch.
-const maxGlossaryOps = 1000
+// maxGlossaryOps bounds one updateGlossaryEntries batch, maxGlossaryEntries
+// an organization's glossary (a translation run tries its terms at each
+// word of every page).
+const (
+	maxGlossaryOps     = 1000
+	maxGlossaryEntries = 5000
+)
 
 func (r *Resolver) glossaryEntryModel(g storage.GlossaryEntry) *model.GlossaryEntry {
 	tr := map[string]any{}
@@ -106,8 +111,12 @@ func glossaryOps(in model.UpdateGlossaryEntriesInput) ([]storage.GlossaryOp, err
 	return ops, nil
 }
 
-// glossaryBatchError names the operation whose entry does not exist.
+// glossaryBatchError names the operation whose entry does not exist, or
+// the bound the batch would pass.
 func glossaryBatchError(err error) error {
+	if errors.Is(err, storage.ErrGlossaryFull) {
+		return apierr.Invalid("operations", "the glossary would hold more than %d entries (nothing was applied)", maxGlossaryEntries)
+	}
 	var m *storage.GlossaryOpMissing
 	if errors.As(err, &m) {
 		return apierr.Invalid(fmt.Sprintf("operations[%d].id", m.Index), "no glossary entry with this id in the organization (nothing was applied)")

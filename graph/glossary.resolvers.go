@@ -19,7 +19,7 @@ func (r *mutationResolver) UpdateGlossaryEntries(ctx context.Context, organizati
 	if err != nil {
 		return false, err
 	}
-	if err := r.Store.ApplyGlossaryOps(ctx, organizationID, ops); err != nil {
+	if err := r.Store.ApplyGlossaryOps(ctx, organizationID, ops, maxGlossaryEntries); err != nil {
 		return false, glossaryBatchError(err)
 	}
 	return true, nil

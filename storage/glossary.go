@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"errors"
 	"context"
 	"database/sql"
 	"fmt"
@@ -85,10 +86,15 @@ func (db *DB) Glossary(ctx context.Context, orgID string) ([]GlossaryEntry, erro
 	return out, rows.Err()
 }
 
+// ErrGlossaryFull refuses a batch that would leave a glossary over the
+// entries ApplyGlossaryOps was given.
+var ErrGlossaryFull = errors.New("storage: the glossary would be over its entries")
+
 // ApplyGlossaryOps applies a batch to orgID's glossary in one transaction:
 // all of it or, when an update or delete names an entry orgID does not
-// have (*GlossaryOpMissing), none of it.
-func (db *DB) ApplyGlossaryOps(ctx context.Context, orgID string, ops []GlossaryOp) error {
+// have (*GlossaryOpMissing), or the glossary would hold more than
+// maxEntries (ErrGlossaryFull, counted in the transaction), none of it.
+func (db *DB) ApplyGlossaryOps(ctx context.Context, orgID string, ops []GlossaryOp, maxEntries int) error {
 	return db.Write(ctx, func(tx *Tx) error {
 		for i, op := range ops {
 			var res sql.Result
@@ -115,6 +121,13 @@ func (db *DB) ApplyGlossaryOps(ctx context.Context, orgID string, ops []Glossary
 			if n, _ := res.RowsAffected(); n == 0 {
 				return &GlossaryOpMissing{Index: i}
 			}
+		}
+		var n int
+		if err := tx.QueryRowContext(tx.ctx, `SELECT COUNT(*) FROM glossary_entries WHERE organization_id = ?`, orgID).Scan(&n); err != nil {
+			return err
+		}
+		if n > maxEntries {
+			return ErrGlossaryFull
 		}
 		return nil
 	})

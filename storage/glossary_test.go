@@ -27,7 +27,7 @@ func TestGlossaryBatch(t *testing.T) {
 	for _, s := range []string{"z", "a", "m"} {
 		ops = append(ops, GlossaryOp{Type: "insert", Translations: `{"en":"` + s + `"}`})
 	}
-	if err := db.ApplyGlossaryOps(ctx, orgA, ops); err != nil {
+	if err := db.ApplyGlossaryOps(ctx, orgA, ops, 100); err != nil {
 		t.Fatal(err)
 	}
 	all, err := db.Glossary(ctx, orgA)
@@ -38,7 +38,7 @@ func TestGlossaryBatch(t *testing.T) {
 	if err != nil || len(page.Items) != 2 || page.Items[1].ID != all[1].ID {
 		t.Fatalf("page %+v, %v", page, err)
 	}
-	err = db.ApplyGlossaryOps(ctx, orgA, []GlossaryOp{{Type: "delete", ID: all[0].ID}, {Type: "update", ID: "nope", Translations: `{}`}})
+	err = db.ApplyGlossaryOps(ctx, orgA, []GlossaryOp{{Type: "delete", ID: all[0].ID}, {Type: "update", ID: "nope", Translations: `{}`}}, 100)
 	var missing *GlossaryOpMissing
 	if !errors.As(err, &missing) || missing.Index != 1 || !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown id: %v", err)
@@ -46,13 +46,13 @@ func TestGlossaryBatch(t *testing.T) {
 	if _, err := db.GlossaryEntry(ctx, orgA, all[0].ID); err != nil {
 		t.Fatalf("the delete of a failed batch was applied: %v", err)
 	}
-	if err := db.ApplyGlossaryOps(ctx, orgB, []GlossaryOp{{Type: "delete", ID: all[0].ID}}); !errors.As(err, &missing) {
+	if err := db.ApplyGlossaryOps(ctx, orgB, []GlossaryOp{{Type: "delete", ID: all[0].ID}}, 100); !errors.As(err, &missing) {
 		t.Fatalf("another organization's entry: %v", err)
 	}
 	if _, err := db.GlossaryEntry(ctx, orgB, all[0].ID); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("read from another organization: %v", err)
 	}
-	if err := db.ApplyGlossaryOps(ctx, orgA, []GlossaryOp{{Type: "update", ID: all[1].ID, Translations: `{"fr":"b"}`}, {Type: "delete", ID: all[2].ID}}); err != nil {
+	if err := db.ApplyGlossaryOps(ctx, orgA, []GlossaryOp{{Type: "update", ID: all[1].ID, Translations: `{"fr":"b"}`}, {Type: "delete", ID: all[2].ID}}, 100); err != nil {
 		t.Fatal(err)
 	}
 	if g, err := db.GlossaryEntry(ctx, orgA, all[1].ID); err != nil || g.Translations != `{"fr":"b"}` {
@@ -60,5 +60,14 @@ func TestGlossaryBatch(t *testing.T) {
 	}
 	if all, _ := db.Glossary(ctx, orgA); len(all) != 2 {
 		t.Fatalf("after delete %d entries", len(all))
+	}
+	// A batch that would pass the bound is refused whole, counted in its
+	// own transaction.
+	over := []GlossaryOp{{Type: "insert", Translations: `{"en":"x"}`}, {Type: "insert", Translations: `{"en":"y"}`}}
+	if err := db.ApplyGlossaryOps(ctx, orgA, over, 3); !errors.Is(err, ErrGlossaryFull) {
+		t.Fatalf("a batch over the bound: %v", err)
+	}
+	if all, _ := db.Glossary(ctx, orgA); len(all) != 2 {
+		t.Fatalf("a refused batch left %d entries", len(all))
 	}
 }

@@ -118,7 +118,7 @@ type Translations interface {
 	// The translations glossary.
 	GlossaryEntry(ctx context.Context, orgID, id string) (GlossaryEntry, error)
 	ListGlossaryEntries(ctx context.Context, orgID string, pq PageQuery) (Page[GlossaryEntry], error)
-	ApplyGlossaryOps(ctx context.Context, orgID string, ops []GlossaryOp) error
+	ApplyGlossaryOps(ctx context.Context, orgID string, ops []GlossaryOp, maxEntries int) error
 }
 
 type Integrations interface {

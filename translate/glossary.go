@@ -37,6 +37,10 @@ type glossaryTerm struct {
 // glossary is an organization's glossary for one language pair.
 type glossary struct {
 	terms []glossaryTerm // longest source term first
+	// byFirst holds the indexes in terms of the terms starting with a
+	// letter (folded to lower case), longest first: a word is compared
+	// with the terms it could start, not with every term of the glossary.
+	byFirst map[rune][]int
 }
 
 // newGlossary keeps the entries with a term in both languages.
@@ -56,6 +60,11 @@ func newGlossary(entries []storage.GlossaryEntry, source, target string) *glossa
 		g.terms = append(g.terms, glossaryTerm{source: s, target: t})
 	}
 	sort.SliceStable(g.terms, func(i, j int) bool { return len(g.terms[i].source) > len(g.terms[j].source) })
+	g.byFirst = map[rune][]int{}
+	for i, t := range g.terms {
+		r, _ := utf8.DecodeRuneInString(t.source)
+		g.byFirst[unicode.ToLower(r)] = append(g.byFirst[unicode.ToLower(r)], i)
+	}
 	return g
 }
 
@@ -110,7 +119,9 @@ func (g *glossary) protect(s string) string {
 // match finds the longest term s starts with, followed by a word boundary:
 // its length in s and index.
 func (g *glossary) match(s string) (int, int) {
-	for ti, t := range g.terms {
+	first, _ := utf8.DecodeRuneInString(s)
+	for _, ti := range g.byFirst[unicode.ToLower(first)] {
+		t := g.terms[ti]
 		n := len(t.source)
 		if n > len(s) || !strings.EqualFold(s[:n], t.source) {
 			continue
