@@ -1,9 +1,9 @@
 package storage
 
 import (
-	"errors"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
