@@ -40,6 +40,37 @@ type Resolver struct {
 	Link func(dest string) (href string, ok bool)
 	// File is the revision's file with this id.
 	File func(id string) (File, bool)
+	// OpenAPI is the document of the operation an OpenAPI block points at
+	// (summary, parameters, request body, responses), read from the
+	// organization's stored specification.
+	OpenAPI func(block *markdown.Node) (*markdown.Document, bool)
+	// Reusable is the document of the reusable content a block refers to
+	// (id, and the space it lives in: "" for the page's own).
+	Reusable func(id, space string) (*markdown.Document, bool)
+}
+
+// lookupOperation is the operation document of an OpenAPI block (nil when
+// the resolver has none).
+func lookupOperation(res Resolver, n *markdown.Node) *markdown.Document {
+	if res.OpenAPI == nil {
+		return nil
+	}
+	if doc, ok := res.OpenAPI(n); ok {
+		return doc
+	}
+	return nil
+}
+
+// reusableNodes are the blocks a reusable-content block shows: the
+// referenced content's, else the block's own children.
+func reusableNodes(res Resolver, n *markdown.Node) []*markdown.Node {
+	ref := refOf(n.Data)
+	if res.Reusable != nil {
+		if doc, ok := res.Reusable(str(ref, "reusableContent"), str(ref, "space")); ok && doc != nil {
+			return doc.Nodes
+		}
+	}
+	return n.Nodes
 }
 
 // Heading is an entry of the in-page table of contents.
@@ -415,26 +446,29 @@ func (w *writer) Leaf(_ *docwalk.Walker, l *markdown.Leaf) {
 }
 
 // ref is the URL and label of a content reference.
-func (w *writer) ref(ref map[string]any) (href, label string) {
+func (w *writer) ref(ref map[string]any) (href, label string) { return refHref(w.res, ref) }
+
+// refHref is the URL and label of a content reference, through res.
+func refHref(res Resolver, ref map[string]any) (href, label string) {
 	switch str(ref, "kind") {
 	case "file":
-		if w.res.File != nil {
-			if f, ok := w.res.File(str(ref, "file")); ok {
+		if res.File != nil {
+			if f, ok := res.File(str(ref, "file")); ok {
 				return f.URL, f.Name
 			}
 		}
 		return "#", str(ref, "file")
 	case "url":
 		u := str(ref, "url")
-		if w.res.Link != nil {
-			if h, ok := w.res.Link(u); ok {
+		if res.Link != nil {
+			if h, ok := res.Link(u); ok {
 				return h, u
 			}
 		}
 		return safeURL(u), u
 	case "page":
-		if w.res.Link != nil {
-			if h, ok := w.res.Link(str(ref, "page")); ok {
+		if res.Link != nil {
+			if h, ok := res.Link(str(ref, "page")); ok {
 				return h, str(ref, "page")
 			}
 		}
@@ -475,11 +509,14 @@ func (w *writer) image(d map[string]any, n *markdown.Node) {
 }
 
 func (w *writer) fileBlock(ref map[string]any) {
-	if w.res.File == nil {
-		return
+	var f File
+	ok := false
+	if w.res.File != nil {
+		f, ok = w.res.File(str(ref, "file"))
 	}
-	f, ok := w.res.File(str(ref, "file"))
 	if !ok {
+		// A file the revision no longer has: its name, no link.
+		w.s(`<p class="file missing">`, esc(str(ref, "file")), "</p>\n")
 		return
 	}
 	w.s(`<p class="file"><a href="`, esc(f.URL), `" download>`, esc(f.Name), `</a> <span class="size">`, esc(Size(f.Size)), "</span></p>\n")
@@ -584,7 +621,12 @@ func (w *writer) table(n *markdown.Node) {
 // openAPI writes an OpenAPI block: the operation it points at.
 func (w *writer) openAPI(n *markdown.Node) {
 	d := n.Data
-	w.s(`<div class="openapi"><code>`, esc(strings.ToUpper(str(d, "method"))), " ", esc(str(d, "path")), "</code>")
+	w.s(`<div class="openapi">`)
+	if op := lookupOperation(w.res, n); op != nil {
+		w.wk.Blocks(op.Nodes)
+	} else {
+		w.s(`<p><code>`, esc(strings.ToUpper(str(d, "method"))), " ", esc(str(d, "path")), "</code></p>")
+	}
 	w.children(n)
 	w.s("</div>\n")
 }
@@ -611,6 +653,6 @@ func integrationLabel(n *markdown.Node) string {
 // reusable writes a reusable-content block: its child blocks.
 func (w *writer) reusable(n *markdown.Node) {
 	w.s(`<div class="reusable">`)
-	w.children(n)
+	w.wk.Blocks(reusableNodes(w.res, n))
 	w.s("</div>\n")
 }

@@ -240,24 +240,26 @@ func HeadingLevel(typ string) int {
 	return 0
 }
 
-// PlainText is the text of a node's leaves, bounded by MaxDepth.
+// PlainText is the text of a node's leaves, in order (iterative: a
+// document nested without bound costs no stack).
 func PlainText(n *Node) string {
 	var b strings.Builder
-	var walk func(*Node, int)
-	walk = func(n *Node, depth int) {
-		if n == nil || depth > 4*MaxDepth {
-			return
+	stack := []*Node{n}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil {
+			continue
 		}
 		for _, l := range n.Leaves {
 			if l != nil {
 				b.WriteString(l.Text)
 			}
 		}
-		for _, c := range n.Nodes {
-			walk(c, depth+1)
+		for i := len(n.Nodes) - 1; i >= 0; i-- {
+			stack = append(stack, n.Nodes[i])
 		}
 	}
-	walk(n, 0)
 	return b.String()
 }
 
