@@ -438,10 +438,7 @@ func (h *Handler) renderPage(d *siteData) (*cachedPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := docrender.Render(doc, docrender.Resolver{Link: d.linkResolver(cur), File: func(id string) (docrender.File, bool) {
-		f, ok := d.files[id]
-		return f, ok
-	}})
+	out := docrender.Render(doc, h.docResolver(d, deref(l.Space), cur))
 	v := h.baseView(d)
 	v.Title = cur.Title
 	v.Description = deref(cur.Description)
