@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"docsapi/apierr"
@@ -526,8 +527,13 @@ func excerpt(s string, n int) string {
 	return cut + "…"
 }
 
+// renders counts the answers rendered (not served from the cache), for
+// the tests of what the cache keeps.
+var renders atomic.Int64
+
 // serveTarget answers a resolved request and keeps the answer.
 func (h *Handler) serveTarget(w http.ResponseWriter, r *http.Request, t target, rc resolved) {
+	renders.Add(1)
 	started, counted := storage.VersionOf(r.Context())
 	d, err := h.load(rc)
 	if err != nil {
@@ -556,7 +562,7 @@ func (h *Handler) serveTarget(w http.ResponseWriter, r *http.Request, t target, 
 		h.errorPage(w, r, t, err)
 		return
 	}
-	h.store(r, t, started, counted, p)
+	h.store(r, t, rc.class, started, counted, p)
 	writeAnswer(w, r, p)
 }
 
