@@ -27,7 +27,10 @@ type view struct {
 	Footer                              string
 	NoIndex                             bool
 	Tabs, Variants, Crumbs              []link
-	HeaderLinks, FooterLinks            []link
+	HeaderLinks                         []link
+	FooterGroups                        []footerGroup // customization.go
+	FooterLogo, Copyright               string
+	FontCSS                             template.CSS
 	Nav                                 template.HTML
 	TOC                                 []docrender.Heading
 	Prev, Next                          *link
@@ -41,6 +44,7 @@ type view struct {
 type link struct {
 	Title, Href string
 	Current     bool
+	Children    []link // a header item's menu
 }
 
 type passwordForm struct{ Action, Share, Error string }
@@ -309,6 +313,7 @@ func (h *Handler) baseView(d *siteData) *view {
 		}
 	}
 	h.structureNav(d, v)
+	h.customize(d, v)
 	return v
 }
 
