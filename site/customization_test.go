@@ -26,14 +26,14 @@ func (f *readerFixture) uploadFont(t *testing.T, data []byte) string {
 	return up["key"].(string)
 }
 
-// The site's header links, footer (groups, logo, copyright) and custom
-// font show on its pages; links that are no http(s)/mailto URL or page of
-// the site, and font files docsapi does not serve, are left out.
-func TestSiteCustomizationApplied(t *testing.T) {
-	f := newReaderFixture(t, "public")
+// customize gives the site header links (one a menu, one a script URL),
+// a footer and the custom font fontFile (a second face at another origin),
+// and answers the URL docsapi serves the font's face at.
+func (f *readerFixture) customize(t *testing.T, fontFile []byte) string {
+	t.Helper()
 	admin := f.Admin.Token
 	font := f.Must(201, "PUT", "/v1/orgs/"+f.Org+"/fonts", admin, map[string]any{"fontFamily": "Acme Sans",
-		"fontFaces": []map[string]any{{"weight": 400, "storageKey": f.uploadFont(t, append([]byte("wOF2"), "regular"...))}}}).JSON()
+		"fontFaces": []map[string]any{{"weight": 400, "storageKey": f.uploadFont(t, fontFile)}}}).JSON()
 	delete(font, "permissions")
 	faces := font["fontFaces"].([]any)
 	fontURL := faces[0].(map[string]any)["sources"].([]any)[0].(map[string]any)["url"].(string)
@@ -63,7 +63,15 @@ func TestSiteCustomizationApplied(t *testing.T) {
 	footer["logo"] = map[string]any{"light": "https://example.com/logo.png", "dark": "https://example.com/logo-dark.png"}
 	settings["styling"].(map[string]any)["font"] = font
 	f.Must(200, "PUT", f.site+"/customization", admin, settings)
+	return fontURL
+}
 
+// The site's header links, footer (groups, logo, copyright) and custom
+// font show on its pages; links that are no http(s)/mailto URL or page of
+// the site, and font files docsapi does not serve, are left out.
+func TestSiteCustomizationApplied(t *testing.T) {
+	f := newReaderFixture(t, "public")
+	fontURL := f.customize(t, append([]byte("wOF2"), "regular"...))
 	c := f.client(t)
 	r := get(t, c, f.base+"/install")
 	if r.status != 200 {
