@@ -1,5 +1,5 @@
 # The two commands a fresh machine needs are `make run` and `make test`.
-.PHONY: run test test-go test-client test-pg test-pg-run generate build vet bench bench-scale playground fuzz image image-check
+.PHONY: run test test-go test-client test-pg test-pg-run generate build vet bench bench-site bench-scale playground fuzz image image-check
 
 GO ?= go
 
@@ -73,9 +73,17 @@ test-pg-run:
 	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -count=1 -run '^TestHostileInputs$$' ./cmd/docsapi
 	cd test/client && npm ci --no-audit --no-fund && DOCSAPI_BIN=$(CURDIR)/docsapi npm test
 
-# docsapi against a bare chi + SQLite server on loopback (see README, Performance).
+# docsapi against a bare chi + SQLite server on loopback (see README, Performance),
+# then the reader site's figures.
 bench:
 	bench/run.sh
+	$(MAKE) bench-site
+
+# The reader site (docs/performance.md): a cached page against http.FileServer
+# serving the same bytes, as a throughput ratio (x-fileserver, target >= 0.5),
+# and the first render of a page of a 1,000-page space (p50-ms, target < 20).
+bench-site:
+	$(GO) test -run '^$$' -bench 'CachedPageVsFileServer|FirstRender1000Pages' -benchtime 1x ./site
 
 # Rebuild the GraphQL playground's third-party files (playground/assets/vendor,
 # committed and embedded) from the exact versions in playground/package.json.

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"html"
 	"html/template"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 
+	"docsapi/docwalk"
 	"docsapi/markdown"
 )
 
@@ -40,6 +40,37 @@ type Resolver struct {
 	Link func(dest string) (href string, ok bool)
 	// File is the revision's file with this id.
 	File func(id string) (File, bool)
+	// OpenAPI is the document of the operation an OpenAPI block points at
+	// (summary, parameters, request body, responses), read from the
+	// organization's stored specification.
+	OpenAPI func(block *markdown.Node) (*markdown.Document, bool)
+	// Reusable is the document of the reusable content a block refers to
+	// (id, and the space it lives in: "" for the page's own).
+	Reusable func(id, space string) (*markdown.Document, bool)
+}
+
+// lookupOperation is the operation document of an OpenAPI block (nil when
+// the resolver has none).
+func lookupOperation(res Resolver, n *markdown.Node) *markdown.Document {
+	if res.OpenAPI == nil {
+		return nil
+	}
+	if doc, ok := res.OpenAPI(n); ok {
+		return doc
+	}
+	return nil
+}
+
+// reusableNodes are the blocks a reusable-content block shows: the
+// referenced content's, else the block's own children.
+func reusableNodes(res Resolver, n *markdown.Node) []*markdown.Node {
+	ref := refOf(n.Data)
+	if res.Reusable != nil {
+		if doc, ok := res.Reusable(str(ref, "reusableContent"), str(ref, "space")); ok && doc != nil {
+			return doc.Nodes
+		}
+	}
+	return n.Nodes
 }
 
 // Heading is an entry of the in-page table of contents.
@@ -80,38 +111,30 @@ func Document(doc any) (*markdown.Document, error) {
 // Render renders doc's blocks.
 func Render(doc *markdown.Document, res Resolver) Result {
 	w := &writer{res: res, ids: map[string]int{}, shift: 1}
+	w.wk = &docwalk.Walker{V: w}
 	// The page title is the h1; the document's top heading level comes
 	// next (h2), so that no level is skipped.
 	top := 9
 	for _, n := range doc.Nodes {
-		if l := headingLevel(n.Type); l > 0 && l < top {
+		if l := docwalk.HeadingLevel(n.Type); l > 0 && l < top {
 			top = l
 		}
 	}
 	if top < 9 {
 		w.shift = 2 - top
 	}
-	for _, n := range doc.Nodes {
-		w.block(n)
-	}
+	w.wk.Blocks(doc.Nodes)
 	return Result{HTML: template.HTML(w.b.String()), Headings: w.headings, Text: strings.TrimSpace(w.text.String())}
 }
 
 type writer struct {
+	wk       *docwalk.Walker
 	b        strings.Builder
 	text     strings.Builder
 	res      Resolver
 	headings []Heading
 	ids      map[string]int // heading ids used, so that repeated titles stay unique
 	shift    int            // heading-N is h(N+shift)
-}
-
-// headingLevel is N of heading-N (0 for other types).
-func headingLevel(typ string) int {
-	if len(typ) == 9 && strings.HasPrefix(typ, "heading-") && typ[8] >= '1' && typ[8] <= '6' {
-		return int(typ[8] - '0')
-	}
-	return 0
 }
 
 func (w *writer) s(parts ...string) {
@@ -122,174 +145,205 @@ func (w *writer) s(parts ...string) {
 
 func esc(s string) string { return html.EscapeString(s) }
 
-// BlockKinds are the block types this package renders: every type the
-// document model allows (markdown.ToDocument builds the first group; the
-// others come from GitBook's model and are rendered as faithfully as their
-// data allows).
-var BlockKinds = []string{
-	"heading-1", "heading-2", "heading-3", "paragraph", "list-unordered", "list-ordered", "list-tasks", "list-item",
-	"code", "code-line", "blockquote", "hint", "divider", "table", "images", "image",
-	"tabs", "tabs-item", "expandable", "embed", "math", "file", "content-ref", "reusable-content",
-	"openapi-operation", "swagger", "integration-block",
-}
+// BlockKinds are the block types this package renders: every type of the
+// document model (docwalk.Blocks).
+var BlockKinds = docwalk.Kinds()
 
 // InlineKinds are the inline types rendered, and MarkKinds the marks.
 var (
-	InlineKinds = []string{"link", "inline-image", "inline-math", "annotation", "mention"}
+	InlineKinds = []string{"link", "inline-image", "inline-math", "annotation", "mention", "emoji", "icon", "expression", "button"}
 	MarkKinds   = []string{"bold", "italic", "strikethrough", "code", "underline", "color"}
 )
 
-func str(d map[string]any, k string) string {
-	s, _ := d[k].(string)
-	return s
+var str, refOf, plainText = docwalk.Str, docwalk.Ref, docwalk.PlainText
+
+func (w *writer) children(n *markdown.Node) { w.wk.Blocks(n.Nodes) }
+
+func (w *writer) block(n *markdown.Node) { w.wk.Block(n) }
+
+func (w *writer) inlines(n *markdown.Node) { w.wk.Inlines(n) }
+
+// The HTML form of each block kind (docwalk.Visitor).
+
+func (w *writer) Heading(_ *docwalk.Walker, n *markdown.Node, level int) {
+	level = min(level+w.shift, 6)
+	title := plainText(n)
+	id := w.uniqueID(str(n.Data, "id"), title)
+	w.headings = append(w.headings, Heading{ID: id, Title: title, Level: level - 1})
+	tag := "h" + strconv.Itoa(level)
+	w.s("<", tag, ` id="`, esc(id), `">`)
+	w.inlines(n)
+	w.s(` <a class="anchor" href="#`, esc(id), `" aria-label="Link to this section">#</a></`, tag, ">\n")
+	w.text.WriteString("\n" + title + "\n")
 }
 
-func (w *writer) children(n *markdown.Node) {
-	for _, c := range n.Nodes {
-		w.block(c)
-	}
+func (w *writer) Paragraph(_ *docwalk.Walker, n *markdown.Node) {
+	w.s("<p>")
+	w.inlines(n)
+	w.s("</p>\n")
+	w.text.WriteString("\n")
 }
 
-func (w *writer) block(n *markdown.Node) {
-	if n == nil {
-		return
-	}
-	switch n.Object {
-	case "text", "inline":
-		w.inline(n)
-		return
-	}
-	d := n.Data
+func (w *writer) List(_ *docwalk.Walker, n *markdown.Node) {
 	switch n.Type {
-	case "heading-1", "heading-2", "heading-3":
-		level := min(headingLevel(n.Type)+w.shift, 6)
-		title := plainText(n)
-		id := w.uniqueID(str(d, "id"), title)
-		w.headings = append(w.headings, Heading{ID: id, Title: title, Level: level - 1})
-		tag := "h" + strconv.Itoa(level)
-		w.s("<", tag, ` id="`, esc(id), `">`)
-		w.inlines(n)
-		w.s(` <a class="anchor" href="#`, esc(id), `" aria-label="Link to this section">#</a></`, tag, ">\n")
-		w.text.WriteString("\n" + title + "\n")
-	case "paragraph":
-		w.s("<p>")
-		w.inlines(n)
-		w.s("</p>\n")
-		w.text.WriteString("\n")
-	case "list-unordered":
-		w.s("<ul>\n")
-		w.children(n)
-		w.s("</ul>\n")
 	case "list-ordered":
 		w.s("<ol")
-		if start, ok := d["start"].(float64); ok {
-			w.s(` start="`, strconv.Itoa(int(start)), `"`)
-		} else if start, ok := d["start"].(int); ok {
+		if start, ok := docwalk.Int(n.Data, "start"); ok {
 			w.s(` start="`, strconv.Itoa(start), `"`)
 		}
 		w.s(">\n")
 		w.children(n)
 		w.s("</ol>\n")
+		return
 	case "list-tasks":
 		w.s(`<ul class="tasks">`, "\n")
-		w.children(n)
-		w.s("</ul>\n")
-	case "list-item":
-		w.s("<li>")
-		if checked, ok := d["checked"].(bool); ok {
-			w.s(`<input type="checkbox" disabled aria-label="task"`)
-			if checked {
-				w.s(" checked")
-			}
-			w.s("> ")
-		}
-		w.listItem(n)
-		w.s("</li>\n")
-	case "code":
-		w.code(n)
-	case "code-line":
-		w.inlines(n)
-	case "blockquote":
-		w.s("<blockquote>\n")
-		w.children(n)
-		w.s("</blockquote>\n")
-	case "hint":
-		style := str(d, "style")
-		if style == "" {
-			style = "info"
-		}
-		w.s(`<div class="hint hint-`, esc(style), `" role="note"><span class="hint-label">`, esc(hintLabel(style)), "</span>\n")
-		w.children(n)
-		w.s("</div>\n")
-	case "divider":
-		w.s("<hr>\n")
-	case "table":
-		w.table(n)
-	case "images":
-		w.s(`<div class="images">`)
-		w.children(n)
-		w.s("</div>\n")
-	case "image":
-		w.image(d, n)
-	case "tabs":
-		w.s(`<div class="tabs">`)
-		for i, t := range n.Nodes {
-			w.s("<details class=\"tab\"")
-			if i == 0 {
-				w.s(" open")
-			}
-			w.s("><summary>", esc(str(t.Data, "title")), "</summary>\n")
-			w.children(t)
-			w.s("</details>\n")
-		}
-		w.s("</div>\n")
-	case "tabs-item":
-		w.s(`<details class="tab" open><summary>`, esc(str(d, "title")), "</summary>\n")
-		w.children(n)
-		w.s("</details>\n")
-	case "expandable":
-		w.s("<details class=\"expandable\"><summary>")
-		title := str(d, "title")
-		if len(n.Nodes) > 0 && title == "" {
-			title = plainText(n.Nodes[0])
-			w.s(esc(title), "</summary>\n")
-			for _, c := range n.Nodes[1:] {
-				w.block(c)
-			}
-		} else {
-			w.s(esc(title), "</summary>\n")
-			w.children(n)
-		}
-		w.s("</details>\n")
-	case "embed":
-		u := str(d, "url")
-		w.s(`<p class="embed"><a href="`, esc(safeURL(u)), `" rel="noopener">`, esc(u), "</a></p>\n")
-	case "math":
-		w.s(`<div class="math"><code>`, esc(str(d, "formula")), "</code></div>\n")
-	case "file":
-		w.fileBlock(refOf(d))
-	case "content-ref":
-		href, label := w.ref(refOf(d))
-		w.s(`<p class="content-ref"><a href="`, esc(href), `">`, esc(label), "</a></p>\n")
-	case "reusable-content":
-		w.s(`<div class="reusable">`)
-		w.children(n)
-		w.s("</div>\n")
-	case "openapi-operation", "swagger":
-		w.s(`<div class="openapi"><code>`, esc(strings.ToUpper(str(d, "method"))), " ", esc(str(d, "path")), "</code>")
-		w.children(n)
-		w.s("</div>\n")
-	case "integration-block":
-		// Integration blocks carry their rendered output as child blocks.
-		w.s(`<div class="integration">`)
-		w.children(n)
-		w.s("</div>\n")
 	default:
-		// A kind this renderer does not know: its content, never lost.
-		w.s(`<div class="block-`, esc(n.Type), `">`)
-		w.children(n)
-		w.s("</div>\n")
+		w.s("<ul>\n")
 	}
+	w.children(n)
+	w.s("</ul>\n")
+}
+
+func (w *writer) ListItem(_ *docwalk.Walker, n *markdown.Node) {
+	w.s("<li>")
+	if checked, ok := n.Data["checked"].(bool); ok {
+		w.s(`<input type="checkbox" disabled aria-label="task"`)
+		if checked {
+			w.s(" checked")
+		}
+		w.s("> ")
+	}
+	w.listItem(n)
+	w.s("</li>\n")
+}
+
+func (w *writer) Divider(*docwalk.Walker, *markdown.Node) { w.s("<hr>\n") }
+
+func (w *writer) Quote(_ *docwalk.Walker, n *markdown.Node) {
+	w.s("<blockquote>\n")
+	w.children(n)
+	w.s("</blockquote>\n")
+}
+
+func (w *writer) Hint(_ *docwalk.Walker, n *markdown.Node) {
+	style := str(n.Data, "style")
+	if style == "" {
+		style = "info"
+	}
+	w.s(`<div class="hint hint-`, esc(style), `" role="note"><span class="hint-label">`, esc(hintLabel(style)), "</span>\n")
+	w.children(n)
+	w.s("</div>\n")
+}
+
+func (w *writer) If(_ *docwalk.Walker, n *markdown.Node) { w.children(n) }
+
+func (w *writer) Images(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<div class="images">`)
+	w.children(n)
+	w.s("</div>\n")
+}
+
+func (w *writer) Image(_ *docwalk.Walker, n *markdown.Node) { w.image(n.Data, n) }
+
+func (w *writer) File(_ *docwalk.Walker, n *markdown.Node) { w.fileBlock(refOf(n.Data)) }
+
+func (w *writer) Drawing(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<div class="drawing">`)
+	w.image(n.Data, nil)
+	w.s("</div>\n")
+}
+
+func (w *writer) Embed(_ *docwalk.Walker, n *markdown.Node) {
+	u := str(n.Data, "url")
+	w.s(`<p class="embed"><a href="`, esc(safeURL(u)), `" rel="noopener">`, esc(u), "</a></p>\n")
+}
+
+func (w *writer) Code(_ *docwalk.Walker, n *markdown.Node) { w.code(n) }
+
+func (w *writer) CodeLine(_ *docwalk.Walker, n *markdown.Node) { w.inlines(n) }
+
+func (w *writer) Math(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<div class="math"><code>`, esc(str(n.Data, "formula")), "</code></div>\n")
+}
+
+func (w *writer) Expandable(_ *docwalk.Walker, n *markdown.Node) {
+	w.s("<details class=\"expandable\"><summary>")
+	title := str(n.Data, "title")
+	if len(n.Nodes) > 0 && title == "" {
+		title = plainText(n.Nodes[0])
+		w.s(esc(title), "</summary>\n")
+		w.wk.Blocks(n.Nodes[1:])
+	} else {
+		w.s(esc(title), "</summary>\n")
+		w.children(n)
+	}
+	w.s("</details>\n")
+}
+
+func (w *writer) Tabs(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<div class="tabs">`)
+	for i, t := range n.Nodes {
+		if t == nil {
+			continue
+		}
+		w.s("<details class=\"tab\"")
+		if i == 0 {
+			w.s(" open")
+		}
+		w.s("><summary>", esc(str(t.Data, "title")), "</summary>\n")
+		w.children(t)
+		w.s("</details>\n")
+	}
+	w.s("</div>\n")
+}
+
+func (w *writer) TabsItem(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<details class="tab" open><summary>`, esc(str(n.Data, "title")), "</summary>\n")
+	w.children(n)
+	w.s("</details>\n")
+}
+
+func (w *writer) Table(_ *docwalk.Walker, n *markdown.Node) { w.table(n) }
+
+func (w *writer) OpenAPI(_ *docwalk.Walker, n *markdown.Node) { w.openAPI(n) }
+
+func (w *writer) ContentRef(_ *docwalk.Walker, n *markdown.Node) {
+	href, label := w.ref(refOf(n.Data))
+	w.s(`<p class="content-ref"><a href="`, esc(href), `">`, esc(label), "</a></p>\n")
+}
+
+func (w *writer) Integration(_ *docwalk.Walker, n *markdown.Node) { w.integration(n) }
+
+func (w *writer) ReusableContent(_ *docwalk.Walker, n *markdown.Node) { w.reusable(n) }
+
+func (w *writer) Stepper(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<ol class="stepper">`, "\n")
+	w.children(n)
+	w.s("</ol>\n")
+}
+
+func (w *writer) StepperStep(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<li class="step">`)
+	w.children(n)
+	w.s("</li>\n")
+}
+
+func (w *writer) Columns(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<div class="columns">`)
+	w.children(n)
+	w.s("</div>\n")
+}
+
+func (w *writer) Column(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<div class="column">`)
+	w.children(n)
+	w.s("</div>\n")
+}
+
+func (w *writer) Unknown(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<div class="block-`, esc(n.Type), `">`)
+	w.children(n)
+	w.s("</div>\n")
 }
 
 // listItem writes an item's blocks; a single paragraph stays inline so
@@ -335,49 +389,32 @@ func (w *writer) uniqueID(id, title string) string {
 	return id
 }
 
-func (w *writer) inlines(n *markdown.Node) {
-	for _, c := range n.Nodes {
-		w.inline(c)
-	}
-}
-
-func (w *writer) inline(n *markdown.Node) {
-	switch n.Object {
-	case "text":
-		for _, l := range n.Leaves {
-			w.leaf(l)
-		}
-		return
-	case "block":
-		w.block(n)
-		return
-	}
+func (w *writer) Link(_ *docwalk.Walker, n *markdown.Node) {
 	d := n.Data
-	switch n.Type {
-	case "link":
-		href, _ := w.ref(refOf(d))
-		w.s(`<a href="`, esc(href), `"`)
-		if strings.Contains(href, "://") {
-			w.s(` rel="noopener"`)
+	href, _ := w.ref(refOf(d))
+	w.s(`<a href="`, esc(href), `"`)
+	if strings.Contains(href, "://") {
+		w.s(` rel="noopener"`)
+	}
+	w.s(">")
+	w.inlines(n)
+	w.s("</a>")
+	if ref := refOf(d); str(ref, "kind") == "file" && w.res.File != nil {
+		if f, ok := w.res.File(str(ref, "file")); ok {
+			w.s(` <span class="size">(`, esc(Size(f.Size)), ")</span>")
 		}
-		w.s(">")
-		w.inlines(n)
-		w.s("</a>")
-		if ref := refOf(d); str(ref, "kind") == "file" && w.res.File != nil {
-			if f, ok := w.res.File(str(ref, "file")); ok {
-				w.s(` <span class="size">(`, esc(Size(f.Size)), ")</span>")
-			}
-		}
-	case "inline-image":
-		w.image(d, nil)
-	case "inline-math":
-		w.s(`<code class="math">`, esc(str(d, "formula")), "</code>")
-	default:
-		w.inlines(n)
 	}
 }
 
-func (w *writer) leaf(l *markdown.Leaf) {
+func (w *writer) InlineImage(_ *docwalk.Walker, n *markdown.Node) { w.image(n.Data, nil) }
+
+func (w *writer) InlineMath(_ *docwalk.Walker, n *markdown.Node) {
+	w.s(`<code class="math">`, esc(str(n.Data, "formula")), "</code>")
+}
+
+func (w *writer) Inline(_ *docwalk.Walker, n *markdown.Node) { w.inlines(n) }
+
+func (w *writer) Leaf(_ *docwalk.Walker, l *markdown.Leaf) {
 	w.text.WriteString(l.Text)
 	open, closing := "", ""
 	for _, m := range l.Marks {
@@ -408,33 +445,30 @@ func (w *writer) leaf(l *markdown.Leaf) {
 	w.s(open, text, closing)
 }
 
-// refOf is a node's content reference (data.ref).
-func refOf(d map[string]any) map[string]any {
-	ref, _ := d["ref"].(map[string]any)
-	return ref
-}
-
 // ref is the URL and label of a content reference.
-func (w *writer) ref(ref map[string]any) (href, label string) {
+func (w *writer) ref(ref map[string]any) (href, label string) { return refHref(w.res, ref) }
+
+// refHref is the URL and label of a content reference, through res.
+func refHref(res Resolver, ref map[string]any) (href, label string) {
 	switch str(ref, "kind") {
 	case "file":
-		if w.res.File != nil {
-			if f, ok := w.res.File(str(ref, "file")); ok {
+		if res.File != nil {
+			if f, ok := res.File(str(ref, "file")); ok {
 				return f.URL, f.Name
 			}
 		}
 		return "#", str(ref, "file")
 	case "url":
 		u := str(ref, "url")
-		if w.res.Link != nil {
-			if h, ok := w.res.Link(u); ok {
+		if res.Link != nil {
+			if h, ok := res.Link(u); ok {
 				return h, u
 			}
 		}
 		return safeURL(u), u
 	case "page":
-		if w.res.Link != nil {
-			if h, ok := w.res.Link(str(ref, "page")); ok {
+		if res.Link != nil {
+			if h, ok := res.Link(str(ref, "page")); ok {
 				return h, str(ref, "page")
 			}
 		}
@@ -475,11 +509,14 @@ func (w *writer) image(d map[string]any, n *markdown.Node) {
 }
 
 func (w *writer) fileBlock(ref map[string]any) {
-	if w.res.File == nil {
-		return
+	var f File
+	ok := false
+	if w.res.File != nil {
+		f, ok = w.res.File(str(ref, "file"))
 	}
-	f, ok := w.res.File(str(ref, "file"))
 	if !ok {
+		// A file the revision no longer has: its name, no link.
+		w.s(`<p class="file missing">`, esc(str(ref, "file")), "</p>\n")
 		return
 	}
 	w.s(`<p class="file"><a href="`, esc(f.URL), `" download>`, esc(f.Name), `</a> <span class="size">`, esc(Size(f.Size)), "</span></p>\n")
@@ -545,86 +582,34 @@ func highlight(code, lang string) string {
 	return b.String()
 }
 
-// table writes a table of the 0.130.0 model: columns from the view (else
-// the definition), records in orderIndex order, cells from fragments.
+// table writes a table block (docwalk.Table reads its model).
 func (w *writer) table(n *markdown.Node) {
-	d := n.Data
-	def, _ := d["definition"].(map[string]any)
-	var cols []string
-	if view, ok := d["view"].(map[string]any); ok {
-		if cs, ok := view["columns"].([]any); ok {
-			for _, c := range cs {
-				if s, ok := c.(string); ok {
-					cols = append(cols, s)
-				}
-			}
-		} else if cs, ok := view["columns"].([]string); ok {
-			cols = cs
-		}
-	}
-	if cols == nil {
-		for id := range def {
-			cols = append(cols, id)
-		}
-		sort.Strings(cols)
-	}
-	frags := map[string]*markdown.Node{}
-	if n.Fragments != nil {
-		for _, f := range *n.Fragments {
-			frags[f.Fragment] = f
-		}
-	}
-	align := func(col string) string {
-		c, _ := def[col].(map[string]any)
-		switch a := str(c, "textAlignment"); a {
-		case "center", "right":
+	t := docwalk.Table(n)
+	align := func(i int) string {
+		if a := t.Align[i]; a != "left" {
 			return ` style="text-align:` + a + `"`
 		}
 		return ""
 	}
 	w.s(`<div class="table"><table><thead><tr>`)
-	for _, c := range cols {
-		cd, _ := def[c].(map[string]any)
-		w.s("<th", align(c), ">", esc(str(cd, "title")), "</th>")
-		w.text.WriteString(str(cd, "title") + "\t")
+	for i, title := range t.Titles {
+		w.s("<th", align(i), ">", esc(title), "</th>")
+		w.text.WriteString(title + "\t")
 	}
 	w.s("</tr></thead><tbody>\n")
 	w.text.WriteString("\n")
-	records, _ := d["records"].(map[string]any)
-	ids := make([]string, 0, len(records))
-	for id := range records {
-		ids = append(ids, id)
-	}
-	order := func(id string) string {
-		r, _ := records[id].(map[string]any)
-		return str(r, "orderIndex")
-	}
-	sort.Slice(ids, func(i, j int) bool {
-		if oi, oj := order(ids[i]), order(ids[j]); oi != oj {
-			return oi < oj
-		}
-		return ids[i] < ids[j]
-	})
-	for _, id := range ids {
-		r, _ := records[id].(map[string]any)
-		values, _ := r["values"].(map[string]any)
+	for _, row := range t.Rows {
 		w.s("<tr>")
-		for _, c := range cols {
-			w.s("<td", align(c), ">")
-			if f := frags[str(values, c)]; f != nil {
-				for _, b := range f.Nodes {
-					if b.Type == "paragraph" {
-						w.inlines(b) // a cell's one paragraph stays inline
-					} else {
-						w.block(b)
-					}
-				}
-			} else if v, ok := values[c]; ok {
-				if _, isFrag := v.(string); !isFrag {
-					w.s(esc(fmt.Sprint(v)))
+		for i, c := range row {
+			w.s("<td", align(i), ">")
+			for _, b := range c.Nodes {
+				if b != nil && b.Type == "paragraph" {
+					w.inlines(b) // a cell's one paragraph stays inline
+				} else {
+					w.block(b)
 				}
 			}
-			w.s("</td>")
+			w.s(esc(c.Value), "</td>")
 			w.text.WriteString("\t")
 		}
 		w.s("</tr>\n")
@@ -633,18 +618,41 @@ func (w *writer) table(n *markdown.Node) {
 	w.s("</tbody></table></div>\n")
 }
 
-// plainText is the text of a node's leaves.
-func plainText(n *markdown.Node) string {
-	var b strings.Builder
-	var walk func(*markdown.Node)
-	walk = func(n *markdown.Node) {
-		for _, l := range n.Leaves {
-			b.WriteString(l.Text)
-		}
-		for _, c := range n.Nodes {
-			walk(c)
-		}
+// openAPI writes an OpenAPI block: the operation it points at.
+func (w *writer) openAPI(n *markdown.Node) {
+	d := n.Data
+	w.s(`<div class="openapi">`)
+	if op := lookupOperation(w.res, n); op != nil {
+		w.wk.Blocks(op.Nodes)
+	} else {
+		w.s(`<p><code>`, esc(strings.ToUpper(str(d, "method"))), " ", esc(str(d, "path")), "</code></p>")
 	}
-	walk(n)
-	return b.String()
+	w.children(n)
+	w.s("</div>\n")
+}
+
+// integration writes an integration block: its rendered output (child
+// blocks) or, when none, a placeholder naming the integration.
+func (w *writer) integration(n *markdown.Node) {
+	w.s(`<div class="integration">`)
+	if len(n.Nodes) == 0 {
+		w.s(`<p class="placeholder">`, esc(integrationLabel(n)), "</p>")
+	}
+	w.children(n)
+	w.s("</div>\n")
+}
+
+func integrationLabel(n *markdown.Node) string {
+	name := str(n.Data, "integration")
+	if name == "" {
+		name = "an integration"
+	}
+	return "Content from " + name + " (" + str(n.Data, "block") + ")"
+}
+
+// reusable writes a reusable-content block: its child blocks.
+func (w *writer) reusable(n *markdown.Node) {
+	w.s(`<div class="reusable">`)
+	w.wk.Blocks(reusableNodes(w.res, n))
+	w.s("</div>\n")
 }

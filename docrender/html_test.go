@@ -5,68 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"docsapi/docwalk/docwalktest"
 	"docsapi/markdown"
 )
 
-func text(s string, marks ...string) *markdown.Node {
-	var ms []markdown.Mark
-	for _, m := range marks {
-		ms = append(ms, markdown.Mark{Object: "mark", Type: m})
-	}
-	return &markdown.Node{Object: "text", Leaves: []*markdown.Leaf{{Object: "leaf", Text: s, Marks: ms}}}
-}
-
-func block(typ string, data map[string]any, nodes ...*markdown.Node) *markdown.Node {
-	if data == nil {
-		data = map[string]any{}
-	}
-	return &markdown.Node{Object: "block", Type: typ, Data: data, Nodes: nodes}
-}
-
-// sample is one block of kind typ with its data (what GitBook's model
-// carries for it).
-func sample(typ string) *markdown.Node {
-	p := block("paragraph", nil, text("inside "+typ))
-	file := map[string]any{"kind": "file", "file": "f1"}
-	switch typ {
-	case "list-unordered", "list-ordered", "list-tasks":
-		return block(typ, nil, block("list-item", map[string]any{"checked": true}, p))
-	case "code":
-		return block(typ, map[string]any{"syntax": "go"}, block("code-line", nil, text("func main() {}")))
-	case "code-line":
-		return block(typ, nil, text("x := 1"))
-	case "table":
-		frags := []*markdown.Node{{Object: "fragment", Fragment: "f", Nodes: []*markdown.Node{p}}}
-		n := block(typ, map[string]any{"view": map[string]any{"columns": []any{"c"}},
-			"definition": map[string]any{"c": map[string]any{"title": "Col"}},
-			"records":    map[string]any{"r": map[string]any{"orderIndex": "a", "values": map[string]any{"c": "f"}}}})
-		n.Fragments = &frags
-		return n
-	case "image":
-		return block(typ, map[string]any{"ref": file, "alt": "alt text"})
-	case "images":
-		return block(typ, nil, block("image", map[string]any{"ref": file, "alt": "alt text"}))
-	case "tabs":
-		return block(typ, nil, block("tabs-item", map[string]any{"title": "Tab one"}, p))
-	case "tabs-item":
-		return block(typ, map[string]any{"title": "Tab one"}, p)
-	case "expandable":
-		return block(typ, map[string]any{"title": "More"}, p)
-	case "embed":
-		return block(typ, map[string]any{"url": "https://example.com/video"})
-	case "math":
-		return block(typ, map[string]any{"formula": "e = mc^2"})
-	case "file":
-		return block(typ, map[string]any{"ref": file})
-	case "content-ref":
-		return block(typ, map[string]any{"ref": map[string]any{"kind": "url", "url": "other.md"}})
-	case "openapi-operation", "swagger":
-		return block(typ, map[string]any{"method": "get", "path": "/pets"}, p)
-	case "divider":
-		return block(typ, nil)
-	}
-	return block(typ, map[string]any{"style": "warning"}, p)
-}
+var text, block, sample = docwalktest.Text, docwalktest.Block, docwalktest.Sample
 
 var res = Resolver{
 	Link: func(dest string) (string, bool) {

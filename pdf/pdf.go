@@ -1,4 +1,5 @@
-// Package pdf renders pages of Markdown to a PDF document with
+// Package pdf renders pages (their document model, walked by docwalk, as
+// the reader site's HTML and Markdown are) to a PDF document with
 // github.com/go-pdf/fpdf (the maintained fork of gofpdf): headings,
 // paragraphs with bold, italic, code and link marks, ordered and unordered
 // lists, code blocks, blockquotes, tables, rules and images (PNG, JPEG and
@@ -21,20 +22,19 @@ import (
 	"strings"
 
 	"github.com/go-pdf/fpdf"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
 
+	"docsapi/docwalk"
 	"docsapi/imagecheck"
+	"docsapi/markdown"
 )
 
 // Page is one page of content; Depth is its nesting in the page tree.
+// Its content is Document, or when nil the document of Markdown.
 type Page struct {
 	Title    string
 	Depth    int
 	Markdown string
+	Document *markdown.Document
 }
 
 // Document is what Render renders. Image returns the bytes of an image a
@@ -43,6 +43,10 @@ type Document struct {
 	Title string
 	Pages []Page
 	Image func(dest string) (data []byte, contentType string, ok bool)
+	// OpenAPI and Reusable resolve those blocks as the reader site does
+	// (either may be nil).
+	OpenAPI  func(block *markdown.Node) (*markdown.Document, bool)
+	Reusable func(id, space string) (*markdown.Document, bool)
 }
 
 const (
@@ -73,8 +77,6 @@ var maxImagePixels, maxImageBytes = MaxImagePixels, MaxImageBytes
 // errTruncated stops a render that reached MaxSheets.
 var errTruncated = errors.New("pdf: too many sheets")
 
-var md = goldmark.New(goldmark.WithExtensions(extension.GFM))
-
 // Render returns the PDF bytes of d: a title, then each page under its
 // title (top-level pages start a new sheet), with an outline (bookmarks)
 // following the page tree. It stops with ctx.Err() when ctx ends; a
@@ -85,7 +87,9 @@ func Render(ctx context.Context, d Document) ([]byte, error) {
 	f.SetCreator("docsapi", true)
 	f.SetMargins(margin, margin, margin)
 	f.SetAutoPageBreak(true, margin)
-	w := &writer{ctx: ctx, f: f, tr: f.UnicodeTranslatorFromDescriptor(""), image: d.Image, images: map[string]string{}}
+	w := &writer{ctx: ctx, f: f, tr: f.UnicodeTranslatorFromDescriptor(""), image: d.Image, images: map[string]string{},
+		openAPI: d.OpenAPI, reusable: d.Reusable}
+	w.wk = &docwalk.Walker{V: w, Stop: w.stopped}
 	f.AddPage()
 	f.SetFont("Helvetica", "B", 24)
 	f.MultiCell(0, 11, w.tr(d.Title), "", "L", false)
@@ -101,7 +105,12 @@ func Render(ctx context.Context, d Document) ([]byte, error) {
 		f.SetFont("Helvetica", "B", max(20-2*float64(p.Depth), 13))
 		f.MultiCell(0, 9, w.tr(p.Title), "", "L", false)
 		f.Ln(2)
-		w.markdown(p.Markdown)
+		doc := p.Document
+		if doc == nil {
+			doc = markdown.ToDocument(p.Markdown, nil)
+		}
+		w.size = bodySize
+		w.wk.Blocks(doc.Nodes)
 		f.Ln(4)
 		if w.err == errTruncated {
 			w.indent = 0
@@ -122,28 +131,22 @@ func Render(ctx context.Context, d Document) ([]byte, error) {
 }
 
 type writer struct {
+	wk     *docwalk.Walker
 	ctx    context.Context
 	err    error // ctx.Err(), or errTruncated: nothing more is written
 	f      *fpdf.Fpdf
 	tr     func(string) string
-	src    []byte
 	image  func(string) ([]byte, string, bool)
 	images map[string]string // destination -> registered name ("" when unusable)
 	// pixels and imageBytes count the images embedded so far.
 	pixels, imageBytes int
 
+	openAPI  func(*markdown.Node) (*markdown.Document, bool)
+	reusable func(id, space string) (*markdown.Document, bool)
+
 	bold, italic, mono int
 	size               float64
 	indent             float64
-}
-
-func (w *writer) markdown(src string) {
-	w.src = []byte(src)
-	w.size = bodySize
-	doc := md.Parser().Parse(text.NewReader(w.src))
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		w.block(n)
-	}
 }
 
 // font applies the current style.
@@ -188,169 +191,341 @@ func (w *writer) nest() func() {
 	}
 }
 
-func (w *writer) block(n ast.Node) {
-	if w.stopped() {
-		return
-	}
-	f := w.f
-	switch v := n.(type) {
-	case *ast.Heading:
-		w.size = max(17-2*float64(v.Level), 11)
-		w.bold++
-		w.font()
-		f.Ln(2)
-		w.inlines(v)
-		w.bold--
-		w.size = bodySize
-		f.Ln(lineHeight + 2)
-	case *ast.Paragraph, *ast.TextBlock:
-		w.font()
-		w.inlines(v)
-		f.Ln(lineHeight)
-		if _, ok := n.(*ast.Paragraph); ok {
-			f.Ln(2)
-		}
-	case *ast.List:
-		w.list(v)
-		f.Ln(2)
-	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		w.code(n)
-	case *ast.Blockquote:
-		unnest := w.nest()
-		f.SetX(margin + w.indent)
-		w.italic++
-		for c := v.FirstChild(); c != nil; c = c.NextSibling() {
-			w.block(c)
-		}
-		w.italic--
-		unnest()
-	case *ast.ThematicBreak:
-		y := f.GetY() + 2
-		pw, _ := f.GetPageSize()
-		f.SetDrawColor(180, 180, 180)
-		f.Line(margin, y, pw-margin, y)
-		f.Ln(6)
-	case *east.Table:
-		w.table(v)
-	case *ast.HTMLBlock:
-		// Raw HTML is not rendered.
-	default:
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			w.block(c)
-		}
-	}
+// The PDF form of each block kind (docwalk.Visitor).
+
+func (w *writer) Heading(_ *docwalk.Walker, n *markdown.Node, level int) {
+	w.size = max(17-2*float64(level), 11)
+	w.bold++
+	w.font()
+	w.f.Ln(2)
+	w.wk.Inlines(n)
+	w.bold--
+	w.size = bodySize
+	w.f.Ln(lineHeight + 2)
 }
 
-func (w *writer) list(l *ast.List) {
-	f := w.f
-	n := l.Start
-	if n == 0 {
-		n = 1
+// para writes inline content as a paragraph.
+func (w *writer) para(n *markdown.Node) {
+	w.font()
+	w.f.SetX(margin + w.indent)
+	w.wk.Inlines(n)
+	w.f.Ln(lineHeight)
+}
+
+func (w *writer) Paragraph(_ *docwalk.Walker, n *markdown.Node) {
+	w.para(n)
+	w.f.Ln(2)
+}
+
+func (w *writer) List(_ *docwalk.Walker, n *markdown.Node) {
+	num := 1
+	if start, ok := docwalk.Int(n.Data, "start"); ok {
+		num = start
 	}
-	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
+	for _, item := range n.Nodes {
+		if item == nil {
+			continue
+		}
 		marker := "\u2022"
-		if l.IsOrdered() {
-			marker = strconv.Itoa(n) + "."
-			n++
+		switch {
+		case n.Type == "list-ordered":
+			marker = strconv.Itoa(num) + "."
+			num++
+		case n.Type == "list-tasks":
+			marker = "[ ]"
+			if checked, _ := item.Data["checked"].(bool); checked {
+				marker = "[x]"
+			}
 		}
-		w.font()
-		f.SetX(margin + w.indent)
-		f.Write(lineHeight, w.tr(marker+" "))
-		unnest := w.nest()
-		for c := item.FirstChild(); c != nil; c = c.NextSibling() {
-			w.block(c)
+		w.marked(marker, item)
+	}
+	w.f.Ln(2)
+}
+
+// marked writes a list marker, then item's blocks indented.
+func (w *writer) marked(marker string, item *markdown.Node) {
+	w.font()
+	w.f.SetX(margin + w.indent)
+	w.f.Write(lineHeight, w.tr(marker+" "))
+	unnest := w.nest()
+	w.wk.Block(item)
+	unnest()
+}
+
+func (w *writer) ListItem(_ *docwalk.Walker, n *markdown.Node) {
+	for _, c := range n.Nodes {
+		if c != nil && c.Type == "paragraph" {
+			w.para(c) // an item's paragraph follows its marker
+			continue
 		}
-		unnest()
+		w.wk.Block(c)
 	}
 }
 
-func (w *writer) code(n ast.Node) {
+func (w *writer) Divider(*docwalk.Walker, *markdown.Node) {
 	f := w.f
-	var b strings.Builder
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		b.Write(seg.Value(w.src))
+	y := f.GetY() + 2
+	pw, _ := f.GetPageSize()
+	f.SetDrawColor(180, 180, 180)
+	f.Line(margin, y, pw-margin, y)
+	f.Ln(6)
+}
+
+// indented writes nodes one level in, italic when quoted.
+func (w *writer) indented(nodes []*markdown.Node, italic bool) {
+	unnest := w.nest()
+	w.f.SetX(margin + w.indent)
+	if italic {
+		w.italic++
 	}
+	w.wk.Blocks(nodes)
+	if italic {
+		w.italic--
+	}
+	unnest()
+}
+
+func (w *writer) Quote(_ *docwalk.Walker, n *markdown.Node) { w.indented(n.Nodes, true) }
+
+// label writes a bold line (a hint's kind, a tab's title, a step's number).
+func (w *writer) label(s string) {
+	w.bold++
+	w.font()
+	w.f.SetX(margin + w.indent)
+	w.f.MultiCell(0, lineHeight, w.tr(s), "", "L", false)
+	w.bold--
+	w.font()
+}
+
+func (w *writer) Hint(_ *docwalk.Walker, n *markdown.Node) {
+	style := docwalk.Str(n.Data, "style")
+	label := map[string]string{"warning": "Warning", "danger": "Danger", "success": "Tip"}[style]
+	if label == "" {
+		label = "Note"
+	}
+	w.label(label)
+	w.indented(n.Nodes, false)
+}
+
+func (w *writer) If(_ *docwalk.Walker, n *markdown.Node) { w.wk.Blocks(n.Nodes) }
+
+func (w *writer) Images(_ *docwalk.Walker, n *markdown.Node) {
+	w.wk.Blocks(n.Nodes)
+	w.f.Ln(lineHeight)
+}
+
+func (w *writer) Image(_ *docwalk.Walker, n *markdown.Node) {
+	w.picture(refDest(docwalk.Ref(n.Data)), docwalk.Str(n.Data, "alt"))
+}
+
+// refDest is the destination of a content reference as Document.Image
+// and links take it: a URL as written, a file's id.
+func refDest(ref map[string]any) string {
+	switch docwalk.Str(ref, "kind") {
+	case "file":
+		return docwalk.Str(ref, "file")
+	case "page":
+		return docwalk.Str(ref, "page")
+	case "anchor":
+		return "#" + docwalk.Str(ref, "anchor")
+	}
+	return docwalk.Str(ref, "url")
+}
+
+func (w *writer) File(_ *docwalk.Walker, n *markdown.Node) {
+	w.font()
+	w.f.SetX(margin + w.indent)
+	w.f.Write(lineHeight, w.tr("File: "+path.Base(refDest(docwalk.Ref(n.Data)))))
+	w.f.Ln(lineHeight + 2)
+}
+
+func (w *writer) Drawing(_ *docwalk.Walker, n *markdown.Node) {
+	w.picture(refDest(docwalk.Ref(n.Data)), "drawing")
+	w.f.Ln(lineHeight)
+}
+
+func (w *writer) Embed(_ *docwalk.Walker, n *markdown.Node) {
+	u := docwalk.Str(n.Data, "url")
+	w.font()
+	w.f.SetX(margin + w.indent)
+	w.link(u, u)
+	w.f.Ln(lineHeight + 2)
+}
+
+func (w *writer) Code(_ *docwalk.Walker, n *markdown.Node) {
+	w.codeText(docwalk.CodeText(n))
+}
+
+func (w *writer) codeText(code string) {
+	f := w.f
 	f.SetFont("Courier", "", 9)
 	f.SetFillColor(242, 242, 242)
-	f.MultiCell(0, 4.5, w.tr(strings.TrimRight(b.String(), "\n")), "", "L", true)
+	f.SetX(margin + w.indent)
+	f.MultiCell(0, 4.5, w.tr(strings.TrimRight(code, "\n")), "", "L", true)
 	f.Ln(3)
+	w.font()
 }
 
-func (w *writer) table(t *east.Table) {
+func (w *writer) CodeLine(_ *docwalk.Walker, n *markdown.Node) { w.codeText(docwalk.PlainText(n)) }
+
+func (w *writer) Math(_ *docwalk.Walker, n *markdown.Node) {
+	w.codeText(docwalk.Str(n.Data, "formula"))
+}
+
+func (w *writer) Expandable(_ *docwalk.Walker, n *markdown.Node) {
+	title, body := docwalk.Str(n.Data, "title"), n.Nodes
+	if title == "" && len(body) > 0 {
+		title, body = docwalk.PlainText(body[0]), body[1:]
+	}
+	w.label(title)
+	w.indented(body, false)
+}
+
+func (w *writer) Tabs(_ *docwalk.Walker, n *markdown.Node) { w.wk.Blocks(n.Nodes) }
+
+func (w *writer) TabsItem(_ *docwalk.Walker, n *markdown.Node) {
+	w.label(docwalk.Str(n.Data, "title"))
+	w.indented(n.Nodes, false)
+}
+
+func (w *writer) Table(_ *docwalk.Walker, n *markdown.Node) {
+	t := docwalk.Table(n)
 	f := w.f
-	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
-		_, header := row.(*east.TableHeader)
-		if header {
-			w.bold++
-		}
-		w.font()
-		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-			if cell != row.FirstChild() {
+	w.bold++
+	w.font()
+	f.SetX(margin + w.indent)
+	f.Write(lineHeight, w.tr(strings.Join(t.Titles, " | ")))
+	w.bold--
+	w.font()
+	f.Ln(lineHeight)
+	for _, row := range t.Rows {
+		f.SetX(margin + w.indent)
+		for i, c := range row {
+			if i > 0 {
 				f.Write(lineHeight, " | ")
 			}
-			w.inlines(cell)
-		}
-		if header {
-			w.bold--
+			if c.Value != "" {
+				f.Write(lineHeight, w.tr(c.Value))
+			}
+			for _, b := range c.Nodes {
+				if b != nil && b.Type == "paragraph" {
+					w.wk.Inlines(b) // a cell's paragraph stays on the row
+				} else {
+					w.wk.Block(b)
+				}
+			}
 		}
 		f.Ln(lineHeight)
 	}
 	f.Ln(2)
 }
 
-// inlines writes n's inline children, flowing with the current style.
-func (w *writer) inlines(n ast.Node) {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		w.inline(c)
+func (w *writer) OpenAPI(_ *docwalk.Walker, n *markdown.Node) {
+	if w.openAPI != nil {
+		if doc, ok := w.openAPI(n); ok && doc != nil {
+			w.wk.Blocks(doc.Nodes)
+			return
+		}
+	}
+	w.codeText(strings.ToUpper(docwalk.Str(n.Data, "method")) + " " + docwalk.Str(n.Data, "path"))
+	w.wk.Blocks(n.Nodes)
+}
+
+func (w *writer) ContentRef(_ *docwalk.Walker, n *markdown.Node) {
+	dest := refDest(docwalk.Ref(n.Data))
+	w.font()
+	w.f.SetX(margin + w.indent)
+	w.link(dest, dest)
+	w.f.Ln(lineHeight + 2)
+}
+
+func (w *writer) Integration(_ *docwalk.Walker, n *markdown.Node) {
+	if len(n.Nodes) > 0 {
+		w.wk.Blocks(n.Nodes)
+		return
+	}
+	name := docwalk.Str(n.Data, "integration")
+	if name == "" {
+		name = "an integration"
+	}
+	w.label("Content from " + name + " (" + docwalk.Str(n.Data, "block") + ")")
+	w.f.Ln(2)
+}
+
+func (w *writer) ReusableContent(_ *docwalk.Walker, n *markdown.Node) {
+	if w.reusable != nil {
+		ref := docwalk.Ref(n.Data)
+		if doc, ok := w.reusable(docwalk.Str(ref, "reusableContent"), docwalk.Str(ref, "space")); ok && doc != nil {
+			w.wk.Blocks(doc.Nodes)
+			return
+		}
+	}
+	w.wk.Blocks(n.Nodes)
+}
+
+func (w *writer) Stepper(_ *docwalk.Walker, n *markdown.Node) {
+	for i, step := range n.Nodes {
+		if step == nil {
+			continue
+		}
+		w.label("Step " + strconv.Itoa(i+1))
+		w.wk.Block(step)
 	}
 }
 
-func (w *writer) inline(n ast.Node) {
-	f := w.f
-	switch v := n.(type) {
-	case *ast.Text:
-		f.Write(lineHeight, w.tr(string(v.Segment.Value(w.src))))
-		switch {
-		case v.HardLineBreak():
-			f.Ln(lineHeight)
-		case v.SoftLineBreak():
-			f.Write(lineHeight, " ")
+func (w *writer) StepperStep(_ *docwalk.Walker, n *markdown.Node) { w.indented(n.Nodes, false) }
+
+func (w *writer) Columns(_ *docwalk.Walker, n *markdown.Node) { w.wk.Blocks(n.Nodes) }
+
+func (w *writer) Column(_ *docwalk.Walker, n *markdown.Node) { w.wk.Blocks(n.Nodes) }
+
+func (w *writer) Unknown(_ *docwalk.Walker, n *markdown.Node) { w.wk.Blocks(n.Nodes) }
+
+func (w *writer) Leaf(_ *docwalk.Walker, l *markdown.Leaf) {
+	var bold, italic, mono int
+	for _, m := range l.Marks {
+		switch m.Type {
+		case "bold":
+			bold = 1
+		case "italic":
+			italic = 1
+		case "code":
+			mono = 1
 		}
-	case *ast.String:
-		f.Write(lineHeight, w.tr(string(v.Value)))
-	case *ast.Emphasis:
-		if v.Level >= 2 {
-			w.bold++
-		} else {
-			w.italic++
-		}
-		w.font()
-		w.inlines(v)
-		if v.Level >= 2 {
-			w.bold--
-		} else {
-			w.italic--
-		}
-		w.font()
-	case *ast.CodeSpan:
-		w.mono++
-		w.font()
-		w.inlines(v)
-		w.mono--
-		w.font()
-	case *ast.Link:
-		w.link(plainText(v, w.src), string(v.Destination))
-	case *ast.AutoLink:
-		w.link(string(v.Label(w.src)), string(v.URL(w.src)))
-	case *ast.Image:
-		w.picture(string(v.Destination), plainText(v, w.src))
-	case *ast.RawHTML:
-	default:
-		w.inlines(n)
 	}
+	w.bold, w.italic, w.mono = w.bold+bold, w.italic+italic, w.mono+mono
+	w.font()
+	text := l.Text
+	for {
+		line, rest, ok := strings.Cut(text, "\n")
+		w.f.Write(lineHeight, w.tr(line))
+		if !ok {
+			break
+		}
+		w.f.Ln(lineHeight)
+		text = rest
+	}
+	w.bold, w.italic, w.mono = w.bold-bold, w.italic-italic, w.mono-mono
+	w.font()
 }
+
+func (w *writer) Link(_ *docwalk.Walker, n *markdown.Node) {
+	w.link(docwalk.PlainText(n), refDest(docwalk.Ref(n.Data)))
+}
+
+func (w *writer) InlineImage(_ *docwalk.Walker, n *markdown.Node) {
+	w.picture(refDest(docwalk.Ref(n.Data)), docwalk.Str(n.Data, "alt"))
+}
+
+func (w *writer) InlineMath(_ *docwalk.Walker, n *markdown.Node) {
+	w.mono++
+	w.font()
+	w.f.Write(lineHeight, w.tr(docwalk.Str(n.Data, "formula")))
+	w.mono--
+	w.font()
+}
+
+func (w *writer) Inline(_ *docwalk.Walker, n *markdown.Node) { w.wk.Inlines(n) }
 
 // link writes blue, underlined text that opens dest (absolute URLs only;
 // relative links are written as plain text).
@@ -440,21 +615,4 @@ func (w *writer) embed(dest string) (name, placeholder string) {
 	name = "img" + strconv.Itoa(len(w.images))
 	w.f.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: "PNG"}, &buf)
 	return name, ""
-}
-
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch v := c.(type) {
-		case *ast.Text:
-			b.Write(v.Segment.Value(src))
-		case *ast.String:
-			b.Write(v.Value)
-		}
-		return ast.WalkContinue, nil
-	})
-	return b.String()
 }

@@ -49,7 +49,11 @@ func contentSecurityPolicy(publicOrigin string) string {
 	if publicOrigin != "" {
 		img += " " + publicOrigin
 	}
-	return "default-src 'self'; script-src 'self' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; style-src 'self' 'unsafe-inline'; img-src " + img +
+	font := "'self'" // custom fonts, served under the service's public URL
+	if publicOrigin != "" {
+		font += " " + publicOrigin
+	}
+	return "default-src 'self'; script-src 'self' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; style-src 'self' 'unsafe-inline'; img-src " + img + "; font-src " + font +
 		"; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
 }
 

@@ -255,3 +255,48 @@ func TestMemberAppViewInBrowser(t *testing.T) {
 	}
 	b.check(t, strings.TrimPrefix(f.HTTP.URL, "http://"))
 }
+
+// TestCustomizedSiteInBrowser: the site's header menu, footer and custom
+// font (a system font wrapped as WOFF, uploaded as the organization's)
+// work in Chromium, the font loaded from docsapi, nothing from elsewhere.
+func TestCustomizedSiteInBrowser(t *testing.T) {
+	b := newBrowser(t)
+	ttf, err := os.ReadFile("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+	if err != nil {
+		t.Skip("no DejaVu Sans to make the test's font from (Chromium's fonts-dejavu): ", err)
+	}
+	woff, err := woffOf(ttf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newReaderFixture(t, "public")
+	f.customize(t, woff)
+	var family string
+	b.run(t, "a customized page",
+		chromedp.Navigate(f.base+"/install/linux"), h1("On Linux"),
+		chromedp.WaitVisible(`footer .copyright`, chromedp.ByQuery),
+		chromedp.WaitVisible(`footer .fgroup a[href="https://example.com/about"]`, chromedp.ByQuery),
+		// The font is used and loaded (document.fonts settles once the
+		// face's file is fetched and decoded).
+		until(`document.fonts.status === 'loaded' && [...document.fonts].some(f => f.family.includes('Acme Sans') && f.status === 'loaded')`),
+		chromedp.Evaluate(`getComputedStyle(document.body).fontFamily`, &family),
+		chromedp.Click(`details.hmenu summary`, chromedp.ByQuery),
+		chromedp.Click(`//details[@class="hmenu"]//a[text()="Installing"]`, chromedp.BySearch),
+		h1("Install"),
+	)
+	if !strings.HasPrefix(family, `"Acme Sans"`) {
+		t.Errorf("body font %q", family)
+	}
+	// The footer's logo is an https image elsewhere, allowed for site
+	// images (as the icon): the only request off the server, and expected.
+	b.mu.Lock()
+	kept := b.requests[:0]
+	for _, r := range b.requests {
+		if !strings.HasPrefix(r, "https://example.com/logo") {
+			kept = append(kept, r)
+		}
+	}
+	b.requests = kept
+	b.mu.Unlock()
+	b.check(t, strings.TrimPrefix(f.HTTP.URL, "http://"))
+}

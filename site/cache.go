@@ -3,11 +3,13 @@ package site
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
+	"docsapi/graph"
 	"docsapi/storage"
 )
 
@@ -62,13 +64,42 @@ func (c *pageCache) put(k cacheKey, p *cachedPage) {
 	c.mu.Unlock()
 }
 
-// requestClass is the visitor class of a request, known before any
-// resolution: a hash of the cookies that decide what the visitor sees (""
-// for the public). Visitors who entered with the same key share it.
-func requestClass(r *http.Request) string {
+// A visitor class is what decides what a visitor sees, as the resolution
+// verified it: "" for the public (no share key, no claims), else a hash of
+// the site, the share key the grant carries and the visitor token's
+// claims. Cookies are not the class: any number of cookie values (another
+// apiToken minted for the same key, or garbage) map to one class, so they
+// can neither fill the cache with copies nor go around it.
+
+// classOf is the visitor class of a resolution.
+func classOf(l graph.VisitorLookup) string {
+	if l.Reader == nil || l.Reader.Site == nil {
+		return ""
+	}
+	g := l.Reader.Site
+	if g.ShareKey == nil && len(g.Claims) == 0 {
+		return ""
+	}
+	claims, err := json.Marshal(g.Claims) // map keys sorted: canonical
+	if err != nil {
+		return "" // never: the claims came from JSON
+	}
+	h := sha256.New()
+	h.Write([]byte(g.SiteID + "\x00"))
+	if g.ShareKey != nil {
+		h.Write([]byte(*g.ShareKey))
+	}
+	h.Write([]byte{0})
+	h.Write(claims)
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// credentials is a hash of the cookies that may carry a visitor's access
+// ("" when the request has none: the public's class, known at once).
+func credentials(r *http.Request) string {
 	var parts []string
 	for _, name := range []string{shareCookie, visitCookie} {
-		if c, err := r.Cookie(name); err == nil {
+		if c, err := r.Cookie(name); err == nil && c.Value != "" {
 			parts = append(parts, name+"="+c.Value)
 		}
 	}
@@ -76,19 +107,86 @@ func requestClass(r *http.Request) string {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(sum[:12])
+	return hex.EncodeToString(sum[:16])
 }
 
-func keyOf(r *http.Request, t target) (cacheKey, bool) {
+// classEntry remembers the class that a request's credentials resolved to,
+// while the storage counters stand still (a share link revoked, a site's
+// visibility changed: resolved again) and at most a minute (a token's
+// expiry).
+type classEntry struct {
+	class   string
+	version storage.Version
+	until   time.Time
+}
+
+// classMemo maps credentials to classes. Only a resolution that granted
+// something (a share key or claims) is remembered; full, it empties.
+type classMemo struct {
+	mu sync.Mutex
+	m  map[string]classEntry
+}
+
+const maxClasses = 10_000
+
+func (c *classMemo) get(cred string, v storage.Version, now time.Time) (string, bool) {
+	c.mu.Lock()
+	e, ok := c.m[cred]
+	c.mu.Unlock()
+	if !ok || e.version != v || !now.Before(e.until) {
+		return "", false
+	}
+	return e.class, true
+}
+
+func (c *classMemo) put(cred string, e classEntry) {
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxClasses {
+		c.m = map[string]classEntry{}
+	}
+	c.m[cred] = e
+	c.mu.Unlock()
+}
+
+// knownClass is r's visitor class when it is known before resolving: the
+// public's without credentials, else the class its credentials resolved to.
+func (h *Handler) knownClass(r *http.Request) (string, bool) {
+	cred := credentials(r)
+	if cred == "" {
+		return "", true
+	}
+	v, counted := storage.VersionOf(r.Context())
+	if !counted {
+		return "", false
+	}
+	return h.classes.get(cred, v, h.now())
+}
+
+// learnClass remembers the class r's credentials resolved to (a grant's
+// only: credentials that granted nothing are resolved each time, their
+// answers served from the public's cache).
+func (h *Handler) learnClass(r *http.Request, class string) {
+	cred := credentials(r)
+	if cred == "" || class == "" {
+		return
+	}
+	v, counted := storage.VersionOf(r.Context())
+	if !counted {
+		return
+	}
+	h.classes.put(cred, classEntry{class: class, version: v, until: h.now().Add(time.Minute)})
+}
+
+func keyOf(r *http.Request, t target, class string) (cacheKey, bool) {
 	if r.URL.RawQuery != "" || t.kind == kindSearch {
 		return cacheKey{}, false
 	}
-	return cacheKey{host: strings.ToLower(r.Host), path: r.URL.Path, class: requestClass(r), kind: t.kind}, true
+	return cacheKey{host: strings.ToLower(r.Host), path: r.URL.Path, class: class, kind: t.kind}, true
 }
 
-// serveCached answers r from the cache when it can.
-func (h *Handler) serveCached(w http.ResponseWriter, r *http.Request, t target) bool {
-	k, ok := keyOf(r, t)
+// serveCached answers r from the cache when it can, for the visitor class.
+func (h *Handler) serveCached(w http.ResponseWriter, r *http.Request, t target, class string) bool {
+	k, ok := keyOf(r, t, class)
 	if !ok {
 		return false
 	}
@@ -106,8 +204,8 @@ func (h *Handler) serveCached(w http.ResponseWriter, r *http.Request, t target) 
 
 // store keeps an answer rendered for r when the request still has the
 // counters it started with (it wrote nothing meanwhile).
-func (h *Handler) store(r *http.Request, t target, started storage.Version, counted bool, p *cachedPage) {
-	k, ok := keyOf(r, t)
+func (h *Handler) store(r *http.Request, t target, class string, started storage.Version, counted bool, p *cachedPage) {
+	k, ok := keyOf(r, t, class)
 	if !ok || !counted {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"docsapi/apierr"
+	"docsapi/docrender"
 	"docsapi/graph/model"
 )
 
@@ -18,26 +19,48 @@ func (h *Handler) renderMarkdown(d *siteData) (*cachedPage, error) {
 	if !ok || deref(d.rc.lookup.Pathname) == "" {
 		return nil, apierr.NotFound("page")
 	}
-	md, err := h.pageMarkdown(d, d.rc.lookup.Space, cur)
+	md, err := h.pageMarkdown(d, d.content, d.rc.lookup.Space, cur)
 	if err != nil {
 		return nil, err
 	}
 	return answerOf(http.StatusOK, "text/markdown; charset=utf-8", []byte(md), d.rc.private, d.until), nil
 }
 
-// pageMarkdown is a page's Markdown under its title.
-func (h *Handler) pageMarkdown(d *siteData, space *string, p *model.RevisionPage) (string, error) {
+// pageMarkdown is a page's Markdown under its title, written from its
+// document by the same walk as its HTML (docrender.Markdown): links to
+// pages of the site become their published URLs, reusable content and
+// OpenAPI operations are written out as the page shows them.
+func (h *Handler) pageMarkdown(d *siteData, c *content, space *string, p *model.RevisionPage) (string, error) {
 	if p.Type == "group" {
 		return "# " + p.Title + "\n", nil
 	}
-	format := model.PageFormat("markdown")
-	pg, err := h.Res.Query().SpacePage(d.rc.ctx, deref(space), &p.ID, nil, nil, nil, &format, nil, nil, nil)
+	format := model.PageFormat("document")
+	var rev *string
+	if d.changeRequest == nil && c.rev != nil {
+		rev = &c.rev.ID
+	}
+	pg, err := h.Res.Query().SpacePage(d.rc.ctx, deref(space), &p.ID, nil, rev, d.changeRequest, &format, nil, nil, nil)
 	if err != nil {
 		return "", err
 	}
-	body := strings.TrimSpace(deref(pg.Markdown))
-	if !strings.HasPrefix(body, "# ") {
-		body = "# " + p.Title + "\n\n" + body
+	doc, err := docrender.Document(pg.Document)
+	if err != nil {
+		return "", err
+	}
+	dc := *d
+	dc.content = c
+	res := h.docResolver(&dc, deref(space), p)
+	link := res.Link
+	res.Link = func(dest string) (string, bool) {
+		href, ok := link(dest)
+		if ok && strings.HasPrefix(href, "/") && dc.siteURL != "" {
+			href = dc.absolute(href)
+		}
+		return href, ok
+	}
+	body := strings.TrimSpace(docrender.Markdown(doc, res))
+	if len(doc.Nodes) == 0 || doc.Nodes[0].Type != "heading-1" {
+		body = strings.TrimSpace("# " + p.Title + "\n\n" + body)
 	}
 	return body + "\n", nil
 }
@@ -194,6 +217,10 @@ func (h *Handler) llms(d *siteData, full bool) (*cachedPage, error) {
 			b.WriteString("## " + s.title + "\n\n")
 		}
 		var ferr error
+		c := d.content
+		if full && (c == nil || c.rev != s.rev) {
+			c = newContent(s.rev, s.base)
+		}
 		eachPage(s.rev, s.base, func(p *model.RevisionPage, href string) {
 			if ferr != nil || b.Len() > llmsFullLimit {
 				return
@@ -206,7 +233,7 @@ func (h *Handler) llms(d *siteData, full bool) (*cachedPage, error) {
 				b.WriteString("\n")
 				return
 			}
-			md, err := h.pageMarkdown(d, &s.space, p)
+			md, err := h.pageMarkdown(d, c, &s.space, p)
 			if err != nil {
 				ferr = err
 				return

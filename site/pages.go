@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"docsapi/apierr"
@@ -26,7 +27,10 @@ type view struct {
 	Footer                              string
 	NoIndex                             bool
 	Tabs, Variants, Crumbs              []link
-	HeaderLinks, FooterLinks            []link
+	HeaderLinks                         []link
+	FooterGroups                        []footerGroup // customization.go
+	FooterLogo, Copyright               string
+	FontCSS                             template.CSS
 	Nav                                 template.HTML
 	TOC                                 []docrender.Heading
 	Prev, Next                          *link
@@ -40,6 +44,7 @@ type view struct {
 type link struct {
 	Title, Href string
 	Current     bool
+	Children    []link // a header item's menu
 }
 
 type passwordForm struct{ Action, Share, Error string }
@@ -308,6 +313,7 @@ func (h *Handler) baseView(d *siteData) *view {
 		}
 	}
 	h.structureNav(d, v)
+	h.customize(d, v)
 	return v
 }
 
@@ -438,10 +444,7 @@ func (h *Handler) renderPage(d *siteData) (*cachedPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := docrender.Render(doc, docrender.Resolver{Link: d.linkResolver(cur), File: func(id string) (docrender.File, bool) {
-		f, ok := d.files[id]
-		return f, ok
-	}})
+	out := docrender.Render(doc, h.docResolver(d, deref(l.Space), cur))
 	v := h.baseView(d)
 	v.Title = cur.Title
 	v.Description = deref(cur.Description)
@@ -529,8 +532,13 @@ func excerpt(s string, n int) string {
 	return cut + "…"
 }
 
+// renders counts the answers rendered (not served from the cache), for
+// the tests of what the cache keeps.
+var renders atomic.Int64
+
 // serveTarget answers a resolved request and keeps the answer.
 func (h *Handler) serveTarget(w http.ResponseWriter, r *http.Request, t target, rc resolved) {
+	renders.Add(1)
 	started, counted := storage.VersionOf(r.Context())
 	d, err := h.load(rc)
 	if err != nil {
@@ -559,7 +567,7 @@ func (h *Handler) serveTarget(w http.ResponseWriter, r *http.Request, t target, 
 		h.errorPage(w, r, t, err)
 		return
 	}
-	h.store(r, t, started, counted, p)
+	h.store(r, t, rc.class, started, counted, p)
 	writeAnswer(w, r, p)
 }
 

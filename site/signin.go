@@ -178,6 +178,7 @@ func (h *Handler) app(w http.ResponseWriter, r *http.Request) {
 		h.errorPage(w, r, target{kind: kindPage}, err)
 		return
 	}
+	rc.lookup.Organization = &sp.Organization // the organization's OpenAPI specs (blocks.go)
 	d := &siteData{rc: rc, content: newContent(rev, base), until: h.now(), title: sp.Title, changeRequest: cr}
 	page, err := h.renderPage(d)
 	if err != nil {

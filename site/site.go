@@ -52,6 +52,7 @@ type Handler struct {
 	NotFound http.Handler
 	cache    pageCache
 	contents contents
+	classes  classMemo
 	csp      string
 }
 
@@ -110,7 +111,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if h.serveCached(w, r, t) {
+	if class, known := h.knownClass(r); known && h.serveCached(w, r, t, class) {
 		return
 	}
 	q := r.URL.Query()
@@ -133,6 +134,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// reader goes on at the URL without it (never a token left in a URL).
 		h.keep(w, r, rc, v)
 		http.Redirect(w, r, cleanURL(r.URL), http.StatusSeeOther)
+		return
+	}
+	// The class the resolution verified: answers are kept and found by it,
+	// whatever cookies carried the access.
+	rc.class = classOf(rc.lookup)
+	h.learnClass(r, rc.class)
+	if h.serveCached(w, r, t, rc.class) {
 		return
 	}
 	h.serveTarget(w, r, t, rc)
@@ -194,6 +202,8 @@ type resolved struct {
 	// private: the visitor's access came from a key or token (private
 	// cache, kept briefly: see load).
 	private bool
+	// class is the visitor class the answers are cached under (cache.go).
+	class string
 }
 
 // requestURL is the absolute URL a request names (path p): the scheme is
