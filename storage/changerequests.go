@@ -130,7 +130,7 @@ func (db *DB) CreateChangeRequest(ctx context.Context, id, spaceID, userID, subj
 	if id == "" {
 		id = NewID()
 	}
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeSpace(ctx, spaceID, func(tx *Tx) error {
 		head, err := spaceHead(ctx, tx, spaceID)
 		if err != nil {
 			return err
@@ -187,7 +187,7 @@ func moveChangeRequestHead(tx *Tx, crID, revID, author string) error {
 // UpdateChangeRequest changes the subject and the status (never to or from
 // merged: the caller checks), keeping the space's counters exact.
 func (db *DB) UpdateChangeRequest(ctx context.Context, spaceID, id string, subject, status *string) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeSpace(ctx, spaceID, func(tx *Tx) error {
 		var old string
 		if err := tx.QueryRowContext(ctx, `SELECT status FROM change_requests WHERE id = ? AND space_id = ?`, id, spaceID).Scan(&old); err != nil {
 			return notFound(err)

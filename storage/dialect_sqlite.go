@@ -80,9 +80,12 @@ func (sqliteDialect) bootstrap() []string {
 
 // writeContext has nothing to add: the writer's BEGIN IMMEDIATE already
 // holds SQLite's one write lock, and Write bumps the counter itself.
-func (sqliteDialect) writeContext(ctx context.Context, _ bool) (context.Context, bool) {
+func (sqliteDialect) writeContext(ctx context.Context, _ bool, _ string) (context.Context, bool) {
 	return ctx, false
 }
+
+// scopes: one writer for every write.
+func (sqliteDialect) scopes() bool { return false }
 
 // locksInBegin: the single writer connection is the lock within the
 // process; BEGIN IMMEDIATE waits only for another process (busy_timeout).
