@@ -68,6 +68,13 @@ type dialect interface {
 	// foreign-key checks (checked at the commit instead). restore turns the
 	// triggers back on in the same transaction.
 	suspendChecks(to *Tx, tables []string) (restore func() error, err error)
+	// moveAudit moves at most limit entries, the first in key order, from
+	// audit_recent into audit_log in tx and says how many (MoveRecentAudit).
+	moveAudit(tx *Tx, limit int) (int64, error)
+	// auditMoverScope is the write scope of the move ("" for the whole
+	// write lock): on PostgreSQL one statement moves the entries, safe
+	// beside the organizations' writes, so it need not stop them.
+	auditMoverScope() string
 }
 
 // schemeRE is the start of a URL: a scheme of two characters or more and a

@@ -135,6 +135,26 @@ func (postgresDialect) writeContext(ctx context.Context, _ bool, scope string) (
 // scopes: one lock per organization.
 func (postgresDialect) scopes() bool { return true }
 
+// moveAudit deletes the first entries and inserts exactly the rows deleted,
+// in one statement (one snapshot): entries organizations' writes add
+// meanwhile are either moved whole or left whole. A second mover (another
+// replica) waits for the first's row locks and skips what it deleted.
+func (postgresDialect) moveAudit(tx *Tx, limit int) (int64, error) {
+	// The count is of the entries deleted (moved), not of those inserted:
+	// one already in audit_log is skipped by the INSERT but still moved.
+	var n int64
+	err := tx.QueryRowContext(tx.ctx, `WITH moved AS (DELETE FROM audit_recent WHERE (organization_id, id) IN (
+ SELECT organization_id, id FROM audit_recent ORDER BY organization_id, id LIMIT ?) RETURNING `+auditCols+`),
+ copied AS (INSERT INTO audit_log (`+auditCols+`) SELECT `+auditCols+` FROM moved ON CONFLICT (organization_id, id) DO NOTHING)
+ SELECT COUNT(*) FROM moved`, limit).Scan(&n)
+	return n, err
+}
+
+// auditMoverScope: a scope of its own (a space before it: no organization
+// id starts so), beside the organizations' writes; movers of several
+// replicas take turns.
+func (postgresDialect) auditMoverScope() string { return " audit mover" }
+
 // changeVersionSQL is PostgreSQL's reading of the change counter: the
 // number of transactions the statement's snapshot sees as ended, the
 // snapshot's xmax less its in-progress ids. Every commit moves it and

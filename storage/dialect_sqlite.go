@@ -87,6 +87,26 @@ func (sqliteDialect) writeContext(ctx context.Context, _ bool, _ string) (contex
 // scopes: one writer for every write.
 func (sqliteDialect) scopes() bool { return false }
 
+// moveAudit copies, then deletes: under the single writer both statements
+// pick the same first entries of the key.
+func (sqliteDialect) moveAudit(tx *Tx, limit int) (int64, error) {
+	// WHERE 1 = 1: SQLite needs a WHERE before an upsert's ON CONFLICT
+	// in INSERT … SELECT (a parsing ambiguity).
+	if _, err := tx.exec(`INSERT INTO audit_log (`+auditCols+`) SELECT `+auditCols+` FROM audit_recent WHERE 1 = 1
+ ORDER BY organization_id, id LIMIT ? ON CONFLICT (organization_id, id) DO NOTHING`, limit); err != nil {
+		return 0, err
+	}
+	res, err := tx.exec(`DELETE FROM audit_recent WHERE (organization_id, id) IN (
+ SELECT organization_id, id FROM audit_recent ORDER BY organization_id, id LIMIT ?)`, limit)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// auditMoverScope: the single writer.
+func (sqliteDialect) auditMoverScope() string { return "" }
+
 // locksInBegin: the single writer connection is the lock within the
 // process; BEGIN IMMEDIATE waits only for another process (busy_timeout).
 func (sqliteDialect) locksInBegin() bool { return false }

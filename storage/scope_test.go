@@ -342,3 +342,70 @@ func TestPostgresOrganizationsDoNotWait(t *testing.T) {
 		t.Fatalf("teams by organization %v, want %v", teams, want)
 	}
 }
+
+// TestAuditMoveBesideScopedWrites: the audit mover runs again and again
+// while organizations' writes add entries (on PostgreSQL it no longer
+// holds the whole write lock, only a scope of its own); at the end every
+// entry is in exactly one of the two tables, none lost, none twice.
+func TestAuditMoveBesideScopedWrites(t *testing.T) {
+	db, err := Open(testTarget(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	orgs := []Bootstrap{scopeOrg(t, db, "ma"), scopeOrg(t, db, "mb"), scopeOrg(t, db, "mc")}
+	const writers, each = 6, 15
+	stop := make(chan struct{})
+	moved := make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				moved <- nil
+				return
+			default:
+			}
+			if _, err := db.MoveRecentAudit(ctx, 7); err != nil {
+				moved <- err
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				o := orgs[(w+i)%len(orgs)].Organization.ID
+				c := RecordingChange(ctx, Change{OrganizationID: o, Action: "team.created", TargetType: "team"})
+				if _, err := db.NewTeam(c, o, "t", nil); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	if err := <-moved; err != nil {
+		t.Fatal(err)
+	}
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	var entries, distinct, teams int
+	if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*), COUNT(DISTINCT target_id) FROM (
+ SELECT target_id FROM audit_log WHERE action = 'team.created' UNION ALL SELECT target_id FROM audit_recent WHERE action = 'team.created') a`).Scan(&entries, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM teams`).Scan(&teams); err != nil {
+		t.Fatal(err)
+	}
+	if teams != writers*each || entries != teams || distinct != teams {
+		t.Fatalf("%d teams, %d audit entries for them (%d distinct), want %d each", teams, entries, distinct, writers*each)
+	}
+}
