@@ -122,7 +122,8 @@ func (a SpaceCounters) minus(b SpaceCounters) SpaceCounters {
 
 // CreateChangeRequest starts a branch at the space's active revision. The
 // number is the next one of the space, taken inside the write transaction
-// (one writer at a time), so concurrent creations get distinct numbers.
+// (one writer at a time per organization: scope.go), so concurrent
+// creations get distinct numbers.
 // An empty id takes a new one (the caller may choose it to describe the
 // change before the write: Recording).
 func (db *DB) CreateChangeRequest(ctx context.Context, id, spaceID, userID, subject string, agentTaskID *string) (ChangeRequest, error) {
