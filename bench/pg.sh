@@ -9,8 +9,11 @@
 # After the single-process rows it measures two replicas against one: two
 # `docsapi serve` processes on the same PostgreSQL database, each loaded by
 # its own bench/load with half the clients, results summed (REPLICAS=0
-# skips it). PPROF=127.0.0.1:6061 serves the Go profiles of the servers it
-# starts (one at a time).
+# skips it). Then writes in parallel: creates spread over ORGS organizations
+# (ORGS-1 more seeded small) against creates on one, and docsapi against a
+# bare pgx server (bench/bare on its own database: a primary-key read and a
+# durable insert). PPROF=127.0.0.1:6061 serves the Go profiles of the
+# servers it starts (one at a time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${DOCSAPI_TEST_DB:-}" ]; then exec test/pg/cluster.sh "$0" "$@"; fi
@@ -21,6 +24,7 @@ CONC=${CONC:-16}
 MEMBERS=${MEMBERS:-1000}
 TEAMS=${TEAMS:-20}
 SPACES=${SPACES:-1000}
+ORGS=${ORGS:-8}
 GO=${GO:-go}
 
 work=$(mktemp -d)
@@ -34,6 +38,7 @@ trap cleanup EXIT
 $GO build -o "$work/docsapi" ./cmd/docsapi
 $GO build -o "$work/load" ./bench/load
 $GO build -o "$work/seed" ./bench/seed/cmd/seed
+$GO build -o "$work/bare" ./bench/bare
 
 psql -q -v ON_ERROR_STOP=1 -d "$DOCSAPI_TEST_DB" -c "CREATE DATABASE docsapi_bench"
 pg_url=$(sed -E 's#^(postgres(ql)?://[^/]+)/[^?]*#\1/docsapi_bench#' <<<"$DOCSAPI_TEST_DB")
@@ -49,28 +54,39 @@ start_server() {
   [ -n "$api" ] || { cat "$work/$1.out" "$work/$1.log" >&2; exit 1; }
 }
 
-# request_args KIND API: the load arguments of one measured request.
+# request_args KIND API [ORG TOKEN]: the load arguments of one measured
+# request (on the seeded organization unless ORG and TOKEN are given).
 request_args() {
+  local o=${3:-$org} k=${4:-$token}
   case $1 in
-    space) args=(-H "Authorization: Bearer $token" -url "http://$2/v1/spaces/$space") ;;
-    spaces) args=(-H "Authorization: Bearer $token" -url "http://$2/v1/orgs/$org/spaces?limit=100") ;;
-    create) args=(-H "Authorization: Bearer $token" -method PUT -body '{"title":"bench"}' -expect 201 -url "http://$2/v1/orgs/$org/teams") ;;
+    space) args=(-H "Authorization: Bearer $k" -url "http://$2/v1/spaces/$space") ;;
+    spaces) args=(-H "Authorization: Bearer $k" -url "http://$2/v1/orgs/$o/spaces?limit=100") ;;
+    create) args=(-H "Authorization: Bearer $k" -method PUT -body '{"title":"bench"}' -expect 201 -url "http://$2/v1/orgs/$o/teams") ;;
+    bare-get) args=(-url "http://$2/items/$bare_id") ;;
+    bare-put) args=(-method PUT -body '{"title":"bench"}' -expect 201 -url "http://$2/items") ;;
   esac
 }
 
-# measure KIND "PID..." "API...": loads every server at once, CONC clients
-# split evenly between them (one bench/load per server), after a warm-up.
-# Prints req/s summed, the highest p50 and p99 of the servers, and docsapi's
-# CPU ms per request summed over the servers.
+# measure KIND "PID..." "API..." [NORGS]: loads every server at once, CONC
+# clients split evenly between them (one bench/load per server), after a
+# warm-up; with NORGS, split between NORGS organizations as well (a
+# bench/load per organization, the organizations dealt to the servers in
+# turn). Prints req/s summed, the highest p50 and p99 of the loads, and
+# docsapi's CPU ms per request summed over the servers.
 measure() {
-  local kind=$1 ps=($2) as=($3) n=${#as[@]} i t0=0 t1=0 outs=() files=()
-  local c=$((CONC / n))
-  for i in "${!as[@]}"; do request_args "$kind" "${as[$i]}"; "$work/load" -c "$c" -d "$WARMUP" -warmup 0 "${args[@]}" >/dev/null 2>&1 & outs+=($!); done
+  local kind=$1 ps=($2) as=($3) norgs=${4:-0} i t0=0 t1=0 outs=() files=() targets=()
+  if [ "$norgs" -gt 0 ]; then
+    for ((i = 0; i < norgs; i++)); do targets+=("${as[$((i % ${#as[@]}))]} ${orgs[$i]} ${tokens[$i]}"); done
+  else
+    for i in "${!as[@]}"; do targets+=("${as[$i]}"); done
+  fi
+  local c=$((CONC / ${#targets[@]}))
+  for i in "${!targets[@]}"; do request_args "$kind" ${targets[$i]}; "$work/load" -c "$c" -d "$WARMUP" -warmup 0 "${args[@]}" >/dev/null 2>&1 & outs+=($!); done
   for p in "${outs[@]}"; do wait "$p" || true; done
   for p in "${ps[@]}"; do t0=$((t0 + $(cpu_ticks "$p"))); done
   outs=()
-  for i in "${!as[@]}"; do
-    request_args "$kind" "${as[$i]}"
+  for i in "${!targets[@]}"; do
+    request_args "$kind" ${targets[$i]}
     "$work/load" -tsv -c "$c" -d "$DURATION" -warmup 0 "${args[@]}" >"$work/load.$i" & outs+=($!); files+=("$work/load.$i")
   done
   for p in "${outs[@]}"; do wait "$p"; done
@@ -90,12 +106,38 @@ for backend in sqlite postgres; do
   s1=$(date +%s.%N)
   res[seed_$backend]=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.1f", b - a }')
   org=$(field organization "$seed"); token=$(field token "$seed"); space=$(field space "$seed")
+  if [ "$backend" = postgres ]; then
+    # The organizations creates are spread over: the seeded one and ORGS-1 small ones.
+    orgs=("$org"); tokens=("$token")
+    for ((i = 1; i < ORGS; i++)); do
+      more=$("$work/seed" --db "$db" --members 10 --teams 1 --spaces 10 --org-title "Bench Org $i")
+      orgs+=("$(field organization "$more")"); tokens+=("$(field token "$more")")
+    done
+  fi
   start_server "$backend" "$db"
   for k in space spaces create; do
     res[${backend}_$k]=$(measure "$k" "$pid" "$api")
   done
+  if [ "$backend" = postgres ]; then
+    echo "writes in parallel: creates on 1 and on $ORGS organizations ..." >&2
+    res[orgs_one]=$(measure create "$pid" "$api" 1)
+    res[orgs_many]=$(measure create "$pid" "$api" "$ORGS")
+  fi
   kill "$pid"; wait "$pid" 2>/dev/null || true
 done
+
+# The bare pgx server on a database of its own, the same cluster.
+psql -q -v ON_ERROR_STOP=1 -d "$DOCSAPI_TEST_DB" -c "CREATE DATABASE docsapi_bare"
+bare_url=$(sed -E 's#^(postgres(ql)?://[^/]+)/[^?]*#\1/docsapi_bare#' <<<"$DOCSAPI_TEST_DB")
+"$work/bare" --addr 127.0.0.1:0 --db "$bare_url" --rows "$MEMBERS" >"$work/bare.out" 2>"$work/bare.log" &
+bare_pid=$!; pids+=($bare_pid)
+for _ in $(seq 1 300); do grep -q '"addr"' "$work/bare.out" && break; sleep 0.05; done
+bare_api=$(field addr "$(cat "$work/bare.out")"); bare_id=$(field id "$(cat "$work/bare.out")")
+[ -n "$bare_api" ] || { cat "$work/bare.out" "$work/bare.log" >&2; exit 1; }
+echo "bare pgx ..." >&2
+res[bare_get]=$(measure bare-get "$bare_pid" "$bare_api")
+res[bare_put]=$(measure bare-put "$bare_pid" "$bare_api")
+kill "$bare_pid"; wait "$bare_pid" 2>/dev/null || true
 
 # Two replicas against one, on the same PostgreSQL database: the same total
 # of clients, split between two processes; the one-process figure is taken
@@ -108,6 +150,9 @@ if [ "${REPLICAS:-1}" != 0 ]; then
     res[one_$k]=$(measure "$k" "$p1" "$a1")
     res[two_$k]=$(measure "$k" "$p1 $p2" "$a1 $a2")
   done
+  echo "replicas: create on $ORGS organizations ..." >&2
+  res[one_create]=$(measure create "$p1" "$a1" "$ORGS")
+  res[two_create]=$(measure create "$p1 $p2" "$a1 $a2" "$ORGS")
   kill "$p1" "$p2"; wait "$p1" "$p2" 2>/dev/null || true
 fi
 
@@ -116,8 +161,11 @@ title() {
     space) echo "GET /v1/spaces/{id}" ;;
     spaces) echo "GET /v1/orgs/{id}/spaces?limit=100" ;;
     create) echo "PUT /v1/orgs/{id}/teams (durable create)" ;;
+    create-orgs) echo "PUT /v1/orgs/{id}/teams, $ORGS orgs" ;;
   esac
 }
+# ratio A B: B/A to two decimals.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }'; }
 echo
 echo "docsapi on SQLite and on PostgreSQL $(postgres --version 2>/dev/null | awk '{print $3}' || true); $(nproc) cores, concurrency $CONC, $DURATION per run, $MEMBERS members, $SPACES spaces, $($GO env GOVERSION)"
 printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' request "SQLite/s" "p50 ms" "p99 ms" "cpu ms" "PG r/s" "p50 ms" "p99 ms" "cpu ms" "PG/SQ"
@@ -131,9 +179,23 @@ if [ "${REPLICAS:-1}" != 0 ]; then
   echo
   echo "PostgreSQL, one process against two replicas on the same database; $CONC clients in all (two replicas: $((CONC / 2)) each, req/s summed, the higher p50/p99)"
   printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' request "1 r/s" "p50 ms" "p99 ms" "cpu ms" "2 r/s" "p50 ms" "p99 ms" "cpu ms" "2/1"
-  for k in space spaces; do
+  for k in space spaces create; do
     read -r a ap50 ap99 acpu <<<"${res[one_$k]}"
     read -r b bp50 bp99 bcpu <<<"${res[two_$k]}"
-    printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' "$(title $k)" "$a" "$ap50" "$ap99" "$acpu" "$b" "$bp50" "$bp99" "$bcpu" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')"
+    t=$k; [ "$k" = create ] && t=create-orgs
+    printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' "$(title $t)" "$a" "$ap50" "$ap99" "$acpu" "$b" "$bp50" "$bp99" "$bcpu" "$(ratio "$a" "$b")"
   done
 fi
+echo
+echo "PostgreSQL writes in parallel, and docsapi against a bare pgx server (bench/bare: same cluster, same durability); $CONC clients"
+printf '%-52s | %8s | %8s | %5s | %s\n' row "A r/s" "B r/s" "B/A" target
+read -r a _ <<<"${res[orgs_one]}"; read -r b _ <<<"${res[orgs_many]}"
+printf '%-52s | %8s | %8s | %5s | %s\n' "creates: 1 org (A) vs $ORGS orgs (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 1.5"
+if [ "${REPLICAS:-1}" != 0 ]; then
+  read -r a _ <<<"${res[one_create]}"; read -r b _ <<<"${res[two_create]}"
+  printf '%-52s | %8s | %8s | %5s | %s\n' "creates on $ORGS orgs: 1 replica (A) vs 2 (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 1.0"
+fi
+read -r a _ <<<"${res[bare_put]}"; read -r b _ <<<"${res[postgres_create]}"
+printf '%-52s | %8s | %8s | %5s | %s\n' "durable create: bare pgx insert (A) vs docsapi (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 0.8"
+read -r a _ <<<"${res[bare_get]}"; read -r b _ <<<"${res[postgres_space]}"
+printf '%-52s | %8s | %8s | %5s | %s\n' "GET one: bare pgx PK read (A) vs docsapi (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 0.75"

@@ -281,28 +281,23 @@ func (db *DB) PurgeAudit(ctx context.Context, orgID string, before time.Time, li
 
 // MoveRecentAudit moves at most limit entries from audit_recent into
 // audit_log, in one write transaction, and says how many it moved. The
-// entries are copied and deleted in the same transaction (under the write
-// lock, both statements pick the same first rows of the key), so a crash
+// entries are copied and deleted in the same transaction (on SQLite under
+// the write lock, both statements pick the same first rows of the key), so a crash
 // leaves each entry in exactly one table, a list reads it at every moment,
 // and a second mover (another replica) finds only what is left; an entry
 // already in audit_log is not copied twice (ON CONFLICT DO NOTHING). The
-// change counter stays still: no read changes (the list reads both tables,
-// its count is one statement over both).
+// change counter stays still on SQLite: no read changes (the list reads
+// both tables, its count is one statement over both).
+//
+// On PostgreSQL the move is one statement (a DELETE … RETURNING feeding
+// the INSERT: one snapshot, exactly the deleted entries copied) in a
+// write scope of its own, so it no longer stops every organization's
+// writes while it runs (dialect moveAudit, auditMoverScope).
 func (db *DB) MoveRecentAudit(ctx context.Context, limit int) (int, error) {
 	var n int64
-	err := db.writeTx(ctx, false, func(tx *Tx) error {
-		// WHERE 1 = 1: SQLite needs a WHERE before an upsert's ON CONFLICT
-		// in INSERT … SELECT (a parsing ambiguity).
-		if _, err := tx.exec(`INSERT INTO audit_log (`+auditCols+`) SELECT `+auditCols+` FROM audit_recent WHERE 1 = 1
- ORDER BY organization_id, id LIMIT ? ON CONFLICT (organization_id, id) DO NOTHING`, limit); err != nil {
-			return err
-		}
-		res, err := tx.exec(`DELETE FROM audit_recent WHERE (organization_id, id) IN (
- SELECT organization_id, id FROM audit_recent ORDER BY organization_id, id LIMIT ?)`, limit)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
+	err := db.writeScoped(ctx, db.dialect.auditMoverScope(), false, func(tx *Tx) error {
+		var err error
+		n, err = db.dialect.moveAudit(tx, limit)
 		return err
 	})
 	return int(n), err

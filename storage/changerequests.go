@@ -122,7 +122,8 @@ func (a SpaceCounters) minus(b SpaceCounters) SpaceCounters {
 
 // CreateChangeRequest starts a branch at the space's active revision. The
 // number is the next one of the space, taken inside the write transaction
-// (one writer at a time), so concurrent creations get distinct numbers.
+// (one writer at a time per organization: scope.go), so concurrent
+// creations get distinct numbers.
 // An empty id takes a new one (the caller may choose it to describe the
 // change before the write: Recording).
 func (db *DB) CreateChangeRequest(ctx context.Context, id, spaceID, userID, subject string, agentTaskID *string) (ChangeRequest, error) {
@@ -130,7 +131,7 @@ func (db *DB) CreateChangeRequest(ctx context.Context, id, spaceID, userID, subj
 	if id == "" {
 		id = NewID()
 	}
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeSpace(ctx, spaceID, func(tx *Tx) error {
 		head, err := spaceHead(ctx, tx, spaceID)
 		if err != nil {
 			return err
@@ -187,7 +188,7 @@ func moveChangeRequestHead(tx *Tx, crID, revID, author string) error {
 // UpdateChangeRequest changes the subject and the status (never to or from
 // merged: the caller checks), keeping the space's counters exact.
 func (db *DB) UpdateChangeRequest(ctx context.Context, spaceID, id string, subject, status *string) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeSpace(ctx, spaceID, func(tx *Tx) error {
 		var old string
 		if err := tx.QueryRowContext(ctx, `SELECT status FROM change_requests WHERE id = ? AND space_id = ?`, id, spaceID).Scan(&old); err != nil {
 			return notFound(err)

@@ -62,7 +62,7 @@ type DB struct {
 	webhookWake   atomic.Pointer[func()] // see OnWebhooksQueued
 	countersRead  countersReader         // the dialect's counterReader (nil: the reader pool)
 	webhookSubs   webhookSubs            // subscribed events by organization (webhooks.go)
-	writes        writeQueue             // write transactions waiting for the writer (groupcommit.go)
+	writes        writeQueues            // write transactions waiting for a writer, by scope (groupcommit.go)
 	noGroupCommit bool                   // Options.NoGroupCommit
 	batchObserver atomic.Pointer[func(members int)]
 	// webhookLimits are the per-organization webhook caps (SetWebhookLimits).
@@ -165,7 +165,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // the transaction holds the write lock from its start: replicas starting
 // together migrate one after the other, and the later ones find nothing to do.
 func (db *DB) migrate(ctx context.Context) error {
-	begin, _ := db.dialect.writeContext(ctx, false)
+	begin, _ := db.dialect.writeContext(ctx, false, "")
 	tx, err := db.write.BeginTx(begin, nil)
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
@@ -357,6 +357,9 @@ type Tx struct {
 	// committed runs once the transaction has committed (wake-ups of
 	// background workers whose queue it wrote to).
 	committed []func()
+	// scope is the organization the transaction is confined to, "" when
+	// it holds the whole write lock (scope.go).
+	scope string
 }
 
 // afterCommit runs f once t has committed (never when it rolls back).
@@ -475,10 +478,19 @@ func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 // Either way writeTx returns only once the COMMIT that makes its write
 // durable has returned.
 func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) error {
+	return db.writeScoped(ctx, "", bump, fn)
+}
+
+// writeScoped is writeTx confined to the organization scope ("" for
+// none): see scope.go.
+func (db *DB) writeScoped(ctx context.Context, scope string, bump bool, fn func(tx *Tx) error) error {
 	if ctx.Value(inPrecondition{}) != nil {
 		return ErrWriteInPrecondition
 	}
-	m := &member{ctx: ctx, bump: bump, fn: fn, queued: time.Now()}
+	if !db.dialect.scopes() {
+		scope = ""
+	}
+	m := &member{ctx: ctx, scope: scope, bump: bump, fn: fn, queued: time.Now()}
 	// The request's precondition and commit hook (txhooks.go) and the
 	// changes it records (changes.go), when it has any not yet run;
 	// bookkeeping writes (bump false) leave them alone.
@@ -488,6 +500,9 @@ func (db *DB) writeTx(ctx context.Context, bump bool, fn func(tx *Tx) error) err
 		}
 		if m.hook = pending[func(*Tx) error](ctx, commitHookKey{}); m.hook != nil {
 			defer m.hook.mu.Unlock()
+			// A commit hook may write outside the organization (the
+			// idempotency keys are the caller's): the whole write lock.
+			m.scope = ""
 		}
 		if m.rec = pending[func() []Change](ctx, recordingKey{}); m.rec != nil {
 			defer m.rec.mu.Unlock()

@@ -29,11 +29,19 @@ type dialect interface {
 	bootstrap() []string
 	// writeContext is the context a write transaction (and the
 	// migrations') begins with (BeginTx's), for bump when it bumps the change
-	// counter; bumped reports that the engine bumps it at the commit itself
+	// counter; bumped reports that the engine needs no UPDATE for it
 	// (otherwise Write runs the UPDATE). PostgreSQL's connection takes the
-	// write lock in the BEGIN's round trip and bumps in the COMMIT's
-	// (pgConn.BeginTx); SQLite's BEGIN IMMEDIATE holds its write lock.
-	writeContext(ctx context.Context, bump bool) (c context.Context, bumped bool)
+	// write locks in the BEGIN's round trip (pgConn.BeginTx) and has no
+	// change counter row to bump (its change version is read from the
+	// snapshot: dialect_postgres.go); SQLite's BEGIN IMMEDIATE holds its
+	// write lock.
+	// scope is the organization the write is confined to ("" for none:
+	// scope.go); only an engine whose scopes answers true reads it.
+	writeContext(ctx context.Context, bump bool, scope string) (c context.Context, bumped bool)
+	// scopes says whether writes confined to different organizations may
+	// run at the same time (PostgreSQL: one lock per organization); else
+	// every write is unscoped (SQLite's single writer).
+	scopes() bool
 	// locksInBegin says whether a write transaction's BEGIN waits for the
 	// write lock (PostgreSQL's advisory lock), so that it must end with the
 	// request's context (see beginWrite).
@@ -60,6 +68,13 @@ type dialect interface {
 	// foreign-key checks (checked at the commit instead). restore turns the
 	// triggers back on in the same transaction.
 	suspendChecks(to *Tx, tables []string) (restore func() error, err error)
+	// moveAudit moves at most limit entries, the first in key order, from
+	// audit_recent into audit_log in tx and says how many (MoveRecentAudit).
+	moveAudit(tx *Tx, limit int) (int64, error)
+	// auditMoverScope is the write scope of the move ("" for the whole
+	// write lock): on PostgreSQL one statement moves the entries, safe
+	// beside the organizations' writes, so it need not stop them.
+	auditMoverScope() string
 }
 
 // schemeRE is the start of a URL: a scheme of two characters or more and a

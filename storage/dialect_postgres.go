@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"runtime"
 	"strings"
 	"time"
@@ -17,25 +18,57 @@ import (
 )
 
 // postgresDialect serves a postgres:// URL through pgx's database/sql
-// driver. Several docsapi processes may share the database; writes are
-// serialized between all of them by one advisory lock (writeLockKey), so
-// every write transaction sees the result of the one before it exactly as
-// with SQLite's single writer: check-then-write, numbering, counters and
-// order keys need no retry logic. Reads are not serialized and scale with
-// the processes; writes do not.
+// driver. Several docsapi processes may share the database. Writes are
+// serialized by advisory locks held to the end of their transaction, taken
+// in the BEGIN's round trip (pgConn.BeginTx):
+//
+//   - A write confined to one organization (scope.go) takes the global
+//     key (writeLockKey) shared, then its organization's key (orgLockClass,
+//     a 32-bit hash of the id) exclusive: it waits only for writes of the
+//     same organization, from this process or another replica, and for
+//     unscoped writes. Within the organization every write sees the one
+//     before it, exactly as with SQLite's single writer: check-then-write,
+//     numbering, positions, counts and If-Match need no retry logic.
+//   - Any other write takes the global key exclusive: it waits for every
+//     write in flight and runs alone, as all writes did before.
+//
+// Both take the global key first, so no two writes wait for each other in
+// a cycle. There is no change counter row to bump either (its one row,
+// bumped by every write, serialized every commit): the change version
+// caches are validated by is read from the snapshot (changeVersionSQL).
+// Reads are not serialized.
 type postgresDialect struct{}
 
-// writeLockKey is the transaction-level advisory lock every write
-// transaction takes first (any constant works; this one spells "docsapi").
+// writeLockKey is the advisory lock (bigint key space) every write
+// transaction takes first, exclusive or shared (any constant works; this
+// one spells "docsapi").
 const writeLockKey = 0x646f6373617069
+
+// orgLockClass is the first half of an organization's advisory lock (the
+// two-int4 key space, apart from writeLockKey's): "docs".
+const orgLockClass = 0x646f6373
+
+// orgLockKey is the second half: FNV-1a of the organization id. Two
+// organizations with one hash share a lock, which only serializes them.
+func orgLockKey(orgID string) int32 {
+	h := fnv.New32a()
+	h.Write([]byte(orgID))
+	return int32(h.Sum32())
+}
+
+// pgWriters is the writer pool's size: the scopes that can hold a
+// transaction at once in this process (groupcommit.go runs one batch per
+// scope at a time). A scope past it waits for a connection.
+const pgWriters = 16
 
 func (postgresDialect) name() string { return "postgres" }
 
-// open makes two pools on the same server: a writer pool of one connection
-// (writes queue in Go, as with SQLite, instead of each holding a
-// connection while it waits for the lock) and a reader pool. Two pools
-// also mean that a write transaction reading through the readers can never
-// wait for a connection held by writers queued behind it.
+// open makes two pools on the same server: a writer pool of pgWriters
+// connections (one per write scope in flight: writes of one scope queue in
+// Go, as with SQLite, instead of each holding a connection while it waits
+// for the lock) and a reader pool. Two pools also mean that a write
+// transaction reading through the readers can never wait for a connection
+// held by writers queued behind it.
 func (postgresDialect) open(target string, opt Options) (*sql.DB, *sql.DB, error) {
 	cfg, err := pgx.ParseConfig(target)
 	if err != nil {
@@ -43,8 +76,8 @@ func (postgresDialect) open(target string, opt Options) (*sql.DB, *sql.DB, error
 	}
 	connector := pgConnector{stdlib.GetConnector(*cfg)}
 	w := sql.OpenDB(connector)
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
+	w.SetMaxOpenConns(pgWriters)
+	w.SetMaxIdleConns(pgWriters)
 	w.SetConnMaxIdleTime(5 * time.Minute)
 	r := sql.OpenDB(connector)
 	n := opt.Readers
@@ -73,34 +106,82 @@ func (postgresDialect) bootstrap() []string {
 	}
 }
 
-// A write transaction costs a network round trip per statement, one at a
-// time on the single writer, so the fixed ones are folded: the BEGIN of
-// every read-write transaction takes the write lock in the same round trip
-// (beginWriteSQL), and the COMMIT of one that bumps the change counter
-// bumps it in the same round trip (bumpCommitSQL). Both are simple-protocol
-// queries of several statements (pgx sends Begin's and Commit's SQL so): the
-// lock is still taken first and held to the end, and the bump is still the
-// transaction's last statement, exactly as when each was its own round trip.
-var (
-	beginWriteSQL = fmt.Sprintf("BEGIN; SELECT pg_advisory_xact_lock(%d)", int64(writeLockKey))
-	bumpCommitSQL = "UPDATE change_counter SET n = n + 1 WHERE id = 1; COMMIT"
-)
+// A write transaction costs a network round trip per statement, so the
+// BEGIN of every read-write transaction takes its write locks in the same
+// round trip: a simple-protocol query of several statements (pgx sends
+// Begin's SQL so), the locks still taken first, in order, and held to the
+// end.
+var beginWriteSQL = fmt.Sprintf("BEGIN; SELECT pg_advisory_xact_lock(%d)", int64(writeLockKey))
 
-// bumpAtCommit marks the context of a write transaction whose COMMIT bumps
-// the change counter (writeContext).
-type bumpAtCommit struct{}
-
-// writeContext: the connection takes the write lock at BEGIN (every
-// read-write transaction) and, for bump, bumps the counter at COMMIT.
-func (postgresDialect) writeContext(ctx context.Context, bump bool) (context.Context, bool) {
-	if !bump {
-		return ctx, false
-	}
-	return context.WithValue(ctx, bumpAtCommit{}, true), true
+// beginScopedSQL is the BEGIN of a write confined to the organization
+// whose lock key is key.
+func beginScopedSQL(key int32) string {
+	return fmt.Sprintf("BEGIN; SELECT pg_advisory_xact_lock_shared(%d); SELECT pg_advisory_xact_lock(%d, %d)", int64(writeLockKey), orgLockClass, key)
 }
 
-// locksInBegin: BEGIN takes the advisory write lock (beginWriteSQL), a wait
-// that must end with the request.
+// scopeKey marks the context of a write transaction confined to an
+// organization (writeContext); its value is the organization id.
+type scopeKey struct{}
+
+// writeContext: the connection takes the write locks of scope at BEGIN.
+// Nothing to bump: the change version is the snapshot's (changeVersionSQL).
+func (postgresDialect) writeContext(ctx context.Context, _ bool, scope string) (context.Context, bool) {
+	if scope != "" {
+		ctx = context.WithValue(ctx, scopeKey{}, scope)
+	}
+	return ctx, true
+}
+
+// scopes: one lock per organization.
+func (postgresDialect) scopes() bool { return true }
+
+// moveAudit deletes the first entries and inserts exactly the rows deleted,
+// in one statement (one snapshot): entries organizations' writes add
+// meanwhile are either moved whole or left whole. A second mover (another
+// replica) waits for the first's row locks and skips what it deleted.
+func (postgresDialect) moveAudit(tx *Tx, limit int) (int64, error) {
+	// The count is of the entries deleted (moved), not of those inserted:
+	// one already in audit_log is skipped by the INSERT but still moved.
+	var n int64
+	err := tx.QueryRowContext(tx.ctx, `WITH moved AS (DELETE FROM audit_recent WHERE (organization_id, id) IN (
+ SELECT organization_id, id FROM audit_recent ORDER BY organization_id, id LIMIT ?) RETURNING `+auditCols+`),
+ copied AS (INSERT INTO audit_log (`+auditCols+`) SELECT `+auditCols+` FROM moved ON CONFLICT (organization_id, id) DO NOTHING)
+ SELECT COUNT(*) FROM moved`, limit).Scan(&n)
+	return n, err
+}
+
+// auditMoverScope: a scope of its own (a space before it: no organization
+// id starts so), beside the organizations' writes; movers of several
+// replicas take turns.
+func (postgresDialect) auditMoverScope() string { return " audit mover" }
+
+// changeVersionSQL is PostgreSQL's reading of the change counter: the
+// number of transactions the statement's snapshot sees as ended, the
+// snapshot's xmax less its in-progress ids. Every commit moves it and
+// nothing moves it back, and two snapshots that read one value see the
+// same commits (snapshots are taken in the one order transactions end
+// in), so it validates caches exactly as a counter row bumped by every
+// write did, without the row every write had to lock and update. A
+// transaction ending in another database of the cluster moves it too: a
+// cache miss, never a stale hit.
+const changeVersionSQL = `(SELECT pg_snapshot_xmax(s)::text::bigint - (SELECT count(*) FROM pg_snapshot_xip(s)) FROM pg_current_snapshot() s)`
+
+// pgCounterStatement is q rewritten for PostgreSQL when q reads the change
+// counter (counters.go, content.go, page.go), else "".
+func pgCounterStatement(q string) string {
+	switch q {
+	case countersSnapshotSQL:
+		return `SELECT ` + changeVersionSQL + `, c.access, t.n FROM change_counter c, token_changes t WHERE c.id = 1 AND t.id = 1`
+	case countersSQL:
+		return `SELECT ` + changeVersionSQL + `, access FROM change_counter WHERE id = 1`
+	case changeCounterSQL:
+		return `SELECT ` + changeVersionSQL
+	}
+	return ""
+}
+
+// locksInBegin: BEGIN takes the advisory write locks (beginWriteSQL,
+// beginScopedSQL), a wait that must end with the request.
 func (postgresDialect) locksInBegin() bool { return true }
 
 // readOptions: REPEATABLE READ gives the whole read transaction one
@@ -149,8 +230,8 @@ func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 type pgConn struct{ *stdlib.Conn }
 
 // BeginTx: a read-only transaction is pgx's own; a read-write one (the
-// writer pool's: writes and the migrations) begins with beginWriteSQL and,
-// when its context asks for it (writeContext), commits with bumpCommitSQL.
+// writer pool's: writes and the migrations) begins with beginWriteSQL, or
+// beginScopedSQL when its context names an organization (writeContext).
 func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	if opts.ReadOnly {
 		return c.Conn.BeginTx(ctx, opts)
@@ -163,8 +244,8 @@ func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx,
 		return nil, driver.ErrBadConn
 	}
 	o := pgx.TxOptions{BeginQuery: beginWriteSQL}
-	if ctx.Value(bumpAtCommit{}) != nil {
-		o.CommitQuery = bumpCommitSQL
+	if org, _ := ctx.Value(scopeKey{}).(string); org != "" {
+		o.BeginQuery = beginScopedSQL(orgLockKey(org))
 	}
 	tx, err := conn.BeginTx(ctx, o)
 	if err != nil {

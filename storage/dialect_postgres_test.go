@@ -107,12 +107,14 @@ func TestPostgresWritesSerialized(t *testing.T) {
 	}
 }
 
-// TestPostgresWriteFoldedRoundTrips: the write lock taken in the BEGIN's
-// round trip and the change counter bumped in the COMMIT's behave as when
-// each was its own statement: the lock is held inside every write (bumping
-// or not), a committed bumping write adds exactly one, and a rolled-back
-// write or a non-bumping one adds nothing.
-func TestPostgresWriteFoldedRoundTrips(t *testing.T) {
+// TestPostgresWriteLocksAndChangeVersion: the write locks taken in the
+// BEGIN's round trip are held inside every write: an unscoped write holds
+// the global lock alone, a write confined to an organization holds the
+// global lock shared and its organization's; the change version (read
+// from the snapshot, no row bumped) moves with every committed write and
+// never back. The test cluster's other databases move it too, so only
+// "moved" and "not back" are asserted.
+func TestPostgresWriteLocksAndChangeVersion(t *testing.T) {
 	postgresServer(t)
 	db, err := Open(testTarget(t), Options{Readers: 1})
 	if err != nil {
@@ -120,48 +122,57 @@ func TestPostgresWriteFoldedRoundTrips(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	counter := func() int64 {
+	version := func() int64 {
 		t.Helper()
 		var n int64
-		if err := db.read.QueryRow(`SELECT n FROM change_counter WHERE id = 1`).Scan(&n); err != nil {
+		if err := db.read.QueryRow(changeCounterSQL).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
 	}
-	locked := func(tx *Tx) error {
-		var held int
-		if err := tx.QueryRowContext(tx.ctx, `SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()`).Scan(&held); err != nil {
+	locks := func(want string) func(tx *Tx) error {
+		return func(tx *Tx) error {
+			var got string
+			if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(string_agg(mode || ':' || objsubid, ',' ORDER BY objsubid, mode), '')
+ FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()`).Scan(&got); err != nil {
+				return err
+			}
+			if got != want {
+				return fmt.Errorf("advisory locks held inside the write: %q, want %q", got, want)
+			}
+			// A write: the transaction gets an id, its commit moves the version.
+			_, err := tx.exec(`UPDATE change_counter SET webhooks = webhooks WHERE id = 1`)
 			return err
 		}
-		if held != 1 {
-			return fmt.Errorf("%d advisory locks held inside the write, want the write lock", held)
-		}
-		return nil
 	}
-	n0 := counter()
-	if err := db.Write(ctx, locked); err != nil {
+	// objsubid 1: the bigint key space (the global lock); 2: two int4 keys
+	// (an organization's lock).
+	const whole, scoped = "ExclusiveLock:1", "ShareLock:1,ExclusiveLock:2"
+	v0 := version()
+	if err := db.Write(ctx, locks(whole)); err != nil {
 		t.Fatal(err)
 	}
-	if n := counter(); n != n0+1 {
-		t.Fatalf("a committed write moved the change counter from %d to %d, want +1", n0, n)
+	v1 := version()
+	if v1 <= v0 {
+		t.Fatalf("a committed write left the change version at %d (was %d)", v1, v0)
+	}
+	if err := db.writeScoped(ctx, "org-a", true, locks(scoped)); err != nil {
+		t.Fatal(err)
+	}
+	v2 := version()
+	if v2 <= v1 {
+		t.Fatalf("a committed scoped write left the change version at %d (was %d)", v2, v1)
 	}
 	refused := errors.New("refused")
 	if err := db.Write(ctx, func(tx *Tx) error { return refused }); !errors.Is(err, refused) {
 		t.Fatalf("rolled-back write: %v", err)
 	}
-	if err := db.writeTx(ctx, false, locked); err != nil {
+	if v := version(); v < v2 {
+		t.Fatalf("the change version went back from %d to %d", v2, v)
+	}
+	// The writer connections are still usable after a rollback.
+	if err := db.Write(ctx, locks(whole)); err != nil {
 		t.Fatal(err)
-	}
-	if n := counter(); n != n0+1 {
-		t.Fatalf("a rolled-back and a non-bumping write moved the change counter from %d to %d", n0+1, n)
-	}
-	// The writer connection is still usable after a rollback and in a
-	// plain transaction again.
-	if err := db.Write(ctx, locked); err != nil {
-		t.Fatal(err)
-	}
-	if n := counter(); n != n0+2 {
-		t.Fatalf("change counter %d after the second committed write, want %d", n, n0+2)
 	}
 }
 

@@ -80,9 +80,32 @@ func (sqliteDialect) bootstrap() []string {
 
 // writeContext has nothing to add: the writer's BEGIN IMMEDIATE already
 // holds SQLite's one write lock, and Write bumps the counter itself.
-func (sqliteDialect) writeContext(ctx context.Context, _ bool) (context.Context, bool) {
+func (sqliteDialect) writeContext(ctx context.Context, _ bool, _ string) (context.Context, bool) {
 	return ctx, false
 }
+
+// scopes: one writer for every write.
+func (sqliteDialect) scopes() bool { return false }
+
+// moveAudit copies, then deletes: under the single writer both statements
+// pick the same first entries of the key.
+func (sqliteDialect) moveAudit(tx *Tx, limit int) (int64, error) {
+	// WHERE 1 = 1: SQLite needs a WHERE before an upsert's ON CONFLICT
+	// in INSERT … SELECT (a parsing ambiguity).
+	if _, err := tx.exec(`INSERT INTO audit_log (`+auditCols+`) SELECT `+auditCols+` FROM audit_recent WHERE 1 = 1
+ ORDER BY organization_id, id LIMIT ? ON CONFLICT (organization_id, id) DO NOTHING`, limit); err != nil {
+		return 0, err
+	}
+	res, err := tx.exec(`DELETE FROM audit_recent WHERE (organization_id, id) IN (
+ SELECT organization_id, id FROM audit_recent ORDER BY organization_id, id LIMIT ?)`, limit)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// auditMoverScope: the single writer.
+func (sqliteDialect) auditMoverScope() string { return "" }
 
 // locksInBegin: the single writer connection is the lock within the
 // process; BEGIN IMMEDIATE waits only for another process (busy_timeout).

@@ -64,6 +64,8 @@ const (
 // member is one write transaction's request to the writer.
 type member struct {
 	ctx    context.Context
+	scope  string      // the organization it is confined to ("" for none: scope.go)
+	queue  *writeQueue // the queue of its scope
 	bump   bool
 	fn     func(*Tx) error
 	pre    *txStep[func(context.Context) error]
@@ -85,18 +87,69 @@ type member struct {
 	commit    time.Duration // the COMMIT's share of held
 }
 
-// writeQueue is the members waiting for the writer.
-type writeQueue struct {
-	mu   sync.Mutex
-	busy bool // a leader holds the writer
-	q    []*member
+// writeQueues holds one queue per write scope (scope.go): the writes of
+// one organization (or the unscoped ones, scope "") form batches among
+// themselves, and each scope's leader runs on a writer connection of its
+// own, so that batches of different organizations run and commit side by
+// side on PostgreSQL. SQLite has one scope, "": one writer. A queue exists
+// while its writer is held, so the map holds the scopes writing now.
+type writeQueues struct {
+	mu sync.Mutex
+	m  map[string]*writeQueue
 }
 
-// enqueue runs m: at once when the writer is free, else once a leader ran
-// it in a batch (or handed it the writer). A request that ends while it
-// waits leaves the queue with its context's error.
-func (w *writeQueue) enqueue(db *DB, m *member) {
+// writeQueue is the members of one scope waiting for its writer.
+type writeQueue struct {
+	owner *writeQueues
+	scope string
+	mu    sync.Mutex
+	busy  bool // a leader holds the writer
+	q     []*member
+}
+
+// lock returns scope's queue, made when missing, with its mutex held. The
+// order is always the map's mutex, then a queue's (see handOff).
+func (ws *writeQueues) lock(scope string) *writeQueue {
+	ws.mu.Lock()
+	w := ws.m[scope]
+	if w == nil {
+		if ws.m == nil {
+			ws.m = map[string]*writeQueue{}
+		}
+		w = &writeQueue{owner: ws, scope: scope}
+		ws.m[scope] = w
+	}
 	w.mu.Lock()
+	ws.mu.Unlock()
+	return w
+}
+
+// enqueue runs m in its scope's queue.
+func (ws *writeQueues) enqueue(db *DB, m *member) {
+	ws.lock(m.scope).enqueue(db, m)
+}
+
+// queued is how many members wait, in every scope (tests).
+func (ws *writeQueues) queued() int {
+	ws.mu.Lock()
+	qs := make([]*writeQueue, 0, len(ws.m))
+	for _, w := range ws.m {
+		qs = append(qs, w)
+	}
+	ws.mu.Unlock()
+	n := 0
+	for _, w := range qs {
+		n += w.queued()
+	}
+	return n
+}
+
+// enqueue runs m (w's mutex held by the caller, released here): at once
+// when the writer is free, else once a leader ran it in a batch (or handed
+// it the writer). A request that ends while it waits leaves the queue with
+// its context's error.
+func (w *writeQueue) enqueue(db *DB, m *member) {
+	m.queue = w
 	if !w.busy {
 		w.busy = true
 		w.mu.Unlock()
@@ -144,8 +197,11 @@ func (w *writeQueue) take(first *member) []*member {
 	return batch
 }
 
-// handOff takes the next waiting member to lead, or frees the writer.
+// handOff takes the next waiting member to lead, or frees the writer and
+// forgets the queue (a later write of its scope makes a new one).
 func (w *writeQueue) handOff() *member {
+	w.owner.mu.Lock()
+	defer w.owner.mu.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for len(w.q) > 0 {
@@ -157,6 +213,9 @@ func (w *writeQueue) handOff() *member {
 		}
 	}
 	w.busy = false
+	if w.owner.m[w.scope] == w {
+		delete(w.owner.m, w.scope)
+	}
 	return nil
 }
 
@@ -176,9 +235,10 @@ func (w *writeQueue) queued() int {
 // lead runs first's batch while holding the writer, then hands the writer
 // on before waking the batch (the next batch's BEGIN need not wait for them).
 func (db *DB) lead(first *member) {
-	batch := db.writes.take(first)
+	w := first.queue
+	batch := w.take(first)
 	db.runBatch(batch)
-	if next := db.writes.handOff(); next != nil {
+	if next := w.handOff(); next != nil {
 		next.wake <- true
 	}
 	for _, m := range batch[1:] {
@@ -207,7 +267,7 @@ func (db *DB) runBatch(batch []*member) {
 		ctx, cancel, begun = beginContext(batch)
 		defer cancel() // the transaction has ended by then
 	}
-	begin, bumped := db.dialect.writeContext(ctx, bump)
+	begin, bumped := db.dialect.writeContext(ctx, bump, batch[0].scope)
 	sqlTx, release, err := db.beginWrite(begin)
 	begun()
 	began := time.Now()
@@ -225,7 +285,7 @@ func (db *DB) runBatch(batch []*member) {
 			m.err = err // its request ended before its turn
 			continue
 		}
-		m.t = &Tx{tx: sqlTx, db: db, ctx: m.ctx, steady: context.WithoutCancel(m.ctx), Now: db.Now()}
+		m.t = &Tx{tx: sqlTx, db: db, ctx: m.ctx, steady: context.WithoutCancel(m.ctx), Now: db.Now(), scope: m.scope}
 		if solo {
 			if m.err = m.run(bumped); m.err == nil {
 				ok++

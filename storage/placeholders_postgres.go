@@ -23,6 +23,9 @@ var rewrites struct {
 }
 
 func rewritePlaceholders(q string) string {
+	if c := pgCounterStatement(q); c != "" {
+		return c
+	}
 	if !strings.ContainsRune(q, '?') {
 		return q
 	}

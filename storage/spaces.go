@@ -334,7 +334,7 @@ func insertSpace(tx *Tx, s *Space, pos, key string) error {
 // (NewTimedID), so their index entries are appended.
 func (db *DB) CreateSpace(ctx context.Context, s *Space) error {
 	s.ID, s.RevisionID = NewTimedID(), NewTimedID()
-	return db.Write(ctx, func(tx *Tx) error { return insertSpaceAtEnd(tx, s) })
+	return db.writeOrg(ctx, s.OrganizationID, func(tx *Tx) error { return insertSpaceAtEnd(tx, s) })
 }
 
 // insertSpaceAtEnd writes s (ID and RevisionID set) at the end of its
@@ -365,7 +365,7 @@ type SpacePatch struct {
 }
 
 func (db *DB) UpdateSpace(ctx context.Context, id string, p SpacePatch) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeSpace(ctx, id, func(tx *Tx) error {
 		set, args := []string{"updated_at = ?"}, []any{ms(tx.Now)}
 		add := func(col string, v any) { set, args = append(set, col+" = ?"), append(args, v) }
 		if p.Title != nil {

@@ -112,7 +112,7 @@ func (db *DB) CreateTeam(ctx context.Context, orgID, title string, memberIDs []s
 // members, and no space is granted to it yet).
 func (db *DB) NewTeam(ctx context.Context, orgID, title string, memberIDs []string) (Team, error) {
 	t := Team{ID: NewID(), OrganizationID: orgID, Title: title}
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOrg(ctx, orgID, func(tx *Tx) error {
 		tx.created(t.ID)
 		t.CreatedAt = FromMillis(ms(tx.Now))
 		if _, err := tx.exec(`INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)`, t.ID, orgID, title, ms(tx.Now)); err != nil {

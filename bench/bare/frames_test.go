@@ -44,7 +44,7 @@ func insertExtraPages(b *testing.B, k int, sync string) {
 			b.Fatal(err)
 		}
 	}
-	if _, err := seed(ctx, w, 10000); err != nil {
+	if _, err := seed(ctx, w, 10000, func(s string) string { return s }); err != nil {
 		b.Fatal(err)
 	}
 	ins, err := w.PrepareContext(ctx, `INSERT INTO items (`+cols+`) VALUES (?, ?, ?, ?, ?, ?)`)

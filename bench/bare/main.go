@@ -2,6 +2,11 @@
 // against: the least a Go service can do for the same three requests with
 // the same stack (chi, modernc.org/sqlite) and the same durability (WAL,
 // synchronous=FULL, foreign keys). No auth, no logging, no validation.
+// Given a postgres:// URL as --db it is the same server on PostgreSQL
+// through pgx's database/sql driver, as docsapi reaches it, with the
+// server's own durability (synchronous_commit on, as docsapi leaves it):
+// a writer pool of 16 connections (PostgreSQL groups concurrent commits'
+// WAL flushes itself) and a reader pool of 4.
 //
 //	GET /items/{id}          a prepared primary-key read
 //	GET /items?limit=100     a prepared keyset page (the first one, newest first)
@@ -27,10 +32,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	_ "github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite"
 )
 
@@ -54,7 +61,7 @@ const owner = "bench"
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
-	dbPath := flag.String("db", "./bare.db", "SQLite file")
+	dbPath := flag.String("db", "./bare.db", "SQLite file, or a postgres:// URL")
 	rows := flag.Int("rows", 10000, "rows to seed when the table is empty")
 	extra := flag.Int("extra-pages", 0, "measuring only: k more indexes on items, so that every insert dirties k more b-tree pages (WAL frames) with no more statements; a fresh --db per value")
 	checkpoint := flag.Int("wal-autocheckpoint", 0, "measuring only: the writer's wal_autocheckpoint in pages (0: SQLite's default, 1000; docsapi's is 8000)")
@@ -85,26 +92,83 @@ func newID() string {
 	return hex.EncodeToString(b)
 }
 
-func run(addr, path string, n, extra, checkpoint int) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+// isPostgres tells a postgres:// URL from a SQLite path.
+func isPostgres(target string) bool {
+	return strings.HasPrefix(target, "postgres://") || strings.HasPrefix(target, "postgresql://")
+}
+
+// openPostgres opens the writer and reader pools on a PostgreSQL URL.
+func openPostgres(target string) (w, r *sql.DB, err error) {
+	if w, err = sql.Open("pgx", target); err != nil {
+		return nil, nil, err
 	}
-	// Same pool layout as docsapi: one writer connection, a reader pool.
-	w, err := open(path, 1, "&_txlock=immediate")
-	if err != nil {
-		return err
+	w.SetMaxOpenConns(16)
+	w.SetMaxIdleConns(16)
+	if r, err = sql.Open("pgx", target); err != nil {
+		w.Close()
+		return nil, nil, err
+	}
+	r.SetMaxOpenConns(4)
+	r.SetMaxIdleConns(4)
+	return w, r, nil
+}
+
+// dollars numbers the ? placeholders of q ($1, $2, ...) for PostgreSQL.
+func dollars(q string) string {
+	var b strings.Builder
+	n := 0
+	for _, c := range q {
+		if c == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func run(addr, path string, n, extra, checkpoint int) error {
+	pg := isPostgres(path)
+	q := func(s string) string { return s }
+	var w, r *sql.DB
+	var err error
+	if pg {
+		q = dollars
+		if w, r, err = openPostgres(path); err != nil {
+			return err
+		}
+	} else {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		// Same pool layout as docsapi: one writer connection, a reader pool.
+		if w, err = open(path, 1, "&_txlock=immediate"); err != nil {
+			return err
+		}
+		if r, err = open(path, 4, ""); err != nil {
+			w.Close()
+			return err
+		}
 	}
 	defer w.Close()
-	r, err := open(path, 4, "")
-	if err != nil {
-		return err
-	}
 	defer r.Close()
 	ctx := context.Background()
-	if _, err := w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS items (
- id TEXT PRIMARY KEY, owner TEXT NOT NULL, email TEXT NOT NULL, name TEXT NOT NULL, role TEXT, created_at INTEGER NOT NULL);
- CREATE INDEX IF NOT EXISTS items_by_owner ON items (owner, created_at, id);`); err != nil {
-		return err
+	schema := []string{`CREATE TABLE IF NOT EXISTS items (
+ id TEXT PRIMARY KEY, owner TEXT NOT NULL, email TEXT NOT NULL, name TEXT NOT NULL, role TEXT, created_at INTEGER NOT NULL)`,
+		`CREATE INDEX IF NOT EXISTS items_by_owner ON items (owner, created_at, id)`}
+	if pg {
+		// BIGINT: PostgreSQL's INTEGER is 32 bits; C: byte order, as docsapi's columns.
+		schema[0] = `CREATE TABLE IF NOT EXISTS items (
+ id TEXT COLLATE "C" PRIMARY KEY, owner TEXT COLLATE "C" NOT NULL, email TEXT NOT NULL, name TEXT NOT NULL, role TEXT, created_at BIGINT NOT NULL)`
+	}
+	for _, ddl := range schema {
+		if _, err := w.ExecContext(ctx, ddl); err != nil {
+			return err
+		}
+	}
+	if pg && (extra > 0 || checkpoint > 0) {
+		return fmt.Errorf("--extra-pages and --wal-autocheckpoint measure SQLite only")
 	}
 	if checkpoint > 0 {
 		if _, err := w.ExecContext(ctx, fmt.Sprintf(`PRAGMA wal_autocheckpoint = %d`, checkpoint)); err != nil {
@@ -121,26 +185,27 @@ func run(addr, path string, n, extra, checkpoint int) error {
 	}
 	var sample string
 	if err := w.QueryRowContext(ctx, `SELECT id FROM items LIMIT 1`).Scan(&sample); err == sql.ErrNoRows {
-		if sample, err = seed(ctx, w, n); err != nil {
+		if sample, err = seed(ctx, w, n, q); err != nil {
 			return err
 		}
 	} else if err != nil {
 		return err
 	}
 
-	byID, err := r.PrepareContext(ctx, `SELECT `+cols+` FROM items WHERE id = ?`)
+	byID, err := r.PrepareContext(ctx, q(`SELECT `+cols+` FROM items WHERE id = ?`))
 	if err != nil {
 		return err
 	}
-	first, err := r.PrepareContext(ctx, `SELECT `+cols+` FROM items WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ?`)
+	first, err := r.PrepareContext(ctx, q(`SELECT `+cols+` FROM items WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ?`))
 	if err != nil {
 		return err
 	}
-	after, err := r.PrepareContext(ctx, `SELECT `+cols+` FROM items WHERE owner = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`)
+	after, err := r.PrepareContext(ctx, q(`SELECT `+cols+` FROM items WHERE owner = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`))
 	if err != nil {
 		return err
 	}
 
+	insert := q(`INSERT INTO items (` + cols + `) VALUES (?, ?, ?, ?, ?, ?)`)
 	mux := chi.NewRouter()
 	mux.Get("/items/{id}", func(rw http.ResponseWriter, req *http.Request) {
 		it, err := scan(byID.QueryRowContext(req.Context(), chi.URLParam(req, "id")))
@@ -202,7 +267,7 @@ func run(addr, path string, n, extra, checkpoint int) error {
 		it := item{ID: newID(), Owner: owner, Email: "x@example.com", Name: in.Title, Role: "member", CreatedAt: now.Format("2006-01-02T15:04:05.000Z")}
 		tx, err := w.BeginTx(req.Context(), nil)
 		if err == nil {
-			_, err = tx.ExecContext(req.Context(), `INSERT INTO items (`+cols+`) VALUES (?, ?, ?, ?, ?, ?)`, it.ID, it.Owner, it.Email, it.Name, it.Role, now.UnixMilli())
+			_, err = tx.ExecContext(req.Context(), insert, it.ID, it.Owner, it.Email, it.Name, it.Role, now.UnixMilli())
 			if err == nil {
 				err = tx.Commit()
 			} else {
@@ -235,13 +300,13 @@ func run(addr, path string, n, extra, checkpoint int) error {
 	return nil
 }
 
-func seed(ctx context.Context, w *sql.DB, n int) (string, error) {
+func seed(ctx context.Context, w *sql.DB, n int, q func(string) string) (string, error) {
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return "", err
 	}
 	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, `INSERT INTO items (`+cols+`) VALUES (?, ?, ?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, q(`INSERT INTO items (`+cols+`) VALUES (?, ?, ?, ?, ?, ?)`))
 	if err != nil {
 		return "", err
 	}
