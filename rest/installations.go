@@ -73,7 +73,11 @@ func mountInstallations(a *API, r chi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		return a.Q.InstallationSpaces(r.Context(), name(r), id(r), page, limit)
+		extended, err := qBool(r, "extended")
+		if err != nil {
+			return nil, err
+		}
+		return a.Q.InstallationSpaces(r.Context(), name(r), id(r), page, limit, extended)
 	}))
 	r.Post(inst+"/spaces", a.created(func(r *http.Request) (any, error) {
 		var in model.TargetInstallationInput
@@ -100,7 +104,11 @@ func mountInstallations(a *API, r chi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		return a.Q.InstallationSites(r.Context(), name(r), id(r), page, limit)
+		extended, err := qBool(r, "extended")
+		if err != nil {
+			return nil, err
+		}
+		return a.Q.InstallationSites(r.Context(), name(r), id(r), page, limit, extended)
 	}))
 	r.Post(inst+"/sites", a.created(func(r *http.Request) (any, error) {
 		var in model.TargetInstallationInput
