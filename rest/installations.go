@@ -115,7 +115,11 @@ func mountInstallations(a *API, r chi.Router) {
 		if err := decode(r, &in, bodyRequired); err != nil {
 			return nil, err
 		}
-		return a.M.InstallIntegrationOnSite(r.Context(), name(r), id(r), deref(in.Site))
+		site := in.SiteID
+		if site == nil {
+			site = in.Site
+		}
+		return a.M.InstallIntegrationOnSite(r.Context(), name(r), id(r), deref(site))
 	}))
 	r.Get(inst+"/sites/{siteId}", a.ok(func(r *http.Request) (any, error) {
 		return a.Q.InstallationSite(r.Context(), name(r), id(r), path(r, "siteId"))

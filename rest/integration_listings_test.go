@@ -237,7 +237,7 @@ func TestInstallationSpacesExtended(t *testing.T) {
 	}
 	env.Must(400, "GET", notes+"/spaces?extended=maybe", env.Admin.Token, nil)
 	chat := "/v1/integrations/chat/installations/" + w.chatInstallation
-	env.Must(201, "POST", chat+"/sites", env.Admin.Token, map[string]any{"site": w.site})
+	env.Must(201, "POST", chat+"/sites", env.Admin.Token, map[string]any{"siteId": w.site})
 	if l := items(t, env.Must(200, "GET", chat+"/sites?extended=true", env.Admin.Token, nil)); len(l) != 1 || l[0]["site"].(map[string]any)["id"] != w.site {
 		t.Errorf("extended sites: %v", l)
 	}
