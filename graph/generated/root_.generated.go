@@ -1054,6 +1054,7 @@ type ComplexityRoot struct {
 		ChangeRequest                   func(childComplexity int, spaceID string, changeRequestID string) int
 		ChangeRequestChanges            func(childComplexity int, spaceID string, changeRequestID string, limit *int) int
 		ChangeRequestContributors       func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestLinks              func(childComplexity int, spaceID string, changeRequestID string, page *string, limit *int, status *model.LinkStatus, brokenContext *string) int
 		ChangeRequestPDF                func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
 		ChangeRequestRequestedReviewers func(childComplexity int, spaceID string, changeRequestID string, page *string, limit *int) int
 		ChangeRequestReviews            func(childComplexity int, spaceID string, changeRequestID string, format *model.PageFormat, page *string, limit *int) int
@@ -6561,6 +6562,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ChangeRequestContributors(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
+	case "Query.changeRequestLinks":
+		if e.ComplexityRoot.Query.ChangeRequestLinks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestLinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestLinks(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["page"].(*string), args["limit"].(*int), args["status"].(*model.LinkStatus), args["brokenContext"].(*string)), true
 	case "Query.changeRequestPDF":
 		if e.ComplexityRoot.Query.ChangeRequestPDF == nil {
 			break
@@ -13163,6 +13175,13 @@ extend type Query {
   changeRequestReviews(spaceId: ID!, changeRequestId: ID!, format: PageFormat, page: String, limit: Int): ChangeRequestReviewList!
   "Who created or edited a change request (read), latest contribution first."
   changeRequestContributors(spaceId: ID!, changeRequestId: ID!): UserContributorList!
+  """
+  Links of a change request's content (read), judged in the change request's
+  own content. brokenContext (0.130.0's parameter) names where a link counts
+  as broken: change-request or space; both read the change request's content,
+  so it changes nothing, and any other value is refused.
+  """
+  changeRequestLinks(spaceId: ID!, changeRequestId: ID!, page: String, limit: Int, status: LinkStatus, brokenContext: String): LinkList!
 }
 
 extend type Mutation {
