@@ -228,9 +228,13 @@ func (r *Resolver) contentTeamPermissions(ctx context.Context, space, collection
 }
 
 // contentPermissionsAggregate lists every member whose effective role on
-// the item is above none, computed for each member by effectiveRole from
-// their organization role, the tree, and the grants on the item and above
-// it to them and their teams (read once, not per member).
+// the item is above none. effectiveRole, for a member, is their
+// organization role capped by the item's default levels, raised by the
+// grants to them and their teams on the item and the collections above it,
+// and by the space's visibility; all but the member's role and grants are
+// the same for everyone, so they are worked out here once (readerQuery) and
+// the storage pages through the members with the rank computed in SQL: a
+// page costs its rows, not the organization's members.
 func (r *Resolver) contentPermissionsAggregate(ctx context.Context, space, collection *string, role *model.Role, page *string, limit *int) (*model.UserContentPermissionList, error) {
 	t, err := r.contentTarget(ctx, space, collection)
 	if err != nil {
@@ -240,39 +244,54 @@ func (r *Resolver) contentPermissionsAggregate(ctx context.Context, space, colle
 	if err != nil {
 		return nil, err
 	}
+	q := readerQuery(t.Item, t.Scope.Access.nodes)
 	if role != nil {
 		if err := checkEnum("role", *role, model.Roles.List()); err != nil {
 			return nil, err
 		}
+		q.Only = roleRank[*role]
 	}
-	reach, err := r.Store.ContentGrantReach(ctx, t.OrgID, t.Item.Ref, t.Item.Parent)
+	p, err := r.Store.ListContentReaders(ctx, t.OrgID, q, pq)
 	if err != nil {
 		return nil, err
 	}
-	granted := map[storage.ContentRef][]storage.ContentGrant{} // by principal
-	for _, g := range reach.Grants {
-		p := storage.ContentRef{Kind: g.PrincipalKind, ID: g.PrincipalID}
-		granted[p] = append(granted[p], g)
-	}
-	roles := map[string]int{}
-	keep := func(m storage.Member) bool {
-		d := storage.AccessData{UserID: m.User.ID, Membership: &storage.Membership{Role: m.Role}, Tree: reach.Tree, Teams: reach.TeamsOf[m.User.ID]}
-		d.Grants = append(d.Grants, granted[storage.ContentRef{Kind: "user", ID: m.User.ID}]...)
-		for _, team := range d.Teams {
-			d.Grants = append(d.Grants, granted[storage.ContentRef{Kind: "team", ID: team}]...)
-		}
-		rank := newContentAccess(d).effectiveRole(t.Item)
-		roles[m.User.ID] = rank
-		return rank > 0 && (role == nil || roleName(rank) == *role)
-	}
-	p, err := r.Store.ListMembers(ctx, t.OrgID, storage.MemberFilter{Asc: true, Keep: keep}, pq)
-	if err != nil {
-		return nil, err
-	}
-	l := model.UserContentPermissionList(listOf(p, func(m storage.Member) *model.UserContentPermission {
-		return &model.UserContentPermission{Permission: roleName(roles[m.User.ID]), User: r.userModel(m.User)}
+	l := model.UserContentPermissionList(listOf(p, func(m storage.ContentReader) *model.UserContentPermission {
+		return &model.UserContentPermission{Permission: roleName(m.Rank), User: r.userModel(m.Member.User)}
 	}))
 	return &l, nil
+}
+
+// readerQuery is what effectiveRole does for every member of the item's
+// organization at once: admins reach everything; the default levels (the
+// item's, and its collection's for an in-collection space) cap the
+// organization role, the admin rank standing for "inherits the organization
+// role"; grants on the item and every collection above it count; public
+// and unlisted spaces give every member read. TestAggregateMatchesEffectiveRole
+// holds it to effectiveRole.
+func readerQuery(it contentItem, tree storage.CollectionTree) storage.ReaderQuery {
+	admin := roleRank["admin"]
+	probe := &contentAccess{accessBase: &accessBase{member: true, orgRank: admin, nodes: tree}, memo: map[string]int{}}
+	q := storage.ReaderQuery{Targets: []storage.ContentRef{it.Ref}, Ranks: map[string]int{}, Admin: "admin",
+		Default: probe.defaultRank(it.DefaultLevel, it.Parent)}
+	for role, rank := range roleRank {
+		q.Ranks[string(role)] = rank
+	}
+	for p, depth := it.Parent, 0; p != nil && depth < maxDepth; p, depth = tree[*p].ParentID, depth+1 {
+		q.Targets = append(q.Targets, storage.ContentRef{Kind: storage.KindCollection, ID: *p})
+	}
+	if it.Ref.Kind == storage.KindSpace {
+		switch it.Visibility {
+		case "in-collection":
+			if it.Parent != nil {
+				if n, ok := tree[*it.Parent]; ok {
+					q.Default = max(q.Default, probe.defaultRank(n.DefaultLevel, n.ParentID))
+				}
+			}
+		case "public", "unlisted":
+			q.Floor = roleRank["read"]
+		}
+	}
+	return q
 }
 
 // sitePermissionsAggregate lists the members who can read a site: sites
@@ -287,8 +306,8 @@ func (r *Resolver) sitePermissionsAggregate(ctx context.Context, orgID, siteID s
 	if err != nil {
 		return nil, err
 	}
-	readers := func(m storage.Member) bool { return m.Role != nil }
-	p, err := r.Store.ListMembers(ctx, s.Org.ID, storage.MemberFilter{Asc: true, Keep: readers}, pq)
+	// Guests do not read sites; the filter is SQL, so a page costs its rows.
+	p, err := r.Store.ListMembers(ctx, s.Org.ID, storage.MemberFilter{Asc: true, WithRole: true}, pq)
 	if err != nil {
 		return nil, err
 	}

@@ -381,7 +381,8 @@ func (r *Resolver) installOnTarget(ctx context.Context, name, installationID, ki
 	if _, err := callerOf(ctx); err != nil {
 		return storage.TargetInstallation{}, err
 	}
-	if err := checkLen(kind, targetID, 1, 100); err != nil {
+	field := map[string]string{"space": "space", "site": "siteId"}[kind] // the bodies' names
+	if err := checkLen(field, targetID, 1, 100); err != nil {
 		return storage.TargetInstallation{}, err
 	}
 	// installOnTarget admits neither owner admins nor installation tokens.

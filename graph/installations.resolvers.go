@@ -278,13 +278,12 @@ func (r *queryResolver) IntegrationSiteInstallations(ctx context.Context, integr
 }
 
 // InstallationSpaces is the resolver for the installationSpaces field.
-func (r *queryResolver) InstallationSpaces(ctx context.Context, integrationName string, installationID string, page *string, limit *int) (*model.IntegrationSpaceInstallationList, error) {
-	_, p, err := r.listTargets(ctx, integrationName, installationID, "space", page, limit, nil)
+func (r *queryResolver) InstallationSpaces(ctx context.Context, integrationName string, installationID string, page *string, limit *int, extended *bool) (*model.IntegrationSpaceInstallationList, error) {
+	c, p, err := r.listTargets(ctx, integrationName, installationID, "space", page, limit, nil)
 	if err != nil {
 		return nil, err
 	}
-	l := model.IntegrationSpaceInstallationList(listOf(p, r.spaceInstallationModel))
-	return &l, nil
+	return r.spaceInstallationList(ctx, c, p, extended)
 }
 
 // InstallationSpace is the resolver for the installationSpace field.
@@ -297,13 +296,12 @@ func (r *queryResolver) InstallationSpace(ctx context.Context, integrationName s
 }
 
 // InstallationSites is the resolver for the installationSites field.
-func (r *queryResolver) InstallationSites(ctx context.Context, integrationName string, installationID string, page *string, limit *int) (*model.IntegrationSiteInstallationList, error) {
+func (r *queryResolver) InstallationSites(ctx context.Context, integrationName string, installationID string, page *string, limit *int, extended *bool) (*model.IntegrationSiteInstallationList, error) {
 	_, p, err := r.listTargets(ctx, integrationName, installationID, "site", page, limit, nil)
 	if err != nil {
 		return nil, err
 	}
-	l := model.IntegrationSiteInstallationList(listOf(p, r.siteInstallationModel))
-	return &l, nil
+	return r.siteInstallationList(ctx, p, extended)
 }
 
 // InstallationSite is the resolver for the installationSite field.

@@ -96,42 +96,9 @@ func (r *queryResolver) Integrations(ctx context.Context, page *string, limit *i
 	if err != nil {
 		return nil, err
 	}
-	f := storage.IntegrationFilter{UserID: c.UserID, Blocks: blocks, ContentSources: contentSources}
-	if search != nil {
-		if err := checkLen("search", *search, 0, 100); err != nil {
-			return nil, err
-		}
-		f.Search = *search
-	}
-	if category != nil {
-		if err := checkEnum("category", *category, model.IntegrationCategories.List()); err != nil {
-			return nil, err
-		}
-		f.Category = string(*category)
-	}
-	if scope != nil {
-		if err := checkEnum("scope", *scope, model.IntegrationScopes.List()); err != nil {
-			return nil, err
-		}
-		f.Scope = string(*scope)
-	}
-	if target != nil {
-		if err := checkEnum("target", *target, model.IntegrationTargets.List()); err != nil {
-			return nil, err
-		}
-		f.Target = string(*target)
-	}
-	if blockDomain != nil {
-		if err := checkIntegrationName("blockDomain", *blockDomain); err != nil {
-			return nil, err
-		}
-		f.BlockDomain = *blockDomain
-	}
-	if owner != nil {
-		if err := checkLen("owner", *owner, 1, 100); err != nil {
-			return nil, err
-		}
-		f.Owner = *owner
+	f, err := integrationFilterOf(c, search, category, blockDomain, blocks, contentSources, owner, scope, target)
+	if err != nil {
+		return nil, err
 	}
 	if !isInstallationToken(c) {
 		if f.VisibleOrgs, err = r.callerOrgs(ctx, c, false); err != nil {

@@ -268,3 +268,14 @@ func (r *Resolver) contributors(ctx context.Context, spaceID, ref string) (*mode
 	}
 	return l, nil
 }
+
+// checkBrokenContext checks listChangeRequestLinks' brokenContext: where a
+// link counts as broken, the change request or its space. docsapi judges a
+// change request's links in its own content for both, so a valid value
+// changes nothing; another one is refused, naming the parameter.
+func checkBrokenContext(c *string) error {
+	if c != nil && *c != "change-request" && *c != "space" {
+		return apierr.Invalid("brokenContext", "must be change-request or space (got %q)", *c)
+	}
+	return nil
+}

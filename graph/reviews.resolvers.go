@@ -39,3 +39,11 @@ func (r *queryResolver) ChangeRequestReviews(ctx context.Context, spaceID string
 func (r *queryResolver) ChangeRequestContributors(ctx context.Context, spaceID string, changeRequestID string) (*model.UserContributorList, error) {
 	return r.contributors(ctx, spaceID, changeRequestID)
 }
+
+// ChangeRequestLinks is the resolver for the changeRequestLinks field.
+func (r *queryResolver) ChangeRequestLinks(ctx context.Context, spaceID string, changeRequestID string, page *string, limit *int, status *model.LinkStatus, brokenContext *string) (*model.LinkList, error) {
+	if err := checkBrokenContext(brokenContext); err != nil {
+		return nil, err
+	}
+	return r.SpaceLinks(ctx, spaceID, nil, &changeRequestID, page, limit, status)
+}

@@ -73,7 +73,11 @@ func mountInstallations(a *API, r chi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		return a.Q.InstallationSpaces(r.Context(), name(r), id(r), page, limit)
+		extended, err := qBool(r, "extended")
+		if err != nil {
+			return nil, err
+		}
+		return a.Q.InstallationSpaces(r.Context(), name(r), id(r), page, limit, extended)
 	}))
 	r.Post(inst+"/spaces", a.created(func(r *http.Request) (any, error) {
 		var in model.TargetInstallationInput
@@ -100,14 +104,22 @@ func mountInstallations(a *API, r chi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		return a.Q.InstallationSites(r.Context(), name(r), id(r), page, limit)
+		extended, err := qBool(r, "extended")
+		if err != nil {
+			return nil, err
+		}
+		return a.Q.InstallationSites(r.Context(), name(r), id(r), page, limit, extended)
 	}))
 	r.Post(inst+"/sites", a.created(func(r *http.Request) (any, error) {
 		var in model.TargetInstallationInput
 		if err := decode(r, &in, bodyRequired); err != nil {
 			return nil, err
 		}
-		return a.M.InstallIntegrationOnSite(r.Context(), name(r), id(r), deref(in.Site))
+		site := in.SiteID
+		if site == nil {
+			site = in.Site
+		}
+		return a.M.InstallIntegrationOnSite(r.Context(), name(r), id(r), deref(site))
 	}))
 	r.Get(inst+"/sites/{siteId}", a.ok(func(r *http.Request) (any, error) {
 		return a.Q.InstallationSite(r.Context(), name(r), id(r), path(r, "siteId"))

@@ -5,7 +5,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"docsapi/apierr"
 	"docsapi/graph/model"
 )
 
@@ -60,12 +59,7 @@ func mountReviews(a *API, r chi.Router) {
 		if err != nil {
 			return nil, err
 		}
-		// Links are always judged in the change request's own content, so
-		// brokenContext is checked and changes nothing.
-		if c := qStr(r, "brokenContext"); c != nil && *c != "change-request" && *c != "space" {
-			return nil, apierr.Invalid("brokenContext", "must be change-request or space (got %q)", *c)
-		}
 		space, cr := ids(r)
-		return a.Q.SpaceLinks(r.Context(), space, nil, &cr, page, limit, qEnum[model.LinkStatus](r, "status"))
+		return a.Q.ChangeRequestLinks(r.Context(), space, cr, page, limit, qEnum[model.LinkStatus](r, "status"), qStr(r, "brokenContext"))
 	}))
 }

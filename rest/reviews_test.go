@@ -102,6 +102,12 @@ func TestChangeRequestReviewCycle(t *testing.T) {
 	// Links of the change request, with stats.
 	links := env.Must(200, "GET", cr+"/links?brokenContext=change-request", admin, nil).JSON()
 	apitest.Keys(t, links, "items", "stats", "count")
+	// The same rule through GraphQL (the check lives in the resolver).
+	q := `query($s: ID!, $c: ID!, $b: String) { changeRequestLinks(spaceId: $s, changeRequestId: $c, brokenContext: $b) { count } }`
+	if data := gqlData(t, env, admin, q, map[string]any{"s": f.space, "c": f.cr, "b": "space"}); data["changeRequestLinks"].(map[string]any)["count"] != links["count"] {
+		t.Errorf("GraphQL changeRequestLinks: %v, REST count %v", data, links["count"])
+	}
+	gqlRefusal(t, env, admin, q, map[string]any{"s": f.space, "c": f.cr, "b": "site"}, "BAD_REQUEST", 400)
 
 	// The audit log has each step.
 	log := string(env.Must(200, "GET", "/v1/orgs/"+env.Org+"/audit-log?action=change_request.", admin, nil).Body)

@@ -29,7 +29,7 @@ func TestSiteInstallations(t *testing.T) {
 	other := "/v1/integrations/chat/installations/" + elsewhere
 	token := env.Must(200, "POST", inst+"/tokens", env.Admin.Token, nil).JSON()["token"].(string)
 	env.Run(t, []apitest.Scenario{
-		{Name: "install on a site", Method: "POST", Path: inst + "/sites", Token: env.Admin.Token, Body: map[string]any{"site": site}, Status: 201,
+		{Name: "install on a site", Method: "POST", Path: inst + "/sites", Token: env.Admin.Token, Body: map[string]any{"siteId": site}, Status: 201,
 			Check: func(r apitest.Response) {
 				e := r.JSON()
 				apitest.Keys(t, e, "integration", "installation", "status", "configuration", "externalIds", "urls", "site")
@@ -41,7 +41,7 @@ func TestSiteInstallations(t *testing.T) {
 				}
 			}},
 		{Name: "twice", Method: "POST", Path: inst + "/sites", Token: env.Admin.Token, Body: map[string]any{"site": site}, Status: 409},
-		{Name: "without site", Method: "POST", Path: inst + "/sites", Token: env.Admin.Token, Body: map[string]any{}, Status: 400, Contains: names("site")},
+		{Name: "without siteId", Method: "POST", Path: inst + "/sites", Token: env.Admin.Token, Body: map[string]any{}, Status: 400, Contains: names("siteId")},
 		{Name: "without token", Method: "POST", Path: inst + "/sites", Body: map[string]any{"site": spare}, Status: 401},
 		{Name: "unknown site", Method: "POST", Path: inst + "/sites", Token: env.Admin.Token, Body: map[string]any{"site": "nope"}, Status: 404, Contains: []string{"site not found"}},
 		{Name: "site of another organization", Method: "POST", Path: inst + "/sites", Token: env.Admin.Token, Body: map[string]any{"site": theirs}, Status: 404, Contains: []string{"site not found"}},

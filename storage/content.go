@@ -45,6 +45,7 @@ type Content interface {
 	ListUserGrants(ctx context.Context, target ContentRef, pq PageQuery) (Page[UserGrant], error)
 	ListTeamGrants(ctx context.Context, target ContentRef, pq PageQuery) (Page[TeamGrant], error)
 	ContentGrantReach(ctx context.Context, orgID string, item ContentRef, parent *string) (GrantReach, error)
+	ListContentReaders(ctx context.Context, orgID string, q ReaderQuery, pq PageQuery) (Page[ContentReader], error)
 }
 
 var (

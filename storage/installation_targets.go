@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -247,4 +248,55 @@ func removeTargetInstallations(tx *Tx, kind, targetID string) error {
 		events = append(events, (*build)(it, t))
 	}
 	return insertEvents(tx, events)
+}
+
+// EnabledIntegration is an integration installed in an organization that
+// reaches one space or site, with its organization installation.
+type EnabledIntegration struct {
+	Integration    Integration
+	InstallationID string
+	Status         string // the organization installation's status
+}
+
+// MaxEnabledIntegrations bounds the integrations one space or site lists
+// (0.130.0 gives these lists no page parameters).
+const MaxEnabledIntegrations = 1000
+
+// EnabledIntegrations lists, by name, the integrations of orgID's
+// installations that reach the space or site targetID (kind "space" or
+// "site"): the integration's target allows the kind, and the installation
+// either selects all of its organization's spaces (sites) or is installed
+// on this one. search narrows to names containing it; userID is whose
+// membership of each owner comes along (Integration.Membership). One query.
+func (db *DB) EnabledIntegrations(ctx context.Context, orgID, kind, targetID, userID, search string) ([]EnabledIntegration, error) {
+	selection := map[string]string{"space": "x.space_selection", "site": "x.site_selection"}[kind]
+	if selection == "" {
+		return nil, nil
+	}
+	q := `SELECT ` + integrationSelect + `, x.id, x.status FROM integration_installations x JOIN integrations i ON i.id = x.integration_id
+ JOIN organizations o ON o.id = i.organization_id LEFT JOIN members m ON m.organization_id = i.organization_id AND m.user_id = ?
+ WHERE x.organization_id = ? AND i.target IN ('all', ?)
+ AND (` + selection + ` = 'all' OR EXISTS (SELECT 1 FROM integration_target_installations s
+  WHERE s.installation_id = x.id AND s.kind = ? AND s.target_id = ?))`
+	args := []any{userID, orgID, kind, kind, targetID}
+	if search != "" {
+		q += ` AND lower(i.name) LIKE ? ESCAPE '\'`
+		args = append(args, "%"+likeEscape(strings.ToLower(search))+"%")
+	}
+	q += ` ORDER BY i.name, i.id LIMIT ?`
+	args = append(args, MaxEnabledIntegrations)
+	rows, err := db.r().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []EnabledIntegration
+	for rows.Next() {
+		var e EnabledIntegration
+		if e.Integration, err = scanIntegration(rows, &e.InstallationID, &e.Status); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
 }

@@ -26,6 +26,9 @@ type NewEvent struct {
 	Status         string // pending | success | failed
 	Logs           []LogLine
 	Deliver        bool
+	// DeliverAt delays the first delivery attempt (zero: at once); a
+	// queued integration task's schedule.
+	DeliverAt time.Time
 }
 
 // Event is a recorded integration event.
@@ -50,8 +53,12 @@ func insertEvents(tx *Tx, events []NewEvent) error {
 			return err
 		}
 		if e.Deliver {
+			first := tx.Now
+			if e.DeliverAt.After(first) {
+				first = e.DeliverAt
+			}
 			if _, err := tx.exec(`INSERT INTO integration_deliveries (event_id, integration_id, next_attempt_at, created_at) VALUES (?, ?, ?, ?)`,
-				e.ID, e.IntegrationID, ms(tx.Now), ms(tx.Now)); err != nil {
+				e.ID, e.IntegrationID, ms(first), ms(tx.Now)); err != nil {
 				return err
 			}
 		}

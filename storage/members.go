@@ -55,6 +55,7 @@ func (db *DB) Member(ctx context.Context, orgID, userID string) (Member, error) 
 // MemberFilter narrows and orders the members list.
 type MemberFilter struct {
 	Role       *string // a role, or "guest"
+	WithRole   bool    // only members with an organization role (no guests)
 	Search     string  // substring of display name or e-mail, case-insensitive
 	SortBySeen bool    // sort by lastSeenAt (only members seen at least once) instead of joinedAt
 	Asc        bool
@@ -79,6 +80,9 @@ func (db *DB) ListMembers(ctx context.Context, orgID string, f MemberFilter, pq 
 			where += ` AND m.role = ?`
 			args = append(args, *f.Role)
 		}
+	}
+	if f.WithRole {
+		where += ` AND m.role IS NOT NULL`
 	}
 	if f.CommentedIn != nil {
 		where += ` AND m.user_id IN (` + commentersSQL + `)`

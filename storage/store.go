@@ -136,6 +136,7 @@ type Integrations interface {
 	Installation(ctx context.Context, integrationID, installationID string) (Installation, error)
 	ListInstallations(ctx context.Context, integrationID string, f InstallationFilter, pq PageQuery) (Page[Installation], error)
 	ListOrganizationInstallations(ctx context.Context, orgID, userID, search string, pq PageQuery) (Page[OrgInstallation], error)
+	EnabledIntegrations(ctx context.Context, orgID, kind, targetID, userID, search string) ([]EnabledIntegration, error)
 	CreateInstallation(ctx context.Context, integrationID, orgID string, c InstallationChange) (Installation, error)
 	UpdateInstallation(ctx context.Context, integrationID, installationID string, c InstallationChange) (Installation, error)
 	DeleteInstallation(ctx context.Context, integrationID, installationID string, events func(prev Installation, targets []TargetInstallation) []NewEvent) (bool, []string, error)

@@ -568,6 +568,12 @@ type ComplexityRoot struct {
 		Install func(childComplexity int) int
 	}
 
+	IntegrationScript struct {
+		ContentSecurityPolicy func(childComplexity int) int
+		Cookies               func(childComplexity int) int
+		Script                func(childComplexity int) int
+	}
+
 	IntegrationSiteInstallation struct {
 		Configuration func(childComplexity int) int
 		ExternalIds   func(childComplexity int) int
@@ -597,6 +603,17 @@ type ComplexityRoot struct {
 	}
 
 	IntegrationSpaceInstallationList struct {
+		Count func(childComplexity int) int
+		Items func(childComplexity int) int
+		Next  func(childComplexity int) int
+	}
+
+	IntegrationStatus struct {
+		Integration func(childComplexity int) int
+		Status      func(childComplexity int) int
+	}
+
+	IntegrationStatusList struct {
 		Count func(childComplexity int) int
 		Items func(childComplexity int) int
 		Next  func(childComplexity int) int
@@ -744,6 +761,7 @@ type ComplexityRoot struct {
 		PublishIntegration                 func(childComplexity int, integrationName string, input model.PublishIntegrationInput) int
 		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
+		QueueIntegrationTask               func(childComplexity int, integrationName string, input model.QueueIntegrationTaskInput) int
 		RegenerateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string) int
 		RemoveContentPermission            func(childComplexity int, space *string, collection *string, user *string, team *string) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
@@ -928,6 +946,10 @@ type ComplexityRoot struct {
 		Next  func(childComplexity int) int
 	}
 
+	OrganizationIntegrationStatus struct {
+		Status func(childComplexity int) int
+	}
+
 	OrganizationList struct {
 		Count func(childComplexity int) int
 		Items func(childComplexity int) int
@@ -1032,6 +1054,7 @@ type ComplexityRoot struct {
 		ChangeRequest                   func(childComplexity int, spaceID string, changeRequestID string) int
 		ChangeRequestChanges            func(childComplexity int, spaceID string, changeRequestID string, limit *int) int
 		ChangeRequestContributors       func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestLinks              func(childComplexity int, spaceID string, changeRequestID string, page *string, limit *int, status *model.LinkStatus, brokenContext *string) int
 		ChangeRequestPDF                func(childComplexity int, spaceID string, changeRequestID string, page *string, only *bool) int
 		ChangeRequestRequestedReviewers func(childComplexity int, spaceID string, changeRequestID string, page *string, limit *int) int
 		ChangeRequestReviews            func(childComplexity int, spaceID string, changeRequestID string, format *model.PageFormat, page *string, limit *int) int
@@ -1059,9 +1082,9 @@ type ComplexityRoot struct {
 		GlossaryEntries                 func(childComplexity int, organizationID string, page *string, limit *int) int
 		GlossaryEntry                   func(childComplexity int, organizationID string, glossaryEntryID string) int
 		InstallationSite                func(childComplexity int, integrationName string, installationID string, siteID string) int
-		InstallationSites               func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
+		InstallationSites               func(childComplexity int, integrationName string, installationID string, page *string, limit *int, extended *bool) int
 		InstallationSpace               func(childComplexity int, integrationName string, installationID string, spaceID string) int
-		InstallationSpaces              func(childComplexity int, integrationName string, installationID string, page *string, limit *int) int
+		InstallationSpaces              func(childComplexity int, integrationName string, installationID string, page *string, limit *int, extended *bool) int
 		Integration                     func(childComplexity int, integrationName string) int
 		IntegrationDevelopment          func(childComplexity int, integrationName string) int
 		IntegrationEvent                func(childComplexity int, integrationName string, eventID string) int
@@ -1085,6 +1108,9 @@ type ComplexityRoot struct {
 		OpenAPISpecs                    func(childComplexity int, organizationID string, page *string, limit *int) int
 		Organization                    func(childComplexity int, id string) int
 		OrganizationInstallations       func(childComplexity int, organizationID string, page *string, limit *int, search *string) int
+		OrganizationIntegrationStatus   func(childComplexity int, organizationID string, integrationName string) int
+		OrganizationIntegrations        func(childComplexity int, organizationID string, page *string, limit *int, search *string, category *model.IntegrationCategory, blockDomain *string, blocks *bool, contentSources *bool, owner *string, scope *model.IntegrationScope, target *model.IntegrationTarget) int
+		OrganizationIntegrationsStatus  func(childComplexity int, organizationID string, page *string, limit *int, search *string) int
 		Organizations                   func(childComplexity int, page *string, limit *int) int
 		OrganizationsForEmailDomain     func(childComplexity int, emailDomain string) int
 		PageDocumentInRevision          func(childComplexity int, spaceID string, revisionID string, pageID string, evaluated *bool) int
@@ -1103,6 +1129,8 @@ type ComplexityRoot struct {
 		SiteAdaptiveSchema              func(childComplexity int, organizationID string, siteID string) int
 		SiteAdaptiveTemplateConditions  func(childComplexity int, organizationID string, siteID string) int
 		SiteCustomization               func(childComplexity int, organizationID string, siteID string) int
+		SiteIntegrationScripts          func(childComplexity int, organizationID string, siteID string) int
+		SiteIntegrations                func(childComplexity int, organizationID string, siteID string, search *string) int
 		SitePermissionsAggregate        func(childComplexity int, organizationID string, siteID string, page *string, limit *int) int
 		SitePublishingAuth              func(childComplexity int, organizationID string, siteID string) int
 		SitePublishingPreview           func(childComplexity int, organizationID string, siteID string, siteSpaceID *string, claims map[string]any) int
@@ -1123,6 +1151,9 @@ type ComplexityRoot struct {
 		SpaceFile                       func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
 		SpaceFileBacklinks              func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
 		SpaceFiles                      func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
+		SpaceIntegrationBlocks          func(childComplexity int, spaceID string) int
+		SpaceIntegrationScripts         func(childComplexity int, spaceID string) int
+		SpaceIntegrations               func(childComplexity int, spaceID string, search *string) int
 		SpaceLinks                      func(childComplexity int, spaceID string, pageID *string, changeRequestID *string, page *string, limit *int, status *model.LinkStatus) int
 		SpacePDF                        func(childComplexity int, spaceID string, page *string, only *bool) int
 		SpacePage                       func(childComplexity int, spaceID string, pageID *string, pagePath *string, revisionID *string, changeRequestID *string, format *model.PageFormat, evaluated *bool, metadata *bool, computed *bool) int
@@ -1565,6 +1596,11 @@ type ComplexityRoot struct {
 		UpdatedAt           func(childComplexity int) int
 		Urls                func(childComplexity int) int
 		Visibility          func(childComplexity int) int
+	}
+
+	SpaceIntegrationBlocks struct {
+		Blocks func(childComplexity int) int
+		Name   func(childComplexity int) int
 	}
 
 	SpaceList struct {
@@ -3769,6 +3805,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.IntegrationPermissions.Install(childComplexity), true
 
+	case "IntegrationScript.contentSecurityPolicy":
+		if e.ComplexityRoot.IntegrationScript.ContentSecurityPolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationScript.ContentSecurityPolicy(childComplexity), true
+	case "IntegrationScript.cookies":
+		if e.ComplexityRoot.IntegrationScript.Cookies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationScript.Cookies(childComplexity), true
+	case "IntegrationScript.script":
+		if e.ComplexityRoot.IntegrationScript.Script == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationScript.Script(childComplexity), true
+
 	case "IntegrationSiteInstallation.configuration":
 		if e.ComplexityRoot.IntegrationSiteInstallation.Configuration == nil {
 			break
@@ -3904,6 +3959,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.IntegrationSpaceInstallationList.Next(childComplexity), true
+
+	case "IntegrationStatus.integration":
+		if e.ComplexityRoot.IntegrationStatus.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationStatus.Integration(childComplexity), true
+	case "IntegrationStatus.status":
+		if e.ComplexityRoot.IntegrationStatus.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationStatus.Status(childComplexity), true
+
+	case "IntegrationStatusList.count":
+		if e.ComplexityRoot.IntegrationStatusList.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationStatusList.Count(childComplexity), true
+	case "IntegrationStatusList.items":
+		if e.ComplexityRoot.IntegrationStatusList.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationStatusList.Items(childComplexity), true
+	case "IntegrationStatusList.next":
+		if e.ComplexityRoot.IntegrationStatusList.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationStatusList.Next(childComplexity), true
 
 	case "IntegrationURLs.app":
 		if e.ComplexityRoot.IntegrationURLs.App == nil {
@@ -4899,6 +4986,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PutOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string), args["input"].(model.PutOpenAPISpecInput)), true
+	case "Mutation.queueIntegrationTask":
+		if e.ComplexityRoot.Mutation.QueueIntegrationTask == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_queueIntegrationTask_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.QueueIntegrationTask(childComplexity, args["integrationName"].(string), args["input"].(model.QueueIntegrationTaskInput)), true
 	case "Mutation.regenerateSitePublishingAuth":
 		if e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth == nil {
 			break
@@ -6030,6 +6128,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrganizationInstallationList.Next(childComplexity), true
 
+	case "OrganizationIntegrationStatus.status":
+		if e.ComplexityRoot.OrganizationIntegrationStatus.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationIntegrationStatus.Status(childComplexity), true
+
 	case "OrganizationList.count":
 		if e.ComplexityRoot.OrganizationList.Count == nil {
 			break
@@ -6457,6 +6562,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ChangeRequestContributors(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
+	case "Query.changeRequestLinks":
+		if e.ComplexityRoot.Query.ChangeRequestLinks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changeRequestLinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ChangeRequestLinks(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["page"].(*string), args["limit"].(*int), args["status"].(*model.LinkStatus), args["brokenContext"].(*string)), true
 	case "Query.changeRequestPDF":
 		if e.ComplexityRoot.Query.ChangeRequestPDF == nil {
 			break
@@ -6759,7 +6875,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.InstallationSites(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["page"].(*string), args["limit"].(*int)), true
+		return e.ComplexityRoot.Query.InstallationSites(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["page"].(*string), args["limit"].(*int), args["extended"].(*bool)), true
 	case "Query.installationSpace":
 		if e.ComplexityRoot.Query.InstallationSpace == nil {
 			break
@@ -6781,7 +6897,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.InstallationSpaces(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["page"].(*string), args["limit"].(*int)), true
+		return e.ComplexityRoot.Query.InstallationSpaces(childComplexity, args["integrationName"].(string), args["installationId"].(string), args["page"].(*string), args["limit"].(*int), args["extended"].(*bool)), true
 	case "Query.integration":
 		if e.ComplexityRoot.Query.Integration == nil {
 			break
@@ -7036,6 +7152,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationInstallations(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["search"].(*string)), true
+	case "Query.organizationIntegrationStatus":
+		if e.ComplexityRoot.Query.OrganizationIntegrationStatus == nil {
+			break
+		}
+
+		args, err := ec.field_Query_organizationIntegrationStatus_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrganizationIntegrationStatus(childComplexity, args["organizationId"].(string), args["integrationName"].(string)), true
+	case "Query.organizationIntegrations":
+		if e.ComplexityRoot.Query.OrganizationIntegrations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_organizationIntegrations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrganizationIntegrations(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["search"].(*string), args["category"].(*model.IntegrationCategory), args["blockDomain"].(*string), args["blocks"].(*bool), args["contentSources"].(*bool), args["owner"].(*string), args["scope"].(*model.IntegrationScope), args["target"].(*model.IntegrationTarget)), true
+	case "Query.organizationIntegrationsStatus":
+		if e.ComplexityRoot.Query.OrganizationIntegrationsStatus == nil {
+			break
+		}
+
+		args, err := ec.field_Query_organizationIntegrationsStatus_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrganizationIntegrationsStatus(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["search"].(*string)), true
 	case "Query.organizations":
 		if e.ComplexityRoot.Query.Organizations == nil {
 			break
@@ -7234,6 +7383,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.siteIntegrationScripts":
+		if e.ComplexityRoot.Query.SiteIntegrationScripts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteIntegrationScripts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteIntegrationScripts(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Query.siteIntegrations":
+		if e.ComplexityRoot.Query.SiteIntegrations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteIntegrations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteIntegrations(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["search"].(*string)), true
 	case "Query.sitePermissionsAggregate":
 		if e.ComplexityRoot.Query.SitePermissionsAggregate == nil {
 			break
@@ -7454,6 +7625,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SpaceFiles(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.spaceIntegrationBlocks":
+		if e.ComplexityRoot.Query.SpaceIntegrationBlocks == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceIntegrationBlocks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceIntegrationBlocks(childComplexity, args["spaceId"].(string)), true
+	case "Query.spaceIntegrationScripts":
+		if e.ComplexityRoot.Query.SpaceIntegrationScripts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceIntegrationScripts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceIntegrationScripts(childComplexity, args["spaceId"].(string)), true
+	case "Query.spaceIntegrations":
+		if e.ComplexityRoot.Query.SpaceIntegrations == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceIntegrations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceIntegrations(childComplexity, args["spaceId"].(string), args["search"].(*string)), true
 	case "Query.spaceLinks":
 		if e.ComplexityRoot.Query.SpaceLinks == nil {
 			break
@@ -9218,6 +9422,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Space.Visibility(childComplexity), true
 
+	case "SpaceIntegrationBlocks.blocks":
+		if e.ComplexityRoot.SpaceIntegrationBlocks.Blocks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceIntegrationBlocks.Blocks(childComplexity), true
+	case "SpaceIntegrationBlocks.name":
+		if e.ComplexityRoot.SpaceIntegrationBlocks.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceIntegrationBlocks.Name(childComplexity), true
+
 	case "SpaceList.count":
 		if e.ComplexityRoot.SpaceList.Count == nil {
 			break
@@ -10166,6 +10383,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPostCommentReplyInput,
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
+		ec.unmarshalInputQueueIntegrationTaskInput,
 		ec.unmarshalInputRequestReviewersInput,
 		ec.unmarshalInputResolvePublishedContentByUrlInput,
 		ec.unmarshalInputSearchSiteContentInput,
@@ -11334,9 +11552,11 @@ extend type Query {
   extended: true fills siteObject with each site the caller can read.
   """
   integrationSiteInstallations(integrationName: String!, page: String, limit: Int, externalId: String, extended: Boolean): IntegrationSiteInstallationList!
-  installationSpaces(integrationName: String!, installationId: ID!, page: String, limit: Int): IntegrationSpaceInstallationList!
+  "Space installations of one installation; extended: true fills spaceObject as in integrationSpaceInstallations."
+  installationSpaces(integrationName: String!, installationId: ID!, page: String, limit: Int, extended: Boolean): IntegrationSpaceInstallationList!
   installationSpace(integrationName: String!, installationId: ID!, spaceId: ID!): IntegrationSpaceInstallation!
-  installationSites(integrationName: String!, installationId: ID!, page: String, limit: Int): IntegrationSiteInstallationList!
+  "Site installations of one installation; extended: true fills siteObject as in integrationSiteInstallations."
+  installationSites(integrationName: String!, installationId: ID!, page: String, limit: Int, extended: Boolean): IntegrationSiteInstallationList!
   installationSite(integrationName: String!, installationId: ID!, siteId: ID!): IntegrationSiteInstallation!
 }
 
@@ -11373,6 +11593,91 @@ extend type Mutation {
   installIntegrationOnSite(integrationName: String!, installationId: ID!, siteId: ID!): IntegrationSiteInstallation!
   updateIntegrationSiteInstallation(integrationName: String!, installationId: ID!, siteId: ID!, input: UpdateTargetInstallationInput!): IntegrationSiteInstallation!
   uninstallIntegrationFromSite(integrationName: String!, installationId: ID!, siteId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../integration_listings.graphqls", Input: `"The installation status of an integration in an organization."
+type OrganizationIntegrationStatus {
+  status: InstallationStatus!
+}
+
+"An integration installed in an organization, with its installation's status."
+type IntegrationStatus {
+  status: InstallationStatus!
+  integration: Integration!
+}
+
+type IntegrationStatusList {
+  next: Next
+  count: Int!
+  items: [IntegrationStatus!]!
+}
+
+"The blocks of one integration enabled in a space."
+type SpaceIntegrationBlocks {
+  "The integration's name."
+  name: String!
+  blocks: [IntegrationBlock!]!
+}
+
+"""
+A script published content loads for an integration enabled on it (the
+integration has the space:script:inject or site:script:inject scope and an
+active installation).
+"""
+type IntegrationScript {
+  "URL of the script: the space or site installation's script.js under /v1."
+  script: String!
+  "The integration's content security policy as a header value."
+  contentSecurityPolicy: String
+  "The integration has the space:script:cookies (site:script:cookies) scope."
+  cookies: Boolean!
+}
+
+input QueueIntegrationTaskInput {
+  "The task's payload, delivered to the integration: at most 64 KiB of JSON, 32 levels, 1,000 keys and items."
+  task: JSONObject!
+  "Seconds to wait before delivering, 0 to 86,400 (0 when omitted)."
+  schedule: Float
+}
+
+extend type Query {
+  """
+  Integrations the organization may use: every public integration and the
+  organization's own (private and unlisted); the same filters as
+  integrations. Members of the organization (404 for everyone else).
+  """
+  organizationIntegrations(organizationId: ID!, page: String, limit: Int, search: String, category: IntegrationCategory,
+    blockDomain: String, blocks: Boolean, contentSources: Boolean, owner: String, scope: IntegrationScope,
+    target: IntegrationTarget): IntegrationList!
+  "The status of an integration's installation in the organization (members; 404 when it is not installed there)."
+  organizationIntegrationStatus(organizationId: ID!, integrationName: String!): OrganizationIntegrationStatus!
+  "Integrations installed in the organization with their installations' statuses (members); search: substring of the name or title."
+  organizationIntegrationsStatus(organizationId: ID!, page: String, limit: Int, search: String): IntegrationStatusList!
+  """
+  Integrations enabled in a space (callers who can read the space): those
+  installed in its organization for every space, or on this space. search:
+  substring of the name. At most 1,000, by name.
+  """
+  spaceIntegrations(spaceId: ID!, search: String): IntegrationList!
+  "The blocks of the integrations enabled in a space, for those that have blocks."
+  spaceIntegrationBlocks(spaceId: ID!): [SpaceIntegrationBlocks!]!
+  "The scripts the space's published content loads (active installations of integrations with space:script:inject)."
+  spaceIntegrationScripts(spaceId: ID!): [IntegrationScript!]!
+  "Integrations enabled on a site (members who may read the site), like spaceIntegrations."
+  siteIntegrations(organizationId: ID!, siteId: ID!, search: String): IntegrationList!
+  "The scripts the site loads (active installations of integrations with site:script:inject)."
+  siteIntegrationScripts(organizationId: ID!, siteId: ID!): [IntegrationScript!]!
+}
+
+extend type Mutation {
+  """
+  Queue a task for the integration: it is recorded as a "task" event and
+  delivered to the integration's runtime (its development tunnel) like every
+  other event, after schedule seconds. Callers: the integration itself, as
+  one of its installation tokens (the event comes from that installation),
+  or an admin of the owning organization.
+  """
+  queueIntegrationTask(integrationName: String!, input: QueueIntegrationTaskInput!): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../integrations.graphqls", Input: `"""
@@ -12870,6 +13175,13 @@ extend type Query {
   changeRequestReviews(spaceId: ID!, changeRequestId: ID!, format: PageFormat, page: String, limit: Int): ChangeRequestReviewList!
   "Who created or edited a change request (read), latest contribution first."
   changeRequestContributors(spaceId: ID!, changeRequestId: ID!): UserContributorList!
+  """
+  Links of a change request's content (read), judged in the change request's
+  own content. brokenContext (0.130.0's parameter) names where a link counts
+  as broken: change-request or space; both read the change request's content,
+  so it changes nothing, and any other value is refused.
+  """
+  changeRequestLinks(spaceId: ID!, changeRequestId: ID!, page: String, limit: Int, status: LinkStatus, brokenContext: String): LinkList!
 }
 
 extend type Mutation {
@@ -15765,6 +16077,18 @@ func (ec *executionContext) childFields_IntegrationPermissions(ctx context.Conte
 	return nil, fmt.Errorf("no field named %q was found under type IntegrationPermissions", field.Name)
 }
 
+func (ec *executionContext) childFields_IntegrationScript(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "script":
+		return ec.fieldContext_IntegrationScript_script(ctx, field)
+	case "contentSecurityPolicy":
+		return ec.fieldContext_IntegrationScript_contentSecurityPolicy(ctx, field)
+	case "cookies":
+		return ec.fieldContext_IntegrationScript_cookies(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationScript", field.Name)
+}
+
 func (ec *executionContext) childFields_IntegrationSiteInstallation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "integration":
@@ -15831,6 +16155,28 @@ func (ec *executionContext) childFields_IntegrationSpaceInstallationList(ctx con
 		return ec.fieldContext_IntegrationSpaceInstallationList_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type IntegrationSpaceInstallationList", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationStatus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_IntegrationStatus_status(ctx, field)
+	case "integration":
+		return ec.fieldContext_IntegrationStatus_integration(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationStatus", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationStatusList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "next":
+		return ec.fieldContext_IntegrationStatusList_next(ctx, field)
+	case "count":
+		return ec.fieldContext_IntegrationStatusList_count(ctx, field)
+	case "items":
+		return ec.fieldContext_IntegrationStatusList_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationStatusList", field.Name)
 }
 
 func (ec *executionContext) childFields_IntegrationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16219,6 +16565,14 @@ func (ec *executionContext) childFields_OrganizationInstallationList(ctx context
 		return ec.fieldContext_OrganizationInstallationList_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationInstallationList", field.Name)
+}
+
+func (ec *executionContext) childFields_OrganizationIntegrationStatus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_OrganizationIntegrationStatus_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrganizationIntegrationStatus", field.Name)
 }
 
 func (ec *executionContext) childFields_OrganizationList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17259,6 +17613,16 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_permissions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceIntegrationBlocks(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_SpaceIntegrationBlocks_name(ctx, field)
+	case "blocks":
+		return ec.fieldContext_SpaceIntegrationBlocks_blocks(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceIntegrationBlocks", field.Name)
 }
 
 func (ec *executionContext) childFields_SpaceList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -73,11 +73,13 @@ type UpdateInstallationInput struct {
 	SiteSelection  *InstallationSelection `json:"site_selection,omitempty"`
 }
 
-// TargetInstallationInput is the body of installing on a space or a site;
-// exactly the key of its kind is read.
+// TargetInstallationInput is the body of installing on a space ({space})
+// or a site ({siteId}, 0.130.0's name; {site}, docsapi's earlier one, is
+// still read when siteId is absent); exactly the keys of its kind are read.
 type TargetInstallationInput struct {
-	Space *string `json:"space,omitempty"`
-	Site  *string `json:"site,omitempty"`
+	Space  *string `json:"space,omitempty"`
+	SiteID *string `json:"siteId,omitempty"`
+	Site   *string `json:"site,omitempty"`
 }
 
 type UpdateTargetInstallationInput struct {
