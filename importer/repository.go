@@ -59,8 +59,8 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 			continue
 		}
 		isAsset := strings.HasPrefix(p, ".gitbook/assets/")
-		if !isAsset && strings.HasPrefix(path.Base(p), ".") {
-			continue
+		if !isAsset && (strings.HasPrefix(path.Base(p), ".") || strings.HasPrefix(p, ".gitbook/")) {
+			continue // hidden files, and GitBook's own (.gitbook/includes: reusable content is not imported)
 		}
 		res.Total++
 		switch {

@@ -232,5 +232,18 @@ func rewriteLinks(src string, fn func(dest string) (string, bool)) string {
 		repl["](<"+l.Dest+">"] = "](" + r
 		repl["]("+l.Dest] = "](" + r
 	}
+	// References in GitBook blocks (content-ref url=, file src=, <img src=>).
+	for _, ref := range markdown.GitBookRefs(src) {
+		if strings.Contains(ref.Dest, "://") || strings.HasPrefix(ref.Dest, "#") {
+			continue
+		}
+		dest, frag, _ := strings.Cut(ref.Dest, "#")
+		if r, ok := fn(dest); ok {
+			if frag != "" {
+				r += "#" + frag
+			}
+			repl[ref.Key+ref.Dest+`"`] = ref.Key + r + `"`
+		}
+	}
 	return replaceAll(src, repl)
 }
