@@ -247,7 +247,26 @@ type frontMatter struct {
 }
 
 func (fm frontMatter) apply(p *Page) {
-	p.Description, p.Icon, p.Hidden, p.Layout = strings.TrimSpace(fm.Description), fm.Icon, fm.Hidden, fm.Layout
+	p.Description, p.Icon, p.Hidden, p.Layout = strings.TrimSpace(fm.Description), fm.Icon, fm.Hidden, apiLayout(fm.Layout)
+}
+
+// apiLayout is the API's page layout ({title: false, width: "wide"}) of
+// GitBook's front matter layout ({title: {visible: false}, width: wide}).
+func apiLayout(in map[string]any) map[string]any {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		if m, ok := v.(map[string]any); ok {
+			if vis, ok := m["visible"].(bool); ok {
+				out[k] = vis
+			}
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // splitFrontMatter takes a leading "---" YAML block off src.
