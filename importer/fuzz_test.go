@@ -24,7 +24,7 @@ func checkResult(t *testing.T, res *Result, err error, lim Limits) {
 		}
 		return
 	}
-	if lim.MaxImages > 0 && len(res.Files) > lim.MaxImages && lim.MaxImages != maxZipEntries {
+	if lim.MaxImages > 0 && len(res.Files) > lim.MaxImages && lim.MaxImages != DefaultLimits.MaxFiles {
 		t.Fatalf("%d files over the limit %d", len(res.Files), lim.MaxImages)
 	}
 	var walk func([]*Page)
@@ -40,14 +40,14 @@ func checkResult(t *testing.T, res *Result, err error, lim Limits) {
 }
 
 // FuzzZipImport: any bytes as a zip archive, converted in time and memory
-// in proportion to the archive's declared size (bounded by maxZipTotal).
+// in proportion to the archive's declared size (bounded by DefaultLimits.MaxBytes).
 func FuzzZipImport(f *testing.F) {
 	f.Add(zipBytes(map[string]string{"deep.md": strings.Repeat("> ", 3000) + "x", "links.md": strings.Repeat("[a](", 3000)}))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var res *Result
 		var err error
 		costcheck.Linear(t, "zip import", len(body)+unzippedSize(body), func() { res, err = Zip(context.Background(), body) })
-		checkResult(t, res, err, Limits{MaxImages: maxZipEntries})
+		checkResult(t, res, err, Limits{MaxImages: DefaultLimits.MaxFiles})
 	})
 }
 
@@ -97,7 +97,7 @@ func unzippedSize(body []byte) int {
 			rc.Close()
 			n += read
 		}
-		if n > maxZipTotal {
+		if n > DefaultLimits.MaxBytes {
 			break
 		}
 	}

@@ -22,6 +22,8 @@ import (
 // anywhere) as files, and relative links between them resolved to page
 // paths and file names. Zip and Git imports both come through here.
 func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Result, error) {
+	lim = lim.or(DefaultLimits)
+	maxZipEntries, maxZipTotal := lim.MaxFiles, lim.MaxBytes
 	if len(files) > maxZipEntries {
 		return nil, badContent("the repository has %d files; at most %d are imported", len(files), maxZipEntries)
 	}
