@@ -126,3 +126,18 @@ func fuzzSite() staticFetcher {
 		"https://docs.example/a.png":     {URL: "https://docs.example/a.png", ContentType: "image/png", Body: []byte("\x89PNG")},
 	}
 }
+
+// FuzzRepository: any bytes as the layout file, the summary and a page
+// (front matter included) of a repository, converted in time and memory
+// in proportion to them.
+func FuzzRepository(f *testing.F) {
+	f.Add([]byte("---\ndescription: d\nlayout:\n  title:\n    visible: false\n---\n# T\n\n* [A](a.md#x)\n## G\n* [B](b.md \"B\")\n"))
+	f.Add([]byte("root: ./docs/\nstructure:\n  readme: a.md\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		files := map[string][]byte{".gitbook.yaml": body, "SUMMARY.md": body, "a.md": body, "b/README.md": body}
+		var res *Result
+		var err error
+		costcheck.Linear(t, "repository import", 4*len(body), func() { res, err = Repository(context.Background(), files, Limits{}) })
+		checkResult(t, res, err, Limits{})
+	})
+}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"path"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/token"
 
 	"docsapi/markdown"
 )
@@ -203,8 +206,8 @@ func readLayout(src []byte) (layout, error) {
 			Summary string `yaml:"summary"`
 		} `yaml:"structure"`
 	}
-	if err := yaml.Unmarshal(src, &conf); err != nil {
-		return l, badContent(".gitbook.yaml: %v", firstLine(err.Error()))
+	if err := readYAML(src, &conf); err != nil {
+		return l, badContent(".gitbook.yaml: %v", err)
 	}
 	clean := func(field, p string) (string, error) {
 		p = strings.TrimPrefix(path.Clean("/"+p), "/")
@@ -233,6 +236,21 @@ func readLayout(src []byte) (layout, error) {
 		}
 	}
 	return l, nil
+}
+
+// readYAML decodes a small YAML document (at most maxLayoutFile) into v.
+// Aliases are refused before decoding: each expands to a copy of its
+// anchor, so a few nested ones in 16 KiB make gigabytes.
+func readYAML(src []byte, v any) error {
+	for _, tk := range lexer.Tokenize(string(src)) {
+		if tk.Type == token.AliasType {
+			return errors.New("YAML aliases (*name) are not read")
+		}
+	}
+	if err := yaml.Unmarshal(src, v); err != nil {
+		return errors.New(firstLine(err.Error()))
+	}
+	return nil
 }
 
 func firstLine(s string) string {
@@ -295,8 +313,8 @@ func splitFrontMatter(src string) (frontMatter, string, error) {
 		}
 		return fm, src, nil // no closing line: not front matter
 	}
-	if err := yaml.Unmarshal([]byte(rest[:end]), &fm); err != nil {
-		return fm, src, badContent("front matter: %v", firstLine(err.Error()))
+	if err := readYAML([]byte(rest[:end]), &fm); err != nil {
+		return fm, src, badContent("front matter: %v", err)
 	}
 	body := rest[end:]
 	_, body, _ = strings.Cut(body, "\n")
@@ -322,7 +340,7 @@ func summaryTree(src string, docs map[string]string, pageOf map[string]*Page) []
 	var last *Page
 	var lastIndent int
 	for _, line := range strings.Split(src, "\n") {
-		if g := summaryGroup.FindStringSubmatch(strings.TrimRight(line, "\r")); g != nil {
+		if g := summaryGroup.FindStringSubmatch(strings.TrimRight(line, "\r")); g != nil && unescapeMarkdown(g[2]) != "" {
 			grp := &Page{Kind: "group", Title: unescapeMarkdown(g[2]), Slug: slugOr(g[2], "group")}
 			top = append(top, grp)
 			stack = []level{{-1, &grp.Children}}
@@ -342,6 +360,9 @@ func summaryTree(src string, docs map[string]string, pageOf map[string]*Page) []
 		dest := ""
 		if raw != "" {
 			dest = strings.TrimPrefix(path.Clean("/"+raw), "/")
+		}
+		if title == "" {
+			title = orDefault(strings.TrimSuffix(path.Base(dest), path.Ext(dest)), "Untitled")
 		}
 		if last != nil && indent > lastIndent {
 			stack = append(stack, level{indent, &last.Children})
