@@ -56,6 +56,20 @@ func TestRevisionRepositoryRoundTrip(t *testing.T) {
 	res := env.Must(201, "POST", "/v1/spaces/"+space+"/content/import", env.Admin.Token, map[string]any{"url": site.URL + "/docs.zip", "source": "zip"}).JSON()
 	rev := res["revision"].(string)
 
+	// Links between the pages and to the files (Markdown links, images and
+	// GitBook blocks' references) all resolve.
+	links := env.Must(200, "GET", "/v1/spaces/"+space+"/links", env.Admin.Token, nil).JSON()
+	stats := links["stats"].(map[string]any)
+	kinds := map[string]int{}
+	for _, it := range links["items"].([]any) {
+		kinds[it.(map[string]any)["targetReference"].(map[string]any)["kind"].(string)]++
+	}
+	// Targets: 5 pages (welcome, install, configuration, api, blocks), 4
+	// files (spec.pdf, screenshot.png, diagram.png, diagram-dark.png), 2 URLs.
+	if stats["broken"].(map[string]any)["total"].(float64) != 0 || kinds["page"] != 5 || kinds["file"] != 4 || kinds["url"] != 2 {
+		t.Errorf("links of the imported repository: %v, targets by kind %v", stats, kinds)
+	}
+
 	ctx := auth.WithCaller(context.Background(), auth.Caller{UserID: env.Admin.ID, Kind: "api"})
 	out, err := env.Server.Resolver.RevisionRepository(ctx, space, rev)
 	if err != nil {
