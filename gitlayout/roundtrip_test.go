@@ -161,3 +161,33 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 var _ = strings.Cut
+
+// TestWriteLinksAsTheAnalysisReadsThem: links written through the API in
+// the forms the links analysis understands (a .md suffix, README naming
+// the folder, a path from the top, a file by name under a folder, relative
+// to the page itself) become relative paths between the files.
+func TestWriteLinksAsTheAnalysisReadsThem(t *testing.T) {
+	in := RepositoryInput{
+		Pages: []*Page{
+			{ID: "h", Kind: "document", Title: "Home", Slug: "home", Markdown: "[a](guide/install.md) [b](guide/README.md) [c](/guide) ![d](images/shot.png) [e](https://example.com/x.md) [f](nowhere.md)\n"},
+			{ID: "g", Kind: "document", Title: "Guide", Slug: "guide", Markdown: "[g](install#step) [h](../home)\n", Children: []*Page{
+				{ID: "i", Kind: "document", Title: "Install", Slug: "install"},
+			}},
+		},
+		Files: []File{{ID: "f", Name: "shot.png", Data: []byte("png")}},
+	}
+	out, err := WriteRepository(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"README.md":        "# Home\n\n[a](guide/install.md) [b](guide/README.md) [c](guide/README.md) ![d](.gitbook/assets/shot.png) [e](https://example.com/x.md) [f](nowhere.md)\n",
+		"guide/README.md":  "# Guide\n\n[g](install.md#step) [h](../README.md)\n",
+		"guide/install.md": "# Install\n",
+	}
+	for name, body := range want {
+		if string(out[name]) != body {
+			t.Errorf("%s:\n got %q\nwant %q", name, out[name], body)
+		}
+	}
+}

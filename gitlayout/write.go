@@ -293,12 +293,11 @@ func (w *writer) rewrite(p *Page, file, md string) string {
 			un = u
 		}
 		var target string
-		switch {
-		case !strings.Contains(un, "/") && w.files[un]:
-			target = AssetsDir + un
-		default:
-			tp := w.byPath[path.Clean(path.Join(path.Dir(from), un))]
-			if tp == nil || w.fileOf[tp.ID] == "" {
+		if w.files[path.Base(un)] {
+			target = AssetsDir + path.Base(un) // as the links analysis reads it: a file by its name
+		} else {
+			tp := w.pageAt(from, un)
+			if tp == nil {
 				return "", false
 			}
 			target = w.fileOf[tp.ID]
@@ -325,6 +324,32 @@ func (w *writer) rewrite(p *Page, file, md string) string {
 		}
 	}
 	return replaceAll(md, repl)
+}
+
+// pageAt is the page (with a file) a relative link dest from the page at
+// path from names, read as the links analysis reads it: relative to the
+// page's folder, else to the page itself, or from the top with a leading
+// slash; a .md suffix dropped, README and index naming their folder.
+func (w *writer) pageAt(from, dest string) *Page {
+	var candidates []string
+	if strings.HasPrefix(dest, "/") {
+		candidates = []string{dest}
+	} else {
+		candidates = []string{path.Join(path.Dir(from), dest), path.Join(from, dest)}
+	}
+	for _, c := range candidates {
+		c = strings.Trim(path.Clean("/"+c), "/")
+		if strings.EqualFold(path.Ext(c), ".md") {
+			c = strings.TrimSuffix(c, path.Ext(c))
+		}
+		if b := strings.ToLower(path.Base(c)); b == "readme" || b == "index" {
+			c = strings.TrimSuffix(strings.TrimSuffix(c, path.Base(c)), "/")
+		}
+		if tp := w.byPath[c]; tp != nil && w.fileOf[tp.ID] != "" {
+			return tp
+		}
+	}
+	return nil
 }
 
 // relative is the path to target (from the top) from the folder dir.
