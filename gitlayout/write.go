@@ -292,6 +292,9 @@ func (w *writer) rewrite(p *Page, file, md string) string {
 		if u, err := url.PathUnescape(d); err == nil {
 			un = u
 		}
+		if path.Clean(un) == "." {
+			return "", false // the page itself, said without a name: left as written
+		}
 		var target string
 		if w.files[path.Base(un)] {
 			target = AssetsDir + path.Base(un) // as the links analysis reads it: a file by its name
