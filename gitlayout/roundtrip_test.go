@@ -42,6 +42,7 @@ func readFixture(t *testing.T) map[string][]byte {
 func inputOf(res *importer.Result) RepositoryInput {
 	ids := map[*importer.Page]string{}
 	n := 0
+	res.AssignReusableIDs(func() string { n++; return "rc" + strconv.Itoa(n) })
 	var number func([]*importer.Page)
 	number = func(ps []*importer.Page) {
 		for _, p := range ps {
@@ -73,6 +74,9 @@ func inputOf(res *importer.Result) RepositoryInput {
 		return out
 	}
 	in := RepositoryInput{Pages: conv(res.Pages)}
+	for _, rc := range res.Reusable {
+		in.Reusable = append(in.Reusable, Reusable{ID: rc.ID, Title: rc.Title, Markdown: rc.Markdown})
+	}
 	for i, f := range res.Files {
 		in.Files = append(in.Files, File{ID: "f" + strconv.Itoa(i), Name: f.Name, Data: f.Data})
 	}
@@ -148,6 +152,9 @@ func TestWriteThenRead(t *testing.T) {
 	}
 	if !reflect.DeepEqual(in.Files, back.Files) {
 		t.Errorf("files differ: %d then %d", len(in.Files), len(back.Files))
+	}
+	if len(in.Reusable) != 1 || !reflect.DeepEqual(in.Reusable, back.Reusable) {
+		t.Errorf("reusable contents: %+v then %+v", in.Reusable, back.Reusable)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -21,9 +22,22 @@ import (
 // RepositoryInput is a revision's content: its page tree in order and its
 // files.
 type RepositoryInput struct {
-	Pages []*Page
-	Files []File
+	Pages    []*Page
+	Files    []File
+	Reusable []Reusable
 }
+
+// Reusable is a reusable content of the revision, written to
+// .gitbook/includes/<slug of its title>.md; pages include it with
+// {% include "reusable/<ID>" %}.
+type Reusable struct {
+	ID       string
+	Title    string
+	Markdown string
+}
+
+// IncludesDir holds the reusable contents.
+const IncludesDir = ".gitbook/includes/"
 
 // Page is one page of the tree. Kind is document, group or link; Slug is
 // the page's slug as stored (unique among its siblings), Markdown its
@@ -83,6 +97,9 @@ func WriteRepository(in RepositoryInput) (map[string][]byte, error) {
 	if err := w.place(in.Pages, "", "", 0); err != nil {
 		return nil, err
 	}
+	if err := w.reusable(in.Reusable); err != nil {
+		return nil, err
+	}
 	var summary strings.Builder
 	summary.WriteString("# Table of contents\n\n")
 	inGroup := false
@@ -122,6 +139,40 @@ type writer struct {
 	files    map[string]bool
 	order    []*Page // pages with a file, in tree order
 	readme   bool
+	includes map[string]string // reusable content id -> its file
+}
+
+// reusable writes each reusable content under .gitbook/includes/, named
+// by its title's slug (made unique), with its title as front matter.
+func (w *writer) reusable(list []Reusable) error {
+	w.includes = map[string]string{}
+	used := map[string]bool{}
+	for _, rc := range list {
+		name := markdown.Slugify(rc.Title)
+		if name == "" {
+			name = "reusable"
+		}
+		base := name
+		for i := 2; used[name]; i++ {
+			name = base + "-" + strconv.Itoa(i)
+		}
+		used[name] = true
+		file := IncludesDir + name + ".md"
+		y, err := yaml.Marshal(map[string]string{"title": rc.Title})
+		if err != nil {
+			return fmt.Errorf("reusable content %s: %v", rc.ID, err)
+		}
+		body := "---\n" + string(y) + "---\n"
+		if strings.TrimSpace(rc.Markdown) != "" {
+			body += "\n" + rc.Markdown
+			if !strings.HasSuffix(body, "\n") {
+				body += "\n"
+			}
+		}
+		w.out[file] = []byte(body)
+		w.includes[rc.ID] = file
+	}
+	return nil
 }
 
 // place gives each page its path (slugs from the top, as the tree's paths
@@ -291,6 +342,12 @@ func (w *writer) rewrite(p *Page, file, md string) string {
 		un := d
 		if u, err := url.PathUnescape(d); err == nil {
 			un = u
+		}
+		if id, ok := strings.CutPrefix(d, markdown.IncludeReusablePrefix); ok {
+			if file, ok := w.includes[id]; ok {
+				return relative(dir, file), true
+			}
+			return "", false
 		}
 		if path.Clean(un) == "." {
 			return "", false // the page itself, said without a name: left as written

@@ -43,6 +43,11 @@ func (r *Resolver) revisionRepository(ctx context.Context, spaceID, revisionID s
 		return nil, err
 	}
 	in := gitlayout.RepositoryInput{Pages: layoutPages(pages, bodies)}
+	for _, rc := range rev.ReusableContents {
+		id, _ := rc["id"].(string)
+		title, _ := rc["title"].(string)
+		in.Reusable = append(in.Reusable, gitlayout.Reusable{ID: id, Title: title, Markdown: reusableBody(rc)})
+	}
 	for _, f := range files {
 		b, ok := data[f.Blob]
 		if !ok {

@@ -500,6 +500,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 		}
 		return nil, err
 	}
+	res.AssignReusableIDs(storage.NewID)
 	// Parsed here, not under the writer; a client gone by now writes nothing.
 	ctx, err = prepareBodies(ctx, importedBodies(res.Pages, nil)...)
 	if err != nil {
@@ -508,6 +509,9 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 	rev, err := r.writeRevisionIn(ctx, cs, changeRequestID, storage.RevisionChange{Edit: func(t *storage.Tree) error {
 		for _, f := range res.Files {
 			t.Files = append(t.Files, newFile(f.Name, f.ContentType, f.Data))
+		}
+		for _, rc := range res.Reusable { // GitBook's .gitbook/includes
+			t.ReusableContents = append(t.ReusableContents, map[string]any{"id": rc.ID, "title": rc.Title, reusableBodyKey: rc.Markdown})
 		}
 		pages := treePages(res.Pages)
 		if pageID == nil {

@@ -53,8 +53,45 @@ type File struct {
 type Result struct {
 	Pages    []*Page
 	Files    []*File
+	Reusable []*Reusable
 	Total    int
 	Imported int
+}
+
+// Reusable is a reusable content read from GitBook's .gitbook/includes/:
+// pages include it with {% include ".gitbook/includes/<Name>.md" %} until
+// AssignReusableIDs names it, then with {% include "reusable/<ID>" %}.
+// Whoever stores a Result calls AssignReusableIDs first.
+type Reusable struct {
+	ID       string
+	Name     string // the file's name without .md
+	Title    string
+	Markdown string
+}
+
+// includePath is an include's target (from the repository's root) until
+// the reusable content has an id.
+func includePath(name string) string { return ".gitbook/includes/" + name + ".md" }
+
+// AssignReusableIDs names each reusable content (newID: the store's ids)
+// and points the pages' includes of it at that id.
+func (r *Result) AssignReusableIDs(newID func() string) {
+	if len(r.Reusable) == 0 {
+		return
+	}
+	repl := map[string]string{}
+	for _, rc := range r.Reusable {
+		rc.ID = newID()
+		repl[`include "`+includePath(rc.Name)+`"`] = `include "` + markdown.IncludeReusablePrefix + rc.ID + `"`
+	}
+	var walk func([]*Page)
+	walk = func(ps []*Page) {
+		for _, p := range ps {
+			p.Markdown = replaceAll(p.Markdown, repl)
+			walk(p.Children)
+		}
+	}
+	walk(r.Pages)
 }
 
 // Resource is a fetched URL.

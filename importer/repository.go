@@ -51,7 +51,7 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 	fronts := map[string]frontMatter{}
 	fileNames := map[string]string{} // path under root -> file name
 	used := names{}
-	var order, assets []string
+	var order, assets, includes []string
 	for name := range files {
 		p := strings.TrimPrefix(path.Clean("/"+name), "/")
 		if layout.root != "" {
@@ -64,8 +64,13 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 			continue
 		}
 		isAsset := strings.HasPrefix(p, ".gitbook/assets/")
+		if strings.HasPrefix(p, ".gitbook/includes/") && strings.EqualFold(path.Ext(p), ".md") && !strings.Contains(strings.TrimPrefix(p, ".gitbook/includes/"), "/") {
+			res.Total++
+			includes = append(includes, p)
+			continue
+		}
 		if !isAsset && (strings.HasPrefix(path.Base(p), ".") || strings.HasPrefix(p, ".gitbook/")) {
-			continue // hidden files, and GitBook's own (.gitbook/includes: reusable content is not imported)
+			continue // hidden files, and GitBook's own
 		}
 		res.Total++
 		switch {
@@ -103,6 +108,23 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 			return nil, err
 		}
 		docs[p], fronts[p] = body, fm
+	}
+	// Reusable contents: .gitbook/includes/<name>.md, titled by their
+	// front matter (else their name).
+	sort.Strings(includes)
+	includeOf := map[string]string{} // path under root -> name
+	for _, p := range includes {
+		fm, body, err := splitFrontMatter(string(byPath[p]))
+		if err != nil {
+			return nil, badContent("%s: %v", p, err)
+		}
+		if err := checkBody(p, body); err != nil {
+			return nil, err
+		}
+		name := strings.TrimSuffix(path.Base(p), path.Ext(p))
+		res.Reusable = append(res.Reusable, &Reusable{Name: name, Title: orDefault(strings.TrimSpace(fm.Title), name), Markdown: body})
+		includeOf[p] = name
+		res.Imported++
 	}
 	// The readme comes first, whatever its name.
 	if layout.readme != "README.md" {
@@ -164,6 +186,9 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 			}
 			if tp, ok := pageOf[target]; ok {
 				return relLink(paths[page], paths[tp]), true
+			}
+			if name, ok := includeOf[target]; ok {
+				return includePath(name), true
 			}
 			return "", false
 		})
@@ -260,6 +285,7 @@ func firstLine(s string) string {
 
 // frontMatter is the YAML header of a page GitBook reads.
 type frontMatter struct {
+	Title       string         `yaml:"title"` // reusable contents
 	Description string         `yaml:"description"`
 	Icon        string         `yaml:"icon"`
 	Hidden      bool           `yaml:"hidden"`

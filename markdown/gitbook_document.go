@@ -159,9 +159,17 @@ func (b *builder) gitbookNode(g *GitBookBlock) []*Node {
 	return nil
 }
 
-// reusableID names the reusable content an include points at: the id in
-// a GitBook URL (…/~/reusable/<id>/), else the included file's name.
+// IncludeReusablePrefix starts the stored target of an include of a
+// reusable content of the same revision: {% include "reusable/<id>" %}.
+const IncludeReusablePrefix = "reusable/"
+
+// reusableID names the reusable content an include points at: the id
+// after IncludeReusablePrefix or in a GitBook URL (…/~/reusable/<id>/),
+// else the included file's name.
 func reusableID(target string) string {
+	if rest, ok := strings.CutPrefix(target, IncludeReusablePrefix); ok {
+		return rest
+	}
 	if _, rest, ok := strings.Cut(target, "/reusable/"); ok {
 		id, _, _ := strings.Cut(rest, "/")
 		return id

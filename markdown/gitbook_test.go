@@ -23,7 +23,7 @@ func TestGitBookBlocksToDocument(t *testing.T) {
 		types = append(types, n.Type)
 		byType[n.Type] = append(byType[n.Type], n)
 	}
-	want := "hint tabs code embed paragraph content-ref reusable-content openapi-operation openapi-operation stepper columns heading-2 paragraph expandable math images images images"
+	want := "hint tabs code embed paragraph content-ref reusable-content reusable-content openapi-operation openapi-operation stepper columns heading-2 paragraph expandable math images images images"
 	if got := strings.Join(types, " "); got != want {
 		t.Fatalf("blocks:\n got %s\nwant %s", got, want)
 	}
