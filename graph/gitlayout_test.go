@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"docsapi/apierr"
@@ -86,6 +87,24 @@ func TestRevisionRepositoryRoundTrip(t *testing.T) {
 		if _, ok := files[name]; !ok {
 			t.Errorf("%s written, not in the fixture", name)
 		}
+	}
+
+	// Imported under a page, SUMMARY groups (top-level only) are pages.
+	var tree struct {
+		Pages []struct {
+			ID, Type string
+			Pages    []struct{ Type, Title string }
+		}
+	}
+	env.Must(200, "GET", "/v1/spaces/"+space+"/content/pages", env.Admin.Token, nil).Decode(t, &tree)
+	env.Must(201, "POST", "/v1/spaces/"+space+"/content/page/"+tree.Pages[0].ID+"/import", env.Admin.Token, map[string]any{"url": site.URL + "/docs.zip", "source": "zip"})
+	env.Must(200, "GET", "/v1/spaces/"+space+"/content/pages", env.Admin.Token, nil).Decode(t, &tree)
+	var under []string
+	for _, c := range tree.Pages[0].Pages {
+		under = append(under, c.Type+":"+c.Title)
+	}
+	if got := strings.Join(under, " "); got != "document:Welcome document:Guides document:Reference" {
+		t.Errorf("imported under a page: %s", got)
 	}
 
 	// Another organization's admin, and an unknown revision: not found.

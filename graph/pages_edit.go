@@ -513,6 +513,13 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 		for _, rc := range res.Reusable { // GitBook's .gitbook/includes
 			t.ReusableContents = append(t.ReusableContents, map[string]any{"id": rc.ID, "title": rc.Title, reusableBodyKey: rc.Markdown})
 		}
+		if pageID != nil {
+			for _, p := range res.Pages {
+				if p.Kind == "group" {
+					p.Kind = "" // groups are top-level only: under a page, a SUMMARY group is a page of its own
+				}
+			}
+		}
 		pages := treePages(res.Pages)
 		if pageID == nil {
 			t.Pages = append(t.Pages, pages...)
