@@ -84,8 +84,9 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 	// Map keys back to their names (root stripped) in a stable order.
 	byPath := map[string][]byte{}
 	for name, data := range files {
-		p := strings.TrimPrefix(strings.TrimPrefix(path.Clean("/"+name), "/"), layout.root)
-		byPath[p] = data
+		if p, ok := strings.CutPrefix(strings.TrimPrefix(path.Clean("/"+name), "/"), layout.root); ok {
+			byPath[p] = data
+		}
 	}
 	sort.Strings(order)
 	sort.Strings(assets)

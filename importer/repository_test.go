@@ -23,6 +23,7 @@ func TestRepositoryLayout(t *testing.T) {
 	res, err := Repository(context.Background(), repoFiles(map[string]string{
 		".gitbook.yaml":                 "root: ./docs/\nstructure:\n  readme: intro.md\n  summary: toc.md\n",
 		"other/x.md":                    "# Outside the root\n",
+		"api.md":                        "# Outside the root, named like a page inside it\n",
 		"docs/toc.md":                   "# Table of contents\n\n* [Welcome](intro.md)\n\n## Guides\n\n* [Start \\[here\\]](guides/README.md \"Start here\")\n  * [Install](guides/install.md)\n  * [Install options](guides/install.md#options)\n\n## Reference\n\n* [API](api.md)\n* [Site](https://example.com/)\n",
 		"docs/intro.md":                 "---\ndescription: >-\n  The first page.\nicon: house\n---\n\n# Welcome\n\nSee [install](guides/install.md#options) and ![shot](.gitbook/assets/shot.png).\n",
 		"docs/guides/README.md":         "# Start here\n\nGuides.\n",
@@ -73,6 +74,9 @@ func TestRepositoryLayout(t *testing.T) {
 	install := res.Pages[1].Children[0].Children[0]
 	if !install.Hidden || install.Layout == nil || !strings.Contains(install.Markdown, "](../../welcome)") {
 		t.Errorf("install: hidden %v layout %v body %q", install.Hidden, install.Layout, install.Markdown)
+	}
+	if api := res.Pages[2].Children[0]; api.Title != "API" || api.Markdown != "" {
+		t.Errorf("api page read from outside the root: %q", api.Markdown)
 	}
 	if len(res.Files) != 2 {
 		t.Errorf("files: %d", len(res.Files))
