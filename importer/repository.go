@@ -79,7 +79,6 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 		case isAsset || isImageName(p):
 			assets = append(assets, p)
 		}
-		_ = name
 	}
 	// Map keys back to their names (root stripped) in a stable order.
 	byPath := map[string][]byte{}
