@@ -267,16 +267,9 @@ func (w *writer) Math(_ *docwalk.Walker, n *markdown.Node) {
 }
 
 func (w *writer) Expandable(_ *docwalk.Walker, n *markdown.Node) {
-	w.s("<details class=\"expandable\"><summary>")
-	title := str(n.Data, "title")
-	if len(n.Nodes) > 0 && title == "" {
-		title = plainText(n.Nodes[0])
-		w.s(esc(title), "</summary>\n")
-		w.wk.Blocks(n.Nodes[1:])
-	} else {
-		w.s(esc(title), "</summary>\n")
-		w.children(n)
-	}
+	title, body := docwalk.ExpandableParts(n)
+	w.s("<details class=\"expandable\"><summary>", esc(title), "</summary>\n")
+	w.wk.Blocks(body)
 	w.s("</details>\n")
 }
 

@@ -210,10 +210,7 @@ func (m *mdWriter) Math(_ *docwalk.Walker, n *markdown.Node) {
 }
 
 func (m *mdWriter) Expandable(_ *docwalk.Walker, n *markdown.Node) {
-	title, body := docwalk.Str(n.Data, "title"), n.Nodes
-	if title == "" && len(body) > 0 {
-		title, body = docwalk.PlainText(body[0]), body[1:]
-	}
+	title, body := docwalk.ExpandableParts(n)
 	m.w("<details>\n\n<summary>", escapeMD(title), "</summary>\n\n", m.sub(body), "\n\n</details>")
 }
 

@@ -384,3 +384,30 @@ func scalar(v any) string {
 	}
 	return ""
 }
+
+// ExpandableParts reads an expandable block in any of its three stored
+// forms: 0.130.0's title and body fragments (GitBook's <details>), a title
+// in data, or the first child as the title (older documents).
+func ExpandableParts(n *Node) (title string, body []*Node) {
+	if n.Fragments != nil && len(*n.Fragments) > 0 {
+		for _, f := range *n.Fragments {
+			if f == nil {
+				continue
+			}
+			switch f.Fragment {
+			case "expandable-title":
+				for _, t := range f.Nodes {
+					title += PlainText(t)
+				}
+			case "expandable-body":
+				body = append(body, f.Nodes...)
+			}
+		}
+		return title, body
+	}
+	title, body = Str(n.Data, "title"), n.Nodes
+	if title == "" && len(body) > 0 {
+		title, body = PlainText(body[0]), body[1:]
+	}
+	return title, body
+}

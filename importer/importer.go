@@ -20,12 +20,25 @@ import (
 	"docsapi/markdown"
 )
 
-// Page is an imported page; Children nest under it.
+// Page is an imported page; Children nest under it. Kind is "" for a
+// document, "group" for a SUMMARY group, "link" for a SUMMARY entry to
+// another page's anchor (Target, Anchor) or to a URL.
 type Page struct {
 	Title    string
 	Slug     string
 	Markdown string
 	Children []*Page
+
+	Kind        string
+	Description string
+	Icon        string
+	Hidden      bool
+	Layout      map[string]any
+	Target      *Page  // link pages: the page linked to
+	Anchor      string // link pages: the anchor of Target linked to
+	URL         string // link pages to outside content
+
+	targetPath string // link pages: the file Target is read from
 }
 
 // File is an imported file (an image).
@@ -40,8 +53,45 @@ type File struct {
 type Result struct {
 	Pages    []*Page
 	Files    []*File
+	Reusable []*Reusable
 	Total    int
 	Imported int
+}
+
+// Reusable is a reusable content read from GitBook's .gitbook/includes/:
+// pages include it with {% include ".gitbook/includes/<Name>.md" %} until
+// AssignReusableIDs names it, then with {% include "reusable/<ID>" %}.
+// Whoever stores a Result calls AssignReusableIDs first.
+type Reusable struct {
+	ID       string
+	Name     string // the file's name without .md
+	Title    string
+	Markdown string
+}
+
+// includePath is an include's target (from the repository's root) until
+// the reusable content has an id.
+func includePath(name string) string { return ".gitbook/includes/" + name + ".md" }
+
+// AssignReusableIDs names each reusable content (newID: the store's ids)
+// and points the pages' includes of it at that id.
+func (r *Result) AssignReusableIDs(newID func() string) {
+	if len(r.Reusable) == 0 {
+		return
+	}
+	repl := map[string]string{}
+	for _, rc := range r.Reusable {
+		rc.ID = newID()
+		repl[`include "`+includePath(rc.Name)+`"`] = `include "` + markdown.IncludeReusablePrefix + rc.ID + `"`
+	}
+	var walk func([]*Page)
+	walk = func(ps []*Page) {
+		for _, p := range ps {
+			p.Markdown = replaceAll(p.Markdown, repl)
+			walk(p.Children)
+		}
+	}
+	walk(r.Pages)
 }
 
 // Resource is a fetched URL.
@@ -70,10 +120,15 @@ type Limits struct {
 	MaxPages  int           // pages converted
 	MaxImages int           // images imported
 	Timeout   time.Duration // the whole crawl
+	// A zip archive or a repository: its files (folders of a zip
+	// included) and the bytes they hold unpacked.
+	MaxFiles int
+	MaxBytes int64
 }
 
-// DefaultLimits apply where neither the caller nor the deployment sets one.
-var DefaultLimits = Limits{MaxPages: 50, MaxImages: 200, Timeout: 60 * time.Second}
+// DefaultLimits apply where neither the caller nor the deployment sets
+// one. A documentation repository of 600 assets and 130 MiB fits them.
+var DefaultLimits = Limits{MaxPages: 50, MaxImages: 200, Timeout: 60 * time.Second, MaxFiles: 5000, MaxBytes: 512 << 20}
 
 // or fills the zero fields of l from d.
 func (l Limits) or(d Limits) Limits {
@@ -85,6 +140,12 @@ func (l Limits) or(d Limits) Limits {
 	}
 	if l.Timeout <= 0 {
 		l.Timeout = d.Timeout
+	}
+	if l.MaxFiles <= 0 {
+		l.MaxFiles = d.MaxFiles
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = d.MaxBytes
 	}
 	return l
 }
@@ -122,7 +183,7 @@ func Import(ctx context.Context, f Fetcher, source, rawURL string, lim Limits) (
 		}
 		out = Markdown(res.Body, nameOf(res.URL))
 	case "zip":
-		out, err = Zip(ctx, res.Body)
+		out, err = ZipWith(ctx, res.Body, lim)
 	default:
 		out, err = HTML(ctx, f, res, lim)
 	}
@@ -251,6 +312,9 @@ func (n names) unique(name string) string {
 func dedupeSlugs(pages []*Page) {
 	used := map[string]bool{}
 	for _, p := range pages {
+		if p.Kind == "link" {
+			continue // link pages have no path
+		}
 		s := p.Slug
 		for i := 2; used[s]; i++ {
 			s = p.Slug + "-" + strconv.Itoa(i)

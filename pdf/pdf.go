@@ -373,10 +373,7 @@ func (w *writer) Math(_ *docwalk.Walker, n *markdown.Node) {
 }
 
 func (w *writer) Expandable(_ *docwalk.Walker, n *markdown.Node) {
-	title, body := docwalk.Str(n.Data, "title"), n.Nodes
-	if title == "" && len(body) > 0 {
-		title, body = docwalk.PlainText(body[0]), body[1:]
-	}
+	title, body := docwalk.ExpandableParts(n)
 	w.label(title)
 	w.indented(body, false)
 }
