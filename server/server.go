@@ -317,6 +317,10 @@ func (s *Server) graphQLHandler() http.Handler {
 	bounds := &documentBounds{limits: s.Config.GraphQLLimits, known: known}
 	s.guardGraphQL(h, bounds)
 	h.SetErrorPresenter(s.presentGraphQLError)
+	// Edges load each object once per operation (graph/edges.go).
+	h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		return next(graph.WithLoaders(ctx))
+	})
 	// Read-only tokens: every mutation goes through graph.RequireWrite (the
 	// same check as REST writes) before any of its resolvers runs.
 	h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {

@@ -1,0 +1,123 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"docsapi/apitest"
+	"docsapi/graph"
+	"docsapi/storage"
+)
+
+// pageView is the "docs page view" of issue 31 in one request: the space,
+// its collection path, the page tree, one page's document and the
+// comments with their authors and reactions.
+const pageView = `query PageView($space: ID!, $page: ID!, $comments: Int) {
+  space(spaceId: $space) {
+    id nodeId title
+    org { id title }
+    collectionPath { id title parentCollection { id } }
+    activeRevision {
+      id
+      pages { id title path pages { id title path } }
+      page(pageId: $page, format: DOCUMENT) { id title document }
+    }
+    commentList(limit: $comments) {
+      count
+      items { id nodeId postedBy { id displayName } body { markdown } reactions { emoji count users { user { id displayName } } } }
+    }
+  }
+}`
+
+// docsFixture is a space two collections deep with pages groups of pages
+// and comments comments, each with a reaction.
+type docsFixture struct {
+	space, outer, inner, page string
+}
+
+func newDocsFixture(t testing.TB, env *apitest.Env, pages, comments int) docsFixture {
+	t.Helper()
+	var f docsFixture
+	f.outer = env.Must(201, "POST", "/v1/orgs/"+env.Org+"/collections", env.Admin.Token, map[string]any{"title": "Guides"}).JSON()["id"].(string)
+	f.inner = env.Must(201, "POST", "/v1/orgs/"+env.Org+"/collections", env.Admin.Token, map[string]any{"title": "Product", "parent": f.outer}).JSON()["id"].(string)
+	f.space = env.Must(201, "POST", "/v1/orgs/"+env.Org+"/spaces", env.Admin.Token, map[string]any{"title": "Docs", "parent": f.inner}).JSON()["id"].(string)
+	an := (&graph.Resolver{}).ContentAnalyzer()
+	_, err := env.DB.CreateRevision(context.Background(), storage.RevisionChange{SpaceID: f.space, Type: "edits", Activate: true, Analyzer: an,
+		Edit: func(tr *storage.Tree) error {
+			var group *storage.TreePage
+			for i := range pages {
+				if i%100 == 0 {
+					group = &storage.TreePage{ContentPage: storage.ContentPage{ID: storage.NewID(), Type: "group",
+						Title: fmt.Sprintf("Part %d", i/100), Slug: fmt.Sprintf("part-%d", i/100)}, Dirty: true}
+					tr.Pages = append(tr.Pages, group)
+				}
+				p := &storage.TreePage{ContentPage: storage.ContentPage{ID: storage.NewID(), Type: "document",
+					Title: fmt.Sprintf("Page %d", i), Slug: fmt.Sprintf("page-%d", i)}}
+				p.SetBody(fmt.Sprintf("# Page %d\n\nIntroduction of page %d, with a [link](https://example.com/%d).\n", i, i, i))
+				group.Children = append(group.Children, p)
+				if f.page == "" {
+					f.page = p.ID
+				}
+			}
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := make([]apitest.User, 5)
+	for i := range users {
+		users[i] = env.NewUser(fmt.Sprintf("reader%d@acme.test", i), env.Org, "comment")
+	}
+	for i := range comments {
+		u := users[i%len(users)]
+		c := env.Must(200, "POST", "/v1/spaces/"+f.space+"/comments", u.Token, map[string]any{"body": map[string]any{"markdown": fmt.Sprintf("Comment %d", i)}, "page": f.page}).JSON()
+		r := users[(i+1)%len(users)]
+		env.Must(200, "PUT", "/v1/spaces/"+f.space+"/comments/"+c["id"].(string), r.Token, map[string]any{"addedReactions": []string{"1f44d"}})
+	}
+	return f
+}
+
+func TestGraphQLPageViewEdges(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Config: withServeDefaults})
+	f := newDocsFixture(t, env, 150, 7)
+	data, errs := env.GraphQL(env.Admin.Token, pageView, map[string]any{"space": f.space, "page": f.page, "comments": 50})
+	if len(errs) > 0 {
+		t.Fatalf("errors: %+v", errs)
+	}
+	space := data["space"].(map[string]any)
+	if got := space["org"].(map[string]any)["id"]; got != env.Org {
+		t.Errorf("org.id = %v, want %s", got, env.Org)
+	}
+	if got := space["nodeId"]; got != "Space:"+f.space {
+		t.Errorf("nodeId = %v", got)
+	}
+	path := space["collectionPath"].([]any)
+	if len(path) != 2 || path[0].(map[string]any)["id"] != f.outer || path[1].(map[string]any)["id"] != f.inner {
+		t.Errorf("collectionPath = %v, want [%s %s]", path, f.outer, f.inner)
+	}
+	if p := path[1].(map[string]any)["parentCollection"].(map[string]any)["id"]; p != f.outer {
+		t.Errorf("inner.parentCollection = %v", p)
+	}
+	rev := space["activeRevision"].(map[string]any)
+	if groups := rev["pages"].([]any); len(groups) != 2 || len(groups[1].(map[string]any)["pages"].([]any)) != 50 {
+		t.Errorf("page tree: %d groups", len(groups))
+	}
+	page := rev["page"].(map[string]any)
+	if page["id"] != f.page || page["document"] == nil {
+		t.Errorf("page = %v", page)
+	}
+	comments := space["commentList"].(map[string]any)
+	items := comments["items"].([]any)
+	if len(items) != 7 {
+		t.Fatalf("%d comments, want 7", len(items))
+	}
+	c0 := items[0].(map[string]any)
+	if c0["postedBy"].(map[string]any)["displayName"] == "" || len(c0["reactions"].([]any)) != 1 {
+		t.Errorf("comment = %v", c0)
+	}
+	if !strings.HasPrefix(c0["nodeId"].(string), "Comment:"+f.space+"/") {
+		t.Errorf("comment nodeId = %v", c0["nodeId"])
+	}
+}
