@@ -2,7 +2,7 @@ package graph
 
 import (
 	"context"
-		"strings"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -115,4 +115,3 @@ func (r *Resolver) nodes(ctx context.Context, ids []string) ([]model.Node, error
 	}
 	return out, nil
 }
-

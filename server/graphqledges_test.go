@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -119,5 +120,48 @@ func TestGraphQLPageViewEdges(t *testing.T) {
 	}
 	if !strings.HasPrefix(c0["nodeId"].(string), "Comment:"+f.space+"/") {
 		t.Errorf("comment nodeId = %v", c0["nodeId"])
+	}
+}
+
+// TestGraphQLCostInExtensions: each answer says its cost and the limit;
+// list fields count their limit (a variable's value too), nested lists
+// multiply, and the limit refuses by the same figure.
+func TestGraphQLCostInExtensions(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Config: withServeDefaults})
+	cost := func(query string, vars map[string]any) (map[string]any, []apitest.GraphQLError) {
+		t.Helper()
+		r := env.Do("POST", "/graphql", env.Admin.Token, map[string]any{"query": query, "variables": vars})
+		var out struct {
+			Errors     []apitest.GraphQLError `json:"errors"`
+			Extensions struct {
+				Cost map[string]any `json:"cost"`
+			} `json:"extensions"`
+		}
+		if err := json.Unmarshal(r.Body, &out); err != nil {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		return out.Extensions.Cost, out.Errors
+	}
+	nested := `query($n: Int) { organizations(limit: $n) { items { id spaces(limit: 5) { items { id } } } } }`
+	// organizations: 1 + n × (items: 1 + (id 1 + spaces: 1 + 5 × (items 1 + id 1)))
+	for _, tc := range []struct {
+		vars map[string]any
+		want float64
+	}{{map[string]any{"n": 10}, 131}, {map[string]any{"n": 2}, 27}, {nil, 1 + 50*13}} {
+		c, errs := cost(nested, tc.vars)
+		if len(errs) != 0 || c["requested"] != tc.want || c["limit"] != float64(1000) {
+			t.Errorf("vars %v: cost %v, want %v of 1000 (%v)", tc.vars, c, tc.want, errs)
+		}
+	}
+	c, errs := cost(`{ organizations(limit: 100) { items { spaces(limit: 100) { items { id } } } } }`, nil)
+	if len(errs) != 1 || errs[0].Code() != "COMPLEXITY_LIMIT_EXCEEDED" || c["requested"] != float64(1+100*(1+1+100*2)) {
+		t.Errorf("100 × 100: cost %v, errors %v", c, errs)
+	}
+	// The fast path's answers carry the same figure as gqlgen's.
+	q := `query($id: ID!) { organization(id: $id) { id title } }`
+	for range 3 {
+		if c, errs := cost(q, map[string]any{"id": env.Org}); len(errs) != 0 || c["requested"] != float64(3) {
+			t.Errorf("organization: cost %v (%v)", c, errs)
+		}
 	}
 }
