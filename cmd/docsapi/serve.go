@@ -55,6 +55,8 @@ func serve(args []string) error {
 	gqlErrors := f.Int("graphql-max-errors", server.DefaultGraphQLMaxErrors, "most errors listed in one GraphQL answer; the rest are summed up in one more (0: no limit)")
 	gqlIntrospection := f.Bool("graphql-introspection", true, "answer GraphQL introspection queries")
 	gqlPlayground := f.Bool("graphql-playground", true, "serve the GraphQL playground page at /graphql")
+	gqlPersistedFile := f.String("graphql-persisted-queries", "", "Apollo persisted query manifest (JSON) of GraphQL documents registered ahead: clients may send their hash alone")
+	gqlPersistedOnly := f.Bool("graphql-persisted-only", false, "run only the GraphQL documents of --graphql-persisted-queries; refuse every other")
 	importMaxPages := f.Int("import-max-pages", importer.DefaultLimits.MaxPages, "pages one website import converts")
 	importMaxImages := f.Int("import-max-images", importer.DefaultLimits.MaxImages, "images one import (html, website) fetches")
 	importTimeout := f.Duration("import-timeout", importer.DefaultLimits.Timeout, "time one website crawl may take")
@@ -110,7 +112,19 @@ func serve(args []string) error {
 	defer logOut.Close()
 	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
 
+	var persisted *server.PersistedQueries
+	if *gqlPersistedFile != "" {
+		p, err := server.LoadPersistedQueries(*gqlPersistedFile, *gqlDocBytes)
+		if err != nil {
+			return fmt.Errorf("--graphql-persisted-queries: %w", err)
+		}
+		p.Only, persisted = *gqlPersistedOnly, p
+	} else if *gqlPersistedOnly {
+		return errors.New("--graphql-persisted-only needs --graphql-persisted-queries (the registered documents)")
+	}
+
 	cfg := server.Config{
+		GraphQLPersisted: persisted,
 		Addr: *addr, DBPath: *dbPath, PublicURL: *publicURL, AllowPrivateFetch: *allowPrivate,
 		TranslateURL: *translateURL, TranslateKey: *translateKey, MaxBodyBytes: *maxBody, UploadMaxBytes: *uploadMax,
 		Version: version, Build: build(),
