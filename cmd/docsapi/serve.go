@@ -125,7 +125,7 @@ func serve(args []string) error {
 
 	cfg := server.Config{
 		GraphQLPersisted: persisted,
-		Addr: *addr, DBPath: *dbPath, PublicURL: *publicURL, AllowPrivateFetch: *allowPrivate,
+		Addr:             *addr, DBPath: *dbPath, PublicURL: *publicURL, AllowPrivateFetch: *allowPrivate,
 		TranslateURL: *translateURL, TranslateKey: *translateKey, MaxBodyBytes: *maxBody, UploadMaxBytes: *uploadMax,
 		Version: version, Build: build(),
 		MetricsAddr: *metricsAddr, RateLimit: *rateLimit, RateLimitAnonymous: *rateLimitAnon, RateLimitWindow: *rateWindow,
