@@ -25,8 +25,6 @@ import (
 type Loaders struct {
 	mu    sync.Mutex
 	calls map[string]*loadCall
-	// replies batches the first page of Comment.replyList (replies.go).
-	replies *replyBatcher
 }
 
 type loadCall struct {

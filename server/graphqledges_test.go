@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"docsapi/apitest"
 	"docsapi/graph"
+	"docsapi/server"
 	"docsapi/storage"
 )
 
@@ -164,5 +166,77 @@ func TestGraphQLCostInExtensions(t *testing.T) {
 		if c, errs := cost(q, map[string]any{"id": env.Org}); len(errs) != 0 || c["requested"] != float64(3) {
 			t.Errorf("organization: cost %v (%v)", c, errs)
 		}
+	}
+}
+
+// pageViewWithReplies is pageView with the first replies of every comment.
+const pageViewWithReplies = `query PageView($space: ID!, $page: ID!, $comments: Int) {
+  space(spaceId: $space) {
+    id title
+    org { id title }
+    parentCollection { id org { id } }
+    collectionPath { id title org { id } }
+    activeRevision {
+      id
+      pages { id title pages { id title } }
+      page(pageId: $page, format: DOCUMENT) { id document }
+    }
+    commentList(limit: $comments) {
+      items {
+        id postedBy { id displayName } reactions { emoji users { user { id } } }
+        replyList(limit: 3) { count next { page } items { id postedBy { id } reactions { emoji } } }
+      }
+    }
+  }
+}`
+
+// TestGraphQLStatementsGrowWithDepthNotItems: the page view with 10
+// times the pages, comments and replies runs no more SQL statements:
+// objects reached several times (the organization, the collections) are
+// loaded once, each comment's replies come with all the others'.
+func TestGraphQLStatementsGrowWithDepthNotItems(t *testing.T) {
+	measure := func(pages, comments, replies int) int64 {
+		var n atomic.Int64
+		env := apitest.New(t, apitest.Options{Statements: &n, Config: func(c *server.Config) {
+			withServeDefaults(c)
+			c.GraphQLComplexity = 0 // the cost of 1,000 comments is not what is measured
+		}})
+		f := newDocsFixture(t, env, pages, comments)
+		list, errs := env.GraphQL(env.Admin.Token, `query($s: ID!) { space(spaceId: $s) { commentList(limit: 1000) { items { id } } } }`, map[string]any{"s": f.space})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		for i, c := range list["space"].(map[string]any)["commentList"].(map[string]any)["items"].([]any) {
+			for j := range replies + i%2 { // threads of different lengths
+				env.Must(200, "POST", "/v1/spaces/"+f.space+"/comments/"+c.(map[string]any)["id"].(string)+"/replies", env.Admin.Token,
+					map[string]any{"body": map[string]any{"markdown": fmt.Sprintf("Reply %d", j)}})
+			}
+		}
+		// A write just happened: the caches between writes are cold, as
+		// for the first reader after any change.
+		n.Store(0)
+		data, errs := env.GraphQL(env.Admin.Token, pageViewWithReplies, map[string]any{"space": f.space, "page": f.page, "comments": 1000})
+		got := n.Load()
+		if len(errs) > 0 {
+			t.Fatalf("errors: %+v", errs)
+		}
+		items := data["space"].(map[string]any)["commentList"].(map[string]any)["items"].([]any)
+		if len(items) != comments {
+			t.Fatalf("%d comments, want %d", len(items), comments)
+		}
+		for i, it := range items {
+			rl := it.(map[string]any)["replyList"].(map[string]any)
+			want := replies + i%2 // the same order as the list the replies were posted from
+			if int(rl["count"].(float64)) != want || len(rl["items"].([]any)) != min(3, want) || (want > 3) != (rl["next"] != nil) {
+				t.Fatalf("comment %d: replyList %v, want %d replies", i, rl, want)
+			}
+		}
+		t.Logf("%d pages, %d comments, %d+ replies each: %d statements", pages, comments, replies, got)
+		return got
+	}
+	small := measure(100, 5, 2)
+	large := measure(1000, 50, 4)
+	if large > small {
+		t.Errorf("statements grew with items: %d for the small page view, %d for the large one", small, large)
 	}
 }

@@ -92,6 +92,9 @@ type Options struct {
 	// (one fsync on SQLite) each, instead of committing the writes that
 	// queued meanwhile together (groupcommit.go). For measuring.
 	NoGroupCommit bool
+	// Statements, when set, counts the SQL statements the pools run
+	// (statements.go): for tests that measure batching.
+	Statements *atomic.Int64
 }
 
 // Open opens the database target names, a SQLite file path (its folder is
