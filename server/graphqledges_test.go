@@ -240,3 +240,77 @@ func TestGraphQLStatementsGrowWithDepthNotItems(t *testing.T) {
 		t.Errorf("statements grew with items: %d for the small page view, %d for the large one", small, large)
 	}
 }
+
+// TestGraphQLNode: every global id resolves to its object with the access
+// checks of its own query; another organization's object, an unknown id
+// and a malformed one are NOT_FOUND alike; nodes answers each id at its
+// place.
+func TestGraphQLNode(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Config: withServeDefaults})
+	f := newDocsFixture(t, env, 3, 1)
+	data, errs := env.GraphQL(env.Admin.Token, `query($s: ID!) { space(spaceId: $s) { nodeId org { nodeId } parentCollection { nodeId }
+		commentList { items { nodeId postedBy { nodeId } } } changeRequestList { items { nodeId } } } viewer { nodeId } }`, map[string]any{"s": f.space})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	env.Must(201, "POST", "/v1/spaces/"+f.space+"/change-requests", env.Admin.Token, map[string]any{"subject": "Edit"})
+	cr, _ := env.GraphQL(env.Admin.Token, `query($s: ID!) { space(spaceId: $s) { changeRequestList(status: DRAFT) { items { id nodeId } } } }`, map[string]any{"s": f.space})
+	space := data["space"].(map[string]any)
+	crItem := cr["space"].(map[string]any)["changeRequestList"].(map[string]any)["items"].([]any)[0].(map[string]any)
+	comment := space["commentList"].(map[string]any)["items"].([]any)[0].(map[string]any)
+	ids := map[string]string{
+		"Space":         space["nodeId"].(string),
+		"Organization":  space["org"].(map[string]any)["nodeId"].(string),
+		"Collection":    space["parentCollection"].(map[string]any)["nodeId"].(string),
+		"Comment":       comment["nodeId"].(string),
+		"ChangeRequest": crItem["nodeId"].(string),
+		"User":          data["viewer"].(map[string]any)["nodeId"].(string),
+	}
+	if ids["ChangeRequest"] != "ChangeRequest:"+f.space+"/"+crItem["id"].(string) {
+		t.Errorf("change request nodeId %s", ids["ChangeRequest"])
+	}
+	q := `query($id: ID!) { node(id: $id) { __typename id nodeId } }`
+	for kind, id := range ids {
+		data, errs := env.GraphQL(env.Admin.Token, q, map[string]any{"id": id})
+		if len(errs) > 0 {
+			t.Errorf("%s %s: %v", kind, id, errs)
+			continue
+		}
+		n := data["node"].(map[string]any)
+		if n["__typename"] != kind || n["nodeId"] != id {
+			t.Errorf("node(%s) = %v", id, n)
+		}
+	}
+	// Another organization's admin sees none of them; a stranger neither.
+	_, other := env.NewOrg("Other", "admin@other.test")
+	for kind, id := range ids {
+		if kind == "User" {
+			continue // users are readable by any signed-in user (GET /v1/users/{id})
+		}
+		_, errs := env.GraphQL(other.Token, q, map[string]any{"id": id})
+		if len(errs) != 1 || errs[0].Code() != "NOT_FOUND" {
+			t.Errorf("%s of another organization: %v", kind, errs)
+		}
+	}
+	for _, id := range []string{"Space:nope", "Space:" + f.space + "/x", "Spaces:" + f.space, f.space, "Comment:" + f.space, ":", "Team:a/", strings.Repeat("x", 300)} {
+		_, errs := env.GraphQL(env.Admin.Token, q, map[string]any{"id": id})
+		if len(errs) != 1 || (errs[0].Code() != "NOT_FOUND" && errs[0].Code() != "BAD_REQUEST") {
+			t.Errorf("node(%.40q): %v", id, errs)
+		}
+	}
+	if r := env.Do("POST", "/graphql", "", map[string]any{"query": q, "variables": map[string]any{"id": ids["Space"]}}); r.Status != 401 {
+		t.Errorf("without a token: %d", r.Status)
+	}
+	data, errs = env.GraphQL(env.Admin.Token, `query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }`, map[string]any{"ids": []string{ids["Space"], "Space:nope", ids["Collection"]}})
+	nodes := data["nodes"].([]any)
+	if len(nodes) != 3 || nodes[0] == nil || nodes[1] != nil || nodes[2] == nil || len(errs) != 1 || errs[0].Code() != "NOT_FOUND" {
+		t.Errorf("nodes: %v %v", nodes, errs)
+	}
+	ids101 := make([]string, 101)
+	for i := range ids101 {
+		ids101[i] = ids["Space"]
+	}
+	if _, errs := env.GraphQL(env.Admin.Token, `query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }`, map[string]any{"ids": ids101}); len(errs) != 1 || errs[0].Code() != "BAD_REQUEST" {
+		t.Errorf("101 ids: %v", errs)
+	}
+}
