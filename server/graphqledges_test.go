@@ -151,13 +151,13 @@ func TestGraphQLCostInExtensions(t *testing.T) {
 		want float64
 	}{{map[string]any{"n": 10}, 131}, {map[string]any{"n": 2}, 27}, {nil, 1 + 50*13}} {
 		c, errs := cost(nested, tc.vars)
-		if len(errs) != 0 || c["requested"] != tc.want || c["limit"] != float64(1000) {
-			t.Errorf("vars %v: cost %v, want %v of 1000 (%v)", tc.vars, c, tc.want, errs)
+		if len(errs) != 0 || c["requested"] != tc.want || c["limit"] != float64(10000) {
+			t.Errorf("vars %v: cost %v, want %v of 10000 (%v)", tc.vars, c, tc.want, errs)
 		}
 	}
 	// A refused operation is not answered: its figure is in the error.
 	_, errs := cost(`{ organizations(limit: 100) { items { spaces(limit: 100) { items { id } } } } }`, nil)
-	if len(errs) != 1 || errs[0].Code() != "COMPLEXITY_LIMIT_EXCEEDED" || errs[0].Message != fmt.Sprintf("operation has complexity %d, which exceeds the limit of 1000", 1+100*(1+1+100*2)) {
+	if len(errs) != 1 || errs[0].Code() != "COMPLEXITY_LIMIT_EXCEEDED" || errs[0].Message != fmt.Sprintf("operation has complexity %d, which exceeds the limit of 10000", 1+100*(1+1+100*2)) {
 		t.Errorf("100 × 100: %v", errs)
 	}
 	// The fast path's answers carry the same figure as gqlgen's.

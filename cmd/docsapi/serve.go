@@ -43,7 +43,7 @@ func serve(args []string) error {
 	rateWindow := f.Duration("rate-limit-window", time.Minute, "window of the rate limits")
 	clientIPHeader := f.String("client-ip-header", "", "header in which a trusted reverse proxy gives the client address (X-Forwarded-For, X-Real-IP)")
 	corsOrigins := f.String("cors-origins", "", "comma-separated browser origins allowed to call /v1 and /graphql (* for any; empty: CORS off)")
-	gqlComplexity := f.Int("graphql-max-complexity", 1000, "largest GraphQL operation complexity (0: no limit)")
+	gqlComplexity := f.Int("graphql-max-complexity", 10000, "largest GraphQL operation cost: each field 1 plus its selection, times its limit for a list (0: no limit)")
 	gqlDepth := f.Int("graphql-max-depth", 15, "deepest GraphQL selection nesting (0: no limit)")
 	gqlConcurrency := f.Int("graphql-resolver-concurrency", 16, "resolvers one GraphQL operation runs at once (0: no limit)")
 	gqlDocBytes := f.Int("graphql-max-document-bytes", server.DefaultGraphQLMaxDocumentBytes, "largest GraphQL document (query text) in bytes, refused before parsing (0: no limit)")
