@@ -30,6 +30,10 @@ func BenchmarkPageView(b *testing.B) {
 		if r.Status != 200 {
 			b.Fatalf("graphql: %d %.300s", r.Status, r.Body)
 		}
+		var v map[string]any // decoded, as the REST answers are
+		if err := json.Unmarshal(r.Body, &v); err != nil || v["data"] == nil {
+			b.Fatalf("graphql: %v %.300s", err, r.Body)
+		}
 		return len(r.Body)
 	}
 	get := func(path string) map[string]any {
