@@ -25,6 +25,9 @@ import (
 type Loaders struct {
 	mu    sync.Mutex
 	calls map[string]*loadCall
+	// parents are the organizations of teams node(id:) read under the one
+	// their global id named: the team model lacks it.
+	parents map[*model.Team]string
 }
 
 type loadCall struct {
@@ -38,7 +41,7 @@ type loadersKey struct{}
 // WithLoaders gives a GraphQL operation its request-scoped loaders (the
 // server calls it once per operation).
 func WithLoaders(ctx context.Context) context.Context {
-	return context.WithValue(ctx, loadersKey{}, &Loaders{calls: map[string]*loadCall{}})
+	return context.WithValue(ctx, loadersKey{}, &Loaders{calls: map[string]*loadCall{}, parents: map[*model.Team]string{}})
 }
 
 func loadersOf(ctx context.Context) *Loaders {
@@ -87,10 +90,19 @@ func memo[T any](ctx context.Context, key string, load func(context.Context) (T,
 // field's argument arg: the space of a revision reached through
 // Space.activeRevision or through spaceContent(spaceId:).
 func enclosing(ctx context.Context, arg string, pick func(any) string) string {
+	l := loadersOf(ctx)
 	for fc := graphql.GetFieldContext(ctx); fc != nil; fc = fc.Parent {
 		if fc.Result != nil {
 			if id := pick(fc.Result); id != "" {
 				return id
+			}
+			if t, ok := fc.Result.(*model.Team); ok && l != nil { // a pointer: results may be unhashable slices
+				l.mu.Lock()
+				id := l.parents[t]
+				l.mu.Unlock()
+				if id != "" {
+					return id
+				}
 			}
 		}
 		if v, ok := fc.Args[arg].(string); ok && v != "" {
@@ -247,4 +259,15 @@ func (r *Resolver) userOrganizations(ctx context.Context, u *model.User, page *s
 		return nil, apierr.Forbidden("only your own user's organizations can be listed")
 	}
 	return r.Query().Organizations(ctx, page, limit)
+}
+
+// rememberParent records the organization a team was read under.
+func rememberParent(ctx context.Context, obj *model.Team, parentID string) {
+	if l := loadersOf(ctx); l != nil {
+		l.mu.Lock()
+		if len(l.parents) < maxMemoKeys {
+			l.parents[obj] = parentID
+		}
+		l.mu.Unlock()
+	}
 }

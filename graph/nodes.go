@@ -79,7 +79,11 @@ func (r *Resolver) node(ctx context.Context, id string) (model.Node, error) {
 	case kind == "Site" && len(parts) == 2:
 		n, err = nonNil(q.Site(ctx, parts[0], parts[1]))
 	case kind == "Team" && len(parts) == 2:
-		n, err = nonNil(q.Team(ctx, parts[0], parts[1]))
+		var t *model.Team
+		if t, err = q.Team(ctx, parts[0], parts[1]); err == nil {
+			rememberParent(ctx, t, parts[0]) // its fields need its organization
+			n = t
+		}
 	default:
 		return nil, nodeNotFound(id)
 	}

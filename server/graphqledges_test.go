@@ -254,7 +254,10 @@ func TestGraphQLNode(t *testing.T) {
 		t.Fatal(errs)
 	}
 	env.Must(201, "POST", "/v1/spaces/"+f.space+"/change-requests", env.Admin.Token, map[string]any{"subject": "Edit"})
-	cr, _ := env.GraphQL(env.Admin.Token, `query($s: ID!) { space(spaceId: $s) { changeRequestList(status: DRAFT) { items { id nodeId } } } }`, map[string]any{"s": f.space})
+	cr, errs := env.GraphQL(env.Admin.Token, `query($s: ID!) { space(spaceId: $s) { changeRequestList(status: DRAFT) { items { id nodeId } } } }`, map[string]any{"s": f.space})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
 	space := data["space"].(map[string]any)
 	crItem := cr["space"].(map[string]any)["changeRequestList"].(map[string]any)["items"].([]any)[0].(map[string]any)
 	comment := space["commentList"].(map[string]any)["items"].([]any)[0].(map[string]any)
@@ -269,6 +272,10 @@ func TestGraphQLNode(t *testing.T) {
 	if ids["ChangeRequest"] != "ChangeRequest:"+f.space+"/"+crItem["id"].(string) {
 		t.Errorf("change request nodeId %s", ids["ChangeRequest"])
 	}
+	team := env.Must(201, "PUT", "/v1/orgs/"+env.Org+"/teams", env.Admin.Token, map[string]any{"title": "Writers"}).JSON()["id"].(string)
+	ids["Team"] = "Team:" + env.Org + "/" + team
+	site := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/sites", env.Admin.Token, map[string]any{"title": "Docs site"}).JSON()["id"].(string)
+	ids["Site"] = "Site:" + env.Org + "/" + site
 	q := `query($id: ID!) { node(id: $id) { __typename id nodeId } }`
 	for kind, id := range ids {
 		data, errs := env.GraphQL(env.Admin.Token, q, map[string]any{"id": id})
