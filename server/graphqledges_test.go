@@ -321,3 +321,70 @@ func TestGraphQLNode(t *testing.T) {
 		t.Errorf("101 ids: %v", errs)
 	}
 }
+
+// TestGraphQLEveryEdge reads every edge once and checks each answers what
+// its root query answers; another user's organizations are refused.
+func TestGraphQLEveryEdge(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Config: withServeDefaults})
+	f := newDocsFixture(t, env, 3, 2)
+	env.Must(201, "PUT", "/v1/orgs/"+env.Org+"/teams", env.Admin.Token, map[string]any{"title": "Writers"})
+	site := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/sites", env.Admin.Token, map[string]any{"title": "Docs site"}).JSON()["id"].(string)
+	env.Must(201, "POST", "/v1/spaces/"+f.space+"/change-requests", env.Admin.Token, map[string]any{"subject": "Edit"})
+	q := `query($org: ID!, $site: ID!, $space: ID!, $page: ID!, $outer: ID!) {
+  organization(id: $org) {
+    members { count } teams { count } collections { count items { id } } sites { count } installations { count }
+  }
+  collection(collectionId: $outer) { org { id } parentCollection { id } children { count items { id parentCollection { id } } } spaces { count } }
+  space(spaceId: $space) {
+    changeRequestList(status: DRAFT, limit: 5) { count items { id createdBy { id } reviewers { count } reviews { count } commentList { count } changes { changes } } }
+    userPermissions { count } teamPermissions { count }
+    activeRevision { page(pageId: $page) { id markdown links { count } backlinks { count } } }
+  }
+  site(organizationId: $org, siteId: $site) { org { id } siteSpaceList { count } sections { count } shareLinks { count } customization }
+  viewer { organizations { count items { id } } }
+}`
+	vars := map[string]any{"org": env.Org, "site": site, "space": f.space, "page": f.page, "outer": f.outer}
+	data, errs := env.GraphQL(env.Admin.Token, q, vars)
+	if len(errs) > 0 {
+		t.Fatalf("errors: %+v", errs)
+	}
+	org := data["organization"].(map[string]any)
+	count := func(v any) float64 { return v.(map[string]any)["count"].(float64) }
+	if count(org["members"]) != 6 || count(org["teams"]) != 1 || count(org["collections"]) != 2 || count(org["sites"]) != 1 {
+		t.Errorf("organization lists: %v", org)
+	}
+	col := data["collection"].(map[string]any)
+	children := col["children"].(map[string]any)["items"].([]any)
+	if col["org"].(map[string]any)["id"] != env.Org || col["parentCollection"] != nil || len(children) != 1 ||
+		children[0].(map[string]any)["id"] != f.inner || children[0].(map[string]any)["parentCollection"].(map[string]any)["id"] != f.outer || count(col["spaces"]) != 0 {
+		t.Errorf("collection edges: %v", col)
+	}
+	space := data["space"].(map[string]any)
+	crs := space["changeRequestList"].(map[string]any)
+	if count(crs) != 1 || crs["items"].([]any)[0].(map[string]any)["createdBy"].(map[string]any)["id"] != env.Admin.ID {
+		t.Errorf("change requests: %v", crs)
+	}
+	page := space["activeRevision"].(map[string]any)["page"].(map[string]any)
+	if page["id"] != f.page || count(page["links"]) != 1 || !strings.Contains(page["markdown"].(string), "Introduction of page 0") {
+		t.Errorf("page: %v", page)
+	}
+	s := data["site"].(map[string]any)
+	if s["org"].(map[string]any)["id"] != env.Org || s["customization"] == nil {
+		t.Errorf("site edges: %v", s)
+	}
+	if orgs := data["viewer"].(map[string]any)["organizations"].(map[string]any); count(orgs) != 1 {
+		t.Errorf("viewer.organizations: %v", orgs)
+	}
+	// Another user's organizations are not the caller's to list.
+	reader := env.NewUser("someone@acme.test", env.Org, "read")
+	_, errs = env.GraphQL(reader.Token, `query($u: ID!) { user(id: $u) { organizations { count } } }`, map[string]any{"u": env.Admin.ID})
+	if len(errs) != 1 || errs[0].Code() != "FORBIDDEN" {
+		t.Errorf("another user's organizations: %v", errs)
+	}
+	// A member of another organization reaches none of it through edges.
+	_, other := env.NewOrg("Other", "admin@other.test")
+	_, errs = env.GraphQL(other.Token, `query($c: ID!) { collection(collectionId: $c) { children { count } } }`, map[string]any{"c": f.outer})
+	if len(errs) != 1 || errs[0].Code() != "NOT_FOUND" {
+		t.Errorf("another organization's collection: %v", errs)
+	}
+}
