@@ -35,6 +35,26 @@ func commentNodeID(c *model.Comment) string {
 	return "Comment:" + c.Target.Space + "/" + c.ID
 }
 
+// parseNodeID splits a global id into its type and its one to three
+// non-empty parts (the parents, then the id); ok is false for anything
+// else. It allocates nothing for an id over maxNodeIDBytes.
+func parseNodeID(id string) (kind string, parts []string, ok bool) {
+	if len(id) > maxNodeIDBytes {
+		return "", nil, false
+	}
+	kind, rest, found := strings.Cut(id, ":")
+	if !found || kind == "" || rest == "" || strings.Count(rest, "/") > 2 {
+		return "", nil, false
+	}
+	parts = strings.Split(rest, "/")
+	for _, p := range parts {
+		if p == "" {
+			return "", nil, false
+		}
+	}
+	return kind, parts, true
+}
+
 func nodeNotFound(id string) error {
 	return apierr.New(404, "no node with id %q", id)
 }
@@ -46,15 +66,9 @@ func (r *Resolver) node(ctx context.Context, id string) (model.Node, error) {
 	if len(id) > maxNodeIDBytes {
 		return nil, apierr.Invalid("id", "must be at most %d bytes", maxNodeIDBytes)
 	}
-	kind, rest, ok := strings.Cut(id, ":")
-	if !ok || rest == "" {
+	kind, parts, ok := parseNodeID(id)
+	if !ok {
 		return nil, nodeNotFound(id)
-	}
-	parts := strings.Split(rest, "/")
-	for _, p := range parts {
-		if p == "" {
-			return nil, nodeNotFound(id)
-		}
 	}
 	var (
 		n   model.Node
