@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -66,6 +67,9 @@ func (c *Clock) Advance(d time.Duration) {
 // Options tunes New.
 type Options struct {
 	Config func(*server.Config) // adjust the server configuration
+	// Statements, when set, counts the SQL statements the server's
+	// database runs (storage.Options.Statements).
+	Statements *atomic.Int64
 }
 
 // New starts a server over a fresh database and bootstraps one organization.
@@ -73,7 +77,13 @@ func New(t testing.TB, opts ...Options) *Env {
 	t.Helper()
 	clock := &Clock{now: time.Now().UTC()}
 	dbPath := storagetest.Target(t)
-	db, err := storage.Open(dbPath, storage.Options{Clock: clock.Now})
+	sopt := storage.Options{Clock: clock.Now}
+	for _, o := range opts {
+		if o.Statements != nil {
+			sopt.Statements = o.Statements
+		}
+	}
+	db, err := storage.Open(dbPath, sopt)
 	if err != nil {
 		t.Fatal(err)
 	}

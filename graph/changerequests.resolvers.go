@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"docsapi/graph/generated"
 	"docsapi/graph/model"
 )
 
@@ -56,3 +57,13 @@ func (r *queryResolver) ChangeRequestPDF(ctx context.Context, spaceID string, ch
 func (r *queryResolver) SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (*model.ChangeRequestPDF, error) {
 	return r.spacePDF(ctx, spaceID, page, only)
 }
+
+// ChangeRequestList is the resolver for the changeRequestList field.
+func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *model.Space, status *model.ChangeRequestStatus, page *string, limit *int) (*model.ChangeRequestList, error) {
+	return r.Query().ChangeRequests(ctx, obj.ID, status, nil, page, limit)
+}
+
+// ChangeRequest returns generated.ChangeRequestResolver implementation.
+func (r *Resolver) ChangeRequest() generated.ChangeRequestResolver { return &changeRequestResolver{r} }
+
+type changeRequestResolver struct{ *Resolver }

@@ -8,9 +8,33 @@ package graph
 import (
 	"context"
 	"docsapi/apierr"
+	"docsapi/graph/generated"
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
+
+// Org is the resolver for the org field.
+func (r *collectionResolver) Org(ctx context.Context, obj *model.Collection) (*model.Organization, error) {
+	return r.orgEdge(ctx, obj.Organization)
+}
+
+// ParentCollection is the resolver for the parentCollection field.
+func (r *collectionResolver) ParentCollection(ctx context.Context, obj *model.Collection) (*model.Collection, error) {
+	if obj.Parent == nil {
+		return nil, nil
+	}
+	return r.collectionEdge(ctx, *obj.Parent)
+}
+
+// Children is the resolver for the children field.
+func (r *collectionResolver) Children(ctx context.Context, obj *model.Collection, page *string, limit *int) (*model.CollectionList, error) {
+	return r.collectionChildren(ctx, obj, page, limit)
+}
+
+// Spaces is the resolver for the spaces field.
+func (r *collectionResolver) Spaces(ctx context.Context, obj *model.Collection, page *string, limit *int) (*model.SpaceList, error) {
+	return r.Query().CollectionSpaces(ctx, obj.ID, page, limit)
+}
 
 // CreateCollection is the resolver for the createCollection field.
 func (r *mutationResolver) CreateCollection(ctx context.Context, organizationID string, input *model.CreateCollectionInput) (*model.Collection, error) {
@@ -136,6 +160,11 @@ func (r *mutationResolver) TransferCollection(ctx context.Context, collectionID 
 }
 
 // Collections is the resolver for the collections field.
+func (r *organizationResolver) Collections(ctx context.Context, obj *model.Organization, page *string, limit *int, nested *bool) (*model.CollectionList, error) {
+	return r.Query().Collections(ctx, obj.ID, page, limit, nested)
+}
+
+// Collections is the resolver for the collections field.
 func (r *queryResolver) Collections(ctx context.Context, organizationID string, page *string, limit *int, nested *bool) (*model.CollectionList, error) {
 	_, a, err := r.orgContent(ctx, organizationID)
 	if err != nil {
@@ -177,3 +206,8 @@ func (r *queryResolver) CollectionSpaces(ctx context.Context, collectionID strin
 	}
 	return r.spaceList(ctx, s.Access, storage.SpaceFilter{OrganizationID: c.OrganizationID, ParentID: &c.ID}, pq)
 }
+
+// Collection returns generated.CollectionResolver implementation.
+func (r *Resolver) Collection() generated.CollectionResolver { return &collectionResolver{r} }
+
+type collectionResolver struct{ *Resolver }

@@ -7,8 +7,23 @@ package graph
 
 import (
 	"context"
+	"docsapi/graph/generated"
 	"docsapi/graph/model"
 )
+
+// CommentList is the resolver for the commentList field.
+func (r *changeRequestResolver) CommentList(ctx context.Context, obj *model.ChangeRequest, status *model.CommentStatusFilter, order *model.Order, format *model.PageFormat, page *string, limit *int) (*model.CommentList, error) {
+	spaceID, err := enclosingSpace(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.listComments(ctx, spaceID, &obj.ID, order, status, nil, nil, format, page, limit)
+}
+
+// ReplyList is the resolver for the replyList field.
+func (r *commentResolver) ReplyList(ctx context.Context, obj *model.Comment, format *model.PageFormat, page *string, limit *int) (*model.CommentReplyList, error) {
+	return r.replyListOf(ctx, obj, format, page, limit)
+}
 
 // PostComment is the resolver for the postComment field.
 func (r *mutationResolver) PostComment(ctx context.Context, spaceID string, changeRequestID *string, input model.PostCommentInput) (*model.Comment, error) {
@@ -64,3 +79,13 @@ func (r *queryResolver) CommentReply(ctx context.Context, spaceID string, change
 func (r *queryResolver) Commenters(ctx context.Context, spaceID string, changeRequestID *string, page *string, limit *int) (*model.CommentersList, error) {
 	return r.listCommenters(ctx, spaceID, changeRequestID, page, limit)
 }
+
+// CommentList is the resolver for the commentList field.
+func (r *spaceResolver) CommentList(ctx context.Context, obj *model.Space, status *model.CommentStatusFilter, order *model.Order, format *model.PageFormat, page *string, limit *int) (*model.CommentList, error) {
+	return r.listComments(ctx, obj.ID, nil, order, status, nil, nil, format, page, limit)
+}
+
+// Comment returns generated.CommentResolver implementation.
+func (r *Resolver) Comment() generated.CommentResolver { return &commentResolver{r} }
+
+type commentResolver struct{ *Resolver }

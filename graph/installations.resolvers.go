@@ -194,6 +194,11 @@ func (r *mutationResolver) UninstallIntegrationFromSite(ctx context.Context, int
 	return r.uninstallTarget(ctx, integrationName, installationID, "site", siteID)
 }
 
+// Installations is the resolver for the installations field.
+func (r *organizationResolver) Installations(ctx context.Context, obj *model.Organization, page *string, limit *int, search *string) (*model.OrganizationInstallationList, error) {
+	return r.Query().OrganizationInstallations(ctx, obj.ID, page, limit, search)
+}
+
 // IntegrationInstallations is the resolver for the integrationInstallations field.
 func (r *queryResolver) IntegrationInstallations(ctx context.Context, integrationName string, page *string, limit *int, externalID *string) (*model.IntegrationInstallationList, error) {
 	c, it, err := r.visibleIntegration(ctx, integrationName)

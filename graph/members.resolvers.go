@@ -160,6 +160,11 @@ func (r *mutationResolver) InviteUsers(ctx context.Context, organizationID strin
 }
 
 // Members is the resolver for the members field.
+func (r *organizationResolver) Members(ctx context.Context, obj *model.Organization, page *string, limit *int, role *string, search *string) (*model.MemberList, error) {
+	return r.Query().Members(ctx, obj.ID, page, limit, nil, role, search, nil)
+}
+
+// Members is the resolver for the members field.
 func (r *queryResolver) Members(ctx context.Context, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) (*model.MemberList, error) {
 	if _, err := r.inOrgAtLeast(ctx, organizationID, "read", "listing members"); err != nil {
 		return nil, err

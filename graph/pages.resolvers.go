@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 	"docsapi/apierr"
+	"docsapi/graph/generated"
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
@@ -202,3 +203,41 @@ func (r *queryResolver) ContentTemplates(ctx context.Context) ([]*model.ContentT
 	}
 	return templateList(), nil
 }
+
+// Page is the resolver for the page field.
+func (r *revisionResolver) Page(ctx context.Context, obj *model.Revision, pageID string, format *model.PageFormat) (*model.RevisionPage, error) {
+	spaceID, err := enclosingSpace(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Query().SpacePage(ctx, spaceID, &pageID, nil, &obj.ID, nil, format, nil, nil, nil)
+}
+
+// Links is the resolver for the links field.
+func (r *revisionPageResolver) Links(ctx context.Context, obj *model.RevisionPage, page *string, limit *int) (*model.LinkList, error) {
+	spaceID, err := enclosingSpace(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Query().SpaceLinks(ctx, spaceID, &obj.ID, nil, page, limit, nil)
+}
+
+// Backlinks is the resolver for the backlinks field.
+func (r *revisionPageResolver) Backlinks(ctx context.Context, obj *model.RevisionPage, page *string, limit *int) (*model.ContentLocationList, error) {
+	spaceID, err := enclosingSpace(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Query().SpacePageBacklinks(ctx, spaceID, obj.ID, nil, page, limit)
+}
+
+// Revision returns generated.RevisionResolver implementation.
+func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResolver{r} }
+
+// RevisionPage returns generated.RevisionPageResolver implementation.
+func (r *Resolver) RevisionPage() generated.RevisionPageResolver { return &revisionPageResolver{r} }
+
+type (
+	revisionResolver     struct{ *Resolver }
+	revisionPageResolver struct{ *Resolver }
+)

@@ -45,3 +45,13 @@ func (r *queryResolver) ContentPermissionsAggregate(ctx context.Context, space *
 func (r *queryResolver) SitePermissionsAggregate(ctx context.Context, organizationID string, siteID string, page *string, limit *int) (*model.UserSitePermissionList, error) {
 	return r.sitePermissionsAggregate(ctx, organizationID, siteID, page, limit)
 }
+
+// UserPermissions is the resolver for the userPermissions field.
+func (r *spaceResolver) UserPermissions(ctx context.Context, obj *model.Space, page *string, limit *int) (*model.UserContentPermissionList, error) {
+	return r.Query().ContentUserPermissions(ctx, &obj.ID, nil, page, limit)
+}
+
+// TeamPermissions is the resolver for the teamPermissions field.
+func (r *spaceResolver) TeamPermissions(ctx context.Context, obj *model.Space, page *string, limit *int) (*model.TeamContentPermissionList, error) {
+	return r.Query().ContentTeamPermissions(ctx, &obj.ID, nil, page, limit)
+}

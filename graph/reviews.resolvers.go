@@ -10,6 +10,24 @@ import (
 	"docsapi/graph/model"
 )
 
+// Reviewers is the resolver for the reviewers field.
+func (r *changeRequestResolver) Reviewers(ctx context.Context, obj *model.ChangeRequest, page *string, limit *int) (*model.ChangeRequestRequestedReviewerList, error) {
+	spaceID, err := enclosingSpace(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Query().ChangeRequestRequestedReviewers(ctx, spaceID, obj.ID, page, limit)
+}
+
+// Reviews is the resolver for the reviews field.
+func (r *changeRequestResolver) Reviews(ctx context.Context, obj *model.ChangeRequest, format *model.PageFormat, page *string, limit *int) (*model.ChangeRequestReviewList, error) {
+	spaceID, err := enclosingSpace(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Query().ChangeRequestReviews(ctx, spaceID, obj.ID, format, page, limit)
+}
+
 // RequestReviewers is the resolver for the requestReviewers field.
 func (r *mutationResolver) RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error) {
 	return r.requestReviewers(ctx, spaceID, changeRequestID, input)

@@ -10,6 +10,15 @@ import (
 	"docsapi/graph/model"
 )
 
+// Changes is the resolver for the changes field.
+func (r *changeRequestResolver) Changes(ctx context.Context, obj *model.ChangeRequest, limit *int) (*model.RevisionSemanticChanges, error) {
+	spaceID, err := enclosingSpace(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Query().ChangeRequestChanges(ctx, spaceID, obj.ID, limit)
+}
+
 // RevisionSemanticChanges is the resolver for the revisionSemanticChanges field.
 func (r *queryResolver) RevisionSemanticChanges(ctx context.Context, spaceID string, revisionID string, limit *int) (*model.RevisionSemanticChanges, error) {
 	return r.revisionSemanticChanges(ctx, spaceID, revisionID, limit)

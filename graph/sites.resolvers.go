@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 	"docsapi/apierr"
+	"docsapi/graph/generated"
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
@@ -194,6 +195,11 @@ func (r *mutationResolver) RotateSiteVisitorKey(ctx context.Context, organizatio
 }
 
 // Sites is the resolver for the sites field.
+func (r *organizationResolver) Sites(ctx context.Context, obj *model.Organization, page *string, limit *int) (*model.SiteList, error) {
+	return r.Query().Sites(ctx, obj.ID, page, limit, nil, nil, nil, nil)
+}
+
+// Sites is the resolver for the sites field.
 func (r *queryResolver) Sites(ctx context.Context, organizationID string, page *string, limit *int, space *string, title *string, published *bool, typeArg []model.SiteType) (*model.SiteList, error) {
 	s, err := r.inOrgForSites(ctx, organizationID, "read", "listing sites")
 	if err != nil {
@@ -258,3 +264,53 @@ func (r *queryResolver) SiteVisitorAuth(ctx context.Context, organizationID stri
 func (r *queryResolver) PublishedContentSite(ctx context.Context, organizationID string, siteID string, shareKey *string, visitorToken *string) (*model.PublishedContentSite, error) {
 	return r.publishedSite(ctx, organizationID, siteID, shareKey, visitorToken)
 }
+
+// Org is the resolver for the org field.
+func (r *siteResolver) Org(ctx context.Context, obj *model.Site) (*model.Organization, error) {
+	orgID, err := enclosingOrg(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.orgEdge(ctx, orgID)
+}
+
+// SiteSpaceList is the resolver for the siteSpaceList field.
+func (r *siteResolver) SiteSpaceList(ctx context.Context, obj *model.Site, page *string, limit *int) (*model.SiteSpaceList, error) {
+	orgID, err := enclosingOrg(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Query().SiteSpaces(ctx, orgID, obj.ID, nil, page, limit, nil)
+}
+
+// Sections is the resolver for the sections field.
+func (r *siteResolver) Sections(ctx context.Context, obj *model.Site, page *string, limit *int) (*model.SiteSectionList, error) {
+	orgID, err := enclosingOrg(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Query().SiteSections(ctx, orgID, obj.ID, nil, page, limit)
+}
+
+// ShareLinks is the resolver for the shareLinks field.
+func (r *siteResolver) ShareLinks(ctx context.Context, obj *model.Site, page *string, limit *int) (*model.ShareLinkList, error) {
+	orgID, err := enclosingOrg(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Query().SiteShareLinks(ctx, orgID, obj.ID, page, limit)
+}
+
+// Customization is the resolver for the customization field.
+func (r *siteResolver) Customization(ctx context.Context, obj *model.Site) (map[string]any, error) {
+	orgID, err := enclosingOrg(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Query().SiteCustomization(ctx, orgID, obj.ID)
+}
+
+// Site returns generated.SiteResolver implementation.
+func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
+
+type siteResolver struct{ *Resolver }

@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 	"docsapi/apierr"
+	"docsapi/graph/generated"
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
@@ -263,3 +264,31 @@ func (r *queryResolver) MemberSpaces(ctx context.Context, organizationID string,
 	}))
 	return &l, nil
 }
+
+// Org is the resolver for the org field.
+func (r *spaceResolver) Org(ctx context.Context, obj *model.Space) (*model.Organization, error) {
+	return r.orgEdge(ctx, obj.Organization)
+}
+
+// ParentCollection is the resolver for the parentCollection field.
+func (r *spaceResolver) ParentCollection(ctx context.Context, obj *model.Space) (*model.Collection, error) {
+	if obj.Parent == nil {
+		return nil, nil
+	}
+	return r.collectionEdge(ctx, *obj.Parent)
+}
+
+// CollectionPath is the resolver for the collectionPath field.
+func (r *spaceResolver) CollectionPath(ctx context.Context, obj *model.Space) ([]*model.Collection, error) {
+	return r.collectionPath(ctx, obj.Parent)
+}
+
+// ActiveRevision is the resolver for the activeRevision field.
+func (r *spaceResolver) ActiveRevision(ctx context.Context, obj *model.Space) (*model.Revision, error) {
+	return r.revisionEdge(ctx, obj.ID, obj.Revision)
+}
+
+// Space returns generated.SpaceResolver implementation.
+func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
+
+type spaceResolver struct{ *Resolver }

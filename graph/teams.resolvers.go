@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 	"docsapi/apierr"
+	"docsapi/graph/generated"
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
@@ -156,6 +157,11 @@ func (r *mutationResolver) RemoveTeamMember(ctx context.Context, organizationID 
 }
 
 // Teams is the resolver for the teams field.
+func (r *organizationResolver) Teams(ctx context.Context, obj *model.Organization, page *string, limit *int) (*model.TeamList, error) {
+	return r.Query().Teams(ctx, obj.ID, page, limit, nil, nil)
+}
+
+// Teams is the resolver for the teams field.
 func (r *queryResolver) Teams(ctx context.Context, organizationID string, page *string, limit *int, owner *string, title *string) (*model.TeamList, error) {
 	s, err := r.inOrgAtLeast(ctx, organizationID, "read", "listing teams")
 	if err != nil {
@@ -274,3 +280,8 @@ func (r *queryResolver) MemberTeams(ctx context.Context, organizationID string, 
 	}))
 	return &l, nil
 }
+
+// Team returns generated.TeamResolver implementation.
+func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
+
+type teamResolver struct{ *Resolver }

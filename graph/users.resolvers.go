@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 	"docsapi/apierr"
+	"docsapi/graph/generated"
 	"docsapi/graph/model"
 )
 
@@ -66,3 +67,13 @@ func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error
 	}
 	return r.userModel(u), nil
 }
+
+// Organizations is the resolver for the organizations field.
+func (r *userResolver) Organizations(ctx context.Context, obj *model.User, page *string, limit *int) (*model.OrganizationList, error) {
+	return r.userOrganizations(ctx, obj, page, limit)
+}
+
+// User returns generated.UserResolver implementation.
+func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
+
+type userResolver struct{ *Resolver }

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 
-	"github.com/99designs/gqlgen/complexity"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -25,12 +24,14 @@ func (s *Server) guardGraphQL(h *handler.Server, bounds *documentBounds) {
 	if n := limits.Errors; n > 0 {
 		h.AroundResponses(capErrors(n))
 	}
-	if n := s.Config.GraphQLComplexity; n > 0 {
-		h.Use(&complexityLimit{limit: n, known: newWeightedLRU(complexityCacheBytes, largestComplexityKey, keyWeight[int])})
-	}
+	// Depth first: a deep operation is refused as such, not for its cost.
 	if n := s.Config.GraphQLDepth; n > 0 {
 		h.Use(depthLimit(n))
 	}
+	// Every operation's cost is measured (and answered in extensions.cost,
+	// graphqlcost.go); a positive limit refuses those above it.
+	h.Use(&complexityLimit{limit: s.Config.GraphQLComplexity, known: newWeightedLRU(complexityCacheBytes, largestComplexityKey, keyWeight[int])})
+	h.AroundOperations(costExtension)
 	if n := s.Config.GraphQLConcurrency; n > 0 {
 		h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 			return next(context.WithValue(ctx, resolverSlotsKey{}, make(chan struct{}, n)))
@@ -65,6 +66,9 @@ func (s *Server) guardGraphQL(h *handler.Server, bounds *documentBounds) {
 
 type resolverSlotsKey struct{}
 
+// costStats is gqlgen's complexity statistics (the same extension name).
+type costStats = extension.ComplexityStats
+
 // complexityLimit is gqlgen's FixedComplexityLimit (same error, code and
 // stats) with each operation's complexity remembered by query text and
 // operation name: without complexity functions (generated.Config sets none)
@@ -92,15 +96,25 @@ func (c *complexityLimit) Validate(schema graphql.ExecutableSchema) error {
 }
 
 func (c *complexityLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	// The cost depends on the variables only through limit arguments: an
+	// operation without variables is measured once.
 	key := oc.OperationName + "\x00" + oc.RawQuery
-	n, ok := c.known.Get(ctx, key)
+	n, ok := 0, false
+	if len(oc.Variables) == 0 {
+		n, ok = c.known.Get(ctx, key)
+	}
 	if !ok {
 		op := oc.Doc.Operations.ForName(oc.OperationName)
-		n = complexity.Calculate(ctx, c.es, op, oc.Variables) + schemaFields(oc.Doc, op)
-		c.known.Add(ctx, key, n)
+		if op == nil {
+			return nil // gqlgen refuses it next
+		}
+		n = saturatingAdd(operationCost(op, oc.Variables), schemaFields(oc.Doc, op))
+		if len(oc.Variables) == 0 {
+			c.known.Add(ctx, key, n)
+		}
 	}
-	oc.Stats.SetExtension("ComplexityLimit", &extension.ComplexityStats{Complexity: n, ComplexityLimit: c.limit})
-	if n > c.limit {
+	oc.Stats.SetExtension("ComplexityLimit", &costStats{Complexity: n, ComplexityLimit: c.limit})
+	if c.limit > 0 && n > c.limit {
 		err := gqlerror.Errorf("operation has complexity %d, which exceeds the limit of %d", n, c.limit)
 		errcode.Set(err, codeComplexityLimitExceeded)
 		return err

@@ -18,7 +18,7 @@ import (
 // withServeDefaults configures the GraphQL limits `docsapi serve` has by
 // default.
 func withServeDefaults(c *server.Config) {
-	c.GraphQLComplexity, c.GraphQLDepth, c.GraphQLConcurrency = 1000, 15, 16
+	c.GraphQLComplexity, c.GraphQLDepth, c.GraphQLConcurrency = 10000, 15, 16
 	c.GraphQLLimits = server.GraphQLLimits{
 		DocumentBytes: server.DefaultGraphQLMaxDocumentBytes, Tokens: server.DefaultGraphQLMaxTokens,
 		Nesting: server.DefaultGraphQLMaxNesting, Fields: server.DefaultGraphQLMaxFields,

@@ -277,6 +277,7 @@ func (f *fastGraphQL) answer(r *http.Request, req *fastRequest) ([]byte, bool) {
 	out.Grow(data.Len() + 16)
 	out.WriteString(`{"data":`)
 	json.HTMLEscape(&out, data.Bytes())
+	out.WriteString(plan.extensions)
 	out.WriteString(`}`)
 	if storable && rest.StillAt(r, version) {
 		f.answers.Put(key, rest.StoredAnswer{Version: version, Body: out.Bytes()})
@@ -290,7 +291,11 @@ func (f *fastGraphQL) learn(ctx context.Context, next graphql.OperationHandler) 
 	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
 		key := planKey(oc.OperationName, oc.RawQuery)
 		if _, known := f.plans.Get(ctx, key); !known && len(key) <= maxPlannedQuery {
-			f.plans.Add(ctx, key, planRoot(oc.Operation)) // nil: gqlgen answers
+			plan := planRoot(oc.Operation) // nil: gqlgen answers
+			if plan != nil {
+				plan.extensions = costJSON(oc)
+			}
+			f.plans.Add(ctx, key, plan)
 		}
 	}
 	return next(ctx)
@@ -304,6 +309,10 @@ type rootPlan struct {
 	variable string // the id is this variable's value, or
 	id       string // this literal
 	answer   rootAnswer
+	// extensions is what follows data in the answer: the operation's cost
+	// as gqlgen's answer has it (graphqlcost.go; a plan's fields take no
+	// limit, so its cost is the same whatever its id).
+	extensions string
 }
 
 // rootAnswer resolves the object with the resolver gqlgen and REST call and

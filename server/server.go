@@ -71,10 +71,13 @@ type Config struct {
 	GraphQLDepth       int           // deepest selection nesting
 	GraphQLConcurrency int           // resolvers running at once in one operation
 	GraphQLLimits      GraphQLLimits // bounds of a document before it is parsed and validated
-	NoIntrospection    bool          // refuse __schema and __type queries
-	NoPlayground       bool          // do not serve the playground page
-	Version            string
-	Build              string
+	// GraphQLPersisted are the registered documents (nil: none); with
+	// Only set, no other document runs (graphqlpersisted.go).
+	GraphQLPersisted *PersistedQueries
+	NoIntrospection  bool // refuse __schema and __type queries
+	NoPlayground     bool // do not serve the playground page
+	Version          string
+	Build            string
 	// Clock replaces time.Now (tests of retention and expiry).
 	Clock func() time.Time
 	// Website imports: pages converted and images imported per import, and
@@ -333,10 +336,17 @@ func (s *Server) graphQLHandler() http.Handler {
 	if !s.Config.NoIntrospection {
 		h.Use(extension.Introspection{})
 	}
+	if s.Config.GraphQLPersisted != nil { // registered documents, before APQ (graphqlpersisted.go)
+		h.Use(s.Config.GraphQLPersisted)
+	}
 	h.Use(extension.AutomaticPersistedQuery{Cache: newWeightedLRU(persistedQueryBytes, largestPersistedQuery, textWeight)})
 	bounds := &documentBounds{limits: s.Config.GraphQLLimits, known: known}
 	s.guardGraphQL(h, bounds)
 	h.SetErrorPresenter(s.presentGraphQLError)
+	// Edges load each object once per operation (graph/edges.go).
+	h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		return next(graph.WithLoaders(ctx))
+	})
 	// Read-only tokens: every mutation goes through graph.RequireWrite (the
 	// same check as REST writes) before any of its resolvers runs.
 	h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {

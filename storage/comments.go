@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 )
 
@@ -11,6 +12,7 @@ import (
 type Comments interface {
 	Comment(ctx context.Context, scope CommentScope, parentID, id string) (Comment, error)
 	ListComments(ctx context.Context, scope CommentScope, f CommentFilter, pq PageQuery) (Page[Comment], error)
+	FirstReplies(ctx context.Context, scope CommentScope, parentIDs []string, limit int) (map[string]Page[Comment], error)
 	PostComment(ctx context.Context, c *Comment) error
 	UpdateComment(ctx context.Context, scope CommentScope, parentID, id string, u CommentUpdate) error
 	DeleteComment(ctx context.Context, scope CommentScope, parentID, id string) (bool, error)
@@ -304,3 +306,63 @@ func (db *DB) PagesByIDs(ctx context.Context, revID string, ids []string) (map[s
 	}
 	return out, err
 }
+
+// MaxReplyThreads bounds the threads one FirstReplies reads (a page of
+// comments is at most 1,000).
+const MaxReplyThreads = 1000
+
+// FirstReplies reads the first page (oldest first, limit replies) of each
+// thread of parentIDs in scope, in one statement whatever their number: a
+// page of comments shows the start of every thread without a query per
+// comment. Each page's Count is its thread's total and Next the cursor
+// ListComments takes for the rest (the same list); a thread without
+// replies has no entry.
+func (db *DB) FirstReplies(ctx context.Context, scope CommentScope, parentIDs []string, limit int) (map[string]Page[Comment], error) {
+	out := map[string]Page[Comment]{}
+	if len(parentIDs) == 0 {
+		return out, nil
+	}
+	if len(parentIDs) > MaxReplyThreads {
+		return nil, fmt.Errorf("storage: %d reply threads at once, more than %d", len(parentIDs), MaxReplyThreads)
+	}
+	tag := listSpec{From: "FROM comments c", SortCol: "c.posted_at", IDCol: "c.id"}.tag() // ListComments' replies list
+	q := `SELECT ` + commentCols + `, c.total FROM (SELECT ` + commentCols + `,
+ ROW_NUMBER() OVER (PARTITION BY c.parent_id ORDER BY c.posted_at, c.id) AS rn, COUNT(*) OVER (PARTITION BY c.parent_id) AS total
+ FROM comments c WHERE c.space_id = ? AND c.change_request_id = ? AND c.parent_id IN (` + placeholders(len(parentIDs)) + `)) c
+ WHERE c.rn <= ? ORDER BY c.parent_id, c.rn`
+	args := append([]any{scope.SpaceID, scope.ChangeRequestID}, anySlice(parentIDs)...)
+	args = append(args, limit+1)
+	rows, err := db.r().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var total int
+		c, err := scanComment(withExtra{rows, &total})
+		if err != nil {
+			return nil, err
+		}
+		p := out[c.ParentID]
+		p.Count = total
+		switch {
+		case len(p.Items) < limit:
+			p.Items = append(p.Items, c)
+		case p.Next == nil && limit == 0:
+			p.Next = &Cursor{Start: true, List: tag}
+		case p.Next == nil:
+			last := p.Items[len(p.Items)-1]
+			p.Next = &Cursor{N: last.PostedAt.UnixMilli(), ID: last.ID, List: tag}
+		}
+		out[c.ParentID] = p
+	}
+	return out, rows.Err()
+}
+
+// withExtra scans a row's columns then one more into extra.
+type withExtra struct {
+	rows  *sql.Rows
+	extra any
+}
+
+func (w withExtra) Scan(dest ...any) error { return w.rows.Scan(append(dest, w.extra)...) }

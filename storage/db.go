@@ -52,6 +52,7 @@ type DB struct {
 	accessLoads   singleflight.Group                          // one read of a missing AccessData at a time, by key
 	orgs          versioned[orgFor]                           // OrganizationFor by organization and user, valid while the change counter stands still
 	spaces        versioned[Space]                            // spaces by id (SpaceAccess), likewise
+	revPages      versioned[[]ContentPage]                    // page trees of revisions (RevisionPages), valid while the change counter stands still
 	searches      versioned[searchAnswer]                     // search answers by scope, query and page (search.go), likewise
 	searchRows    indexCache                                  // rows of the search index by chunk stamp (search_cache.go)
 	pages         versioned[any]                              // pages of the lists marked Cache (page.go), likewise
@@ -92,6 +93,9 @@ type Options struct {
 	// (one fsync on SQLite) each, instead of committing the writes that
 	// queued meanwhile together (groupcommit.go). For measuring.
 	NoGroupCommit bool
+	// Statements, when set, counts the SQL statements the pools run
+	// (statements.go): for tests that measure batching.
+	Statements *atomic.Int64
 }
 
 // Open opens the database target names, a SQLite file path (its folder is
@@ -108,7 +112,7 @@ func Open(target string, opt Options) (*DB, error) {
 	}
 	db := &DB{write: w, read: r, now: opt.Clock, dialect: d, process: NewID(), rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
 		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
-		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000},
+		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000}, revPages: versioned[[]ContentPage]{max: maxCachedTrees},
 		searches: versioned[searchAnswer]{max: 128}, pages: versioned[any]{max: maxCachedPages}}
 	if db.now == nil {
 		db.now = time.Now

@@ -74,7 +74,10 @@ func (postgresDialect) open(target string, opt Options) (*sql.DB, *sql.DB, error
 	if err != nil {
 		return nil, nil, fmt.Errorf("database %q: %w", redact(target), err)
 	}
-	connector := pgConnector{stdlib.GetConnector(*cfg)}
+	var connector driver.Connector = pgConnector{stdlib.GetConnector(*cfg)}
+	if opt.Statements != nil {
+		connector = countingConnector{inner: connector, n: opt.Statements} // statements.go
+	}
 	w := sql.OpenDB(connector)
 	w.SetMaxOpenConns(pgWriters)
 	w.SetMaxIdleConns(pgWriters)

@@ -59,6 +59,16 @@ func (sqliteDialect) open(path string, opt Options) (*sql.DB, *sql.DB, error) {
 		w.Close()
 		return nil, nil, err
 	}
+	if opt.Statements != nil { // the same pools, counted (statements.go)
+		drv := w.Driver()
+		w.Close()
+		r.Close()
+		w = sql.OpenDB(countingConnector{drv: drv, dsn: wdsn, n: opt.Statements})
+		w.SetMaxOpenConns(1)
+		w.SetMaxIdleConns(1)
+		w.SetConnMaxLifetime(0)
+		r = sql.OpenDB(countingConnector{drv: drv, dsn: rdsn, n: opt.Statements})
+	}
 	n := opt.Readers
 	if n <= 0 {
 		n = max(4, 2*runtime.GOMAXPROCS(0))

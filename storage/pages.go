@@ -9,10 +9,33 @@ import (
 
 // RevisionPages reads every page of a revision in tree order (assembled
 // from parents and sibling positions), without bodies.
+//
+// A tree of at most maxCachedTreePages pages is kept between writes (like
+// the spaces and lists: valid for the change counter it was read under),
+// shared: callers only read it. A reader reloading a page of a large space
+// then skips reading and ordering the tree.
 func (db *DB) RevisionPages(ctx context.Context, revID string) ([]ContentPage, error) {
+	c, cerr := readCounters(ctx, db.r())
+	if cerr == nil {
+		if out, ok := db.revPages.get(revID, c.n); ok {
+			return out, nil
+		}
+	}
 	out, err := revisionPages(ctx, db.r(), revID, "", "")
-	return inTreeOrder(out), err
+	out = inTreeOrder(out)
+	if err == nil && cerr == nil && len(out) <= maxCachedTreePages {
+		out = slices.Clip(out)
+		db.revPages.put(revID, c.n, out)
+	}
+	return out, err
 }
+
+// Bounds of the cached revision trees: 32 trees of at most 5,000 pages
+// (a page without its body is a few hundred bytes).
+const (
+	maxCachedTrees     = 32
+	maxCachedTreePages = 5000
+)
 
 // revisionPages reads the pages of a revision that satisfy cond (on the
 // page row x), ordered by order ("" for any order), without bodies.

@@ -43,7 +43,7 @@ func serve(args []string) error {
 	rateWindow := f.Duration("rate-limit-window", time.Minute, "window of the rate limits")
 	clientIPHeader := f.String("client-ip-header", "", "header in which a trusted reverse proxy gives the client address (X-Forwarded-For, X-Real-IP)")
 	corsOrigins := f.String("cors-origins", "", "comma-separated browser origins allowed to call /v1 and /graphql (* for any; empty: CORS off)")
-	gqlComplexity := f.Int("graphql-max-complexity", 1000, "largest GraphQL operation complexity (0: no limit)")
+	gqlComplexity := f.Int("graphql-max-complexity", 10000, "largest GraphQL operation cost: each field 1 plus its selection, times its limit for a list (0: no limit)")
 	gqlDepth := f.Int("graphql-max-depth", 15, "deepest GraphQL selection nesting (0: no limit)")
 	gqlConcurrency := f.Int("graphql-resolver-concurrency", 16, "resolvers one GraphQL operation runs at once (0: no limit)")
 	gqlDocBytes := f.Int("graphql-max-document-bytes", server.DefaultGraphQLMaxDocumentBytes, "largest GraphQL document (query text) in bytes, refused before parsing (0: no limit)")
@@ -55,6 +55,8 @@ func serve(args []string) error {
 	gqlErrors := f.Int("graphql-max-errors", server.DefaultGraphQLMaxErrors, "most errors listed in one GraphQL answer; the rest are summed up in one more (0: no limit)")
 	gqlIntrospection := f.Bool("graphql-introspection", true, "answer GraphQL introspection queries")
 	gqlPlayground := f.Bool("graphql-playground", true, "serve the GraphQL playground page at /graphql")
+	gqlPersistedFile := f.String("graphql-persisted-queries", "", "Apollo persisted query manifest (JSON) of GraphQL documents registered ahead: clients may send their hash alone")
+	gqlPersistedOnly := f.Bool("graphql-persisted-only", false, "run only the GraphQL documents of --graphql-persisted-queries; refuse every other")
 	importMaxPages := f.Int("import-max-pages", importer.DefaultLimits.MaxPages, "pages one website import converts")
 	importMaxImages := f.Int("import-max-images", importer.DefaultLimits.MaxImages, "images one import (html, website) fetches")
 	importTimeout := f.Duration("import-timeout", importer.DefaultLimits.Timeout, "time one website crawl may take")
@@ -113,8 +115,20 @@ func serve(args []string) error {
 	defer logOut.Close()
 	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
 
+	var persisted *server.PersistedQueries
+	if *gqlPersistedFile != "" {
+		p, err := server.LoadPersistedQueries(*gqlPersistedFile, *gqlDocBytes)
+		if err != nil {
+			return fmt.Errorf("--graphql-persisted-queries: %w", err)
+		}
+		p.Only, persisted = *gqlPersistedOnly, p
+	} else if *gqlPersistedOnly {
+		return errors.New("--graphql-persisted-only needs --graphql-persisted-queries (the registered documents)")
+	}
+
 	cfg := server.Config{
-		Addr: *addr, DBPath: *dbPath, PublicURL: *publicURL, AllowPrivateFetch: *allowPrivate,
+		GraphQLPersisted: persisted,
+		Addr:             *addr, DBPath: *dbPath, PublicURL: *publicURL, AllowPrivateFetch: *allowPrivate,
 		TranslateURL: *translateURL, TranslateKey: *translateKey, MaxBodyBytes: *maxBody, UploadMaxBytes: *uploadMax,
 		Version: version, Build: build(),
 		MetricsAddr: *metricsAddr, RateLimit: *rateLimit, RateLimitAnonymous: *rateLimitAnon, RateLimitWindow: *rateWindow,

@@ -22,9 +22,18 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	ChangeRequest() ChangeRequestResolver
+	Collection() CollectionResolver
+	Comment() CommentResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Query() QueryResolver
+	Revision() RevisionResolver
+	RevisionPage() RevisionPageResolver
+	Site() SiteResolver
+	Space() SpaceResolver
+	Team() TeamResolver
+	User() UserResolver
 }
 
 type DirectiveRoot struct {
@@ -87,13 +96,18 @@ type ComplexityRoot struct {
 
 	ChangeRequest struct {
 		AgentTaskID            func(childComplexity int) int
+		Changes                func(childComplexity int, limit *int) int
+		CommentList            func(childComplexity int, status *model.CommentStatusFilter, order *model.Order, format *model.PageFormat, page *string, limit *int) int
 		Comments               func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		CreatedBy              func(childComplexity int) int
 		ID                     func(childComplexity int) int
+		NodeID                 func(childComplexity int) int
 		Number                 func(childComplexity int) int
 		Object                 func(childComplexity int) int
 		Outdated               func(childComplexity int) int
+		Reviewers              func(childComplexity int, page *string, limit *int) int
+		Reviews                func(childComplexity int, format *model.PageFormat, page *string, limit *int) int
 		Revision               func(childComplexity int) int
 		RevisionInitial        func(childComplexity int) int
 		RevisionMerged         func(childComplexity int) int
@@ -159,15 +173,20 @@ type ComplexityRoot struct {
 	}
 
 	Collection struct {
-		DefaultLevel func(childComplexity int) int
-		Description  func(childComplexity int) int
-		ID           func(childComplexity int) int
-		Object       func(childComplexity int) int
-		Organization func(childComplexity int) int
-		Parent       func(childComplexity int) int
-		Permissions  func(childComplexity int) int
-		Title        func(childComplexity int) int
-		Urls         func(childComplexity int) int
+		Children         func(childComplexity int, page *string, limit *int) int
+		DefaultLevel     func(childComplexity int) int
+		Description      func(childComplexity int) int
+		ID               func(childComplexity int) int
+		NodeID           func(childComplexity int) int
+		Object           func(childComplexity int) int
+		Org              func(childComplexity int) int
+		Organization     func(childComplexity int) int
+		Parent           func(childComplexity int) int
+		ParentCollection func(childComplexity int) int
+		Permissions      func(childComplexity int) int
+		Spaces           func(childComplexity int, page *string, limit *int) int
+		Title            func(childComplexity int) int
+		Urls             func(childComplexity int) int
 	}
 
 	CollectionList struct {
@@ -192,12 +211,14 @@ type ComplexityRoot struct {
 		Body        func(childComplexity int) int
 		EditedAt    func(childComplexity int) int
 		ID          func(childComplexity int) int
+		NodeID      func(childComplexity int) int
 		Object      func(childComplexity int) int
 		Permissions func(childComplexity int) int
 		PostedAt    func(childComplexity int) int
 		PostedBy    func(childComplexity int) int
 		Reactions   func(childComplexity int) int
 		Replies     func(childComplexity int) int
+		ReplyList   func(childComplexity int, format *model.PageFormat, page *string, limit *int) int
 		ResolvedAt  func(childComplexity int) int
 		ResolvedBy  func(childComplexity int) int
 		Status      func(childComplexity int) int
@@ -908,6 +929,7 @@ type ComplexityRoot struct {
 
 	Organization struct {
 		Ai                   func(childComplexity int) int
+		Collections          func(childComplexity int, page *string, limit *int, nested *bool) int
 		CommunityType        func(childComplexity int) int
 		CreatedAt            func(childComplexity int) int
 		CustomHostname       func(childComplexity int) int
@@ -916,13 +938,18 @@ type ComplexityRoot struct {
 		EmailDomains         func(childComplexity int) int
 		Hostname             func(childComplexity int) int
 		ID                   func(childComplexity int) int
+		Installations        func(childComplexity int, page *string, limit *int, search *string) int
 		InternalIsOnNewTrial func(childComplexity int) int
 		InviteLinks          func(childComplexity int) int
+		Members              func(childComplexity int, page *string, limit *int, role *string, search *string) int
+		NodeID               func(childComplexity int) int
 		Object               func(childComplexity int) int
 		Permissions          func(childComplexity int) int
 		Plan                 func(childComplexity int) int
+		Sites                func(childComplexity int, page *string, limit *int) int
 		Spaces               func(childComplexity int, page *string, limit *int) int
 		Sso                  func(childComplexity int) int
+		Teams                func(childComplexity int, page *string, limit *int) int
 		Title                func(childComplexity int) int
 		Trial                func(childComplexity int) int
 		Type                 func(childComplexity int) int
@@ -1100,6 +1127,8 @@ type ComplexityRoot struct {
 		MemberSpaces                    func(childComplexity int, organizationID string, userID string, page *string, limit *int, order *model.Order) int
 		MemberTeams                     func(childComplexity int, organizationID string, userID string, page *string, limit *int, title *string) int
 		Members                         func(childComplexity int, organizationID string, page *string, limit *int, order *model.Order, role *string, search *string, sort *model.MemberSort) int
+		Node                            func(childComplexity int, id string) int
+		Nodes                           func(childComplexity int, ids []string) int
 		OpenAPISpec                     func(childComplexity int, organizationID string, slug string) int
 		OpenAPISpecVersion              func(childComplexity int, organizationID string, slug string, versionID *string) int
 		OpenAPISpecVersionContent       func(childComplexity int, organizationID string, slug string, versionID *string) int
@@ -1191,6 +1220,7 @@ type ComplexityRoot struct {
 		ID               func(childComplexity int) int
 		MergedFrom       func(childComplexity int) int
 		Object           func(childComplexity int) int
+		Page             func(childComplexity int, pageID string, format *model.PageFormat) int
 		Pages            func(childComplexity int) int
 		Parents          func(childComplexity int) int
 		ReusableContents func(childComplexity int) int
@@ -1223,6 +1253,7 @@ type ComplexityRoot struct {
 	}
 
 	RevisionPage struct {
+		Backlinks     func(childComplexity int, page *string, limit *int) int
 		Computed      func(childComplexity int) int
 		Cover         func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
@@ -1235,6 +1266,7 @@ type ComplexityRoot struct {
 		Icon          func(childComplexity int) int
 		Kind          func(childComplexity int) int
 		Layout        func(childComplexity int) int
+		Links         func(childComplexity int, page *string, limit *int) int
 		Markdown      func(childComplexity int) int
 		NoIndex       func(childComplexity int) int
 		NoRobotsIndex func(childComplexity int) int
@@ -1367,14 +1399,20 @@ type ComplexityRoot struct {
 		AgentsContext   func(childComplexity int) int
 		Basename        func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
+		Customization   func(childComplexity int) int
 		DefaultSpace    func(childComplexity int) int
 		Features        func(childComplexity int) int
 		Hostname        func(childComplexity int) int
 		ID              func(childComplexity int) int
 		Icon            func(childComplexity int) int
+		NodeID          func(childComplexity int) int
 		Object          func(childComplexity int) int
+		Org             func(childComplexity int) int
 		Proxy           func(childComplexity int) int
 		Published       func(childComplexity int) int
+		Sections        func(childComplexity int, page *string, limit *int) int
+		ShareLinks      func(childComplexity int, page *string, limit *int) int
+		SiteSpaceList   func(childComplexity int, page *string, limit *int) int
 		SiteSpaces      func(childComplexity int) int
 		Title           func(childComplexity int) int
 		Type            func(childComplexity int) int
@@ -1576,9 +1614,13 @@ type ComplexityRoot struct {
 	}
 
 	Space struct {
+		ActiveRevision      func(childComplexity int) int
+		ChangeRequestList   func(childComplexity int, status *model.ChangeRequestStatus, page *string, limit *int) int
 		ChangeRequests      func(childComplexity int) int
 		ChangeRequestsDraft func(childComplexity int) int
 		ChangeRequestsOpen  func(childComplexity int) int
+		CollectionPath      func(childComplexity int) int
+		CommentList         func(childComplexity int, status *model.CommentStatusFilter, order *model.Order, format *model.PageFormat, page *string, limit *int) int
 		Comments            func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
 		DefaultLevel        func(childComplexity int) int
@@ -1586,15 +1628,20 @@ type ComplexityRoot struct {
 		EditMode            func(childComplexity int) int
 		Emoji               func(childComplexity int) int
 		ID                  func(childComplexity int) int
+		NodeID              func(childComplexity int) int
 		Object              func(childComplexity int) int
+		Org                 func(childComplexity int) int
 		Organization        func(childComplexity int) int
 		Parent              func(childComplexity int) int
+		ParentCollection    func(childComplexity int) int
 		Permissions         func(childComplexity int) int
 		Revision            func(childComplexity int) int
+		TeamPermissions     func(childComplexity int, page *string, limit *int) int
 		Title               func(childComplexity int) int
 		Type                func(childComplexity int) int
 		UpdatedAt           func(childComplexity int) int
 		Urls                func(childComplexity int) int
+		UserPermissions     func(childComplexity int, page *string, limit *int) int
 		Visibility          func(childComplexity int) int
 	}
 
@@ -1653,6 +1700,7 @@ type ComplexityRoot struct {
 		CreatedAt   func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Members     func(childComplexity int) int
+		NodeID      func(childComplexity int) int
 		Object      func(childComplexity int) int
 		Permissions func(childComplexity int) int
 		Spaces      func(childComplexity int) int
@@ -1760,12 +1808,14 @@ type ComplexityRoot struct {
 	}
 
 	User struct {
-		DisplayName func(childComplexity int) int
-		Email       func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Object      func(childComplexity int) int
-		PhotoURL    func(childComplexity int) int
-		Urls        func(childComplexity int) int
+		DisplayName   func(childComplexity int) int
+		Email         func(childComplexity int) int
+		ID            func(childComplexity int) int
+		NodeID        func(childComplexity int) int
+		Object        func(childComplexity int) int
+		Organizations func(childComplexity int, page *string, limit *int) int
+		PhotoURL      func(childComplexity int) int
+		Urls          func(childComplexity int) int
 	}
 
 	UserContentPermission struct {
@@ -2069,6 +2119,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.AgentTaskID(childComplexity), true
+	case "ChangeRequest.changes":
+		if e.ComplexityRoot.ChangeRequest.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Changes(childComplexity, args["limit"].(*int)), true
+	case "ChangeRequest.commentList":
+		if e.ComplexityRoot.ChangeRequest.CommentList == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_commentList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.CommentList(childComplexity, args["status"].(*model.CommentStatusFilter), args["order"].(*model.Order), args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
 	case "ChangeRequest.comments":
 		if e.ComplexityRoot.ChangeRequest.Comments == nil {
 			break
@@ -2093,6 +2165,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.ID(childComplexity), true
+	case "ChangeRequest.nodeId":
+		if e.ComplexityRoot.ChangeRequest.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.NodeID(childComplexity), true
 	case "ChangeRequest.number":
 		if e.ComplexityRoot.ChangeRequest.Number == nil {
 			break
@@ -2111,6 +2189,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.Outdated(childComplexity), true
+	case "ChangeRequest.reviewers":
+		if e.ComplexityRoot.ChangeRequest.Reviewers == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_reviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Reviewers(childComplexity, args["page"].(*string), args["limit"].(*int)), true
+	case "ChangeRequest.reviews":
+		if e.ComplexityRoot.ChangeRequest.Reviews == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_reviews_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Reviews(childComplexity, args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
 	case "ChangeRequest.revision":
 		if e.ComplexityRoot.ChangeRequest.Revision == nil {
 			break
@@ -2348,6 +2448,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangeRequestURLs.Location(childComplexity), true
 
+	case "Collection.children":
+		if e.ComplexityRoot.Collection.Children == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_children_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.Children(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "Collection.defaultLevel":
 		if e.ComplexityRoot.Collection.DefaultLevel == nil {
 			break
@@ -2366,12 +2477,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Collection.ID(childComplexity), true
+	case "Collection.nodeId":
+		if e.ComplexityRoot.Collection.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.NodeID(childComplexity), true
 	case "Collection.object":
 		if e.ComplexityRoot.Collection.Object == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Collection.Object(childComplexity), true
+	case "Collection.org":
+		if e.ComplexityRoot.Collection.Org == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.Org(childComplexity), true
 	case "Collection.organization":
 		if e.ComplexityRoot.Collection.Organization == nil {
 			break
@@ -2384,12 +2507,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Collection.Parent(childComplexity), true
+	case "Collection.parentCollection":
+		if e.ComplexityRoot.Collection.ParentCollection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.ParentCollection(childComplexity), true
 	case "Collection.permissions":
 		if e.ComplexityRoot.Collection.Permissions == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Collection.Permissions(childComplexity), true
+	case "Collection.spaces":
+		if e.ComplexityRoot.Collection.Spaces == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_spaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.Spaces(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "Collection.title":
 		if e.ComplexityRoot.Collection.Title == nil {
 			break
@@ -2478,6 +2618,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Comment.ID(childComplexity), true
+	case "Comment.nodeId":
+		if e.ComplexityRoot.Comment.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.NodeID(childComplexity), true
 	case "Comment.object":
 		if e.ComplexityRoot.Comment.Object == nil {
 			break
@@ -2514,6 +2660,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Comment.Replies(childComplexity), true
+	case "Comment.replyList":
+		if e.ComplexityRoot.Comment.ReplyList == nil {
+			break
+		}
+
+		args, err := ec.field_Comment_replyList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Comment.ReplyList(childComplexity, args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
 	case "Comment.resolvedAt":
 		if e.ComplexityRoot.Comment.ResolvedAt == nil {
 			break
@@ -5957,6 +6114,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Ai(childComplexity), true
+	case "Organization.collections":
+		if e.ComplexityRoot.Organization.Collections == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_collections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Collections(childComplexity, args["page"].(*string), args["limit"].(*int), args["nested"].(*bool)), true
 	case "Organization.communityType":
 		if e.ComplexityRoot.Organization.CommunityType == nil {
 			break
@@ -6005,6 +6173,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.ID(childComplexity), true
+	case "Organization.installations":
+		if e.ComplexityRoot.Organization.Installations == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_installations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Installations(childComplexity, args["page"].(*string), args["limit"].(*int), args["search"].(*string)), true
 	case "Organization.internal_isOnNewTrial":
 		if e.ComplexityRoot.Organization.InternalIsOnNewTrial == nil {
 			break
@@ -6017,6 +6196,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.InviteLinks(childComplexity), true
+	case "Organization.members":
+		if e.ComplexityRoot.Organization.Members == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_members_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Members(childComplexity, args["page"].(*string), args["limit"].(*int), args["role"].(*string), args["search"].(*string)), true
+	case "Organization.nodeId":
+		if e.ComplexityRoot.Organization.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.NodeID(childComplexity), true
 	case "Organization.object":
 		if e.ComplexityRoot.Organization.Object == nil {
 			break
@@ -6035,6 +6231,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Plan(childComplexity), true
+	case "Organization.sites":
+		if e.ComplexityRoot.Organization.Sites == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_sites_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Sites(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "Organization.spaces":
 		if e.ComplexityRoot.Organization.Spaces == nil {
 			break
@@ -6052,6 +6259,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Sso(childComplexity), true
+	case "Organization.teams":
+		if e.ComplexityRoot.Organization.Teams == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_teams_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Teams(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "Organization.title":
 		if e.ComplexityRoot.Organization.Title == nil {
 			break
@@ -7064,6 +7282,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Members(childComplexity, args["organizationId"].(string), args["page"].(*string), args["limit"].(*int), args["order"].(*model.Order), args["role"].(*string), args["search"].(*string), args["sort"].(*model.MemberSort)), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.openAPISpec":
 		if e.ComplexityRoot.Query.OpenAPISpec == nil {
 			break
@@ -7909,6 +8149,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Object(childComplexity), true
+	case "Revision.page":
+		if e.ComplexityRoot.Revision.Page == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_page_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.Page(childComplexity, args["pageId"].(string), args["format"].(*model.PageFormat)), true
 	case "Revision.pages":
 		if e.ComplexityRoot.Revision.Pages == nil {
 			break
@@ -8033,6 +8284,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RevisionGit.URL(childComplexity), true
 
+	case "RevisionPage.backlinks":
+		if e.ComplexityRoot.RevisionPage.Backlinks == nil {
+			break
+		}
+
+		args, err := ec.field_RevisionPage_backlinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.RevisionPage.Backlinks(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "RevisionPage.computed":
 		if e.ComplexityRoot.RevisionPage.Computed == nil {
 			break
@@ -8105,6 +8367,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Layout(childComplexity), true
+	case "RevisionPage.links":
+		if e.ComplexityRoot.RevisionPage.Links == nil {
+			break
+		}
+
+		args, err := ec.field_RevisionPage_links_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.RevisionPage.Links(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "RevisionPage.markdown":
 		if e.ComplexityRoot.RevisionPage.Markdown == nil {
 			break
@@ -8591,6 +8864,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.CreatedAt(childComplexity), true
+	case "Site.customization":
+		if e.ComplexityRoot.Site.Customization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Customization(childComplexity), true
 	case "Site.defaultSpace":
 		if e.ComplexityRoot.Site.DefaultSpace == nil {
 			break
@@ -8621,12 +8900,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Icon(childComplexity), true
+	case "Site.nodeId":
+		if e.ComplexityRoot.Site.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.NodeID(childComplexity), true
 	case "Site.object":
 		if e.ComplexityRoot.Site.Object == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Site.Object(childComplexity), true
+	case "Site.org":
+		if e.ComplexityRoot.Site.Org == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Org(childComplexity), true
 	case "Site.proxy":
 		if e.ComplexityRoot.Site.Proxy == nil {
 			break
@@ -8639,6 +8930,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.sections":
+		if e.ComplexityRoot.Site.Sections == nil {
+			break
+		}
+
+		args, err := ec.field_Site_sections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Sections(childComplexity, args["page"].(*string), args["limit"].(*int)), true
+	case "Site.shareLinks":
+		if e.ComplexityRoot.Site.ShareLinks == nil {
+			break
+		}
+
+		args, err := ec.field_Site_shareLinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.ShareLinks(childComplexity, args["page"].(*string), args["limit"].(*int)), true
+	case "Site.siteSpaceList":
+		if e.ComplexityRoot.Site.SiteSpaceList == nil {
+			break
+		}
+
+		args, err := ec.field_Site_siteSpaceList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.SiteSpaceList(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "Site.siteSpaces":
 		if e.ComplexityRoot.Site.SiteSpaces == nil {
 			break
@@ -9301,6 +9625,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteVisitorSegmentList.Next(childComplexity), true
 
+	case "Space.activeRevision":
+		if e.ComplexityRoot.Space.ActiveRevision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ActiveRevision(childComplexity), true
+	case "Space.changeRequestList":
+		if e.ComplexityRoot.Space.ChangeRequestList == nil {
+			break
+		}
+
+		args, err := ec.field_Space_changeRequestList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequestList(childComplexity, args["status"].(*model.ChangeRequestStatus), args["page"].(*string), args["limit"].(*int)), true
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
 			break
@@ -9319,6 +9660,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.ChangeRequestsOpen(childComplexity), true
+	case "Space.collectionPath":
+		if e.ComplexityRoot.Space.CollectionPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.CollectionPath(childComplexity), true
+	case "Space.commentList":
+		if e.ComplexityRoot.Space.CommentList == nil {
+			break
+		}
+
+		args, err := ec.field_Space_commentList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.CommentList(childComplexity, args["status"].(*model.CommentStatusFilter), args["order"].(*model.Order), args["format"].(*model.PageFormat), args["page"].(*string), args["limit"].(*int)), true
 	case "Space.comments":
 		if e.ComplexityRoot.Space.Comments == nil {
 			break
@@ -9361,12 +9719,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.ID(childComplexity), true
+	case "Space.nodeId":
+		if e.ComplexityRoot.Space.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.NodeID(childComplexity), true
 	case "Space.object":
 		if e.ComplexityRoot.Space.Object == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Space.Object(childComplexity), true
+	case "Space.org":
+		if e.ComplexityRoot.Space.Org == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.Org(childComplexity), true
 	case "Space.organization":
 		if e.ComplexityRoot.Space.Organization == nil {
 			break
@@ -9379,6 +9749,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Parent(childComplexity), true
+	case "Space.parentCollection":
+		if e.ComplexityRoot.Space.ParentCollection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ParentCollection(childComplexity), true
 	case "Space.permissions":
 		if e.ComplexityRoot.Space.Permissions == nil {
 			break
@@ -9391,6 +9767,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Revision(childComplexity), true
+	case "Space.teamPermissions":
+		if e.ComplexityRoot.Space.TeamPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Space_teamPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.TeamPermissions(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "Space.title":
 		if e.ComplexityRoot.Space.Title == nil {
 			break
@@ -9415,6 +9802,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Urls(childComplexity), true
+	case "Space.userPermissions":
+		if e.ComplexityRoot.Space.UserPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Space_userPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.UserPermissions(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "Space.visibility":
 		if e.ComplexityRoot.Space.Visibility == nil {
 			break
@@ -9610,6 +10008,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Team.Members(childComplexity), true
+	case "Team.nodeId":
+		if e.ComplexityRoot.Team.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Team.NodeID(childComplexity), true
 	case "Team.object":
 		if e.ComplexityRoot.Team.Object == nil {
 			break
@@ -9981,12 +10385,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.ID(childComplexity), true
+	case "User.nodeId":
+		if e.ComplexityRoot.User.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.NodeID(childComplexity), true
 	case "User.object":
 		if e.ComplexityRoot.User.Object == nil {
 			break
 		}
 
 		return e.ComplexityRoot.User.Object(childComplexity), true
+	case "User.organizations":
+		if e.ComplexityRoot.User.Organizations == nil {
+			break
+		}
+
+		args, err := ec.field_User_organizations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.Organizations(childComplexity, args["page"].(*string), args["limit"].(*int)), true
 	case "User.photoURL":
 		if e.ComplexityRoot.User.PhotoURL == nil {
 			break
@@ -10684,7 +11105,7 @@ content changes (imports and page mutations with target {changeRequest}).
 outdated is true when the space's active revision moved since the change
 request last shared it (its start, or its last update from main).
 """
-type ChangeRequest {
+type ChangeRequest implements Node {
   "Always ` + "`" + `change-request` + "`" + `."
   object: String!
   id: ID!
@@ -10783,12 +11204,20 @@ extend type Mutation {
   "Bring the main content's changes into the change request (EDIT); CONFLICTS when they cannot be combined."
   updateChangeRequestFromMain(spaceId: ID!, changeRequestId: ID!): ChangeRequestResult!
 }
+
+extend type Space {
+  """
+  Change requests of the space, highest number first (as
+  ` + "`" + `changeRequests(spaceId:)` + "`" + `; ` + "`" + `changeRequests` + "`" + ` stays their count).
+  """
+  changeRequestList(status: ChangeRequestStatus, page: String, limit: Int): ChangeRequestList!
+}
 `, BuiltIn: false},
 	{Name: "../collections.graphqls", Input: `"""
 A group of spaces and of other collections. Its defaultLevel flows down to
 what it holds (INHERIT); deleting it moves the spaces under it to the trash.
 """
-type Collection {
+type Collection implements Node {
   "Always ` + "`" + `collection` + "`" + `."
   object: String!
   id: ID!
@@ -10873,6 +11302,25 @@ extend type Mutation {
   """
   transferCollection(collectionId: ID!, input: TransferContentInput!): Collection!
 }
+
+extend type Organization {
+  """
+  Collections of the organization the caller can see, in tree order (the
+  same list as ` + "`" + `collections(organizationId:)` + "`" + `).
+  """
+  collections(page: String, limit: Int, nested: Boolean): CollectionList!
+}
+
+extend type Collection {
+  "The organization the collection belongs to (` + "`" + `organization` + "`" + ` stays its id)."
+  org: Organization!
+  "The collection holding this one; null at the top level (` + "`" + `parent` + "`" + ` stays its id)."
+  parentCollection: Collection
+  "Collections directly inside this one that the caller can see, in the stored order."
+  children(page: String, limit: Int): CollectionList!
+  "Spaces directly inside this collection that the caller can see (as ` + "`" + `collectionSpaces` + "`" + `)."
+  spaces(page: String, limit: Int): SpaceList!
+}
 `, BuiltIn: false},
 	{Name: "../comments.graphqls", Input: `enum CommentStatus {
   OPEN
@@ -10956,7 +11404,7 @@ type EmojiReaction {
   users: [EmojiReactionUser!]!
 }
 
-type Comment {
+type Comment implements Node {
   "Always ` + "`" + `comment` + "`" + `."
   object: String!
   id: ID!
@@ -11068,6 +11516,28 @@ extend type Mutation {
   postCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, input: PostCommentReplyInput!, format: PageFormat): CommentReply!
   updateCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!, input: UpdateCommentInput!): CommentReply!
   deleteCommentReply(spaceId: ID!, changeRequestId: ID, commentId: ID!, commentReplyId: ID!): DeleteResult!
+}
+
+extend type Space {
+  """
+  Comments on the space's content (as ` + "`" + `comments(spaceId:)` + "`" + `; ` + "`" + `comments` + "`" + `
+  stays the count of open ones). Authors are ` + "`" + `postedBy` + "`" + `, reactions carry
+  their users.
+  """
+  commentList(status: CommentStatusFilter, order: Order, format: PageFormat, page: String, limit: Int): CommentList!
+}
+
+extend type ChangeRequest {
+  "Comments on the change request (as ` + "`" + `comments(spaceId:, changeRequestId:)` + "`" + `; ` + "`" + `comments` + "`" + ` stays their count)."
+  commentList(status: CommentStatusFilter, order: Order, format: PageFormat, page: String, limit: Int): CommentList!
+}
+
+extend type Comment {
+  """
+  The thread's replies, oldest first (as ` + "`" + `commentReplies` + "`" + `; ` + "`" + `replies` + "`" + ` stays
+  their count). Loaded for every comment of a list in one statement.
+  """
+  replyList(format: PageFormat, page: String, limit: Int): CommentReplyList!
 }
 `, BuiltIn: false},
 	{Name: "../computed.graphqls", Input: `"""
@@ -11593,6 +12063,11 @@ extend type Mutation {
   installIntegrationOnSite(integrationName: String!, installationId: ID!, siteId: ID!): IntegrationSiteInstallation!
   updateIntegrationSiteInstallation(integrationName: String!, installationId: ID!, siteId: ID!, input: UpdateTargetInstallationInput!): IntegrationSiteInstallation!
   uninstallIntegrationFromSite(integrationName: String!, installationId: ID!, siteId: ID!): DeleteResult!
+}
+
+extend type Organization {
+  "Integrations installed in the organization (the same list as ` + "`" + `organizationInstallations` + "`" + `)."
+  installations(page: String, limit: Int, search: String): OrganizationInstallationList!
 }
 `, BuiltIn: false},
 	{Name: "../integration_listings.graphqls", Input: `"The installation status of an integration in an organization."
@@ -12125,6 +12600,80 @@ extend type Mutation {
   """
   inviteUsers(organizationId: ID!, input: InviteUsersInput!): InviteUsersResult!
 }
+
+extend type Organization {
+  "Members of the organization (the same list and rules as ` + "`" + `members(organizationId:)` + "`" + `; needs READ in it)."
+  members(page: String, limit: Int, role: String, search: String): MemberList!
+}
+`, BuiltIn: false},
+	{Name: "../nodes.graphqls", Input: `"""
+An object with a global identity, for normalized client caches (Apollo,
+urql, Relay). ` + "`" + `id` + "`" + ` is the object's REST id (unique within its kind; a cache
+keys it with ` + "`" + `__typename` + "`" + `); ` + "`" + `nodeId` + "`" + ` is the global id ` + "`" + `node(id:)` + "`" + ` takes:
+` + "`" + `<Type>:<id>` + "`" + ` for objects whose id alone finds them (Organization, Space,
+Collection, User) and ` + "`" + `<Type>:<parent id>/<id>` + "`" + ` for the others
+(ChangeRequest and Comment under their space, Site and Team under their
+organization), so every global id names its type and resolves in one read.
+"""
+interface Node {
+  id: ID!
+  "The global id: pass it to ` + "`" + `node(id:)` + "`" + ` or ` + "`" + `nodes(ids:)` + "`" + `."
+  nodeId: ID!
+}
+
+extend type Query {
+  """
+  The object with a global id (` + "`" + `nodeId` + "`" + `), with the same access checks as
+  the object's own query: unknown ids, malformed ones and objects the
+  caller may not see are all NOT_FOUND.
+  """
+  node(id: ID!): Node!
+  """
+  Objects by global id, in the order asked (at most 100); an id that does
+  not resolve gives null at its place and an error naming its index.
+  """
+  nodes(ids: [ID!]!): [Node]!
+}
+
+extend type Organization {
+  "Global id: ` + "`" + `Organization:<id>` + "`" + `."
+  nodeId: ID!
+}
+
+extend type Space {
+  "Global id: ` + "`" + `Space:<id>` + "`" + `."
+  nodeId: ID!
+}
+
+extend type Collection {
+  "Global id: ` + "`" + `Collection:<id>` + "`" + `."
+  nodeId: ID!
+}
+
+extend type User {
+  "Global id: ` + "`" + `User:<id>` + "`" + `."
+  nodeId: ID!
+}
+
+extend type ChangeRequest {
+  "Global id: ` + "`" + `ChangeRequest:<space id>/<id>` + "`" + `."
+  nodeId: ID!
+}
+
+extend type Comment {
+  "Global id: ` + "`" + `Comment:<space id>/<id>` + "`" + `, or ` + "`" + `Comment:<space id>/<change request id>/<id>` + "`" + ` on a change request."
+  nodeId: ID!
+}
+
+extend type Site {
+  "Global id: ` + "`" + `Site:<organization id>/<id>` + "`" + `."
+  nodeId: ID!
+}
+
+extend type Team {
+  "Global id: ` + "`" + `Team:<organization id>/<id>` + "`" + `."
+  nodeId: ID!
+}
 `, BuiltIn: false},
 	{Name: "../openapi.graphqls", Input: `"""
 An OpenAPI specification stored in an organization, referenced by its slug.
@@ -12309,7 +12858,7 @@ extend type Mutation {
 An organization: the tenant every space, collection, site, team and member
 belongs to. Reading one needs membership; changing one needs the ADMIN role.
 """
-type Organization {
+type Organization implements Node {
   "Always ` + "`" + `organization` + "`" + `."
   object: String!
   id: ID!
@@ -12859,6 +13408,22 @@ extend type Mutation {
   "Upload a file (EDIT, at most 10 MiB); makes a new revision."
   uploadFile(target: ContentTarget!, input: UploadFileInput!): ContentChange!
 }
+
+extend type Revision {
+  """
+  One page of this revision with its body: markdown (format MARKDOWN, the
+  default) or document (format DOCUMENT). Reached from a space
+  (` + "`" + `activeRevision` + "`" + `) or from ` + "`" + `spaceContent` + "`" + `.
+  """
+  page(pageId: ID!, format: PageFormat): RevisionPage!
+}
+
+extend type RevisionPage {
+  "Links going out of the page, with their status (as ` + "`" + `spaceLinks(pageId:)` + "`" + `, in the space's current content)."
+  links(page: String, limit: Int): LinkList!
+  "Places linking to the page (as ` + "`" + `spacePageBacklinks` + "`" + `, in the space's current content)."
+  backlinks(page: String, limit: Int): ContentLocationList!
+}
 `, BuiltIn: false},
 	{Name: "../permissions.graphqls", Input: `# Who has access to a space or a collection, as the published interface
 # manages it (the permissions routes of spaces, collections and sites): the
@@ -12960,6 +13525,13 @@ extend type Mutation {
   updateContentPermission(space: ID, collection: ID, user: ID, team: ID, input: UpdateContentPermissionInput!): Boolean!
   "Take a member's or a team's grant away (needs ADMIN on the target)."
   removeContentPermission(space: ID, collection: ID, user: ID, team: ID): DeleteResult!
+}
+
+extend type Space {
+  "Members granted a role on the space (as ` + "`" + `contentUserPermissions(space:)` + "`" + `)."
+  userPermissions(page: String, limit: Int): UserContentPermissionList!
+  "Teams granted a role on the space (as ` + "`" + `contentTeamPermissions(space:)` + "`" + `)."
+  teamPermissions(page: String, limit: Int): TeamContentPermissionList!
 }
 `, BuiltIn: false},
 	{Name: "../published.graphqls", Input: `# Published content for readers (issue 27): resolving a published URL to
@@ -13199,6 +13771,13 @@ extend type Mutation {
   """
   submitChangeRequestReview(spaceId: ID!, changeRequestId: ID!, input: SubmitReviewInput!): ChangeRequestReview!
 }
+
+extend type ChangeRequest {
+  "Reviewers asked to review (as ` + "`" + `changeRequestRequestedReviewers` + "`" + `)."
+  reviewers(page: String, limit: Int): ChangeRequestRequestedReviewerList!
+  "Reviews given (as ` + "`" + `changeRequestReviews` + "`" + `)."
+  reviews(format: PageFormat, page: String, limit: Int): ChangeRequestReviewList!
+}
 `, BuiltIn: false},
 	{Name: "../saml.graphqls", Input: `"""
 A SAML 2.0 identity provider of an organization: its members sign in through
@@ -13399,6 +13978,11 @@ extend type Query {
   revisionSemanticChanges(spaceId: ID!, revisionId: ID!, limit: Int): RevisionSemanticChanges!
   "What a change request changed from its base (READ on the space); limit default 10."
   changeRequestChanges(spaceId: ID!, changeRequestId: ID!, limit: Int): RevisionSemanticChanges!
+}
+
+extend type ChangeRequest {
+  "What the change request changes, page by page (as ` + "`" + `changeRequestChanges` + "`" + `)."
+  changes(limit: Int): RevisionSemanticChanges!
 }
 `, BuiltIn: false},
 	{Name: "../sharelinks.graphqls", Input: `"A secret link to a share-link site."
@@ -13679,7 +14263,7 @@ enum SiteCustomizationFeature {
 }
 
 "A published docs site made of spaces (site spaces), optionally in sections and section groups."
-type Site {
+type Site implements Node {
   "Always ` + "`" + `site` + "`" + `."
   object: String!
   id: ID!
@@ -13923,6 +14507,27 @@ extend type Mutation {
   updateSiteAdaptiveSchema(organizationId: ID!, siteId: ID!, input: UpdateSiteAdaptiveSchemaInput!): SiteAdaptiveSchema!
   "Replace the visitor token signing key (ADMIN): tokens signed with the old one stop working."
   rotateSiteVisitorKey(organizationId: ID!, siteId: ID!): SiteVisitorAuth!
+}
+
+extend type Organization {
+  "Sites of the organization (the same list as ` + "`" + `sites(organizationId:)` + "`" + `)."
+  sites(page: String, limit: Int): SiteList!
+}
+
+extend type Site {
+  "The organization the site belongs to."
+  org: Organization!
+  """
+  The site's spaces, each with its ` + "`" + `space` + "`" + ` object (the same list as
+  ` + "`" + `siteSpaces(organizationId:, siteId:)` + "`" + `; ` + "`" + `siteSpaces` + "`" + ` stays their count).
+  """
+  siteSpaceList(page: String, limit: Int): SiteSpaceList!
+  "The site's sections (the same list as ` + "`" + `siteSections` + "`" + `)."
+  sections(page: String, limit: Int): SiteSectionList!
+  "The site's share links (the same list as ` + "`" + `siteShareLinks` + "`" + `)."
+  shareLinks(page: String, limit: Int): ShareLinkList!
+  "The site's customization settings (as ` + "`" + `siteCustomization` + "`" + `)."
+  customization: JSONObject!
 }
 `, BuiltIn: false},
 	{Name: "../sitesearch.graphqls", Input: `"mode default (each section's default site space, plus includedSiteSpaces), specific (siteSpaceIds) or all."
@@ -14259,7 +14864,7 @@ enum SpaceEditMode {
 }
 
 "A container of content with an active revision."
-type Space {
+type Space implements Node {
   "Always ` + "`" + `space` + "`" + `."
   object: String!
   id: ID!
@@ -14426,9 +15031,26 @@ extend type Organization {
   """
   spaces(page: String, limit: Int): SpaceList!
 }
+
+extend type Space {
+  "The organization the space belongs to (` + "`" + `organization` + "`" + ` stays its id)."
+  org: Organization!
+  "The collection holding the space; null at the top level (` + "`" + `parent` + "`" + ` stays its id)."
+  parentCollection: Collection
+  """
+  The collections from the top level down to the one holding the space (a
+  breadcrumb); empty at the top level.
+  """
+  collectionPath: [Collection!]!
+  """
+  The active revision: its page tree, files and variables (` + "`" + `revision` + "`" + ` stays
+  its id). Read one page's body with ` + "`" + `activeRevision { page(pageId:) }` + "`" + `.
+  """
+  activeRevision: Revision!
+}
 `, BuiltIn: false},
 	{Name: "../teams.graphqls", Input: `"A named group of members; content can be shared with a team at once."
-type Team {
+type Team implements Node {
   "Always ` + "`" + `team` + "`" + `."
   object: String!
   id: ID!
@@ -14544,6 +15166,11 @@ extend type Mutation {
   setTeamMember(organizationId: ID!, teamId: ID!, userId: ID!, role: TeamMemberRole): Boolean!
   "Remove a member from the team (ADMIN or team owner)."
   removeTeamMember(organizationId: ID!, teamId: ID!, userId: ID!): DeleteResult!
+}
+
+extend type Organization {
+  "Teams of the organization (the same list as ` + "`" + `teams(organizationId:)` + "`" + `)."
+  teams(page: String, limit: Int): TeamList!
 }
 `, BuiltIn: false},
 	{Name: "../tokens.graphqls", Input: `"""
@@ -14815,7 +15442,7 @@ extend type Mutation {
 }
 `, BuiltIn: false},
 	{Name: "../users.graphqls", Input: `"A person with an account: members, authors, commenters."
-type User {
+type User implements Node {
   "Always ` + "`" + `user` + "`" + `."
   object: String!
   id: ID!
@@ -14846,6 +15473,14 @@ input UpdateUserInput {
 extend type Mutation {
   "Change the caller's own profile (PATCH /v1/users/{userId}); another user's is a 403."
   updateUser(userId: ID!, input: UpdateUserInput!): User!
+}
+
+extend type User {
+  """
+  Organizations the user is a member of: only for the caller's own user
+  (` + "`" + `currentUser` + "`" + `); any other user's is a 403.
+  """
+  organizations(page: String, limit: Int): OrganizationList!
 }
 `, BuiltIn: false},
 	{Name: "../variables.graphqls", Input: `"""
@@ -15145,6 +15780,16 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_outdated(ctx, field)
 	case "urls":
 		return ec.fieldContext_ChangeRequest_urls(ctx, field)
+	case "commentList":
+		return ec.fieldContext_ChangeRequest_commentList(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_ChangeRequest_nodeId(ctx, field)
+	case "reviewers":
+		return ec.fieldContext_ChangeRequest_reviewers(ctx, field)
+	case "reviews":
+		return ec.fieldContext_ChangeRequest_reviews(ctx, field)
+	case "changes":
+		return ec.fieldContext_ChangeRequest_changes(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
 }
@@ -15277,6 +15922,16 @@ func (ec *executionContext) childFields_Collection(ctx context.Context, field gr
 		return ec.fieldContext_Collection_urls(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Collection_permissions(ctx, field)
+	case "org":
+		return ec.fieldContext_Collection_org(ctx, field)
+	case "parentCollection":
+		return ec.fieldContext_Collection_parentCollection(ctx, field)
+	case "children":
+		return ec.fieldContext_Collection_children(ctx, field)
+	case "spaces":
+		return ec.fieldContext_Collection_spaces(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Collection_nodeId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Collection", field.Name)
 }
@@ -15347,6 +16002,10 @@ func (ec *executionContext) childFields_Comment(ctx context.Context, field graph
 		return ec.fieldContext_Comment_resolvedAt(ctx, field)
 	case "resolvedBy":
 		return ec.fieldContext_Comment_resolvedBy(ctx, field)
+	case "replyList":
+		return ec.fieldContext_Comment_replyList(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Comment_nodeId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Comment", field.Name)
 }
@@ -16529,8 +17188,20 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_internal_isOnNewTrial(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Organization_permissions(ctx, field)
+	case "collections":
+		return ec.fieldContext_Organization_collections(ctx, field)
+	case "installations":
+		return ec.fieldContext_Organization_installations(ctx, field)
+	case "members":
+		return ec.fieldContext_Organization_members(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Organization_nodeId(ctx, field)
+	case "sites":
+		return ec.fieldContext_Organization_sites(ctx, field)
 	case "spaces":
 		return ec.fieldContext_Organization_spaces(ctx, field)
+	case "teams":
+		return ec.fieldContext_Organization_teams(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -16813,6 +17484,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_git(ctx, field)
 	case "mergedFrom":
 		return ec.fieldContext_Revision_mergedFrom(ctx, field)
+	case "page":
+		return ec.fieldContext_Revision_page(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
 }
@@ -16913,6 +17586,10 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_href(ctx, field)
 	case "computed":
 		return ec.fieldContext_RevisionPage_computed(ctx, field)
+	case "links":
+		return ec.fieldContext_RevisionPage_links(ctx, field)
+	case "backlinks":
+		return ec.fieldContext_RevisionPage_backlinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
 }
@@ -17179,6 +17856,18 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_features(ctx, field)
 	case "urls":
 		return ec.fieldContext_Site_urls(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Site_nodeId(ctx, field)
+	case "org":
+		return ec.fieldContext_Site_org(ctx, field)
+	case "siteSpaceList":
+		return ec.fieldContext_Site_siteSpaceList(ctx, field)
+	case "sections":
+		return ec.fieldContext_Site_sections(ctx, field)
+	case "shareLinks":
+		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "customization":
+		return ec.fieldContext_Site_customization(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
 }
@@ -17611,6 +18300,24 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_urls(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Space_permissions(ctx, field)
+	case "changeRequestList":
+		return ec.fieldContext_Space_changeRequestList(ctx, field)
+	case "commentList":
+		return ec.fieldContext_Space_commentList(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Space_nodeId(ctx, field)
+	case "userPermissions":
+		return ec.fieldContext_Space_userPermissions(ctx, field)
+	case "teamPermissions":
+		return ec.fieldContext_Space_teamPermissions(ctx, field)
+	case "org":
+		return ec.fieldContext_Space_org(ctx, field)
+	case "parentCollection":
+		return ec.fieldContext_Space_parentCollection(ctx, field)
+	case "collectionPath":
+		return ec.fieldContext_Space_collectionPath(ctx, field)
+	case "activeRevision":
+		return ec.fieldContext_Space_activeRevision(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }
@@ -17733,6 +18440,8 @@ func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.
 		return ec.fieldContext_Team_createdAt(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Team_permissions(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Team_nodeId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Team", field.Name)
 }
@@ -17951,6 +18660,10 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_photoURL(ctx, field)
 	case "urls":
 		return ec.fieldContext_User_urls(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_User_nodeId(ctx, field)
+	case "organizations":
+		return ec.fieldContext_User_organizations(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
 }
