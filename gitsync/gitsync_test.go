@@ -27,7 +27,9 @@ func remote(t *testing.T, url, ref string) gitsync.Remote {
 	return r
 }
 
-func md(name string) bool { return strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".gitbook/assets/") }
+func md(name string) bool {
+	return strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".gitbook/assets/")
+}
 
 func code(err error) string {
 	var ge *gitsync.Error
