@@ -67,6 +67,7 @@ type GitSync interface {
 	GitSyncState(ctx context.Context, spaceID string) (GitSyncState, error)
 	DeleteLegacyGitInstallation(ctx context.Context, spaceID string) (bool, error)
 	RevisionGit(ctx context.Context, revisionID string) (*RevisionGit, error)
+	RevisionBodies(ctx context.Context, revID string) (map[string]string, error)
 }
 
 const gitOpCols = `id, organization_id, space_id, user_id, kind, url, COALESCE(remote_url, ''), ref, params, ts,
