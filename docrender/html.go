@@ -130,7 +130,7 @@ var BlockKinds = []string{
 	"heading-1", "heading-2", "heading-3", "paragraph", "list-unordered", "list-ordered", "list-tasks", "list-item",
 	"code", "code-line", "blockquote", "hint", "divider", "table", "images", "image",
 	"tabs", "tabs-item", "expandable", "embed", "math", "file", "content-ref", "reusable-content",
-	"openapi-operation", "swagger", "integration-block",
+	"openapi-operation", "swagger", "integration-block", "stepper", "stepper-step", "columns", "column",
 }
 
 // InlineKinds are the inline types rendered, and MarkKinds the marks.
@@ -249,6 +249,21 @@ func (w *writer) block(n *markdown.Node) {
 		w.s("</details>\n")
 	case "expandable":
 		w.s("<details class=\"expandable\"><summary>")
+		if n.Fragments != nil && len(*n.Fragments) > 0 { // 0.130.0: title and body fragments
+			for _, f := range *n.Fragments {
+				if f.Fragment == "expandable-title" && len(f.Nodes) > 0 {
+					w.inlines(f.Nodes[0])
+				}
+			}
+			w.s("</summary>\n")
+			for _, f := range *n.Fragments {
+				if f.Fragment == "expandable-body" {
+					w.children(f)
+				}
+			}
+			w.s("</details>\n")
+			break
+		}
 		title := str(d, "title")
 		if len(n.Nodes) > 0 && title == "" {
 			title = plainText(n.Nodes[0])
@@ -277,6 +292,22 @@ func (w *writer) block(n *markdown.Node) {
 		w.s("</div>\n")
 	case "openapi-operation", "swagger":
 		w.s(`<div class="openapi"><code>`, esc(strings.ToUpper(str(d, "method"))), " ", esc(str(d, "path")), "</code>")
+		w.children(n)
+		w.s("</div>\n")
+	case "stepper":
+		w.s(`<ol class="stepper">`, "\n")
+		w.children(n)
+		w.s("</ol>\n")
+	case "stepper-step":
+		w.s(`<li class="step">`, "\n")
+		w.children(n)
+		w.s("</li>\n")
+	case "columns":
+		w.s(`<div class="columns">`, "\n")
+		w.children(n)
+		w.s("</div>\n")
+	case "column":
+		w.s(`<div class="column">`, "\n")
 		w.children(n)
 		w.s("</div>\n")
 	case "integration-block":

@@ -1,6 +1,7 @@
 package docrender
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -98,7 +99,12 @@ func TestEveryBlockKindHasHTML(t *testing.T) {
 // a kind this renderer must learn too.
 func TestConverterKindsAreRendered(t *testing.T) {
 	src := "# T\n\n## S\n\n### U\n\n#### V\n\nText **b** *i* ~~s~~ `c` [l](x.md) ![i](y.png)\n\n- a\n- [x] b\n\n1. c\n\n> q\n\n> [!NOTE]\n> h\n\n```go\nx\n```\n\n| a |\n|---|\n| b |\n\n![only](z.png)\n\n---\n\n<div>raw</div>\n"
-	doc := markdown.ToDocument(src, nil)
+	// GitBook's blocks, as a Git or zip import stores them.
+	gitbook, err := os.ReadFile("../importer/testdata/gitbook-repo/guides/getting-started/blocks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := markdown.ToDocument(src+"\n"+string(gitbook), nil)
 	var walk func([]*markdown.Node)
 	walk = func(ns []*markdown.Node) {
 		for _, n := range ns {
@@ -149,5 +155,25 @@ func TestRenderDetails(t *testing.T) {
 	}
 	if len(out.Headings) != 2 || out.Headings[1].ID != "intro-1" || out.Headings[0].Level != 1 {
 		t.Errorf("headings %+v", out.Headings)
+	}
+}
+
+// TestRenderGitBookBlocks: GitBook's blocks, read from a page body as an
+// import stores it, render as blocks (not as their source text).
+func TestRenderGitBookBlocks(t *testing.T) {
+	src, err := os.ReadFile("../importer/testdata/gitbook-repo/guides/getting-started/blocks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(Render(markdown.ToDocument(string(src), nil), res).HTML)
+	for _, want := range []string{`class="hint hint-info"`, `<summary>macOS</summary>`, `<details class="expandable"><summary>Advanced options</summary>`,
+		`Hidden until opened.`, `<ol class="stepper">`, `<div class="columns">`, `<div class="column">`, `<figcaption>`, `How it fits together`,
+		`class="math"`, `class="embed"`, `class="openapi"`, `class="reusable"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "{%") || strings.Contains(html, "&lt;details") || strings.Contains(html, "&lt;figure") {
+		t.Errorf("GitBook syntax left as text:\n%s", html)
 	}
 }

@@ -541,8 +541,21 @@ func importedBodies(pages []*importer.Page, out []string) []string {
 	return out
 }
 
-// treePages turns imported pages into new tree pages.
+// treePages turns imported pages into new tree pages: documents, SUMMARY
+// groups, and links to an imported page's anchor or to a URL, with the
+// fields front matter gave.
 func treePages(in []*importer.Page) []*storage.TreePage {
+	made := map[*importer.Page]*storage.TreePage{}
+	out := treePagesOf(in, made)
+	for p, tp := range made {
+		if p.Kind == "link" && p.Target != nil && made[p.Target] != nil {
+			tp.Meta.Target = map[string]any{"kind": "anchor", "page": made[p.Target].ID, "anchor": p.Anchor}
+		}
+	}
+	return out
+}
+
+func treePagesOf(in []*importer.Page, made map[*importer.Page]*storage.TreePage) []*storage.TreePage {
 	out := make([]*storage.TreePage, 0, len(in))
 	for _, p := range in {
 		title := p.Title
@@ -550,7 +563,28 @@ func treePages(in []*importer.Page) []*storage.TreePage {
 			title = string(r[:maxPageTitle])
 		}
 		tp := newTreePage(title, p.Slug, p.Markdown)
-		tp.Children = treePages(p.Children)
+		switch p.Kind {
+		case "group":
+			tp.Type, tp.Markdown = "group", ""
+		case "link":
+			tp.Type, tp.Markdown = "link", ""
+			if p.URL != "" {
+				tp.Meta.Target = map[string]any{"kind": "url", "url": p.URL}
+			}
+		}
+		desc := p.Description
+		if r := []rune(desc); len(r) > maxPageDescription {
+			desc = string(r[:maxPageDescription])
+		}
+		tp.Meta.Description, tp.Meta.Hidden = desc, p.Hidden
+		if len([]rune(p.Icon)) <= 50 {
+			tp.Meta.Icon = p.Icon
+		}
+		if len(p.Layout) > 0 && checkPageSettings(tp.Type, p.Layout, nil, nil) == nil {
+			tp.Meta.Layout = p.Layout
+		}
+		made[p] = tp
+		tp.Children = treePagesOf(p.Children, made)
 		out = append(out, tp)
 	}
 	return out

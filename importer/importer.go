@@ -20,12 +20,25 @@ import (
 	"docsapi/markdown"
 )
 
-// Page is an imported page; Children nest under it.
+// Page is an imported page; Children nest under it. Kind is "" for a
+// document, "group" for a SUMMARY group, "link" for a SUMMARY entry to
+// another page's anchor (Target, Anchor) or to a URL.
 type Page struct {
 	Title    string
 	Slug     string
 	Markdown string
 	Children []*Page
+
+	Kind        string
+	Description string
+	Icon        string
+	Hidden      bool
+	Layout      map[string]any
+	Target      *Page  // link pages: the page linked to
+	Anchor      string // link pages: the anchor of Target linked to
+	URL         string // link pages to outside content
+
+	targetPath string // link pages: the file Target is read from
 }
 
 // File is an imported file (an image).
@@ -251,6 +264,9 @@ func (n names) unique(name string) string {
 func dedupeSlugs(pages []*Page) {
 	used := map[string]bool{}
 	for _, p := range pages {
+		if p.Kind == "link" {
+			continue // link pages have no path
+		}
 		s := p.Slug
 		for i := 2; used[s]; i++ {
 			s = p.Slug + "-" + strconv.Itoa(i)

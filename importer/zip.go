@@ -5,10 +5,8 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net/url"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 
 	"docsapi/markdown"
@@ -75,12 +73,8 @@ func Zip(ctx context.Context, body []byte) (*Result, error) {
 	if declared > uint64(maxZipTotal) {
 		return nil, badContent("the zip archive holds %d bytes uncompressed; at most %d are imported", declared, maxZipTotal)
 	}
-	var total int64             // what was really read: declared sizes may lie
-	docs := map[string]string{} // cleaned path -> Markdown
-	res := &Result{}
-	fileNames := map[string]string{} // zip path -> file name
-	used := names{}
-	var order []string
+	var total int64 // what was really read: declared sizes may lie
+	files := map[string][]byte{}
 	prefix := commonRoot(zr.File)
 	for _, f := range zr.File {
 		if err := ctx.Err(); err != nil {
@@ -91,12 +85,9 @@ func Zip(ctx context.Context, body []byte) (*Result, error) {
 		}
 		p := strings.TrimPrefix(path.Clean("/"+f.Name), "/")
 		p = strings.TrimPrefix(p, prefix)
-		if strings.HasPrefix(path.Base(p), ".") || strings.HasPrefix(p, "__MACOSX/") {
+		if !wanted(p) {
+			files[p] = nil // counted, not read
 			continue
-		}
-		res.Total++
-		if !strings.EqualFold(path.Ext(p), ".md") && !isImageName(p) {
-			continue // neither a page nor an image: not read at all
 		}
 		data, err := readEntry(f)
 		if err != nil {
@@ -105,53 +96,16 @@ func Zip(ctx context.Context, body []byte) (*Result, error) {
 		if total += int64(len(data)); total > maxZipTotal {
 			return nil, badContent("the zip archive holds more than %d bytes uncompressed", maxZipTotal)
 		}
-		switch {
-		case strings.EqualFold(path.Ext(p), ".md"):
-			if err := checkBody("zip entry "+p, string(data)); err != nil {
-				return nil, err
-			}
-			docs[p] = string(data)
-			order = append(order, p)
-		case isImageName(p):
-			name := used.unique(p)
-			fileNames[p] = name
-			res.Files = append(res.Files, &File{Name: name, ContentType: contentTypeOf(p, ""), Data: data})
-			res.Imported++
-		}
+		files[p] = data
 	}
-	sort.Strings(order)
-	pageOf := map[string]*Page{}
-	var summary []*Page
-	if s, ok := docs["SUMMARY.md"]; ok {
-		summary = summaryTree(s, docs, pageOf)
-		delete(docs, "SUMMARY.md")
-	}
-	res.Pages = append(summary, folderTree(order, docs, pageOf)...)
-	dedupeSlugs(res.Pages)
-	paths := map[*Page]string{}
-	assignPaths(res.Pages, "", paths)
-	// Rewrite links between files of the archive to page paths and file names.
-	for p, page := range pageOf {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		page.Markdown = rewriteLinks(page.Markdown, func(dest string) (string, bool) {
-			// Destinations are URLs: my%20notes.md names "my notes.md".
-			if un, err := url.PathUnescape(dest); err == nil {
-				dest = un
-			}
-			target := path.Clean(path.Join(path.Dir(p), dest))
-			if name, ok := fileNames[target]; ok {
-				return url.PathEscape(name), true
-			}
-			if tp, ok := pageOf[target]; ok {
-				return relLink(paths[page], paths[tp]), true
-			}
-			return "", false
-		})
-		res.Imported++
-	}
-	return res, nil
+	return Repository(ctx, files, Limits{})
+}
+
+// wanted tells whether Repository reads a file at p: Markdown, the
+// layout file, images and GitBook's assets.
+func wanted(p string) bool {
+	return p == ".gitbook.yaml" || strings.HasPrefix(p, ".gitbook/assets/") || strings.HasSuffix(p, "/.gitbook.yaml") ||
+		strings.EqualFold(path.Ext(p), ".md") || isImageName(p)
 }
 
 func readEntry(f *zip.File) ([]byte, error) {
@@ -192,52 +146,6 @@ func commonRoot(files []*zip.File) string {
 	return root + "/"
 }
 
-var summaryItem = regexp.MustCompile(`^(\s*)[*+-]\s+\[([^\]]*)\]\(([^)\s]*)\)`)
-
-// summaryTree builds pages in the order and nesting of SUMMARY.md; the
-// pages it uses are removed from docs.
-func summaryTree(src string, docs map[string]string, pageOf map[string]*Page) []*Page {
-	type level struct {
-		indent int
-		list   *[]*Page
-	}
-	var top []*Page
-	stack := []level{{-1, &top}}
-	var last *Page
-	var lastIndent int
-	for _, line := range strings.Split(src, "\n") {
-		m := summaryItem.FindStringSubmatch(strings.ReplaceAll(line, "\t", "    "))
-		if m == nil {
-			continue
-		}
-		raw := m[3]
-		if un, err := url.PathUnescape(raw); err == nil {
-			raw = un
-		}
-		indent, title, dest := len(m[1]), m[2], strings.TrimPrefix(path.Clean("/"+raw), "/")
-		if last != nil && indent > lastIndent {
-			stack = append(stack, level{indent, &last.Children})
-		}
-		for len(stack) > 1 && indent < stack[len(stack)-1].indent {
-			stack = stack[:len(stack)-1]
-		}
-		body, ok := docs[dest]
-		p := &Page{Title: title, Slug: slugOr(strings.TrimSuffix(path.Base(dest), path.Ext(dest)), slugOr(title, "page"))}
-		if isIndex(dest) {
-			p.Slug = slugOr(title, "page")
-		}
-		if ok {
-			p.Markdown = markdown.StripTitle(body, title)
-			pageOf[dest] = p
-			delete(docs, dest)
-		}
-		list := stack[len(stack)-1].list
-		*list = append(*list, p)
-		last, lastIndent = p, indent
-	}
-	return top
-}
-
 func isIndex(p string) bool {
 	b := strings.ToLower(path.Base(p))
 	return b == "readme.md" || b == "index.md"
@@ -246,7 +154,7 @@ func isIndex(p string) bool {
 // folderTree turns the remaining Markdown files into pages following the
 // folders: a folder is a page (its README.md/index.md body, else empty)
 // holding its files' pages.
-func folderTree(order []string, docs map[string]string, pageOf map[string]*Page) []*Page {
+func folderTree(order []string, docs map[string]string, pageOf map[string]*Page, readme string) []*Page {
 	var top []*Page
 	folders := map[string]*Page{"": nil}
 	var folder func(dir string) *[]*Page
@@ -283,7 +191,7 @@ func folderTree(order []string, docs map[string]string, pageOf map[string]*Page)
 		}
 		page := markdownPage(body, strings.TrimSuffix(path.Base(p), path.Ext(p)))
 		page.Slug = slugOr(strings.TrimSuffix(path.Base(p), path.Ext(p)), page.Slug)
-		if isIndex(p) {
+		if isIndex(p) || p == readme {
 			page.Slug = slugOr(page.Title, "home")
 		}
 		list := folder(dir)
@@ -323,6 +231,19 @@ func rewriteLinks(src string, fn func(dest string) (string, bool)) string {
 		}
 		repl["](<"+l.Dest+">"] = "](" + r
 		repl["]("+l.Dest] = "](" + r
+	}
+	// References in GitBook blocks (content-ref url=, file src=, <img src=>).
+	for _, ref := range markdown.GitBookRefs(src) {
+		if strings.Contains(ref.Dest, "://") || strings.HasPrefix(ref.Dest, "#") {
+			continue
+		}
+		dest, frag, _ := strings.Cut(ref.Dest, "#")
+		if r, ok := fn(dest); ok {
+			if frag != "" {
+				r += "#" + frag
+			}
+			repl[ref.Key+ref.Dest+`"`] = ref.Key + r + `"`
+		}
 	}
 	return replaceAll(src, repl)
 }

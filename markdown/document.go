@@ -75,6 +75,10 @@ func ToDocument(src string, ref RefFunc) *Document {
 		doc.Nodes = append(doc.Nodes, b.rawBlock(src))
 		return doc
 	}
+	if blocks := ParseGitBook(src); len(blocks) != 1 || blocks[0].Kind != "" {
+		doc.Nodes = append(doc.Nodes, b.gitbookNodes(blocks)...)
+		return doc
+	}
 	for c := parse(b.src).FirstChild(); c != nil; c = c.NextSibling() {
 		if n := b.block(c); n != nil {
 			doc.Nodes = append(doc.Nodes, n)

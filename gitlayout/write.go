@@ -1,0 +1,351 @@
+// Package gitlayout writes a revision's content in GitBook's repository
+// layout: the reverse of importer.Repository. It is pure (no storage, no
+// I/O): the caller hands it the pages, with their bodies, and the files.
+package gitlayout
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+
+	"docsapi/markdown"
+)
+
+// RepositoryInput is a revision's content: its page tree in order and its
+// files.
+type RepositoryInput struct {
+	Pages []*Page
+	Files []File
+}
+
+// Page is one page of the tree. Kind is document, group or link; Slug is
+// the page's slug as stored (unique among its siblings), Markdown its
+// body (GitBook blocks in GitBook's syntax, page links as relative page
+// paths, file references as file names, as imports store them). Target is
+// a link page's content reference.
+type Page struct {
+	ID          string
+	Kind        string
+	Title       string
+	Slug        string
+	Markdown    string
+	Description string
+	Icon        string
+	Hidden      bool
+	Layout      map[string]any
+	Target      map[string]any
+	Children    []*Page
+}
+
+// File is one file of the revision.
+type File struct {
+	ID   string
+	Name string
+	Data []byte
+}
+
+// LayoutFile is the .gitbook.yaml written (the default structure, said
+// out loud so that GitBook and importer.Repository read the same).
+const LayoutFile = "root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n"
+
+// AssetsDir holds the files.
+const AssetsDir = ".gitbook/assets/"
+
+// MaxDepth bounds the page nesting written (the stored tree is bounded
+// by the API; this guards the recursion against any input).
+const MaxDepth = 64
+
+// WriteRepository lays the content out as GitBook does: README.md (the
+// first top-level page), SUMMARY.md (groups as ## headings, nesting as
+// indentation, anchors and URLs for link pages), one file per page under
+// folders named by the page paths (a page with children is its folder's
+// README.md), front matter for description, icon, hidden and layout,
+// files under .gitbook/assets/, and the links of each body rewritten from
+// page paths and file names to relative paths between the files. The
+// output depends only on the input.
+func WriteRepository(in RepositoryInput) (map[string][]byte, error) {
+	w := &writer{out: map[string][]byte{".gitbook.yaml": []byte(LayoutFile)}, fileOf: map[string]string{},
+		byPath: map[string]*Page{}, pagePath: map[*Page]string{}, byID: map[string]*Page{}, files: map[string]bool{}}
+	for _, f := range in.Files {
+		if f.Name == "" || strings.ContainsAny(f.Name, "/\\") || f.Name == "." || f.Name == ".." {
+			return nil, fmt.Errorf("file %s: bad name %q", f.ID, f.Name)
+		}
+		w.out[AssetsDir+f.Name] = f.Data
+		w.files[f.Name] = true
+	}
+	if err := w.place(in.Pages, "", "", 0); err != nil {
+		return nil, err
+	}
+	var summary strings.Builder
+	summary.WriteString("# Table of contents\n\n")
+	inGroup := false
+	for _, p := range in.Pages {
+		if p.Kind == "group" {
+			summary.WriteString("\n## " + escapeTitle(p.Title) + "\n\n")
+			w.entries(&summary, p.Children, 0)
+			inGroup = true
+			continue
+		}
+		if inGroup {
+			// GitBook reads every entry after a group as the group's:
+			// a page after one is written into an untitled group.
+			summary.WriteString("\n## \u200b\n\n")
+			inGroup = false
+		}
+		w.entries(&summary, []*Page{p}, 0)
+	}
+	w.out["SUMMARY.md"] = []byte(summary.String())
+	// Bodies, once every page's file is known.
+	for p, file := range w.pageFiles() {
+		body, err := w.body(p, file)
+		if err != nil {
+			return nil, err
+		}
+		w.out[file] = body
+	}
+	return w.out, nil
+}
+
+type writer struct {
+	out      map[string][]byte
+	fileOf   map[string]string // page id -> its file
+	byPath   map[string]*Page  // page path -> page
+	pagePath map[*Page]string
+	byID     map[string]*Page
+	files    map[string]bool
+	order    []*Page // pages with a file, in tree order
+	readme   bool
+}
+
+// place gives each page its path (slugs from the top, as the tree's paths
+// are) and its file.
+func (w *writer) place(pages []*Page, parentPath, dir string, depth int) error {
+	if depth > MaxDepth {
+		return fmt.Errorf("pages nest more than %d deep", MaxDepth)
+	}
+	for _, p := range pages {
+		if p.ID != "" {
+			w.byID[p.ID] = p
+		}
+		if p.Kind == "link" {
+			continue
+		}
+		if p.Slug == "" || strings.ContainsAny(p.Slug, "/\\") || p.Slug == "." || p.Slug == ".." {
+			return fmt.Errorf("page %s: bad slug %q", p.ID, p.Slug)
+		}
+		pp := join(parentPath, p.Slug)
+		w.pagePath[p], w.byPath[pp] = pp, p
+		folder := join(dir, p.Slug)
+		if p.Kind == "group" {
+			if err := w.place(p.Children, pp, folder, depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		var file string
+		switch {
+		case !w.readme && parentPath == "" && len(p.Children) == 0:
+			file, w.readme = "README.md", true
+		case len(p.Children) > 0:
+			file = folder + "/README.md"
+		default:
+			file = folder + ".md"
+		}
+		if !w.readme && parentPath == "" {
+			w.readme = true // the first page has children: its folder's README is its file, and README.md is not written
+		}
+		if _, taken := w.out[file]; taken {
+			return fmt.Errorf("page %s: two pages write %s", p.ID, file)
+		}
+		w.out[file] = nil
+		w.fileOf[p.ID] = file
+		w.order = append(w.order, p)
+		if err := w.place(p.Children, pp, folder, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) pageFiles() map[*Page]string {
+	out := make(map[*Page]string, len(w.order))
+	for _, p := range w.order {
+		out[p] = w.fileOf[p.ID]
+	}
+	return out
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "/" + b
+}
+
+// entries writes SUMMARY entries for pages at depth (two spaces a level).
+func (w *writer) entries(b *strings.Builder, pages []*Page, depth int) {
+	for _, p := range pages {
+		dest := w.fileOf[p.ID]
+		if p.Kind == "link" {
+			dest = w.linkDest(p.Target)
+		}
+		b.WriteString(strings.Repeat("  ", depth) + "* [" + escapeTitle(p.Title) + "](" + escapeDest(dest) + ")\n")
+		if p.Kind != "link" {
+			w.entries(b, p.Children, depth+1)
+		}
+	}
+}
+
+func (w *writer) linkDest(target map[string]any) string {
+	s := func(k string) string { v, _ := target[k].(string); return v }
+	switch s("kind") {
+	case "url":
+		return s("url")
+	case "anchor", "page":
+		if file, ok := w.fileOf[s("page")]; ok {
+			if a := s("anchor"); a != "" {
+				return file + "#" + a
+			}
+			return file
+		}
+	}
+	return ""
+}
+
+var titleSpecial = regexp.MustCompile(`([\\\[\]])`)
+
+func escapeTitle(t string) string { return titleSpecial.ReplaceAllString(t, `\$1`) }
+
+// escapeDest writes a link destination: spaces and parentheses escaped.
+func escapeDest(d string) string {
+	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29").Replace(d)
+}
+
+// frontMatter is what a page's fields give; yaml writes it in this order.
+type frontMatter struct {
+	Description string         `yaml:"description,omitempty"`
+	Icon        string         `yaml:"icon,omitempty"`
+	Hidden      bool           `yaml:"hidden,omitempty"`
+	Layout      map[string]any `yaml:"layout,omitempty"`
+}
+
+// body is the page's file: front matter, its title as the first heading,
+// then its body with links made relative to file.
+func (w *writer) body(p *Page, file string) ([]byte, error) {
+	var b bytes.Buffer
+	fm := frontMatter{Description: p.Description, Icon: p.Icon, Hidden: p.Hidden, Layout: p.Layout}
+	if fm.Description != "" || fm.Icon != "" || fm.Hidden || len(fm.Layout) > 0 {
+		y, err := yaml.MarshalWithOptions(fm, yaml.UseLiteralStyleIfMultiline(true))
+		if err != nil {
+			return nil, fmt.Errorf("page %s: front matter: %v", p.ID, err)
+		}
+		b.WriteString("---\n")
+		b.Write(y)
+		b.WriteString("---\n\n")
+	}
+	b.WriteString("# " + p.Title + "\n")
+	md := w.rewrite(p, file, p.Markdown)
+	if strings.TrimSpace(md) != "" {
+		b.WriteString("\n" + md)
+		if !strings.HasSuffix(md, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	return b.Bytes(), nil
+}
+
+// rewrite turns the body's page paths and file names into paths relative
+// to the page's file (fragments kept; outside URLs untouched).
+func (w *writer) rewrite(p *Page, file, md string) string {
+	dir := path.Dir(file)
+	from := w.pagePath[p]
+	resolve := func(dest string) (string, bool) {
+		if dest == "" || strings.Contains(dest, "://") || strings.HasPrefix(dest, "#") || strings.HasPrefix(dest, "mailto:") {
+			return "", false
+		}
+		d, frag, _ := strings.Cut(dest, "#")
+		un := d
+		if u, err := url.PathUnescape(d); err == nil {
+			un = u
+		}
+		var target string
+		switch {
+		case !strings.Contains(un, "/") && w.files[un]:
+			target = AssetsDir + un
+		default:
+			tp := w.byPath[path.Clean(path.Join(path.Dir(from), un))]
+			if tp == nil || w.fileOf[tp.ID] == "" {
+				return "", false
+			}
+			target = w.fileOf[tp.ID]
+		}
+		rel := relative(dir, target)
+		if frag != "" {
+			rel += "#" + frag
+		}
+		return rel, true
+	}
+	repl := map[string]string{}
+	for _, l := range markdown.Links(md) {
+		if _, seen := repl["]("+l.Dest]; seen {
+			continue
+		}
+		if r, ok := resolve(l.Dest); ok {
+			repl["](<"+l.Dest+">"] = "](" + escapeDest(r)
+			repl["]("+l.Dest] = "](" + escapeDest(r)
+		}
+	}
+	for _, ref := range markdown.GitBookRefs(md) {
+		if r, ok := resolve(ref.Dest); ok {
+			repl[ref.Key+ref.Dest+`"`] = ref.Key + escapeDest(r) + `"`
+		}
+	}
+	return replaceAll(md, repl)
+}
+
+// relative is the path to target (from the top) from the folder dir.
+func relative(dir, target string) string {
+	if dir == "." {
+		dir = ""
+	}
+	var from []string
+	if dir != "" {
+		from = strings.Split(dir, "/")
+	}
+	to := strings.Split(target, "/")
+	i := 0
+	for i < len(from) && i < len(to)-1 && from[i] == to[i] {
+		i++
+	}
+	parts := slices.Repeat([]string{".."}, len(from)-i)
+	return strings.Join(append(parts, to[i:]...), "/")
+}
+
+// replaceAll makes the replacements in one pass, the longest first.
+func replaceAll(src string, repl map[string]string) string {
+	if len(repl) == 0 {
+		return src
+	}
+	olds := make([]string, 0, len(repl))
+	for o := range repl {
+		olds = append(olds, o)
+	}
+	sort.Slice(olds, func(i, j int) bool {
+		if len(olds[i]) != len(olds[j]) {
+			return len(olds[i]) > len(olds[j])
+		}
+		return olds[i] < olds[j]
+	})
+	pairs := make([]string, 0, 2*len(olds))
+	for _, o := range olds {
+		pairs = append(pairs, o, repl[o])
+	}
+	return strings.NewReplacer(pairs...).Replace(src)
+}
