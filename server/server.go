@@ -148,6 +148,9 @@ type Server struct {
 	translationsOnce sync.Once
 	translations     *translate.Runner
 
+	gitSyncOnce sync.Once // Git Sync worker (gitsync.go)
+	gitSync     *graph.GitSyncWorker
+
 	fastGQL *fastGraphQL // answers the hottest GraphQL reads (graphqlfast.go)
 }
 
