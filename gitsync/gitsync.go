@@ -49,7 +49,8 @@ type Limits struct {
 // 600 assets, 130 MiB) with room to spare.
 var DefaultLimits = Limits{MaxPackBytes: 256 << 20, MaxFiles: 20000, MaxDepth: 32, MaxFileBytes: 50 << 20, MaxBytes: 256 << 20, Timeout: 5 * time.Minute}
 
-func (l Limits) orDefault() Limits {
+// OrDefault is l with its zero fields taken from DefaultLimits.
+func (l Limits) OrDefault() Limits {
 	d := DefaultLimits
 	if l.MaxPackBytes <= 0 {
 		l.MaxPackBytes = d.MaxPackBytes
@@ -201,7 +202,7 @@ type session struct {
 }
 
 func open(ctx context.Context, d Doer, rem Remote, dir string, lim Limits) (*session, context.CancelFunc, error) {
-	lim = lim.orDefault()
+	lim = lim.OrDefault()
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	b := &budget{left: lim.MaxPackBytes}
 	ctx = context.WithValue(context.WithValue(ctx, doerKey{}, d), budgetKey{}, b)

@@ -11,7 +11,7 @@ func init() {
 	rules := map[string]authzRule{
 		"POST /v1/spaces/{spaceId}/git/import":                {Min: "edit", Path: space("/git/import"), Body: body},
 		"POST /v1/spaces/{spaceId}/git/export":                {Min: "edit", Path: space("/git/export"), Body: body},
-		"GET /v1/spaces/{spaceId}/git/info":                   {Min: "read", Path: space("/git/info")},
+		"GET /v1/spaces/{spaceId}/git/info":                   {Min: "member", Path: space("/git/info")},
 		"DELETE /v1/spaces/{spaceId}/git/legacy-installation": {Min: "admin", Path: space("/git/legacy-installation")},
 	}
 	for k, v := range rules {

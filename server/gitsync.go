@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"docsapi/fetch"
-	"docsapi/gitsync"
 	"docsapi/graph"
 )
 
@@ -21,7 +20,7 @@ func init() {
 // refused unless --allow-private-fetch.
 func (s *Server) GitSyncWorker() *graph.GitSyncWorker {
 	s.gitSyncOnce.Do(func() {
-		lim := gitsync.DefaultLimits
+		lim := s.Config.GitSyncLimits.OrDefault()
 		s.Metrics.Queue(graph.QueueGitSync, s.DB.PendingGitOperations)
 		doer := fetch.New(fetch.Options{AllowPrivate: s.Config.AllowPrivateFetch, MaxBytes: lim.MaxPackBytes + 1, Timeout: lim.Timeout,
 			MaxRedirects: 5, UserAgent: "docsapi-git/1"})

@@ -10570,7 +10570,8 @@ share_link.deleted; custom_font.created, custom_font.updated,
 custom_font.deleted; sso_provider.created, sso_provider.updated,
 sso_provider.deleted; integration.installed, integration.updated,
 integration.uninstalled (on the organization, a space or a site);
-token.created, token.revoked.
+token.created, token.revoked; space.git_sync_requested, space.git_synced
+(Git Sync: an import or export queued, and its outcome), space.git_legacy_removed.
 """
 type AuditEntry {
   "Always ` + "`" + `audit-entry` + "`" + `."
@@ -14853,7 +14854,9 @@ change request, a translation run), change-request.opened, change-request.merged
 change-request.closed, comment.created, comment.resolved, site.published,
 site.unpublished, member.added, member.role-changed, member.removed,
 collection.created, collection.updated, collection.deleted,
-integration.installed, integration.uninstalled (` + "`" + `webhookEvents` + "`" + ` lists them).
+integration.installed, integration.uninstalled, space.git-synced (a Git
+Sync import or export ended: data.status, commit, revision) (` + "`" + `webhookEvents` + "`" + `
+lists them).
 """
 type Webhook {
   "Always ` + "`" + `webhook` + "`" + `."
