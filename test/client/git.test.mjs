@@ -12,13 +12,14 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { GitBookAPIError } from '@gitbook/api';
 import { startServer } from './harness.mjs';
+import { check } from './contract.mjs';
 
 const USER = 'bot';
 const PASS = 'client-token-27';
 let srv, git, root, gitURL;
 
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'Tester', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'Tester', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1' };
-const run = (cwd, ...args) => execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' }).trim();
+const run = (cwd, ...args) => execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 // Serves GIT_PROJECT_ROOT through git-http-backend, one CGI process a request.
 function gitServer(projectRoot) {
@@ -114,9 +115,11 @@ test('import, info, export and legacy removal through the official client', asyn
   assert.equal(info.operation.status, 'completed', info.operation.message);
   assert.equal(info.operation.commit, oid);
   assert.equal(info.repoName, 'docs');
+  assert.deepEqual(check('getSpaceGitInfo', 200, info), [], 'GitSyncState of 0.130.0');
   assert.ok(!JSON.stringify(info).includes(PASS), 'the state never shows the credentials');
 
   const { data: rev } = await srv.client.spaces.getCurrentRevision(space.id);
+  assert.deepEqual(check('getCurrentRevision', 200, rev), [], 'Revision with git of 0.130.0');
   assert.equal(rev.git.oid, oid);
   assert.deepEqual(rev.pages.map((p) => p.title).slice(0, 2), ['Welcome', 'Setup']);
 
