@@ -95,6 +95,9 @@ func TestGitSyncImportThenExport(t *testing.T) {
 		git["ref"] != "refs/heads/main" || git["url"] != "https://git.example.com/docs/commit/"+oid {
 		t.Errorf("revision git %v", git)
 	}
+	if bare := env.Must(200, "GET", "/v1/spaces/"+space+"/content?metadata=false", env.Admin.Token, nil).JSON(); bare["git"] != nil {
+		t.Errorf("metadata=false still has git %v", bare["git"])
+	}
 	if content["id"] != op["revision"] {
 		t.Errorf("active revision %v, operation's %v", content["id"], op["revision"])
 	}

@@ -166,19 +166,18 @@ func (db *DB) RevisionGit(ctx context.Context, revisionID string) (*RevisionGit,
 const noGitRunOfTheSpace = ` AND NOT EXISTS (SELECT 1 FROM git_operations o
  WHERE o.space_id = g.space_id AND o.status = 'running' AND o.lease_until >= ? AND o.id <> g.id)`
 
-// ClaimGitOperation leases the pending operation with the oldest timestamp
-// of a space with no operation under way to this process (status
-// 'running', see leases.go); when none is pending, an operation whose
-// lease has run out (its process died) is claimed again. nil when there is
-// nothing this process may run.
+// ClaimGitOperation leases to this process (status 'running', see
+// leases.go) the operation with the oldest timestamp, pending or whose
+// lease has run out (its process died), of a space with no operation under
+// way. nil when there is nothing this process may run.
 func (db *DB) ClaimGitOperation(ctx context.Context) (*GitOperation, error) {
 	var job *GitOperation
 	err := db.writeTx(ctx, false, func(tx *Tx) error {
 		const q = `SELECT ` + gitOpCols + ` FROM git_operations g`
-		o, err := scanGitOperation(tx.QueryRowContext(ctx, q+` WHERE g.status = 'pending'`+noGitRunOfTheSpace+` ORDER BY g.ts, g.id LIMIT 1`, ms(tx.Now)))
-		if err == ErrNotFound {
-			o, err = scanGitOperation(tx.QueryRowContext(ctx, q+` WHERE g.status = 'running' AND g.lease_until < ?`+noGitRunOfTheSpace+` ORDER BY g.ts, g.id LIMIT 1`, ms(tx.Now), ms(tx.Now)))
-		}
+		// Pending operations and those whose owner died, together: a
+		// space's operations stay in timestamp order across a takeover.
+		o, err := scanGitOperation(tx.QueryRowContext(ctx, q+` WHERE (g.status = 'pending' OR (g.status = 'running' AND g.lease_until < ?))`+
+			noGitRunOfTheSpace+` ORDER BY g.ts, g.id LIMIT 1`, ms(tx.Now), ms(tx.Now)))
 		if err == ErrNotFound {
 			return nil
 		}
