@@ -240,7 +240,7 @@ type frontMatter struct {
 // then its body with links made relative to file.
 func (w *writer) body(p *Page, file string) ([]byte, error) {
 	var b bytes.Buffer
-	fm := frontMatter{Description: p.Description, Icon: p.Icon, Hidden: p.Hidden, Layout: p.Layout}
+	fm := frontMatter{Description: p.Description, Icon: p.Icon, Hidden: p.Hidden, Layout: gitLayout(p.Layout)}
 	if fm.Description != "" || fm.Icon != "" || fm.Hidden || len(fm.Layout) > 0 {
 		y, err := yaml.MarshalWithOptions(fm, yaml.UseLiteralStyleIfMultiline(true))
 		if err != nil {
@@ -259,6 +259,23 @@ func (w *writer) body(p *Page, file string) ([]byte, error) {
 		}
 	}
 	return b.Bytes(), nil
+}
+
+// gitLayout is GitBook's front matter layout ({title: {visible: false}})
+// of the API's ({title: false}); other settings (width) as they are.
+func gitLayout(in map[string]any) map[string]any {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		if b, ok := v.(bool); ok {
+			out[k] = map[string]any{"visible": b}
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // rewrite turns the body's page paths and file names into paths relative

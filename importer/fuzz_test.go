@@ -24,7 +24,7 @@ func checkResult(t *testing.T, res *Result, err error, lim Limits) {
 		}
 		return
 	}
-	if lim.MaxImages > 0 && len(res.Files) > lim.MaxImages && lim.MaxImages != maxZipEntries {
+	if lim.MaxImages > 0 && len(res.Files) > lim.MaxImages && lim.MaxImages != DefaultLimits.MaxFiles {
 		t.Fatalf("%d files over the limit %d", len(res.Files), lim.MaxImages)
 	}
 	var walk func([]*Page)
@@ -40,14 +40,14 @@ func checkResult(t *testing.T, res *Result, err error, lim Limits) {
 }
 
 // FuzzZipImport: any bytes as a zip archive, converted in time and memory
-// in proportion to the archive's declared size (bounded by maxZipTotal).
+// in proportion to the archive's declared size (bounded by DefaultLimits.MaxBytes).
 func FuzzZipImport(f *testing.F) {
 	f.Add(zipBytes(map[string]string{"deep.md": strings.Repeat("> ", 3000) + "x", "links.md": strings.Repeat("[a](", 3000)}))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var res *Result
 		var err error
 		costcheck.Linear(t, "zip import", len(body)+unzippedSize(body), func() { res, err = Zip(context.Background(), body) })
-		checkResult(t, res, err, Limits{MaxImages: maxZipEntries})
+		checkResult(t, res, err, Limits{MaxImages: DefaultLimits.MaxFiles})
 	})
 }
 
@@ -97,7 +97,7 @@ func unzippedSize(body []byte) int {
 			rc.Close()
 			n += read
 		}
-		if n > maxZipTotal {
+		if n > DefaultLimits.MaxBytes {
 			break
 		}
 	}
@@ -125,4 +125,19 @@ func fuzzSite() staticFetcher {
 		"https://docs.example/guide/one": {URL: "https://docs.example/guide/one", ContentType: "text/html", Body: []byte(`<h1>One</h1><a href="../guide">up</a>`)},
 		"https://docs.example/a.png":     {URL: "https://docs.example/a.png", ContentType: "image/png", Body: []byte("\x89PNG")},
 	}
+}
+
+// FuzzRepository: any bytes as the layout file, the summary and a page
+// (front matter included) of a repository, converted in time and memory
+// in proportion to them.
+func FuzzRepository(f *testing.F) {
+	f.Add([]byte("---\ndescription: d\nlayout:\n  title:\n    visible: false\n---\n# T\n\n* [A](a.md#x)\n## G\n* [B](b.md \"B\")\n"))
+	f.Add([]byte("root: ./docs/\nstructure:\n  readme: a.md\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		files := map[string][]byte{".gitbook.yaml": body, "SUMMARY.md": body, "a.md": body, "b/README.md": body}
+		var res *Result
+		var err error
+		costcheck.Linear(t, "repository import", 4*len(body), func() { res, err = Repository(context.Background(), files, Limits{}) })
+		checkResult(t, res, err, Limits{})
+	})
 }

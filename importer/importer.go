@@ -83,10 +83,15 @@ type Limits struct {
 	MaxPages  int           // pages converted
 	MaxImages int           // images imported
 	Timeout   time.Duration // the whole crawl
+	// A zip archive or a repository: its files (folders of a zip
+	// included) and the bytes they hold unpacked.
+	MaxFiles int
+	MaxBytes int64
 }
 
-// DefaultLimits apply where neither the caller nor the deployment sets one.
-var DefaultLimits = Limits{MaxPages: 50, MaxImages: 200, Timeout: 60 * time.Second}
+// DefaultLimits apply where neither the caller nor the deployment sets
+// one. A documentation repository of 600 assets and 130 MiB fits them.
+var DefaultLimits = Limits{MaxPages: 50, MaxImages: 200, Timeout: 60 * time.Second, MaxFiles: 5000, MaxBytes: 512 << 20}
 
 // or fills the zero fields of l from d.
 func (l Limits) or(d Limits) Limits {
@@ -98,6 +103,12 @@ func (l Limits) or(d Limits) Limits {
 	}
 	if l.Timeout <= 0 {
 		l.Timeout = d.Timeout
+	}
+	if l.MaxFiles <= 0 {
+		l.MaxFiles = d.MaxFiles
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = d.MaxBytes
 	}
 	return l
 }
@@ -135,7 +146,7 @@ func Import(ctx context.Context, f Fetcher, source, rawURL string, lim Limits) (
 		}
 		out = Markdown(res.Body, nameOf(res.URL))
 	case "zip":
-		out, err = Zip(ctx, res.Body)
+		out, err = ZipWith(ctx, res.Body, lim)
 	default:
 		out, err = HTML(ctx, f, res, lim)
 	}

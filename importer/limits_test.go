@@ -30,10 +30,11 @@ func zipOf(t *testing.T, entries map[string]string) []byte {
 func TestZipLimits(t *testing.T) {
 	// The byte bounds scaled down (the same code paths, without building
 	// 120 MiB archives under the race detector).
-	defer func(entry, total int64) { maxZipEntry, maxZipTotal = entry, total }(maxZipEntry, maxZipTotal)
-	maxZipEntry, maxZipTotal = 20<<10, 100<<10
+	defer func(entry int64) { maxZipEntry = entry }(maxZipEntry)
+	maxZipEntry = 20 << 10
+	lim := Limits{MaxFiles: 300, MaxBytes: 100 << 10}
 	many := map[string]string{}
-	for i := range maxZipEntries + 1 {
+	for i := range lim.MaxFiles + 1 {
 		many[strings.Repeat("d/", i%3)+"p"+strconv.Itoa(i)+".txt"] = ""
 	}
 	bomb := map[string]string{}
@@ -53,7 +54,7 @@ func TestZipLimits(t *testing.T) {
 		"too large in all":  bomb,
 		"one entry too big": {"big.md": strings.Repeat("a", int(maxZipEntry)+1)},
 	} {
-		_, err := Zip(context.Background(), zipOf(t, entries))
+		_, err := ZipWith(context.Background(), zipOf(t, entries), lim)
 		var bad *Error
 		if !errors.As(err, &bad) {
 			t.Errorf("%s: %v, want bad content", name, err)

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"path"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/token"
 
 	"docsapi/markdown"
 )
@@ -22,6 +25,8 @@ import (
 // anywhere) as files, and relative links between them resolved to page
 // paths and file names. Zip and Git imports both come through here.
 func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Result, error) {
+	lim = lim.or(DefaultLimits)
+	maxZipEntries, maxZipTotal := lim.MaxFiles, lim.MaxBytes
 	if len(files) > maxZipEntries {
 		return nil, badContent("the repository has %d files; at most %d are imported", len(files), maxZipEntries)
 	}
@@ -201,8 +206,8 @@ func readLayout(src []byte) (layout, error) {
 			Summary string `yaml:"summary"`
 		} `yaml:"structure"`
 	}
-	if err := yaml.Unmarshal(src, &conf); err != nil {
-		return l, badContent(".gitbook.yaml: %v", firstLine(err.Error()))
+	if err := readYAML(src, &conf); err != nil {
+		return l, badContent(".gitbook.yaml: %v", err)
 	}
 	clean := func(field, p string) (string, error) {
 		p = strings.TrimPrefix(path.Clean("/"+p), "/")
@@ -233,6 +238,21 @@ func readLayout(src []byte) (layout, error) {
 	return l, nil
 }
 
+// readYAML decodes a small YAML document (at most maxLayoutFile) into v.
+// Aliases are refused before decoding: each expands to a copy of its
+// anchor, so a few nested ones in 16 KiB make gigabytes.
+func readYAML(src []byte, v any) error {
+	for _, tk := range lexer.Tokenize(string(src)) {
+		if tk.Type == token.AliasType {
+			return errors.New("YAML aliases (*name) are not read")
+		}
+	}
+	if err := yaml.Unmarshal(src, v); err != nil {
+		return errors.New(firstLine(err.Error()))
+	}
+	return nil
+}
+
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
@@ -247,7 +267,26 @@ type frontMatter struct {
 }
 
 func (fm frontMatter) apply(p *Page) {
-	p.Description, p.Icon, p.Hidden, p.Layout = strings.TrimSpace(fm.Description), fm.Icon, fm.Hidden, fm.Layout
+	p.Description, p.Icon, p.Hidden, p.Layout = strings.TrimSpace(fm.Description), fm.Icon, fm.Hidden, apiLayout(fm.Layout)
+}
+
+// apiLayout is the API's page layout ({title: false, width: "wide"}) of
+// GitBook's front matter layout ({title: {visible: false}, width: wide}).
+func apiLayout(in map[string]any) map[string]any {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		if m, ok := v.(map[string]any); ok {
+			if vis, ok := m["visible"].(bool); ok {
+				out[k] = vis
+			}
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // splitFrontMatter takes a leading "---" YAML block off src.
@@ -274,8 +313,8 @@ func splitFrontMatter(src string) (frontMatter, string, error) {
 		}
 		return fm, src, nil // no closing line: not front matter
 	}
-	if err := yaml.Unmarshal([]byte(rest[:end]), &fm); err != nil {
-		return fm, src, badContent("front matter: %v", firstLine(err.Error()))
+	if err := readYAML([]byte(rest[:end]), &fm); err != nil {
+		return fm, src, badContent("front matter: %v", err)
 	}
 	body := rest[end:]
 	_, body, _ = strings.Cut(body, "\n")
@@ -301,7 +340,7 @@ func summaryTree(src string, docs map[string]string, pageOf map[string]*Page) []
 	var last *Page
 	var lastIndent int
 	for _, line := range strings.Split(src, "\n") {
-		if g := summaryGroup.FindStringSubmatch(strings.TrimRight(line, "\r")); g != nil {
+		if g := summaryGroup.FindStringSubmatch(strings.TrimRight(line, "\r")); g != nil && unescapeMarkdown(g[2]) != "" {
 			grp := &Page{Kind: "group", Title: unescapeMarkdown(g[2]), Slug: slugOr(g[2], "group")}
 			top = append(top, grp)
 			stack = []level{{-1, &grp.Children}}
@@ -321,6 +360,9 @@ func summaryTree(src string, docs map[string]string, pageOf map[string]*Page) []
 		dest := ""
 		if raw != "" {
 			dest = strings.TrimPrefix(path.Clean("/"+raw), "/")
+		}
+		if title == "" {
+			title = orDefault(strings.TrimSuffix(path.Base(dest), path.Ext(dest)), "Untitled")
 		}
 		if last != nil && indent > lastIndent {
 			stack = append(stack, level{indent, &last.Children})

@@ -1,7 +1,10 @@
 package importer
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -73,5 +76,61 @@ func TestRepositoryLayout(t *testing.T) {
 	}
 	if len(res.Files) != 2 {
 		t.Errorf("files: %d", len(res.Files))
+	}
+}
+
+// TestRealSizedRepository: a documentation repository the size of a real
+// GitBook space (600 assets, 130 MiB, 182 pages under 12 groups) imports
+// with the default limits, as a zip archive and as a repository tree.
+func TestRealSizedRepository(t *testing.T) {
+	const assets, total = 600, 130 << 20
+	files := map[string][]byte{}
+	var summary strings.Builder
+	summary.WriteString("# Table of contents\n\n* [Home](README.md)\n")
+	files["README.md"] = []byte("# Home\n")
+	for g := range 12 {
+		summary.WriteString("\n## Group " + strconv.Itoa(g) + "\n\n")
+		for p := range 15 {
+			name := "g" + strconv.Itoa(g) + "/p" + strconv.Itoa(p) + ".md"
+			summary.WriteString("* [Page " + strconv.Itoa(p) + "](" + name + ")\n")
+			files[name] = []byte("# Page\n\n![shot](../.gitbook/assets/a" + strconv.Itoa(g*15+p) + ".png)\n")
+		}
+	}
+	files["SUMMARY.md"] = []byte(summary.String())
+	asset := bytes.Repeat([]byte{0x89}, total/assets)
+	for i := range assets {
+		files[".gitbook/assets/a"+strconv.Itoa(i)+".png"] = asset
+	}
+	res, err := Repository(context.Background(), files, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != assets || len(res.Pages) != 13 || len(res.Pages[12].Children) != 15 {
+		t.Fatalf("%d files, %d top-level pages", len(res.Files), len(res.Pages))
+	}
+	if !strings.Contains(res.Pages[1].Children[0].Markdown, "](a0.png)") {
+		t.Errorf("asset link: %q", res.Pages[1].Children[0].Markdown)
+	}
+	// The same as a zip (stored, not deflated: images do not shrink).
+	var archive bytes.Buffer
+	zw := zip.NewWriter(&archive)
+	for name, data := range files {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: "docs/" + name, Method: zip.Store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+	}
+	zw.Close()
+	clear(files)
+	if archive.Len() < total {
+		t.Fatalf("archive of %d bytes", archive.Len())
+	}
+	res, err = Zip(context.Background(), archive.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != assets || len(res.Pages) != 13 {
+		t.Fatalf("zip: %d files, %d top-level pages", len(res.Files), len(res.Pages))
 	}
 }

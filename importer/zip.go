@@ -12,18 +12,15 @@ import (
 	"docsapi/markdown"
 )
 
-// Zip archive bounds (zip bombs, path tricks). The archive itself is at
-// most the fetch guard's body limit (10 MiB). The byte bounds are
-// variables only so that tests can prove them with small archives.
-var (
-	maxZipEntry int64 = 20 << 20  // uncompressed bytes of one entry
-	maxZipTotal int64 = 100 << 20 // uncompressed bytes of all entries read
-)
+// Zip archive and repository bounds (zip bombs, path tricks) besides the
+// Limits' count and total: one file's bytes, nesting and name length. The
+// byte bound is a variable only so that tests can prove it with small
+// archives.
+var maxZipEntry int64 = 20 << 20 // uncompressed bytes of one entry
 
 const (
-	maxZipEntries = 5000 // entries, folders included
-	maxZipDepth   = 16   // folders above a file
-	maxZipName    = 1024 // bytes of an entry's name
+	maxZipDepth = 16   // folders above a file
+	maxZipName  = 1024 // bytes of an entry's name
 )
 
 var driveLetter = regexp.MustCompile(`^[A-Za-z]:`)
@@ -56,6 +53,13 @@ func checkZipName(name string) error {
 // pages it lists, the others following at the end. Links between Markdown
 // files become links to the pages' paths; images become files.
 func Zip(ctx context.Context, body []byte) (*Result, error) {
+	return ZipWith(ctx, body, Limits{})
+}
+
+// ZipWith is Zip within lim's MaxFiles and MaxBytes (zero: DefaultLimits).
+func ZipWith(ctx context.Context, body []byte, lim Limits) (*Result, error) {
+	lim = lim.or(DefaultLimits)
+	maxZipEntries, maxZipTotal := lim.MaxFiles, lim.MaxBytes
 	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
 	if err != nil {
 		return nil, badContent("the content is not a zip archive: %v", err)
@@ -98,7 +102,7 @@ func Zip(ctx context.Context, body []byte) (*Result, error) {
 		}
 		files[p] = data
 	}
-	return Repository(ctx, files, Limits{})
+	return Repository(ctx, files, lim)
 }
 
 // wanted tells whether Repository reads a file at p: Markdown, the

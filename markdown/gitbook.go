@@ -1,9 +1,10 @@
 package markdown
 
 import (
-	"html"
 	"regexp"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
 // GitBook writes blocks the CommonMark syntax has no words for as Liquid-
@@ -61,34 +62,65 @@ var (
 )
 
 var (
-	tagLine  = regexp.MustCompile(`^\{%-?\s*([a-z][a-z-]*)((?:[^%]|%[^}])*?)\s*-?%\}$`)
-	tagAttr  = regexp.MustCompile(`([A-Za-z][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"']+))|"([^"]*)"|'([^']*)'`)
-	summary  = regexp.MustCompile(`(?is)^<summary>(.*?)</summary>$`)
-	htmlAttr = regexp.MustCompile(`([a-zA-Z-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')`)
-	imgTag   = regexp.MustCompile(`(?is)<img\b([^>]*)>`)
-	srcTag   = regexp.MustCompile(`(?is)<source\b([^>]*)>`)
-	caption  = regexp.MustCompile(`(?is)<figcaption>(.*?)</figcaption>`)
-	anyTag   = regexp.MustCompile(`(?s)<[^>]*>`)
+	summary = regexp.MustCompile(`(?is)^<summary>(.*?)</summary>$`)
 )
 
-// parseTag reads a tag line ({% name attrs %}), trimmed of indentation.
+// parseTag reads a tag line ({% name attrs %}), trimmed of indentation:
+// a hand-written scan (a regular expression per line was most of the
+// pass's time).
 func parseTag(line string) (name string, attrs []GitBookAttr, ok bool) {
-	if !strings.HasPrefix(line, "{%") {
+	inner, ok := strings.CutPrefix(line, "{%")
+	if !ok {
 		return "", nil, false
 	}
-	m := tagLine.FindStringSubmatch(line)
-	if m == nil {
+	if inner, ok = strings.CutSuffix(inner, "%}"); !ok || strings.Contains(inner, "%}") {
 		return "", nil, false
 	}
-	for _, a := range tagAttr.FindAllStringSubmatch(m[2], 32) {
-		switch {
-		case a[1] != "":
-			attrs = append(attrs, GitBookAttr{a[1], a[2] + a[3] + a[4]})
-		default:
-			attrs = append(attrs, GitBookAttr{"", a[5] + a[6]})
+	inner = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(inner, "-"), "-"))
+	n := 0
+	for n < len(inner) && (inner[n] >= 'a' && inner[n] <= 'z' || n > 0 && inner[n] == '-') {
+		n++
+	}
+	if n == 0 || n < len(inner) && inner[n] != ' ' && inner[n] != '\t' {
+		return "", nil, false
+	}
+	name, rest := inner[:n], inner[n:]
+	for len(attrs) < 32 {
+		rest = strings.TrimLeft(rest, " \t")
+		if rest == "" {
+			break
 		}
+		key := ""
+		if c := rest[0]; c != '"' && c != '\'' {
+			k := 0
+			for k < len(rest) && rest[k] != '=' && rest[k] != ' ' && rest[k] != '\t' {
+				k++
+			}
+			key, rest = rest[:k], strings.TrimLeft(rest[k:], " \t")
+			if !strings.HasPrefix(rest, "=") {
+				continue // a bare word: no value
+			}
+			rest = strings.TrimLeft(rest[1:], " \t")
+		}
+		var val string
+		if rest != "" && (rest[0] == '"' || rest[0] == '\'') {
+			q := rest[0]
+			end := strings.IndexByte(rest[1:], q)
+			if end < 0 {
+				val, rest = rest[1:], ""
+			} else {
+				val, rest = rest[1:1+end], rest[2+end:]
+			}
+		} else {
+			v := strings.IndexAny(rest, " \t")
+			if v < 0 {
+				v = len(rest)
+			}
+			val, rest = rest[:v], rest[v:]
+		}
+		attrs = append(attrs, GitBookAttr{key, val})
 	}
-	return m[1], attrs, true
+	return name, attrs, true
 }
 
 // ParseGitBook splits src into GitBook blocks and runs of Markdown. It
@@ -265,38 +297,56 @@ func splitLines(src string) []string {
 }
 
 // imageOf reads an <img>, <figure> or <picture> into an image block, or
-// nil when it holds no <img src>.
+// nil when it holds no <img src>: the first <img>, a <source> for dark
+// mode, the <figcaption>'s text.
 func imageOf(h string) *GitBookBlock {
-	m := imgTag.FindStringSubmatch(h)
-	if m == nil {
-		return nil
-	}
-	attrs := htmlAttrs(m[1])
-	src := attrs["src"]
-	if src == "" {
-		return nil
-	}
-	b := &GitBookBlock{Kind: "image", Attrs: []GitBookAttr{{"src", src}, {"alt", attrs["alt"]}}}
-	if w := attrs["width"]; w != "" {
-		b.Attrs = append(b.Attrs, GitBookAttr{"width", w})
-	}
-	for _, s := range srcTag.FindAllStringSubmatch(h, 8) {
-		sa := htmlAttrs(s[1])
-		if strings.Contains(sa["media"], "dark") && sa["srcset"] != "" {
-			b.Attrs = append(b.Attrs, GitBookAttr{"srcDark", sa["srcset"]})
+	z := html.NewTokenizer(strings.NewReader(h))
+	var img map[string]string
+	var dark, caption strings.Builder
+	inCaption := false
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
 			break
 		}
+		name, hasAttr := z.TagName()
+		switch {
+		case tt == html.TextToken && inCaption:
+			caption.Write(z.Text())
+		case (tt == html.StartTagToken || tt == html.SelfClosingTagToken) && string(name) == "img" && img == nil:
+			img = tagAttrs(z, hasAttr)
+		case (tt == html.StartTagToken || tt == html.SelfClosingTagToken) && string(name) == "source" && dark.Len() == 0:
+			if a := tagAttrs(z, hasAttr); strings.Contains(a["media"], "dark") {
+				dark.WriteString(a["srcset"])
+			}
+		case tt == html.StartTagToken && string(name) == "figcaption":
+			inCaption = true
+		case tt == html.EndTagToken && string(name) == "figcaption":
+			inCaption = false
+		}
 	}
-	if c := caption.FindStringSubmatch(h); c != nil {
-		b.Attrs = append(b.Attrs, GitBookAttr{"caption", strings.TrimSpace(html.UnescapeString(anyTag.ReplaceAllString(c[1], "")))})
+	if img["src"] == "" {
+		return nil
+	}
+	b := &GitBookBlock{Kind: "image", Attrs: []GitBookAttr{{"src", img["src"]}, {"alt", img["alt"]}}}
+	if w := img["width"]; w != "" {
+		b.Attrs = append(b.Attrs, GitBookAttr{"width", w})
+	}
+	if dark.Len() > 0 {
+		b.Attrs = append(b.Attrs, GitBookAttr{"srcDark", dark.String()})
+	}
+	if c := strings.TrimSpace(caption.String()); c != "" {
+		b.Attrs = append(b.Attrs, GitBookAttr{"caption", c})
 	}
 	return b
 }
 
-func htmlAttrs(s string) map[string]string {
+func tagAttrs(z *html.Tokenizer, more bool) map[string]string {
 	out := map[string]string{}
-	for _, a := range htmlAttr.FindAllStringSubmatch(s, 32) {
-		out[strings.ToLower(a[1])] = html.UnescapeString(a[2] + a[3])
+	for more && len(out) < 32 {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		out[string(k)] = string(v)
 	}
 	return out
 }

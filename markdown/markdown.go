@@ -68,10 +68,32 @@ func analyze(src string) *Analysis {
 	}
 	b := []byte(src)
 	root := parse(b)
-	return &Analysis{Links: links(root, b), Sections: sections(root, b), Title: title(root, b)}
+	return &Analysis{Links: blockLinks(src, links(root, b)), Sections: sections(root, b), Title: title(root, b)}
 }
 
-// Links lists the links and images of src in document order.
+// blockLinks adds to out the references GitBook blocks make to pages and
+// files (content-ref url=, file src=, <img src=>, <source srcset=>) that
+// no Markdown link of the body already makes: links as much as Markdown's.
+func blockLinks(src string, out []Link) []Link {
+	if !strings.Contains(src, "{%") && !strings.Contains(src, "<") {
+		return out
+	}
+	seen := make(map[string]bool, len(out))
+	for _, l := range out {
+		seen[l.Dest] = true
+	}
+	for _, r := range GitBookRefs(src) {
+		if r.Key == `include "` || r.Dest == "" || seen[r.Dest] {
+			continue
+		}
+		seen[r.Dest] = true
+		out = append(out, Link{Dest: r.Dest, Image: r.Key != `url="`})
+	}
+	return out
+}
+
+// Links lists the links and images of src in document order, then the
+// references of its GitBook blocks.
 func Links(src string) []Link { return Analyze(src).Links }
 
 func links(root ast.Node, b []byte) []Link {

@@ -83,6 +83,12 @@ type Config struct {
 	ImportMaxPages  int
 	ImportMaxImages int
 	ImportTimeout   time.Duration
+	// Zip and repository imports: bytes one import downloads, files and
+	// unpacked bytes one archive or repository holds; 0 takes
+	// DefaultImportMaxDownload and importer.DefaultLimits.
+	ImportMaxDownload int64
+	ImportMaxFiles    int
+	ImportMaxUnpacked int64
 	// AuditRetention is how long audit log entries are kept (`serve`
 	// defaults to 365 days); 0 keeps them for ever.
 	AuditRetention time.Duration
@@ -160,7 +166,20 @@ type Server struct {
 // ImportFetchLimits bound every request of a content import (a website
 // crawl makes one per page and image, within its own overall time limit).
 func ImportFetchLimits(allowPrivate bool) fetch.Options {
-	return fetch.Options{AllowPrivate: allowPrivate, MaxBytes: 20 << 20, Timeout: 20 * time.Second, MaxRedirects: 5, UserAgent: "docsapi-import/1"}
+	return fetch.Options{AllowPrivate: allowPrivate, MaxBytes: DefaultImportMaxDownload, Timeout: 20 * time.Second, MaxRedirects: 5, UserAgent: "docsapi-import/1"}
+}
+
+// DefaultImportMaxDownload bounds one download of an import: a zip of a
+// documentation repository with its images (600 assets, 130 MiB) fits.
+const DefaultImportMaxDownload = 256 << 20
+
+// importFetchOptions are ImportFetchLimits with the deployment's download bound.
+func importFetchOptions(cfg Config) fetch.Options {
+	o := ImportFetchLimits(cfg.AllowPrivateFetch)
+	if cfg.ImportMaxDownload > 0 {
+		o.MaxBytes = cfg.ImportMaxDownload
+	}
+	return o
 }
 
 // New wires the resolvers, REST routes and GraphQL over db.
@@ -187,8 +206,9 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),
 		// Imports fetch through the guard: private addresses only with --allow-private-fetch.
-		Fetcher: importer.Guarded{F: fetch.New(ImportFetchLimits(cfg.AllowPrivateFetch)),
-			Limits: importer.Limits{MaxPages: cfg.ImportMaxPages, MaxImages: cfg.ImportMaxImages, Timeout: cfg.ImportTimeout}},
+		Fetcher: importer.Guarded{F: fetch.New(importFetchOptions(cfg)),
+			Limits: importer.Limits{MaxPages: cfg.ImportMaxPages, MaxImages: cfg.ImportMaxImages, Timeout: cfg.ImportTimeout,
+				MaxFiles: cfg.ImportMaxFiles, MaxBytes: cfg.ImportMaxUnpacked}},
 	}
 	res.Auth.AcceptSiteTokens(res.SiteTokenCaller)
 	if cfg.Outbound == nil {

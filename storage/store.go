@@ -203,6 +203,7 @@ type Pages interface {
 	ListRevisionFiles(ctx context.Context, revID string, pq PageQuery) (Page[File], error)
 	RevisionFile(ctx context.Context, revID, fileID string) (File, error)
 	FileBytes(ctx context.Context, blob string) ([]byte, error)
+	FilesBytes(ctx context.Context, blobs []string) (map[string][]byte, error)
 	ListLinks(ctx context.Context, revID, pageID, status string, pq PageQuery) (Page[LinkUsage], LinkStats, error)
 	Backlinks(ctx context.Context, revID, kind, target string, pq PageQuery) (Page[string], error)
 	SearchPages(ctx context.Context, spaceID, text string, offset, limit int) ([]PageHit, int, error)

@@ -59,6 +59,9 @@ func serve(args []string) error {
 	importMaxPages := f.Int("import-max-pages", importer.DefaultLimits.MaxPages, "pages one website import converts")
 	importMaxImages := f.Int("import-max-images", importer.DefaultLimits.MaxImages, "images one import (html, website) fetches")
 	importTimeout := f.Duration("import-timeout", importer.DefaultLimits.Timeout, "time one website crawl may take")
+	importMaxDownload := f.Int64("import-max-download", server.DefaultImportMaxDownload, "bytes one import downloads (a zip archive, a page, an image)")
+	importMaxFiles := f.Int("import-max-files", importer.DefaultLimits.MaxFiles, "files (and folders) one zip archive or repository import holds")
+	importMaxUnpacked := f.Int64("import-max-unpacked", importer.DefaultLimits.MaxBytes, "bytes the files of one zip archive or repository import hold unpacked")
 	gcPercent := f.Int("gc-percent", 400, "Go garbage collector target (GOGC): heap growth in percent before a collection; the GOGC environment variable, when set, wins")
 	jobLease := f.Duration("job-lease", storage.JobLease, "how long a claim on background work (OpenAPI processing, translation runs) holds without renewal: a stopped replica's work resumes elsewhere after it")
 	auditRetention := f.Int("audit-retention", 365, "days audit log entries are kept before the purge worker deletes them (0: for ever)")
@@ -125,6 +128,7 @@ func serve(args []string) error {
 			Fields: *gqlFields, Aliases: *gqlAliases, FieldPairs: *gqlPairs, Errors: *gqlErrors},
 		NoIntrospection: !*gqlIntrospection, NoPlayground: !*gqlPlayground,
 		ImportMaxPages: *importMaxPages, ImportMaxImages: *importMaxImages, ImportTimeout: *importTimeout,
+		ImportMaxDownload: *importMaxDownload, ImportMaxFiles: *importMaxFiles, ImportMaxUnpacked: *importMaxUnpacked,
 		AuditRetention:           time.Duration(*auditRetention) * 24 * time.Hour,
 		WebhookSecretGrace:       *webhookGrace,
 		SiteTokenTTL:             *siteTokenTTL,
@@ -171,6 +175,9 @@ func serve(args []string) error {
 	}
 	if cfg.ImportMaxPages < 1 || cfg.ImportMaxImages < 1 || cfg.ImportTimeout <= 0 {
 		return errors.New("--import-max-pages and --import-max-images must be at least 1 and --import-timeout positive")
+	}
+	if cfg.ImportMaxDownload < 1 || cfg.ImportMaxFiles < 1 || cfg.ImportMaxUnpacked < 1 {
+		return errors.New("--import-max-download, --import-max-files and --import-max-unpacked must be at least 1")
 	}
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = "http://" + cfg.Addr
