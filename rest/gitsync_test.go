@@ -345,3 +345,43 @@ func TestGitSyncRequests(t *testing.T) {
 		t.Errorf("graphql info %v", got)
 	}
 }
+
+// Import, export, import again: the same pages; a second export with
+// nothing changed commits nothing; files the layout does not own stay.
+// (Paths follow the layout's own normalizations: docs/content.md.)
+func TestGitSyncRoundTrip(t *testing.T) {
+	srv := gittest.Start(t, "", "")
+	url := srv.Bare("docs")
+	srv.Commit("docs", "first", gitbookRepo)
+	env := apitest.New(t)
+	space := newSpace(t, env, env.Org)
+	titles := func() string {
+		c := env.Must(200, "GET", "/v1/spaces/"+space+"/content", env.Admin.Token, nil).JSON()
+		return strings.Join(pageTitles(c["pages"].([]any), nil), ",") + fmt.Sprintf(" files=%d", len(c["files"].([]any)))
+	}
+	env.Must(204, "POST", "/v1/spaces/"+space+"/git/import", env.Admin.Token, gitBody(url))
+	runGitSync(t, env)
+	imported := titles()
+	env.Must(204, "POST", "/v1/spaces/"+space+"/git/export", env.Admin.Token, gitBody(url, "commitMessage", "round trip"))
+	runGitSync(t, env)
+	if op := gitOperation(t, env, space); op["status"] != "completed" {
+		t.Fatalf("export %v", op)
+	}
+	tip := srv.Run("docs", "rev-parse", "main")
+	env.Must(204, "POST", "/v1/spaces/"+space+"/git/export", env.Admin.Token, gitBody(url, "commitMessage", "again"))
+	runGitSync(t, env)
+	if op := gitOperation(t, env, space); op["status"] != "completed" || srv.Run("docs", "rev-parse", "main") != tip {
+		t.Errorf("second export of the same revision %v", op)
+	}
+	if !strings.Contains(srv.Run("docs", "ls-tree", "-r", "--name-only", "main"), ".github/workflows/ci.yml") {
+		t.Errorf("the export removed a file it does not own")
+	}
+	env.Must(204, "POST", "/v1/spaces/"+space+"/git/import", env.Admin.Token, gitBody(url, "force", true))
+	runGitSync(t, env)
+	if op := gitOperation(t, env, space); op["status"] != "completed" {
+		t.Fatalf("re-import %v", op)
+	}
+	if again := titles(); again != imported {
+		t.Errorf("pages after export and re-import:\n%s\nwant\n%s", again, imported)
+	}
+}
