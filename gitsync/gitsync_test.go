@@ -18,7 +18,7 @@ func local() *fetch.Fetcher {
 	return fetch.New(fetch.Options{AllowPrivate: true, MaxBytes: 1 << 30, Timeout: time.Minute})
 }
 
-func remote(t *testing.T, url, ref string) gitsync.Remote {
+func remote(t testing.TB, url, ref string) gitsync.Remote {
 	t.Helper()
 	r, field, err := gitsync.ParseRemote(url, ref)
 	if err != nil {
