@@ -453,12 +453,16 @@ func (w *GitSyncWorker) export(ctx context.Context, op storage.GitOperation, p g
 	if err != nil {
 		return storage.GitOutcome{}, err
 	}
+	name := user.DisplayName
+	if name == "" {
+		name = user.Email
+	}
 	msg := strings.TrimRight(p.CommitMessage, "\n") + "\n\nGitBook-Revision: " + revID + "\n"
 	if err := w.stage(ctx, op, "pushing"); err != nil {
 		return storage.GitOutcome{}, err
 	}
 	pushed, err := gitsync.Write(ctx, w.Doer, rem, p.ProjectDir, tmp, files, exportOwned,
-		gitsync.Commit{Name: user.DisplayName, Email: user.Email, Message: msg, When: w.R.Now()}, st.Commit, p.Force, w.Limits)
+		gitsync.Commit{Name: name, Email: user.Email, Message: msg, When: w.R.Now()}, st.Commit, p.Force, w.Limits)
 	if err != nil {
 		return storage.GitOutcome{}, err
 	}
