@@ -385,3 +385,20 @@ func TestGitSyncRoundTrip(t *testing.T) {
 		t.Errorf("pages after export and re-import:\n%s\nwant\n%s", again, imported)
 	}
 }
+
+// A finished operation is a space.git-synced webhook event.
+func TestGitSyncWebhookEvent(t *testing.T) {
+	srv := gittest.Start(t, "", "")
+	url := srv.Bare("docs")
+	srv.Commit("docs", "first", gitbookRepo)
+	env := apitest.New(t)
+	space := newSpace(t, env, env.Org)
+	hook := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/webhooks", env.Admin.Token,
+		map[string]any{"url": "https://hooks.example.com/docs", "events": []any{"space.git-synced"}}).JSON()["id"].(string)
+	env.Must(204, "POST", "/v1/spaces/"+space+"/git/import", env.Admin.Token, gitBody(url))
+	runGitSync(t, env)
+	body := string(env.Must(200, "GET", "/v1/orgs/"+env.Org+"/webhooks/"+hook+"/deliveries", env.Admin.Token, nil).Body)
+	if strings.Count(body, `"type":"space.git-synced"`) != 1 {
+		t.Errorf("deliveries: %s", body)
+	}
+}
