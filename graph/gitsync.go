@@ -367,7 +367,11 @@ func (w *GitSyncWorker) importRepo(ctx context.Context, op storage.GitOperation,
 	if err := w.stage(ctx, op, "converting"); err != nil {
 		return storage.GitOutcome{}, err
 	}
-	res, err := importRepository(ctx, snap.Files, importer.Limits{})
+	var lim importer.Limits // the deployment's import limits (--import-max-files, --import-max-unpacked)
+	if d, ok := w.R.Fetcher.(interface{ ImportLimits() importer.Limits }); ok {
+		lim = d.ImportLimits()
+	}
+	res, err := importRepository(ctx, snap.Files, lim)
 	if err != nil {
 		var ie *importer.Error
 		if errors.As(err, &ie) {
