@@ -187,10 +187,14 @@ func (r *Resolver) revisionModel(ctx context.Context, cs contentScope, rev stora
 	if err != nil {
 		return nil, nil, err
 	}
+	gitCommit, err := r.revisionGit(ctx, rev.ID)
+	if err != nil {
+		return nil, nil, err
+	}
 	byID := make(map[string]*model.RevisionPage, len(pages))
 	m := &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: r.pageTreeInto(spaceID, pages, byID),
 		Files: fm, ReusableContents: reusableContentModels(rev.ReusableContents), Variables: rev.Variables, CreatedAt: model.Time(rev.CreatedAt),
-		Urls: urls, MergedFrom: mergedFrom}
+		Urls: urls, MergedFrom: mergedFrom, Git: gitCommit}
 	return m, byID, nil
 }
 

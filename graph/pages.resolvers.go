@@ -55,6 +55,9 @@ func (r *queryResolver) SpaceContent(ctx context.Context, spaceID string, revisi
 		return nil, err
 	}
 	m, _, err := r.revisionModel(ctx, cs, rev)
+	if m != nil && metadata != nil && !*metadata {
+		m.Git = nil // metadata=false omits the mutable Git metadata
+	}
 	return m, err
 }
 

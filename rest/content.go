@@ -13,8 +13,7 @@ import (
 func init() { register(mountContent) }
 
 // contentReadArgs reads the metadata and computed flags every content read
-// accepts (validated, otherwise without effect: no git metadata nor
-// computed content exists).
+// accepts (validated; metadata=false omits a revision's git commit).
 func contentReadArgs(r *http.Request) (metadata, computed *bool, err error) {
 	if metadata, err = qBool(r, "metadata"); err != nil {
 		return

@@ -13,7 +13,7 @@ func init() {
 			Summary: "Register a webhook (admin): `url`, `events` (space.created, space.updated, space.moved, space.transferred, space.deleted, space.restored, " +
 				"page.changed, change-request.opened, change-request.merged, change-request.closed, comment.created, comment.resolved, site.published, " +
 				"site.unpublished, member.added, member.role-changed, member.removed, collection.created, collection.updated, collection.deleted, " +
-				"integration.installed, integration.uninstalled), `active`, `description`. The answer's `secret` signs the deliveries and is shown only here.",
+				"integration.installed, integration.uninstalled, space.git-synced), `active`, `description`. The answer's `secret` signs the deliveries and is shown only here.",
 			Body: model.CreateWebhookInput{}, Status: 201, Response: model.Webhook{}},
 		Operation{Method: "GET", Pattern: webhookPath, ID: "getOrganizationWebhookById", Tag: "webhooks",
 			Summary: "A webhook, with `disabledReason` and `disabledAt` when failing deliveries disabled it (admin).", Status: 200, Response: model.Webhook{}},

@@ -28,6 +28,7 @@ import (
 	"docsapi/auth"
 	"docsapi/delivery"
 	"docsapi/fetch"
+	"docsapi/gitsync"
 	"docsapi/graph"
 	"docsapi/graph/generated"
 	"docsapi/importer"
@@ -132,6 +133,8 @@ type Config struct {
 	IntegrationMaxScriptBytes int
 	ConfigurationMaxDepth     int
 	ConfigurationMaxKeys      int
+	// GitSyncLimits bound one Git Sync operation (zero fields: gitsync.DefaultLimits).
+	GitSyncLimits gitsync.Limits
 	// RequestTimeout ends every request's context after it (imports and
 	// GraphQL: after it plus ImportTimeout); 0 means 60 seconds.
 	RequestTimeout time.Duration
@@ -156,6 +159,9 @@ type Server struct {
 
 	translationsOnce sync.Once
 	translations     *translate.Runner
+
+	gitSyncOnce sync.Once // Git Sync worker (gitsync.go)
+	gitSync     *graph.GitSyncWorker
 
 	fastGQL *fastGraphQL // answers the hottest GraphQL reads (graphqlfast.go)
 }

@@ -255,6 +255,7 @@ type Store interface {
 	Webhooks
 	Uploads
 	CustomFonts
+	GitSync
 	Ping(ctx context.Context) error
 }
 

@@ -60,6 +60,7 @@ var WebhookEvents = []string{
 	"member.added", "member.role-changed", "member.removed",
 	"collection.created", "collection.updated", "collection.deleted",
 	"integration.installed", "integration.uninstalled",
+	"space.git-synced",
 }
 
 // WebhookPing is the event POST .../webhooks/{id}/ping sends; it cannot be

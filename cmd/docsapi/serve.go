@@ -17,6 +17,7 @@ import (
 
 	"docsapi/auth"
 	"docsapi/delivery"
+	"docsapi/gitsync"
 	"docsapi/graph"
 	"docsapi/importer"
 	"docsapi/openapi"
@@ -75,6 +76,9 @@ func serve(args []string) error {
 	webhookTimeout := f.Duration("webhook-timeout", delivery.DefaultWebhookPolicy.Timeout, "deadline of one webhook delivery attempt")
 	translationRuns := f.Int("translation-runs", translate.DefaultRuns, "translation runs at once, at most one per organization")
 	translationRunTimeout := f.Duration("translation-run-timeout", translate.DefaultRunTimeout, "deadline of one translation run (it fails past it)")
+	gitMaxBytes := f.Int64("git-sync-max-bytes", gitsync.DefaultLimits.MaxBytes, "bytes a Git Sync operation may receive from the Git server, and read of the ref's files")
+	gitMaxFiles := f.Int("git-sync-max-files", gitsync.DefaultLimits.MaxFiles, "files a Git Sync operation reads or writes under the project directory")
+	gitTimeout := f.Duration("git-sync-timeout", gitsync.DefaultLimits.Timeout, "time one Git Sync import or export may take (it fails past it)")
 	translateTimeout := f.Duration("translate-timeout", translate.DefaultCallTimeout, "deadline of one request to the translation server")
 	scriptMax := f.Int("integration-max-script-bytes", graph.DefaultIntegrationMaxScriptBytes, "largest integration script a publication may carry (bytes)")
 	configDepth := f.Int("installation-config-max-depth", graph.DefaultConfigurationMaxDepth, "deepest nesting of an installation's configuration")
@@ -151,6 +155,10 @@ func serve(args []string) error {
 		WebhookOrgConcurrency: *webhookOrgConcurrency, WebhookTimeout: *webhookTimeout,
 		TranslationRuns: *translationRuns, TranslationRunTimeout: *translationRunTimeout, TranslateTimeout: *translateTimeout,
 		IntegrationMaxScriptBytes: *scriptMax, ConfigurationMaxDepth: *configDepth, ConfigurationMaxKeys: *configKeys,
+		GitSyncLimits: gitsync.Limits{MaxPackBytes: *gitMaxBytes, MaxBytes: *gitMaxBytes, MaxFiles: *gitMaxFiles, Timeout: *gitTimeout},
+	}
+	if *gitMaxBytes < 1 || *gitMaxFiles < 1 || *gitTimeout <= 0 {
+		return errors.New("--git-sync-max-bytes and --git-sync-max-files must be at least 1 and --git-sync-timeout positive")
 	}
 	if cfg.RenderCacheBytes == 0 {
 		cfg.RenderCacheBytes = -1 // the flag's 0 turns caching off

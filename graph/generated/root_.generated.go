@@ -428,6 +428,30 @@ type ComplexityRoot struct {
 		URL    func(childComplexity int) int
 	}
 
+	GitSyncOperation struct {
+		Commit    func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Kind      func(childComplexity int) int
+		Message   func(childComplexity int) int
+		Ref       func(childComplexity int) int
+		Revision  func(childComplexity int) int
+		Stage     func(childComplexity int) int
+		Status    func(childComplexity int) int
+		Timestamp func(childComplexity int) int
+		URL       func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	GitSyncState struct {
+		InstallationProvider func(childComplexity int) int
+		Integration          func(childComplexity int) int
+		Operation            func(childComplexity int) int
+		RepoName             func(childComplexity int) int
+		URL                  func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+	}
+
 	GlossaryEntry struct {
 		CreatedAt    func(childComplexity int) int
 		ID           func(childComplexity int) int
@@ -741,6 +765,7 @@ type ComplexityRoot struct {
 		DeleteComment                      func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
 		DeleteCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, commentReplyID string) int
 		DeleteCustomFont                   func(childComplexity int, organizationID string, fontID string) int
+		DeleteLegacyGitInstallation        func(childComplexity int, spaceID string) int
 		DeleteLinkInvite                   func(childComplexity int, organizationID string, inviteID string) int
 		DeleteOpenAPISpec                  func(childComplexity int, organizationID string, slug string) int
 		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
@@ -758,9 +783,11 @@ type ComplexityRoot struct {
 		DeleteWebhook                      func(childComplexity int, organizationID string, webhookID string) int
 		DisableIntegrationDevelopmentMode  func(childComplexity int, integrationName string) int
 		DuplicateSpace                     func(childComplexity int, spaceID string) int
+		ExportToGitRepository              func(childComplexity int, spaceID string, input model.ExportToGitRepositoryInput) int
 		GenerateStorageUploadURL           func(childComplexity int, organizationID string, input model.StorageUploadInput) int
 		GrantContentRole                   func(childComplexity int, input model.ContentGrantInput) int
 		ImportContent                      func(childComplexity int, spaceID string, changeRequestID *string, pageID *string, input model.ImportContentInput) int
+		ImportGitRepository                func(childComplexity int, spaceID string, input model.ImportGitRepositoryInput) int
 		InstallIntegration                 func(childComplexity int, integrationName string, input model.InstallIntegrationInput) int
 		InstallIntegrationOnSite           func(childComplexity int, integrationName string, installationID string, siteID string) int
 		InstallIntegrationOnSpace          func(childComplexity int, integrationName string, installationID string, spaceID string) int
@@ -1180,6 +1207,7 @@ type ComplexityRoot struct {
 		SpaceFile                       func(childComplexity int, spaceID string, fileID string, revisionID *string, changeRequestID *string) int
 		SpaceFileBacklinks              func(childComplexity int, spaceID string, fileID string, changeRequestID *string, page *string, limit *int) int
 		SpaceFiles                      func(childComplexity int, spaceID string, revisionID *string, changeRequestID *string, page *string, limit *int) int
+		SpaceGitInfo                    func(childComplexity int, spaceID string) int
 		SpaceIntegrationBlocks          func(childComplexity int, spaceID string) int
 		SpaceIntegrationScripts         func(childComplexity int, spaceID string) int
 		SpaceIntegrations               func(childComplexity int, spaceID string, search *string) int
@@ -3387,6 +3415,116 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FontSource.URL(childComplexity), true
 
+	case "GitSyncOperation.commit":
+		if e.ComplexityRoot.GitSyncOperation.Commit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Commit(childComplexity), true
+	case "GitSyncOperation.createdAt":
+		if e.ComplexityRoot.GitSyncOperation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.CreatedAt(childComplexity), true
+	case "GitSyncOperation.id":
+		if e.ComplexityRoot.GitSyncOperation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.ID(childComplexity), true
+	case "GitSyncOperation.kind":
+		if e.ComplexityRoot.GitSyncOperation.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Kind(childComplexity), true
+	case "GitSyncOperation.message":
+		if e.ComplexityRoot.GitSyncOperation.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Message(childComplexity), true
+	case "GitSyncOperation.ref":
+		if e.ComplexityRoot.GitSyncOperation.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Ref(childComplexity), true
+	case "GitSyncOperation.revision":
+		if e.ComplexityRoot.GitSyncOperation.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Revision(childComplexity), true
+	case "GitSyncOperation.stage":
+		if e.ComplexityRoot.GitSyncOperation.Stage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Stage(childComplexity), true
+	case "GitSyncOperation.status":
+		if e.ComplexityRoot.GitSyncOperation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Status(childComplexity), true
+	case "GitSyncOperation.timestamp":
+		if e.ComplexityRoot.GitSyncOperation.Timestamp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Timestamp(childComplexity), true
+	case "GitSyncOperation.url":
+		if e.ComplexityRoot.GitSyncOperation.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.URL(childComplexity), true
+	case "GitSyncOperation.updatedAt":
+		if e.ComplexityRoot.GitSyncOperation.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.UpdatedAt(childComplexity), true
+
+	case "GitSyncState.installationProvider":
+		if e.ComplexityRoot.GitSyncState.InstallationProvider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.InstallationProvider(childComplexity), true
+	case "GitSyncState.integration":
+		if e.ComplexityRoot.GitSyncState.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Integration(childComplexity), true
+	case "GitSyncState.operation":
+		if e.ComplexityRoot.GitSyncState.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Operation(childComplexity), true
+	case "GitSyncState.repoName":
+		if e.ComplexityRoot.GitSyncState.RepoName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.RepoName(childComplexity), true
+	case "GitSyncState.url":
+		if e.ComplexityRoot.GitSyncState.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.URL(childComplexity), true
+	case "GitSyncState.updatedAt":
+		if e.ComplexityRoot.GitSyncState.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.UpdatedAt(childComplexity), true
+
 	case "GlossaryEntry.createdAt":
 		if e.ComplexityRoot.GlossaryEntry.CreatedAt == nil {
 			break
@@ -4692,6 +4830,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCustomFont(childComplexity, args["organizationId"].(string), args["fontId"].(string)), true
+	case "Mutation.deleteLegacyGitInstallation":
+		if e.ComplexityRoot.Mutation.DeleteLegacyGitInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteLegacyGitInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteLegacyGitInstallation(childComplexity, args["spaceId"].(string)), true
 	case "Mutation.deleteLinkInvite":
 		if e.ComplexityRoot.Mutation.DeleteLinkInvite == nil {
 			break
@@ -4879,6 +5028,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DuplicateSpace(childComplexity, args["spaceId"].(string)), true
+	case "Mutation.exportToGitRepository":
+		if e.ComplexityRoot.Mutation.ExportToGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_exportToGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ExportToGitRepository(childComplexity, args["spaceId"].(string), args["input"].(model.ExportToGitRepositoryInput)), true
 	case "Mutation.generateStorageUploadURL":
 		if e.ComplexityRoot.Mutation.GenerateStorageUploadURL == nil {
 			break
@@ -4912,6 +5072,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["pageId"].(*string), args["input"].(model.ImportContentInput)), true
+	case "Mutation.importGitRepository":
+		if e.ComplexityRoot.Mutation.ImportGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportGitRepository(childComplexity, args["spaceId"].(string), args["input"].(model.ImportGitRepositoryInput)), true
 	case "Mutation.installIntegration":
 		if e.ComplexityRoot.Mutation.InstallIntegration == nil {
 			break
@@ -7865,6 +8036,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SpaceFiles(childComplexity, args["spaceId"].(string), args["revisionId"].(*string), args["changeRequestId"].(*string), args["page"].(*string), args["limit"].(*int)), true
+	case "Query.spaceGitInfo":
+		if e.ComplexityRoot.Query.SpaceGitInfo == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceGitInfo_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceGitInfo(childComplexity, args["spaceId"].(string)), true
 	case "Query.spaceIntegrationBlocks":
 		if e.ComplexityRoot.Query.SpaceIntegrationBlocks == nil {
 			break
@@ -10786,8 +10968,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateTranslationInput,
 		ec.unmarshalInputCreateWebhookInput,
 		ec.unmarshalInputCustomFontFaceInput,
+		ec.unmarshalInputExportToGitRepositoryInput,
 		ec.unmarshalInputGlossaryBatchOperation,
 		ec.unmarshalInputImportContentInput,
+		ec.unmarshalInputImportGitRepositoryInput,
 		ec.unmarshalInputInstallIntegrationInput,
 		ec.unmarshalInputIntegrationExternalLinkInput,
 		ec.unmarshalInputInviteUsersAndTeamsInput,
@@ -10851,6 +11035,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteSpaceInput,
+		ec.unmarshalInputUpdateSpaceGitInfo,
 		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTargetInstallationInput,
 		ec.unmarshalInputUpdateTeamInput,
@@ -11024,7 +11209,8 @@ share_link.deleted; custom_font.created, custom_font.updated,
 custom_font.deleted; sso_provider.created, sso_provider.updated,
 sso_provider.deleted; integration.installed, integration.updated,
 integration.uninstalled (on the organization, a space or a site);
-token.created, token.revoked.
+token.created, token.revoked; space.git_sync_requested, space.git_synced
+(Git Sync: an import or export queued, and its outcome), space.git_legacy_removed.
 """
 type AuditEntry {
   "Always ` + "`" + `audit-entry` + "`" + `."
@@ -11785,6 +11971,106 @@ extend type Mutation {
   updateCustomFont(organizationId: ID!, fontId: ID!, input: UpdateCustomFontInput!): CustomizationFontDefinition!
   "Delete a custom font and its files (DELETE /v1/orgs/{organizationId}/fonts/{fontId}); ADMIN."
   deleteCustomFont(organizationId: ID!, fontId: ID!): DeleteResult!
+}
+`, BuiltIn: false},
+	{Name: "../gitsync.graphqls", Input: `"""
+Git Sync (0.130.0 space-git): a space imports its content from a branch of
+a Git repository, or exports it there as one commit, over Git's smart
+HTTP(S) protocol. Both are background operations: the mutations queue one
+and answer at once; the operation runs on one replica (under a lease),
+ordered by timestamp per space, and the space's GitSyncState says how it
+went.
+"""
+type GitSyncState {
+  "The repository's name (the last part of its URL, without .git)."
+  repoName: String
+  "github or gitlab when the request's gitInfo named it."
+  installationProvider: String
+  "The integration providing the sync; docsapi's own: ` + "`" + `docsapi` + "`" + `."
+  integration: String
+  "The repository's tree URL (gitInfo.url or repoTreeURL), else its URL without credentials."
+  url: String
+  updatedAt: DateTime
+  "docsapi addition: the latest operation requested for the space, with its stage and outcome."
+  operation: GitSyncOperation
+}
+
+"""
+docsapi addition: one import or export. status: pending, running,
+completed, skipped (a newer operation was applied first, or nothing
+changed) or failed (message says why); stage: queued, fetching,
+converting, writing, pushing, done.
+"""
+type GitSyncOperation {
+  id: ID!
+  kind: String!
+  status: String!
+  stage: String!
+  message: String!
+  "The repository URL, without credentials."
+  url: String!
+  ref: String!
+  "The commit imported, or the ref's tip after the export."
+  commit: String
+  "The revision written (import) or exported."
+  revision: String
+  timestamp: DateTime!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+"0.130.0 UpdateSpaceGitInfo."
+input UpdateSpaceGitInfo {
+  "github or gitlab."
+  provider: String
+  url: String
+}
+
+"0.130.0 ImportGitRepository."
+input ImportGitRepositoryInput {
+  "http(s) URL of the repository; it may carry basic-auth credentials (https://user:token@host/repo.git)."
+  url: String!
+  "The ref to import, refs/heads/main (a bare branch name is read as refs/heads/<name>)."
+  ref: String!
+  repoCacheID: String
+  repoTreeURL: String
+  repoCommitURL: String
+  repoProjectDirectory: String
+  timestamp: DateTime
+  "Import even when the commit is the one the space last synced with."
+  force: Boolean
+  "Write the revision without making it the space's content."
+  standalone: Boolean
+  gitInfo: UpdateSpaceGitInfo
+}
+
+"0.130.0 ExportToGitRepository."
+input ExportToGitRepositoryInput {
+  url: String!
+  ref: String!
+  commitMessage: String!
+  repoCacheID: String
+  repoTreeURL: String
+  repoCommitURL: String
+  repoProjectDirectory: String
+  timestamp: DateTime
+  "Export even when the ref moved since the space last synced with it."
+  force: Boolean
+  gitInfo: UpdateSpaceGitInfo
+}
+
+extend type Query {
+  "The space's Git Sync state (READ); 404 when no Git Sync was ever set up on the space."
+  spaceGitInfo(spaceId: ID!): GitSyncState!
+}
+
+extend type Mutation {
+  "Queue an import of a Git repository's ref into the space (EDIT); REST answers 204."
+  importGitRepository(spaceId: ID!, input: ImportGitRepositoryInput!): GitSyncOperation!
+  "Queue an export of the space's content as one commit on a Git ref (EDIT); REST answers 204."
+  exportToGitRepository(spaceId: ID!, input: ExportToGitRepositoryInput!): GitSyncOperation!
+  "Remove the space's legacy Git Sync installation (ADMIN): true when there was one (REST 205), false when none (204)."
+  deleteLegacyGitInstallation(spaceId: ID!): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../glossary.graphqls", Input: `"""
@@ -15515,7 +15801,9 @@ change request, a translation run), change-request.opened, change-request.merged
 change-request.closed, comment.created, comment.resolved, site.published,
 site.unpublished, member.added, member.role-changed, member.removed,
 collection.created, collection.updated, collection.deleted,
-integration.installed, integration.uninstalled (` + "`" + `webhookEvents` + "`" + ` lists them).
+integration.installed, integration.uninstalled, space.git-synced (a Git
+Sync import or export ended: data.status, commit, revision) (` + "`" + `webhookEvents` + "`" + `
+lists them).
 """
 type Webhook {
   "Always ` + "`" + `webhook` + "`" + `."
@@ -16412,6 +16700,54 @@ func (ec *executionContext) childFields_FontSource(ctx context.Context, field gr
 		return ec.fieldContext_FontSource_format(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FontSource", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncOperation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_GitSyncOperation_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_GitSyncOperation_kind(ctx, field)
+	case "status":
+		return ec.fieldContext_GitSyncOperation_status(ctx, field)
+	case "stage":
+		return ec.fieldContext_GitSyncOperation_stage(ctx, field)
+	case "message":
+		return ec.fieldContext_GitSyncOperation_message(ctx, field)
+	case "url":
+		return ec.fieldContext_GitSyncOperation_url(ctx, field)
+	case "ref":
+		return ec.fieldContext_GitSyncOperation_ref(ctx, field)
+	case "commit":
+		return ec.fieldContext_GitSyncOperation_commit(ctx, field)
+	case "revision":
+		return ec.fieldContext_GitSyncOperation_revision(ctx, field)
+	case "timestamp":
+		return ec.fieldContext_GitSyncOperation_timestamp(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_GitSyncOperation_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_GitSyncOperation_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncOperation", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "repoName":
+		return ec.fieldContext_GitSyncState_repoName(ctx, field)
+	case "installationProvider":
+		return ec.fieldContext_GitSyncState_installationProvider(ctx, field)
+	case "integration":
+		return ec.fieldContext_GitSyncState_integration(ctx, field)
+	case "url":
+		return ec.fieldContext_GitSyncState_url(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_GitSyncState_updatedAt(ctx, field)
+	case "operation":
+		return ec.fieldContext_GitSyncState_operation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncState", field.Name)
 }
 
 func (ec *executionContext) childFields_GlossaryEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -29,7 +29,7 @@ type RevisionUrls struct {
 }
 
 // RevisionGit is the Git commit a revision came from (0.130.0
-// GitSyncCommit). docsapi has no Git Sync, so no revision has one.
+// GitSyncCommit): set on revisions a Git Sync import wrote or an export pushed.
 type RevisionGit struct {
 	Oid              string  `json:"oid"`
 	Message          string  `json:"message"`
