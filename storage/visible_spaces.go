@@ -1,0 +1,62 @@
+package storage
+
+import "strings"
+
+// visibleSpaceRanges is a member's view of an organization's spaces (in
+// tree order) as ordered index ranges to merge (merged.go): per class, the
+// spaces of each of its collections and the top-level ones, filtered by the
+// class's kinds; and the spaces granted to the member and to each of their
+// teams. nil when the view is not a member's (everything, or a selection
+// of ids), which the scan serves.
+//
+// A space sits in one collection (or at the top level), and each collection
+// in one class, so the class ranges are disjoint; a granted space can also
+// be in a class range and in the range of each principal granted it, hence
+// MaxDup.
+func visibleSpaceRanges(f SpaceFilter) *mergedList {
+	v := f.Visible
+	if v == nil || v.Grantee == nil || len(v.IDs) > 0 {
+		return nil
+	}
+	m := &mergedList{SortOrd: spaceSortOrd, IDOrd: 1,
+		Whole: countPart{Query: `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`, Args: []any{f.OrganizationID}}}
+	for _, cl := range v.Classes {
+		kinds := ""
+		if len(cl.Kinds) > 0 {
+			kinds = " AND " + kindsCond(spaceRowCols, cl.Kinds)
+		}
+		if cl.TopLevel {
+			// At the top level a space's sort key is its position
+			// (concatKey with no parent key), so the order of
+			// spaces_by_level is the list's.
+			m.Arms = append(m.Arms, listArm{Select: spaceCols,
+				From: `FROM spaces s WHERE s.organization_id = ? AND s.parent_id IS NULL AND s.deleted_at IS NULL` + kinds,
+				Args: []any{f.OrganizationID}, SortCol: "s.position", IDCol: "s.id"})
+		}
+		for _, p := range cl.Parents {
+			m.Arms = append(m.Arms, listArm{Select: spaceCols,
+				From: `FROM spaces s WHERE s.parent_id = ` + sqlString(p) + ` AND s.deleted_at IS NULL AND s.organization_id = ?` + kinds,
+				Args: []any{f.OrganizationID}, SortCol: "s.sort_key", IDCol: "s.id"})
+		}
+	}
+	principals := [][2]string{{"user", v.Grantee.UserID}}
+	for _, t := range v.Grantee.TeamIDs {
+		principals = append(principals, [2]string{"team", t})
+	}
+	for _, p := range principals {
+		m.Arms = append(m.Arms, listArm{Select: grantedSpaceCols,
+			From: `FROM content_grants g CROSS JOIN spaces s WHERE g.organization_id = ? AND g.principal_kind = '` + p[0] + `' AND g.principal_id = ` + sqlString(p[1]) +
+				` AND g.target_kind = 'space' AND s.id = g.target_id AND s.organization_id = g.organization_id AND s.deleted_at IS NULL`,
+			Args: []any{f.OrganizationID}, SortCol: "g.space_key", IDCol: "g.target_id"})
+	}
+	m.MaxDup = 1 + len(principals)
+	return m
+}
+
+// spaceSortOrd is the position of s.sort_key in spaceCols.
+var spaceSortOrd = 1 + strings.Count(spaceCols[:strings.Index(spaceCols, "s.sort_key")], ",")
+
+// grantedSpaceCols is spaceCols with the id and the sort key read from the
+// grant (equal to the space's: g.target_id = s.id, and space_key is kept
+// equal to sort_key), so that the grant index gives the range its order.
+var grantedSpaceCols = strings.Replace(strings.Replace(spaceCols, "s.id,", "g.target_id,", 1), "s.sort_key,", "g.space_key,", 1)
