@@ -56,6 +56,12 @@ const maxScanArms = 32
 // cheaper tells whether the merge costs less than the scan for a list of
 // count rows.
 func (m *mergedList) cheaper(ctx context.Context, db *DB, tx queryer, count int) (bool, error) {
+	switch db.listRanges.Load() {
+	case rangesAlways:
+		return true, nil
+	case rangesNever:
+		return false, nil
+	}
 	if len(m.Arms) <= maxScanArms {
 		return true, nil
 	}
@@ -97,4 +103,25 @@ func (m *mergedList) query(spec listSpec, pq PageQuery) (string, []any) {
 	b.WriteString(" ORDER BY " + strconv.Itoa(m.SortOrd) + dir + ", " + strconv.Itoa(m.IDOrd) + dir + " LIMIT ?")
 	args = append(args, (pq.Limit+1)*max(1, m.MaxDup))
 	return b.String(), args
+}
+
+// How lists with a merged form are read (DB.SetListRanges).
+const (
+	rangesByCost int32 = iota
+	rangesAlways
+	rangesNever
+)
+
+// SetListRanges makes the lists that have a merged form always read it
+// (true), always scan (false), or choose by cost (nil, the default): both
+// give the same pages, which tests check on each path.
+func (db *DB) SetListRanges(merge *bool) {
+	switch {
+	case merge == nil:
+		db.listRanges.Store(rangesByCost)
+	case *merge:
+		db.listRanges.Store(rangesAlways)
+	default:
+		db.listRanges.Store(rangesNever)
+	}
 }

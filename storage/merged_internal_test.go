@@ -1,0 +1,92 @@
+package storage
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestMergedSpacesPlan checks that each range of a member's merged view is
+// read from its index in list order (no scan of the organization's spaces,
+// no sort of a range), on the engine under test.
+func TestMergedSpacesPlan(t *testing.T) {
+	ctx := context.Background()
+	db, sp := testSpace(t)
+	org := sp.OrganizationID
+	c := Collection{OrganizationID: org, Title: "C"}
+	if err := db.CreateCollection(ctx, &c); err != nil {
+		t.Fatal(err)
+	}
+	user := NewID()
+	v := &SpaceVisibility{Grantee: &SpaceGrantee{UserID: user, TeamIDs: []string{"t1", "t2"}}, Classes: []SpaceClass{
+		{TopLevel: true, Kinds: []SpaceKinds{{Visibilities: []string{"public"}, AnyLevel: true}}},
+		{Parents: []string{c.ID, "other"}},
+	}}
+	m := visibleSpaceRanges(SpaceFilter{OrganizationID: org, Visible: v})
+	if got := len(m.Arms); got != 6 {
+		t.Fatalf("%d ranges, want 6 (top level, 2 collections, user, 2 teams)", got)
+	}
+	if m.MaxDup != 4 {
+		t.Fatalf("MaxDup %d, want 4", m.MaxDup)
+	}
+	spec := listSpec{SortCol: "s.sort_key", IDCol: "s.id", Text: true}
+	for _, pq := range []PageQuery{{Limit: 10}, {Limit: 10, After: &Cursor{S: "a0", ID: "x"}}} {
+		q, args := m.query(spec, pq)
+		plan := explain(t, db, q, args)
+		t.Logf("plan:\n%s", plan)
+		if db.dialect.name() == "sqlite" {
+			for _, bad := range []string{"SCAN s", "SCAN g", "SCAN spaces", "SCAN content_grants"} {
+				if strings.Contains(plan, bad) {
+					t.Errorf("plan has %q", bad)
+				}
+			}
+			for _, want := range []string{"spaces_by_parent", "spaces_by_level", "content_grants_by_space_order"} {
+				if !strings.Contains(plan, want) {
+					t.Errorf("plan does not use %s", want)
+				}
+			}
+		} else if strings.Contains(plan, "Seq Scan") {
+			t.Errorf("plan has a sequential scan")
+		}
+		if _, err := db.r().QueryContext(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func explain(t *testing.T, db *DB, q string, args []any) string {
+	t.Helper()
+	prefix := "EXPLAIN QUERY PLAN "
+	if db.dialect.name() != "sqlite" {
+		prefix = "EXPLAIN "
+	}
+	rows, err := db.r().QueryContext(context.Background(), prefix+q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var b strings.Builder
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(strings.TrimSpace(strings.Trim(strings.Repeat(" ", 0)+toText(vals[len(vals)-1]), " ")) + "\n")
+	}
+	return b.String()
+}
+
+func toText(v any) string {
+	switch x := v.(type) {
+	case []byte:
+		return string(x)
+	case string:
+		return x
+	}
+	return ""
+}
