@@ -19,12 +19,13 @@ func TestMergedSpacesPlan(t *testing.T) {
 	}
 	user := NewID()
 	v := &SpaceVisibility{Grantee: &SpaceGrantee{UserID: user, TeamIDs: []string{"t1", "t2"}}, Classes: []SpaceClass{
-		{TopLevel: true, Kinds: []SpaceKinds{{Visibilities: []string{"public"}, AnyLevel: true}}},
+		{TopLevel: true, Kinds: []SpaceKinds{{Visibilities: []string{"public", "private"}, AnyLevel: true}}},
 		{Parents: []string{c.ID, "other"}},
-	}}
+		{Parents: []string{"third"}, Kinds: []SpaceKinds{{Visibilities: []string{"unlisted"}, AnyLevel: true}}},
+	}, Everywhere: []string{"public", "unlisted"}}
 	m := visibleSpaceRanges(SpaceFilter{OrganizationID: org, Visible: v})
-	if got := len(m.Arms); got != 6 {
-		t.Fatalf("%d ranges, want 6 (top level, 2 collections, user, 2 teams)", got)
+	if got := len(m.Arms); got != 8 {
+		t.Fatalf("%d ranges, want 8 (public, unlisted, top level, 2 collections (not the third: unlisted only), user, 2 teams)", got)
 	}
 	if m.MaxDup != 4 {
 		t.Fatalf("MaxDup %d, want 4", m.MaxDup)
@@ -40,7 +41,7 @@ func TestMergedSpacesPlan(t *testing.T) {
 					t.Errorf("plan has %q", bad)
 				}
 			}
-			for _, want := range []string{"spaces_by_parent", "spaces_by_level", "content_grants_by_space_order"} {
+			for _, want := range []string{"spaces_by_parent", "spaces_by_level", "content_grants_by_space_order", "spaces_by_open_visibility"} {
 				if !strings.Contains(plan, want) {
 					t.Errorf("plan does not use %s", want)
 				}

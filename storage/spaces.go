@@ -98,6 +98,11 @@ type SpaceVisibility struct {
 	IDs     []string
 	Grantee *SpaceGrantee
 	Classes []SpaceClass
+	// Everywhere lists the visibilities the Classes admit at every parent
+	// and level (for a member: public and unlisted). The same set, said
+	// once more: the merged form (visibleSpaceRanges) reads them as one
+	// range each instead of within every collection's.
+	Everywhere []string
 }
 
 // SpaceGrantee is a member and their teams: the spaces granted to any of

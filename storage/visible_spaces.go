@@ -9,10 +9,11 @@ import "strings"
 // teams. nil when the view is not a member's (everything, or a selection
 // of ids), which the scan serves.
 //
-// A space sits in one collection (or at the top level), and each collection
-// in one class, so the class ranges are disjoint; a granted space can also
-// be in a class range and in the range of each principal granted it, hence
-// MaxDup.
+// A space sits in one collection (or at the top level), each collection in
+// one class, and the class ranges leave out the visibilities read as ranges
+// of their own (Everywhere), so those ranges are disjoint; a granted space
+// can also be in one of them and in the range of each principal granted
+// it, hence MaxDup.
 func visibleSpaceRanges(f SpaceFilter) *mergedList {
 	v := f.Visible
 	if v == nil || v.Grantee == nil || len(v.IDs) > 0 {
@@ -20,10 +21,31 @@ func visibleSpaceRanges(f SpaceFilter) *mergedList {
 	}
 	m := &mergedList{SortOrd: spaceSortOrd, IDOrd: 1,
 		Whole: countPart{Query: `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`, Args: []any{f.OrganizationID}}}
+	everywhere := map[string]bool{}
+	for _, vis := range v.Everywhere {
+		everywhere[vis] = true
+		// One range for the whole organization (spaces_by_open_visibility
+		// for public and unlisted, migration 0029g).
+		m.Arms = append(m.Arms, listArm{Select: spaceCols,
+			From: `FROM spaces s WHERE s.organization_id = ? AND s.visibility = ` + sqlString(vis) + ` AND s.deleted_at IS NULL`,
+			Args: []any{f.OrganizationID}, SortCol: "s.sort_key", IDCol: "s.id"})
+	}
 	for _, cl := range v.Classes {
+		// The class less what those ranges give: no range at all when
+		// nothing else is seen there (a guest's view of every collection).
 		kinds := ""
-		if len(cl.Kinds) > 0 {
-			kinds = " AND " + kindsCond(spaceRowCols, cl.Kinds)
+		switch rest := withoutVisibilities(cl.Kinds, everywhere); {
+		case len(cl.Kinds) == 0 && len(v.Everywhere) > 0:
+			vis := make([]string, len(v.Everywhere))
+			for i, x := range v.Everywhere {
+				vis[i] = sqlString(x)
+			}
+			kinds = " AND s.visibility NOT IN (" + strings.Join(vis, ", ") + ")"
+		case len(cl.Kinds) == 0:
+		case len(rest) == 0:
+			continue
+		default:
+			kinds = " AND " + kindsCond(spaceRowCols, rest)
 		}
 		if cl.TopLevel {
 			// At the top level a space's sort key is its position
@@ -60,3 +82,21 @@ var spaceSortOrd = 1 + strings.Count(spaceCols[:strings.Index(spaceCols, "s.sort
 // grant (equal to the space's: g.target_id = s.id, and space_key is kept
 // equal to sort_key), so that the grant index gives the range its order.
 var grantedSpaceCols = strings.Replace(strings.Replace(spaceCols, "s.id,", "g.target_id,", 1), "s.sort_key,", "g.space_key,", 1)
+
+// withoutVisibilities is kinds less the visibilities in drop.
+func withoutVisibilities(kinds []SpaceKinds, drop map[string]bool) []SpaceKinds {
+	var out []SpaceKinds
+	for _, k := range kinds {
+		var vis []string
+		for _, x := range k.Visibilities {
+			if !drop[x] {
+				vis = append(vis, x)
+			}
+		}
+		if len(vis) > 0 {
+			k.Visibilities = vis
+			out = append(out, k)
+		}
+	}
+	return out
+}

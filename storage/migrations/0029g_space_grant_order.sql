@@ -28,3 +28,9 @@ END;
 DROP TRIGGER access_grants_update;
 CREATE TRIGGER access_grants_update AFTER UPDATE OF organization_id, target_kind, target_id, principal_kind, principal_id, role ON content_grants
 BEGIN UPDATE change_counter SET access = access + 1 WHERE id = 1; END;
+
+-- The spaces every member reads (public, unlisted) in tree order: one
+-- range of the merged view instead of a filter inside every collection's.
+-- Partial, so creating a private space writes no entry.
+CREATE INDEX spaces_by_open_visibility ON spaces (organization_id, visibility, deleted_at, sort_key, id)
+WHERE visibility = 'public' OR visibility = 'unlisted';

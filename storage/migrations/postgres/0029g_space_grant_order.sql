@@ -25,3 +25,7 @@ CREATE TRIGGER spaces_grant_key AFTER UPDATE OF sort_key ON spaces FOR EACH ROW 
 DROP TRIGGER access_grants_update ON content_grants;
 CREATE TRIGGER access_grants_update AFTER UPDATE OF organization_id, target_kind, target_id, principal_kind, principal_id, role ON content_grants
   FOR EACH ROW EXECUTE FUNCTION access_counter_bump();
+
+-- The spaces every member reads (public, unlisted): see the SQLite migration.
+CREATE INDEX spaces_by_open_visibility ON spaces (organization_id, visibility, deleted_at, sort_key, id)
+WHERE visibility = 'public' OR visibility = 'unlisted';
