@@ -60,6 +60,11 @@ type dialect interface {
 	// foreign-key checks (checked at the commit instead). restore turns the
 	// triggers back on in the same transaction.
 	suspendChecks(to *Tx, tables []string) (restore func() error, err error)
+	// mergesLazily says whether a UNION ALL of index-ordered SELECTs under
+	// one ORDER BY ... LIMIT reads each of them only as far as the merge
+	// needs (SQLite's co-routine merge); otherwise each part is cut at the
+	// limit in a subquery of its own (merged.go).
+	mergesLazily() bool
 }
 
 // schemeRE is the start of a URL: a scheme of two characters or more and a

@@ -76,7 +76,13 @@ func (m *mergedList) cheaper(ctx context.Context, db *DB, tx queryer, count int)
 // cursor, ordered and cut at the page size plus one, then all of them
 // ordered and cut at what may hold the page plus one distinct rows
 // (duplicates are adjacent, and runList skips them).
-func (m *mergedList) query(spec listSpec, pq PageQuery) (string, []any) {
+//
+// Where the engine merges lazily (dialect.mergesLazily), the parts are not
+// cut: each is read in its index order only as far as the merge takes
+// rows from it, so a page costs about its size plus one seek per range;
+// for that each part selects its order columns in the positions SortOrd
+// and IDOrd.
+func (m *mergedList) query(spec listSpec, pq PageQuery, lazy bool) (string, []any) {
 	cmp, dir := ">", " ASC"
 	if spec.Desc {
 		cmp, dir = "<", " DESC"
@@ -87,7 +93,11 @@ func (m *mergedList) query(spec listSpec, pq PageQuery) (string, []any) {
 		if i > 0 {
 			b.WriteString(" UNION ALL ")
 		}
-		b.WriteString("SELECT * FROM (SELECT " + a.Select + " " + a.From)
+		if lazy {
+			b.WriteString("SELECT " + a.Select + " " + a.From)
+		} else {
+			b.WriteString("SELECT * FROM (SELECT " + a.Select + " " + a.From)
+		}
 		args = append(args, a.Args...)
 		if pq.After != nil {
 			b.WriteString(" AND (" + a.SortCol + ", " + a.IDCol + ") " + cmp + " (?, ?)")
@@ -97,8 +107,10 @@ func (m *mergedList) query(spec listSpec, pq PageQuery) (string, []any) {
 				args = append(args, pq.After.N, pq.After.ID)
 			}
 		}
-		b.WriteString(" ORDER BY " + a.SortCol + dir + ", " + a.IDCol + dir + " LIMIT ?) m" + strconv.Itoa(i))
-		args = append(args, pq.Limit+1)
+		if !lazy {
+			b.WriteString(" ORDER BY " + a.SortCol + dir + ", " + a.IDCol + dir + " LIMIT ?) m" + strconv.Itoa(i))
+			args = append(args, pq.Limit+1)
+		}
 	}
 	b.WriteString(" ORDER BY " + strconv.Itoa(m.SortOrd) + dir + ", " + strconv.Itoa(m.IDOrd) + dir + " LIMIT ?")
 	args = append(args, (pq.Limit+1)*max(1, m.MaxDup))

@@ -32,11 +32,12 @@ func TestMergedSpacesPlan(t *testing.T) {
 	}
 	spec := listSpec{SortCol: "s.sort_key", IDCol: "s.id", Text: true}
 	for _, pq := range []PageQuery{{Limit: 10}, {Limit: 10, After: &Cursor{S: "a0", ID: "x"}}} {
-		q, args := m.query(spec, pq)
+		q, args := m.query(spec, pq, db.dialect.mergesLazily())
 		plan := explain(t, db, q, args)
 		t.Logf("plan:\n%s", plan)
 		if db.dialect.name() == "sqlite" {
-			for _, bad := range []string{"SCAN s", "SCAN g", "SCAN spaces", "SCAN content_grants"} {
+			// SQLite merges the ranges lazily: no range is sorted.
+			for _, bad := range []string{"SCAN s", "SCAN g", "SCAN spaces", "SCAN content_grants", "TEMP B-TREE"} {
 				if strings.Contains(plan, bad) {
 					t.Errorf("plan has %q", bad)
 				}

@@ -226,7 +226,7 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 	var mq string
 	var margs []any
 	if spec.Merged != nil {
-		mq, margs = spec.Merged.query(spec, pq)
+		mq, margs = spec.Merged.query(spec, pq, db.dialect.mergesLazily())
 		queries = append(queries, mq, spec.Merged.Whole.Query)
 	}
 	if err := db.prepare(ctx, changeCounterSQL, countersSQL); err != nil {

@@ -51,7 +51,7 @@ func visibleSpaceRanges(f SpaceFilter) *mergedList {
 			// At the top level a space's sort key is its position
 			// (concatKey with no parent key), so the order of
 			// spaces_by_level is the list's.
-			m.Arms = append(m.Arms, listArm{Select: spaceCols,
+			m.Arms = append(m.Arms, listArm{Select: topLevelSpaceCols,
 				From: `FROM spaces s WHERE s.organization_id = ? AND s.parent_id IS NULL AND s.deleted_at IS NULL` + kinds,
 				Args: []any{f.OrganizationID}, SortCol: "s.position", IDCol: "s.id"})
 		}
@@ -100,3 +100,7 @@ func withoutVisibilities(kinds []SpaceKinds, drop map[string]bool) []SpaceKinds 
 	}
 	return out
 }
+
+// topLevelSpaceCols is spaceCols with the position in place of the sort
+// key: the same value at the top level, in the order of spaces_by_level.
+var topLevelSpaceCols = strings.Replace(spaceCols, "s.sort_key,", "s.position,", 1)
