@@ -53,17 +53,24 @@ type listArm struct {
 // the point where a uniform scan reads as many rows as the merge.
 const maxScanArms = 32
 
+// maxMergedArms bounds the ranges of one merge (the statement's size; SQLite
+// refuses compound SELECTs of more than 500 parts): past it the list scans.
+const maxMergedArms = 256
+
 // cheaper tells whether the merge costs less than the scan for a list of
 // count rows.
 func (m *mergedList) cheaper(ctx context.Context, db *DB, tx queryer, count int) (bool, error) {
 	switch db.listRanges.Load() {
 	case rangesAlways:
-		return true, nil
+		return len(m.Arms) <= maxMergedArms, nil
 	case rangesNever:
 		return false, nil
 	}
 	if len(m.Arms) <= maxScanArms {
 		return true, nil
+	}
+	if len(m.Arms) > maxMergedArms {
+		return false, nil
 	}
 	var whole int
 	if err := db.counts.count(ctx, tx, m.Whole, &whole); err != nil {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -91,4 +92,42 @@ func toText(v any) string {
 		return x
 	}
 	return ""
+}
+
+// TestMergedSpacesManyRanges: a view of more ranges than one statement may
+// merge is read by the scan, with the same answer.
+func TestMergedSpacesManyRanges(t *testing.T) {
+	ctx := context.Background()
+	db, sp := testSpace(t)
+	org := sp.OrganizationID
+	c := Collection{OrganizationID: org, Title: "C"}
+	if err := db.CreateCollection(ctx, &c); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for range 3 {
+		s := Space{OrganizationID: org, ParentID: &c.ID, Title: "S", Visibility: "private", EditMode: "live"}
+		if err := db.CreateSpace(ctx, &s); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, s.ID)
+	}
+	parents := []string{c.ID}
+	for i := range maxMergedArms + 300 { // past SQLite's 500 parts
+		parents = append(parents, "none"+strconv.Itoa(i))
+	}
+	f := SpaceFilter{OrganizationID: org, Visible: &SpaceVisibility{Grantee: &SpaceGrantee{UserID: NewID()}, Classes: []SpaceClass{{Parents: parents}}}}
+	if n := len(visibleSpaceRanges(f).Arms); n <= maxMergedArms {
+		t.Fatalf("%d ranges: the test needs more than %d", n, maxMergedArms)
+	}
+	for _, merge := range []bool{true, false} {
+		db.SetListRanges(&merge)
+		p, err := db.ListSpaces(ctx, f, nil, PageQuery{Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Items) != 2 || p.Items[0].ID != want[0] || p.Items[1].ID != want[1] || p.Next == nil {
+			t.Errorf("merge %v: got %d items, next %v", merge, len(p.Items), p.Next)
+		}
+	}
 }
