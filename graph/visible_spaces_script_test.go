@@ -128,7 +128,8 @@ func TestVisibleSpacesRandomScripts(t *testing.T) {
 			t.Helper()
 			for _, merge := range []bool{true, false} {
 				db.SetListRanges(&merge)
-				if checkVisibleSpaces(t, db, org, users, shapes, []*string{nil}, script, fmt.Sprintf("%s (merged ranges %v)", after, merge)) {
+				parents := []*string{nil, &cols[0], &cols[rng.IntN(len(cols))]}
+				if checkVisibleSpaces(t, db, org, users, shapes, parents, script, fmt.Sprintf("%s (merged ranges %v)", after, merge)) {
 					partial = true
 				}
 			}

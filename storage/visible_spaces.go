@@ -1,13 +1,17 @@
 package storage
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // visibleSpaceRanges is a member's view of an organization's spaces (in
 // tree order) as ordered index ranges to merge (merged.go): per class, the
 // spaces of each of its collections and the top-level ones, filtered by the
 // class's kinds; and the spaces granted to the member and to each of their
-// teams. nil when the view is not a member's (everything, or a selection
-// of ids), which the scan serves.
+// teams. With f.ParentID, the same ranges cut to the spaces directly in
+// that collection. nil when the view is not a member's (everything, or a
+// selection of ids), which the scan serves.
 //
 // A space sits in one collection (or at the top level), each collection in
 // one class, and the class ranges leave out the visibilities read as ranges
@@ -21,16 +25,40 @@ func visibleSpaceRanges(f SpaceFilter) *mergedList {
 	}
 	m := &mergedList{SortOrd: spaceSortOrd, IDOrd: 1,
 		Whole: countPart{Query: `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`, Args: []any{f.OrganizationID}}}
+	// within bounds the organization-wide ranges (Everywhere, grants) to
+	// the spaces directly in f.ParentID: the sort keys under a collection
+	// are its own key, '/', then more, a range of the same indexes.
+	within := func(key string) (string, []any) { return "", nil }
+	if f.ParentID != nil {
+		m.Whole.Query += ` AND c.parent_id = ?`
+		m.Whole.Args = append(m.Whole.Args, *f.ParentID)
+		p := *f.ParentID
+		within = func(key string) (string, []any) {
+			// "|| ''": the parent is a filter, so that the planner reads
+			// the range of the open or granted spaces under the collection
+			// rather than every space of the collection (spaces_by_parent).
+			return ` AND ` + key + ` >= (SELECT pc.sort_key || '/' FROM collections pc WHERE pc.id = ?) AND ` + key +
+				` < (SELECT pc.sort_key || '0' FROM collections pc WHERE pc.id = ?) AND s.parent_id || '' = ?`, []any{p, p, p}
+		}
+	}
 	everywhere := map[string]bool{}
 	for _, vis := range v.Everywhere {
 		everywhere[vis] = true
 		// One range for the whole organization (spaces_by_open_visibility
 		// for public and unlisted, migration 0029g).
+		cond, args := within("s.sort_key")
 		m.Arms = append(m.Arms, listArm{Select: spaceCols,
-			From: `FROM spaces s WHERE s.organization_id = ? AND s.visibility = ` + sqlString(vis) + ` AND s.deleted_at IS NULL`,
-			Args: []any{f.OrganizationID}, SortCol: "s.sort_key", IDCol: "s.id"})
+			From: `FROM spaces s WHERE s.organization_id = ? AND s.visibility = ` + sqlString(vis) + ` AND s.deleted_at IS NULL` + cond,
+			Args: append([]any{f.OrganizationID}, args...), SortCol: "s.sort_key", IDCol: "s.id"})
 	}
 	for _, cl := range v.Classes {
+		if f.ParentID != nil {
+			// One collection's list: its own class only.
+			if !slices.Contains(cl.Parents, *f.ParentID) {
+				continue
+			}
+			cl = SpaceClass{Parents: []string{*f.ParentID}, Kinds: cl.Kinds}
+		}
 		// The class less what those ranges give: no range at all when
 		// nothing else is seen there (a guest's view of every collection).
 		kinds := ""
@@ -66,10 +94,11 @@ func visibleSpaceRanges(f SpaceFilter) *mergedList {
 		principals = append(principals, [2]string{"team", t})
 	}
 	for _, p := range principals {
+		cond, args := within("g.space_key")
 		m.Arms = append(m.Arms, listArm{Select: grantedSpaceCols,
 			From: `FROM content_grants g CROSS JOIN spaces s WHERE g.organization_id = ? AND g.principal_kind = '` + p[0] + `' AND g.principal_id = ` + sqlString(p[1]) +
-				` AND g.target_kind = 'space' AND s.id = g.target_id AND s.organization_id = g.organization_id AND s.deleted_at IS NULL`,
-			Args: []any{f.OrganizationID}, SortCol: "g.space_key", IDCol: "g.target_id"})
+				` AND g.target_kind = 'space' AND s.id = g.target_id AND s.organization_id = g.organization_id AND s.deleted_at IS NULL` + cond,
+			Args: append([]any{f.OrganizationID}, args...), SortCol: "g.space_key", IDCol: "g.target_id"})
 	}
 	m.MaxDup = 1 + len(principals)
 	return m
