@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench-scale: does docsapi's cost stay flat as an organization grows?
 # Seeds two databases with bench/seed (SMALL and LARGE spaces, 100 nested
-# collections, a member of role read with team and direct grants), serves
+# collections, a member of role read with team and direct grants, and
+# readers who see 1%, 10% and 100% of the spaces), serves
 # both at once on 127.0.0.1, and measures each request against both,
 # alternating small and large ROUNDS times (the machine is shared: the
 # best p50 of each side counts). Prints one table:
@@ -105,6 +106,14 @@ add page_reader "100-space page, read member" "$R"' -url "http://$api/v1/orgs/$(
 WRITE='-before-method PATCH -before-body "{\"title\":\"renamed\"}" -before-H "Authorization: Bearer $(field token "$s")" -before-url "http://$api/v1/spaces/$(field move_space "$s")"'
 add page_admin_w "100-space page right after a write, admin" "$A $WRITE"' -url "http://$api/v1/orgs/$(field organization "$s")/spaces?limit=100"'
 add page_reader_w "100-space page right after a write, read member" "$R $WRITE"' -url "http://$api/v1/orgs/$(field organization "$s")/spaces?limit=100"'
+# Issue 32: readers who see 1%, 10% and 100% of the spaces (bench/seed's
+# reader shapes), each page alone and right after a write.
+for shape in few:1% tenth:10% all:100%; do
+  k=${shape%%:*}; pct=${shape#*:}
+  T='-H "Authorization: Bearer $(field reader_'$k'_token "$s")"'
+  add "page_$k" "100-space page, reader who sees $pct" "$T"' -url "http://$api/v1/orgs/$(field organization "$s")/spaces?limit=100"'
+  add "page_${k}_w" "100-space page right after a write, reader who sees $pct" "$T $WRITE"' -url "http://$api/v1/orgs/$(field organization "$s")/spaces?limit=100"'
+done
 add create_top "create a space, top level" "$A"' -method POST -expect 201 -body "{\"title\":\"bench\"}" -url "http://$api/v1/orgs/$(field organization "$s")/spaces"'
 add create_in "create a space in a collection" "$A"' -method POST -expect 201 -body "{\"title\":\"bench\",\"parent\":\"$(field collection "$s")\"}" -url "http://$api/v1/orgs/$(field organization "$s")/spaces"'
 add move "move a space between collections (1 client)" "$A"' -c 1 -method POST -body "{\"parent\":\"$(field collection "$s")\"}" -body2 "{\"parent\":\"$(field collection2 "$s")\"}" -url "http://$api/v1/spaces/$(field move_space "$s")/move"'
@@ -112,7 +121,7 @@ add move "move a space between collections (1 client)" "$A"' -c 1 -method POST -
 # that the first move of the run changes something.
 declare -A reset
 reset[move]="$A"' -c 1 -n 1 -method POST -body "{\"parent\":null}" -url "http://$api/v1/spaces/$(field move_space "$s")/move"'
-ONLY=${ONLY:-"get_admin get_reader page_admin page_reader page_admin_w page_reader_w create_top create_in move"}
+ONLY=${ONLY:-"get_admin get_reader page_admin page_reader page_admin_w page_reader_w page_few page_few_w page_tenth page_tenth_w page_all page_all_w create_top create_in move"}
 
 # measure SIDE KEY -> "rps p50 p99" (load's figures); nothing on failure.
 measure() {

@@ -194,6 +194,11 @@ func (a *contentAccess) buildVisibleSpaces() *storage.SpaceVisibility {
 	visibilities := model.ContentVisibilities.Values()
 	// kindsAt lists, per visibility, the default levels a space directly
 	// under parent is visible with.
+	// partout: the visibilities seen whatever the parent and level.
+	partout := map[string]bool{}
+	for _, vis := range visibilities {
+		partout[string(vis)] = true
+	}
 	kindsAt := func(parent *string) (kinds []storage.SpaceKinds, all bool) {
 		all = true
 		for _, vis := range visibilities {
@@ -205,6 +210,7 @@ func (a *contentAccess) buildVisibleSpaces() *storage.SpaceVisibility {
 				}
 			}
 			all = all && len(seen) == len(levels)
+			partout[string(vis)] = partout[string(vis)] && len(seen) == len(levels)
 			if len(seen) == 0 {
 				continue
 			}
@@ -258,6 +264,11 @@ func (a *contentAccess) buildVisibleSpaces() *storage.SpaceVisibility {
 	}
 	if everything {
 		return nil
+	}
+	for _, vis := range visibilities {
+		if partout[string(vis)] {
+			v.Everywhere = append(v.Everywhere, string(vis))
+		}
 	}
 	// The spaces granted to the member or their teams: looked up in SQL by
 	// index, so the selection's SQL does not grow with the grants (every

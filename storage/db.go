@@ -56,6 +56,7 @@ type DB struct {
 	searches      versioned[searchAnswer]                     // search answers by scope, query and page (search.go), likewise
 	searchRows    indexCache                                  // rows of the search index by chunk stamp (search_cache.go)
 	pages         versioned[any]                              // pages of the lists marked Cache (page.go), likewise
+	listRanges    atomic.Int32                                // how lists with a merged form are read (merged.go)
 	linkGroups    linkGroupCache                              // resolved link targets of a revision's scope (links.go)
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]

@@ -75,6 +75,11 @@ type dialect interface {
 	// write lock): on PostgreSQL one statement moves the entries, safe
 	// beside the organizations' writes, so it need not stop them.
 	auditMoverScope() string
+	// mergesLazily says whether a UNION ALL of index-ordered SELECTs under
+	// one ORDER BY ... LIMIT reads each of them only as far as the merge
+	// needs (SQLite's co-routine merge); otherwise each part is cut at the
+	// limit in a subquery of its own (merged.go).
+	mergesLazily() bool
 }
 
 // schemeRE is the start of a URL: a scheme of two characters or more and a

@@ -367,3 +367,7 @@ func (postgresDialect) suspendChecks(to *Tx, tables []string) (func() error, err
 		return nil
 	}, nil
 }
+
+// PostgreSQL plans each part of a UNION ALL on its own; a part cut by
+// its own ORDER BY ... LIMIT reads no further than the page.
+func (postgresDialect) mergesLazily() bool { return false }

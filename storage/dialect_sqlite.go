@@ -353,3 +353,7 @@ func (c *counterConn) close() {
 	}
 	c.tls.Close()
 }
+
+// SQLite merges the parts of a compound SELECT with an ORDER BY as
+// co-routines, each ordered by its index, stopping at the LIMIT.
+func (sqliteDialect) mergesLazily() bool { return true }

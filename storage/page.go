@@ -165,6 +165,10 @@ type listSpec struct {
 	// Cache keeps the pages of this list between writes (see listPages):
 	// only for lists whose callers read the items and never change them.
 	Cache bool
+	// Merged, when set, is another way to read the same page: the merge of
+	// ordered index ranges (merged.go), used when it costs less than the
+	// scan of From in order.
+	Merged *mergedList
 }
 
 // listPages keeps pages of the lists marked Cache, by SQL and arguments
@@ -219,6 +223,12 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 	for _, p := range parts {
 		queries = append(queries, p.Query)
 	}
+	var mq string
+	var margs []any
+	if spec.Merged != nil {
+		mq, margs = spec.Merged.query(spec, pq, db.dialect.mergesLazily())
+		queries = append(queries, mq, spec.Merged.Whole.Query)
+	}
 	if err := db.prepare(ctx, changeCounterSQL, countersSQL); err != nil {
 		return page, err
 	}
@@ -226,6 +236,11 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 	var version int64
 	if spec.Cache {
 		key = countKey(q, args)
+		if spec.Merged != nil {
+			// Both forms give the same page; a forced form (tests) is
+			// read, not served from the other's cache.
+			key += string(rune('0' + db.listRanges.Load()))
+		}
 		if c, err := readCounters(ctx, db.r()); err == nil {
 			if p, ok := db.pages.get(key, c.n); ok {
 				return p.(Page[T]), nil
@@ -252,7 +267,17 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 			}
 			page.Count += n
 		}
-		rows, err := tx.QueryContext(ctx, q, args...)
+		query, qargs, merged := q, args, false
+		if spec.Merged != nil {
+			m, err := spec.Merged.cheaper(ctx, db, tx, page.Count)
+			if err != nil {
+				return err
+			}
+			if merged = m; merged {
+				query, qargs = mq, margs
+			}
+		}
+		rows, err := tx.QueryContext(ctx, query, qargs...)
 		if err != nil {
 			return err
 		}
@@ -262,6 +287,9 @@ func runList[T any](ctx context.Context, db *DB, spec listSpec, pq PageQuery, sc
 			item, cur, err := scan(rows)
 			if err != nil {
 				return err
+			}
+			if merged && len(page.Items) > 0 && cur.ID == last.ID {
+				continue // the same row from another range (merged.go)
 			}
 			if len(page.Items) == pq.Limit {
 				next := last

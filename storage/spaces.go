@@ -98,6 +98,11 @@ type SpaceVisibility struct {
 	IDs     []string
 	Grantee *SpaceGrantee
 	Classes []SpaceClass
+	// Everywhere lists the visibilities the Classes admit at every parent
+	// and level (for a member: public and unlisted). The same set, said
+	// once more: the merged form (visibleSpaceRanges) reads them as one
+	// range each instead of within every collection's.
+	Everywhere []string
 }
 
 // SpaceGrantee is a member and their teams: the spaces granted to any of
@@ -190,37 +195,7 @@ func (v *SpaceVisibility) cond(c visCols, rows bool) string {
 		}
 		b.WriteString(")")
 		if len(cl.Kinds) > 0 {
-			b.WriteString(" AND (")
-			k := true
-			for _, kind := range cl.Kinds {
-				or(&k)
-				b.WriteString("(")
-				in(c.visibility, kind.Visibilities)
-				if !kind.AnyLevel {
-					var levels []string
-					null := false
-					for _, l := range kind.Levels {
-						if l == nil {
-							null = true
-						} else {
-							levels = append(levels, *l)
-						}
-					}
-					b.WriteString(" AND (")
-					switch {
-					case len(levels) > 0 && null:
-						in(c.level, levels)
-						b.WriteString(" OR " + c.noLevel)
-					case null:
-						b.WriteString(c.noLevel)
-					default:
-						in(c.level, levels)
-					}
-					b.WriteString(")")
-				}
-				b.WriteString(")")
-			}
-			b.WriteString(")")
+			b.WriteString(" AND " + kindsCond(c, cl.Kinds))
 		}
 		b.WriteString(")")
 	}
@@ -239,6 +214,55 @@ func (v *SpaceVisibility) cond(c visCols, rows bool) string {
 	}
 	if first {
 		b.WriteString("1 = 0") // names nothing
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// kindsCond is the condition on the columns c that a space is of one of
+// kinds (not empty).
+func kindsCond(c visCols, kinds []SpaceKinds) string {
+	var b strings.Builder
+	in := func(col string, vals []string) {
+		b.WriteString(col + " IN (")
+		for i, x := range vals {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(sqlString(x))
+		}
+		b.WriteString(")")
+	}
+	b.WriteString("(")
+	for i, kind := range kinds {
+		if i > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString("(")
+		in(c.visibility, kind.Visibilities)
+		if !kind.AnyLevel {
+			var levels []string
+			null := false
+			for _, l := range kind.Levels {
+				if l == nil {
+					null = true
+				} else {
+					levels = append(levels, *l)
+				}
+			}
+			b.WriteString(" AND (")
+			switch {
+			case len(levels) > 0 && null:
+				in(c.level, levels)
+				b.WriteString(" OR " + c.noLevel)
+			case null:
+				b.WriteString(c.noLevel)
+			default:
+				in(c.level, levels)
+			}
+			b.WriteString(")")
+		}
+		b.WriteString(")")
 	}
 	b.WriteString(")")
 	return b.String()
@@ -269,6 +293,8 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 	if f.ByCreation {
 		spec.SortCol, spec.Text = "s.created_at", false
 		cursor = func(s Space) Cursor { return Cursor{N: s.CreatedAt.UnixMilli(), ID: s.ID} }
+	} else if keep == nil {
+		spec.Merged = visibleSpaceRanges(f)
 	}
 	return runFilteredList(ctx, db, spec, pq, func(rows *sql.Rows) (Space, Cursor, error) {
 		s, err := scanSpace(rows)

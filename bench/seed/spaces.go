@@ -19,7 +19,9 @@ func init() {
 // on), one space in twenty at the top level. Default levels and visibilities
 // vary, so that a non-admin member sees most but not all of them: every
 // tenth collection starting at the fourth has no default access, one space
-// in seven has none either, one in ten is in-collection, one in fifty public.
+// in seven has none either, one in ten is in-collection, one in a thousand public
+// (every member, guests included, reads those: few, so that the readers of
+// seedReaderShapes see close to their share).
 //
 // It also creates a member with role read and a token ("reader_token"),
 // joins them to the first seeded team (when there is one), and grants: the
@@ -102,7 +104,7 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 		switch {
 		case j%10 == 1 && parent >= 0:
 			visibility = "in-collection"
-		case j%50 == 2:
+		case j%1000 == 2:
 			visibility = "public"
 		}
 		var level any = "inherit"
@@ -144,6 +146,15 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 	for j := 0; j < n; j += 97 {
 		grants = append(grants, []any{e.Org, "space", ids[j], "user", reader.ID, "comment", now})
 	}
+	colIDs := make([]string, nc)
+	for i, c := range cols {
+		colIDs[i] = c.id
+	}
+	shapes, err := seedReaderShapes(ctx, e, n, top, colIDs, ids, now)
+	if err != nil {
+		return err
+	}
+	grants = append(grants, shapes...)
 
 	err = e.DB.Write(ctx, func(tx *storage.Tx) error {
 		if err := batchInsert(tx, ctx, "collections", []string{"id", "organization_id", "parent_id", "title", "default_level", "position", "sort_key", "created_at", "updated_at"}, colRows); err != nil {
@@ -193,4 +204,65 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 	e.Out["move_space"] = ids[min(1, n-1)]
 	e.Out["reader"], e.Out["reader_token"] = reader.ID, secret
 	return nil
+}
+
+// seedReaderShapes creates the three readers of issue 32, each with a
+// token in e.Out, and returns their grants (rows of content_grants, written
+// with the spaces):
+//
+//   - reader_few_token, a guest granted read on one space in 100 directly:
+//     sees 1% of the spaces, spread over the whole tree;
+//   - reader_tenth_token, a guest whose own team is granted read on ten
+//     collections without children: sees about 10%, in ten runs of adjacent
+//     spaces;
+//   - reader_all_token, a member of role read granted read on every
+//     top-level collection and on the top-level spaces without default
+//     access: sees every space, through a view that is not "everything".
+func seedReaderShapes(ctx context.Context, e *Env, n, top int, collectionIDs, ids []string, now int64) ([][]any, error) {
+	nc := len(collectionIDs)
+	token := func(name string, role *string) (string, error) {
+		secret, hash := auth.NewToken()
+		u, _, err := e.DB.CreateUserWithToken(ctx, "bench-"+name+"-"+storage.NewID()+"@example.com", "Bench "+name, e.Org, role, true, hash)
+		e.Out["reader_"+name], e.Out["reader_"+name+"_token"] = u.ID, secret
+		return u.ID, err
+	}
+	var grants [][]any
+	few, err := token("few", nil)
+	if err != nil {
+		return nil, err
+	}
+	for j := 50; j < n; j += 100 {
+		grants = append(grants, []any{e.Org, "space", ids[j], "user", few, "read", now})
+	}
+	tenth, err := token("tenth", nil)
+	if err != nil {
+		return nil, err
+	}
+	team, err := e.DB.CreateTeam(ctx, e.Org, "Bench tenth", []string{tenth})
+	if err != nil {
+		return nil, err
+	}
+	// Collection k has children when some i >= top has (i-top)/3 == k.
+	var leaves []int
+	for k := range nc {
+		if 3*k+top >= nc {
+			leaves = append(leaves, k)
+		}
+	}
+	for i := 0; i < 10 && len(leaves) > 0; i++ {
+		k := leaves[i*len(leaves)/10]
+		grants = append(grants, []any{e.Org, "collection", collectionIDs[k], "team", team, "read", now})
+	}
+	role := "read"
+	all, err := token("all", &role)
+	if err != nil {
+		return nil, err
+	}
+	for k := range top {
+		grants = append(grants, []any{e.Org, "collection", collectionIDs[k], "user", all, "read", now})
+	}
+	for j := 0; j < n; j += 140 { // top level (j%20 == 0) without default access (j%7 == 0)
+		grants = append(grants, []any{e.Org, "space", ids[j], "user", all, "read", now})
+	}
+	return grants, nil
 }

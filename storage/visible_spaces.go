@@ -1,0 +1,135 @@
+package storage
+
+import (
+	"slices"
+	"strings"
+)
+
+// visibleSpaceRanges is a member's view of an organization's spaces (in
+// tree order) as ordered index ranges to merge (merged.go): per class, the
+// spaces of each of its collections and the top-level ones, filtered by the
+// class's kinds; and the spaces granted to the member and to each of their
+// teams. With f.ParentID, the same ranges cut to the spaces directly in
+// that collection. nil when the view is not a member's (everything, or a
+// selection of ids), which the scan serves.
+//
+// A space sits in one collection (or at the top level), each collection in
+// one class, and the class ranges leave out the visibilities read as ranges
+// of their own (Everywhere), so those ranges are disjoint; a granted space
+// can also be in one of them and in the range of each principal granted
+// it, hence MaxDup.
+func visibleSpaceRanges(f SpaceFilter) *mergedList {
+	v := f.Visible
+	if v == nil || v.Grantee == nil || len(v.IDs) > 0 {
+		return nil
+	}
+	m := &mergedList{SortOrd: spaceSortOrd, IDOrd: 1,
+		Whole: countPart{Query: `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`, Args: []any{f.OrganizationID}}}
+	// within bounds the organization-wide ranges (Everywhere, grants) to
+	// the spaces directly in f.ParentID: the sort keys under a collection
+	// are its own key, '/', then more, a range of the same indexes.
+	within := func(key string) (string, []any) { return "", nil }
+	if f.ParentID != nil {
+		m.Whole.Query += ` AND c.parent_id = ?`
+		m.Whole.Args = append(m.Whole.Args, *f.ParentID)
+		p := *f.ParentID
+		within = func(key string) (string, []any) {
+			// "|| ''": the parent is a filter, so that the planner reads
+			// the range of the open or granted spaces under the collection
+			// rather than every space of the collection (spaces_by_parent).
+			return ` AND ` + key + ` >= (SELECT pc.sort_key || '/' FROM collections pc WHERE pc.id = ?) AND ` + key +
+				` < (SELECT pc.sort_key || '0' FROM collections pc WHERE pc.id = ?) AND s.parent_id || '' = ?`, []any{p, p, p}
+		}
+	}
+	everywhere := map[string]bool{}
+	for _, vis := range v.Everywhere {
+		everywhere[vis] = true
+		// One range for the whole organization (spaces_by_open_visibility
+		// for public and unlisted, migration 0029g).
+		cond, args := within("s.sort_key")
+		m.Arms = append(m.Arms, listArm{Select: spaceCols,
+			From: `FROM spaces s WHERE s.organization_id = ? AND s.visibility = ` + sqlString(vis) + ` AND s.deleted_at IS NULL` + cond,
+			Args: append([]any{f.OrganizationID}, args...), SortCol: "s.sort_key", IDCol: "s.id"})
+	}
+	for _, cl := range v.Classes {
+		if f.ParentID != nil {
+			// One collection's list: its own class only.
+			if !slices.Contains(cl.Parents, *f.ParentID) {
+				continue
+			}
+			cl = SpaceClass{Parents: []string{*f.ParentID}, Kinds: cl.Kinds}
+		}
+		// The class less what those ranges give: no range at all when
+		// nothing else is seen there (a guest's view of every collection).
+		kinds := ""
+		switch rest := withoutVisibilities(cl.Kinds, everywhere); {
+		case len(cl.Kinds) == 0 && len(v.Everywhere) > 0:
+			vis := make([]string, len(v.Everywhere))
+			for i, x := range v.Everywhere {
+				vis[i] = sqlString(x)
+			}
+			kinds = " AND s.visibility NOT IN (" + strings.Join(vis, ", ") + ")"
+		case len(cl.Kinds) == 0:
+		case len(rest) == 0:
+			continue
+		default:
+			kinds = " AND " + kindsCond(spaceRowCols, rest)
+		}
+		if cl.TopLevel {
+			// At the top level a space's sort key is its position
+			// (concatKey with no parent key), so the order of
+			// spaces_by_level is the list's.
+			m.Arms = append(m.Arms, listArm{Select: topLevelSpaceCols,
+				From: `FROM spaces s WHERE s.organization_id = ? AND s.parent_id IS NULL AND s.deleted_at IS NULL` + kinds,
+				Args: []any{f.OrganizationID}, SortCol: "s.position", IDCol: "s.id"})
+		}
+		for _, p := range cl.Parents {
+			m.Arms = append(m.Arms, listArm{Select: spaceCols,
+				From: `FROM spaces s WHERE s.parent_id = ` + sqlString(p) + ` AND s.deleted_at IS NULL AND s.organization_id = ?` + kinds,
+				Args: []any{f.OrganizationID}, SortCol: "s.sort_key", IDCol: "s.id"})
+		}
+	}
+	principals := [][2]string{{"user", v.Grantee.UserID}}
+	for _, t := range v.Grantee.TeamIDs {
+		principals = append(principals, [2]string{"team", t})
+	}
+	for _, p := range principals {
+		cond, args := within("g.space_key")
+		m.Arms = append(m.Arms, listArm{Select: grantedSpaceCols,
+			From: `FROM content_grants g CROSS JOIN spaces s WHERE g.organization_id = ? AND g.principal_kind = '` + p[0] + `' AND g.principal_id = ` + sqlString(p[1]) +
+				` AND g.target_kind = 'space' AND s.id = g.target_id AND s.organization_id = g.organization_id AND s.deleted_at IS NULL` + cond,
+			Args: append([]any{f.OrganizationID}, args...), SortCol: "g.space_key", IDCol: "g.target_id"})
+	}
+	m.MaxDup = 1 + len(principals)
+	return m
+}
+
+// spaceSortOrd is the position of s.sort_key in spaceCols.
+var spaceSortOrd = 1 + strings.Count(spaceCols[:strings.Index(spaceCols, "s.sort_key")], ",")
+
+// grantedSpaceCols is spaceCols with the id and the sort key read from the
+// grant (equal to the space's: g.target_id = s.id, and space_key is kept
+// equal to sort_key), so that the grant index gives the range its order.
+var grantedSpaceCols = strings.Replace(strings.Replace(spaceCols, "s.id,", "g.target_id,", 1), "s.sort_key,", "g.space_key,", 1)
+
+// withoutVisibilities is kinds less the visibilities in drop.
+func withoutVisibilities(kinds []SpaceKinds, drop map[string]bool) []SpaceKinds {
+	var out []SpaceKinds
+	for _, k := range kinds {
+		var vis []string
+		for _, x := range k.Visibilities {
+			if !drop[x] {
+				vis = append(vis, x)
+			}
+		}
+		if len(vis) > 0 {
+			k.Visibilities = vis
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// topLevelSpaceCols is spaceCols with the position in place of the sort
+// key: the same value at the top level, in the order of spaces_by_level.
+var topLevelSpaceCols = strings.Replace(spaceCols, "s.sort_key,", "s.position,", 1)
