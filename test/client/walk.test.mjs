@@ -19,12 +19,7 @@ import { check, spec } from './contract.mjs';
 // Operations the walk does not call, each with its reason. Keep it short:
 // an operation belongs here only when no request can reach its route today.
 const skip = new Map([
-  // Git Sync is issue 30 (another branch): until it lands these four answer
-  // 404 "no route". Remove them from this table when merging issue 30.
-  ['deleteLegacyGitInstallation', 'issue 30'],
-  ['exportToGitRepository', 'issue 30'],
-  ['getSpaceGitInfo', 'issue 30'],
-  ['importGitRepository', 'issue 30'],
+  // (none today: every operation is walked)
 ]);
 
 const MD = '# Guide\n\nRead the [tour](https://example.com/tour).\n\n![logo](logo.png)\n\n## Setup\n\nCalibrate the hyperdrive.\n';
