@@ -194,7 +194,7 @@ func (r *Resolver) revisionGit(ctx context.Context, revID string) (*model.Revisi
 	if g == nil || err != nil {
 		return nil, err
 	}
-	m := &model.RevisionGit{Oid: g.Oid, Message: g.Message, CreatedByGitBook: g.CreatedByService}
+	m := &model.RevisionGit{Oid: g.Oid, Message: g.Message, CreatedByService: g.CreatedByService, CreatedByGitBook: g.CreatedByService}
 	if g.URL != "" {
 		m.URL = &g.URL
 	}

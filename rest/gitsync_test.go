@@ -91,7 +91,7 @@ func TestGitSyncImportThenExport(t *testing.T) {
 	}
 	content := env.Must(200, "GET", "/v1/spaces/"+space+"/content", env.Admin.Token, nil).JSON()
 	git, _ := content["git"].(map[string]any)
-	if git == nil || git["oid"] != oid || git["message"] != "Docs from Git" || git["createdByGitBook"] != false ||
+	if git == nil || git["oid"] != oid || git["message"] != "Docs from Git" || git["createdByService"] != false || git["createdByGitBook"] != false ||
 		git["ref"] != "refs/heads/main" || git["url"] != "https://git.example.com/docs/commit/"+oid {
 		t.Errorf("revision git %v", git)
 	}
@@ -142,7 +142,7 @@ func TestGitSyncImportThenExport(t *testing.T) {
 		t.Errorf("the new page is not in the commit")
 	}
 	exported := env.Must(200, "GET", "/v1/spaces/"+space+"/content", env.Admin.Token, nil).JSON()["git"].(map[string]any)
-	if exported["oid"] != tip || exported["createdByGitBook"] != true {
+	if exported["oid"] != tip || exported["createdByService"] != true || exported["createdByGitBook"] != true {
 		t.Errorf("exported revision's git %v", exported)
 	}
 

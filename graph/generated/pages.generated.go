@@ -1908,6 +1908,29 @@ func (ec *executionContext) fieldContext_RevisionGit_message(_ context.Context, 
 	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _RevisionGit_createdByService(ctx context.Context, field graphql.CollectedField, obj *model.RevisionGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionGit_createdByService(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedByService, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionGit_createdByService(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _RevisionGit_createdByGitBook(ctx context.Context, field graphql.CollectedField, obj *model.RevisionGit) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4156,6 +4179,11 @@ func (ec *executionContext) _RevisionGit(ctx context.Context, sel ast.SelectionS
 			}
 		case "message":
 			out.Values[i] = ec._RevisionGit_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdByService":
+			out.Values[i] = ec._RevisionGit_createdByService(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

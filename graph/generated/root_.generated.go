@@ -1274,6 +1274,7 @@ type ComplexityRoot struct {
 
 	RevisionGit struct {
 		CreatedByGitBook func(childComplexity int) int
+		CreatedByService func(childComplexity int) int
 		Message          func(childComplexity int) int
 		Oid              func(childComplexity int) int
 		Ref              func(childComplexity int) int
@@ -8441,6 +8442,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionGit.CreatedByGitBook(childComplexity), true
+	case "RevisionGit.createdByService":
+		if e.ComplexityRoot.RevisionGit.CreatedByService == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.CreatedByService(childComplexity), true
 	case "RevisionGit.message":
 		if e.ComplexityRoot.RevisionGit.Message == nil {
 			break
@@ -13299,10 +13306,13 @@ type RevisionUrls {
   public: String
 }
 
-"0.130.0 GitSyncCommit."
+"0.130.0 GitSyncCommit: the Git commit a revision came from or was exported as."
 type RevisionGit {
   oid: String!
   message: String!
+  "True when docsapi made the commit (an export); false when the revision was imported from it."
+  createdByService: Boolean!
+  "0.130.0's name for createdByService (the same value), answered for clients typed by that package."
   createdByGitBook: Boolean!
   url: String
   ref: String
@@ -17862,6 +17872,8 @@ func (ec *executionContext) childFields_RevisionGit(ctx context.Context, field g
 		return ec.fieldContext_RevisionGit_oid(ctx, field)
 	case "message":
 		return ec.fieldContext_RevisionGit_message(ctx, field)
+	case "createdByService":
+		return ec.fieldContext_RevisionGit_createdByService(ctx, field)
 	case "createdByGitBook":
 		return ec.fieldContext_RevisionGit_createdByGitBook(ctx, field)
 	case "url":

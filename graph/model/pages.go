@@ -31,8 +31,12 @@ type RevisionUrls struct {
 // RevisionGit is the Git commit a revision came from (0.130.0
 // GitSyncCommit): set on revisions a Git Sync import wrote or an export pushed.
 type RevisionGit struct {
-	Oid              string  `json:"oid"`
-	Message          string  `json:"message"`
+	Oid     string `json:"oid"`
+	Message string `json:"message"`
+	// CreatedByService is the specification's name for "this commit was
+	// made by an export"; CreatedByGitBook, 0.130.0's required name for the
+	// same fact, is answered too so that both kinds of client read it.
+	CreatedByService bool    `json:"createdByService"`
 	CreatedByGitBook bool    `json:"createdByGitBook"`
 	URL              *string `json:"url,omitempty"`
 	Ref              *string `json:"ref,omitempty"`
