@@ -18,7 +18,7 @@ require (
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327 // indirect
 	github.com/chromedp/chromedp v0.14.2 // indirect
 	github.com/chromedp/sysutil v1.1.0 // indirect
-	github.com/coder/websocket v1.8.15 // indirect
+	github.com/coder/websocket v1.8.15
 	github.com/crewjam/saml v0.5.1 // indirect
 	github.com/daku10/go-lz-string v0.0.7 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.2 // indirect

@@ -60,6 +60,12 @@ type dialect interface {
 	// foreign-key checks (checked at the commit instead). restore turns the
 	// triggers back on in the same transaction.
 	suspendChecks(to *Tx, tables []string) (restore func() error, err error)
+	// notifyLive announces a live event to the other processes on the
+	// database when tx commits (live.go); listenLive receives the others'
+	// announcements until ctx ends (nil) or the connection fails (its
+	// error). SQLite: nothing to do, and nil at once.
+	notifyLive(tx *Tx, payload string) error
+	listenLive(ctx context.Context, target string, fn func(payload string)) error
 }
 
 // schemeRE is the start of a URL: a scheme of two characters or more and a

@@ -320,3 +320,9 @@ func (c *counterConn) close() {
 	}
 	c.tls.Close()
 }
+
+// Live events (live.go): a SQLite file has one writing process, which
+// announces its own changes in process; there is nobody else to tell.
+func (sqliteDialect) notifyLive(*Tx, string) error { return nil }
+
+func (sqliteDialect) listenLive(context.Context, string, func(string)) error { return nil }
