@@ -162,7 +162,9 @@ func originPatterns(origins []string) []string {
 // up after liveWriteTimeout: the connection is closed under a write that
 // waits longer (its client does not read), which ends the connection's
 // goroutines.
-type boundedWebsocket struct{ inner transport.WebsocketImplementation }
+type boundedWebsocket struct {
+	inner transport.WebsocketImplementation
+}
 
 func (b boundedWebsocket) Accept(w http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
 	c, err := b.inner.Accept(w, r, o)
