@@ -144,6 +144,33 @@ func (c *liveClient) quiet(d time.Duration) {
 	}
 }
 
+// nexts reads n events, of any of the connection's subscriptions (their
+// order between subscriptions is not given), by subscription id.
+func (c *liveClient) nexts(n int) map[string]map[string]any {
+	c.t.Helper()
+	got := map[string]map[string]any{}
+	for range n {
+		m, err := c.readErr(5 * time.Second)
+		if err != nil || m["type"] != "next" {
+			c.t.Fatalf("want an event, got %v %v", m, err)
+		}
+		got[m["id"].(string)] = m["payload"].(map[string]any)["data"].(map[string]any)
+	}
+	return got
+}
+
+// waitSubscribed waits until env's feed runs n subscriptions.
+func waitSubscribed(t testing.TB, env *apitest.Env, n int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for env.Server.Resolver.Live.Subscribers() != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d subscriptions running, want %d", env.Server.Resolver.Live.Subscribers(), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func (c *liveClient) close() { c.conn.Close(coderws.StatusNormalClosure, "") }
 
 func bearer(token string) map[string]any { return map[string]any{"Authorization": "Bearer " + token} }
@@ -169,7 +196,7 @@ func TestSubscriptionCommentAfterRESTWrite(t *testing.T) {
 	c.subscribe("1", commentSub, map[string]any{"s": space})
 	c.subscribe("2", `subscription($s: ID!) { commentReplyPosted(spaceId: $s) { id body { markdown } } }`, map[string]any{"s": space})
 	c.subscribe("3", commentSub, map[string]any{"s": other})
-	time.Sleep(50 * time.Millisecond) // the subscribe messages are handled in order, but asynchronously
+	waitSubscribed(t, env, 3)
 	id := postComment(env, env.Admin.Token, space, "Hello **live**")
 	got := c.next("1")["commentUpdated"].(map[string]any)
 	want := env.Must(200, "GET", "/v1/spaces/"+space+"/comments/"+id, env.Admin.Token, nil).JSON()
@@ -204,8 +231,7 @@ func TestSubscriptionOverSSE(t *testing.T) {
 	}
 	lines := bufio.NewScanner(resp.Body)
 	lines.Scan() // the stream's opening comment
-	for time.Sleep(50 * time.Millisecond); env.Server.Resolver.Live.Subscribers() == 0; time.Sleep(10 * time.Millisecond) {
-	}
+	waitSubscribed(t, env, 1)
 	id := postComment(env, env.Admin.Token, space, "over SSE")
 	for lines.Scan() {
 		if data, ok := strings.CutPrefix(lines.Text(), "data: "); ok {
@@ -238,7 +264,7 @@ func TestSubscriptionEndsWhenAccessIsRevoked(t *testing.T) {
 	for _, c := range []*liveClient{admin, m, h} {
 		c.subscribe("s", commentSub, map[string]any{"s": space})
 	}
-	time.Sleep(50 * time.Millisecond)
+	waitSubscribed(t, env, 3)
 	postComment(env, env.Admin.Token, space, "first")
 	for _, c := range []*liveClient{admin, m, h} {
 		c.next("s")
@@ -326,12 +352,13 @@ func TestSubscriptionLimits(t *testing.T) {
 	refused(b, "2", "per-token")
 	// Ending one frees its place.
 	a.send(map[string]any{"id": "1", "type": "complete"})
-	time.Sleep(100 * time.Millisecond)
+	waitSubscribed(t, env, 2)
 	b.subscribe("3", commentSub, map[string]any{"s": space})
-	time.Sleep(50 * time.Millisecond)
+	waitSubscribed(t, env, 3)
 	postComment(env, env.Admin.Token, space, "x")
-	b.next("1")
-	b.next("3")
+	if got := b.nexts(2); got["1"] == nil || got["3"] == nil {
+		t.Fatalf("events %v", got)
+	}
 }
 
 // TestSubscriptionGoroutinesEndWithConnections: connections with
@@ -349,7 +376,7 @@ func TestSubscriptionGoroutinesEndWithConnections(t *testing.T) {
 		c.subscribe("b", `subscription($s: ID!) { revisionChanged(spaceId: $s) { id } }`, map[string]any{"s": space})
 		cs = append(cs, c)
 	}
-	time.Sleep(100 * time.Millisecond)
+	waitSubscribed(t, env, 40)
 	postComment(env, env.Admin.Token, space, "x")
 	for _, c := range cs {
 		c.next("a")
@@ -389,7 +416,7 @@ func TestSubscriptionSiteAndChangeRequest(t *testing.T) {
 	defer c.close()
 	c.subscribe("site", `subscription($o: ID!, $s: ID!) { sitePublished(organizationId: $o, siteId: $s) { id } }`, map[string]any{"o": env.Org, "s": site})
 	c.subscribe("cr", `subscription($s: ID!, $c: ID!) { changeRequestUpdated(spaceId: $s, changeRequestId: $c) { id status } }`, map[string]any{"s": space, "c": cr})
-	time.Sleep(50 * time.Millisecond)
+	waitSubscribed(t, env, 2)
 	env.Must(200, "POST", "/v1/orgs/"+env.Org+"/sites/"+site+"/publish", env.Admin.Token, nil)
 	if got := c.next("site")["sitePublished"].(map[string]any)["id"]; got != site {
 		t.Fatalf("site event %v", got)
@@ -397,7 +424,7 @@ func TestSubscriptionSiteAndChangeRequest(t *testing.T) {
 	c.subscribe("main", `subscription($s: ID!) { revisionChanged(spaceId: $s) { id pages { title } } }`, map[string]any{"s": space})
 	c.subscribe("crc", `subscription($s: ID!, $c: ID) { revisionChanged(spaceId: $s, changeRequestId: $c) { id pages { title } } }`, map[string]any{"s": space, "c": cr})
 	c.subscribe("rv", `subscription($s: ID!, $c: ID!) { changeRequestReviewSubmitted(spaceId: $s, changeRequestId: $c) { id status reviewer { id } } }`, map[string]any{"s": space, "c": cr})
-	time.Sleep(50 * time.Millisecond)
+	waitSubscribed(t, env, 5)
 	const create = `mutation($t: ContentTarget!, $title: String!) { createPage(target: $t, input: {title: $title}) { revision } }`
 	data, errs := env.GraphQL(env.Admin.Token, create, map[string]any{"t": map[string]any{"space": space}, "title": "Main page"})
 	if errs != nil {
@@ -410,27 +437,13 @@ func TestSubscriptionSiteAndChangeRequest(t *testing.T) {
 	if _, errs := env.GraphQL(env.Admin.Token, create, map[string]any{"t": map[string]any{"space": space, "changeRequest": cr}, "title": "CR page"}); errs != nil {
 		t.Fatal(errs)
 	}
-	got := map[string]map[string]any{}
-	for range 2 {
-		m, err := c.readErr(5 * time.Second)
-		if err != nil || m["type"] != "next" {
-			t.Fatalf("%v %v", m, err)
-		}
-		got[m["id"].(string)] = m["payload"].(map[string]any)["data"].(map[string]any)
-	}
+	got := c.nexts(2)
 	if !strings.Contains(fmt.Sprint(got["crc"]), "CR page") || got["cr"] == nil {
 		t.Fatalf("change request edit events %v", got)
 	}
 	reviewer := env.NewUser("reviewer@acme.test", env.Org, "review")
 	review := env.Must(201, "POST", "/v1/spaces/"+space+"/change-requests/"+cr+"/reviews", reviewer.Token, map[string]any{"status": "approved"}).JSON()["id"]
-	got = map[string]map[string]any{}
-	for range 2 {
-		m, err := c.readErr(5 * time.Second)
-		if err != nil || m["type"] != "next" {
-			t.Fatalf("%v %v", m, err)
-		}
-		got[m["id"].(string)] = m["payload"].(map[string]any)["data"].(map[string]any)
-	}
+	got = c.nexts(2)
 	if rv := got["rv"]["changeRequestReviewSubmitted"].(map[string]any); rv["id"] != review || rv["reviewer"].(map[string]any)["id"] != reviewer.ID {
 		t.Fatalf("review event %v, want %v", rv, review)
 	}
