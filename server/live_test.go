@@ -136,7 +136,7 @@ func (c *liveClient) ended(id, code string) {
 	}
 }
 
-// quiet expects no message for a while.
+// quiet expects no message for a while (the connection is closed after).
 func (c *liveClient) quiet(d time.Duration) {
 	c.t.Helper()
 	if m, err := c.readErr(d); err == nil {
@@ -451,4 +451,63 @@ func TestSubscriptionSiteAndChangeRequest(t *testing.T) {
 	if got := c.next("cr")["changeRequestUpdated"].(map[string]any); got["status"] != "ARCHIVED" {
 		t.Fatalf("change request event %v", got)
 	}
+}
+
+// TestSubscriptionAcrossReplicasOnPostgres: two server instances on one
+// PostgreSQL database; a subscriber of one hears the comments written
+// through the other (NOTIFY at the commit, LISTEN in each), and its
+// subscription ends when the other instance removes its member. Runs with
+// DOCSAPI_TEST_DB set to a PostgreSQL cluster (test/pg/cluster.sh).
+func TestSubscriptionAcrossReplicasOnPostgres(t *testing.T) {
+	env := apitest.New(t)
+	if !strings.HasPrefix(env.DBPath, "postgres") {
+		t.Skip("needs PostgreSQL (DOCSAPI_TEST_DB, test/pg/cluster.sh)")
+	}
+	replica := env.Replica()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{}, 2)
+	for _, e := range []*apitest.Env{env, replica} {
+		go func() {
+			e.Server.ListenLive(ctx)
+			done <- struct{}{}
+		}()
+	}
+	defer func() {
+		cancel()
+		<-done
+		<-done
+	}()
+	for deadline := time.Now().Add(10 * time.Second); !env.DB.LiveListening() || !replica.DB.LiveListening(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the instances do not listen")
+		}
+	}
+	space := newSpace(env, env.Admin.Token)
+	member := env.NewUser("member@acme.test", env.Org, "read")
+	onReplica := dialLive(t, replica, nil, bearer(member.Token))
+	defer onReplica.close()
+	onFirst := dialLive(t, env, nil, bearer(env.Admin.Token))
+	defer onFirst.close()
+	onReplica.subscribe("s", commentSub, map[string]any{"s": space})
+	onFirst.subscribe("s", commentSub, map[string]any{"s": space})
+	waitSubscribed(t, replica, 1)
+	waitSubscribed(t, env, 1)
+
+	id := postComment(env, env.Admin.Token, space, "from the first instance")
+	for _, c := range []*liveClient{onReplica, onFirst} { // once each, the writer's own included
+		if got := c.next("s")["commentUpdated"].(map[string]any)["id"]; got != id {
+			t.Fatalf("event %v, want %v", got, id)
+		}
+	}
+	// No second copy of it (a duplicate would be read here instead).
+	id = postComment(replica, env.Admin.Token, space, "from the replica")
+	for _, c := range []*liveClient{onReplica, onFirst} {
+		if got := c.next("s")["commentUpdated"].(map[string]any)["id"]; got != id {
+			t.Fatalf("event %v, want %v", got, id)
+		}
+	}
+	env.Must(205, "DELETE", "/v1/orgs/"+env.Org+"/members/"+member.ID, env.Admin.Token, nil)
+	postComment(env, env.Admin.Token, space, "after the removal")
+	onReplica.ended("s", "NOT_FOUND")
+	onFirst.next("s")
 }

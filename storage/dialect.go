@@ -62,10 +62,11 @@ type dialect interface {
 	suspendChecks(to *Tx, tables []string) (restore func() error, err error)
 	// notifyLive announces a live event to the other processes on the
 	// database when tx commits (live.go); listenLive receives the others'
-	// announcements until ctx ends (nil) or the connection fails (its
-	// error). SQLite: nothing to do, and nil at once.
+	// announcements (calling ready once it listens) until ctx ends (nil)
+	// or the connection fails (its error). SQLite: nothing to do, and nil
+	// at once.
 	notifyLive(tx *Tx, payload string) error
-	listenLive(ctx context.Context, target string, fn func(payload string)) error
+	listenLive(ctx context.Context, target string, ready func(), fn func(payload string)) error
 }
 
 // schemeRE is the start of a URL: a scheme of two characters or more and a

@@ -293,7 +293,7 @@ func (postgresDialect) notifyLive(tx *Tx, payload string) error {
 
 // listenLive holds a connection of its own (outside both pools: a LISTEN
 // lasts as long as its session) listening on the live channel.
-func (postgresDialect) listenLive(ctx context.Context, target string, fn func(string)) error {
+func (postgresDialect) listenLive(ctx context.Context, target string, ready func(), fn func(string)) error {
 	conn, err := pgx.Connect(ctx, target)
 	if err != nil {
 		return err
@@ -306,6 +306,7 @@ func (postgresDialect) listenLive(ctx context.Context, target string, fn func(st
 	if _, err := conn.Exec(ctx, "LISTEN "+liveChannel); err != nil {
 		return err
 	}
+	ready()
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {

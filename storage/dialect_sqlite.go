@@ -325,4 +325,4 @@ func (c *counterConn) close() {
 // announces its own changes in process; there is nobody else to tell.
 func (sqliteDialect) notifyLive(*Tx, string) error { return nil }
 
-func (sqliteDialect) listenLive(context.Context, string, func(string)) error { return nil }
+func (sqliteDialect) listenLive(context.Context, string, func(), func(string)) error { return nil }

@@ -80,7 +80,13 @@ func liveEventOf(c Change) LiveEvent {
 type liveFeed struct {
 	publish atomic.Pointer[func(LiveEvent)] // OnLiveChange
 	target  string                          // the database Open was given (ListenLive connects to it)
+	// listening: ListenLive receives other processes' events (PostgreSQL).
+	listening atomic.Bool
 }
+
+// LiveListening tells whether ListenLive receives the events of other
+// processes now (always false on SQLite).
+func (db *DB) LiveListening() bool { return db.live.listening.Load() }
 
 // OnLiveChange sets what is called, once per change, after the commit of
 // every change subscriptions announce (made by this process, or on
@@ -118,13 +124,14 @@ func (db *DB) ListenLive(ctx context.Context) {
 	pause := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		started := time.Now()
-		err := db.dialect.listenLive(ctx, db.live.target, func(payload string) {
+		err := db.dialect.listenLive(ctx, db.live.target, func() { db.live.listening.Store(true) }, func(payload string) {
 			var n liveNotice
 			if json.Unmarshal([]byte(payload), &n) != nil || n.Origin == db.process {
 				return
 			}
 			db.publishLive(n.Event)
 		})
+		db.live.listening.Store(false)
 		if err == nil || ctx.Err() != nil {
 			return
 		}
