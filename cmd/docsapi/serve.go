@@ -55,6 +55,9 @@ func serve(args []string) error {
 	gqlErrors := f.Int("graphql-max-errors", server.DefaultGraphQLMaxErrors, "most errors listed in one GraphQL answer; the rest are summed up in one more (0: no limit)")
 	gqlIntrospection := f.Bool("graphql-introspection", true, "answer GraphQL introspection queries")
 	gqlPlayground := f.Bool("graphql-playground", true, "serve the GraphQL playground page at /graphql")
+	gqlSubsPerConn := f.Int("graphql-subscriptions-per-connection", graph.DefaultLiveLimits.PerConnection, "GraphQL subscriptions one WebSocket connection runs at once")
+	gqlSubsPerToken := f.Int("graphql-subscriptions-per-token", graph.DefaultLiveLimits.PerToken, "GraphQL subscriptions one token runs at once, over all its connections")
+	gqlKeepAlive := f.Duration("graphql-keepalive", server.DefaultLiveKeepAlive, "how often a subscription connection is pinged (WebSocket: a client missing two pongs is disconnected)")
 	importMaxPages := f.Int("import-max-pages", importer.DefaultLimits.MaxPages, "pages one website import converts")
 	importMaxImages := f.Int("import-max-images", importer.DefaultLimits.MaxImages, "images one import (html, website) fetches")
 	importTimeout := f.Duration("import-timeout", importer.DefaultLimits.Timeout, "time one website crawl may take")
@@ -133,6 +136,10 @@ func serve(args []string) error {
 		WebhookOrgConcurrency: *webhookOrgConcurrency, WebhookTimeout: *webhookTimeout,
 		TranslationRuns: *translationRuns, TranslationRunTimeout: *translationRunTimeout, TranslateTimeout: *translateTimeout,
 		IntegrationMaxScriptBytes: *scriptMax, ConfigurationMaxDepth: *configDepth, ConfigurationMaxKeys: *configKeys,
+		GraphQLSubscriptionsPerConnection: *gqlSubsPerConn, GraphQLSubscriptionsPerToken: *gqlSubsPerToken, GraphQLKeepAlive: *gqlKeepAlive,
+	}
+	if *gqlSubsPerConn < 1 || *gqlSubsPerToken < 1 || *gqlKeepAlive <= 0 {
+		return errors.New("--graphql-subscriptions-per-connection, --graphql-subscriptions-per-token and --graphql-keepalive must be positive")
 	}
 	if cfg.RenderCacheBytes == 0 {
 		cfg.RenderCacheBytes = -1 // the flag's 0 turns caching off
