@@ -10,6 +10,7 @@ import (
 
 	"docsapi/apierr"
 	"docsapi/auth"
+	"docsapi/graph/model"
 	"docsapi/storage"
 )
 
@@ -65,7 +66,7 @@ func NewLiveFeed(l LiveLimits) *LiveFeed {
 type liveSub struct {
 	topic  string
 	token  string
-	events chan storage.LiveEvent
+	events chan *liveDelivery
 	behind chan struct{} // closed once it fell behind (its buffer was full)
 	once   sync.Once
 }
@@ -121,11 +122,12 @@ func (f *LiveFeed) Publish(ev storage.LiveEvent) {
 }
 
 func (f *LiveFeed) publish(topic string, ev storage.LiveEvent) {
+	d := &liveDelivery{ev: ev}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for s := range f.topics[topic] {
 		select {
-		case s.events <- ev:
+		case s.events <- d:
 		default:
 			s.fellBehind()
 		}
@@ -152,7 +154,7 @@ func (f *LiveFeed) join(topic, token string) (*liveSub, error) {
 		return nil, apierr.New(http.StatusTooManyRequests, "this token already runs %d subscriptions, its limit (--graphql-subscriptions-per-token)", f.Limits.PerToken)
 	}
 	f.tokens[token]++
-	s := &liveSub{topic: topic, token: token, events: make(chan storage.LiveEvent, f.Limits.Buffer), behind: make(chan struct{})}
+	s := &liveSub{topic: topic, token: token, events: make(chan *liveDelivery, f.Limits.Buffer), behind: make(chan struct{})}
 	if f.topics[topic] == nil {
 		f.topics[topic] = map[*liveSub]struct{}{}
 	}
@@ -224,7 +226,7 @@ type liveRead[T any] func(ctx context.Context, ev storage.LiveEvent) (v T, ok bo
 // of the topic is read by read for the caller, with the token read again;
 // once either refuses (401, 403, 404), the subscription ends with that
 // error.
-func subscribe[T any](r *Resolver, ctx context.Context, topic string, read liveRead[T]) (<-chan T, error) {
+func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read liveRead[T]) (<-chan T, error) {
 	if r.Live == nil {
 		return nil, apierr.New(http.StatusNotImplemented, "this server does not run subscriptions")
 	}
@@ -255,21 +257,25 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic string, read liveR
 			}
 		}
 		for {
-			var ev storage.LiveEvent
+			var d *liveDelivery
 			select {
 			case <-ctx.Done():
 				return
 			case <-sub.behind:
 				end(errFellBehind)
 				return
-			case ev = <-sub.events:
+			case d = <-sub.events:
 			}
-			ectx, err := r.liveContext(ctx, conn)
-			if err != nil {
-				end(err)
-				return
-			}
-			v, ok, err := read(ectx, ev)
+			// Subscribers of one event with the same token and the same
+			// subscription read it once (same caller, same rights).
+			v, ok, err := shared(d, conn.Authorization+"\x00"+key, func() (T, bool, error) {
+				ectx, err := r.liveContext(ctx, conn, d)
+				if err != nil {
+					var zero T
+					return zero, false, err
+				}
+				return read(ectx, d.ev)
+			})
 			if err != nil {
 				if s := apierr.Status(err); s == http.StatusUnauthorized || s == http.StatusForbidden || s == http.StatusNotFound {
 					end(err)
@@ -298,12 +304,17 @@ var errFellBehind = apierr.New(http.StatusTooManyRequests, "subscription ended: 
 // liveContext is the context one event is read in: the subscription's,
 // with the storage's counters read now (not the connection's, from when
 // it opened) and the caller its token stands for now.
-func (r *Resolver) liveContext(ctx context.Context, conn *LiveConnection) (context.Context, error) {
+func (r *Resolver) liveContext(ctx context.Context, conn *LiveConnection, d *liveDelivery) (context.Context, error) {
 	ctx = storage.WithoutCounters(ctx)
 	if s, ok := r.Store.(interface {
-		WithCounters(context.Context) (context.Context, error)
+		ReadCounters(context.Context) (*storage.Counters, error)
 	}); ok {
-		ctx, _ = s.WithCounters(ctx)
+		// One reading for all the event's subscribers, taken after its
+		// commit: every cache they consult is valid for it.
+		d.once.Do(func() { d.counters, _ = s.ReadCounters(ctx) })
+		if d.counters != nil {
+			ctx = context.WithValue(ctx, storage.CountersKey, d.counters)
+		}
 	}
 	caller, err := r.Auth.Authenticate(ctx, conn.Authorization)
 	if err != nil {
@@ -323,6 +334,42 @@ func liveError(err error) *gqlerror.Error {
 	return e
 }
 
+// liveDelivery is one event as its subscribers receive it, with what
+// they share: the storage counters read for it, and the reads of the
+// subscribers that would read it alike.
+type liveDelivery struct {
+	ev       storage.LiveEvent
+	once     sync.Once
+	counters *storage.Counters
+
+	mu    sync.Mutex
+	reads map[string]*liveShared
+}
+
+type liveShared struct {
+	once sync.Once
+	v    any
+	ok   bool
+	err  error
+}
+
+// shared runs read once per key for d and gives every caller its result.
+func shared[T any](d *liveDelivery, key string, read func() (T, bool, error)) (T, bool, error) {
+	d.mu.Lock()
+	if d.reads == nil {
+		d.reads = map[string]*liveShared{}
+	}
+	s := d.reads[key]
+	if s == nil {
+		s = &liveShared{}
+		d.reads[key] = s
+	}
+	d.mu.Unlock()
+	s.once.Do(func() { s.v, s.ok, s.err = read() })
+	v, _ := s.v.(T)
+	return v, s.ok, s.err
+}
+
 // liveObject is a read of the object an event names: gone since (404) is
 // nothing to send, not an end (the subscriber's access was checked first).
 func liveObject[T any](v T, err error) (T, bool, error) {
@@ -339,4 +386,17 @@ func crIDOf(d discussion) string {
 		return ""
 	}
 	return d.cr.ID
+}
+
+// liveKey names a subscription's reads: two subscriptions with one key
+// (and one token) read an event alike.
+func liveKey(field, id string, id2 *string, format *model.PageFormat) string {
+	k := field + "\x00" + id
+	if id2 != nil {
+		k += "\x00" + *id2
+	}
+	if format != nil {
+		k += "\x00" + string(*format)
+	}
+	return k
 }

@@ -18,7 +18,7 @@ func (r *subscriptionResolver) CommentUpdated(ctx context.Context, spaceID strin
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, commentsTopic(d.space.ID, crIDOf(d)), func(ctx context.Context, ev storage.LiveEvent) (*model.Comment, bool, error) {
+	return subscribe(r.Resolver, ctx, commentsTopic(d.space.ID, crIDOf(d)), liveKey("commentUpdated", spaceID, changeRequestID, format), func(ctx context.Context, ev storage.LiveEvent) (*model.Comment, bool, error) {
 		if ev.Parent != "" {
 			return nil, false, nil // a reply: commentReplyPosted
 		}
@@ -35,7 +35,7 @@ func (r *subscriptionResolver) CommentReplyPosted(ctx context.Context, spaceID s
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, commentsTopic(d.space.ID, crIDOf(d)), func(ctx context.Context, ev storage.LiveEvent) (*model.CommentReply, bool, error) {
+	return subscribe(r.Resolver, ctx, commentsTopic(d.space.ID, crIDOf(d)), liveKey("commentReplyPosted", spaceID, changeRequestID, format), func(ctx context.Context, ev storage.LiveEvent) (*model.CommentReply, bool, error) {
 		if ev.Parent == "" || ev.Action != "comment.created" {
 			return nil, false, nil
 		}
@@ -52,7 +52,7 @@ func (r *subscriptionResolver) ChangeRequestUpdated(ctx context.Context, spaceID
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, changeRequestTopic(cr.ID), func(ctx context.Context, ev storage.LiveEvent) (*model.ChangeRequest, bool, error) {
+	return subscribe(r.Resolver, ctx, changeRequestTopic(cr.ID), liveKey("changeRequestUpdated", spaceID, &changeRequestID, nil), func(ctx context.Context, ev storage.LiveEvent) (*model.ChangeRequest, bool, error) {
 		m, err := r.Query().ChangeRequest(ctx, spaceID, changeRequestID)
 		return m, err == nil, err
 	})
@@ -64,7 +64,7 @@ func (r *subscriptionResolver) ChangeRequestReviewSubmitted(ctx context.Context,
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, changeRequestTopic(cr.ID), func(ctx context.Context, ev storage.LiveEvent) (*model.ChangeRequestReview, bool, error) {
+	return subscribe(r.Resolver, ctx, changeRequestTopic(cr.ID), liveKey("changeRequestReviewSubmitted", spaceID, &changeRequestID, nil), func(ctx context.Context, ev storage.LiveEvent) (*model.ChangeRequestReview, bool, error) {
 		if ev.Action != "change_request.reviewed" || ev.Review == "" {
 			return nil, false, nil
 		}
@@ -100,7 +100,7 @@ func (r *subscriptionResolver) RevisionChanged(ctx context.Context, spaceID stri
 		}
 		topic = contentTopic(cs.Head.ID, "")
 	}
-	return subscribe(r.Resolver, ctx, topic, func(ctx context.Context, ev storage.LiveEvent) (*model.Revision, bool, error) {
+	return subscribe(r.Resolver, ctx, topic, liveKey("revisionChanged", spaceID, changeRequestID, nil), func(ctx context.Context, ev storage.LiveEvent) (*model.Revision, bool, error) {
 		if changeRequestID != nil {
 			m, err := r.Query().SpaceContent(ctx, spaceID, nil, changeRequestID, nil, nil)
 			return m, err == nil, err
@@ -117,7 +117,7 @@ func (r *subscriptionResolver) SitePublished(ctx context.Context, organizationID
 	if _, err := r.Query().Site(ctx, organizationID, siteID); err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, siteTopic(siteID), func(ctx context.Context, ev storage.LiveEvent) (*model.Site, bool, error) {
+	return subscribe(r.Resolver, ctx, siteTopic(siteID), liveKey("sitePublished", organizationID, &siteID, nil), func(ctx context.Context, ev storage.LiveEvent) (*model.Site, bool, error) {
 		if ev.Organization != organizationID {
 			return nil, false, nil
 		}
