@@ -2,8 +2,8 @@ package playground_test
 
 import (
 	"context"
-	"encoding/json"
 	"docsapi/internal/browsertest"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
