@@ -50,3 +50,31 @@ func TestLiveFeedDropsSlowSubscribers(t *testing.T) {
 		t.Fatal("leaving did not free a place:", err)
 	}
 }
+
+// FuzzLiveFeedPublish: an event of any content (another process's NOTIFY
+// included) reaches exactly the subscriptions of its topic, and a full
+// buffer drops instead of blocking.
+func FuzzLiveFeedPublish(f *testing.F) {
+	f.Add("comment.created", "comment", "c1", "sp", "", "")
+	f.Add("change_request.edited", "change_request", "cr", "sp", "cr", "r1")
+	f.Add("site.published", "site", "st", "", "", "")
+	f.Add("", "", "", "", "", "")
+	f.Fuzz(func(t *testing.T, action, targetType, target, space, cr, rev string) {
+		feed := NewLiveFeed(LiveLimits{Buffer: 1})
+		ev := storage.LiveEvent{Action: action, TargetType: targetType, Target: target, Space: space, ChangeRequest: cr, Revision: rev}
+		topic := topicOf(ev)
+		sub, err := feed.join(commentsTopic(space, cr), "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		feed.Publish(ev)
+		feed.Publish(ev) // the buffer of 1 is full now: dropped, not blocked
+		if got := len(sub.events) > 0; got != (topic == sub.topic) {
+			t.Fatalf("event %+v (topic %q) reached %q: %v", ev, topic, sub.topic, got)
+		}
+		feed.leave(sub)
+		if feed.Subscribers() != 0 {
+			t.Fatal("a subscription left behind")
+		}
+	})
+}

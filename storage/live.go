@@ -125,11 +125,9 @@ func (db *DB) ListenLive(ctx context.Context) {
 	for ctx.Err() == nil {
 		started := time.Now()
 		err := db.dialect.listenLive(ctx, db.live.target, func() { db.live.listening.Store(true) }, func(payload string) {
-			var n liveNotice
-			if json.Unmarshal([]byte(payload), &n) != nil || n.Origin == db.process {
-				return
+			if ev, ok := decodeLiveNotice(payload, db.process); ok {
+				db.publishLive(ev)
 			}
-			db.publishLive(n.Event)
 		})
 		db.live.listening.Store(false)
 		if err == nil || ctx.Err() != nil {
@@ -152,4 +150,19 @@ func (db *DB) ListenLive(ctx context.Context) {
 // request's moment, such as a subscription's.
 func WithoutCounters(ctx context.Context) context.Context {
 	return context.WithValue(ctx, countersKey{}, (*countersSnapshot)(nil))
+}
+
+// decodeLiveNotice reads a notification's payload (anyone who can connect
+// to the database can NOTIFY on the channel): one of another process's
+// events, or false for its own, a payload over maxLivePayload, or one
+// that is not a notice.
+func decodeLiveNotice(payload, self string) (LiveEvent, bool) {
+	if len(payload) > maxLivePayload {
+		return LiveEvent{}, false
+	}
+	var n liveNotice
+	if json.Unmarshal([]byte(payload), &n) != nil || n.Origin == self || n.Origin == "" || n.Event.Action == "" {
+		return LiveEvent{}, false
+	}
+	return n.Event, true
 }
