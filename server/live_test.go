@@ -313,10 +313,24 @@ func TestSubscriptionRefusals(t *testing.T) {
 	}
 
 	for name, init := range map[string]map[string]any{"no token": {}, "bad token": bearer("nope"), "token field": {"token": "nope"}} {
-		d, err := dialLiveErr(env, nil, init)
-		if err == nil {
-			d.close()
-			t.Fatalf("%s: connection acknowledged", name)
+		d, err := dialLiveErr(env, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.t = t
+		d.send(map[string]any{"type": "connection_init", "payload": init})
+		for err == nil {
+			var m map[string]any
+			if m, err = d.readErr(5 * time.Second); err == nil && m["type"] == "connection_ack" {
+				t.Fatalf("%s: connection acknowledged", name)
+			}
+		}
+		want := coderws.StatusCode(4403)
+		if name == "no token" {
+			want = 4401
+		}
+		if got := coderws.CloseStatus(err); got != want {
+			t.Errorf("%s: closed with %v (%v), want %d", name, got, err, want)
 		}
 	}
 	// The upgrade request's own header works too, and is checked there.
