@@ -357,14 +357,20 @@ func TestSubscriptionLimits(t *testing.T) {
 		if err != nil || !strings.Contains(fmt.Sprint(m["payload"]), limit) {
 			t.Fatalf("subscription %s: want refused for %s, got %v %v", id, limit, m, err)
 		}
-		c.readErr(time.Second) // complete
+		if m, err := c.readErr(5 * time.Second); err != nil || m["type"] != "complete" || m["id"] != id {
+			t.Fatalf("subscription %s: want complete, got %v %v", id, m, err)
+		}
 	}
+	// One at a time: the subscriptions of a connection start concurrently.
 	a.subscribe("1", commentSub, map[string]any{"s": space})
+	waitSubscribed(t, env, 1)
 	a.subscribe("2", commentSub, map[string]any{"s": space})
+	waitSubscribed(t, env, 2)
 	refused(a, "3", "per-connection")
 	b := dialLive(t, env, nil, bearer(env.Admin.Token))
 	defer b.close()
 	b.subscribe("1", commentSub, map[string]any{"s": space})
+	waitSubscribed(t, env, 3)
 	refused(b, "2", "per-token")
 	// Ending one frees its place.
 	a.send(map[string]any{"id": "1", "type": "complete"})
