@@ -607,3 +607,34 @@ func processCPU() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &u)
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
+
+// TestSubscriptionKeepAlive: the server pings a graphql-transport-ws
+// connection every --graphql-keepalive, and disconnects a client that
+// answers no ping.
+func TestSubscriptionKeepAlive(t *testing.T) {
+	env := apitest.New(t, apitest.Options{Config: func(c *server.Config) { c.GraphQLKeepAlive = 100 * time.Millisecond }})
+	c := dialLive(t, env, nil, bearer(env.Admin.Token))
+	defer c.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	pings := 0
+	start := time.Now()
+	for {
+		_, b, err := c.conn.Read(ctx) // no pong is sent
+		if err != nil {
+			if ctx.Err() != nil {
+				t.Fatal("a client answering no ping stayed connected")
+			}
+			break
+		}
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		if m["type"] == "ping" {
+			pings++
+		}
+	}
+	if pings == 0 {
+		t.Fatal("no ping before the disconnection")
+	}
+	t.Logf("%d pings, disconnected after %v", pings, time.Since(start))
+}
