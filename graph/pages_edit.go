@@ -94,6 +94,12 @@ func (r *Resolver) writeRevisionIn(ctx context.Context, cs contentScope, changeR
 		return "", err
 	}
 	c.SpaceID, c.ChangeRequest, c.Author, c.Type, c.Analyzer = cs.Head.ID, cr.ID, caller.UserID, "edits", r.analyzerFor(ctx)
+	if c.ID == "" {
+		c.ID = storage.NewID()
+	}
+	// Announced (audit log, live updates; no webhook event) as the change
+	// request's new head.
+	ctx = storage.RecordingChange(ctx, changeRequestChange(storage.Space{ID: cs.Head.ID, OrganizationID: cs.Head.OrganizationID}, cr.ID, "edited", map[string]any{"revision": c.ID}))
 	rev, err := r.Store.CreateRevision(ctx, c)
 	return rev, changeRequestError(err)
 }

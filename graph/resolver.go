@@ -55,6 +55,8 @@ type Resolver struct {
 	Deliveries *delivery.Worker
 	// Webhooks drains the webhook outbox (the server runs it; tests drain it).
 	Webhooks *delivery.WebhookWorker
+	// Live fans committed changes out to subscriptions (live.go; nil: none).
+	Live *LiveFeed
 
 	rendered    renderers // rendered PDFs and computed pages (renders)
 	rendersOnce sync.Once

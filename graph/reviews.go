@@ -172,7 +172,7 @@ func (r *Resolver) submitReview(ctx context.Context, spaceID, ref string, in mod
 		}
 		rev.CommentID = &c.ID
 	}
-	ctx = storage.RecordingChange(ctx, changeRequestChange(sp, cr.ID, "reviewed", map[string]any{"status": rev.Status}))
+	ctx = storage.RecordingChange(ctx, changeRequestChange(sp, cr.ID, "reviewed", map[string]any{"status": rev.Status, "review": rev.ID}))
 	if err := r.Store.SubmitReview(ctx, &rev); err != nil {
 		return nil, notFoundAs(err, "change request")
 	}

@@ -3,6 +3,7 @@ package playground_test
 import (
 	"context"
 	"docsapi/internal/browsertest"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -158,3 +159,75 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 	}
 	return ""
 }
+
+// TestPlaygroundRunsSubscription: the playground runs a subscription over
+// a WebSocket (the token in connection_init) and shows the event a REST
+// write causes, with no Content Security Policy violation.
+func TestPlaygroundRunsSubscription(t *testing.T) {
+	env := apitest.New(t)
+	space := env.Must(201, "POST", "/v1/orgs/"+env.Org+"/spaces", env.Admin.Token, map[string]any{"title": "Handbook"}).JSON()["id"].(string)
+
+	opts := browsertest.Options(t, 1200, 720)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	ctx, cancelBrowser := chromedp.NewContext(ctx)
+	defer cancelBrowser()
+	var mu sync.Mutex
+	var problems []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *log.EventEntryAdded:
+			problems = append(problems, string(e.Entry.Source)+": "+e.Entry.Text)
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, e.ExceptionDetails.Text+" "+exceptionText(e.ExceptionDetails))
+		}
+	})
+	query := `subscription Live { commentUpdated(spaceId: "` + space + `") { id body { markdown } } }`
+	err := chromedp.Run(ctx,
+		log.Enable(),
+		chromedp.Navigate(env.HTTP.URL+"/graphql"),
+		chromedp.WaitVisible(`#token`, chromedp.ByID),
+		chromedp.SendKeys(`#token`, env.Admin.Token, chromedp.ByID),
+		chromedp.Sleep(700*time.Millisecond),
+		chromedp.WaitVisible(`.graphiql-query-editor .CodeMirror`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue(`+strconvQuote(query)+`)`, nil),
+		chromedp.Sleep(700*time.Millisecond), // GraphiQL reads the new operation's name
+		chromedp.Click(`.graphiql-execute-button`, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("starting the subscription: %v (problems %v)", err, problems)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for env.Server.Resolver.Live.Subscribers() == 0 {
+		if time.Now().After(deadline) {
+			var shown, sent string
+			chromedp.Run(ctx, chromedp.Text(`.graphiql-response`, &shown, chromedp.ByQuery),
+				chromedp.Evaluate(`document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.getValue()`, &sent))
+			t.Fatalf("the playground did not subscribe: it shows %q for %q (problems %v)", shown, sent, problems)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	env.Must(200, "POST", "/v1/spaces/"+space+"/comments", env.Admin.Token, map[string]any{"body": map[string]any{"markdown": "Seen live"}})
+	var result string
+	err = chromedp.Run(ctx,
+		chromedp.Poll(`(document.querySelector('.graphiql-response') || {innerText: ''}).innerText.includes('Seen live')`, nil,
+			chromedp.WithPollingTimeout(20*time.Second)),
+		chromedp.Text(`.graphiql-response`, &result, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("waiting for the event: %v (problems %v)", err, problems)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range problems {
+		if strings.Contains(p, "Content Security Policy") || strings.Contains(p, "Refused to") {
+			t.Errorf("browser console: %s", p)
+		}
+	}
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -191,6 +191,12 @@ func (s *Server) requestDeadline(next http.Handler) http.Handler {
 	shortCause := apierr.Unavailable(0, "the request took longer than the server's limit of %s", short)
 	longCause := apierr.Unavailable(0, "the request took longer than the server's limit of %s", long)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isLiveRequest(r) {
+			// A subscription lasts as long as its client: bounded by
+			// keepalive and its limits (live.go), not by a deadline.
+			next.ServeHTTP(w, r)
+			return
+		}
 		d, cause := short, shortCause
 		if longRequest(r) {
 			d, cause = long, longCause

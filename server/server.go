@@ -3,6 +3,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -141,6 +142,12 @@ type Config struct {
 	// SiteTokenTTL is the lifetime of the apiToken of a published URL's
 	// resolution (0: one hour).
 	SiteTokenTTL time.Duration
+	// GraphQL subscriptions (live.go; 0: graph.DefaultLiveLimits and
+	// DefaultLiveKeepAlive): subscriptions one connection and one token
+	// run at once, and the keepalive interval.
+	GraphQLSubscriptionsPerConnection int
+	GraphQLSubscriptionsPerToken      int
+	GraphQLKeepAlive                  time.Duration
 }
 
 // Server is a configured docsapi HTTP handler over one database.
@@ -242,6 +249,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		w, r := db.Stats()
 		return map[string]sql.DBStats{"write": w, "read": r}
 	})
+	s.startLive()
 	s.Router = s.routes()
 	return s
 }
@@ -313,7 +321,7 @@ func (s *Server) routes() chi.Router {
 				}
 				next.ServeHTTP(w, r)
 			})
-		}, s.authenticateGraphQL).Handle("/", gql)
+		}, s.liveConnection(s.authenticateGraphQL)).Handle("/", gql)
 	})
 
 	// File downloads work with a signed link or the caller's bearer token,
@@ -333,6 +341,9 @@ func (s *Server) routes() chi.Router {
 
 func (s *Server) graphQLHandler() http.Handler {
 	h := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: s.Resolver}))
+	// Subscriptions (live.go) first: SSE is a POST the POST transport would take.
+	h.AddTransport(s.websocketTransport())
+	h.AddTransport(transport.SSE{KeepAlivePingInterval: cmp.Or(s.Config.GraphQLKeepAlive, DefaultLiveKeepAlive)})
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(transport.POST{})

@@ -22,6 +22,7 @@ type ChangeRequests interface {
 	RemoveReviewRequest(ctx context.Context, crID, userID string) (bool, error)
 	SubmitReview(ctx context.Context, r *Review) error
 	ListReviews(ctx context.Context, crID string, pq PageQuery) (Page[Review], error)
+	Review(ctx context.Context, crID, id string) (Review, error)
 	Contributors(ctx context.Context, crID string) ([]Contributor, error)
 }
 

@@ -32,7 +32,7 @@ type Actor struct {
 // webhook outbox) is one entry of changeSinks.
 type changeSink func(tx *Tx, actor Actor, c Change) error
 
-var changeSinks = []changeSink{auditSink, queueWebhookDeliveries}
+var changeSinks = []changeSink{auditSink, queueWebhookDeliveries, liveSink}
 
 type recordingKey struct{}
 

@@ -69,6 +69,7 @@ type DB struct {
 	batchObserver atomic.Pointer[func(members int)]
 	// webhookLimits are the per-organization webhook caps (SetWebhookLimits).
 	webhookLimits atomic.Pointer[WebhookLimits]
+	live          liveFeed // live updates (live.go)
 }
 
 // checkpointPages is the writer's automatic checkpoint threshold in WAL
@@ -127,6 +128,7 @@ func Open(target string, opt Options) (*DB, error) {
 		return nil, err
 	}
 	db.countersRead = d.counterReader(target)
+	db.live.target = target
 	if err := db.backfillSearchIndex(context.Background()); err != nil {
 		db.Close()
 		return nil, err

@@ -80,6 +80,13 @@ type dialect interface {
 	// needs (SQLite's co-routine merge); otherwise each part is cut at the
 	// limit in a subquery of its own (merged.go).
 	mergesLazily() bool
+	// notifyLive announces a live event to the other processes on the
+	// database when tx commits (live.go); listenLive receives the others'
+	// announcements (calling ready once it listens) until ctx ends (nil)
+	// or the connection fails (its error). SQLite: nothing to do, and nil
+	// at once.
+	notifyLive(tx *Tx, payload string) error
+	listenLive(ctx context.Context, target string, ready func(), fn func(payload string)) error
 }
 
 // schemeRE is the start of a URL: a scheme of two characters or more and a

@@ -371,3 +371,38 @@ func (postgresDialect) suspendChecks(to *Tx, tables []string) (func() error, err
 // PostgreSQL plans each part of a UNION ALL on its own; a part cut by
 // its own ORDER BY ... LIMIT reads no further than the page.
 func (postgresDialect) mergesLazily() bool { return false }
+
+// notifyLive queues a notification on the live channel in tx: PostgreSQL
+// delivers it to every listener at the commit, never for a rollback.
+func (postgresDialect) notifyLive(tx *Tx, payload string) error {
+	_, err := tx.exec(`SELECT pg_notify('`+liveChannel+`', CAST(? AS TEXT))`, payload)
+	return err
+}
+
+// listenLive holds a connection of its own (outside both pools: a LISTEN
+// lasts as long as its session) listening on the live channel.
+func (postgresDialect) listenLive(ctx context.Context, target string, ready func(), fn func(string)) error {
+	conn, err := pgx.Connect(ctx, target)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		conn.Close(c)
+	}()
+	if _, err := conn.Exec(ctx, "LISTEN "+liveChannel); err != nil {
+		return err
+	}
+	ready()
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		fn(n.Payload)
+	}
+}

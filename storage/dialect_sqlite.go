@@ -357,3 +357,9 @@ func (c *counterConn) close() {
 // SQLite merges the parts of a compound SELECT with an ORDER BY as
 // co-routines, each ordered by its index, stopping at the LIMIT.
 func (sqliteDialect) mergesLazily() bool { return true }
+
+// Live events (live.go): a SQLite file has one writing process, which
+// announces its own changes in process; there is nobody else to tell.
+func (sqliteDialect) notifyLive(*Tx, string) error { return nil }
+
+func (sqliteDialect) listenLive(context.Context, string, func(), func(string)) error { return nil }

@@ -145,6 +145,18 @@ func (db *DB) ListReviews(ctx context.Context, crID string, pq PageQuery) (Page[
 	})
 }
 
+// Review is one review of a change request (ErrNotFound: none, or
+// replaced by its reviewer's later one).
+func (db *DB) Review(ctx context.Context, crID, id string) (Review, error) {
+	var r Review
+	var by, comment sql.NullString
+	var created int64
+	err := db.r().QueryRowContext(ctx, `SELECT id, change_request_id, reviewer, requested_by, status, revision_id, comment_id, created_at
+ FROM change_request_reviews WHERE change_request_id = ? AND id = ?`, crID, id).Scan(&r.ID, &r.ChangeRequestID, &r.Reviewer, &by, &r.Status, &r.Revision, &comment, &created)
+	r.RequestedBy, r.CommentID, r.CreatedAt = nullStr(by), nullStr(comment), FromMillis(created)
+	return r, notFound(err)
+}
+
 // Contributors lists who created or edited a change request, most recent
 // contribution first. The list is bounded by the people who edited it.
 func (db *DB) Contributors(ctx context.Context, crID string) ([]Contributor, error) {

@@ -42,6 +42,11 @@ type hostileCase struct {
 	request func(s *hostileServer) *http.Request
 	// status is the status the answer must have; 0 means any 4xx.
 	status int
+	// attack, instead of request, talks to the server itself (a
+	// WebSocket) and returns how long the part that must be answered
+	// within hostileTime took; it fails t when the server's answers are
+	// wrong. The process's health and memory are checked after it.
+	attack func(t *testing.T, s *hostileServer) time.Duration
 	// graphQLRefusal: a 4xx, or a GraphQL answer whose first error
 	// carries a 4xx extensions.status (a resolver's refusal, which
 	// GraphQL over HTTP answers with 200); status is not checked then.
@@ -187,6 +192,18 @@ func TestHostileInputs(t *testing.T) {
 				c.setup(t, s)
 			}
 			base := s.rss(t)
+			if c.attack != nil {
+				if took := c.attack(t, s); took > hostileTime {
+					t.Errorf("answered in %v, more than %v", took, hostileTime)
+				}
+				if status, _ := s.call(t, "GET", "/healthz", "", nil); status != 200 {
+					t.Fatalf("/healthz answers %d after the case", status)
+				}
+				if grown := s.rss(t) - base; grown > hostileGrowth {
+					t.Errorf("resident memory grew by %d MB (limit %d MB)", grown>>20, hostileGrowth>>20)
+				}
+				return
+			}
 			req := c.request(s)
 			start := time.Now()
 			res, err := client.Do(req)

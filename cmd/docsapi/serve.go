@@ -58,6 +58,9 @@ func serve(args []string) error {
 	gqlPlayground := f.Bool("graphql-playground", true, "serve the GraphQL playground page at /graphql")
 	gqlPersistedFile := f.String("graphql-persisted-queries", "", "Apollo persisted query manifest (JSON) of GraphQL documents registered ahead: clients may send their hash alone")
 	gqlPersistedOnly := f.Bool("graphql-persisted-only", false, "run only the GraphQL documents of --graphql-persisted-queries; refuse every other")
+	gqlSubsPerConn := f.Int("graphql-subscriptions-per-connection", graph.DefaultLiveLimits.PerConnection, "GraphQL subscriptions one WebSocket connection runs at once")
+	gqlSubsPerToken := f.Int("graphql-subscriptions-per-token", graph.DefaultLiveLimits.PerToken, "GraphQL subscriptions one token runs at once, over all its connections")
+	gqlKeepAlive := f.Duration("graphql-keepalive", server.DefaultLiveKeepAlive, "how often a subscription connection is pinged (WebSocket: a client missing two pongs is disconnected)")
 	importMaxPages := f.Int("import-max-pages", importer.DefaultLimits.MaxPages, "pages one website import converts")
 	importMaxImages := f.Int("import-max-images", importer.DefaultLimits.MaxImages, "images one import (html, website) fetches")
 	importTimeout := f.Duration("import-timeout", importer.DefaultLimits.Timeout, "time one website crawl may take")
@@ -155,10 +158,14 @@ func serve(args []string) error {
 		WebhookOrgConcurrency: *webhookOrgConcurrency, WebhookTimeout: *webhookTimeout,
 		TranslationRuns: *translationRuns, TranslationRunTimeout: *translationRunTimeout, TranslateTimeout: *translateTimeout,
 		IntegrationMaxScriptBytes: *scriptMax, ConfigurationMaxDepth: *configDepth, ConfigurationMaxKeys: *configKeys,
-		GitSyncLimits: gitsync.Limits{MaxPackBytes: *gitMaxBytes, MaxBytes: *gitMaxBytes, MaxFiles: *gitMaxFiles, Timeout: *gitTimeout},
+		GitSyncLimits:                     gitsync.Limits{MaxPackBytes: *gitMaxBytes, MaxBytes: *gitMaxBytes, MaxFiles: *gitMaxFiles, Timeout: *gitTimeout},
+		GraphQLSubscriptionsPerConnection: *gqlSubsPerConn, GraphQLSubscriptionsPerToken: *gqlSubsPerToken, GraphQLKeepAlive: *gqlKeepAlive,
 	}
 	if *gitMaxBytes < 1 || *gitMaxFiles < 1 || *gitTimeout <= 0 {
 		return errors.New("--git-sync-max-bytes and --git-sync-max-files must be at least 1 and --git-sync-timeout positive")
+	}
+	if *gqlSubsPerConn < 1 || *gqlSubsPerToken < 1 || *gqlKeepAlive <= 0 {
+		return errors.New("--graphql-subscriptions-per-connection, --graphql-subscriptions-per-token and --graphql-keepalive must be positive")
 	}
 	if cfg.RenderCacheBytes == 0 {
 		cfg.RenderCacheBytes = -1 // the flag's 0 turns caching off

@@ -32,6 +32,7 @@ type ResolverRoot interface {
 	RevisionPage() RevisionPageResolver
 	Site() SiteResolver
 	Space() SpaceResolver
+	Subscription() SubscriptionResolver
 	Team() TeamResolver
 	User() UserResolver
 }
@@ -1713,6 +1714,15 @@ type ComplexityRoot struct {
 		Key    func(childComplexity int) int
 		Object func(childComplexity int) int
 		URL    func(childComplexity int) int
+	}
+
+	Subscription struct {
+		ChangeRequestReviewSubmitted func(childComplexity int, spaceID string, changeRequestID string) int
+		ChangeRequestUpdated         func(childComplexity int, spaceID string, changeRequestID string) int
+		CommentReplyPosted           func(childComplexity int, spaceID string, changeRequestID *string, format *model.PageFormat) int
+		CommentUpdated               func(childComplexity int, spaceID string, changeRequestID *string, format *model.PageFormat) int
+		RevisionChanged              func(childComplexity int, spaceID string, changeRequestID *string) int
+		SitePublished                func(childComplexity int, organizationID string, siteID string) int
 	}
 
 	TableCellTarget struct {
@@ -10153,6 +10163,73 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.StorageUploadURL.URL(childComplexity), true
 
+	case "Subscription.changeRequestReviewSubmitted":
+		if e.ComplexityRoot.Subscription.ChangeRequestReviewSubmitted == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_changeRequestReviewSubmitted_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.ChangeRequestReviewSubmitted(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
+	case "Subscription.changeRequestUpdated":
+		if e.ComplexityRoot.Subscription.ChangeRequestUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_changeRequestUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.ChangeRequestUpdated(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
+	case "Subscription.commentReplyPosted":
+		if e.ComplexityRoot.Subscription.CommentReplyPosted == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_commentReplyPosted_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.CommentReplyPosted(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["format"].(*model.PageFormat)), true
+	case "Subscription.commentUpdated":
+		if e.ComplexityRoot.Subscription.CommentUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_commentUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.CommentUpdated(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["format"].(*model.PageFormat)), true
+	case "Subscription.revisionChanged":
+		if e.ComplexityRoot.Subscription.RevisionChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_revisionChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.RevisionChanged(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string)), true
+	case "Subscription.sitePublished":
+		if e.ComplexityRoot.Subscription.SitePublished == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_sitePublished_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.SitePublished(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+
 	case "TableCellTarget.definition":
 		if e.ComplexityRoot.TableCellTarget.Definition == nil {
 			break
@@ -11094,6 +11171,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
 			data.MarshalGQL(&buf)
 
 			return &graphql.Response{
@@ -15343,6 +15437,40 @@ extend type Space {
   its id). Read one page's body with ` + "`" + `activeRevision { page(pageId:) }` + "`" + `.
   """
   activeRevision: Revision!
+}
+`, BuiltIn: false},
+	{Name: "../subscriptions.graphqls", Input: `"""
+Live updates (issue 31), over graphql-transport-ws (WebSocket) or SSE.
+Each event is the object as the matching query answers it, read again for
+the subscriber, with its rights at the time of the event: a subscription
+ends (with an error naming why) once its token no longer works or its
+caller may no longer see what it watches, and when it falls behind.
+"""
+type Subscription {
+  """
+  Comments posted or resolved on a space (changeRequestId absent) or on a
+  change request; replies come through commentReplyPosted. As the comment
+  query answers it (format: its body's format, MARKDOWN by default).
+  """
+  commentUpdated(spaceId: ID!, changeRequestId: ID, format: PageFormat): Comment!
+  "Replies posted in the comments of a space (changeRequestId absent) or of a change request."
+  commentReplyPosted(spaceId: ID!, changeRequestId: ID, format: PageFormat): CommentReply!
+  """
+  A change request changed: opened, merged, closed, reopened, reviewers
+  requested or removed, reviewed, its content edited. As the changeRequest
+  query answers it.
+  """
+  changeRequestUpdated(spaceId: ID!, changeRequestId: ID!): ChangeRequest!
+  "Reviews submitted on a change request, as changeRequestReviews lists them."
+  changeRequestReviewSubmitted(spaceId: ID!, changeRequestId: ID!): ChangeRequestReview!
+  """
+  The content of a space (changeRequestId absent: its main content) or of
+  a change request has a new revision: that revision, as spaceContent
+  answers it (its pages tree).
+  """
+  revisionChanged(spaceId: ID!, changeRequestId: ID): Revision!
+  "A site was published or unpublished: the site, as the site query answers it."
+  sitePublished(organizationId: ID!, siteId: ID!): Site!
 }
 `, BuiltIn: false},
 	{Name: "../teams.graphqls", Input: `"A named group of members; content can be shared with a team at once."

@@ -7,3 +7,11 @@ type Mutation struct {
 
 type Query struct {
 }
+
+// Live updates (issue 31), over graphql-transport-ws (WebSocket) or SSE.
+// Each event is the object as the matching query answers it, read again for
+// the subscriber, with its rights at the time of the event: a subscription
+// ends (with an error naming why) once its token no longer works or its
+// caller may no longer see what it watches, and when it falls behind.
+type Subscription struct {
+}

@@ -59,8 +59,20 @@
 
   // makeFetcher builds the fetcher GraphiQL calls; a new one per token
   // makes GraphiQL fetch the schema again with it.
+  // Subscriptions go over a WebSocket (graphql-transport-ws, GraphiQL's
+  // own graphql-ws client), the token in connection_init's payload (a
+  // browser cannot set headers on a WebSocket); everything else is a POST.
+  var wsEndpoint = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + endpoint;
+  function isSubscription(doc, name, text) {
+    if (!doc) return /(^|[}\s])subscription\b/.test(text || '');
+    return (doc.definitions || []).some(function (d) {
+      return d.kind === 'OperationDefinition' && d.operation === 'subscription' && (!name || (d.name && d.name.value === name));
+    });
+  }
   function makeFetcher(token) {
+    var live = GraphiQL.createFetcher({ url: endpoint, subscriptionUrl: wsEndpoint, wsConnectionParams: { Authorization: 'Bearer ' + token } });
     return function (params, opts) {
+      if (isSubscription(opts && opts.documentAST, params.operationName, params.query)) return live(params, opts);
       var headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
       var extra = (opts && opts.headers) || {};
       var hasAuth = false;

@@ -1,0 +1,402 @@
+package graph
+
+import (
+	"context"
+	"net/http"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"docsapi/apierr"
+	"docsapi/auth"
+	"docsapi/graph/model"
+	"docsapi/storage"
+)
+
+// Live updates (GraphQL subscriptions, issue 31). The storage announces
+// each committed change of interest once (storage.LiveEvent, from the same
+// change record as the audit log and webhooks; from other processes
+// through PostgreSQL's NOTIFY); LiveFeed hands it to the subscriptions
+// watching its topic, each through a bounded buffer; each subscription
+// then reads the object again with its caller's token and rights as they
+// are at that moment (subscribe), so a revoked token or a lost access ends
+// it at its next event.
+
+// LiveLimits bound live updates.
+type LiveLimits struct {
+	// PerConnection is the most subscriptions one WebSocket connection
+	// runs at once, PerToken the most one token runs at once over all its
+	// connections (SSE requests included).
+	PerConnection int
+	PerToken      int
+	// Buffer is how many events a subscription may have waiting; one more
+	// and it is ended (a client that does not read its socket).
+	Buffer int
+}
+
+// DefaultLiveLimits: 100 subscriptions a connection, 500 a token, 64
+// events waiting.
+var DefaultLiveLimits = LiveLimits{PerConnection: 100, PerToken: 500, Buffer: 64}
+
+// LiveFeed fans live events out to subscriptions, by topic.
+type LiveFeed struct {
+	Limits LiveLimits
+
+	mu     sync.Mutex
+	topics map[string]map[*liveSub]struct{}
+	tokens map[string]int // subscriptions running, by token id
+}
+
+// NewLiveFeed is a feed with limits (zero fields: DefaultLiveLimits').
+func NewLiveFeed(l LiveLimits) *LiveFeed {
+	if l.PerConnection <= 0 {
+		l.PerConnection = DefaultLiveLimits.PerConnection
+	}
+	if l.PerToken <= 0 {
+		l.PerToken = DefaultLiveLimits.PerToken
+	}
+	if l.Buffer <= 0 {
+		l.Buffer = DefaultLiveLimits.Buffer
+	}
+	return &LiveFeed{Limits: l, topics: map[string]map[*liveSub]struct{}{}, tokens: map[string]int{}}
+}
+
+// liveSub is one subscription's place in the feed.
+type liveSub struct {
+	topic  string
+	token  string
+	events chan *liveDelivery
+	behind chan struct{} // closed once it fell behind (its buffer was full)
+	once   sync.Once
+}
+
+func (s *liveSub) fellBehind() { s.once.Do(func() { close(s.behind) }) }
+
+// Topics of live events: what a subscription watches.
+func commentsTopic(spaceID, crID string) string {
+	if crID != "" {
+		return "comments/cr/" + crID
+	}
+	return "comments/space/" + spaceID
+}
+func changeRequestTopic(crID string) string { return "cr/" + crID }
+func contentTopic(spaceID, crID string) string {
+	if crID != "" {
+		return "content/cr/" + crID
+	}
+	return "content/space/" + spaceID
+}
+func siteTopic(siteID string) string { return "site/" + siteID }
+
+// topicOf is the topic an event is announced on ("" for none).
+func topicOf(ev storage.LiveEvent) string {
+	switch {
+	case ev.TargetType == "comment":
+		return commentsTopic(ev.Space, ev.ChangeRequest)
+	case ev.Action == "page.changed":
+		return contentTopic(ev.Space, "")
+	case ev.Action == "change_request.edited":
+		return contentTopic(ev.Space, ev.ChangeRequest)
+	case ev.TargetType == "change_request":
+		return changeRequestTopic(ev.ChangeRequest)
+	case ev.TargetType == "site":
+		return siteTopic(ev.Target)
+	}
+	return ""
+}
+
+// Publish hands ev to every subscription of its topic without waiting: a
+// subscription whose buffer is full falls behind and is ended. It is the
+// storage's OnLiveChange.
+func (f *LiveFeed) Publish(ev storage.LiveEvent) {
+	topic := topicOf(ev)
+	if topic == "" {
+		return
+	}
+	if ev.TargetType == "change_request" && ev.Action == "change_request.edited" {
+		// Content edits of a change request also concern its watchers.
+		f.publish(changeRequestTopic(ev.ChangeRequest), ev)
+	}
+	f.publish(topic, ev)
+}
+
+func (f *LiveFeed) publish(topic string, ev storage.LiveEvent) {
+	d := &liveDelivery{ev: ev}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for s := range f.topics[topic] {
+		select {
+		case s.events <- d:
+		default:
+			s.fellBehind()
+		}
+	}
+}
+
+// Subscribers is how many subscriptions the feed runs.
+func (f *LiveFeed) Subscribers() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, t := range f.tokens {
+		n += t
+	}
+	return n
+}
+
+// join adds a subscription of token to topic, or refuses it (429) when
+// the token runs its limit.
+func (f *LiveFeed) join(topic, token string) (*liveSub, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.tokens[token] >= f.Limits.PerToken {
+		return nil, apierr.New(http.StatusTooManyRequests, "this token already runs %d subscriptions, its limit (--graphql-subscriptions-per-token)", f.Limits.PerToken)
+	}
+	f.tokens[token]++
+	s := &liveSub{topic: topic, token: token, events: make(chan *liveDelivery, f.Limits.Buffer), behind: make(chan struct{})}
+	if f.topics[topic] == nil {
+		f.topics[topic] = map[*liveSub]struct{}{}
+	}
+	f.topics[topic][s] = struct{}{}
+	return s, nil
+}
+
+func (f *LiveFeed) leave(s *liveSub) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.topics[s.topic], s)
+	if len(f.topics[s.topic]) == 0 {
+		delete(f.topics, s.topic)
+	}
+	if f.tokens[s.token]--; f.tokens[s.token] <= 0 {
+		delete(f.tokens, s.token)
+	}
+}
+
+// LiveConnection is what a subscription needs of its connection: the
+// Authorization value that authenticated it (read again at each event)
+// and the connection's count of subscriptions.
+type LiveConnection struct {
+	Authorization string
+	// WebSocket: the transport can end a subscription with an error
+	// message (SSE only ends the stream).
+	WebSocket bool
+
+	mu      sync.Mutex
+	running int
+}
+
+type liveConnectionKey struct{}
+
+// WithLiveConnection returns ctx for the operations of one connection.
+func WithLiveConnection(ctx context.Context, c *LiveConnection) context.Context {
+	return context.WithValue(ctx, liveConnectionKey{}, c)
+}
+
+// LiveConnectionFrom is ctx's connection (WithLiveConnection), or nil.
+func LiveConnectionFrom(ctx context.Context) *LiveConnection {
+	c, _ := ctx.Value(liveConnectionKey{}).(*LiveConnection)
+	return c
+}
+
+func (c *LiveConnection) take(limit int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running >= limit {
+		return apierr.New(http.StatusTooManyRequests, "this connection already runs %d subscriptions, its limit (--graphql-subscriptions-per-connection)", limit)
+	}
+	c.running++
+	return nil
+}
+
+func (c *LiveConnection) release() {
+	c.mu.Lock()
+	c.running--
+	c.mu.Unlock()
+}
+
+// liveRead reads what an event announces for one subscriber, with ctx
+// carrying the subscriber's caller as of now; ok false: nothing to send
+// for this event (an event of the topic about something else).
+type liveRead[T any] func(ctx context.Context, ev storage.LiveEvent) (v T, ok bool, err error)
+
+// subscribe starts a subscription to topic (its resolver has checked that
+// the caller may see what it watches, and refused otherwise): every event
+// of the topic is read by read for the caller, with the token read again;
+// once either refuses (401, 403, 404), the subscription ends with that
+// error.
+func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read liveRead[T]) (<-chan T, error) {
+	if r.Live == nil {
+		return nil, apierr.New(http.StatusNotImplemented, "this server does not run subscriptions")
+	}
+	caller, err := callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn, _ := ctx.Value(liveConnectionKey{}).(*LiveConnection)
+	if conn == nil {
+		return nil, apierr.New(http.StatusBadRequest, "subscriptions are served over WebSocket (graphql-transport-ws) or SSE (Accept: text/event-stream)")
+	}
+	if err := conn.take(r.Live.Limits.PerConnection); err != nil {
+		return nil, err
+	}
+	sub, err := r.Live.join(topic, caller.TokenID)
+	if err != nil {
+		conn.release()
+		return nil, err
+	}
+	out := make(chan T)
+	go func() {
+		defer close(out)
+		defer conn.release()
+		defer r.Live.leave(sub)
+		end := func(err error) {
+			if conn.WebSocket {
+				transport.AddSubscriptionError(ctx, liveError(err))
+			}
+		}
+		for {
+			var d *liveDelivery
+			select {
+			case <-ctx.Done():
+				return
+			case <-sub.behind:
+				end(errFellBehind)
+				return
+			case d = <-sub.events:
+			}
+			// Subscribers of one event with the same token and the same
+			// subscription read it once (same caller, same rights).
+			v, ok, err := shared(d, conn.Authorization+"\x00"+key, func() (T, bool, error) {
+				ectx, err := r.liveContext(ctx, conn, d)
+				if err != nil {
+					var zero T
+					return zero, false, err
+				}
+				return read(ectx, d.ev)
+			})
+			if err != nil {
+				if s := apierr.Status(err); s == http.StatusUnauthorized || s == http.StatusForbidden || s == http.StatusNotFound {
+					end(err)
+					return
+				}
+				continue // this event could not be read (the database busy): the next one may
+			}
+			if !ok {
+				continue
+			}
+			select {
+			case out <- v:
+			case <-ctx.Done():
+				return
+			case <-sub.behind:
+				end(errFellBehind)
+				return
+			}
+		}
+	}()
+	return out, nil
+}
+
+var errFellBehind = apierr.New(http.StatusTooManyRequests, "subscription ended: the client did not read its events fast enough")
+
+// liveContext is the context one event is read in: the subscription's,
+// with the storage's counters read now (not the connection's, from when
+// it opened) and the caller its token stands for now.
+func (r *Resolver) liveContext(ctx context.Context, conn *LiveConnection, d *liveDelivery) (context.Context, error) {
+	ctx = storage.WithoutCounters(ctx)
+	if s, ok := r.Store.(interface {
+		ReadCounters(context.Context) (*storage.Counters, error)
+	}); ok {
+		// One reading for all the event's subscribers, taken after its
+		// commit: every cache they consult is valid for it.
+		d.once.Do(func() { d.counters, _ = s.ReadCounters(ctx) })
+		if d.counters != nil {
+			ctx = context.WithValue(ctx, storage.CountersKey, d.counters)
+		}
+	}
+	caller, err := r.Auth.Authenticate(ctx, conn.Authorization)
+	if err != nil {
+		return nil, err
+	}
+	return auth.WithCaller(ctx, caller), nil
+}
+
+// liveError is how an ended subscription says why, with the code and
+// status REST would answer.
+func liveError(err error) *gqlerror.Error {
+	e := &gqlerror.Error{Message: err.Error(), Extensions: map[string]any{"code": "INTERNAL", "status": http.StatusInternalServerError}}
+	if ae, ok := apierr.As(err); ok {
+		e.Message = "subscription ended: " + ae.Message
+		e.Extensions = map[string]any{"code": ae.Code(), "status": ae.Status}
+	}
+	return e
+}
+
+// liveDelivery is one event as its subscribers receive it, with what
+// they share: the storage counters read for it, and the reads of the
+// subscribers that would read it alike.
+type liveDelivery struct {
+	ev       storage.LiveEvent
+	once     sync.Once
+	counters *storage.Counters
+
+	mu    sync.Mutex
+	reads map[string]*liveShared
+}
+
+type liveShared struct {
+	once sync.Once
+	v    any
+	ok   bool
+	err  error
+}
+
+// shared runs read once per key for d and gives every caller its result.
+func shared[T any](d *liveDelivery, key string, read func() (T, bool, error)) (T, bool, error) {
+	d.mu.Lock()
+	if d.reads == nil {
+		d.reads = map[string]*liveShared{}
+	}
+	s := d.reads[key]
+	if s == nil {
+		s = &liveShared{}
+		d.reads[key] = s
+	}
+	d.mu.Unlock()
+	s.once.Do(func() { s.v, s.ok, s.err = read() })
+	v, _ := s.v.(T)
+	return v, s.ok, s.err
+}
+
+// liveObject is a read of the object an event names: gone since (404) is
+// nothing to send, not an end (the subscriber's access was checked first).
+func liveObject[T any](v T, err error) (T, bool, error) {
+	if apierr.Status(err) == http.StatusNotFound {
+		var zero T
+		return zero, false, nil
+	}
+	return v, err == nil, err
+}
+
+// crIDOf is the change request id of a discussion ("" for a space's).
+func crIDOf(d discussion) string {
+	if d.cr == nil {
+		return ""
+	}
+	return d.cr.ID
+}
+
+// liveKey names a subscription's reads: two subscriptions with one key
+// (and one token) read an event alike.
+func liveKey(field, id string, id2 *string, format *model.PageFormat) string {
+	k := field + "\x00" + id
+	if id2 != nil {
+		k += "\x00" + *id2
+	}
+	if format != nil {
+		k += "\x00" + string(*format)
+	}
+	return k
+}

@@ -1,0 +1,80 @@
+package graph
+
+import (
+	"testing"
+
+	"docsapi/storage"
+)
+
+// TestLiveFeedDropsSlowSubscribers: a subscription whose buffer is full
+// falls behind at the next event (and is ended by its goroutine); the
+// others still get every event; leaving frees the token's places.
+func TestLiveFeedDropsSlowSubscribers(t *testing.T) {
+	f := NewLiveFeed(LiveLimits{Buffer: 2, PerToken: 2})
+	topic := commentsTopic("sp", "")
+	slow, err := f.join(topic, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, err := f.join(topic, "t2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := storage.LiveEvent{Action: "comment.created", TargetType: "comment", Space: "sp"}
+	for i := range 3 {
+		f.Publish(ev)
+		<-fast.events
+		select {
+		case <-slow.behind:
+			if i < 2 {
+				t.Fatalf("dropped after %d events with a buffer of 2", i+1)
+			}
+		default:
+			if i == 2 {
+				t.Fatal("not dropped with a full buffer")
+			}
+		}
+	}
+	f.Publish(storage.LiveEvent{Action: "comment.created", TargetType: "comment", Space: "other"})
+	if len(fast.events) != 0 {
+		t.Fatal("an event of another space reached the subscription")
+	}
+	if _, err := f.join(topic, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.join(topic, "t1"); err == nil {
+		t.Fatal("a third subscription of a token limited to 2")
+	}
+	f.leave(slow)
+	if _, err := f.join(topic, "t1"); err != nil {
+		t.Fatal("leaving did not free a place:", err)
+	}
+}
+
+// FuzzLiveFeedPublish: an event of any content (another process's NOTIFY
+// included) reaches exactly the subscriptions of its topic, and a full
+// buffer drops instead of blocking.
+func FuzzLiveFeedPublish(f *testing.F) {
+	f.Add("comment.created", "comment", "c1", "sp", "", "")
+	f.Add("change_request.edited", "change_request", "cr", "sp", "cr", "r1")
+	f.Add("site.published", "site", "st", "", "", "")
+	f.Add("", "", "", "", "", "")
+	f.Fuzz(func(t *testing.T, action, targetType, target, space, cr, rev string) {
+		feed := NewLiveFeed(LiveLimits{Buffer: 1})
+		ev := storage.LiveEvent{Action: action, TargetType: targetType, Target: target, Space: space, ChangeRequest: cr, Revision: rev}
+		topic := topicOf(ev)
+		sub, err := feed.join(commentsTopic(space, cr), "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		feed.Publish(ev)
+		feed.Publish(ev) // the buffer of 1 is full now: dropped, not blocked
+		if got := len(sub.events) > 0; got != (topic == sub.topic) {
+			t.Fatalf("event %+v (topic %q) reached %q: %v", ev, topic, sub.topic, got)
+		}
+		feed.leave(sub)
+		if feed.Subscribers() != 0 {
+			t.Fatal("a subscription left behind")
+		}
+	})
+}

@@ -1,0 +1,168 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Live updates (GraphQL subscriptions, issue 31) learn of committed changes
+// from the same record the audit log and the webhook outbox are written
+// from (changes.go): liveSink is one more change sink. It announces a
+// change only once the transaction that made it has committed: in this
+// process through the function OnLiveChange set, and, on PostgreSQL, to
+// the other processes on the database through NOTIFY, which PostgreSQL
+// delivers at the commit and never for a rolled-back transaction
+// (ListenLive receives them).
+
+// LiveEvent is a committed change as live subscribers see it: which
+// object changed and where, never what it now holds (subscribers read the
+// object again, with their own rights). Its fields are ids, so it fits a
+// NOTIFY payload.
+type LiveEvent struct {
+	Organization  string `json:"o"`
+	Action        string `json:"a"` // the change's action ("comment.created")
+	TargetType    string `json:"t"`
+	Target        string `json:"i"`
+	Space         string `json:"s,omitempty"`
+	ChangeRequest string `json:"c,omitempty"`
+	Parent        string `json:"p,omitempty"` // a reply's comment
+	Revision      string `json:"r,omitempty"`
+	Review        string `json:"v,omitempty"`
+}
+
+// liveChannel is the PostgreSQL notification channel of live events.
+const liveChannel = "docsapi_live"
+
+// maxLivePayload bounds a notification's payload below PostgreSQL's 8,000
+// bytes; an event that would not fit (it cannot, ids being short) is only
+// announced in this process.
+const maxLivePayload = 7000
+
+// liveNotice is a NOTIFY payload: the event and the process that made it
+// (which has announced it already, in process).
+type liveNotice struct {
+	Origin string    `json:"from"`
+	Event  LiveEvent `json:"e"`
+}
+
+// isLiveAction tells the changes subscriptions announce: comments and
+// replies, change requests (status, reviews), content, site publishing.
+func isLiveAction(action string) bool {
+	switch {
+	case strings.HasPrefix(action, "comment."), strings.HasPrefix(action, "change_request."):
+		return true
+	}
+	switch action {
+	case "page.changed", "site.published", "site.unpublished":
+		return true
+	}
+	return false
+}
+
+// liveEventOf is c's live event; the ids it carries come from c's fields.
+func liveEventOf(c Change) LiveEvent {
+	str := func(k string) string { s, _ := c.Fields[k].(string); return s }
+	ev := LiveEvent{Organization: c.OrganizationID, Action: c.Action, TargetType: c.TargetType, Target: c.TargetID,
+		Space: str("space"), ChangeRequest: str("changeRequest"), Parent: str("parent"), Revision: str("revision"), Review: str("review")}
+	switch c.TargetType {
+	case "space":
+		ev.Space = c.TargetID
+	case "change_request":
+		ev.ChangeRequest = c.TargetID
+	}
+	return ev
+}
+
+// liveFeed is a DB's side of live updates.
+type liveFeed struct {
+	publish atomic.Pointer[func(LiveEvent)] // OnLiveChange
+	target  string                          // the database Open was given (ListenLive connects to it)
+	// listening: ListenLive receives other processes' events (PostgreSQL).
+	listening atomic.Bool
+}
+
+// LiveListening tells whether ListenLive receives the events of other
+// processes now (always false on SQLite).
+func (db *DB) LiveListening() bool { return db.live.listening.Load() }
+
+// OnLiveChange sets what is called, once per change, after the commit of
+// every change subscriptions announce (made by this process, or on
+// PostgreSQL by another one while ListenLive runs). fn must not block.
+func (db *DB) OnLiveChange(fn func(LiveEvent)) { db.live.publish.Store(&fn) }
+
+func (db *DB) publishLive(ev LiveEvent) {
+	if f := db.live.publish.Load(); f != nil {
+		(*f)(ev)
+	}
+}
+
+// liveSink is the change sink of live updates (see above).
+func liveSink(tx *Tx, _ Actor, c Change) error {
+	if !isLiveAction(c.Action) || c.OrganizationID == "" {
+		return nil
+	}
+	ev := liveEventOf(c)
+	db := tx.db
+	tx.afterCommit(func() { db.publishLive(ev) })
+	b, err := json.Marshal(liveNotice{Origin: db.process, Event: ev})
+	if err != nil || len(b) > maxLivePayload {
+		return nil
+	}
+	return db.dialect.notifyLive(tx, string(b))
+}
+
+// ListenLive announces, through OnLiveChange, the changes other processes
+// on the same PostgreSQL database commit, until ctx ends (on SQLite, where
+// every writer of a file is expected to be this process, it returns at
+// once). A lost connection is opened again after a pause; the changes
+// committed meanwhile are not announced (subscribers see them in the next
+// event's reading of the object, which is read afresh).
+func (db *DB) ListenLive(ctx context.Context) {
+	pause := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		started := time.Now()
+		err := db.dialect.listenLive(ctx, db.live.target, func() { db.live.listening.Store(true) }, func(payload string) {
+			if ev, ok := decodeLiveNotice(payload, db.process); ok {
+				db.publishLive(ev)
+			}
+		})
+		db.live.listening.Store(false)
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		if time.Since(started) > time.Minute {
+			pause = 100 * time.Millisecond
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 30*time.Second)
+	}
+}
+
+// WithoutCounters returns ctx without a counters snapshot (WithCounters):
+// its reads read the counters themselves. For contexts that outlive a
+// request's moment, such as a subscription's.
+func WithoutCounters(ctx context.Context) context.Context {
+	return context.WithValue(ctx, countersKey{}, (*countersSnapshot)(nil))
+}
+
+// decodeLiveNotice reads a notification's payload (anyone who can connect
+// to the database can NOTIFY on the channel): one of another process's
+// events, or false for its own, a payload over maxLivePayload, or one
+// that is not a notice.
+func decodeLiveNotice(payload, self string) (LiveEvent, bool) {
+	if len(payload) > maxLivePayload {
+		return LiveEvent{}, false
+	}
+	var n liveNotice
+	if json.Unmarshal([]byte(payload), &n) != nil || n.Origin == self || n.Origin == "" || n.Event.Action == "" {
+		return LiveEvent{}, false
+	}
+	return n.Event, true
+}
