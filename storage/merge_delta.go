@@ -19,12 +19,15 @@ import (
 // main-line revision closes and inserts only those (merge), or the new
 // overlay holds only those that differ from main (update).
 //
-// The delta applies when every touched page is in all three revisions at
-// the same place (parent, position, path): its version (title, body,
-// settings) is what differs. Then the whole tree would keep every page's
-// place and sibling order, and merge the touched pages exactly as here.
-// Adds, removes, moves, reorders and renames take the whole-tree path
-// (they can change sibling lists and the paths of subtrees).
+// The delta applies when every touched page that several sides have is at
+// the same place on each (parent, position, path): its version (title,
+// body, settings) is what differs; and pages added or removed on one side
+// are under parents whose children the other side did not change
+// (deltaPlaces). Then the whole tree would keep every other page's place
+// and sibling order, and merge the touched pages exactly as here. Moves,
+// reorders, renames, and adds or removes on both sides under one parent
+// take the whole-tree path (they can change sibling lists and the paths
+// of subtrees).
 
 // deltaMerge tries the merge (or update) m of cr, whose main content is
 // main, on the touched pages only. It returns false (having written
@@ -75,16 +78,11 @@ func deltaMerge(tx *Tx, m MergeChange, cr ChangeRequest, main, rev string) (bool
 			return false, err
 		}
 	}
-	for _, t := range trees {
-		if len(t.Pages) != len(ids) {
-			return false, nil // added or removed on a side
-		}
+	if !deltaPlaces(ids, trees) {
+		return false, nil
 	}
 	mainRows := make(map[string]pageRow, len(ids))
-	for i, p := range trees[1].Pages {
-		if !samePlace(trees[0].Pages[i].ContentPage, p.ContentPage) || !samePlace(trees[2].Pages[i].ContentPage, p.ContentPage) {
-			return false, nil // moved, reordered or renamed on a side
-		}
+	for _, p := range trees[1].Pages {
 		mainRows[p.ID] = rowOf(p.ContentPage)
 	}
 	if err := loadChangedBodies(tx, trees[:]...); err != nil {
@@ -94,18 +92,29 @@ func deltaMerge(tx *Tx, m MergeChange, cr ChangeRequest, main, rev string) (bool
 	if err != nil {
 		return false, err
 	}
-	if len(merged.Pages) != len(ids) {
-		return false, nil // never expected: the merge keeps every page all three have
+	kept := make(map[string]bool, len(merged.Pages))
+	for _, p := range merged.Pages {
+		if len(p.Children) != 0 || !touched[p.ID] {
+			return false, nil // never expected: the trees are flat
+		}
+		kept[p.ID] = true
 	}
 	placed := make(map[string]string, len(ids))
 	for _, p := range merged.Pages {
-		was, ok := mainRows[p.ID]
-		if !ok || len(p.Children) != 0 {
+		// A page keeps the row of the side it comes from (every side
+		// that has it has it at the same place); its parent must be
+		// there too (a page added under one the other side removed: the
+		// whole tree names that conflict).
+		if p.ParentID != "" && touched[p.ParentID] && !kept[p.ParentID] {
 			return false, nil
 		}
-		p.ParentID, p.Position, p.Path = was.ParentID, was.Position, was.Path
 		p.storedSlug = p.Slug
 		placed[p.ID] = p.Path
+	}
+	for _, id := range ids {
+		if !kept[id] {
+			placed[id] = "" // removed
+		}
 	}
 	parents, typ, activate := []string{main, cr.Revision}, "merge", true
 	if m.Update {
@@ -142,8 +151,13 @@ func deltaMerge(tx *Tx, m MergeChange, cr ChangeRequest, main, rev string) (bool
 		}
 		var inserts [][]any
 		for _, r := range rows {
-			if mainRows[r.ID] != r {
+			if was, ok := mainRows[r.ID]; !ok || was != r {
 				inserts = append(inserts, []any{rev, r.ID, r.Version, r.ParentID, r.Position, r.Path})
+			}
+		}
+		for _, id := range ids {
+			if _, ok := mainRows[id]; ok && !kept[id] {
+				inserts = append(inserts, []any{rev, id, "", "", 0, ""})
 			}
 		}
 		return true, insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, inserts)
@@ -156,6 +170,60 @@ func deltaMerge(tx *Tx, m MergeChange, cr ChangeRequest, main, rev string) (bool
 		return false, err
 	}
 	return true, setActiveRevision(tx, m.SpaceID, rev)
+}
+
+// deltaPlaces tells whether the merge of the touched pages ids (in base,
+// main and branch: trees) keeps every sibling list as the whole tree
+// would: a page that two or three sides have is at the same place on each
+// (no move, reorder or rename), and the pages one side added or removed
+// are under parents whose children the other side left alone (then the
+// other side's list is base's, and the merged list is the changing side's
+// with its stored positions: what the whole tree's sibling order and
+// positions give).
+func deltaPlaces(ids []string, trees [3]*Tree) bool {
+	var byID [3]map[string]*TreePage
+	for i, t := range trees {
+		byID[i] = make(map[string]*TreePage, len(t.Pages))
+		for _, p := range t.Pages {
+			byID[i][p.ID] = p
+		}
+	}
+	inBranch, inMain := map[string]bool{}, map[string]bool{}
+	for _, id := range ids {
+		b, o, t := byID[0][id], byID[1][id], byID[2][id]
+		var first *TreePage
+		for _, p := range []*TreePage{b, o, t} {
+			if p == nil {
+				continue
+			}
+			if first != nil && !samePlace(first.ContentPage, p.ContentPage) {
+				return false
+			}
+			first = p
+		}
+		switch {
+		case b == nil && o != nil && t != nil:
+			return false // added on both sides: the whole tree compares them
+		case b == nil && t != nil:
+			inBranch[t.ParentID] = true
+		case b == nil && o != nil:
+			inMain[o.ParentID] = true
+		case b == nil:
+			return false
+		case t == nil && o != nil:
+			inBranch[b.ParentID] = true
+		case o == nil && t != nil:
+			inMain[b.ParentID] = true
+		case o == nil && t == nil:
+			inBranch[b.ParentID], inMain[b.ParentID] = true, true
+		}
+	}
+	for parent := range inBranch {
+		if inMain[parent] {
+			return false
+		}
+	}
+	return true
 }
 
 // samePlace: two rows of a page put it at the same place.
