@@ -42,6 +42,9 @@ func deltaMerge(tx *Tx, m MergeChange, cr ChangeRequest, main, rev string) (bool
 	if err != nil || rrMain.Overlay != "" || rrMain.Seq == 0 {
 		return false, err
 	}
+	if last, err := lastSeq(tx, m.SpaceID); err != nil || last != rrMain.Seq {
+		return false, err // main's rows are the alive ones only at the end of the line
+	}
 	rrBranch, err := revisionRowsOf(ctx, tx, cr.Revision)
 	if err != nil {
 		return false, err
