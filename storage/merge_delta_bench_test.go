@@ -14,7 +14,8 @@ import (
 // BenchmarkWholeSpaceMerge is issue 32's whole-space operations at 1,000
 // and 100,000 pages (editSpace): "merge" merges a change request that
 // edited one page (the main content edited another since it opened);
-// "update" brings such a main content into such a change request; the
+// "update" brings such a main content into such a change request;
+// "merge-add" merges a change request that added a page under a part; the
 // "-tree" ways do the same through the whole trees (MergeChange.WholeTree:
 // what they cost before). Only the merge (or update) is timed; p50-ms is
 // the median of the timed operations. The goal: each way at 100,000 pages
@@ -40,7 +41,7 @@ func BenchmarkWholeSpaceMerge(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		for _, way := range []string{"merge", "update", "merge-tree", "update-tree"} {
+		for _, way := range []string{"merge", "update", "merge-add", "merge-tree", "update-tree"} {
 			b.Run(fmt.Sprint(pages, "/", way), func(b *testing.B) {
 				var took []time.Duration
 				for n := 0; n < b.N; n++ {
@@ -49,7 +50,17 @@ func BenchmarkWholeSpaceMerge(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					edit(storage.RevisionChange{ChangeRequest: cr.ID}, "page-3-7", fmt.Sprint("in the change request ", way, n))
+					if way == "merge-add" {
+						id := fmt.Sprint("added-", n)
+						p := &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
+						p.SetBody("body of " + id)
+						if _, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: space, ChangeRequest: cr.ID,
+							Pages: func(t storage.PageTree) error { return t.Insert(p, "part-3", nil) }}); err != nil {
+							b.Fatal(err)
+						}
+					} else {
+						edit(storage.RevisionChange{ChangeRequest: cr.ID}, "page-3-7", fmt.Sprint("in the change request ", way, n))
+					}
 					edit(storage.RevisionChange{Activate: true}, "page-4-7", fmt.Sprint("on main ", way, n))
 					m := storage.MergeChange{SpaceID: space, ChangeRequest: cr.ID, Merge: merge.Trees,
 						Update: way == "update" || way == "update-tree", WholeTree: way == "merge-tree" || way == "update-tree"}
