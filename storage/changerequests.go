@@ -228,6 +228,9 @@ type MergeChange struct {
 	Merge         func(base, main, branch *Tree) (*Tree, error)
 	// Revision is the id of the revision a merge writes ("" takes a new one).
 	Revision string
+	// WholeTree merges the whole trees even where the change alone would
+	// do (deltaMerge): the reference the delta is tested against.
+	WholeTree bool
 }
 
 // MergeChangeRequest runs m in one write transaction and returns the new
@@ -248,6 +251,22 @@ func (db *DB) MergeChangeRequest(ctx context.Context, m MergeChange) (string, er
 			rev = cr.Revision
 			return nil
 		}
+		rev = m.Revision
+		if rev == "" {
+			rev = NewID()
+		}
+		if !m.WholeTree {
+			done, err := deltaMerge(tx, m, cr, main, rev)
+			if err != nil {
+				return err
+			}
+			if done {
+				return finishMerge(tx, m, cr, main, rev)
+			}
+		}
+		if r, _ := ctx.Value(pageReadsKey{}).(*PageReads); r != nil {
+			r.WholeMerges++
+		}
 		base, err := loadTree(ctx, tx, cr.RevisionBase, false)
 		if err != nil {
 			return err
@@ -267,28 +286,31 @@ func (db *DB) MergeChangeRequest(ctx context.Context, m MergeChange) (string, er
 		if err != nil {
 			return err
 		}
-		rev = m.Revision
-		if rev == "" {
-			rev = NewID()
-		}
 		if m.Update {
 			if err := writeRevision(tx, newRevision{ID: rev, SpaceID: m.SpaceID, Parents: []string{cr.Revision, main}, From: main, Type: "update", Analyzer: m.Analyzer}, merged); err != nil {
 				return err
 			}
-			_, err := tx.exec(`UPDATE change_requests SET revision_id = ?, revision_base = ?, revision_merged_ancestor = ?, updated_at = ? WHERE id = ?`,
-				rev, main, main, ms(tx.Now), cr.ID)
-			return err
-		}
-		if err := writeRevision(tx, newRevision{ID: rev, SpaceID: m.SpaceID, Parents: []string{main, cr.Revision}, Type: "merge",
+		} else if err := writeRevision(tx, newRevision{ID: rev, SpaceID: m.SpaceID, Parents: []string{main, cr.Revision}, Type: "merge",
 			MergedFrom: cr.ID, Activate: true, Analyzer: m.Analyzer}, merged); err != nil {
 			return err
 		}
-		if _, err := tx.exec(`UPDATE change_requests SET status = 'merged', revision_merged = ?, updated_at = ? WHERE id = ?`, rev, ms(tx.Now), cr.ID); err != nil {
-			return err
-		}
-		return adjustSpaceCounters(tx, m.SpaceID, statusCounters("merged").minus(statusCounters(cr.Status)))
+		return finishMerge(tx, m, cr, main, rev)
 	})
 	return rev, err
+}
+
+// finishMerge records a merge's (or update's) new revision rev in the
+// change request (and its space's counters).
+func finishMerge(tx *Tx, m MergeChange, cr ChangeRequest, main, rev string) error {
+	if m.Update {
+		_, err := tx.exec(`UPDATE change_requests SET revision_id = ?, revision_base = ?, revision_merged_ancestor = ?, updated_at = ? WHERE id = ?`,
+			rev, main, main, ms(tx.Now), cr.ID)
+		return err
+	}
+	if _, err := tx.exec(`UPDATE change_requests SET status = 'merged', revision_merged = ?, updated_at = ? WHERE id = ?`, rev, ms(tx.Now), cr.ID); err != nil {
+		return err
+	}
+	return adjustSpaceCounters(tx, m.SpaceID, statusCounters("merged").minus(statusCounters(cr.Status)))
 }
 
 // loadChangedBodies reads the bodies of the pages whose version differs

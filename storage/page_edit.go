@@ -167,6 +167,9 @@ type PageReads struct {
 	Statements, Rows int
 	// WholeTrees counts the edits that loaded the whole tree instead.
 	WholeTrees int
+	// WholeMerges counts the merges and updates of change requests that
+	// loaded the whole trees (deltaMerge did not apply).
+	WholeMerges int
 	// queries are the statements run, with their arguments (a test asks
 	// the engine for their plans).
 	queries []loggedQuery
