@@ -3,6 +3,9 @@ package merge
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,7 +57,8 @@ func indexOf(t *storage.Tree) index {
 // Lines). Pages added on either side are kept, deleted pages go unless the
 // other side changed them, moves are kept (two different moves of one page
 // conflict), and sibling order follows the side that reordered. Files are
-// merged by id the same way. Pages that keep a version of one side are
+// merged by id the same way, and so are the revision's variables (by name)
+// and reusable contents. Pages that keep a version of one side are
 // shared with it (not rewritten). Bodies of pages changed on both sides
 // must be loaded (storage loads the bodies of changed pages).
 func Trees(base, ours, theirs *storage.Tree) (*storage.Tree, error) {
@@ -118,11 +122,16 @@ func Trees(base, ours, theirs *storage.Tree) (*storage.Tree, error) {
 	}
 	files, fileConflicts := mergeFiles(base.Files, ours.Files, theirs.Files)
 	conflicts.Reasons = append(conflicts.Reasons, fileConflicts...)
+	// A revision's variables and reusable contents travel with it too.
+	vars, varConflicts := mergeVariables(base.Variables, ours.Variables, theirs.Variables)
+	conflicts.Reasons = append(conflicts.Reasons, varConflicts...)
+	reusable, reusableConflicts := mergeReusable(base.ReusableContents, ours.ReusableContents, theirs.ReusableContents)
+	conflicts.Reasons = append(conflicts.Reasons, reusableConflicts...)
 	if len(conflicts.Reasons) > 0 {
 		return nil, conflicts
 	}
 
-	out := &storage.Tree{Files: files}
+	out := &storage.Tree{Files: files, Variables: vars, ReusableContents: reusable}
 	byParent := map[string][]string{}
 	for id, n := range result {
 		byParent[n.parent] = append(byParent[n.parent], id)
@@ -294,45 +303,90 @@ func sameRelativeOrder(a, b []string) bool {
 // mergeFiles merges files by id: added on either side are kept, deleted
 // ones go unless the other side replaced them.
 func mergeFiles(base, ours, theirs []*storage.File) ([]*storage.File, []string) {
-	byID := func(fs []*storage.File) map[string]*storage.File {
-		m := map[string]*storage.File{}
-		for _, f := range fs {
-			m[f.ID] = f
+	key := func(f *storage.File) string { return f.Name + "\x00" + f.ContentType + "\x00" + f.Blob }
+	return mergeKeyed("file", base, ours, theirs, func(f *storage.File) string { return f.ID },
+		func(a, b *storage.File) bool { return key(a) == key(b) })
+}
+
+// variable is one of a revision's variables, for mergeKeyed.
+type variable struct {
+	name  string
+	value any
+}
+
+// mergeVariables merges a revision's variables by name, like files.
+func mergeVariables(base, ours, theirs map[string]any) (map[string]any, []string) {
+	list := func(m map[string]any) []variable {
+		out := make([]variable, 0, len(m))
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			out = append(out, variable{k, m[k]})
+		}
+		return out
+	}
+	merged, conflicts := mergeKeyed("variable", list(base), list(ours), list(theirs),
+		func(v variable) string { return v.name }, func(a, b variable) bool { return reflect.DeepEqual(a.value, b.value) })
+	if len(merged) == 0 {
+		return nil, conflicts
+	}
+	out := make(map[string]any, len(merged))
+	for _, v := range merged {
+		out[v.name] = v.value
+	}
+	return out, conflicts
+}
+
+// mergeReusable merges a revision's reusable contents by id, like files.
+func mergeReusable(base, ours, theirs []map[string]any) ([]map[string]any, []string) {
+	id := func(m map[string]any) string { s, _ := m["id"].(string); return s }
+	return mergeKeyed("reusable content", base, ours, theirs, id, func(a, b map[string]any) bool { return reflect.DeepEqual(a, b) })
+}
+
+// mergeKeyed merges items known by id (files, variables, reusable
+// contents): added on either side are kept; one changed on one side takes
+// that side, on both sides the same way is kept once, differently is a
+// conflict; deleted ones go unless the other side changed them (a
+// conflict). Ours' order first, then theirs' additions.
+func mergeKeyed[T any](kind string, base, ours, theirs []T, id func(T) string, same func(a, b T) bool) ([]T, []string) {
+	byID := func(items []T) map[string]T {
+		m := make(map[string]T, len(items))
+		for _, it := range items {
+			m[id(it)] = it
 		}
 		return m
 	}
 	b, o, t := byID(base), byID(ours), byID(theirs)
-	var out []*storage.File
+	var out []T
 	var conflicts []string
-	key := func(f *storage.File) string { return f.Name + "\x00" + f.ContentType + "\x00" + f.Blob }
-	consider := func(id string) {
-		bf, inB := b[id]
-		of, inO := o[id]
-		tf, inT := t[id]
+	consider := func(k string) {
+		bi, inB := b[k]
+		oi, inO := o[k]
+		ti, inT := t[k]
 		switch {
+		case !inB && inO && inT && !same(oi, ti):
+			conflicts = append(conflicts, kind+" "+k+": added on both sides differently")
 		case !inB && inO:
-			out = append(out, of)
+			out = append(out, oi)
 		case !inB:
-			out = append(out, tf)
+			out = append(out, ti)
 		case inO && inT:
 			switch {
-			case key(of) == key(bf):
-				out = append(out, tf)
-			case key(tf) == key(bf) || key(of) == key(tf):
-				out = append(out, of)
+			case same(oi, bi):
+				out = append(out, ti)
+			case same(ti, bi) || same(oi, ti):
+				out = append(out, oi)
 			default:
-				conflicts = append(conflicts, "file "+id+": changed on both sides")
+				conflicts = append(conflicts, kind+" "+k+": changed on both sides")
 			}
-		case inO && key(of) != key(bf), inT && key(tf) != key(bf):
-			conflicts = append(conflicts, "file "+id+": changed on one side and deleted on the other")
+		case inO && !same(oi, bi), inT && !same(ti, bi):
+			conflicts = append(conflicts, kind+" "+k+": changed on one side and deleted on the other")
 		}
 	}
-	for _, f := range ours {
-		consider(f.ID)
+	for _, it := range ours {
+		consider(id(it))
 	}
-	for _, f := range theirs {
-		if _, ok := o[f.ID]; !ok {
-			consider(f.ID)
+	for _, it := range theirs {
+		if _, ok := o[id(it)]; !ok {
+			consider(id(it))
 		}
 	}
 	return out, conflicts

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -107,5 +108,40 @@ func TestTreesSharesUnchangedPages(t *testing.T) {
 	}
 	if got.Pages[1].Dirty || got.Pages[1].Version != theirs.Pages[1].Version {
 		t.Errorf("one-side page should keep the branch's version: %+v", got.Pages[1])
+	}
+}
+
+// A merge carries the revision's variables and reusable contents: a change
+// on one side is kept, the same change on both is one, different changes
+// to one name conflict, and a deletion goes through unless the other side
+// changed the item.
+func TestTreesMergesVariablesAndReusableContents(t *testing.T) {
+	withData := func(vars map[string]any, reusable ...map[string]any) *storage.Tree {
+		tr := tree(page("a", "A", "x\n"))
+		tr.Variables, tr.ReusableContents = vars, reusable
+		return tr
+	}
+	rc := func(id, title string) map[string]any { return map[string]any{"id": id, "title": title} }
+	base := withData(map[string]any{"version": "1", "os": "linux"}, rc("r1", "Intro"), rc("r2", "Outro"))
+	ours := withData(map[string]any{"version": "1", "os": "linux", "arch": "amd64"}, rc("r1", "Intro"), rc("r2", "Outro"), rc("r3", "Added"))
+	theirs := withData(map[string]any{"version": "2", "os": "linux"}, rc("r1", "Intro, edited"))
+	got, err := Trees(base, ours, theirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"version": "2", "os": "linux", "arch": "amd64"}; !reflect.DeepEqual(got.Variables, want) {
+		t.Errorf("variables %v, want %v", got.Variables, want)
+	}
+	if want := []map[string]any{rc("r1", "Intro, edited"), rc("r3", "Added")}; !reflect.DeepEqual(got.ReusableContents, want) {
+		t.Errorf("reusable contents %v, want %v", got.ReusableContents, want)
+	}
+
+	clash := withData(map[string]any{"version": "3", "os": "linux"}, rc("r1", "Intro"), rc("r2", "Outro"))
+	if _, err := Trees(base, clash, theirs); err == nil || !strings.Contains(err.Error(), "variable version: changed on both sides") {
+		t.Errorf("both sides changed one variable: %v", err)
+	}
+	edited := withData(map[string]any{"version": "1", "os": "linux"}, rc("r1", "Intro"), rc("r2", "Outro, edited"))
+	if _, err := Trees(base, edited, theirs); err == nil || !strings.Contains(err.Error(), "reusable content r2: changed on one side and deleted on the other") {
+		t.Errorf("changed on one side, deleted on the other: %v", err)
 	}
 }

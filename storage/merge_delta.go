@@ -274,5 +274,10 @@ func touchedTree(tx *Tx, r revisionRows, rev string, ids []string) (*Tree, error
 	for _, p := range pages {
 		t.Pages = append(t.Pages, &TreePage{ContentPage: p, storedSlug: p.Slug})
 	}
-	return t, loadTreeFiles(tx.ctx, tx, rev, t)
+	if err := loadTreeFiles(tx.ctx, tx, rev, t); err != nil {
+		return nil, err
+	}
+	// Variables and reusable contents are one row per revision: merged
+	// like files, so the merge keeps them (the whole tree's path does too).
+	return t, loadTreeVariables(tx.ctx, tx, rev, t)
 }
