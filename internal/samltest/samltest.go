@@ -12,6 +12,8 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"encoding/xml"
+	"fmt"
+	"html/template"
 	"io"
 	"math/big"
 	"net/http"
@@ -78,28 +80,54 @@ func (ip *IdP) GetServiceProvider(_ *http.Request, id string) (*saml.EntityDescr
 // browser's auto-submitted form would post: where, the SAMLResponse and the
 // RelayState given with the request.
 func (ip *IdP) Answer(redirect *url.URL, email string, alter func(req *saml.IdpAuthnRequest)) (acsURL, samlResponse, relayState string) {
-	t := ip.t
-	t.Helper()
-	req, err := saml.NewIdpAuthnRequest(ip.SAML, httptest.NewRequest("GET", redirect.String(), nil))
+	ip.t.Helper()
+	form, err := ip.answer(httptest.NewRequest("GET", redirect.String(), nil), email, alter)
 	if err != nil {
-		t.Fatal(err)
+		ip.t.Fatal(err)
+	}
+	return form.URL, form.SAMLResponse, form.RelayState
+}
+
+func (ip *IdP) answer(r *http.Request, email string, alter func(req *saml.IdpAuthnRequest)) (*saml.IdpAuthnRequestForm, error) {
+	req, err := saml.NewIdpAuthnRequest(ip.SAML, r)
+	if err != nil {
+		return nil, err
 	}
 	if err := req.Validate(); err != nil {
-		t.Fatalf("the identity provider refuses docsapi's AuthnRequest: %v", err)
+		return nil, fmt.Errorf("the identity provider refuses docsapi's AuthnRequest: %w", err)
 	}
 	session := &saml.Session{ID: "s1", CreateTime: time.Now(), ExpireTime: time.Now().Add(time.Hour), Index: "1",
 		NameID: email, NameIDFormat: string(saml.EmailAddressNameIDFormat), UserEmail: email, UserCommonName: "Jane Doe"}
 	if err := (saml.DefaultAssertionMaker{}).MakeAssertion(req, session); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if alter != nil {
 		alter(req)
 	}
 	form, err := req.PostBinding()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return form.URL, form.SAMLResponse, form.RelayState
+	return &form, err
+}
+
+// autoPost is the identity provider's answer page: the HTTP-POST binding's
+// form, submitted on load.
+var autoPost = template.Must(template.New("post").Parse(`<!doctype html><html><head><title>Signing in</title></head><body>
+<form method="post" action="{{.URL}}"><input type="hidden" name="SAMLResponse" value="{{.SAMLResponse}}">
+<input type="hidden" name="RelayState" value="{{.RelayState}}"><noscript><button>Continue</button></noscript></form>
+<script>document.forms[0].submit()</script></body></html>`))
+
+// SignInPage serves the identity provider's single sign-on URL to a real
+// browser: every AuthnRequest is answered at once for email (no password
+// asked), by a page that posts the answer to docsapi's ACS.
+func (ip *IdP) SignInPage(email string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		form, err := ip.answer(r, email, nil)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		autoPost.Execute(w, form)
+	})
 }
 
 // Certificate makes a self-signed certificate valid from notBefore to
