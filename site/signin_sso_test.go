@@ -225,3 +225,36 @@ func TestMemberAppViewSAML(t *testing.T) {
 		}
 	})
 }
+
+// FuzzAppSSOFinish sends any pair of sign-in cookies and any next to the
+// SSO endpoints of the app view: never a server error, never a session.
+func FuzzAppSSOFinish(f *testing.F) {
+	fx := newReaderFixture(f, "public")
+	f.Add(strings.Repeat("ab", 16)+".L2FwcC9zcGFjZXMveA", strings.Repeat("ab", 16)+".dapi_x.20260101T000000Z", "/app/spaces/x")
+	f.Add("", "", "https://evil.example/")
+	f.Add(".", "..", "//x")
+	f.Fuzz(func(t *testing.T, state, session, next string) {
+		if len(state)+len(session)+len(next) > 16<<10 {
+			return
+		}
+		for _, u := range []string{"/app/signin/sso", "/app/signin/sso/nope?next=" + url.QueryEscape(next)} {
+			req, _ := http.NewRequest("GET", fx.HTTP.URL+u, nil)
+			req.AddCookie(&http.Cookie{Name: "docsapi_sso_state", Value: state})
+			req.AddCookie(&http.Cookie{Name: "docsapi_sso_session", Value: session})
+			res, err := http.DefaultTransport.RoundTrip(req)
+			if err != nil {
+				continue // a cookie value the client refuses to send
+			}
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode >= 500 {
+				t.Fatalf("GET %s: %d", u, res.StatusCode)
+			}
+			for _, c := range res.Cookies() {
+				if c.Name == "docsapi_member" && c.Value != "" {
+					t.Fatalf("GET %s with forged cookies signed in", u)
+				}
+			}
+		}
+	})
+}
