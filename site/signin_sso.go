@@ -85,6 +85,7 @@ func (h *Handler) startSSO(w http.ResponseWriter, r *http.Request, providerID st
 // RelayState this service signed makes a session, kept for the browser in a
 // short-lived cookie until finishSSO checks the binding.
 func (h *Handler) CompleteSAMLSignIn(w http.ResponseWriter, r *http.Request, providerID, samlResponse, relayState string) {
+	h.secure(w) // a refusal is the app view's sign-in page, with its stylesheet, not the /sso pages' policy
 	s, binding, err := h.Res.CompleteAppSAMLLogin(r.Context(), providerID, samlResponse, relayState)
 	if err != nil {
 		h.ssoRefused(w, r, "", err)

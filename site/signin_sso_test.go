@@ -175,7 +175,8 @@ func TestMemberAppViewSAML(t *testing.T) {
 			flip = "B"
 		}
 		for _, bad := range []string{relay[:strings.LastIndex(relay, ".")+1] + flip + mac[1:], "app.x.y", "app." + strings.Repeat("A", 100)} {
-			if r := b.do("POST", acs, url.Values{"SAMLResponse": {resp}, "RelayState": {bad}}); r.status != http.StatusUnauthorized || !strings.Contains(r.body, "RelayState refused") {
+			if r := b.do("POST", acs, url.Values{"SAMLResponse": {resp}, "RelayState": {bad}}); r.status != http.StatusUnauthorized || !strings.Contains(r.body, "RelayState refused") ||
+				!strings.Contains(r.header.Get("Content-Security-Policy"), "style-src 'self'") {
 				t.Errorf("RelayState %q: %d %s", bad, r.status, r.body)
 			}
 		}
