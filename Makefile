@@ -1,5 +1,5 @@
 # The two commands a fresh machine needs are `make run` and `make test`.
-.PHONY: run test test-go test-client test-pg test-pg-run generate build vet bench bench-site bench-scale playground fuzz image image-check
+.PHONY: run test test-go test-client test-pg test-pg-run generate build vet bench bench-site bench-scale playground lighthouse-deps fuzz image image-check
 
 GO ?= go
 
@@ -49,9 +49,14 @@ test: vet test-go test-client test-pg image-check
 # detector) in a process of its own.
 # The hostile-input table (TestHostileInputs) times each answer against one
 # second, so it runs alone, after the packages that run in parallel.
-test-go: build
+test-go: build lighthouse-deps
 	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -race -timeout 20m -skip '^TestHostileInputs$$' ./...
 	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -count=1 -run '^TestHostileInputs$$' ./cmd/docsapi
+
+# Lighthouse for the reader site's browser test (site/lighthouse_test.go),
+# at the exact versions of its lock file.
+lighthouse-deps:
+	cd site/lighthouse && npm ci --no-audit --no-fund
 
 test-client: build
 	cd test/client && npm ci --no-audit --no-fund && DOCSAPI_BIN=$(CURDIR)/docsapi npm test
@@ -69,7 +74,7 @@ test-pg: build
 # test-pg-run expects DOCSAPI_TEST_DB (set by test/pg/cluster.sh).
 test-pg-run:
 	@test -n "$$DOCSAPI_TEST_DB" || (echo "DOCSAPI_TEST_DB is not set: run make test-pg" >&2; exit 1)
-	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -count=1 -timeout 20m -skip '^TestHostileInputs$$' $(PG_PACKAGES)
+	DOCSAPI_LIGHTHOUSE=off DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -count=1 -timeout 20m -skip '^TestHostileInputs$$' $(PG_PACKAGES)
 	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -count=1 -run '^TestHostileInputs$$' ./cmd/docsapi
 	cd test/client && npm ci --no-audit --no-fund && DOCSAPI_BIN=$(CURDIR)/docsapi npm test
 

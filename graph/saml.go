@@ -241,13 +241,21 @@ func (r *Resolver) StartSAMLLogin(ctx context.Context, providerID string) (strin
 	if err != nil {
 		return "", err
 	}
-	if err := r.Store.AddSAMLRequest(ctx, p.ID, id, samlRequestTTL, maxSAMLRequests); err != nil {
-		if errors.Is(err, storage.ErrTooManySAMLRequests) {
-			return "", apierr.New(http.StatusTooManyRequests, "too many logins in progress through this provider; try again in a few minutes")
-		}
+	if err := r.addSAMLRequest(ctx, p.ID, id); err != nil {
 		return "", err
 	}
 	return redirect, nil
+}
+
+// addSAMLRequest records a started login as outstanding.
+func (r *Resolver) addSAMLRequest(ctx context.Context, providerID, requestID string) error {
+	if err := r.Store.AddSAMLRequest(ctx, providerID, requestID, samlRequestTTL, maxSAMLRequests); err != nil {
+		if errors.Is(err, storage.ErrTooManySAMLRequests) {
+			return apierr.New(http.StatusTooManyRequests, "too many logins in progress through this provider; try again in a few minutes")
+		}
+		return err
+	}
+	return nil
 }
 
 // CompleteSAMLLogin accepts an identity provider's posted SAMLResponse. The

@@ -33,6 +33,10 @@ type API struct {
 	Q        generated.QueryResolver
 	M        generated.MutationResolver
 	Log      *slog.Logger
+	// AppSignIn, when set, takes SAML answers whose RelayState is a member
+	// app-view sign-in's (sso.RelayPrefix): the reader site gives the
+	// session to the browser that started it.
+	AppSignIn func(w http.ResponseWriter, r *http.Request, providerID, samlResponse, relayState string)
 
 	writeLocks writeLocks             // see ifMatch
 	keyLocks   keyLocks               // see idempotent

@@ -9,6 +9,7 @@ import (
 
 	"docsapi/apierr"
 	"docsapi/graph/model"
+	"docsapi/sso"
 )
 
 func init() { register(mountSAML) }
@@ -54,7 +55,9 @@ func mountSAML(a *API, r chi.Router) {
 //	POST /saml/{id}/acs       the identity provider's answer (HTTP-POST binding)
 //
 // The ACS answer carries the session token: an HTML page showing it once for
-// a browser (Accept: text/html), else JSON (model.SAMLSession).
+// a browser (Accept: text/html), else JSON (model.SAMLSession). An answer
+// to a sign-in started from the member app view (/app/signin) goes back to
+// the app view instead (AppSignIn).
 func (a *API) MountSSO(r chi.Router) {
 	r.Use(ssoHeaders)
 	r.Get("/saml/{samlProviderId}/metadata", func(w http.ResponseWriter, r *http.Request) {
@@ -78,6 +81,10 @@ func (a *API) MountSSO(r chi.Router) {
 	r.Post("/saml/{samlProviderId}/acs", func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
 			a.ssoError(w, r, apierr.New(http.StatusBadRequest, "the body must be an HTML form (application/x-www-form-urlencoded)"))
+			return
+		}
+		if relay := r.PostForm.Get("RelayState"); a.AppSignIn != nil && strings.HasPrefix(relay, sso.RelayPrefix) {
+			a.AppSignIn(w, r, path(r, "samlProviderId"), r.PostForm.Get("SAMLResponse"), relay)
 			return
 		}
 		s, err := a.Resolver.CompleteSAMLLogin(r.Context(), path(r, "samlProviderId"), r.PostForm.Get("SAMLResponse"))

@@ -11,9 +11,7 @@ import (
 	"encoding/xml"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -22,51 +20,26 @@ import (
 	dsig "github.com/russellhaering/goxmldsig"
 
 	"docsapi/apitest"
+	"docsapi/internal/samltest"
 	"docsapi/storage"
 )
 
-// testIdP is an identity provider played by crewjam/saml in the test: it
-// reads docsapi's AuthnRequest from the start redirect and answers with a
-// signed (and, as docsapi's metadata offers a certificate, encrypted)
-// assertion.
+// testIdP is the shared test identity provider (internal/samltest) with
+// the environment it configures providers in.
 type testIdP struct {
-	t       *testing.T
-	env     *apitest.Env
-	idp     *saml.IdentityProvider
-	certPEM string
+	*samltest.IdP
+	t   *testing.T
+	env *apitest.Env
 }
 
 func newTestIdP(t *testing.T, env *apitest.Env, entityID string) *testIdP {
-	key, cert, certPEM := testRSACertificate(t)
-	meta, _ := url.Parse(entityID)
-	ssoURL, _ := url.Parse(entityID + "/sso")
-	ip := &testIdP{t: t, env: env, certPEM: certPEM}
-	ip.idp = &saml.IdentityProvider{
-		Key: key, Signer: key, Certificate: cert, MetadataURL: *meta, SSOURL: *ssoURL,
-		SignatureMethod: dsig.RSASHA256SignatureMethod, ServiceProviderProvider: ip,
-	}
-	return ip
-}
-
-// GetServiceProvider reads docsapi's metadata, whose URL is its entity ID.
-func (ip *testIdP) GetServiceProvider(_ *http.Request, id string) (*saml.EntityDescriptor, error) {
-	res, err := http.Get(id)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != 200 {
-		return nil, os.ErrNotExist
-	}
-	var ed saml.EntityDescriptor
-	raw, _ := io.ReadAll(res.Body)
-	return &ed, xml.Unmarshal(raw, &ed)
+	return &testIdP{IdP: samltest.New(t, entityID), t: t, env: env}
 }
 
 // provider creates an active provider for this identity provider.
 func (ip *testIdP) provider(label, team, role string) map[string]any {
-	body := map[string]any{"label": label, "entityID": ip.idp.MetadataURL.String(), "ssoURL": ip.idp.SSOURL.String(),
-		"certificate": ip.certPEM, "defaultRole": role}
+	body := map[string]any{"label": label, "entityID": ip.EntityID(), "ssoURL": ip.SSOURL(),
+		"certificate": ip.CertPEM, "defaultRole": role}
 	if team != "" {
 		body["defaultTeam"] = team
 	}
@@ -98,28 +71,9 @@ func start(t *testing.T, provider map[string]any) *url.URL {
 // answer plays the identity provider for the request in redirect: the user
 // email signs in; alter may change the assertion before it is signed.
 func (ip *testIdP) answer(redirect *url.URL, email string, alter func(req *saml.IdpAuthnRequest)) (acsURL, samlResponse string) {
-	t := ip.t
-	t.Helper()
-	req, err := saml.NewIdpAuthnRequest(ip.idp, httptest.NewRequest("GET", redirect.String(), nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := req.Validate(); err != nil {
-		t.Fatalf("the identity provider refuses docsapi's AuthnRequest: %v", err)
-	}
-	session := &saml.Session{ID: "s1", CreateTime: time.Now(), ExpireTime: time.Now().Add(time.Hour), Index: "1",
-		NameID: email, NameIDFormat: string(saml.EmailAddressNameIDFormat), UserEmail: email, UserCommonName: "Jane Doe"}
-	if err := (saml.DefaultAssertionMaker{}).MakeAssertion(req, session); err != nil {
-		t.Fatal(err)
-	}
-	if alter != nil {
-		alter(req)
-	}
-	form, err := req.PostBinding()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return form.URL, form.SAMLResponse
+	ip.t.Helper()
+	acsURL, samlResponse, _ = ip.Answer(redirect, email, alter)
+	return acsURL, samlResponse
 }
 
 // post sends the identity provider's answer to the ACS as the browser's

@@ -5,51 +5,22 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/pem"
-	"math/big"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"docsapi/apitest"
+	"docsapi/internal/samltest"
 )
 
-// testCertificate makes a self-signed certificate valid from notBefore to
-// notAfter for key, as PEM.
-func testCertificate(t testing.TB, key any, pub any, notBefore, notAfter time.Time) (*x509.Certificate, string) {
-	t.Helper()
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(time.Now().UnixNano()),
-		Subject:      pkix.Name{CommonName: "test identity provider"},
-		NotBefore:    notBefore, NotAfter: notAfter,
-		KeyUsage: x509.KeyUsageDigitalSignature,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, pub, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cert, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
-}
-
-// testRSACertificate is a currently valid RSA key and certificate.
-func testRSACertificate(t testing.TB) (*rsa.PrivateKey, *x509.Certificate, string) {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, p := testCertificate(t, key, &key.PublicKey, time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour))
-	return key, cert, p
-}
+// testCertificate and testRSACertificate are the shared helpers'.
+var (
+	testCertificate    = samltest.Certificate
+	testRSACertificate = samltest.RSACertificate
+)
 
 var providerKeys = []string{"object", "id", "label", "ssoURL", "entityID", "certificate", "defaultRole", "createdAt", "status", "service", "urls"}
 
@@ -312,7 +283,7 @@ func TestSAMLProviderCertificateAsBase64DER(t *testing.T) {
 	env := apitest.New(t)
 	org := "/v1/orgs/" + env.Org
 	ip := newTestIdP(t, env, env.HTTP.URL+"/idp-der")
-	block, _ := pem.Decode([]byte(ip.certPEM))
+	block, _ := pem.Decode([]byte(ip.CertPEM))
 	b64 := base64.StdEncoding.EncodeToString(block.Bytes)
 	var wrapped strings.Builder // as metadata XML shows it: indented lines of 64
 	for i := 0; i < len(b64); i += 64 {
@@ -321,10 +292,10 @@ func TestSAMLProviderCertificateAsBase64DER(t *testing.T) {
 	var provider map[string]any
 	env.Run(t, []apitest.Scenario{
 		{Name: "bare base64 DER, wrapped and indented", Method: "POST", Path: org + "/saml", Token: env.Admin.Token, Status: 201,
-			Body: map[string]any{"label": "From metadata", "entityID": ip.idp.MetadataURL.String(), "ssoURL": ip.idp.SSOURL.String(), "certificate": wrapped.String() + "\n"},
+			Body: map[string]any{"label": "From metadata", "entityID": ip.EntityID(), "ssoURL": ip.SSOURL(), "certificate": wrapped.String() + "\n"},
 			Check: func(r apitest.Response) {
 				provider = r.JSON()
-				if provider["status"] != "active" || provider["certificate"] != ip.certPEM {
+				if provider["status"] != "active" || provider["certificate"] != ip.CertPEM {
 					t.Errorf("provider %v", provider)
 				}
 			}},
@@ -334,7 +305,7 @@ func TestSAMLProviderCertificateAsBase64DER(t *testing.T) {
 			Body: map[string]any{"label": "L", "certificate": "MIIB...not pem"}, Contains: []string{"certificate: must be a PEM-encoded X.509 certificate", "base64 DER"}},
 	})
 	patched := env.Must(200, "PATCH", org+"/saml/"+provider["id"].(string), env.Admin.Token, map[string]any{"certificate": b64}).JSON()
-	if patched["certificate"] != ip.certPEM {
+	if patched["certificate"] != ip.CertPEM {
 		t.Errorf("patched with one line of base64: %v", patched["certificate"])
 	}
 	acs, resp := ip.answer(start(t, provider), "der@example.com", nil)
@@ -343,7 +314,7 @@ func TestSAMLProviderCertificateAsBase64DER(t *testing.T) {
 	}
 	data := gqlData(t, env, env.Admin.Token, `mutation($o: ID!, $in: CreateSAMLProviderInput!) { createSAMLProvider(organizationId: $o, input: $in) { status certificate } }`,
 		map[string]any{"o": env.Org, "in": map[string]any{"label": "GraphQL", "entityID": "https://idp.test/", "ssoURL": "https://idp.test/sso", "certificate": b64}})
-	if p := data["createSAMLProvider"].(map[string]any); p["status"] != "ACTIVE" || p["certificate"] != ip.certPEM {
+	if p := data["createSAMLProvider"].(map[string]any); p["status"] != "ACTIVE" || p["certificate"] != ip.CertPEM {
 		t.Errorf("GraphQL provider %v", p)
 	}
 }

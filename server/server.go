@@ -271,6 +271,7 @@ func (s *Server) routes() chi.Router {
 		}
 		rest.NotFound(w, r)
 	}))
+	api.AppSignIn = reader.CompleteSAMLSignIn
 	r.NotFound(reader.ServeHTTP)
 	r.Get("/", reader.ServeHTTP)
 	r.MethodNotAllowed(rest.MethodNotAllowed)

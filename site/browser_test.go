@@ -3,10 +3,14 @@ package site_test
 import (
 	"context"
 	"docsapi/internal/browsertest"
+	"docsapi/internal/samltest"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,8 +39,8 @@ type browser struct {
 	problems []string
 }
 
-func newBrowser(t *testing.T) *browser {
-	opts := browsertest.Options(t, 1280, 800)
+func newBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) *browser {
+	opts := append(browsertest.Options(t, 1280, 800), extra...)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
@@ -252,6 +256,43 @@ func TestMemberAppViewInBrowser(t *testing.T) {
 	)
 	if strings.Contains(loc, f.Admin.Token) || !strings.HasSuffix(loc, "/app/spaces/"+f.guide+"/install") {
 		t.Errorf("after signing in: %s", loc)
+	}
+	b.check(t, strings.TrimPrefix(f.HTTP.URL, "http://"))
+}
+
+// TestMemberAppViewSSOInBrowser: in Chromium, a member signs in to the app
+// view through the organization's identity provider, served at another
+// site (idp.test, resolved to loopback), so the answer comes back as a
+// cross-site POST as from Okta: the SameSite=Lax cookies of the flow must
+// still carry the sign-in to the page asked for.
+func TestMemberAppViewSSOInBrowser(t *testing.T) {
+	f := newReaderFixture(t, "public")
+	var signIn http.Handler = http.NotFoundHandler()
+	idp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { signIn.ServeHTTP(w, r) }))
+	t.Cleanup(idp.Close)
+	_, port, _ := strings.Cut(strings.TrimPrefix(idp.URL, "http://"), ":")
+	ip := samltest.New(t, "http://idp.test:"+port+"/saml")
+	signIn = ip.SignInPage("jane@example.com")
+	f.Must(201, "POST", "/v1/orgs/"+f.Org+"/saml", f.Admin.Token, map[string]any{"label": "Okta",
+		"entityID": ip.EntityID(), "ssoURL": ip.SSOURL(), "certificate": ip.CertPEM, "defaultRole": "read"})
+	b := newBrowser(t, chromedp.Flag("host-resolver-rules", "MAP idp.test 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"))
+	var loc string
+	b.run(t, "sign in to the app view with SSO",
+		chromedp.Navigate(f.HTTP.URL+"/app/spaces/"+f.guide+"/install"),
+		chromedp.WaitVisible(`.sso a`, chromedp.ByQuery),
+		chromedp.Click(`.sso a`, chromedp.ByQuery),
+		h1("Install"),
+		chromedp.Location(&loc),
+	)
+	if strings.Contains(loc, "dapi_") || loc != f.HTTP.URL+"/app/spaces/"+f.guide+"/install" {
+		t.Errorf("after signing in: %s", loc)
+	}
+	b.mu.Lock()
+	sawIdP := slices.ContainsFunc(b.requests, func(u string) bool { return strings.HasPrefix(u, "http://idp.test:"+port+"/saml/sso?") })
+	b.requests = slices.DeleteFunc(b.requests, func(u string) bool { return strings.HasPrefix(u, "http://idp.test:") })
+	b.mu.Unlock()
+	if !sawIdP {
+		t.Error("the browser never went to the identity provider")
 	}
 	b.check(t, strings.TrimPrefix(f.HTTP.URL, "http://"))
 }

@@ -31,7 +31,10 @@ const csrfCookie = "docsapi_csrf"
 const memberSession = 7 * 24 * time.Hour
 
 // signInForm is the member sign-in form.
-type signInForm struct{ Action, CSRF, Next, Error string }
+type signInForm struct {
+	Action, CSRF, Next, Error string
+	SSO                       []ssoLogin
+}
 
 // appPrefix is the path of urls.app on this service.
 func (h *Handler) appPrefix() string {
@@ -66,7 +69,7 @@ func (h *Handler) signInForm(w http.ResponseWriter, r *http.Request, next, msg s
 		Secure: h.requestURL(r, "/").Scheme == "https", MaxAge: 3600})
 	v := &view{Title: "Sign in", SiteTitle: "docsapi", Home: prefix + "signin", Assets: prefix + assetsDir + "/", CSS: cssName, JS: jsName, NoIndex: true,
 		Body:   "<p>Sign in with a personal API token of your account to read your organization's content. The token stays in this browser until you sign out or revoke it.</p>",
-		SignIn: &signInForm{Action: prefix + "signin", CSRF: csrf, Next: h.localNext(next), Error: msg}}
+		SignIn: &signInForm{Action: prefix + "signin", CSRF: csrf, Next: h.localNext(next), Error: msg, SSO: h.ssoLogins(r, h.localNext(next))}}
 	body, err := execute(v)
 	if err != nil {
 		h.errorPage(w, r, target{kind: kindPage}, err)
@@ -125,6 +128,12 @@ func (h *Handler) app(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case rest == "signin" && r.Method == http.MethodPost:
 		h.signIn(w, r)
+		return
+	case rest == "signin/sso" && r.Method == http.MethodGet:
+		h.finishSSO(w, r)
+		return
+	case strings.HasPrefix(rest, "signin/sso/") && r.Method == http.MethodGet && !strings.Contains(rest[len("signin/sso/"):], "/"):
+		h.startSSO(w, r, rest[len("signin/sso/"):])
 		return
 	case rest == "signin":
 		h.signInForm(w, r, r.URL.Query().Get("next"), "", http.StatusOK)

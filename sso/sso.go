@@ -181,6 +181,12 @@ func (p Provider) serviceProvider() (*saml.ServiceProvider, error) {
 // returns its ID, to be remembered until answered, and the identity
 // provider URL to send the browser to.
 func (p Provider) AuthnRequest() (id, redirect string, err error) {
+	return p.AuthnRequestRelaying("")
+}
+
+// AuthnRequestRelaying is AuthnRequest with a RelayState (signed with the
+// request) that the identity provider posts back beside its answer.
+func (p Provider) AuthnRequestRelaying(relayState string) (id, redirect string, err error) {
 	sp, err := p.serviceProvider()
 	if err != nil {
 		return "", "", err
@@ -190,7 +196,7 @@ func (p Provider) AuthnRequest() (id, redirect string, err error) {
 		if err != nil {
 			return err
 		}
-		u, err := req.Redirect("", sp)
+		u, err := req.Redirect(relayState, sp)
 		if err != nil {
 			return err
 		}
