@@ -127,7 +127,7 @@ func layOverrides(cur, in map[string]any) map[string]any {
 				if mv == nil {
 					delete(g, mk)
 				} else {
-					g[mk] = mv
+					g[mk] = withoutNulls(mv)
 				}
 			}
 			if len(g) == 0 && len(m) > 0 {
@@ -136,10 +136,26 @@ func layOverrides(cur, in map[string]any) map[string]any {
 			}
 			out[k] = g
 		default:
-			out[k] = v
+			out[k] = withoutNulls(v)
 		}
 	}
 	return out
+}
+
+// withoutNulls drops null members of objects, outside lists (a value
+// deeper than a group replaces whole, and a null in it means "reset").
+func withoutNulls(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if e != nil {
+				out[k] = withoutNulls(e)
+			}
+		}
+		return out
+	}
+	return v // lists are whole: a null in an item (a header link's "to") is its value
 }
 
 func parseSettings(text string) map[string]any {
