@@ -15,9 +15,9 @@ import (
 // replace the defaults (sitecustomization.go) once set, and each site
 // space may override some of them; published reads answer both
 // (customizations.site, customizations.siteSpaces). Settings are checked
-// for their shape's top level (the keys of SiteCustomizationSettings, the
-// required ones present, objects where objects go); their insides are the
-// renderer's to read.
+// first for their top level (these keys, with the messages clients know),
+// then whole against 0.130.0's shapes (sitecustomization_shape.go), so
+// nothing stored fails a 0.130.0 client's validation when read back.
 
 // customizationKeys are SiteCustomizationSettings' properties, required
 // ones true.
