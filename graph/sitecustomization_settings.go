@@ -15,9 +15,9 @@ import (
 // replace the defaults (sitecustomization.go) once set, and each site
 // space may override some of them; published reads answer both
 // (customizations.site, customizations.siteSpaces). Settings are checked
-// for their shape's top level (the keys of SiteCustomizationSettings, the
-// required ones present, objects where objects go); their insides are the
-// renderer's to read.
+// first for their top level (these keys, with the messages clients know),
+// then whole against 0.130.0's shapes (sitecustomization_shape.go), so
+// nothing stored fails a 0.130.0 client's validation when read back.
 
 // customizationKeys are SiteCustomizationSettings' properties, required
 // ones true.
@@ -74,8 +74,11 @@ func checkSiteCustomization(in map[string]any) error {
 	return nil
 }
 
-// mergeSettings is base with over laid on it: objects merge key by key,
-// anything else replaces.
+// mergeSettings is base with over laid on it the way 0.130.0's override
+// body is shaped: a settings group (styling, header, ...) merges key by
+// key, and each value in it, like favicon, is whole and replaces (merging
+// two favicons could give one with both icon and emoji, which no shape
+// allows).
 func mergeSettings(base, over map[string]any) map[string]any {
 	out := make(map[string]any, len(base))
 	for k, v := range base {
@@ -84,13 +87,75 @@ func mergeSettings(base, over map[string]any) map[string]any {
 	for k, v := range over {
 		b, okB := out[k].(map[string]any)
 		o, okO := v.(map[string]any)
-		if okB && okO {
-			out[k] = mergeSettings(b, o)
+		if okB && okO && k != "favicon" {
+			m := make(map[string]any, len(b)+len(o))
+			for bk, bv := range b {
+				m[bk] = bv
+			}
+			for ok, ov := range o {
+				m[ok] = ov
+			}
+			out[k] = m
 			continue
 		}
 		out[k] = v
 	}
 	return out
+}
+
+// layOverrides lays in over the stored overrides cur, groups key by key
+// as mergeSettings does; a null removes that override (0.130.0: "Set to
+// null to reset the override"), at the top or inside a group, so no null
+// reaches a read.
+func layOverrides(cur, in map[string]any) map[string]any {
+	out := make(map[string]any, len(cur)+len(in))
+	for k, v := range cur {
+		out[k] = v
+	}
+	for k, v := range in {
+		m, isGroup := v.(map[string]any)
+		switch {
+		case v == nil:
+			delete(out, k)
+		case isGroup && k != "favicon":
+			c, _ := out[k].(map[string]any)
+			g := make(map[string]any, len(c)+len(m))
+			for ck, cv := range c {
+				g[ck] = cv
+			}
+			for mk, mv := range m {
+				if mv == nil {
+					delete(g, mk)
+				} else {
+					g[mk] = withoutNulls(mv)
+				}
+			}
+			if len(g) == 0 && len(m) > 0 {
+				delete(out, k) // every override of the group reset
+				continue
+			}
+			out[k] = g
+		default:
+			out[k] = withoutNulls(v)
+		}
+	}
+	return out
+}
+
+// withoutNulls drops null members of objects, outside lists (a value
+// deeper than a group replaces whole, and a null in it means "reset").
+func withoutNulls(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if e != nil {
+				out[k] = withoutNulls(e)
+			}
+		}
+		return out
+	}
+	return v // lists are whole: a null in an item (a header link's "to") is its value
 }
 
 func parseSettings(text string) map[string]any {
@@ -155,6 +220,9 @@ func (r *Resolver) updateSiteCustomization(ctx context.Context, orgID, siteID st
 	if err := checkSiteCustomization(in); err != nil {
 		return nil, err
 	}
+	if err := checkCustomizationShape("SiteCustomizationSettings", in); err != nil {
+		return nil, err
+	}
 	b, _ := json.Marshal(in)
 	ctx = recordChange(ctx, orgID, "site.customization_updated", "site", siteID, map[string]any{})
 	if err := r.Store.SetSiteCustomization(ctx, siteID, "", string(b)); err != nil {
@@ -212,26 +280,14 @@ func (r *Resolver) overrideSiteSpaceCustomization(ctx context.Context, orgID, si
 			}
 		}
 	}
+	if err := checkCustomizationShape(overridesShape, in); err != nil {
+		return nil, err
+	}
 	settings, overrides, err := r.siteSettings(ctx, s.Org, site)
 	if err != nil {
 		return nil, err
 	}
-	o := overrides[siteSpaceID]
-	if o == nil {
-		o = map[string]any{}
-	}
-	for k, v := range in {
-		if v == nil {
-			delete(o, k)
-			continue
-		}
-		if cur, ok := o[k].(map[string]any); ok {
-			if m, ok := v.(map[string]any); ok {
-				v = mergeSettings(cur, m)
-			}
-		}
-		o[k] = v
-	}
+	o := layOverrides(overrides[siteSpaceID], in)
 	b, _ := json.Marshal(o)
 	ctx = recordChange(ctx, orgID, "site.customization_updated", "site_space", siteSpaceID, map[string]any{"site": siteID})
 	if err := r.Store.SetSiteCustomization(ctx, siteID, siteSpaceID, string(b)); err != nil {

@@ -726,10 +726,14 @@ func TestSiteCustomization(t *testing.T) {
 		{Name: "missing a required setting", Method: "PUT", Path: custom, Token: creator, Body: map[string]any{"title": "x"}, Status: 400, Contains: names("advancedCustomization")},
 		{Name: "unknown setting", Method: "PUT", Path: custom, Token: creator, Body: mergeMaps(settings, map[string]any{"colour": "red"}), Status: 400, Contains: names("colour")},
 		{Name: "not an object", Method: "PUT", Path: custom, Token: creator, Body: mergeMaps(settings, map[string]any{"styling": "red"}), Status: 400, Contains: names("styling")},
+		{Name: "color against 0.130.0's pattern", Method: "PUT", Path: custom, Token: creator, Body: mergeMaps(settings, map[string]any{"styling": mergeMaps(settings["styling"].(map[string]any),
+			map[string]any{"primaryColor": map[string]any{"light": "red", "dark": "#000"}})}), Status: 400, Contains: names("styling.primaryColor.light")},
+		{Name: "nested unknown key", Method: "PUT", Path: custom, Token: creator, Body: mergeMaps(settings, map[string]any{"pdf": map[string]any{"enabled": true, "pages": 3}}), Status: 400, Contains: names("pdf.pages")},
 		{Name: "get", Method: "GET", Path: custom, Token: reader, Status: 200, Contains: []string{`"title":"Handbook"`}},
 		{Name: "another organization", Method: "GET", Path: custom, Token: c.OtherAdm.Token, Status: 404},
 		{Name: "override", Method: "PATCH", Path: beta, Token: creator, Body: map[string]any{"title": "Beta", "styling": map[string]any{"primaryColor": map[string]any{"light": "#ff0000", "dark": "#ff0000"}}}, Status: 200,
 			Contains: []string{`"title":"Beta"`, `"theme":"muted"`, `"light":"#ff0000"`}},
+		{Name: "override, theme outside its enum", Method: "PATCH", Path: beta, Token: creator, Body: map[string]any{"styling": map[string]any{"theme": "neon"}}, Status: 400, Contains: names("styling.theme")},
 		{Name: "override, unknown setting", Method: "PATCH", Path: beta, Token: creator, Body: map[string]any{"ai": map[string]any{}}, Status: 400, Contains: names("ai")},
 		{Name: "override, unknown site space", Method: "PATCH", Path: c.path + "/site-spaces/nope/customization", Token: creator, Body: map[string]any{"title": "x"}, Status: 404},
 		{Name: "site space", Method: "GET", Path: beta, Token: reader, Status: 200, Contains: []string{`"title":"Beta"`}},
@@ -749,6 +753,12 @@ func TestSiteCustomization(t *testing.T) {
 	c.Must(200, "PATCH", beta, creator, map[string]any{"title": nil})
 	if got := c.Must(200, "GET", beta, reader, nil).JSON(); got["title"] != "Handbook" {
 		t.Errorf("override removed: %v", got["title"])
+	}
+	// A null inside a group resets that override: the read answers the
+	// site's value, never the null.
+	got := c.Must(200, "PATCH", beta, creator, map[string]any{"styling": map[string]any{"primaryColor": nil}}).JSON()
+	if pc, _ := got["styling"].(map[string]any)["primaryColor"].(map[string]any); pc == nil || pc["light"] != "#346DDB" {
+		t.Errorf("primaryColor override reset: %v", got["styling"])
 	}
 	c.Must(205, "DELETE", beta, creator, nil)
 	c.Must(204, "DELETE", beta, creator, nil)

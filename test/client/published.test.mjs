@@ -31,6 +31,15 @@ async function refused(code, fn) {
   });
 }
 
+async function refusedNaming(code, field, fn) {
+  await assert.rejects(fn, (err) => {
+    assert.ok(err instanceof GitBookAPIError, `not a GitBookAPIError: ${err}`);
+    assert.equal(err.code, code, err.message);
+    assert.ok(err.message.includes(`${field}: `), `${err.message} does not name ${field}`);
+    return true;
+  });
+}
+
 /** The payload of a JWT, read without verifying it (as the renderer does). */
 const payload = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
 
@@ -303,6 +312,10 @@ test('site customization, per site space overrides, in published reads', async (
   const put = valid('updateSiteCustomizationById', await orgs.updateSiteCustomizationById(s.org, d.id, { ...defaults, title: 'Styled Docs' }));
   assert.equal(put.title, 'Styled Docs');
   await refused(400, () => orgs.updateSiteCustomizationById(s.org, d.id, { title: 'Only a title' }));
+  // Below the top level too: a color outside 0.130.0's pattern, named by its path.
+  const badColor = { ...defaults, styling: { ...defaults.styling, primaryColor: { light: 'red', dark: '#000' } } };
+  await refusedNaming(400, 'styling.primaryColor.light', () => orgs.updateSiteCustomizationById(s.org, d.id, badColor));
+  await refusedNaming(400, 'styling.theme', () => orgs.overrideSiteSpaceCustomizationById(s.org, d.id, d.beta.siteSpace.id, { styling: { theme: 'neon' } }));
   const merged = valid('overrideSiteSpaceCustomizationById', await orgs.overrideSiteSpaceCustomizationById(s.org, d.id, d.beta.siteSpace.id, { title: 'Beta' }));
   assert.equal(merged.title, 'Beta');
   assert.equal(valid('getSiteSpaceCustomizationById', await orgs.getSiteSpaceCustomizationById(s.org, d.id, d.beta.siteSpace.id)).title, 'Beta');
