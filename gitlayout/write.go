@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 
@@ -260,6 +262,12 @@ func (w *writer) sourceFits(p *Page, treePath string) bool {
 	}
 	if path.Clean(f) != f || strings.HasPrefix(f, "/") || strings.HasPrefix(f, "../") || f == ".." ||
 		strings.Contains(f, "\\") || !strings.EqualFold(path.Ext(f), ".md") {
+		return false
+	}
+	// Names a link destination writes as is, read back the same.
+	if !utf8.ValidString(f) || strings.ContainsFunc(f, func(r rune) bool {
+		return unicode.IsControl(r) || (unicode.IsSpace(r) && r != ' ') || strings.ContainsRune("#%?<>[]()\"`'\\{}|^", r) || r == utf8.RuneError
+	}) {
 		return false
 	}
 	if strings.EqualFold(f, "SUMMARY.md") || strings.EqualFold(f, "README.md") || strings.HasPrefix(f, ".gitbook/") || f == ".gitbook.yaml" {
