@@ -125,3 +125,56 @@ func TestGitSyncOtherLayoutRoundTripsByteForByte(t *testing.T) {
 		t.Errorf("SUMMARY.md:\n%s", got)
 	}
 }
+
+// TestSpaceGitSyncField: the Space's gitSync (0.130.0 GitSyncState) is
+// absent before Git Sync is set up, then the space's state, in REST (the
+// space and the organization's list) and GraphQL.
+func TestSpaceGitSyncField(t *testing.T) {
+	srv := gittest.Start(t, "", "")
+	url := srv.Bare("handbook")
+	srv.Commit("handbook", "first", otherLayoutRepo)
+	env := apitest.New(t)
+	space := newSpace(t, env, env.Org)
+	other := newSpace(t, env, env.Org)
+	if sp := env.Must(200, "GET", "/v1/spaces/"+space, env.Admin.Token, nil).JSON(); sp["gitSync"] != nil {
+		t.Fatalf("gitSync before any set-up: %v", sp["gitSync"])
+	}
+	env.Must(204, "POST", "/v1/spaces/"+space+"/git/import", env.Admin.Token,
+		gitBody(url, "repoTreeURL", "https://git.example.com/handbook/tree/main", "gitInfo", map[string]any{"provider": "gitlab", "url": "https://gitlab.example.com/acme/handbook"}))
+	runGitSync(t, env)
+	info := env.Must(200, "GET", "/v1/spaces/"+space+"/git/info", env.Admin.Token, nil).JSON()
+	sp := env.Must(200, "GET", "/v1/spaces/"+space, env.Admin.Token, nil).JSON()
+	gs, _ := sp["gitSync"].(map[string]any)
+	if gs == nil || gs["repoName"] != "handbook" || gs["integration"] != "docsapi" || gs["installationProvider"] != "gitlab" ||
+		gs["url"] != info["url"] || gs["updatedAt"] != info["updatedAt"] || gs["operation"] != nil {
+		t.Errorf("space gitSync %v, git/info %v", gs, info)
+	}
+	list := env.Must(200, "GET", "/v1/orgs/"+env.Org+"/spaces", env.Admin.Token, nil).JSON()
+	seen := 0
+	for _, it := range list["items"].([]any) {
+		m := it.(map[string]any)
+		switch m["id"] {
+		case space:
+			if g, _ := m["gitSync"].(map[string]any); g == nil || g["repoName"] != "handbook" {
+				t.Errorf("listed space gitSync %v", m["gitSync"])
+			}
+			seen++
+		case other:
+			if m["gitSync"] != nil {
+				t.Errorf("space without Git Sync lists gitSync %v", m["gitSync"])
+			}
+			seen++
+		}
+	}
+	if seen != 2 {
+		t.Errorf("list %v", list)
+	}
+	data := gqlData(t, env, env.Admin.Token, `query($s: ID!, $o: ID!) { a: space(spaceId: $s) { gitSync { repoName integration installationProvider url updatedAt } } b: space(spaceId: $o) { gitSync { repoName } } }`,
+		map[string]any{"s": space, "o": other})
+	if g, _ := data["a"].(map[string]any)["gitSync"].(map[string]any); g == nil || g["repoName"] != "handbook" || g["url"] != info["url"] || g["installationProvider"] != "gitlab" {
+		t.Errorf("GraphQL gitSync %v", data["a"])
+	}
+	if g := data["b"].(map[string]any)["gitSync"]; g != nil {
+		t.Errorf("GraphQL gitSync of a space without Git Sync %v", g)
+	}
+}
