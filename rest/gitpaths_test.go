@@ -72,6 +72,16 @@ func TestGitSyncOtherLayoutRoundTripsByteForByte(t *testing.T) {
 		}
 	}
 	walk(content["pages"].([]any))
+	// The source file is internal: in no page of the API's answers.
+	for _, title := range []string{"Endpoints", "API overview"} {
+		body := string(env.Must(200, "GET", "/v1/spaces/"+space+"/content/page/"+pages[title], env.Admin.Token, nil).Body)
+		if strings.Contains(body, "treePath") || strings.Contains(body, "reference/http") {
+			t.Errorf("page %s shows its source file: %s", title, body)
+		}
+	}
+	if strings.Contains(string(env.Must(200, "GET", "/v1/spaces/"+space+"/content", env.Admin.Token, nil).Body), "treePath") {
+		t.Errorf("the revision shows source files")
+	}
 
 	env.Must(204, "POST", "/v1/spaces/"+space+"/git/export", env.Admin.Token, gitBody(url, "commitMessage", "round trip"))
 	runGitSync(t, env)
