@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 
@@ -56,6 +58,10 @@ type Page struct {
 	Layout      map[string]any
 	Target      map[string]any
 	Children    []*Page
+	// Source is the file an import read the page from, SourceTreePath its
+	// tree path (slugs from the top) then; see WriteRepository.
+	Source         string
+	SourceTreePath string
 }
 
 // File is one file of the revision.
@@ -84,6 +90,12 @@ const MaxDepth = 64
 // files under .gitbook/assets/, and the links of each body rewritten from
 // page paths and file names to relative paths between the files. The
 // output depends only on the input.
+//
+// A page read from a repository (Source set) is written back at that file
+// while its tree path is still SourceTreePath (neither moved nor renamed
+// since), the file is a .md path outside .gitbook/ other than SUMMARY.md,
+// and no page before it in tree order took it; README.md stays the first
+// page's. Other pages get the derived file above.
 func WriteRepository(in RepositoryInput) (map[string][]byte, error) {
 	w := &writer{out: map[string][]byte{".gitbook.yaml": []byte(LayoutFile)}, fileOf: map[string]string{},
 		byPath: map[string]*Page{}, pagePath: map[*Page]string{}, byID: map[string]*Page{}, files: map[string]bool{}}
@@ -204,6 +216,8 @@ func (w *writer) place(pages []*Page, parentPath, dir string, depth int) error {
 		switch {
 		case !w.readme && parentPath == "" && len(p.Children) == 0:
 			file, w.readme = "README.md", true
+		case w.sourceFits(p, pp):
+			file = p.Source
 		case len(p.Children) > 0:
 			file = folder + "/README.md"
 		default:
@@ -212,8 +226,20 @@ func (w *writer) place(pages []*Page, parentPath, dir string, depth int) error {
 		if !w.readme && parentPath == "" {
 			w.readme = true // the first page has children: its folder's README is its file, and README.md is not written
 		}
-		if _, taken := w.out[file]; taken {
-			return fmt.Errorf("page %s: two pages write %s", p.ID, file)
+		if _, taken := w.out[file]; taken && file != p.Source {
+			// A page kept at its source file holds the derived one: the
+			// next free name (page-2.md, page-2/README.md, ...).
+			base, suffix := strings.TrimSuffix(file, ".md"), ".md"
+			if strings.HasSuffix(file, "/README.md") {
+				base, suffix = strings.TrimSuffix(file, "/README.md"), "/README.md"
+			}
+			for i := 2; taken; i++ {
+				if i > len(w.out)+2 {
+					return fmt.Errorf("page %s: two pages write %s", p.ID, file)
+				}
+				file = base + "-" + strconv.Itoa(i) + suffix
+				_, taken = w.out[file]
+			}
 		}
 		w.out[file] = nil
 		w.fileOf[p.ID] = file
@@ -223,6 +249,34 @@ func (w *writer) place(pages []*Page, parentPath, dir string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// sourceFits says whether the page can be written at the file it was
+// read from: its tree path unchanged, the file a clean relative .md path
+// that is not the layout's (SUMMARY.md, README.md at the top, under
+// .gitbook/), not yet taken, and not a folder of a file already written.
+func (w *writer) sourceFits(p *Page, treePath string) bool {
+	f := p.Source
+	if f == "" || p.SourceTreePath != treePath || len(f) > 1024 {
+		return false
+	}
+	if path.Clean(f) != f || strings.HasPrefix(f, "/") || strings.HasPrefix(f, "../") || f == ".." ||
+		strings.Contains(f, "\\") || !strings.EqualFold(path.Ext(f), ".md") {
+		return false
+	}
+	// Names a link destination writes as is, read back the same.
+	if !utf8.ValidString(f) || strings.ContainsFunc(f, func(r rune) bool {
+		return unicode.IsControl(r) || (unicode.IsSpace(r) && r != ' ') || strings.ContainsRune("#%?<>[]()\"`'\\{}|^", r) || r == utf8.RuneError
+	}) {
+		return false
+	}
+	if strings.EqualFold(f, "SUMMARY.md") || strings.EqualFold(f, "README.md") || strings.HasPrefix(f, ".gitbook/") || f == ".gitbook.yaml" {
+		return false
+	}
+	if _, taken := w.out[f]; taken {
+		return false
+	}
+	return true
 }
 
 func (w *writer) pageFiles() map[*Page]string {

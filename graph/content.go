@@ -333,8 +333,12 @@ func (r *Resolver) spaceModel(s storage.Space, role int) *model.Space {
 	if s.Emoji != nil {
 		emoji = *s.Emoji
 	}
+	var gitSync *model.GitSyncState
+	if s.GitSync != nil {
+		gitSync = gitSyncStateModel(*s.GitSync)
+	}
 	return &model.Space{
-		Object: "space", ID: s.ID, Type: model.SpaceTypeDocument, Title: s.Title, Emoji: emoji, Visibility: model.ContentVisibility(s.Visibility),
+		GitSync: gitSync, Object: "space", ID: s.ID, Type: model.SpaceTypeDocument, Title: s.Title, Emoji: emoji, Visibility: model.ContentVisibility(s.Visibility),
 		CreatedAt: model.Time(s.CreatedAt), UpdatedAt: model.Time(s.UpdatedAt), DeletedAt: model.TimePtr(s.DeletedAt),
 		EditMode: model.SpaceEditMode(s.EditMode), Organization: s.OrganizationID, Parent: s.ParentID,
 		Revision: s.RevisionID, DefaultLevel: defaultLevelModel(s.DefaultLevel),

@@ -66,6 +66,9 @@ func layoutPages(pages []storage.ContentPage, bodies map[string]string) []*gitla
 	for _, p := range pages {
 		lp := &gitlayout.Page{ID: p.ID, Kind: p.Type, Title: p.Title, Slug: p.Slug, Markdown: bodies[p.ID],
 			Description: p.Meta.Description, Icon: p.Meta.Icon, Hidden: p.Meta.Hidden, Layout: p.Meta.Layout, Target: p.Meta.Target}
+		if g := p.Meta.Git; g != nil {
+			lp.Source, lp.SourceTreePath = g.File, g.TreePath
+		}
 		if p.Type == "computed" {
 			lp.Kind = "document" // written as the Markdown it holds
 		}

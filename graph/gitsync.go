@@ -155,6 +155,21 @@ func (r *Resolver) spaceGitInfo(ctx context.Context, spaceID string) (*model.Git
 	if err != nil {
 		return nil, notFoundAs(err, "Git Sync set-up")
 	}
+	m := gitSyncStateModel(storage.SpaceGitSync{URL: st.URL, TreeURL: st.TreeURL, Provider: st.Provider, UpdatedAt: st.UpdatedAt})
+	if st.OperationID != "" {
+		if op, err := r.Store.GitOperation(ctx, cs.Head.ID, st.OperationID); err == nil {
+			m.Operation = gitOperationModel(op)
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// gitSyncStateModel is a GitSyncState in 0.130.0's shape (git/info and
+// the Space's gitSync field): the repository's name, its tree URL (else
+// its URL without credentials), the provider when one was named.
+func gitSyncStateModel(st storage.SpaceGitSync) *model.GitSyncState {
 	name := strings.TrimSuffix(path.Base(strings.TrimRight(st.URL, "/")), ".git")
 	integration, updated := "docsapi", model.Time(st.UpdatedAt)
 	url := st.URL
@@ -165,14 +180,7 @@ func (r *Resolver) spaceGitInfo(ctx context.Context, spaceID string) (*model.Git
 	if st.Provider != "" {
 		m.InstallationProvider = &st.Provider
 	}
-	if st.OperationID != "" {
-		if op, err := r.Store.GitOperation(ctx, cs.Head.ID, st.OperationID); err == nil {
-			m.Operation = gitOperationModel(op)
-		} else if !errors.Is(err, storage.ErrNotFound) {
-			return nil, err
-		}
-	}
-	return m, nil
+	return m
 }
 
 // deleteLegacyGitInstallation needs the admin role on the space.

@@ -563,7 +563,7 @@ func importedBodies(pages []*importer.Page, out []string) []string {
 // fields front matter gave.
 func treePages(in []*importer.Page) []*storage.TreePage {
 	made := map[*importer.Page]*storage.TreePage{}
-	out := treePagesOf(in, made)
+	out := treePagesOf(in, made, "")
 	for p, tp := range made {
 		if p.Kind == "link" && p.Target != nil && made[p.Target] != nil {
 			tp.Meta.Target = map[string]any{"kind": "anchor", "page": made[p.Target].ID, "anchor": p.Anchor}
@@ -572,7 +572,7 @@ func treePages(in []*importer.Page) []*storage.TreePage {
 	return out
 }
 
-func treePagesOf(in []*importer.Page, made map[*importer.Page]*storage.TreePage) []*storage.TreePage {
+func treePagesOf(in []*importer.Page, made map[*importer.Page]*storage.TreePage, parentPath string) []*storage.TreePage {
 	out := make([]*storage.TreePage, 0, len(in))
 	for _, p := range in {
 		title := p.Title
@@ -600,8 +600,15 @@ func treePagesOf(in []*importer.Page, made map[*importer.Page]*storage.TreePage)
 		if len(p.Layout) > 0 && checkPageSettings(tp.Type, p.Layout, nil, nil) == nil {
 			tp.Meta.Layout = p.Layout
 		}
+		treePath := tp.Slug
+		if parentPath != "" {
+			treePath = parentPath + "/" + tp.Slug
+		}
+		if p.Path != "" && tp.Type == "document" {
+			tp.Meta.Git = &storage.PageGitSource{File: p.Path, TreePath: treePath}
+		}
 		made[p] = tp
-		tp.Children = treePagesOf(p.Children, made)
+		tp.Children = treePagesOf(p.Children, made, treePath)
 		out = append(out, tp)
 	}
 	return out

@@ -37,6 +37,9 @@ type Page struct {
 	Target      *Page  // link pages: the page linked to
 	Anchor      string // link pages: the anchor of Target linked to
 	URL         string // link pages to outside content
+	// Path is the file the page was read from (relative to the
+	// repository's root) in repository imports; "" otherwise.
+	Path string
 
 	targetPath string // link pages: the file Target is read from
 }

@@ -146,6 +146,7 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 	res.Pages = append(summary, folderTree(order, docs, pageOf, layout.readme)...)
 	for p, page := range pageOf {
 		fronts[p].apply(page)
+		page.Path = p // kept so that an export writes the page where it was read
 	}
 	dedupeSlugs(res.Pages)
 	paths := map[*Page]string{}

@@ -27,6 +27,18 @@ type PageMeta struct {
 	Target        map[string]any `json:"target,omitempty"` // link pages: the ContentRef
 	Href          string         `json:"href,omitempty"`
 	Computed      map[string]any `json:"computed,omitempty"` // computed pages: the computed content source
+	// Git is where a Git (or zip) repository import read the page, for
+	// exports to write it back there; internal, never in API output.
+	Git *PageGitSource `json:"git,omitempty"`
+}
+
+// PageGitSource is the file a repository import read a page from (File,
+// relative to the repository's root) and the page's path in the tree
+// then (TreePath, its slugs from the top): an export writes the page at
+// File while its tree path is still TreePath (not moved nor renamed).
+type PageGitSource struct {
+	File     string `json:"file"`
+	TreePath string `json:"treePath"`
 }
 
 // ContentPage is one page of a revision: its content (shared between revisions

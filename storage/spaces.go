@@ -29,21 +29,36 @@ type Space struct {
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
 	DeletedAt           *time.Time
+	// GitSync is the space's Git Sync set-up (nil when none was ever
+	// requested), read with the space in the same statement.
+	GitSync *SpaceGitSync
+}
+
+// SpaceGitSync is what a space shows of its Git Sync state.
+type SpaceGitSync struct {
+	URL, TreeURL, Provider string
+	UpdatedAt              time.Time
 }
 
 const spaceCols = `s.id, s.organization_id, s.parent_id, s.title, s.emoji, s.icon, s.visibility, s.edit_mode, s.default_level,
  s.revision_id, s.comments, s.change_requests, s.change_requests_open, s.change_requests_draft, s.sort_key,
- s.created_at, s.updated_at, s.deleted_at`
+ s.created_at, s.updated_at, s.deleted_at,
+ (SELECT g.url FROM git_sync_states g WHERE g.space_id = s.id), (SELECT g.tree_url FROM git_sync_states g WHERE g.space_id = s.id),
+ (SELECT g.provider FROM git_sync_states g WHERE g.space_id = s.id), (SELECT g.updated_at FROM git_sync_states g WHERE g.space_id = s.id)`
 
 func scanSpace(sc interface{ Scan(...any) error }) (Space, error) {
 	var s Space
 	var parent, emoji, icon, level sql.NullString
 	var created, updated int64
-	var deleted sql.NullInt64
+	var deleted, gitUpdated sql.NullInt64
+	var gitURL, gitTree, gitProvider sql.NullString
 	if err := sc.Scan(&s.ID, &s.OrganizationID, &parent, &s.Title, &emoji, &icon, &s.Visibility, &s.EditMode, &level,
 		&s.RevisionID, &s.Comments, &s.ChangeRequests, &s.ChangeRequestsOpen, &s.ChangeRequestsDraft, &s.SortKey,
-		&created, &updated, &deleted); err != nil {
+		&created, &updated, &deleted, &gitURL, &gitTree, &gitProvider, &gitUpdated); err != nil {
 		return s, notFound(err)
+	}
+	if gitURL.Valid {
+		s.GitSync = &SpaceGitSync{URL: gitURL.String, TreeURL: gitTree.String, Provider: gitProvider.String, UpdatedAt: FromMillis(gitUpdated.Int64)}
 	}
 	s.ParentID, s.Emoji, s.Icon, s.DefaultLevel = nullStr(parent), nullStr(emoji), nullStr(icon), nullStr(level)
 	s.CreatedAt, s.UpdatedAt, s.DeletedAt = FromMillis(created), FromMillis(updated), nullMillis(deleted)

@@ -879,6 +879,13 @@ func (ec *executionContext) marshalOGitSyncOperation2ᚖdocsapiᚋgraphᚋmodel�
 	return ec._GitSyncOperation(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOGitSyncState2ᚖdocsapiᚋgraphᚋmodelᚐGitSyncState(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitSyncState(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOUpdateSpaceGitInfo2ᚖdocsapiᚋgraphᚋmodelᚐUpdateSpaceGitInfo(ctx context.Context, v any) (*model.UpdateSpaceGitInfo, error) {
 	if v == nil {
 		return nil, nil

@@ -1657,6 +1657,7 @@ type ComplexityRoot struct {
 		DeletedAt           func(childComplexity int) int
 		EditMode            func(childComplexity int) int
 		Emoji               func(childComplexity int) int
+		GitSync             func(childComplexity int) int
 		ID                  func(childComplexity int) int
 		NodeID              func(childComplexity int) int
 		Object              func(childComplexity int) int
@@ -9912,6 +9913,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Emoji(childComplexity), true
+	case "Space.gitSync":
+		if e.ComplexityRoot.Space.GitSync == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.GitSync(childComplexity), true
 	case "Space.id":
 		if e.ComplexityRoot.Space.ID == nil {
 			break
@@ -12172,6 +12179,11 @@ extend type Mutation {
   exportToGitRepository(spaceId: ID!, input: ExportToGitRepositoryInput!): GitSyncOperation!
   "Remove the space's legacy Git Sync installation (ADMIN): true when there was one (REST 205), false when none (204)."
   deleteLegacyGitInstallation(spaceId: ID!): Boolean!
+}
+
+extend type Space {
+  "The space's Git Sync state (0.130.0 Space.gitSync); null when Git Sync was never set up on it."
+  gitSync: GitSyncState
 }
 `, BuiltIn: false},
 	{Name: "../glossary.graphqls", Input: `"""
@@ -18780,6 +18792,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequestList(ctx, field)
 	case "commentList":
 		return ec.fieldContext_Space_commentList(ctx, field)
+	case "gitSync":
+		return ec.fieldContext_Space_gitSync(ctx, field)
 	case "nodeId":
 		return ec.fieldContext_Space_nodeId(ctx, field)
 	case "userPermissions":

@@ -19,6 +19,7 @@ import (
 type SpaceResolver interface {
 	ChangeRequestList(ctx context.Context, obj *model.Space, status *model.ChangeRequestStatus, page *string, limit *int) (*model.ChangeRequestList, error)
 	CommentList(ctx context.Context, obj *model.Space, status *model.CommentStatusFilter, order *model.Order, format *model.PageFormat, page *string, limit *int) (*model.CommentList, error)
+
 	NodeID(ctx context.Context, obj *model.Space) (string, error)
 	UserPermissions(ctx context.Context, obj *model.Space, page *string, limit *int) (*model.UserContentPermissionList, error)
 	TeamPermissions(ctx context.Context, obj *model.Space, page *string, limit *int) (*model.TeamContentPermissionList, error)
@@ -860,6 +861,38 @@ func (ec *executionContext) fieldContext_Space_commentList(ctx context.Context, 
 	if fc.Args, err = ec.field_Space_commentList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_gitSync(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_gitSync(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GitSync, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
+			return ec.marshalOGitSyncState2ᚖdocsapiᚋgraphᚋmodelᚐGitSyncState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_gitSync(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncState(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -1896,6 +1929,11 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "gitSync":
+			out.Values[i] = ec._Space_gitSync(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "nodeId":
 			field := field
 

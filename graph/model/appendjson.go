@@ -213,7 +213,18 @@ func (s *Space) AppendJSON(b []byte) []byte {
 	b = appendBool(b, p.Merge)
 	b = append(b, `,"review":`...)
 	b = appendBool(b, p.Review)
-	return append(b, "}}"...)
+	b = append(b, '}')
+	if s.GitSync != nil {
+		// Rare (spaces with Git Sync) and nested: encoding/json's bytes.
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s.GitSync); err == nil {
+			b = append(b, `,"gitSync":`...)
+			b = append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+		}
+	}
+	return append(b, '}')
 }
 
 func (l *SpaceList) AppendJSON(b []byte) []byte {

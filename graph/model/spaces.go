@@ -46,6 +46,9 @@ type Space struct {
 	ChangeRequestsDraft int               `json:"changeRequestsDraft"`
 	Urls                SpaceURLs         `json:"urls"`
 	Permissions         SpacePermissions  `json:"permissions"`
+	// GitSync is the space's Git Sync state (0.130.0 GitSyncState), absent
+	// when Git Sync was never set up on it.
+	GitSync *GitSyncState `json:"gitSync,omitempty"`
 }
 
 // APILocation is urls.location, for the Location header of a create
