@@ -364,6 +364,8 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		return next(graph.WithLoaders(ctx))
 	})
+	// Queries and mutations over a live transport keep the request deadline (live.go).
+	h.AroundOperations(s.operationDeadline)
 	// Read-only tokens: every mutation goes through graph.RequireWrite (the
 	// same check as REST writes) before any of its resolvers runs.
 	h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
