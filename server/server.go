@@ -353,9 +353,9 @@ func (s *Server) graphQLHandler() http.Handler {
 	if !s.Config.NoIntrospection {
 		h.Use(extension.Introspection{})
 	}
-	if s.Config.GraphQLPersisted != nil { // registered documents, before APQ (graphqlpersisted.go)
-		h.Use(s.Config.GraphQLPersisted)
-	}
+	// Registered documents (the file's, the database's), before APQ (graphqlpersisted.go).
+	persisted := s.Config.GraphQLPersisted.withStore(s.DB)
+	h.Use(persisted)
 	h.Use(extension.AutomaticPersistedQuery{Cache: newWeightedLRU(persistedQueryBytes, largestPersistedQuery, textWeight)})
 	bounds := &documentBounds{limits: s.Config.GraphQLLimits, known: known}
 	s.guardGraphQL(h, bounds)
@@ -382,6 +382,7 @@ func (s *Server) graphQLHandler() http.Handler {
 	})
 	h.AroundOperations(newIntrospectionAnswers().around)
 	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError, bounds)
+	s.fastGQL.persisted = persisted
 	h.AroundOperations(s.fastGQL.learn)
 	return s.fastGQL
 }
