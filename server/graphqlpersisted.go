@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -31,7 +33,19 @@ import (
 type PersistedQueries struct {
 	Only   bool
 	byHash map[string]string
+	names  map[string]string // the manifest's operation names, by hash
 	store  persistedStore
+}
+
+// Operations are the file's documents, by hash, to register in the
+// database (docsapi admin persisted-queries add).
+func (q *PersistedQueries) Operations() []storage.PersistedQuery {
+	out := make([]storage.PersistedQuery, 0, len(q.byHash))
+	for h, body := range q.byHash {
+		out = append(out, storage.PersistedQuery{Hash: h, Name: q.names[h], Body: body})
+	}
+	slices.SortFunc(out, func(a, b storage.PersistedQuery) int { return strings.Compare(a.Hash, b.Hash) })
+	return out
 }
 
 // persistedStore reads the documents registered in the database
@@ -155,7 +169,7 @@ func ParsePersistedQueries(data []byte, maxDocumentBytes int) (*PersistedQueries
 	if len(m.Operations) > maxPersistedQueries {
 		return nil, fmt.Errorf("%d operations, more than %d", len(m.Operations), maxPersistedQueries)
 	}
-	q := &PersistedQueries{byHash: make(map[string]string, len(m.Operations))}
+	q := &PersistedQueries{byHash: make(map[string]string, len(m.Operations)), names: make(map[string]string, len(m.Operations))}
 	for i, op := range m.Operations {
 		if op.Body == "" {
 			return nil, fmt.Errorf("operations[%d] (%q): empty body", i, op.Name)
@@ -166,7 +180,7 @@ func ParsePersistedQueries(data []byte, maxDocumentBytes int) (*PersistedQueries
 		if sum := queryHash(op.Body); op.ID != sum {
 			return nil, fmt.Errorf("operations[%d] (%q): id %q is not the SHA-256 of its body (%s)", i, op.Name, op.ID, sum)
 		}
-		q.byHash[op.ID] = op.Body
+		q.byHash[op.ID], q.names[op.ID] = op.Body, op.Name
 	}
 	return q, nil
 }
@@ -227,4 +241,19 @@ func (q *PersistedQueries) MutateOperationParameters(ctx context.Context, raw *g
 	refused := gqlerror.Errorf("this server runs registered GraphQL documents only (--graphql-persisted-only), and this one is not registered")
 	errcode.Set(refused, codePersistedQueryNotAllowed)
 	return refused
+}
+
+// CheckPersistedDocument refuses a document to register that the server
+// would refuse with its default bounds (bytes, nesting and tokens before
+// it is parsed; fields, aliases and pairs after), so that registering
+// never runs the parser on a document outside them.
+func CheckPersistedDocument(query string) error {
+	b := documentBounds{limits: GraphQLLimits{
+		DocumentBytes: DefaultGraphQLMaxDocumentBytes, Tokens: DefaultGraphQLMaxTokens, Nesting: DefaultGraphQLMaxNesting,
+		Fields: DefaultGraphQLMaxFields, Aliases: DefaultGraphQLMaxAliases, FieldPairs: DefaultGraphQLMaxFieldPairs,
+	}}
+	if err := b.check(query); err != nil {
+		return err
+	}
+	return nil
 }

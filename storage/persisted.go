@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -87,7 +88,7 @@ func (db *DB) AddPersistedQueries(ctx context.Context, qs []PersistedQuery) (int
 }
 
 // RemovePersistedQueries unregisters the documents of hashes in one
-// transaction and returns how many there were.
+// transaction, all or none: ErrNotFound when one is not registered.
 func (db *DB) RemovePersistedQueries(ctx context.Context, hashes []string) (int, error) {
 	removed := 0
 	err := db.Write(ctx, func(tx *Tx) error {
@@ -101,10 +102,10 @@ func (db *DB) RemovePersistedQueries(ctx context.Context, hashes []string) (int,
 			if err != nil {
 				return err
 			}
+			if n == 0 {
+				return fmt.Errorf("GraphQL document %s: %w", h, ErrNotFound)
+			}
 			removed += int(n)
-		}
-		if removed == 0 {
-			tx.unchanged()
 		}
 		return nil
 	})

@@ -31,7 +31,13 @@ func TestPersistedQueries(t *testing.T) {
 	if body, err := db.PersistedQueryBody(ctx, "b"); err != nil || body != "{ b }" {
 		t.Fatalf("body: %q %v", body, err)
 	}
-	if n, err := db.RemovePersistedQueries(ctx, []string{"b", "zz"}); err != nil || n != 1 {
+	if _, err := db.RemovePersistedQueries(ctx, []string{"b", "zz"}); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("remove with an unknown hash: %v", err)
+	}
+	if body, err := db.PersistedQueryBody(ctx, "b"); err != nil || body != "{ b }" {
+		t.Fatalf("after a refused remove: %q %v", body, err)
+	}
+	if n, err := db.RemovePersistedQueries(ctx, []string{"b"}); err != nil || n != 1 {
 		t.Fatalf("remove: %d %v", n, err)
 	}
 	if _, err := db.PersistedQueryBody(ctx, "b"); !errors.Is(err, storage.ErrNotFound) {
