@@ -440,7 +440,7 @@ func (r *Resolver) updateComment(ctx context.Context, spaceID string, crID *stri
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Store.UpdateComment(d.commentChanged(ctx, "comment.updated", c, u.UserID, d.threadResolved(c, u)...), d.key, "", id, u); err != nil {
+	if err := r.Store.UpdateComment(d.updateRecorded(ctx, c, c, u), d.key, "", id, u); err != nil {
 		return nil, notFoundAs(err, "comment")
 	}
 	return r.oneComment(ctx, d, id, nil)
@@ -563,7 +563,7 @@ func (r *Resolver) updateReply(ctx context.Context, spaceID string, crID *string
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Store.UpdateComment(d.commentChanged(ctx, "comment.updated", c, u.UserID, d.threadResolved(thread, u)...), d.key, commentID, id, u); err != nil {
+	if err := r.Store.UpdateComment(d.updateRecorded(ctx, thread, c, u), d.key, commentID, id, u); err != nil {
 		return nil, notFoundAs(err, "comment reply")
 	}
 	return r.oneReply(ctx, d, commentID, id, nil)
@@ -618,6 +618,17 @@ func (d discussion) commentChanged(ctx context.Context, action string, c storage
 	changes := append(before, storage.Change{OrganizationID: d.space.OrganizationID, Action: action,
 		TargetType: "comment", TargetID: c.ID, Fields: fields})
 	return storage.Recording(ctx, func() []storage.Change { return changes })
+}
+
+// updateRecorded describes u, an update of c (a comment, or a reply of
+// thread): the thread's resolution alone when that is all u does (one
+// change, one live event), else the update after it.
+func (d discussion) updateRecorded(ctx context.Context, thread, c storage.Comment, u storage.CommentUpdate) context.Context {
+	resolved := d.threadResolved(thread, u)
+	if len(resolved) > 0 && u.Body == nil && len(u.AddReactions) == 0 && len(u.RemoveReactions) == 0 {
+		return storage.Recording(ctx, func() []storage.Change { return resolved })
+	}
+	return d.commentChanged(ctx, "comment.updated", c, u.UserID, resolved...)
 }
 
 // threadResolved describes the resolution of an open thread by u (nothing

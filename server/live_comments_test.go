@@ -38,6 +38,11 @@ func TestSubscriptionCommentEditsAndDeletions(t *testing.T) {
 	if got := event("reply edit"); got["id"] != id || got["replies"] != float64(1) {
 		t.Fatalf("reply edit: %v", got)
 	}
+	// Resolving is one change, so one event.
+	env.Must(200, "PUT", base, env.Admin.Token, map[string]any{"resolved": true})
+	if got := event("resolution"); got["id"] != id {
+		t.Fatalf("resolution: %v", got)
+	}
 	env.Must(205, "DELETE", base+"/replies/"+reply, env.Admin.Token, nil)
 	if got := event("reply deletion"); got["id"] != id || got["replies"] != float64(0) {
 		t.Fatalf("reply deletion: %v", got)
