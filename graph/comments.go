@@ -440,7 +440,7 @@ func (r *Resolver) updateComment(ctx context.Context, spaceID string, crID *stri
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Store.UpdateComment(d.threadResolved(ctx, c, u), d.key, "", id, u); err != nil {
+	if err := r.Store.UpdateComment(d.updateRecorded(ctx, c, c, u), d.key, "", id, u); err != nil {
 		return nil, notFoundAs(err, "comment")
 	}
 	return r.oneComment(ctx, d, id, nil)
@@ -469,7 +469,7 @@ func (r *Resolver) deleteComment(ctx context.Context, spaceID string, crID *stri
 	if !d.permissions(c).Delete {
 		return nil, apierr.Forbidden("only the author or a space admin can delete this")
 	}
-	deleted, err := r.Store.DeleteComment(ctx, d.key, replyOf, id)
+	deleted, err := r.Store.DeleteComment(d.commentChanged(ctx, "comment.deleted", c, d.access.Caller.UserID), d.key, replyOf, id)
 	return &model.DeleteResult{Deleted: deleted}, err
 }
 
@@ -563,7 +563,7 @@ func (r *Resolver) updateReply(ctx context.Context, spaceID string, crID *string
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Store.UpdateComment(d.threadResolved(ctx, thread, u), d.key, commentID, id, u); err != nil {
+	if err := r.Store.UpdateComment(d.updateRecorded(ctx, thread, c, u), d.key, commentID, id, u); err != nil {
 		return nil, notFoundAs(err, "comment reply")
 	}
 	return r.oneReply(ctx, d, commentID, id, nil)
@@ -602,16 +602,45 @@ func (d discussion) commentCreated(ctx context.Context, c *storage.Comment) cont
 	})
 }
 
+// commentChanged describes the edit ("comment.updated": body, reactions,
+// resolution) or the deletion ("comment.deleted") of c, a comment or a
+// reply, for the audit log and live updates (commentUpdated): a reply's
+// change names its comment as parent. The author and posting time go with
+// a deletion, for the payload subscribers get once the comment is gone.
+func (d discussion) commentChanged(ctx context.Context, action string, c storage.Comment, by string, before ...storage.Change) context.Context {
+	fields := map[string]any{"space": d.space.ID, "by": by, "postedBy": c.PostedBy, "postedAt": c.PostedAt.UnixMilli()}
+	if d.cr != nil {
+		fields["changeRequest"] = d.cr.ID
+	}
+	if c.ParentID != "" {
+		fields["parent"] = c.ParentID
+	}
+	changes := append(before, storage.Change{OrganizationID: d.space.OrganizationID, Action: action,
+		TargetType: "comment", TargetID: c.ID, Fields: fields})
+	return storage.Recording(ctx, func() []storage.Change { return changes })
+}
+
+// updateRecorded describes u, an update of c (a comment, or a reply of
+// thread): the thread's resolution alone when that is all u does (one
+// change, one live event), else the update after it.
+func (d discussion) updateRecorded(ctx context.Context, thread, c storage.Comment, u storage.CommentUpdate) context.Context {
+	resolved := d.threadResolved(thread, u)
+	if len(resolved) > 0 && u.Body == nil && len(u.AddReactions) == 0 && len(u.RemoveReactions) == 0 {
+		return storage.Recording(ctx, func() []storage.Change { return resolved })
+	}
+	return d.commentChanged(ctx, "comment.updated", c, u.UserID, resolved...)
+}
+
 // threadResolved describes the resolution of an open thread by u (nothing
-// for other updates).
-func (d discussion) threadResolved(ctx context.Context, thread storage.Comment, u storage.CommentUpdate) context.Context {
+// for other updates), recorded before the update itself (commentChanged).
+func (d discussion) threadResolved(thread storage.Comment, u storage.CommentUpdate) []storage.Change {
 	if u.Resolved == nil || !*u.Resolved || thread.Status == "resolved" {
-		return ctx
+		return nil
 	}
 	fields := map[string]any{"space": d.space.ID, "resolvedBy": u.UserID}
 	if d.cr != nil {
 		fields["changeRequest"] = d.cr.ID
 	}
-	return storage.RecordingChange(ctx, storage.Change{OrganizationID: d.space.OrganizationID, Action: "comment.resolved",
-		TargetType: "comment", TargetID: thread.ID, Fields: fields})
+	return []storage.Change{{OrganizationID: d.space.OrganizationID, Action: "comment.resolved",
+		TargetType: "comment", TargetID: thread.ID, Fields: fields}}
 }

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"time"
+
 	"context"
 	"net/http"
 	"sync"
@@ -399,4 +401,42 @@ func liveKey(field, id string, id2 *string, format *model.PageFormat) string {
 		k += "\x00" + string(*format)
 	}
 	return k
+}
+
+// commentEvent is commentUpdated's payload for ev: the comment posted,
+// edited (body, reactions, resolution) or whose thread changed (a reply
+// edited or deleted: the reply's comment, its replies count current); a
+// reply posted is commentReplyPosted's. A comment deleted can no longer be
+// read: its payload is a tombstone (see tombstone).
+func (r *Resolver) commentEvent(ctx context.Context, spaceID string, crID *string, format *model.PageFormat, ev storage.LiveEvent) (*model.Comment, bool, error) {
+	if ev.Parent != "" && ev.Action == "comment.created" {
+		return nil, false, nil // a reply posted: commentReplyPosted
+	}
+	d, err := r.discussionOf(ctx, spaceID, crID)
+	if err != nil {
+		return nil, false, err
+	}
+	id := ev.Target
+	if ev.Parent != "" {
+		id = ev.Parent
+	} else if ev.Action == "comment.deleted" {
+		return r.tombstone(ctx, d, ev), true, nil
+	}
+	return liveObject(r.Query().Comment(ctx, spaceID, crID, id, format))
+}
+
+// tombstone is the payload of a deleted comment: its id, author, posting
+// time and space (target), an empty body, no reactions, no replies, status
+// OPEN and every permission false. permissions.view is false on a deleted
+// comment only, which is how a client tells a deletion (and drops the
+// comment from its cache).
+func (r *Resolver) tombstone(ctx context.Context, d discussion, ev storage.LiveEvent) *model.Comment {
+	c := storage.Comment{ID: ev.Target, Scope: d.key, PostedBy: ev.Author, PostedAt: time.UnixMilli(ev.PostedAt).UTC(), Status: "open"}
+	rel, err := r.relatedTo(ctx, d, []storage.Comment{c})
+	if err != nil {
+		rel = related{}
+	}
+	m := r.commentModel(d, rel, c, nil)
+	m.Reactions, m.Replies, m.Permissions = []*model.EmojiReaction{}, 0, model.CommentPermissions{}
+	return m
 }

@@ -19,13 +19,7 @@ func (r *subscriptionResolver) CommentUpdated(ctx context.Context, spaceID strin
 		return nil, err
 	}
 	return subscribe(r.Resolver, ctx, commentsTopic(d.space.ID, crIDOf(d)), liveKey("commentUpdated", spaceID, changeRequestID, format), func(ctx context.Context, ev storage.LiveEvent) (*model.Comment, bool, error) {
-		if ev.Parent != "" {
-			return nil, false, nil // a reply: commentReplyPosted
-		}
-		if _, err := r.discussionOf(ctx, spaceID, changeRequestID); err != nil {
-			return nil, false, err
-		}
-		return liveObject(r.Query().Comment(ctx, spaceID, changeRequestID, ev.Target, format))
+		return r.commentEvent(ctx, spaceID, changeRequestID, format, ev)
 	})
 }
 

@@ -46,13 +46,14 @@ import (
 // another Accept type, request extensions (persisted queries), a variable
 // that is not a plain string, a resolver error.
 type fastGraphQL struct {
-	gql      http.Handler
-	query    generated.QueryResolver
-	present  graphql.ErrorPresenterFunc // presents the refusals of readGraphQLPost
-	bounds   *documentBounds            // the document's bytes and nesting are checked before gqlgen reads the body
-	plans    *lru.LRU[*rootPlan]
-	answers  rest.AnswerCache[fastAnswerKey] // encoded answers between writes
-	answered atomic.Int64                    // requests answered here (tests and benchmarks)
+	gql       http.Handler
+	query     generated.QueryResolver
+	present   graphql.ErrorPresenterFunc // presents the refusals of readGraphQLPost
+	bounds    *documentBounds            // the document's bytes and nesting are checked before gqlgen reads the body
+	plans     *lru.LRU[*rootPlan]
+	answers   rest.AnswerCache[fastAnswerKey] // encoded answers between writes
+	answered  atomic.Int64                    // requests answered here (tests and benchmarks)
+	persisted *PersistedQueries               // the registered documents (graphqlpersisted.go)
 }
 
 // fastAnswerKey is what a stored fast answer was computed for: the plan
@@ -239,6 +240,9 @@ func (f *fastGraphQL) answer(r *http.Request, req *fastRequest) ([]byte, bool) {
 	ctx := r.Context()
 	if len(req.Extensions) > 0 {
 		return nil, false
+	}
+	if f.persisted != nil && !f.persisted.allows(ctx, req.Query) {
+		return nil, false // unregistered since learned: gqlgen refuses it
 	}
 	plan, ok := f.plans.Get(ctx, planKey(req.OperationName, req.Query))
 	if !ok || plan == nil {

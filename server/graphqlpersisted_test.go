@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 
 	"docsapi/apitest"
 	"docsapi/server"
+	"docsapi/storage"
 )
 
 func sha(s string) string {
@@ -144,4 +146,51 @@ func FuzzParsePersistedQueries(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGraphQLPersistedQueriesInDatabase: documents registered in the
+// database (docsapi admin persisted-queries add) run by their hash alone
+// on every replica, persisted-only accepts them beside the file's, and a
+// removed one is refused from the next request on (the fast path
+// included).
+func TestGraphQLPersistedQueriesInDatabase(t *testing.T) {
+	fromFile := `{ viewer { id } }`
+	pq, err := server.ParsePersistedQueries(manifest(t, fromFile), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pq.Only = true
+	only := apitest.Options{Config: func(c *server.Config) { c.GraphQLPersisted = pq }}
+	env := apitest.New(t, only)
+	replica := env.Replica(apitest.Options{Config: func(c *server.Config) { c.GraphQLPersisted = server.NewPersistedQueries(true) }})
+	fromDB := `query Org($id: ID!) { organization(id: $id) { id title } }`
+	if _, err := env.Server.DB.AddPersistedQueries(context.Background(), []storage.PersistedQuery{{Hash: server.PersistedQueryHash(fromDB), Name: "Org", Body: fromDB}}); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]any{"id": env.Org}
+	ext := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": sha(fromDB)}}
+	for name, e := range map[string]*apitest.Env{"server": env, "replica": replica} {
+		if r := e.Do("POST", "/graphql", env.Admin.Token, map[string]any{"variables": vars, "extensions": ext}); r.Status != 200 || !strings.Contains(string(r.Body), `"title":"Acme"`) {
+			t.Errorf("%s: database hash alone: %d %s", name, r.Status, r.Body)
+		}
+		for range 2 { // the second may come from the fast path
+			if r := e.Do("POST", "/graphql", env.Admin.Token, map[string]any{"query": fromDB, "variables": vars}); r.Status != 200 || !strings.Contains(string(r.Body), `"title":"Acme"`) {
+				t.Errorf("%s: database text: %d %s", name, r.Status, r.Body)
+			}
+		}
+	}
+	if r := env.Do("POST", "/graphql", env.Admin.Token, map[string]any{"query": fromFile}); r.Status != 200 || !strings.Contains(string(r.Body), env.Admin.ID) {
+		t.Errorf("file text: %d %s", r.Status, r.Body)
+	}
+	if r := replica.Do("POST", "/graphql", env.Admin.Token, map[string]any{"query": fromFile}); r.Status != 422 || !strings.Contains(string(r.Body), "PERSISTED_QUERY_NOT_ALLOWED") {
+		t.Errorf("the file's document on a replica without the file: %d %s", r.Status, r.Body)
+	}
+	if n, err := env.Server.DB.RemovePersistedQueries(context.Background(), []string{sha(fromDB)}); err != nil || n != 1 {
+		t.Fatalf("remove: %d %v", n, err)
+	}
+	for name, e := range map[string]*apitest.Env{"server": env, "replica": replica} {
+		if r := e.Do("POST", "/graphql", env.Admin.Token, map[string]any{"query": fromDB, "variables": vars}); r.Status != 422 || !strings.Contains(string(r.Body), "PERSISTED_QUERY_NOT_ALLOWED") {
+			t.Errorf("%s: removed document: %d %s", name, r.Status, r.Body)
+		}
+	}
 }

@@ -8,8 +8,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	coderws "github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"docsapi/apierr"
 	"docsapi/auth"
@@ -198,4 +201,33 @@ func (c *boundedConn) SetReadDeadline(t time.Time) error {
 		return d.SetReadDeadline(t)
 	}
 	return nil
+}
+
+// operationDeadline gives the queries and mutations a live transport
+// carries (a mutation POSTed with Accept: text/event-stream, an operation
+// sent over a WebSocket) the deadline requestDeadline gives every GraphQL
+// POST: only subscriptions outlive it, bounded by keepalive and their
+// limits instead. The deadline ends with the operation's stream.
+func (s *Server) operationDeadline(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	oc := graphql.GetOperationContext(ctx)
+	if graph.LiveConnectionFrom(ctx) == nil || oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
+		return next(ctx)
+	}
+	d, cause := s.graphQLTimeout()
+	ctx, cancel := context.WithTimeoutCause(ctx, d, cause)
+	responses := next(ctx)
+	answered := false
+	return func(rctx context.Context) *graphql.Response {
+		r := responses(rctx)
+		if r == nil && !answered && context.Cause(ctx) == error(cause) {
+			// gqlgen ends a stream whose context ended without a word:
+			// the client is told the limit instead, as over POST.
+			r = &graphql.Response{Errors: gqlerror.List{s.presentGraphQLError(ctx, cause)}}
+		}
+		if r == nil {
+			cancel()
+		}
+		answered = true
+		return r
+	}
 }

@@ -183,13 +183,8 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 // (requestID's among them) derives from it.
 func (s *Server) requestDeadline(next http.Handler) http.Handler {
 	short := s.Config.RequestTimeout
-	importTimeout := s.Config.ImportTimeout
-	if importTimeout <= 0 {
-		importTimeout = importer.DefaultLimits.Timeout
-	}
-	long := short + importTimeout
 	shortCause := apierr.Unavailable(0, "the request took longer than the server's limit of %s", short)
-	longCause := apierr.Unavailable(0, "the request took longer than the server's limit of %s", long)
+	long, longCause := s.graphQLTimeout()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if isLiveRequest(r) {
 			// A subscription lasts as long as its client: bounded by
@@ -212,6 +207,18 @@ func (s *Server) requestDeadline(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// graphQLTimeout is the deadline of a long request (a GraphQL operation,
+// an import): the request timeout plus the import timeout, and the error
+// its context ends with.
+func (s *Server) graphQLTimeout() (time.Duration, *apierr.Error) {
+	importTimeout := s.Config.ImportTimeout
+	if importTimeout <= 0 {
+		importTimeout = importer.DefaultLimits.Timeout
+	}
+	long := s.Config.RequestTimeout + importTimeout
+	return long, apierr.Unavailable(0, "the request took longer than the server's limit of %s", long)
 }
 
 // longRequest tells the requests that may legitimately run for the import

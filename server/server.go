@@ -354,9 +354,9 @@ func (s *Server) graphQLHandler() http.Handler {
 	if !s.Config.NoIntrospection {
 		h.Use(extension.Introspection{})
 	}
-	if s.Config.GraphQLPersisted != nil { // registered documents, before APQ (graphqlpersisted.go)
-		h.Use(s.Config.GraphQLPersisted)
-	}
+	// Registered documents (the file's, the database's), before APQ (graphqlpersisted.go).
+	persisted := s.Config.GraphQLPersisted.withStore(s.DB)
+	h.Use(persisted)
 	h.Use(extension.AutomaticPersistedQuery{Cache: newWeightedLRU(persistedQueryBytes, largestPersistedQuery, textWeight)})
 	bounds := &documentBounds{limits: s.Config.GraphQLLimits, known: known}
 	s.guardGraphQL(h, bounds)
@@ -365,6 +365,8 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		return next(graph.WithLoaders(ctx))
 	})
+	// Queries and mutations over a live transport keep the request deadline (live.go).
+	h.AroundOperations(s.operationDeadline)
 	// Read-only tokens: every mutation goes through graph.RequireWrite (the
 	// same check as REST writes) before any of its resolvers runs.
 	h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
@@ -381,6 +383,7 @@ func (s *Server) graphQLHandler() http.Handler {
 	})
 	h.AroundOperations(newIntrospectionAnswers().around)
 	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError, bounds)
+	s.fastGQL.persisted = persisted
 	h.AroundOperations(s.fastGQL.learn)
 	return s.fastGQL
 }

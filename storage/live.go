@@ -31,6 +31,10 @@ type LiveEvent struct {
 	Parent        string `json:"p,omitempty"` // a reply's comment
 	Revision      string `json:"r,omitempty"`
 	Review        string `json:"v,omitempty"`
+	// A deleted comment's author and posting time (comment.deleted): what
+	// its subscribers are told once it can no longer be read.
+	Author   string `json:"u,omitempty"`
+	PostedAt int64  `json:"pa,omitempty"`
 }
 
 // liveChannel is the PostgreSQL notification channel of live events.
@@ -67,6 +71,15 @@ func liveEventOf(c Change) LiveEvent {
 	str := func(k string) string { s, _ := c.Fields[k].(string); return s }
 	ev := LiveEvent{Organization: c.OrganizationID, Action: c.Action, TargetType: c.TargetType, Target: c.TargetID,
 		Space: str("space"), ChangeRequest: str("changeRequest"), Parent: str("parent"), Revision: str("revision"), Review: str("review")}
+	if c.Action == "comment.deleted" {
+		ev.Author = str("postedBy")
+		switch at := c.Fields["postedAt"].(type) {
+		case int64:
+			ev.PostedAt = at
+		case float64:
+			ev.PostedAt = int64(at)
+		}
+	}
 	switch c.TargetType {
 	case "space":
 		ev.Space = c.TargetID

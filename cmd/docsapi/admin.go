@@ -18,7 +18,7 @@ import (
 
 func admin(args []string) error {
 	if len(args) == 0 {
-		return errors.New("admin needs a command: bootstrap, user, token, backup, restore or copy-db")
+		return errors.New("admin needs a command: bootstrap, user, token, backup, restore, copy-db or persisted-queries")
 	}
 	switch args[0] {
 	case "bootstrap":
@@ -33,6 +33,8 @@ func admin(args []string) error {
 		return adminRestore(args[1:])
 	case "copy-db":
 		return adminCopyDB(args[1:])
+	case "persisted-queries":
+		return adminPersistedQueries(args[1:])
 	default:
 		return fmt.Errorf("unknown admin command %q", args[0])
 	}

@@ -7,6 +7,7 @@
 //	docsapi admin backup --db PATH FILE
 //	docsapi admin restore --db PATH FILE
 //	docsapi admin copy-db --from DB --to DB
+//	docsapi admin persisted-queries add|list|remove --db PATH ...
 //	docsapi healthcheck [--addr ADDR]
 //
 // --db is a SQLite file path or a postgres:// URL (backup and restore:
@@ -46,6 +47,9 @@ const usage = `usage:
   docsapi admin backup --db PATH FILE   consistent copy while the server runs
   docsapi admin restore --db PATH FILE  replace the database with a backup (stop the server first)
   docsapi admin copy-db --from DB --to DB  copy every row into a new, empty database
+  docsapi admin persisted-queries add --db PATH [--name N] FILE...  register GraphQL documents (a GraphQL file, or an Apollo manifest .json)
+  docsapi admin persisted-queries list --db PATH              one JSON line per registered document
+  docsapi admin persisted-queries remove --db PATH HASH...    unregister documents
   docsapi version
   docsapi healthcheck [--addr ADDR]    exit 0 when the server at ADDR answers /healthz (a container's health check)
 --db (DOCSAPI_DB) is a SQLite file path (default ./data/docsapi.db) or a postgres:// URL.`

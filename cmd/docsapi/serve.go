@@ -57,7 +57,7 @@ func serve(args []string) error {
 	gqlIntrospection := f.Bool("graphql-introspection", true, "answer GraphQL introspection queries")
 	gqlPlayground := f.Bool("graphql-playground", true, "serve the GraphQL playground page at /graphql")
 	gqlPersistedFile := f.String("graphql-persisted-queries", "", "Apollo persisted query manifest (JSON) of GraphQL documents registered ahead: clients may send their hash alone")
-	gqlPersistedOnly := f.Bool("graphql-persisted-only", false, "run only the GraphQL documents of --graphql-persisted-queries; refuse every other")
+	gqlPersistedOnly := f.Bool("graphql-persisted-only", false, "run only the registered GraphQL documents (--graphql-persisted-queries, docsapi admin persisted-queries); refuse every other")
 	gqlSubsPerConn := f.Int("graphql-subscriptions-per-connection", graph.DefaultLiveLimits.PerConnection, "GraphQL subscriptions one WebSocket connection runs at once")
 	gqlSubsPerToken := f.Int("graphql-subscriptions-per-token", graph.DefaultLiveLimits.PerToken, "GraphQL subscriptions one token runs at once, over all its connections")
 	gqlKeepAlive := f.Duration("graphql-keepalive", server.DefaultLiveKeepAlive, "how often a subscription connection is pinged (WebSocket: a client missing two pongs is disconnected)")
@@ -130,7 +130,7 @@ func serve(args []string) error {
 		}
 		p.Only, persisted = *gqlPersistedOnly, p
 	} else if *gqlPersistedOnly {
-		return errors.New("--graphql-persisted-only needs --graphql-persisted-queries (the registered documents)")
+		persisted = server.NewPersistedQueries(true) // the documents registered in the database only
 	}
 
 	cfg := server.Config{

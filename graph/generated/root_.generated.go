@@ -15460,9 +15460,13 @@ caller may no longer see what it watches, and when it falls behind.
 """
 type Subscription {
   """
-  Comments posted or resolved on a space (changeRequestId absent) or on a
-  change request; replies come through commentReplyPosted. As the comment
-  query answers it (format: its body's format, MARKDOWN by default).
+  Comments posted, edited, resolved or deleted on a space (changeRequestId
+  absent) or on a change request, as the comment query answers them
+  (format: the body's format, MARKDOWN by default). A reply edited or
+  deleted sends its comment (replies posted come through
+  commentReplyPosted). A deleted comment is a tombstone: its id, postedBy,
+  postedAt and target, an empty body, no reactions, replies 0 and every
+  permission false (permissions.view is false on a deleted comment only).
   """
   commentUpdated(spaceId: ID!, changeRequestId: ID, format: PageFormat): Comment!
   "Replies posted in the comments of a space (changeRequestId absent) or of a change request."
