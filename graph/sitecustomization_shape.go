@@ -29,7 +29,7 @@ var customizationShapes = func() jsonshape.Set {
 // checkCustomizationShape is a 400 naming the field path when v is not of the named
 // 0.130.0 shape.
 func checkCustomizationShape(name string, v map[string]any) error {
-	if err := customizationShapes[name].Check("", v); err != nil {
+	if err := jsonshape.Check(customizationShapes[name], "", v); err != nil {
 		return apierr.Invalid(err.Path, "%s", err.Message)
 	}
 	return nil

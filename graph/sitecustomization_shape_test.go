@@ -6,8 +6,11 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"docsapi/apierr"
 	"docsapi/graph/model"
@@ -127,19 +130,17 @@ func setAt(body map[string]any, keys []string, v any, del bool) map[string]any {
 
 // resolve follows $ref and, for a oneOf, the branch the valid value v
 // matches (branched: there was a choice).
-func resolve(s *jsonshape.Schema, v any) (_ *jsonshape.Schema, branched bool) {
+// (kin-openapi's loader has resolved every $ref into SchemaRef.Value.)
+func resolve(s *openapi3.Schema, v any) (_ *openapi3.Schema, branched bool) {
 	for {
-		for s.Ref != nil {
-			s = s.Ref
-		}
 		if len(s.OneOf) == 0 {
 			return s, branched
 		}
 		branched = true
-		var next *jsonshape.Schema
+		var next *openapi3.Schema
 		for _, b := range s.OneOf {
-			if b.Check("", v) == nil {
-				next = b
+			if jsonshape.Check(b.Value, "", v) == nil {
+				next = b.Value
 				break
 			}
 		}
@@ -153,10 +154,10 @@ func resolve(s *jsonshape.Schema, v any) (_ *jsonshape.Schema, branched bool) {
 // deriveCases walks the valid body beside its schema and, for every
 // constraint met on the way (enum, pattern, length, bounds, type,
 // required, unknown keys), makes one body that breaks it there.
-func deriveCases(root *jsonshape.Schema, body map[string]any) []shapeCase {
+func deriveCases(root *openapi3.Schema, body map[string]any) []shapeCase {
 	var cases []shapeCase
-	var walk func(s *jsonshape.Schema, v any, keys []string, branched bool)
-	walk = func(s *jsonshape.Schema, v any, keys []string, branched bool) {
+	var walk func(s *openapi3.Schema, v any, keys []string, branched bool)
+	walk = func(s *openapi3.Schema, v any, keys []string, branched bool) {
 		s, b := resolve(s, v)
 		branched = branched || b
 		path := strings.Join(keys, ".")
@@ -164,7 +165,7 @@ func deriveCases(root *jsonshape.Schema, body map[string]any) []shapeCase {
 			// Below a oneOf, breaking one branch can make another match
 			// (a favicon without its emoji is the empty favicon): that is
 			// no refusal.
-			if branched && root.Check("", c.body) == nil {
+			if branched && jsonshape.Check(root, "", c.body) == nil {
 				return
 			}
 			cases = append(cases, c)
@@ -177,39 +178,40 @@ func deriveCases(root *jsonshape.Schema, body map[string]any) []shapeCase {
 			if len(s.Enum) > 0 {
 				add("outside its enum", "not-one-of-them")
 			}
-			if s.Pattern != nil {
+			if s.Pattern != "" {
+				pattern := regexp.MustCompile(s.Pattern)
 				for _, bad := range []string{"x", "#zzz", "not a match at all"} {
-					if !s.Pattern.MatchString(bad) {
+					if !pattern.MatchString(bad) {
 						add("against its pattern", bad)
 						break
 					}
 				}
 			}
 			if s.MaxLength != nil {
-				add("too long", strings.Repeat("a", *s.MaxLength+1))
+				add("too long", strings.Repeat("a", int(*s.MaxLength)+1))
 			}
-			if s.MinLength != nil && *s.MinLength > 0 {
-				add("too short", strings.Repeat("a", *s.MinLength-1))
+			if s.MinLength > 0 {
+				add("too short", strings.Repeat("a", int(s.MinLength)-1))
 			}
 			if s.Format == "uri" {
 				add("not a URL", "no scheme here")
 			}
-			if s.Type == "string" && len(keys) > 0 {
+			if s.Type.Is(openapi3.TypeString) && len(keys) > 0 {
 				add("not a string", 12.0)
 			}
 		case float64:
-			if s.Maximum != nil {
-				add("above its maximum", *s.Maximum+1)
+			if s.Max != nil {
+				add("above its maximum", *s.Max+1)
 			}
-			if s.Minimum != nil {
-				add("below its minimum", *s.Minimum-1)
+			if s.Min != nil {
+				add("below its minimum", *s.Min-1)
 			}
 		case bool:
-			if s.Type == "boolean" {
+			if s.Type.Is(openapi3.TypeBoolean) {
 				add("not a boolean", "yes")
 			}
 		case map[string]any:
-			if len(keys) > 0 && s.Type == "object" {
+			if len(keys) > 0 && s.Type.Is(openapi3.TypeObject) {
 				add("not an object", "flat")
 			}
 			for _, r := range s.Required {
@@ -218,13 +220,15 @@ func deriveCases(root *jsonshape.Schema, body map[string]any) []shapeCase {
 					keep(shapeCase{name: strings.Join(k, ".") + " missing", path: strings.Join(k, "."), body: setAt(body, k, nil, true)})
 				}
 			}
-			if len(s.Properties) > 0 && (s.Additional == nil || !*s.Additional) {
+			// jsonshape.Compile stated additionalProperties: false where
+			// the published schema listed properties and said nothing.
+			if len(s.Properties) > 0 && s.AdditionalProperties.Has != nil && !*s.AdditionalProperties.Has {
 				k := append(append([]string{}, keys...), "notInTheSchema")
 				keep(shapeCase{name: strings.Join(k, ".") + " unknown", path: strings.Join(k, "."), body: setAt(body, k, true, false)})
 			}
 			for name, e := range x {
 				if p, ok := s.Properties[name]; ok {
-					walk(p, e, append(append([]string{}, keys...), name), branched)
+					walk(p.Value, e, append(append([]string{}, keys...), name), branched)
 				}
 			}
 		}

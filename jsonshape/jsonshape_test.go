@@ -19,7 +19,9 @@ const testShapes = `{
    "weight": {"type": "integer", "minimum": 1, "maximum": 1000},
    "links": {"type": "array", "minItems": 1, "items": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}}},
    "free": {"type": "object"},
-   "tags": {"type": "object", "additionalProperties": {"type": "boolean"}}}}
+   "tags": {"type": "object", "additionalProperties": {"type": "boolean"}},
+   "when": {"type": "string", "format": "date-time"},
+   "either": {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}}}
 }`
 
 func TestCheck(t *testing.T) {
@@ -42,13 +44,17 @@ func TestCheck(t *testing.T) {
 		{`{"links": [{"url": "https://x.y"}, {"url": "nope"}]}`, "links[1].url"},
 		{`{"tags": {"x": "yes"}}`, "tags.x"},
 		{`{"unknown": 1}`, "unknown"},
+		{`{"when": "2026-11-27T09:00:00Z", "either": "long"}`, ""},
+		{`{"when": "yesterday"}`, "when"},
+		{`{"either": "ab"}`, "either"}, // both branches match: oneOf wants exactly one
+		{`{"links": [{"url": "https://x.y", "extra": 1}]}`, "links[0].extra"},
 		{`[]`, "body"},
 	} {
 		var v any
 		if err := json.Unmarshal([]byte(c.body), &v); err != nil {
 			t.Fatal(err)
 		}
-		got := set["Root"].Check("", v)
+		got := Check(set["Root"], "", v)
 		switch {
 		case c.path == "" && got != nil:
 			t.Errorf("%s: refused: %v", c.body, got)
@@ -58,16 +64,18 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// A body nested past MaxDepth is refused before it is walked further.
+// A body nested past MaxDepth, or made of more than MaxNodes values, is
+// refused before it is validated at all.
 func TestCheckBounds(t *testing.T) {
 	set, err := Compile([]byte(`{"Tree": {"type": "object", "properties": {"child": {"$ref": "#/components/schemas/Tree"}}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	deep := strings.Repeat(`{"child":`, MaxDepth+5) + `{}` + strings.Repeat(`}`, MaxDepth+5)
+	// "unknown" alone would be refused at the root: the bounds come first.
+	deep := `{"unknown": 1, "child":` + strings.Repeat(`{"child":`, MaxDepth+5) + `{}` + strings.Repeat(`}`, MaxDepth+6)
 	var v any
 	json.Unmarshal([]byte(deep), &v)
-	if got := set["Tree"].Check("", v); got == nil || !strings.Contains(got.Message, "deeper") {
+	if got := Check(set["Tree"], "", v); got == nil || !strings.Contains(got.Message, "deeper") {
 		t.Errorf("deep body: %v", got)
 	}
 	wide := make([]any, MaxNodes+1)
@@ -75,7 +83,7 @@ func TestCheckBounds(t *testing.T) {
 		wide[i] = true
 	}
 	set2, _ := Compile([]byte(`{"L": {"type": "array", "items": {"type": "boolean"}}}`))
-	if got := set2["L"].Check("", wide); got == nil || !strings.Contains(got.Message, "more than") {
+	if got := Check(set2["L"], "", wide); got == nil || !strings.Contains(got.Message, "more than") {
 		t.Errorf("wide body: %v", got)
 	}
 }
