@@ -243,12 +243,9 @@ func (r *queryResolver) OrganizationInstallations(ctx context.Context, organizat
 	if err != nil {
 		return nil, err
 	}
-	q := ""
-	if search != nil {
-		if err := checkLen("search", *search, 0, 100); err != nil {
-			return nil, err
-		}
-		q = *search
+	q, err := searchOf(search)
+	if err != nil {
+		return nil, err
 	}
 	p, err := r.Store.ListOrganizationInstallations(ctx, organizationID, s.Caller.UserID, q, pq)
 	if err != nil {

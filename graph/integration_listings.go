@@ -14,16 +14,26 @@ import (
 	"docsapi/storage"
 )
 
+// searchOf checks an optional `search` filter (at most 100 characters) and
+// gives it as a string ("" when absent).
+func searchOf(search *string) (string, error) {
+	if search == nil {
+		return "", nil
+	}
+	if err := checkLen("search", *search, 0, 100); err != nil {
+		return "", err
+	}
+	return *search, nil
+}
+
 // integrationFilterOf checks the integration list filters (GET
 // /integrations and GET /orgs/{id}/integrations take the same ones).
 func integrationFilterOf(c auth.Caller, search *string, category *model.IntegrationCategory, blockDomain *string, blocks, contentSources *bool,
 	owner *string, scope *model.IntegrationScope, target *model.IntegrationTarget) (storage.IntegrationFilter, error) {
 	f := storage.IntegrationFilter{UserID: c.UserID, Blocks: blocks, ContentSources: contentSources}
-	if search != nil {
-		if err := checkLen("search", *search, 0, 100); err != nil {
-			return f, err
-		}
-		f.Search = *search
+	var err error
+	if f.Search, err = searchOf(search); err != nil {
+		return f, err
 	}
 	if category != nil {
 		if err := checkEnum("category", *category, model.IntegrationCategories.List()); err != nil {
@@ -120,12 +130,9 @@ func (r *Resolver) organizationIntegrationsStatus(ctx context.Context, orgID str
 	if err != nil {
 		return nil, err
 	}
-	q := ""
-	if search != nil {
-		if err := checkLen("search", *search, 0, 100); err != nil {
-			return nil, err
-		}
-		q = *search
+	q, err := searchOf(search)
+	if err != nil {
+		return nil, err
 	}
 	p, err := r.Store.ListOrganizationInstallations(ctx, s.Org.ID, s.Caller.UserID, q, pq)
 	if err != nil {
@@ -145,12 +152,9 @@ func (r *Resolver) organizationIntegrationsStatus(ctx context.Context, orgID str
 // enabledOn lists the integrations reaching a space or site the caller has
 // already been admitted to (the space or site of orgID named targetID).
 func (r *Resolver) enabledOn(ctx context.Context, c auth.Caller, orgID, kind, targetID string, search *string) ([]storage.EnabledIntegration, error) {
-	q := ""
-	if search != nil {
-		if err := checkLen("search", *search, 0, 100); err != nil {
-			return nil, err
-		}
-		q = *search
+	q, err := searchOf(search)
+	if err != nil {
+		return nil, err
 	}
 	return r.Store.EnabledIntegrations(ctx, orgID, kind, targetID, c.UserID, q)
 }
