@@ -61,9 +61,9 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 	}
 	pairs := []*dupPair{{name: "source", a: first[0], b: first[1]}}
 	rng := rand.New(rand.NewPCG(32, 30))
-	rounds := 80
+	rounds := 60
 	if testing.Short() || storage.RaceDetectorForTest {
-		rounds = 40
+		rounds = 30
 	}
 	var log []string
 	fail := func(round int, format string, args ...any) {
