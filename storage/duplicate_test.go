@@ -20,6 +20,7 @@ import (
 type dupPair struct {
 	name string
 	a, b string
+	from *dupPair // the pair it duplicates (nil: the first)
 }
 
 // TestDuplicateMatchesWholeCopy: DuplicateSpace makes what the whole copy
@@ -31,7 +32,7 @@ type dupPair struct {
 // updated from the main content first), a file added or removed, a
 // duplicate (a of a through DuplicateSpace, b of b through duplicateWhole;
 // a duplicate of a duplicate too), or the pair trashed and purged (the
-// source of duplicates that stay). After every round each live pair's
+// source of duplicates that stay too); the script must have done each. After every round each live pair's
 // active revision (pages, bodies, paths, links and their status, files,
 // backlinks of every page and file) and search answers must read the same;
 // every ten rounds every revision of every pair too.
@@ -184,8 +185,11 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 			if err != nil {
 				fail(round, "whole copy: %v", err)
 			}
-			pairs = append(pairs, &dupPair{name: name, a: a, b: b})
+			pairs = append(pairs, &dupPair{name: name, a: a, b: b, from: p})
 			counts["duplicate"]++
+			if p.from != nil {
+				counts["duplicate of a duplicate"]++
+			}
 		default:
 			if len(pairs) < 3 {
 				continue
@@ -201,6 +205,9 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 			}
 			pairs = slices.DeleteFunc(pairs, func(q *dupPair) bool { return q == p })
 			counts["purge"]++
+			if slices.ContainsFunc(pairs, func(q *dupPair) bool { return q.from == p }) {
+				counts["purge of a source"]++
+			}
 		}
 		for _, q := range pairs {
 			ha, err := storage.SpaceHeadForTest(db, q.a)
@@ -225,7 +232,7 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 		}
 	}
 	t.Logf("rounds: %v; %d pairs at the end", counts, len(pairs))
-	for _, what := range []string{"edit", "change request", "file", "duplicate", "purge"} {
+	for _, what := range []string{"edit", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source"} {
 		if counts[what] == 0 {
 			t.Fatalf("no %s in %d rounds (%v): the script does not exercise it", what, rounds, counts)
 		}
