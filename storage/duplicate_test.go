@@ -1,0 +1,240 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"docsapi/merge"
+	"docsapi/storage"
+)
+
+// dupPair is two spaces that must read the same: a is made and edited
+// through DuplicateSpace (the path under test), b through duplicateWhole
+// (the whole copy, the reference). Page ids are the same on both sides.
+type dupPair struct {
+	name string
+	a, b string
+	from *dupPair // the pair it duplicates (nil: the first)
+}
+
+// TestDuplicateMatchesWholeCopy: DuplicateSpace makes what the whole copy
+// makes, and every later write reads the same on both. World a starts from
+// a source space, world b from its twin (the same pages, the same ids);
+// the twin is only ever copied whole. Random rounds pick a pair and do to
+// both of its spaces the same thing: a page edit of the main content (the
+// partial path), a change request with a few edits merged (now and then
+// updated from the main content first), a file added or removed, a
+// duplicate (a of a through DuplicateSpace, b of b through duplicateWhole;
+// a duplicate of a duplicate too), or the pair trashed and purged (the
+// source of duplicates that stay too); the script must have done each. After every round each live pair's
+// active revision (pages, bodies, paths, links and their status, files,
+// backlinks of every page and file) and search answers must read the same;
+// every ten rounds every revision of every pair too.
+func TestDuplicateMatchesWholeCopy(t *testing.T) {
+	ctx := context.Background()
+	db, first := storage.TwoSpacesForTest(t)
+	user := storage.FirstUserForTest(t, db)
+	an := storage.ModelAnalyzerForTest
+	for _, sp := range first {
+		if _, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp, Activate: true, Analyzer: an, Edit: func(tr *storage.Tree) error {
+			for i := range 12 {
+				p := &storage.TreePage{ContentPage: storage.ContentPage{ID: fmt.Sprint("p", i), Type: "document", Title: fmt.Sprint("p", i), Slug: fmt.Sprint("s", i)}, Dirty: true}
+				p.SetBody(fmt.Sprintf("body p%d link:s%d", i, (i+5)%12))
+				if i > 0 && i%3 != 0 {
+					tr.Pages[len(tr.Pages)-1].Children = append(tr.Pages[len(tr.Pages)-1].Children, p)
+				} else {
+					tr.Pages = append(tr.Pages, p)
+				}
+			}
+			for _, n := range []string{"a.png", "b.txt"} {
+				tr.Files = append(tr.Files, &storage.File{ID: "f-" + n, Name: n, ContentType: "text/plain", Bytes: []byte("bytes of " + n)})
+			}
+			return nil
+		}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pairs := []*dupPair{{name: "source", a: first[0], b: first[1]}}
+	rng := rand.New(rand.NewPCG(32, 30))
+	rounds := 60
+	if testing.Short() || storage.RaceDetectorForTest {
+		rounds = 30
+	}
+	var log []string
+	fail := func(round int, format string, args ...any) {
+		t.Helper()
+		t.Fatalf("round %d after %s: %s", round, strings.Join(log[max(0, len(log)-10):], "; "), fmt.Sprintf(format, args...))
+	}
+	next := 0
+	counts := map[string]int{}
+	for round := range rounds {
+		p := pairs[rng.IntN(len(pairs))]
+		head, err := storage.SpaceHeadForTest(db, p.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages, err := db.RevisionPages(ctx, head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		both := func(what string, f func(space string) error) bool {
+			t.Helper()
+			log = append(log, p.name+": "+what)
+			ea, eb := f(p.a), f(p.b)
+			if (ea == nil) != (eb == nil) {
+				fail(round, "%s: duplicate %v, whole copy %v", what, ea, eb)
+			}
+			var ca, cb *merge.ConflictError
+			if errors.As(ea, &ca) != errors.As(eb, &cb) {
+				fail(round, "%s: duplicate %v, whole copy %v", what, ea, eb)
+			}
+			if ea != nil && ca == nil && !errors.Is(ea, storage.ErrSkipEditForTest) && !errors.Is(ea, storage.ErrNotFound) {
+				fail(round, "%s: %v", what, ea)
+			}
+			return ea == nil
+		}
+		switch op := rng.IntN(100); {
+		case op < 45:
+			next++
+			what, edit := storage.RandomPageEditForTest(rng, pages, next)
+			if both(what, func(sp string) error {
+				_, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp, Activate: true, Analyzer: an, Pages: edit})
+				return err
+			}) {
+				counts["edit"]++
+			}
+		case op < 70:
+			var edits []func(storage.PageTree) error
+			var whats []string
+			for range 1 + rng.IntN(3) {
+				next++
+				what, edit := storage.RandomPageEditForTest(rng, pages, next)
+				whats, edits = append(whats, what), append(edits, edit)
+			}
+			update := rng.IntN(3) == 0
+			var mainEdit func(storage.PageTree) error
+			if update || rng.IntN(2) == 0 {
+				next++
+				var what string
+				what, mainEdit = storage.RandomPageEditForTest(rng, pages, next)
+				whats = append(whats, "main: "+what)
+			}
+			if both(fmt.Sprintf("change request (%s), update %v", strings.Join(whats, ", "), update), func(sp string) error {
+				cr, err := db.CreateChangeRequest(ctx, "", sp, user, "cr", nil)
+				if err != nil {
+					return err
+				}
+				for _, e := range edits {
+					if _, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp, ChangeRequest: cr.ID, Author: user, Analyzer: an, Pages: e}); err != nil && !errors.Is(err, storage.ErrSkipEditForTest) && !errors.Is(err, storage.ErrNotFound) {
+						return err
+					}
+				}
+				if mainEdit != nil {
+					if _, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp, Activate: true, Analyzer: an, Pages: mainEdit}); err != nil && !errors.Is(err, storage.ErrSkipEditForTest) && !errors.Is(err, storage.ErrNotFound) {
+						return err
+					}
+				}
+				m := storage.MergeChange{SpaceID: sp, ChangeRequest: cr.ID, Analyzer: an, Merge: merge.Trees}
+				if update {
+					m.Update = true
+					if _, err := db.MergeChangeRequest(ctx, m); err != nil {
+						return err
+					}
+					m.Update = false
+				}
+				_, err = db.MergeChangeRequest(ctx, m)
+				return err
+			}) {
+				counts["change request"]++
+			}
+		case op < 82:
+			name := []string{"a.png", "b.txt", "c.pdf"}[rng.IntN(3)]
+			remove := rng.IntN(2) == 0
+			next++
+			body := fmt.Sprint("bytes ", next)
+			if both(fmt.Sprintf("file %s removed %v", name, remove), func(sp string) error {
+				_, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp, Activate: true, Analyzer: an, Edit: func(tr *storage.Tree) error {
+					if remove {
+						tr.Files = slices.DeleteFunc(tr.Files, func(f *storage.File) bool { return f.Name == name })
+					} else {
+						tr.Files = append(tr.Files, &storage.File{ID: fmt.Sprint("f", next), Name: name, ContentType: "text/plain", Bytes: []byte(body)})
+					}
+					return nil
+				}})
+				return err
+			}) {
+				counts["file"]++
+			}
+		case op < 92:
+			if len(pairs) >= 5 {
+				continue
+			}
+			name := fmt.Sprintf("copy %d of %s", round, p.name)
+			log = append(log, "duplicate "+p.name)
+			a, err := db.DuplicateSpace(ctx, p.a, name)
+			if err != nil {
+				fail(round, "duplicate: %v", err)
+			}
+			b, err := db.DuplicateWholeForTest(ctx, p.b, name)
+			if err != nil {
+				fail(round, "whole copy: %v", err)
+			}
+			pairs = append(pairs, &dupPair{name: name, a: a, b: b, from: p})
+			counts["duplicate"]++
+			if p.from != nil {
+				counts["duplicate of a duplicate"]++
+			}
+		default:
+			if len(pairs) < 3 {
+				continue
+			}
+			log = append(log, "purge "+p.name)
+			for _, sp := range []string{p.a, p.b} {
+				if _, err := db.TrashSpace(ctx, sp); err != nil {
+					fail(round, "trash: %v", err)
+				}
+			}
+			if n, err := db.PurgeSpaces(ctx, time.Now().Add(time.Hour)); err != nil || n != 2 {
+				fail(round, "purge: %d %v", n, err)
+			}
+			pairs = slices.DeleteFunc(pairs, func(q *dupPair) bool { return q == p })
+			counts["purge"]++
+			if slices.ContainsFunc(pairs, func(q *dupPair) bool { return q.from == p }) {
+				counts["purge of a source"]++
+			}
+		}
+		for _, q := range pairs {
+			ha, err := storage.SpaceHeadForTest(db, q.a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hb, err := storage.SpaceHeadForTest(db, q.b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := storage.DupShapeForTest(t, db, q.a, ha), storage.DupShapeForTest(t, db, q.b, hb); a != b {
+				fail(round, "%s reads\n%s\nthe whole copy\n%s", q.name, a, b)
+			}
+			if a, b := storage.SearchShapeForTest(t, db, q.a), storage.SearchShapeForTest(t, db, q.b); a != b {
+				fail(round, "%s searches\n%s\nthe whole copy\n%s", q.name, a, b)
+			}
+			if round%10 == 9 || round == rounds-1 {
+				if a, b := storage.HistoryShapeForTest(t, db, q.a), storage.HistoryShapeForTest(t, db, q.b); a != b {
+					fail(round, "%s's revisions read\n%s\nthe whole copy's\n%s", q.name, a, b)
+				}
+			}
+		}
+	}
+	t.Logf("rounds: %v; %d pairs at the end", counts, len(pairs))
+	for _, what := range []string{"edit", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source"} {
+		if counts[what] == 0 {
+			t.Fatalf("no %s in %d rounds (%v): the script does not exercise it", what, rounds, counts)
+		}
+	}
+}
