@@ -53,10 +53,10 @@ test: vet test-go test-client test-pg image-check
 # (pure-Go SQLite is some 40 times slower under -race, minutes for one of
 # them): they have no concurrency for the race detector to watch, so they
 # run without it.
-MODEL_TESTS = ^(TestVisibleSpacesMatchEffectiveRole|TestVisibleSpacesRandomScripts)$$
+MODEL_TESTS = ^(TestVisibleSpacesMatchEffectiveRole|TestVisibleSpacesRandomScripts|TestDuplicateMatchesWholeCopy)$$
 test-go: build lighthouse-deps
 	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -race -timeout 20m -skip '^TestHostileInputs$$|$(MODEL_TESTS)' ./...
-	$(GO) test -count=1 -run '$(MODEL_TESTS)' ./graph
+	$(GO) test -count=1 -run '$(MODEL_TESTS)' ./graph ./storage
 	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -count=1 -run '^TestHostileInputs$$' ./cmd/docsapi
 
 # Lighthouse for the reader site's browser test (site/lighthouse_test.go),

@@ -551,9 +551,9 @@ func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
 // its revisions (with their parent links) and its grants. Comments and
 // change requests are not copied, so the copy's counters start at zero.
 //
-// It copies every row of the content (duplicateWhole): issue 32 asks for a
-// duplicate that shares the original's rows instead; duplicateWhole stays
-// the reference such a path is compared with (TestDuplicateMatchesWholeCopy).
+// It copies every row of the content (duplicateWhole), so it costs the
+// size of the space. A duplicate that shares the original's rows must read
+// the same as duplicateWhole (TestDuplicateMatchesWholeCopy is that check).
 func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, error) {
 	return db.duplicateWhole(ctx, id, title)
 }
