@@ -205,6 +205,13 @@ func (postgresDialect) unique(err error) bool {
 	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
+// deadlock: deadlock_detected, PostgreSQL's end of one transaction of a
+// cycle of lock waits.
+func (postgresDialect) deadlock(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "40P01"
+}
+
 // ErrBackupPostgres is the answer of Backup on PostgreSQL.
 var ErrBackupPostgres = errors.New("docsapi backs up SQLite databases only; back up a PostgreSQL database with pg_dump (and restore it with pg_restore or psql)")
 
