@@ -50,6 +50,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 )
 
 // writeOrg is Write confined to orgID (scope.go's rules). The rows shared
@@ -71,6 +72,34 @@ func (db *DB) writeOrg(ctx context.Context, orgID string, fn func(tx *Tx) error)
 // errScopeMoved: the row left the organization its write was scoped to
 // (or was deleted) between the reading of its organization and the lock.
 var errScopeMoved = errors.New("storage: the space changed organization before its write")
+
+// commutingScope prefixes the scope of a commuting write (writeCommuting).
+const commutingScope = "\x00commuting:"
+
+func commuting(scope string) bool { return strings.HasPrefix(scope, commutingScope) }
+
+// writeCommuting is writeOrg for a write that commutes with every other
+// write of its organization: it inserts a new row that no rule orders (no
+// position, number or count of the organization's depends on it), so any
+// order of two such writes, or of one and an ordered write, gives the same
+// state. It takes the organization's lock shared (PostgreSQL: beside the
+// global one, shared) and runs in a transaction of its own, in parallel
+// with the other commuting writes of its organization, instead of queuing
+// behind them: an ordered write of the organization (which takes the lock
+// exclusive) still waits for them and they for it. The engine makes
+// concurrent commits durable together (its own group commit of the WAL
+// flush). A precondition makes it an ordered write (writeScoped); so does
+// SQLite, where every write is unscoped. What it shares with the
+// organization's other writes: the count of pending webhook deliveries,
+// whose bound (WebhookLimits) concurrent commuting writes may pass by the
+// few in flight at once.
+func (db *DB) writeCommuting(ctx context.Context, orgID string, fn func(tx *Tx) error) error {
+	err := db.writeScoped(ctx, commutingScope+orgID, true, fn)
+	if err != nil && db.dialect.deadlock(err) {
+		return db.Write(ctx, fn)
+	}
+	return err
+}
 
 // The organization a row belongs to, by its id: what writeOwned reads
 // before a write and again under the organization's lock.

@@ -112,7 +112,14 @@ func (db *DB) CreateTeam(ctx context.Context, orgID, title string, memberIDs []s
 // members, and no space is granted to it yet).
 func (db *DB) NewTeam(ctx context.Context, orgID, title string, memberIDs []string) (Team, error) {
 	t := Team{ID: NewID(), OrganizationID: orgID, Title: title}
-	err := db.writeOrg(ctx, orgID, func(tx *Tx) error {
+	write := db.writeOrg
+	if len(memberIDs) == 0 {
+		// A team without members is a new row nothing counts or orders:
+		// it commutes with the organization's other writes (memberships
+		// recount members' team counts, an ordered write).
+		write = db.writeCommuting
+	}
+	err := write(ctx, orgID, func(tx *Tx) error {
 		tx.created(t.ID)
 		t.CreatedAt = FromMillis(ms(tx.Now))
 		if _, err := tx.exec(`INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)`, t.ID, orgID, title, ms(tx.Now)); err != nil {
