@@ -238,7 +238,7 @@ type MergeChange struct {
 // in the main content).
 func (db *DB) MergeChangeRequest(ctx context.Context, m MergeChange) (string, error) {
 	var rev string
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeSpace(ctx, m.SpaceID, func(tx *Tx) error {
 		cr, err := changeRequest(ctx, tx, m.SpaceID, m.ChangeRequest)
 		if err != nil {
 			return err

@@ -58,7 +58,7 @@ func (db *DB) ListCollections(ctx context.Context, orgID string, nested bool, ke
 // timestamps are filled in).
 func (db *DB) CreateCollection(ctx context.Context, c *Collection) error {
 	c.ID = NewID()
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOrg(ctx, c.OrganizationID, func(tx *Tx) error {
 		c.CreatedAt, c.UpdatedAt = tx.Now, tx.Now
 		pos, key, err := endOf(tx, c.OrganizationID, c.ParentID)
 		if err != nil {
@@ -79,7 +79,7 @@ type CollectionPatch struct {
 }
 
 func (db *DB) UpdateCollection(ctx context.Context, id string, p CollectionPatch) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOwned(ctx, collectionOrgSQL, id, func(tx *Tx) error {
 		set, args := []string{"updated_at = ?"}, []any{ms(tx.Now)}
 		if p.Title != nil {
 			set, args = append(set, "title = ?"), append(args, *p.Title)
@@ -119,7 +119,7 @@ func updateByID(tx *Tx, table, id string, set []string, args []any) error {
 // It reports false when the collection did not exist.
 func (db *DB) DeleteCollection(ctx context.Context, id string) (bool, error) {
 	deleted := false
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOwned(ctx, collectionOrgSQL, id, func(tx *Tx) error {
 		var orgID string
 		err := tx.QueryRowContext(tx.ctx, `SELECT organization_id FROM collections WHERE id = ?`, id).Scan(&orgID)
 		if err == sql.ErrNoRows {
@@ -179,7 +179,7 @@ func (db *DB) DeleteCollection(ctx context.Context, id string) (bool, error) {
 // MoveCollection places a collection under parent (nil: top level) at.
 // The caller checked that parent is not the collection or under it.
 func (db *DB) MoveCollection(ctx context.Context, id string, parent *string, at Placement) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOwned(ctx, collectionOrgSQL, id, func(tx *Tx) error {
 		c, err := scanCollection(tx.QueryRowContext(tx.ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.id = ?`, id))
 		if err != nil {
 			return err

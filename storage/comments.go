@@ -138,7 +138,7 @@ func adjustOpenComments(tx *Tx, scope CommentScope, delta int) error {
 // PostComment stores a new comment or reply (c.ID and c.PostedAt are set).
 func (db *DB) PostComment(ctx context.Context, c *Comment) error {
 	c.ID = NewID()
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeSpace(ctx, c.Scope.SpaceID, func(tx *Tx) error {
 		c.PostedAt, c.Status = tx.Now, "open"
 		if c.ParentID != "" {
 			res, err := tx.exec(`UPDATE comments SET replies = replies + 1 WHERE id = ? AND space_id = ? AND change_request_id = ? AND parent_id = ''`,
@@ -176,7 +176,7 @@ type CommentUpdate struct {
 // UpdateComment applies u in one transaction, keeping the open-comment
 // counter exact.
 func (db *DB) UpdateComment(ctx context.Context, scope CommentScope, parentID, id string, u CommentUpdate) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeSpace(ctx, scope.SpaceID, func(tx *Tx) error {
 		var exists int
 		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM comments WHERE id = ? AND space_id = ? AND change_request_id = ? AND parent_id = ?`,
 			id, scope.SpaceID, scope.ChangeRequestID, parentID).Scan(&exists); err != nil {
@@ -232,7 +232,7 @@ func resolveThread(tx *Tx, scope CommentScope, id string, resolved bool, userID 
 // when there was none.
 func (db *DB) DeleteComment(ctx context.Context, scope CommentScope, parentID, id string) (bool, error) {
 	deleted := false
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeSpace(ctx, scope.SpaceID, func(tx *Tx) error {
 		var status string
 		err := tx.QueryRowContext(ctx, `SELECT status FROM comments WHERE id = ? AND space_id = ? AND change_request_id = ? AND parent_id = ?`,
 			id, scope.SpaceID, scope.ChangeRequestID, parentID).Scan(&status)

@@ -515,9 +515,16 @@ func (db *DB) writeScoped(ctx context.Context, scope string, bump bool, fn func(
 			defer m.rec.mu.Unlock()
 		}
 	}
-	if db.noGroupCommit {
+	if commuting(m.scope) && m.pre != nil {
+		// A precondition reads what the write depends on: the
+		// organization's order (scope.go).
+		m.scope = strings.TrimPrefix(m.scope, commutingScope)
+	}
+	if db.noGroupCommit || commuting(m.scope) {
 		// One transaction per write: the writer pool's single connection is
-		// the queue (beginWrite waits for it under ctx).
+		// the queue (beginWrite waits for it under ctx). A commuting write
+		// (scope.go) runs so too, beside the others of its organization:
+		// the engine makes their concurrent commits durable together.
 		m.state.Store(memberTaken)
 		db.runBatch([]*member{m})
 	} else {

@@ -56,6 +56,9 @@ type dialect interface {
 	counterReader(target string) countersReader
 	// unique reports whether err is a unique or primary key violation.
 	unique(err error) bool
+	// deadlock reports whether err is the engine ending a transaction that
+	// waited for another in a cycle (scope.go retries it unscoped).
+	deadlock(err error) bool
 	// backup writes a consistent copy of the database to file.
 	backup(ctx context.Context, db *DB, file string) error
 	// catalog lists the tables admin copy-db copies (not the migrations'

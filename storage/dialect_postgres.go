@@ -122,6 +122,12 @@ func beginScopedSQL(key int32) string {
 	return fmt.Sprintf("BEGIN; SELECT pg_advisory_xact_lock_shared(%d); SELECT pg_advisory_xact_lock(%d, %d)", int64(writeLockKey), orgLockClass, key)
 }
 
+// beginCommutingSQL is the BEGIN of a commuting write (scope.go) of the
+// organization whose lock key is key: both locks shared.
+func beginCommutingSQL(key int32) string {
+	return fmt.Sprintf("BEGIN; SELECT pg_advisory_xact_lock_shared(%d); SELECT pg_advisory_xact_lock_shared(%d, %d)", int64(writeLockKey), orgLockClass, key)
+}
+
 // scopeKey marks the context of a write transaction confined to an
 // organization (writeContext); its value is the organization id.
 type scopeKey struct{}
@@ -169,6 +175,9 @@ func (postgresDialect) auditMoverScope() string { return " audit mover" }
 // cache miss, never a stale hit.
 const changeVersionSQL = `(SELECT pg_snapshot_xmax(s)::text::bigint - (SELECT count(*) FROM pg_snapshot_xip(s)) FROM pg_current_snapshot() s)`
 
+// pgOrgForVersionedSQL: the counter read from the statement's snapshot.
+var pgOrgForVersionedSQL = numberPlaceholders(strings.Replace(orgForVersionedSQL, `(`+changeCounterSQL+`)`, changeVersionSQL, 1))
+
 // pgCounterStatement is q rewritten for PostgreSQL when q reads the change
 // counter (counters.go, content.go, page.go), else "".
 func pgCounterStatement(q string) string {
@@ -179,6 +188,8 @@ func pgCounterStatement(q string) string {
 		return `SELECT ` + changeVersionSQL + `, access FROM change_counter WHERE id = 1`
 	case changeCounterSQL:
 		return `SELECT ` + changeVersionSQL
+	case orgForVersionedSQL:
+		return pgOrgForVersionedSQL
 	}
 	return ""
 }
@@ -203,6 +214,13 @@ func (postgresDialect) counterReader(string) countersReader { return nil }
 func (postgresDialect) unique(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// deadlock: deadlock_detected, PostgreSQL's end of one transaction of a
+// cycle of lock waits.
+func (postgresDialect) deadlock(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "40P01"
 }
 
 // ErrBackupPostgres is the answer of Backup on PostgreSQL.
@@ -247,7 +265,9 @@ func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx,
 		return nil, driver.ErrBadConn
 	}
 	o := pgx.TxOptions{BeginQuery: beginWriteSQL}
-	if org, _ := ctx.Value(scopeKey{}).(string); org != "" {
+	if org, _ := ctx.Value(scopeKey{}).(string); commuting(org) {
+		o.BeginQuery = beginCommutingSQL(orgLockKey(strings.TrimPrefix(org, commutingScope)))
+	} else if org != "" {
 		o.BeginQuery = beginScopedSQL(orgLockKey(org))
 	}
 	tx, err := conn.BeginTx(ctx, o)

@@ -133,6 +133,9 @@ func (sqliteDialect) unique(err error) bool {
 	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "PRIMARY KEY")
 }
 
+// deadlock: never, one writer waits for nobody.
+func (sqliteDialect) deadlock(error) bool { return false }
+
 func (sqliteDialect) backup(ctx context.Context, db *DB, file string) error {
 	return sqliteBackup(ctx, db, file)
 }

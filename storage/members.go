@@ -125,7 +125,7 @@ func insertMember(tx *Tx, orgID, userID string, role *string, sso bool) error {
 
 // AddMember makes an existing user a member; ErrExists when already one.
 func (db *DB) AddMember(ctx context.Context, orgID, userID string, role *string) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOrg(ctx, orgID, func(tx *Tx) error {
 		if err := insertMember(tx, orgID, userID, role, false); err != nil {
 			return uniqueAs(err, ErrExists)
 		}
@@ -169,7 +169,7 @@ func adminGuard(tx *Tx, orgID, userID string) error {
 // UpdateMemberRole sets a member's role (nil: guest). Demoting the last
 // admin is refused with ErrLastAdmin.
 func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role *string) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOrg(ctx, orgID, func(tx *Tx) error {
 		var cur sql.NullString
 		if err := tx.QueryRowContext(tx.ctx, `SELECT role FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID).Scan(&cur); err != nil {
 			return notFound(err)
@@ -189,7 +189,7 @@ func (db *DB) UpdateMemberRole(ctx context.Context, orgID, userID string, role *
 // refused with ErrLastAdmin.
 func (db *DB) RemoveMember(ctx context.Context, orgID, userID string) (bool, error) {
 	removed := false
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOrg(ctx, orgID, func(tx *Tx) error {
 		var cur sql.NullString
 		err := tx.QueryRowContext(tx.ctx, `SELECT role FROM members WHERE organization_id = ? AND user_id = ?`, orgID, userID).Scan(&cur)
 		if err == sql.ErrNoRows {
@@ -227,7 +227,7 @@ var memberRemovalHooks []func(tx *Tx, orgID, userID string) error
 // specification's "the user is added as an SSO member". Only an unknown user
 // is ErrNotFound.
 func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOrg(ctx, orgID, func(tx *Tx) error {
 		res, err := tx.exec(`INSERT INTO members (organization_id, user_id, role, sso, joined_at)
 			SELECT o.id, u.id, o.default_role, 1, ? FROM organizations o, users u WHERE o.id = ? AND u.id = ?
 			ON CONFLICT (organization_id, user_id) DO UPDATE SET sso = 1`, ms(tx.Now), orgID, userID)
@@ -243,7 +243,7 @@ func (db *DB) SetMemberSSO(ctx context.Context, orgID, userID string) error {
 
 // TouchMember sets a member's lastSeenAt to now.
 func (db *DB) TouchMember(ctx context.Context, orgID, userID string) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOrg(ctx, orgID, func(tx *Tx) error {
 		_, err := tx.exec(`UPDATE members SET last_seen_at = ? WHERE organization_id = ? AND user_id = ?`, ms(tx.Now), orgID, userID)
 		return err
 	})

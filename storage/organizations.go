@@ -67,7 +67,12 @@ type orgFor struct {
 	member *Membership
 }
 
-const orgForSQL = `SELECT ` + orgCols + `, m.role, m.user_id IS NOT NULL, m.sso, ` + ownsTeamSQL + `
+// orgForVersionedSQL reads an organization, a user's membership in it and
+// the change counter: one statement, so one snapshot on both engines, where a read
+// transaction (its BEGIN, the counter, the row and its end) took four
+// round trips to PostgreSQL. PostgreSQL reads its counter from the
+// snapshot (pgCounterStatement).
+const orgForVersionedSQL = `SELECT ` + orgCols + `, m.role, m.user_id IS NOT NULL, m.sso, ` + ownsTeamSQL + `, (` + changeCounterSQL + `)
  FROM organizations o LEFT JOIN members m ON m.organization_id = o.id AND m.user_id = ?
  WHERE o.id = ?`
 
@@ -78,7 +83,7 @@ const orgForSQL = `SELECT ` + orgCols + `, m.role, m.user_id IS NOT NULL, m.sso,
 // shared between calls: read it, never change it.
 func (db *DB) OrganizationFor(ctx context.Context, orgID, userID string) (Organization, *Membership, error) {
 	var e orgFor
-	if err := db.prepare(ctx, changeCounterSQL, orgForSQL); err != nil {
+	if err := db.prepare(ctx, changeCounterSQL, orgForVersionedSQL); err != nil {
 		return e.org, nil, err
 	}
 	version, err := changeVersion(ctx, db.r())
@@ -88,23 +93,15 @@ func (db *DB) OrganizationFor(ctx context.Context, orgID, userID string) (Organi
 	key := orgID + "\x00" + userID
 	e, hit := db.orgs.get(key, version)
 	if !hit {
-		err = db.ReadTx(ctx, func(q queryer) error {
-			// The snapshot may be newer than the counter read above.
-			if version, err = changeVersion(ctx, q); err != nil {
-				return err
-			}
-			var role sql.NullString
-			var isMember, sso, owns sql.NullBool
-			if e.org, err = scanOrg(q.QueryRowContext(ctx, orgForSQL, userID, orgID), &role, &isMember, &sso, &owns); err != nil {
-				return err
-			}
-			if isMember.Bool {
-				e.member = &Membership{Role: nullStr(role), SSO: sso.Bool, OwnsTeam: owns.Bool}
-			}
-			return nil
-		})
-		if err != nil {
+		// The statement's snapshot may be newer than the counter read
+		// above: the row is cached under the counter read with it.
+		var role sql.NullString
+		var isMember, sso, owns sql.NullBool
+		if e.org, err = scanOrg(db.r().QueryRowContext(ctx, orgForVersionedSQL, userID, orgID), &role, &isMember, &sso, &owns, &version); err != nil {
 			return e.org, nil, err
+		}
+		if isMember.Bool {
+			e.member = &Membership{Role: nullStr(role), SSO: sso.Bool, OwnsTeam: owns.Bool}
 		}
 		db.orgs.put(key, version, e)
 	}

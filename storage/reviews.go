@@ -46,7 +46,7 @@ type Contributor struct {
 // given; it returns the requests in the order of users.
 func (db *DB) RequestReviewers(ctx context.Context, crID, requestedBy string, users []string, subject *string) ([]ReviewRequest, error) {
 	var out []ReviewRequest
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOwned(ctx, changeRequestOrgSQL, crID, func(tx *Tx) error {
 		out = out[:0]
 		var head string
 		if err := tx.QueryRowContext(ctx, `SELECT revision_id FROM change_requests WHERE id = ?`, crID).Scan(&head); err != nil {
@@ -87,7 +87,7 @@ func (db *DB) ListReviewRequests(ctx context.Context, crID string, pq PageQuery)
 // RemoveReviewRequest withdraws a reviewer's request; false when there was none.
 func (db *DB) RemoveReviewRequest(ctx context.Context, crID, userID string) (bool, error) {
 	removed := false
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOwned(ctx, changeRequestOrgSQL, crID, func(tx *Tx) error {
 		res, err := tx.exec(`DELETE FROM change_request_reviewers WHERE change_request_id = ? AND user_id = ?`, crID, userID)
 		if err != nil {
 			return err
@@ -106,7 +106,7 @@ func (db *DB) RemoveReviewRequest(ctx context.Context, crID, userID string) (boo
 // (filled in r.Revision), replacing the reviewer's previous review and
 // fulfilling their request (whose requester becomes r.RequestedBy).
 func (db *DB) SubmitReview(ctx context.Context, r *Review) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOwned(ctx, changeRequestOrgSQL, r.ChangeRequestID, func(tx *Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT revision_id FROM change_requests WHERE id = ?`, r.ChangeRequestID).Scan(&r.Revision); err != nil {
 			return notFound(err)
 		}

@@ -232,7 +232,13 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 	if id == "" {
 		id = NewID()
 	}
-	err := db.Write(ctx, func(tx *Tx) error {
+	write := db.Write
+	if c.Also == nil {
+		// Also (Git Sync, translations) finishes a job whose queue is the
+		// installation's: unscoped.
+		write = func(ctx context.Context, fn func(*Tx) error) error { return db.writeSpace(ctx, c.SpaceID, fn) }
+	}
+	err := write(ctx, func(tx *Tx) error {
 		base := c.Base
 		switch {
 		case c.ChangeRequest != "":

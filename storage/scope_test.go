@@ -216,6 +216,7 @@ func TestScopedWritesKeepInvariants(t *testing.T) {
 			t.Fatalf("org %d: stored %q (%v), the chain ends at %q", i, now, err, v)
 		}
 	}
+	contentInvariants(t, dbs, orgs)
 }
 
 // holdOrg starts a write confined to orgID on db that holds its locks until
@@ -407,5 +408,251 @@ func TestAuditMoveBesideScopedWrites(t *testing.T) {
 	}
 	if teams != writers*each || entries != teams || distinct != teams {
 		t.Fatalf("%d teams, %d audit entries for them (%d distinct), want %d each", teams, entries, distinct, writers*each)
+	}
+}
+
+// contentInvariants is the second half of TestScopedWritesKeepInvariants:
+// the content and membership writes scoped since (page edits on the main
+// content and in change requests, merges, comments and replies,
+// collections, team memberships), many at once on two replicas and two
+// organizations, keep what the single writer kept: every page edit and
+// every merge lands (no lost revision), page and collection positions
+// distinct, comment, reply and team counts equal to the rows, and an
+// If-Match precondition on a collection that no two writes pass on the
+// same version.
+func contentInvariants(t *testing.T, dbs [2]*DB, orgs []Bootstrap) {
+	db := dbs[0]
+	ctx := context.Background()
+	spaces := make([]Space, len(orgs))
+	threads := make([]Comment, len(orgs))
+	guarded := make([]Collection, len(orgs))
+	for i, o := range orgs {
+		spaces[i] = Space{OrganizationID: o.Organization.ID, Title: "content", Visibility: "private", EditMode: "live"}
+		if err := db.CreateSpace(ctx, &spaces[i]); err != nil {
+			t.Fatal(err)
+		}
+		threads[i] = Comment{Scope: CommentScope{SpaceID: spaces[i].ID}, PostedBy: o.User.ID, Body: "thread"}
+		if err := db.PostComment(ctx, &threads[i]); err != nil {
+			t.Fatal(err)
+		}
+		guarded[i] = Collection{OrganizationID: o.Organization.ID, Title: "v0"}
+		if err := db.CreateCollection(ctx, &guarded[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A merge adds to the main content the top-level pages the change
+	// request added (all it does here); a page of the main content written
+	// meanwhile stays.
+	addedPages := func(base, main, branch *Tree) (*Tree, error) {
+		had := map[string]bool{}
+		for _, p := range append(slices.Clone(base.Pages), main.Pages...) {
+			had[p.ID] = true
+		}
+		for _, p := range branch.Pages {
+			if !had[p.ID] {
+				main.Pages = append(main.Pages, p)
+			}
+		}
+		return main, nil
+	}
+	page := func(id string) *TreePage {
+		p := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
+		p.SetBody("body of " + id)
+		return p
+	}
+	title := func(i int) (string, error) {
+		var s string
+		err := db.r().QueryRowContext(ctx, `SELECT title FROM collections WHERE id = ?`, guarded[i].ID).Scan(&s)
+		return s, err
+	}
+
+	const workers, rounds = 8, 4
+	type pass struct{ read, wrote string }
+	var (
+		mu      sync.Mutex
+		passed  = make([][]pass, len(orgs))
+		pages   = make([][]string, len(orgs))
+		colls   = make([]int, len(orgs))
+		teams   = make([]int, len(orgs))
+		removed = make([]int, len(orgs))
+		errs    []error
+		wg      sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			db := dbs[w%len(dbs)]
+			for r := range rounds {
+				i := (w + r) % len(orgs)
+				o, sp := orgs[i], spaces[i].ID
+				onMain, inCR := fmt.Sprintf("main-%d-%d", w, r), fmt.Sprintf("cr-%d-%d", w, r)
+				if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: modelAnalyzer{},
+					Pages: func(pt PageTree) error { return pt.Insert(page(onMain), "", nil) }}); err != nil {
+					fail(fmt.Errorf("edit of the main content: %w", err))
+					return
+				}
+				cr, err := db.CreateChangeRequest(ctx, "", sp, o.User.ID, "cr", nil)
+				if err == nil {
+					_, err = db.CreateRevision(ctx, RevisionChange{SpaceID: sp, ChangeRequest: cr.ID, Analyzer: modelAnalyzer{},
+						Pages: func(pt PageTree) error { return pt.Insert(page(inCR), "", nil) }})
+				}
+				if err == nil {
+					_, err = db.MergeChangeRequest(ctx, MergeChange{SpaceID: sp, ChangeRequest: cr.ID, Analyzer: modelAnalyzer{}, Merge: addedPages})
+				}
+				if err != nil {
+					fail(fmt.Errorf("change request: %w", err))
+					return
+				}
+				c := Collection{OrganizationID: o.Organization.ID, Title: "c"}
+				if err := db.CreateCollection(ctx, &c); err != nil {
+					fail(err)
+					return
+				}
+				top := Comment{Scope: CommentScope{SpaceID: sp}, PostedBy: o.User.ID, Body: "top"}
+				reply := Comment{Scope: CommentScope{SpaceID: sp}, ParentID: threads[i].ID, PostedBy: o.User.ID, Body: "reply"}
+				for _, c := range []*Comment{&top, &reply} {
+					if err := db.PostComment(ctx, c); err != nil {
+						fail(err)
+						return
+					}
+				}
+				// Every other round resolves the comment just posted.
+				if r%2 == 0 {
+					yes := true
+					if err := db.UpdateComment(ctx, top.Scope, "", top.ID, CommentUpdate{UserID: o.User.ID, Resolved: &yes}); err != nil {
+						fail(err)
+						return
+					}
+				}
+				team, err := db.NewTeam(ctx, o.Organization.ID, "t", []string{o.User.ID})
+				if err != nil {
+					fail(err)
+					return
+				}
+				drop := r%2 == 1
+				if drop {
+					if _, err := db.RemoveTeamMember(ctx, team.ID, o.User.ID); err != nil {
+						fail(err)
+						return
+					}
+				}
+				read, err := title(i)
+				if err != nil {
+					fail(err)
+					return
+				}
+				wrote := fmt.Sprintf("v%d-%d", w, r)
+				gctx := WithPrecondition(ctx, func(ctx context.Context) error {
+					now, err := title(i)
+					if err == nil && now != read {
+						err = errStale
+					}
+					return err
+				})
+				err = db.UpdateCollection(gctx, guarded[i].ID, CollectionPatch{Title: &wrote})
+				if err != nil && !errors.Is(err, errStale) {
+					fail(err)
+					return
+				}
+				mu.Lock()
+				if err == nil {
+					passed[i] = append(passed[i], pass{read, wrote})
+				}
+				pages[i] = append(pages[i], onMain, inCR)
+				colls[i]++
+				teams[i]++
+				if drop {
+					removed[i]++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatal(errors.Join(errs...))
+	}
+
+	one := func(q string, args ...any) int {
+		t.Helper()
+		var n int
+		if err := db.r().QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for i, o := range orgs {
+		org := o.Organization.ID
+		// Every edit and every merge is in the main content: none lost.
+		rev, err := db.spaceHeadRevision(spaces[i].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := db.RevisionTree(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range tree.Pages {
+			got = append(got, p.ID)
+		}
+		want := slices.Clone(pages[i])
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("org %d: main content has pages %v, want %v", i, got, want)
+		}
+		if n := one(`SELECT COUNT(*) FROM change_requests WHERE space_id = ? AND status <> 'merged'`, spaces[i].ID); n != 0 {
+			t.Fatalf("org %d: %d change requests not merged", i, n)
+		}
+		// Top-level positions: one item per position, spaces and
+		// collections together; the collections all there.
+		if n := one(`SELECT COUNT(*) FROM collections WHERE organization_id = ? AND parent_id IS NULL`, org); n != 1+colls[i] {
+			t.Fatalf("org %d: %d collections, want %d", i, n, 1+colls[i])
+		}
+		if n := one(`SELECT COUNT(*) FROM (SELECT position FROM (
+ SELECT position FROM spaces WHERE organization_id = ? AND parent_id IS NULL AND deleted_at IS NULL
+ UNION ALL SELECT position FROM collections WHERE organization_id = ? AND parent_id IS NULL) a GROUP BY position HAVING COUNT(*) > 1) d`, org, org); n != 0 {
+			t.Fatalf("org %d: %d top-level positions held twice", i, n)
+		}
+		// Comments: the space's open count and the thread's reply count
+		// equal the rows.
+		open := one(`SELECT COUNT(*) FROM comments WHERE space_id = ? AND change_request_id = '' AND parent_id = '' AND status = 'open'`, spaces[i].ID)
+		if counted := one(`SELECT comments FROM spaces WHERE id = ?`, spaces[i].ID); counted != open {
+			t.Fatalf("org %d: the space counts %d open comments, the rows %d", i, counted, open)
+		}
+		replies := one(`SELECT COUNT(*) FROM comments WHERE parent_id = ?`, threads[i].ID)
+		if counted := one(`SELECT replies FROM comments WHERE id = ?`, threads[i].ID); counted != replies || replies != colls[i] {
+			t.Fatalf("org %d: the thread counts %d replies, the rows %d, posted %d", i, counted, replies, colls[i])
+		}
+		// Teams: the admin's team count equals their memberships.
+		memberships := one(`SELECT COUNT(*) FROM team_members WHERE organization_id = ? AND user_id = ?`, org, o.User.ID)
+		if counted := one(`SELECT team_count FROM members WHERE organization_id = ? AND user_id = ?`, org, o.User.ID); counted != memberships || memberships != teams[i]-removed[i] {
+			t.Fatalf("org %d: the admin's team count is %d, memberships %d, want %d", i, counted, memberships, teams[i]-removed[i])
+		}
+		// If-Match on the collection: one chain from v0, its end stored.
+		byRead := map[string]string{}
+		for _, g := range passed[i] {
+			if prev, twice := byRead[g.read]; twice {
+				t.Fatalf("org %d: two guarded collection writes passed on %q (%q and %q): a lost update", i, g.read, prev, g.wrote)
+			}
+			byRead[g.read] = g.wrote
+		}
+		v, chain := "v0", 0
+		for byRead[v] != "" {
+			v, chain = byRead[v], chain+1
+		}
+		if chain != len(passed[i]) || len(passed[i]) == 0 {
+			t.Fatalf("org %d: %d guarded collection writes passed, the chain from v0 has %d", i, len(passed[i]), chain)
+		}
+		if now, err := title(i); err != nil || now != v {
+			t.Fatalf("org %d: stored title %q (%v), the chain ends at %q", i, now, err, v)
+		}
 	}
 }

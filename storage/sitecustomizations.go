@@ -33,7 +33,7 @@ func (db *DB) SiteCustomizations(ctx context.Context, siteID string) (map[string
 
 // SetSiteCustomization stores the settings of a site ("") or site space.
 func (db *DB) SetSiteCustomization(ctx context.Context, siteID, siteSpaceID, settings string) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOwned(ctx, siteOrgSQL, siteID, func(tx *Tx) error {
 		_, err := tx.exec(`INSERT INTO site_customizations (site_id, site_space_id, settings) VALUES (?, ?, ?)
  ON CONFLICT (site_id, site_space_id) DO UPDATE SET settings = excluded.settings`, siteID, siteSpaceID, settings)
 		return err
@@ -43,7 +43,7 @@ func (db *DB) SetSiteCustomization(ctx context.Context, siteID, siteSpaceID, set
 // DeleteSiteCustomization removes a site space's overrides.
 func (db *DB) DeleteSiteCustomization(ctx context.Context, siteID, siteSpaceID string) (bool, error) {
 	var n int64
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOwned(ctx, siteOrgSQL, siteID, func(tx *Tx) error {
 		res, err := tx.exec(`DELETE FROM site_customizations WHERE site_id = ? AND site_space_id = ?`, siteID, siteSpaceID)
 		if err == nil {
 			n, err = res.RowsAffected()

@@ -62,7 +62,7 @@ func (db *DB) SiteRedirectBySource(ctx context.Context, siteID, source string) (
 // CreateSiteRedirect inserts r (ID and CreatedAt filled in).
 func (db *DB) CreateSiteRedirect(ctx context.Context, r *SiteRedirect) error {
 	r.ID = NewID()
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOwned(ctx, siteOrgSQL, r.SiteID, func(tx *Tx) error {
 		r.CreatedAt = tx.Now
 		_, err := tx.exec(`INSERT INTO site_redirects (id, site_id, source, destination, created_at) VALUES (?, ?, ?, ?, ?)`,
 			r.ID, r.SiteID, r.Source, r.Destination, ms(tx.Now))
@@ -73,7 +73,7 @@ func (db *DB) CreateSiteRedirect(ctx context.Context, r *SiteRedirect) error {
 
 // UpdateSiteRedirect replaces the source and/or destination (nil: kept).
 func (db *DB) UpdateSiteRedirect(ctx context.Context, siteID, id string, source, destination *string) error {
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOwned(ctx, siteOrgSQL, siteID, func(tx *Tx) error {
 		res, err := tx.exec(`UPDATE site_redirects SET source = COALESCE(?, source), destination = COALESCE(?, destination) WHERE id = ? AND site_id = ?`,
 			strOrNil(source), strOrNil(destination), id, siteID)
 		if err != nil {
@@ -89,7 +89,7 @@ func (db *DB) UpdateSiteRedirect(ctx context.Context, siteID, id string, source,
 
 func (db *DB) DeleteSiteRedirect(ctx context.Context, siteID, id string) (bool, error) {
 	var n int64
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOwned(ctx, siteOrgSQL, siteID, func(tx *Tx) error {
 		res, err := tx.exec(`DELETE FROM site_redirects WHERE id = ? AND site_id = ?`, id, siteID)
 		if err == nil {
 			n, err = res.RowsAffected()

@@ -150,7 +150,11 @@ type NameChoice struct {
 // set, s.Basename is chosen by it in the same transaction.
 func (db *DB) CreateSite(ctx context.Context, s *Site, newSpace *Space, spaces []SiteSpace, basename *NameChoice) error {
 	s.ID = NewID()
-	return db.Write(ctx, func(tx *Tx) error {
+	write := db.Write
+	if s.Hostname == nil {
+		write = func(ctx context.Context, fn func(*Tx) error) error { return db.writeOrg(ctx, s.OrganizationID, fn) }
+	}
+	return write(ctx, func(tx *Tx) error {
 		if basename != nil {
 			// Basenames are ASCII slugs: every one starting with Prefix sorts
 			// between Prefix and Prefix followed by 0x7f (DEL, above every
@@ -220,7 +224,11 @@ type SitePatch struct {
 
 // UpdateSite applies p; a taken basename or hostname is refused.
 func (db *DB) UpdateSite(ctx context.Context, orgID, id string, p SitePatch) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	write := db.Write
+	if p.Hostname == nil {
+		write = func(ctx context.Context, fn func(*Tx) error) error { return db.writeOrg(ctx, orgID, fn) }
+	}
+	return write(ctx, func(tx *Tx) error {
 		set, args := []string{"updated_at = ?"}, []any{ms(tx.Now)}
 		add := func(col string, v any) { set, args = append(set, col+" = ?"), append(args, v) }
 		if p.Title != nil {
@@ -280,7 +288,7 @@ var siteRemovalHooks []func(tx *Tx, siteID string) error
 // stay) and what siteRemovalHooks remove; false when it did not exist.
 func (db *DB) DeleteSite(ctx context.Context, orgID, id string) (bool, error) {
 	var n int64
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOrg(ctx, orgID, func(tx *Tx) error {
 		var one int
 		if err := tx.QueryRowContext(tx.ctx, `SELECT 1 FROM sites WHERE id = ? AND organization_id = ?`, id, orgID).Scan(&one); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
@@ -392,7 +400,7 @@ func (db *DB) ListShareLinks(ctx context.Context, siteID string, pq PageQuery) (
 // l.Key is the caller's random key, l.ExpiresAt and l.PasswordHash optional).
 func (db *DB) CreateShareLink(ctx context.Context, l *ShareLink) error {
 	l.ID, l.Active = NewID(), true
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOwned(ctx, siteOrgSQL, l.SiteID, func(tx *Tx) error {
 		l.CreatedAt = tx.Now
 		_, err := tx.exec(`INSERT INTO site_share_links (id, site_id, name, share_key, active, created_at, expires_at, password_hash) VALUES (?, ?, ?, ?, 1, ?, ?, NULLIF(?, ''))`,
 			l.ID, l.SiteID, l.Name, l.Key, ms(tx.Now), timeOrNil(l.ExpiresAt), l.PasswordHash)
@@ -413,7 +421,7 @@ type ShareLinkChange struct {
 }
 
 func (db *DB) UpdateShareLink(ctx context.Context, siteID, id string, c ShareLinkChange) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOwned(ctx, siteOrgSQL, siteID, func(tx *Tx) error {
 		set, args := []string{"site_id = site_id"}, []any{}
 		if c.Name != nil {
 			set, args = append(set, "name = ?"), append(args, *c.Name)
@@ -441,7 +449,7 @@ func (db *DB) UpdateShareLink(ctx context.Context, siteID, id string, c ShareLin
 
 func (db *DB) DeleteShareLink(ctx context.Context, siteID, id string) (bool, error) {
 	var n int64
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOwned(ctx, siteOrgSQL, siteID, func(tx *Tx) error {
 		res, err := tx.exec(`DELETE FROM site_share_links WHERE id = ? AND site_id = ?`, id, siteID)
 		if err == nil {
 			n, err = res.RowsAffected()

@@ -189,7 +189,7 @@ func readStructure(ctx context.Context, q queryer, siteID string) (SiteStructure
 // keys follow the containers and positions of st. st.Version must be the
 // version the plan was made from (ErrStale otherwise); it is bumped.
 func (db *DB) SaveSiteStructure(ctx context.Context, siteID string, st SiteStructure) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOwned(ctx, siteOrgSQL, siteID, func(tx *Tx) error {
 		if err := setStructureHead(tx, siteID, st, &st.Version); err != nil {
 			return err
 		}

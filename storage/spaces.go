@@ -464,7 +464,7 @@ func adjustSpaceCounters(tx *Tx, spaceID string, d SpaceCounters) error {
 // space with that id.
 func (db *DB) TrashSpace(ctx context.Context, id string) (bool, error) {
 	var n int64
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeSpace(ctx, id, func(tx *Tx) error {
 		res, err := tx.exec(`UPDATE spaces SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL`, ms(tx.Now), id)
 		if err != nil {
 			return err
@@ -482,7 +482,7 @@ func (db *DB) TrashSpace(ctx context.Context, id string) (bool, error) {
 // since; ErrNotFound otherwise. It comes back where it was (its collection
 // and rank), or at the top level when its collection was deleted meanwhile.
 func (db *DB) RestoreSpace(ctx context.Context, id string, since time.Time) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeSpace(ctx, id, func(tx *Tx) error {
 		var parent sql.NullString
 		err := tx.QueryRowContext(tx.ctx, `SELECT parent_id FROM spaces WHERE id = ? AND deleted_at IS NOT NULL AND deleted_at > ?`, id, ms(since)).Scan(&parent)
 		if err != nil {
@@ -563,7 +563,7 @@ func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, err
 // files and the search index (copyRevisionContent).
 func (db *DB) duplicateWhole(ctx context.Context, id, title string) (string, error) {
 	newID := NewID()
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeSpace(ctx, id, func(tx *Tx) error {
 		tx.created(newID)
 		src, err := scanSpace(tx.QueryRowContext(tx.ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id = ? AND s.deleted_at IS NULL`, id))
 		if err != nil {
@@ -638,7 +638,7 @@ func (db *DB) duplicateWhole(ctx context.Context, id, title string) (string, err
 // MoveSpace places a live space under parent (nil: top level) at. Leaving
 // collections for the top level narrows in-collection visibility to private.
 func (db *DB) MoveSpace(ctx context.Context, id string, parent *string, at Placement) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeSpace(ctx, id, func(tx *Tx) error {
 		s, err := scanSpace(tx.QueryRowContext(tx.ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id = ?`, id))
 		if err != nil {
 			return err

@@ -112,7 +112,14 @@ func (db *DB) CreateTeam(ctx context.Context, orgID, title string, memberIDs []s
 // members, and no space is granted to it yet).
 func (db *DB) NewTeam(ctx context.Context, orgID, title string, memberIDs []string) (Team, error) {
 	t := Team{ID: NewID(), OrganizationID: orgID, Title: title}
-	err := db.writeOrg(ctx, orgID, func(tx *Tx) error {
+	write := db.writeOrg
+	if len(memberIDs) == 0 {
+		// A team without members is a new row nothing counts or orders:
+		// it commutes with the organization's other writes (memberships
+		// recount members' team counts, an ordered write).
+		write = db.writeCommuting
+	}
+	err := write(ctx, orgID, func(tx *Tx) error {
 		tx.created(t.ID)
 		t.CreatedAt = FromMillis(ms(tx.Now))
 		if _, err := tx.exec(`INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)`, t.ID, orgID, title, ms(tx.Now)); err != nil {
@@ -135,7 +142,7 @@ func (db *DB) NewTeam(ctx context.Context, orgID, title string, memberIDs []stri
 }
 
 func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOrg(ctx, orgID, func(tx *Tx) error {
 		res, err := tx.exec(`UPDATE teams SET title = ? WHERE id = ? AND organization_id = ?`, title, teamID, orgID)
 		if err != nil {
 			return err
@@ -150,7 +157,7 @@ func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) error
 // DeleteTeam deletes a team and its memberships; false when it did not exist.
 func (db *DB) DeleteTeam(ctx context.Context, orgID, teamID string) (bool, error) {
 	var n int64
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOrg(ctx, orgID, func(tx *Tx) error {
 		for _, hook := range teamRemovalHooks {
 			if err := hook(tx, orgID, teamID); err != nil {
 				return err
@@ -233,7 +240,7 @@ type TeamMembersChange struct {
 
 // ChangeTeamMembers applies c in one transaction; removals win over adds.
 func (db *DB) ChangeTeamMembers(ctx context.Context, orgID, teamID string, c TeamMembersChange) error {
-	return db.Write(ctx, func(tx *Tx) error {
+	return db.writeOrg(ctx, orgID, func(tx *Tx) error {
 		removed := map[string]bool{}
 		for _, uid := range c.Remove {
 			removed[uid] = true
@@ -269,13 +276,13 @@ func (db *DB) ChangeTeamMembers(ctx context.Context, orgID, teamID string, c Tea
 
 // SetTeamMember adds userID to the team with role, or changes their role.
 func (db *DB) SetTeamMember(ctx context.Context, orgID, teamID, userID, role string) error {
-	return db.Write(ctx, func(tx *Tx) error { return upsertTeamMember(tx, teamID, orgID, userID, role, false) })
+	return db.writeOrg(ctx, orgID, func(tx *Tx) error { return upsertTeamMember(tx, teamID, orgID, userID, role, false) })
 }
 
 // RemoveTeamMember reports false when userID was not in the team.
 func (db *DB) RemoveTeamMember(ctx context.Context, teamID, userID string) (bool, error) {
 	var removed bool
-	err := db.Write(ctx, func(tx *Tx) error {
+	err := db.writeOwned(ctx, teamOrgSQL, teamID, func(tx *Tx) error {
 		var err error
 		removed, err = removeTeamMember(tx, teamID, userID)
 		if !removed {

@@ -249,8 +249,13 @@ func seedReaderShapes(ctx context.Context, e *Env, n, top int, collectionIDs, id
 			leaves = append(leaves, k)
 		}
 	}
+	granted := map[int]bool{}
 	for i := 0; i < 10 && len(leaves) > 0; i++ {
 		k := leaves[i*len(leaves)/10]
+		if granted[k] {
+			continue // fewer than ten leaves (a small seed): each once
+		}
+		granted[k] = true
 		grants = append(grants, []any{e.Org, "collection", collectionIDs[k], "team", team, "read", now})
 	}
 	role := "read"
