@@ -62,6 +62,9 @@ type siteData struct {
 	*content
 	// until is the earliest expiry of what the rendering holds.
 	until time.Time
+	// integrationDeadline ends the integration renders of one answer (a
+	// page, or every page of llms-full.txt): integrations.go.
+	integrationDeadline *time.Time
 }
 
 // content is a revision as a site space shows it: its pages in reading
@@ -122,7 +125,7 @@ func (h *Handler) load(rc resolved) (*siteData, error) {
 		return nil, err
 	}
 	hour := h.now().Truncate(time.Hour)
-	d := &siteData{rc: rc, site: site, until: hour.Add(time.Hour)}
+	d := &siteData{rc: rc, site: site, until: hour.Add(time.Hour), integrationDeadline: new(time.Time)}
 	if site.Site.Urls.Published != nil {
 		d.siteURL = strings.TrimRight(stripQuery(*site.Site.Urls.Published), "/")
 	}

@@ -1,0 +1,103 @@
+package graph
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"docsapi/apierr"
+	"docsapi/delivery"
+	"docsapi/storage"
+)
+
+// Integration blocks of a published page (0.130.0 DocumentBlockIntegration:
+// data.integration, data.block, data.props, data.action) are rendered by
+// their integration for the reader site, through the same path as GET
+// /v1/integrations/{name}/render: the organization's installation, which
+// must cover the page's space (renderInstallation), and the ui_render
+// event signed and sent to the integration's runtime (sendRender), with a
+// ContentKit document context. The organization is the site's, as the
+// reader site's resolution found it, never anything the visitor sends.
+//
+// Unlike an API render, a reader's render is not recorded as an event: a
+// page view must not write (every committed write moves the counters that
+// validate every cached answer, the reader site's pages included).
+
+// ErrNoRuntime: the integration has nothing to send a render to
+// (development mode off, or it forwards only its owner's requests).
+var ErrNoRuntime = errors.New("the integration has no reachable runtime")
+
+// DocumentBlockRenderer renders one integration's blocks for the pages of
+// one space.
+type DocumentBlockRenderer struct {
+	r                              *Resolver
+	it                             storage.Integration
+	orgID, spaceID, installationID string
+}
+
+// DocumentBlocks is the renderer of integration name's blocks on pages of
+// spaceID, through orgID's installation: a 404 when the integration is
+// unknown or not installed there (or not on the space), ErrNoRuntime when
+// nothing can render.
+func (r *Resolver) DocumentBlocks(ctx context.Context, orgID, spaceID, name string) (*DocumentBlockRenderer, error) {
+	if orgID == "" || spaceID == "" || checkIntegrationName("integration", name) != nil {
+		return nil, apierr.NotFound("integration")
+	}
+	it, err := r.Store.IntegrationByName(ctx, name, "")
+	if err != nil {
+		return nil, notFoundAs(err, "integration")
+	}
+	inst, err := r.renderInstallation(ctx, it, orgID, "space", spaceID)
+	if err != nil {
+		return nil, err
+	}
+	if it.DevTunnelURL == nil || (!it.DevAll && orgID != it.OrganizationID) || r.Deliveries == nil {
+		return nil, ErrNoRuntime
+	}
+	return &DocumentBlockRenderer{r: r, it: it, orgID: orgID, spaceID: spaceID, installationID: inst}, nil
+}
+
+// CacheKey names the output of block with props: (installation,
+// integration version, block, props), so a new version or another
+// installation never reads an older output.
+func (b *DocumentBlockRenderer) CacheKey(block string, props map[string]any) string {
+	p, _ := json.Marshal(props) // map keys sorted: one key per props
+	sum := sha256.Sum256(p)
+	return b.installationID + "\x00" + strconv.Itoa(b.it.Version) + "\x00" + block + "\x00" + hex.EncodeToString(sum[:16])
+}
+
+// Render asks the runtime for block's ContentKit output with props (and
+// the block's stored action, if any), waiting at most timeout and reading
+// at most maxBytes, and returns its root element.
+func (b *DocumentBlockRenderer) Render(ctx context.Context, block string, props map[string]any, action any, timeout time.Duration, maxBytes int) (map[string]any, error) {
+	if block == "" {
+		return nil, apierr.Invalid("block", "is required")
+	}
+	if props == nil {
+		props = map[string]any{}
+	}
+	fields := map[string]any{"componentId": block, "props": props,
+		"context": map[string]any{"type": "document", "spaceId": b.spaceID, "editable": false, "theme": "light"}}
+	if action != nil {
+		fields["action"] = action
+	}
+	ev := b.r.newEvent(b.it, b.orgID, b.installationID, "ui_render", fields)
+	res, err := b.r.sendRender(ctx, b.it, ev, timeout, delivery.CSPHeader(b.it.CSP))
+	if err == nil && len(res.Body) > maxBytes {
+		return nil, fmt.Errorf("integration %q answered more than %d bytes", b.it.Name, maxBytes)
+	}
+	out, failure := renderOutput(res, err)
+	if failure != "" {
+		return nil, fmt.Errorf("integration %q runtime: %s", b.it.Name, failure)
+	}
+	el, _ := out["element"].(map[string]any)
+	if el == nil {
+		return nil, fmt.Errorf("integration %q answered no element", b.it.Name)
+	}
+	return el, nil
+}
