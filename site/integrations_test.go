@@ -47,6 +47,16 @@ var blockAnswers = map[string]string{
 	"huge":   `{"type":"element","element":{"type":"block","children":[{"type":"text","children":"` + strings.Repeat("x", 8000) + `"}]}}`,
 	"deep":   `{"type":"element","element":{"type":"block","children":[` + strings.Repeat(`{"type":"box","children":[`, 40) + strings.Repeat(`]}`, 40) + `]}}`,
 	"count":  `{"type":"element","element":{"type":"block","children":[{"type":"text","children":"counted"}]}}`,
+	// browser: what TestIntegrationBlockInBrowser shows (nothing that
+	// loads from elsewhere).
+	"browser": `{"type":"element","element":{"type":"block","children":[{"type":"vstack","children":[
+	 {"type":"text","children":["Live figure: ",{"type":"text","style":"bold","children":"42 orders"}]},
+	 {"type":"markdown","content":"A *markdown* note from the integration."},
+	 {"type":"codeblock","syntax":"sql","content":"SELECT count(*) FROM orders"},
+	 {"type":"divider"},
+	 {"type":"hstack","children":[{"type":"button","label":"Open dashboard","style":"primary","onPress":{"action":"@ui.url.open","url":"https://dash.example/"}},{"type":"button","label":"Refresh","onPress":{"action":"refresh"}}]},
+	 {"type":"card","title":"Orders card","hint":"today","children":[{"type":"text","children":"inside the card"}]},
+	 {"type":"input","label":"Filter","element":{"type":"textinput","state":"f","initialValue":"region=eu"}}]}]},"state":{},"props":{}}`,
 }
 
 func newBlockRuntime(t *testing.T, e *apitest.Env) *blockRuntime {

@@ -447,6 +447,9 @@ func (h *Handler) renderPage(d *siteData) (*cachedPage, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h.editDocument != nil {
+		h.editDocument(doc)
+	}
 	out := docrender.Render(doc, h.docResolver(d, deref(l.Space), cur))
 	v := h.baseView(d)
 	v.Title = cur.Title
