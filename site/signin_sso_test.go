@@ -107,10 +107,13 @@ func TestMemberAppViewSAML(t *testing.T) {
 			!strings.Contains(r.body, `name="token"`) {
 			t.Fatalf("%d: want %s in %s", r.status, want, r.body)
 		}
-		// Another organization's space, or none: no provider offered.
+		// Another organization's space, a space of this one published in
+		// no site (its id says nothing public about the organization), or
+		// none: no provider offered.
 		otherOrg, otherAdmin := f.NewOrg("Other", "admin@other.test")
 		other := f.Must(201, "POST", "/v1/orgs/"+otherOrg+"/spaces", otherAdmin.Token, map[string]any{"title": "Theirs"}).JSON()["id"].(string)
-		for _, n := range []string{"/app/spaces/" + other + "/x", "/app/spaces/nope/x", ""} {
+		internal := newSpace(t, f.Env, "Internal")
+		for _, n := range []string{"/app/spaces/" + other + "/x", "/app/spaces/nope/x", "", "/app/spaces/" + internal + "/x"} {
 			if r := b.do("GET", "/app/signin?next="+url.QueryEscape(n), nil); r.status != 200 || strings.Contains(r.body, "Sign in with SSO") {
 				t.Errorf("next %q: %d offers SSO", n, r.status)
 			}
