@@ -14,7 +14,8 @@ func TestIntegrationOutput(t *testing.T) {
 	block := &markdown.Node{Object: "block", Type: "integration", Data: map[string]any{"integration": "charts", "block": "chart"}}
 	doc := &markdown.Document{Object: "document", Nodes: []*markdown.Node{block}}
 	res := Resolver{Integration: func(n *markdown.Node) (IntegrationOutput, bool) {
-		return IntegrationOutput{HTML: template.HTML(`<div class="ck"><p>rendered</p></div>`), Markdown: "rendered **md**"}, n.Data["block"] == "chart"}}
+		return IntegrationOutput{HTML: template.HTML(`<div class="ck"><p>rendered</p></div>`), Markdown: "rendered **md**"}, n.Data["block"] == "chart"
+	}}
 	out := Render(doc, res)
 	if !strings.Contains(string(out.HTML), `<div class="integration"><div class="ck"><p>rendered</p></div></div>`) || !strings.Contains(out.Text, "rendered") {
 		t.Errorf("HTML %s, text %q", out.HTML, out.Text)
