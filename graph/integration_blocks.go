@@ -101,3 +101,47 @@ func (b *DocumentBlockRenderer) Render(ctx context.Context, block string, props 
 	}
 	return el, nil
 }
+
+// CodeblockBlock is the integration block a Markdown code block stands for:
+// an integration declares it in its manifest (a block's `markdown:
+// {codeblock, body}`, 0.130.0 IntegrationBlockMarkdown), so that the block
+// is written as a code block of that syntax whose text is the `body` prop.
+type CodeblockBlock struct {
+	Integration, Block, Body string
+}
+
+// maxCodeblockInstallations bounds the installations read for the mapping.
+const maxCodeblockInstallations = 100
+
+// CodeblockBlocks maps code block syntaxes to the blocks declaring them, of
+// the integrations installed in orgID (one query; the oldest installation
+// wins a syntax two declare). Whether an installation covers a page's
+// space is decided when the block is rendered (DocumentBlocks).
+func (r *Resolver) CodeblockBlocks(ctx context.Context, orgID string) (map[string]CodeblockBlock, error) {
+	p, err := r.Store.ListOrganizationInstallations(ctx, orgID, "", "", storage.PageQuery{Limit: maxCodeblockInstallations})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]CodeblockBlock{}
+	for _, oi := range p.Items {
+		var blocks []struct {
+			ID       string `json:"id"`
+			Markdown *struct {
+				Codeblock string `json:"codeblock"`
+				Body      string `json:"body"`
+			} `json:"markdown"`
+		}
+		if json.Unmarshal(oi.Integration.Blocks, &blocks) != nil {
+			continue
+		}
+		for _, b := range blocks {
+			if b.ID == "" || b.Markdown == nil || b.Markdown.Codeblock == "" || b.Markdown.Body == "" {
+				continue
+			}
+			if _, taken := out[b.Markdown.Codeblock]; !taken {
+				out[b.Markdown.Codeblock] = CodeblockBlock{Integration: oi.Integration.Name, Block: b.ID, Body: b.Markdown.Body}
+			}
+		}
+	}
+	return out, nil
+}

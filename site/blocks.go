@@ -39,7 +39,7 @@ func (h *Handler) docResolver(d *siteData, space string, cur *model.RevisionPage
 		return specs[slug]
 	}
 	return docrender.Resolver{
-		Integration: h.integrationRenderer(d.rc.ctx, org, space, d.integrationDeadline),
+		Integration: h.integrationRenderer(d.rc.ctx, org, space, d.integrations),
 		Link:        d.linkResolver(cur),
 		File: func(id string) (docrender.File, bool) {
 			f, ok := d.files[id]

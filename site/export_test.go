@@ -47,6 +47,3 @@ func SetIntegrationBounds(call, page time.Duration, maxBytes, maxBlocks int) fun
 		integrationCallTimeout, integrationPageBudget, maxIntegrationOutput, maxIntegrationBlocks = c, p, b, n
 	}
 }
-
-// EditDocuments makes h edit each page's document before rendering it.
-func EditDocuments(h *Handler, edit func(*markdown.Document)) { h.editDocument = edit }

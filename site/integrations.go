@@ -12,6 +12,7 @@ import (
 	"docsapi/apierr"
 	"docsapi/contentkit"
 	"docsapi/docrender"
+	"docsapi/docwalk"
 	"docsapi/graph"
 	"docsapi/markdown"
 )
@@ -78,16 +79,28 @@ func (c *blockOutputs) put(k string, b blockOutput) {
 	c.mu.Unlock()
 }
 
+// integrationState is shared by the pages of one answer.
+type integrationState struct {
+	// deadline ends the answer's integration renders (set at the first).
+	deadline time.Time
+	// codeblocks maps code block syntaxes to integration blocks
+	// (graph.CodeblockBlocks), read once per answer when a page has a
+	// code block with a syntax.
+	codeblocks map[string]graph.CodeblockBlock
+	loaded     bool
+}
+
 // integrationRenderer is the Integration function of one page's resolver:
 // the blocks of space in org, at most maxIntegrationBlocks of them, within
-// integrationPageBudget from the first render of the answer (*deadline,
-// shared by the pages of one answer; nil: this page's own).
-func (h *Handler) integrationRenderer(ctx context.Context, org, space string, deadline *time.Time) func(*markdown.Node) (docrender.IntegrationOutput, bool) {
+// integrationPageBudget from the first render of the answer (st, shared by
+// the pages of one answer; nil: this page's own).
+func (h *Handler) integrationRenderer(ctx context.Context, org, space string, st *integrationState) func(*markdown.Node) (docrender.IntegrationOutput, bool) {
 	renderers := map[string]*graph.DocumentBlockRenderer{}
 	blocks := 0
-	if deadline == nil {
-		deadline = new(time.Time)
+	if st == nil {
+		st = &integrationState{}
 	}
+	deadline := &st.deadline
 	return func(n *markdown.Node) (docrender.IntegrationOutput, bool) {
 		name, _ := n.Data["integration"].(string)
 		block, _ := n.Data["block"].(string)
@@ -164,4 +177,106 @@ func (h *Handler) mayFrame(u *url.URL) bool {
 	}
 	pub, err := url.Parse(h.Res.Config.PublicURL)
 	return err == nil && pub.Host != "" && strings.EqualFold(u.Scheme, pub.Scheme) && strings.EqualFold(u.Host, pub.Host)
+}
+
+// maxBlockDepth bounds the nesting searched for code blocks.
+const maxBlockDepth = 64
+
+// withIntegrationBlocks is doc with each code block whose syntax an
+// integration installed in the site's organization declares (GitBook's
+// manifest `markdown: {codeblock, body}`) standing as that integration's
+// block: props {body: the code}, and the code block as its stored child,
+// shown when the integration does not render. doc itself is not changed
+// (documents are shared by the resolvers' caches): changed nodes are
+// copied with their ancestors.
+func (h *Handler) withIntegrationBlocks(d *siteData, doc *markdown.Document) *markdown.Document {
+	org := deref(d.rc.lookup.Organization)
+	if doc == nil || org == "" || !hasSyntax(doc.Nodes, 0) {
+		return doc
+	}
+	st := d.integrations
+	if st == nil {
+		st = &integrationState{}
+		d.integrations = st
+	}
+	if !st.loaded {
+		st.loaded = true
+		m, err := h.Res.CodeblockBlocks(d.rc.ctx, org)
+		if err != nil {
+			h.Log.Warn("reader site: the organization's code block integrations", "err", err)
+		}
+		st.codeblocks = m
+	}
+	if len(st.codeblocks) == 0 {
+		return doc
+	}
+	nodes, changed := swapCodeblocks(doc.Nodes, st.codeblocks, 0)
+	if !changed {
+		return doc
+	}
+	out := *doc
+	out.Nodes = nodes
+	return &out
+}
+
+func hasSyntax(nodes []*markdown.Node, depth int) bool {
+	if depth > maxBlockDepth {
+		return false
+	}
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		if s, _ := n.Data["syntax"].(string); n.Type == "code" && s != "" {
+			return true
+		}
+		if hasSyntax(n.Nodes, depth+1) || n.Fragments != nil && hasSyntax(*n.Fragments, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// swapCodeblocks is nodes with the code blocks m names as integration
+// blocks; changed false (and nodes itself) when there are none.
+func swapCodeblocks(nodes []*markdown.Node, m map[string]graph.CodeblockBlock, depth int) ([]*markdown.Node, bool) {
+	if depth > maxBlockDepth {
+		return nodes, false
+	}
+	var out []*markdown.Node
+	for i, n := range nodes {
+		repl := n
+		if n != nil {
+			syntax, _ := n.Data["syntax"].(string)
+			if cb, ok := m[syntax]; ok && n.Type == "code" {
+				repl = &markdown.Node{Object: "block", Type: "integration", Key: n.Key, IsVoid: n.IsVoid, Nodes: []*markdown.Node{n},
+					Data: map[string]any{"integration": cb.Integration, "block": cb.Block, "props": map[string]any{cb.Body: docwalk.CodeText(n)}}}
+			} else {
+				kids, kc := swapCodeblocks(n.Nodes, m, depth+1)
+				var frags []*markdown.Node
+				fc := false
+				if n.Fragments != nil {
+					frags, fc = swapCodeblocks(*n.Fragments, m, depth+1)
+				}
+				if kc || fc {
+					c := *n
+					c.Nodes = kids
+					if fc {
+						c.Fragments = &frags
+					}
+					repl = &c
+				}
+			}
+		}
+		if repl != n && out == nil {
+			out = append(make([]*markdown.Node, 0, len(nodes)), nodes[:i]...)
+		}
+		if out != nil {
+			out = append(out, repl)
+		}
+	}
+	if out == nil {
+		return nodes, false
+	}
+	return out, true
 }

@@ -242,3 +242,44 @@ func TestIntegrationBlocksFallBack(t *testing.T) {
 		t.Errorf("an uninstalled integration rendered")
 	}
 }
+
+// TestIntegrationCodeblocks: an integration whose manifest declares a
+// block's Markdown form (`markdown: {codeblock, body}`) renders the stored
+// code blocks of that syntax on published pages, their .md and
+// llms-full.txt; where it does not render (not installed on the space
+// here), the code block shows as written.
+func TestIntegrationCodeblocks(t *testing.T) {
+	f := newReaderFixture(t, "public")
+	rt := newBlockRuntime(t, f.Env)
+	inst := rt.devMode(f.Env, f.Admin, f.Org, "charts", false)
+	f.Must(200, "POST", "/v1/integrations/charts", f.Admin.Token, map[string]any{"title": "Charts", "description": "Charts in pages",
+		"script": "export default {}", "scopes": []string{"space:content:read"}, "organization": f.Org,
+		"blocks": []map[string]any{{"id": "count", "title": "Count", "markdown": map[string]any{"codeblock": "chart", "body": "spec"}}}})
+	createPage(t, f.Env, f.guide, map[string]any{"title": "Figures", "slug": "figures",
+		"markdown": "The week in numbers.\n\n```chart\nsales by week\n```\n\n```go\nfmt.Println(1)\n```\n"})
+	c := f.client(t)
+	p := get(t, c, f.base+"/figures")
+	if p.status != 200 || !strings.Contains(p.body, `<div class="integration"><div class="ck">`) || !strings.Contains(p.body, "counted") ||
+		strings.Contains(p.body, "sales by week") || !strings.Contains(p.body, "Println") {
+		t.Fatalf("%d:\n%s", p.status, p.body)
+	}
+	got := rt.renders()
+	if len(got) != 1 || got[0]["componentId"] != "count" || got[0]["props"].(map[string]any)["spec"] != "sales by week" {
+		t.Fatalf("renders %v", got)
+	}
+	for _, u := range []string{f.base + "/figures.md", f.base + "/llms-full.txt"} {
+		if p := get(t, c, u); p.status != 200 || !strings.Contains(p.body, "counted") || strings.Contains(p.body, "sales by week") {
+			t.Errorf("%s: %d\n%s", u, p.status, p.body)
+		}
+	}
+	if len(rt.renders()) != 1 {
+		t.Errorf("%d renders: the kept output was not used", len(rt.renders()))
+	}
+	// Installed on selected spaces only, none of them this one: the code
+	// block as written, and the runtime not asked.
+	f.Must(200, "PATCH", inst, f.Admin.Token, map[string]any{"space_selection": "selected"})
+	p = get(t, c, f.base+"/figures")
+	if p.status != 200 || !strings.Contains(p.body, "sales by week") || strings.Contains(p.body, "counted") || len(rt.renders()) != 1 {
+		t.Errorf("not installed on the space: %d renders\n%s", len(rt.renders()), p.body)
+	}
+}

@@ -21,7 +21,6 @@ import (
 	"docsapi/auth"
 	"docsapi/graph"
 	"docsapi/graph/model"
-	"docsapi/markdown"
 )
 
 // Cookies of a site's visitors, scoped to the site's path.
@@ -56,10 +55,6 @@ type Handler struct {
 	classes  classMemo
 	outputs  blockOutputs // integration blocks' outputs (integrations.go)
 	csp      string
-	// editDocument, when set (by tests: export_test.go), edits each page's
-	// document before it is rendered: stored pages are Markdown, which
-	// has no form for some blocks (integration blocks) yet.
-	editDocument func(*markdown.Document)
 }
 
 // New returns the reader site over res.
