@@ -8,10 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"docsapi/apierr"
+	"docsapi/contentkit"
 	"docsapi/delivery"
+	"docsapi/docwalk"
+	"docsapi/markdown"
+	"docsapi/pdf"
 	"docsapi/storage"
 )
 
@@ -144,4 +149,166 @@ func (r *Resolver) CodeblockBlocks(ctx context.Context, orgID string) (map[strin
 		}
 	}
 	return out, nil
+}
+
+// maxBlockDepth bounds the nesting searched for code blocks.
+const maxBlockDepth = 64
+
+// HasCodeSyntax tells whether doc has a code block with a syntax (only
+// then can one stand for an integration block).
+func HasCodeSyntax(doc *markdown.Document) bool {
+	return doc != nil && hasSyntax(doc.Nodes, 0)
+}
+
+func hasSyntax(nodes []*markdown.Node, depth int) bool {
+	if depth > maxBlockDepth {
+		return false
+	}
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		if s, _ := n.Data["syntax"].(string); n.Type == "code" && s != "" {
+			return true
+		}
+		if hasSyntax(n.Nodes, depth+1) || n.Fragments != nil && hasSyntax(*n.Fragments, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// WithCodeblockBlocks is doc with each code block whose syntax m names
+// standing as that integration's block: props {body: the code}, and the
+// code block as its stored child, shown when the integration does not
+// render. doc itself is not changed (documents are shared by caches):
+// changed nodes are copied with their ancestors.
+func WithCodeblockBlocks(doc *markdown.Document, m map[string]CodeblockBlock) *markdown.Document {
+	if doc == nil || len(m) == 0 {
+		return doc
+	}
+	nodes, changed := swapCodeblocks(doc.Nodes, m, 0)
+	if !changed {
+		return doc
+	}
+	out := *doc
+	out.Nodes = nodes
+	return &out
+}
+
+// swapCodeblocks is nodes with the code blocks m names as integration
+// blocks; changed false (and nodes itself) when there are none.
+func swapCodeblocks(nodes []*markdown.Node, m map[string]CodeblockBlock, depth int) ([]*markdown.Node, bool) {
+	if depth > maxBlockDepth {
+		return nodes, false
+	}
+	var out []*markdown.Node
+	for i, n := range nodes {
+		repl := n
+		if n != nil {
+			syntax, _ := n.Data["syntax"].(string)
+			if cb, ok := m[syntax]; ok && n.Type == "code" {
+				repl = &markdown.Node{Object: "block", Type: "integration", Key: n.Key, Nodes: []*markdown.Node{n},
+					Data: map[string]any{"integration": cb.Integration, "block": cb.Block, "props": map[string]any{cb.Body: docwalk.CodeText(n)}}}
+			} else {
+				kids, kc := swapCodeblocks(n.Nodes, m, depth+1)
+				var frags []*markdown.Node
+				fc := false
+				if n.Fragments != nil {
+					frags, fc = swapCodeblocks(*n.Fragments, m, depth+1)
+				}
+				if kc || fc {
+					c := *n
+					c.Nodes = kids
+					if fc {
+						c.Fragments = &frags
+					}
+					repl = &c
+				}
+			}
+		}
+		if repl != n && out == nil {
+			out = append(make([]*markdown.Node, 0, len(nodes)), nodes[:i]...)
+		}
+		if out != nil {
+			out = append(out, repl)
+		}
+	}
+	if out == nil {
+		return nodes, false
+	}
+	return out, true
+}
+
+// Bounds of the integration blocks of one PDF export (the PDF of a
+// revision is rendered once and kept, so its blocks are asked once).
+const (
+	maxPDFIntegrationBlocks = 64
+	pdfIntegrationCall      = 3 * time.Second
+	pdfIntegrationBudget    = 10 * time.Second
+	// MaxIntegrationAnswer bounds a runtime's answer to a block render.
+	MaxIntegrationAnswer = 256 << 10
+)
+
+// pdfIntegrations gives the pages of a PDF of spaceID (in orgID) their
+// integration blocks: code blocks an installed integration declares become
+// its blocks, and the returned function renders them (their Markdown read
+// back into blocks), bounded as the reader site's are; nil when no page
+// has one.
+func (r *Resolver) pdfIntegrations(ctx context.Context, orgID, spaceID string, pages []pdf.Page) func(*markdown.Node) (*markdown.Document, bool) {
+	var m map[string]CodeblockBlock
+	loaded, some := false, false
+	for i := range pages {
+		if pages[i].Document != nil || !strings.Contains(pages[i].Markdown, "```") && !strings.Contains(pages[i].Markdown, "~~~") {
+			continue
+		}
+		doc := markdown.ToDocument(pages[i].Markdown, nil)
+		if !HasCodeSyntax(doc) {
+			continue
+		}
+		if !loaded {
+			loaded = true
+			var err error
+			if m, err = r.CodeblockBlocks(ctx, orgID); err != nil || len(m) == 0 {
+				return nil
+			}
+		}
+		if out := WithCodeblockBlocks(doc, m); out != doc {
+			pages[i].Document, some = out, true
+		}
+	}
+	if !some {
+		return nil
+	}
+	renderers := map[string]*DocumentBlockRenderer{}
+	blocks := 0
+	deadline := time.Now().Add(pdfIntegrationBudget)
+	return func(n *markdown.Node) (*markdown.Document, bool) {
+		name, _ := n.Data["integration"].(string)
+		block, _ := n.Data["block"].(string)
+		props, _ := n.Data["props"].(map[string]any)
+		if blocks >= maxPDFIntegrationBlocks || !time.Now().Before(deadline) {
+			return nil, false
+		}
+		blocks++
+		rd, known := renderers[name]
+		if !known {
+			rd, _ = r.DocumentBlocks(ctx, orgID, spaceID, name)
+			renderers[name] = rd
+		}
+		if rd == nil {
+			return nil, false
+		}
+		callCtx, cancel := context.WithDeadline(ctx, deadline)
+		defer cancel()
+		el, err := rd.Render(callCtx, block, props, n.Data["action"], pdfIntegrationCall, MaxIntegrationAnswer)
+		if err != nil {
+			return nil, false
+		}
+		out, err := contentkit.Render(el, contentkit.Options{})
+		if err != nil {
+			return nil, false
+		}
+		return markdown.ToDocument(out.Markdown, nil), true
+	}
 }

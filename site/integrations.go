@@ -12,7 +12,6 @@ import (
 	"docsapi/apierr"
 	"docsapi/contentkit"
 	"docsapi/docrender"
-	"docsapi/docwalk"
 	"docsapi/graph"
 	"docsapi/markdown"
 )
@@ -179,9 +178,6 @@ func (h *Handler) mayFrame(u *url.URL) bool {
 	return err == nil && pub.Host != "" && strings.EqualFold(u.Scheme, pub.Scheme) && strings.EqualFold(u.Host, pub.Host)
 }
 
-// maxBlockDepth bounds the nesting searched for code blocks.
-const maxBlockDepth = 64
-
 // withIntegrationBlocks is doc with each code block whose syntax an
 // integration installed in the site's organization declares (GitBook's
 // manifest `markdown: {codeblock, body}`) standing as that integration's
@@ -191,7 +187,7 @@ const maxBlockDepth = 64
 // copied with their ancestors.
 func (h *Handler) withIntegrationBlocks(d *siteData, doc *markdown.Document) *markdown.Document {
 	org := deref(d.rc.lookup.Organization)
-	if doc == nil || org == "" || !hasSyntax(doc.Nodes, 0) {
+	if doc == nil || org == "" || !graph.HasCodeSyntax(doc) {
 		return doc
 	}
 	st := d.integrations
@@ -207,76 +203,5 @@ func (h *Handler) withIntegrationBlocks(d *siteData, doc *markdown.Document) *ma
 		}
 		st.codeblocks = m
 	}
-	if len(st.codeblocks) == 0 {
-		return doc
-	}
-	nodes, changed := swapCodeblocks(doc.Nodes, st.codeblocks, 0)
-	if !changed {
-		return doc
-	}
-	out := *doc
-	out.Nodes = nodes
-	return &out
-}
-
-func hasSyntax(nodes []*markdown.Node, depth int) bool {
-	if depth > maxBlockDepth {
-		return false
-	}
-	for _, n := range nodes {
-		if n == nil {
-			continue
-		}
-		if s, _ := n.Data["syntax"].(string); n.Type == "code" && s != "" {
-			return true
-		}
-		if hasSyntax(n.Nodes, depth+1) || n.Fragments != nil && hasSyntax(*n.Fragments, depth+1) {
-			return true
-		}
-	}
-	return false
-}
-
-// swapCodeblocks is nodes with the code blocks m names as integration
-// blocks; changed false (and nodes itself) when there are none.
-func swapCodeblocks(nodes []*markdown.Node, m map[string]graph.CodeblockBlock, depth int) ([]*markdown.Node, bool) {
-	if depth > maxBlockDepth {
-		return nodes, false
-	}
-	var out []*markdown.Node
-	for i, n := range nodes {
-		repl := n
-		if n != nil {
-			syntax, _ := n.Data["syntax"].(string)
-			if cb, ok := m[syntax]; ok && n.Type == "code" {
-				repl = &markdown.Node{Object: "block", Type: "integration", Key: n.Key, IsVoid: n.IsVoid, Nodes: []*markdown.Node{n},
-					Data: map[string]any{"integration": cb.Integration, "block": cb.Block, "props": map[string]any{cb.Body: docwalk.CodeText(n)}}}
-			} else {
-				kids, kc := swapCodeblocks(n.Nodes, m, depth+1)
-				var frags []*markdown.Node
-				fc := false
-				if n.Fragments != nil {
-					frags, fc = swapCodeblocks(*n.Fragments, m, depth+1)
-				}
-				if kc || fc {
-					c := *n
-					c.Nodes = kids
-					if fc {
-						c.Fragments = &frags
-					}
-					repl = &c
-				}
-			}
-		}
-		if repl != n && out == nil {
-			out = append(make([]*markdown.Node, 0, len(nodes)), nodes[:i]...)
-		}
-		if out != nil {
-			out = append(out, repl)
-		}
-	}
-	if out == nil {
-		return nodes, false
-	}
-	return out, true
+	return graph.WithCodeblockBlocks(doc, st.codeblocks)
 }

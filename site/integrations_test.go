@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	lpdf "github.com/ledongthuc/pdf"
+
 	"docsapi/apitest"
 	"docsapi/delivery"
 	"docsapi/docwalk/docwalktest"
@@ -275,11 +277,37 @@ func TestIntegrationCodeblocks(t *testing.T) {
 	if len(rt.renders()) != 1 {
 		t.Errorf("%d renders: the kept output was not used", len(rt.renders()))
 	}
+	// The API's PDF export of the space writes the block's output too.
+	pdfURL := f.Must(200, "GET", "/v1/spaces/"+f.guide+"/pdf", f.Admin.Token, nil).JSON()["url"].(string)
+	if text := pdfText(t, get(t, c, pdfURL)); !strings.Contains(text, "counted") || strings.Contains(text, "sales by week") {
+		t.Errorf("the PDF:\n%s", text)
+	}
 	// Installed on selected spaces only, none of them this one: the code
 	// block as written, and the runtime not asked.
+	n := len(rt.renders())
 	f.Must(200, "PATCH", inst, f.Admin.Token, map[string]any{"space_selection": "selected"})
 	p = get(t, c, f.base+"/figures")
-	if p.status != 200 || !strings.Contains(p.body, "sales by week") || strings.Contains(p.body, "counted") || len(rt.renders()) != 1 {
-		t.Errorf("not installed on the space: %d renders\n%s", len(rt.renders()), p.body)
+	if p.status != 200 || !strings.Contains(p.body, "sales by week") || strings.Contains(p.body, "counted") || len(rt.renders()) != n {
+		t.Errorf("not installed on the space: %d renders\n%s", len(rt.renders())-n, p.body)
 	}
+}
+
+// pdfText is the text of a PDF answer.
+func pdfText(t *testing.T, p page) string {
+	t.Helper()
+	if p.status != 200 || p.header.Get("Content-Type") != "application/pdf" {
+		t.Fatalf("PDF: %d %s", p.status, p.header.Get("Content-Type"))
+	}
+	rd, err := lpdf.NewReader(strings.NewReader(p.body), int64(len(p.body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := 1; i <= rd.NumPage(); i++ {
+		if pg := rd.Page(i); !pg.V.IsNull() {
+			s, _ := pg.GetPlainText(nil)
+			b.WriteString(s)
+		}
+	}
+	return b.String()
 }
