@@ -416,7 +416,7 @@ func (w *walk) textInput(e map[string]any, label string) {
 func (w *walk) webframe(e map[string]any) {
 	raw := str(obj(e["source"]), "url")
 	u, err := url.Parse(raw)
-	if raw == "" || len(raw) > maxURL || err != nil || !(u.Scheme == "https" || u.Scheme == "http" || u.Scheme == "" && strings.HasPrefix(u.Path, "/") && u.Host == "") {
+	if raw == "" || len(raw) > maxURL || err != nil || strings.ContainsAny(raw, "\\\t\r\n") || !(u.Scheme == "https" || u.Scheme == "http" || u.Scheme == "" && strings.HasPrefix(u.Path, "/") && u.Host == "") {
 		return
 	}
 	style := ""

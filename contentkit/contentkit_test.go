@@ -90,6 +90,7 @@ func TestHostileOutput(t *testing.T) {
 	 {"type":"button","label":"b","onPress":{"action":"@ui.url.open","url":"data:text/html,x"}},
 	 {"type":"webframe","source":{"url":"javascript:alert(1)"}},
 	 {"type":"webframe","source":{"url":"//evil.test/x"}},
+	 {"type":"webframe","source":{"url":"/\\evil.test/x"}},
 	 {"type":"codeblock","syntax":"go\" onload=\"x","content":"</code><script>"},
 	 {"type":"markdown","content":"<img src=x onerror=alert(1)>"}]}`), contentkit.Options{Frame: func(*url.URL) bool { return true }})
 	if err != nil {

@@ -67,13 +67,14 @@ func (r *Resolver) DocumentBlocks(ctx context.Context, orgID, spaceID, name stri
 	return &DocumentBlockRenderer{r: r, it: it, orgID: orgID, spaceID: spaceID, installationID: inst}, nil
 }
 
-// CacheKey names the output of block with props: (installation,
-// integration version, block, props), so a new version or another
-// installation never reads an older output.
-func (b *DocumentBlockRenderer) CacheKey(block string, props map[string]any) string {
-	p, _ := json.Marshal(props) // map keys sorted: one key per props
+// CacheKey names the output of block with props and action: (installation,
+// integration version, block, props), and the space of the render's
+// context, so a new version or another installation never reads an older
+// output.
+func (b *DocumentBlockRenderer) CacheKey(block string, props map[string]any, action any) string {
+	p, _ := json.Marshal([]any{props, action}) // map keys sorted: one key per props
 	sum := sha256.Sum256(p)
-	return b.installationID + "\x00" + strconv.Itoa(b.it.Version) + "\x00" + block + "\x00" + hex.EncodeToString(sum[:16])
+	return b.installationID + "\x00" + strconv.Itoa(b.it.Version) + "\x00" + b.spaceID + "\x00" + block + "\x00" + hex.EncodeToString(sum[:16])
 }
 
 // Render asks the runtime for block's ContentKit output with props (and

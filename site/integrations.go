@@ -123,7 +123,7 @@ func (h *Handler) integrationRenderer(ctx context.Context, org, space string, st
 		if rd == nil {
 			return docrender.IntegrationOutput{}, false
 		}
-		key := rd.CacheKey(block, props)
+		key := rd.CacheKey(block, props, n.Data["action"])
 		if b, ok := h.outputs.get(key, h.now()); ok {
 			return b.out, b.ok
 		}
