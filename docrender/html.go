@@ -47,6 +47,25 @@ type Resolver struct {
 	// Reusable is the document of the reusable content a block refers to
 	// (id, and the space it lives in: "" for the page's own).
 	Reusable func(id, space string) (*markdown.Document, bool)
+	// Integration is the output the integration renders for an
+	// integration block (HTML already safe, and its Markdown); ok false
+	// shows the block's stored children, else a placeholder.
+	Integration func(block *markdown.Node) (IntegrationOutput, bool)
+}
+
+// IntegrationOutput is an integration block as its integration renders it.
+type IntegrationOutput struct {
+	HTML     template.HTML
+	Markdown string
+}
+
+// integrationOutput is the rendered output of an integration block, when
+// the resolver has one.
+func integrationOutput(res Resolver, n *markdown.Node) (IntegrationOutput, bool) {
+	if res.Integration == nil {
+		return IntegrationOutput{}, false
+	}
+	return res.Integration(n)
 }
 
 // lookupOperation is the operation document of an OpenAPI block (nil when
@@ -624,10 +643,17 @@ func (w *writer) openAPI(n *markdown.Node) {
 	w.s("</div>\n")
 }
 
-// integration writes an integration block: its rendered output (child
-// blocks) or, when none, a placeholder naming the integration.
+// integration writes an integration block: the output its integration
+// renders, else its stored child blocks, else a placeholder naming the
+// integration.
 func (w *writer) integration(n *markdown.Node) {
 	w.s(`<div class="integration">`)
+	if out, ok := integrationOutput(w.res, n); ok {
+		w.s(string(out.HTML), "</div>\n")
+		w.text.WriteString(out.Markdown)
+		w.text.WriteString("\n")
+		return
+	}
 	if len(n.Nodes) == 0 {
 		w.s(`<p class="placeholder">`, esc(integrationLabel(n)), "</p>")
 	}

@@ -12,8 +12,9 @@ import (
 // part of llms-full.txt): CommonMark and GFM where they have a form, and
 // GitBook's {% … %} blocks (hint, tabs, stepper, columns, embed, file,
 // content-ref, openapi) where they do not. Links and files go through res
-// as in Render; reusable content and integration output are written from
-// their child blocks, as the HTML shows them.
+// as in Render; reusable content is written from its child blocks,
+// integration blocks from their integration's output (else their child
+// blocks), as the HTML shows them.
 func Markdown(doc *markdown.Document, res Resolver) string {
 	m := &mdWriter{res: res}
 	m.wk = &docwalk.Walker{V: m}
@@ -293,6 +294,10 @@ func (m *mdWriter) ContentRef(_ *docwalk.Walker, n *markdown.Node) {
 }
 
 func (m *mdWriter) Integration(_ *docwalk.Walker, n *markdown.Node) {
+	if out, ok := integrationOutput(m.res, n); ok && out.Markdown != "" {
+		m.w(out.Markdown)
+		return
+	}
 	if body := m.sub(n.Nodes); body != "" {
 		m.w(body)
 		return

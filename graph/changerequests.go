@@ -290,13 +290,14 @@ func (r *Resolver) RenderPDF(ctx context.Context, spaceID, revID, token string) 
 	// render stops when every one of them has left.
 	key := fmt.Sprintf("%s|%s|%s|%t|%s", spaceID, revID, pageID, only, head.Title)
 	return r.renders().pdfs.Do(ctx, key, func(ctx context.Context) ([]byte, error) {
-		return r.renderRevisionPDF(ctx, head.Title, revID, pageID, only)
+		return r.renderRevisionPDF(ctx, head, revID, pageID, only)
 	})
 }
 
 // renderRevisionPDF renders a revision: every page in tree order, or one
 // page (with its sub-pages unless only).
-func (r *Resolver) renderRevisionPDF(ctx context.Context, title, revID, pageID string, only bool) ([]byte, error) {
+func (r *Resolver) renderRevisionPDF(ctx context.Context, head storage.SpaceHead, revID, pageID string, only bool) ([]byte, error) {
+	title := head.Title
 	tree, err := r.Store.RevisionPages(ctx, revID)
 	if err != nil {
 		return nil, err
@@ -344,6 +345,7 @@ func (r *Resolver) renderRevisionPDF(ctx context.Context, title, revID, pageID s
 		b, err := r.Store.FileBytes(ctx, f.Blob)
 		return b, f.ContentType, err == nil
 	}
+	doc.Integration = r.pdfIntegrations(ctx, head.OrganizationID, head.ID, doc.Pages)
 	return pdf.Render(ctx, doc)
 }
 

@@ -363,9 +363,7 @@ func (r *Resolver) renderWith(ctx context.Context, name string, parse func() (re
 		return nil, apierr.Conflict("integration %q has no reachable runtime: %s, and docsapi runs no integration scripts; turn development mode on with PUT /v1/integrations/%s/dev", it.Name, why, it.Name)
 	}
 	csp := delivery.CSPHeader(it.CSP)
-	res, sendErr := delivery.Send(ctx, r.Deliveries.Doer, r.Now(), renderTimeout, delivery.Request{
-		URL: *it.DevTunnelURL, Secret: it.SigningSecret, Integration: it.Name, EventID: ev.ID, EventType: "ui_render", Attempt: 1, Body: ev.Payload, CSP: csp,
-	})
+	res, sendErr := r.sendRender(ctx, it, ev, renderTimeout, csp)
 	out, failure := renderOutput(res, sendErr)
 	line := fmt.Sprintf("render sent to %s: HTTP %d in %s", *it.DevTunnelURL, res.Status, res.Duration.Round(time.Millisecond))
 	if sendErr != nil {
@@ -392,6 +390,15 @@ func (r *Resolver) renderWith(ctx context.Context, name string, parse func() (re
 		result.ContentSecurityPolicy = &csp
 	}
 	return result, nil
+}
+
+// sendRender sends a ui_render event to the integration's development
+// tunnel now (not queued: the caller waits for the answer), signed as every
+// delivery is.
+func (r *Resolver) sendRender(ctx context.Context, it storage.Integration, ev storage.NewEvent, timeout time.Duration, csp string) (delivery.Response, error) {
+	return delivery.Send(ctx, r.Deliveries.Doer, r.Now(), timeout, delivery.Request{
+		URL: *it.DevTunnelURL, Secret: it.SigningSecret, Integration: it.Name, EventID: ev.ID, EventType: "ui_render", Attempt: 1, Body: ev.Payload, CSP: csp,
+	})
 }
 
 // keepStateAndProps completes an element output the runtime answered

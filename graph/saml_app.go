@@ -18,12 +18,19 @@ import (
 // so the session it issues reaches only that browser.
 
 // AppSAMLLogins lists the SAML providers a browser can sign in with to read
-// a space in the app view: those of the space's organization. Served before
-// sign-in, so it answers for any space id and says nothing more than
-// GET /v1/orgs/{id}/sso would (an unknown space has none).
+// a space in the app view: those of the space's organization, when the
+// space is published in one of its sites. It is served before sign-in, to
+// anyone: for a published space the organization is public (the published
+// URL's resolution names it), so the list says no more than GET
+// /v1/orgs/{id}/sso; for any other space id (unpublished, or unknown) it is
+// empty, so an id of an internal space learned from a link does not tell
+// who the organization's identity providers are.
 func (r *Resolver) AppSAMLLogins(ctx context.Context, spaceID string) []*model.SSOProviderLogin {
 	sp, err := r.Store.Space(ctx, spaceID)
 	if err != nil {
+		return nil
+	}
+	if _, err := r.Store.PublishedSiteSpaceOf(ctx, sp.OrganizationID, spaceID); err != nil {
 		return nil
 	}
 	logins, err := r.Store.SAMLLogins(ctx, sp.OrganizationID)

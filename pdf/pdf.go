@@ -47,6 +47,10 @@ type Document struct {
 	// (either may be nil).
 	OpenAPI  func(block *markdown.Node) (*markdown.Document, bool)
 	Reusable func(id, space string) (*markdown.Document, bool)
+	// Integration is an integration block's output as its integration
+	// renders it (its Markdown read back into blocks); nil or ok false:
+	// the block's stored children, else a label naming the integration.
+	Integration func(block *markdown.Node) (*markdown.Document, bool)
 }
 
 const (
@@ -88,7 +92,7 @@ func Render(ctx context.Context, d Document) ([]byte, error) {
 	f.SetMargins(margin, margin, margin)
 	f.SetAutoPageBreak(true, margin)
 	w := &writer{ctx: ctx, f: f, tr: f.UnicodeTranslatorFromDescriptor(""), image: d.Image, images: map[string]string{},
-		openAPI: d.OpenAPI, reusable: d.Reusable}
+		openAPI: d.OpenAPI, reusable: d.Reusable, integration: d.Integration}
 	w.wk = &docwalk.Walker{V: w, Stop: w.stopped}
 	f.AddPage()
 	f.SetFont("Helvetica", "B", 24)
@@ -143,6 +147,8 @@ type writer struct {
 
 	openAPI  func(*markdown.Node) (*markdown.Document, bool)
 	reusable func(id, space string) (*markdown.Document, bool)
+	// integration renders integration blocks (Document.Integration).
+	integration func(*markdown.Node) (*markdown.Document, bool)
 
 	bold, italic, mono int
 	size               float64
@@ -437,6 +443,12 @@ func (w *writer) ContentRef(_ *docwalk.Walker, n *markdown.Node) {
 }
 
 func (w *writer) Integration(_ *docwalk.Walker, n *markdown.Node) {
+	if w.integration != nil {
+		if doc, ok := w.integration(n); ok && doc != nil {
+			w.wk.Blocks(doc.Nodes)
+			return
+		}
+	}
 	if len(n.Nodes) > 0 {
 		w.wk.Blocks(n.Nodes)
 		return

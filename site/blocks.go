@@ -39,7 +39,8 @@ func (h *Handler) docResolver(d *siteData, space string, cur *model.RevisionPage
 		return specs[slug]
 	}
 	return docrender.Resolver{
-		Link: d.linkResolver(cur),
+		Integration: h.integrationRenderer(d.rc.ctx, org, space, d.integrations),
+		Link:        d.linkResolver(cur),
 		File: func(id string) (docrender.File, bool) {
 			f, ok := d.files[id]
 			return f, ok

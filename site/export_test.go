@@ -3,6 +3,7 @@ package site
 import (
 	"errors"
 	"net/http"
+	"time"
 
 	"docsapi/docrender"
 	"docsapi/markdown"
@@ -35,4 +36,14 @@ func RenderDocument(h *Handler, r *http.Request, doc *markdown.Document) (string
 	}
 	res := h.docResolver(d, deref(rc.lookup.Space), cur)
 	return string(docrender.Render(doc, res).HTML), docrender.Markdown(doc, res), nil
+}
+
+// SetIntegrationBounds lowers the bounds of integration blocks for a test
+// (the returned function puts them back).
+func SetIntegrationBounds(call, page time.Duration, maxBytes, maxBlocks int) func() {
+	c, p, b, n := integrationCallTimeout, integrationPageBudget, maxIntegrationOutput, maxIntegrationBlocks
+	integrationCallTimeout, integrationPageBudget, maxIntegrationOutput, maxIntegrationBlocks = call, page, maxBytes, maxBlocks
+	return func() {
+		integrationCallTimeout, integrationPageBudget, maxIntegrationOutput, maxIntegrationBlocks = c, p, b, n
+	}
 }

@@ -47,6 +47,7 @@ func (h *Handler) pageMarkdown(d *siteData, c *content, space *string, p *model.
 	if err != nil {
 		return "", err
 	}
+	doc = h.withIntegrationBlocks(d, doc)
 	dc := *d
 	dc.content = c
 	res := h.docResolver(&dc, deref(space), p)

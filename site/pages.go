@@ -62,6 +62,9 @@ type siteData struct {
 	*content
 	// until is the earliest expiry of what the rendering holds.
 	until time.Time
+	// integrations is what the integration blocks of one answer (a page,
+	// or every page of llms-full.txt) share: integrations.go.
+	integrations *integrationState
 }
 
 // content is a revision as a site space shows it: its pages in reading
@@ -122,7 +125,7 @@ func (h *Handler) load(rc resolved) (*siteData, error) {
 		return nil, err
 	}
 	hour := h.now().Truncate(time.Hour)
-	d := &siteData{rc: rc, site: site, until: hour.Add(time.Hour)}
+	d := &siteData{rc: rc, site: site, until: hour.Add(time.Hour), integrations: &integrationState{}}
 	if site.Site.Urls.Published != nil {
 		d.siteURL = strings.TrimRight(stripQuery(*site.Site.Urls.Published), "/")
 	}
@@ -444,6 +447,7 @@ func (h *Handler) renderPage(d *siteData) (*cachedPage, error) {
 	if err != nil {
 		return nil, err
 	}
+	doc = h.withIntegrationBlocks(d, doc)
 	out := docrender.Render(doc, h.docResolver(d, deref(l.Space), cur))
 	v := h.baseView(d)
 	v.Title = cur.Title

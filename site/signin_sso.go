@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"docsapi/apierr"
+	"docsapi/auth"
 )
 
 // SAML sign-in to the app view, where the space's organization has an
@@ -110,21 +111,27 @@ func (h *Handler) finishSSO(w http.ResponseWriter, r *http.Request) {
 	}
 	state, err1 := r.Cookie(ssoStateCookie)
 	sess, err2 := r.Cookie(ssoSessionCookie)
+	var parts []string
+	if err2 == nil && len(sess.Value) <= 2*maxParam {
+		parts = strings.Split(sess.Value, ".")
+	}
 	if err1 != nil || err2 != nil || len(state.Value) > 2*maxParam || len(sess.Value) > 2*maxParam {
+		h.revokeRefusedSession(r, parts)
 		h.signInForm(w, r, "", "The single sign-on did not start in this browser, or took too long: try again.", http.StatusForbidden)
 		return
 	}
 	binding, rawNext, _ := strings.Cut(state.Value, ".")
 	nextBytes, _ := base64.RawURLEncoding.DecodeString(rawNext)
 	next := h.localNext(string(nextBytes))
-	parts := strings.Split(sess.Value, ".")
 	if len(parts) != 3 || len(binding) != 32 || subtle.ConstantTimeCompare([]byte(parts[0]), []byte(binding)) != 1 {
+		h.revokeRefusedSession(r, parts)
 		h.signInForm(w, r, next, "The single sign-on did not start in this browser: try again.", http.StatusForbidden)
 		return
 	}
 	token := parts[1]
 	exp, err := time.Parse("20060102T150405Z", parts[2])
 	if _, errTok := h.memberFrom(r, token); err != nil || errTok != nil {
+		h.revokeRefusedSession(r, parts)
 		h.signInForm(w, r, next, "The single sign-on session is not valid.", http.StatusUnauthorized)
 		return
 	}
@@ -132,6 +139,24 @@ func (h *Handler) finishSSO(w http.ResponseWriter, r *http.Request) {
 		Secure: h.requestURL(r, "/").Scheme == "https", Expires: exp})
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// revokeRefusedSession revokes the session a refused finish carried (the
+// session cookie's binding.token.expiry parts): a session issued for an
+// assertion posted from another browser (login CSRF) must not outlive the
+// refusal. Only SAML sessions are revoked: the cookie names a token
+// CompleteSAMLSignIn issued, never a personal API token.
+func (h *Handler) revokeRefusedSession(r *http.Request, parts []string) {
+	if len(parts) != 3 {
+		return
+	}
+	c, err := h.memberFrom(r, parts[1])
+	if err != nil || c.Kind != "session" {
+		return
+	}
+	if _, err := h.Res.Mutation().RevokeCurrentToken(auth.WithCaller(r.Context(), c)); err != nil {
+		h.Log.Error("app sign-in through SAML: revoking a refused session", "error", err)
+	}
 }
 
 // ssoRefused shows the sign-in page with the refusal's reason and status.

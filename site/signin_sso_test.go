@@ -60,6 +60,20 @@ func (b *ssoBrowser) member() string {
 	return ""
 }
 
+// waitingSession is the token of the session cookie the ACS set for the
+// finish, "" when none.
+func (b *ssoBrowser) waitingSession() string {
+	u, _ := url.Parse(b.f.HTTP.URL + "/app/signin/sso")
+	for _, c := range b.http.Jar.Cookies(u) {
+		if c.Name == "docsapi_sso_session" {
+			if parts := strings.Split(c.Value, "."); len(parts) == 3 {
+				return parts[1]
+			}
+		}
+	}
+	return ""
+}
+
 // start follows the sign-in page's SSO link for next to the identity
 // provider's URL.
 func (b *ssoBrowser) start(providerID, next string) *url.URL {
@@ -93,10 +107,13 @@ func TestMemberAppViewSAML(t *testing.T) {
 			!strings.Contains(r.body, `name="token"`) {
 			t.Fatalf("%d: want %s in %s", r.status, want, r.body)
 		}
-		// Another organization's space, or none: no provider offered.
+		// Another organization's space, a space of this one published in
+		// no site (its id says nothing public about the organization), or
+		// none: no provider offered.
 		otherOrg, otherAdmin := f.NewOrg("Other", "admin@other.test")
 		other := f.Must(201, "POST", "/v1/orgs/"+otherOrg+"/spaces", otherAdmin.Token, map[string]any{"title": "Theirs"}).JSON()["id"].(string)
-		for _, n := range []string{"/app/spaces/" + other + "/x", "/app/spaces/nope/x", ""} {
+		internal := newSpace(t, f.Env, "Internal")
+		for _, n := range []string{"/app/spaces/" + other + "/x", "/app/spaces/nope/x", "", "/app/spaces/" + internal + "/x"} {
 			if r := b.do("GET", "/app/signin?next="+url.QueryEscape(n), nil); r.status != 200 || strings.Contains(r.body, "Sign in with SSO") {
 				t.Errorf("next %q: %d offers SSO", n, r.status)
 			}
@@ -148,12 +165,19 @@ func TestMemberAppViewSAML(t *testing.T) {
 		if r := victim.do("POST", acs, url.Values{"SAMLResponse": {resp}, "RelayState": {relay}}); r.status != http.StatusSeeOther {
 			t.Fatalf("ACS: %d %s", r.status, r.body)
 		}
+		issued := victim.waitingSession()
+		if issued == "" {
+			t.Fatal("no session waits for the finish")
+		}
+		f.Must(200, "GET", "/v1/user", issued, nil) // valid until the finish is refused
 		if r := victim.do("GET", "/app/signin/sso", nil); r.status != http.StatusForbidden || !strings.Contains(r.body, "did not start in this browser") {
 			t.Errorf("finish in the victim's browser: %d %s", r.status, r.body)
 		}
 		if victim.member() != "" {
 			t.Error("the victim's browser holds the attacker's session")
 		}
+		// The session issued for the refused attempt is revoked with it.
+		f.Must(401, "GET", "/v1/user", issued, nil)
 		// Nor does a RelayState of the attacker's start verify with the
 		// victim's own binding: the victim's start gives a new binding.
 		acs, resp, relay = ip.Answer(attacker.start(pid, next), "mallory@example.com", nil)
@@ -161,9 +185,11 @@ func TestMemberAppViewSAML(t *testing.T) {
 		if r := victim.do("POST", acs, url.Values{"SAMLResponse": {resp}, "RelayState": {relay}}); r.status != http.StatusSeeOther {
 			t.Fatalf("ACS: %d %s", r.status, r.body)
 		}
+		issued = victim.waitingSession()
 		if r := victim.do("GET", "/app/signin/sso", nil); r.status != http.StatusForbidden || victim.member() != "" {
 			t.Errorf("with a start of its own: %d, member %q", r.status, victim.member())
 		}
+		f.Must(401, "GET", "/v1/user", issued, nil)
 	})
 
 	t.Run("a forged RelayState is refused before the assertion is used", func(t *testing.T) {

@@ -53,6 +53,7 @@ type Handler struct {
 	cache    pageCache
 	contents contents
 	classes  classMemo
+	outputs  blockOutputs // integration blocks' outputs (integrations.go)
 	csp      string
 }
 
