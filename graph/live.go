@@ -1,11 +1,11 @@
 package graph
 
 import (
-	"time"
-
 	"context"
+	"errors"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -69,11 +69,20 @@ type liveSub struct {
 	topic  string
 	token  string
 	events chan *liveDelivery
-	behind chan struct{} // closed once it fell behind (its buffer was full)
+	ended  chan struct{} // closed once the feed ends it, why says why
+	why    error
 	once   sync.Once
 }
 
-func (s *liveSub) fellBehind() { s.once.Do(func() { close(s.behind) }) }
+// end ends s with why (once: the first reason stands).
+func (s *liveSub) end(why error) {
+	s.once.Do(func() {
+		s.why = why
+		close(s.ended)
+	})
+}
+
+func (s *liveSub) fellBehind() { s.end(errFellBehind) }
 
 // Topics of live events: what a subscription watches.
 func commentsTopic(spaceID, crID string) string {
@@ -136,6 +145,20 @@ func (f *LiveFeed) publish(topic string, ev storage.LiveEvent) {
 	}
 }
 
+// Resync ends every subscription with a RESYNC error: events were lost
+// (storage.OnLiveGap: a replica's LISTEN connection was down too long, or
+// missed more than it replays), so its client must read again what it
+// watches and subscribe again.
+func (f *LiveFeed) Resync() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, subs := range f.topics {
+		for s := range subs {
+			s.end(errResync)
+		}
+	}
+}
+
 // Subscribers is how many subscriptions the feed runs.
 func (f *LiveFeed) Subscribers() int {
 	f.mu.Lock()
@@ -156,7 +179,7 @@ func (f *LiveFeed) join(topic, token string) (*liveSub, error) {
 		return nil, apierr.New(http.StatusTooManyRequests, "this token already runs %d subscriptions, its limit (--graphql-subscriptions-per-token)", f.Limits.PerToken)
 	}
 	f.tokens[token]++
-	s := &liveSub{topic: topic, token: token, events: make(chan *liveDelivery, f.Limits.Buffer), behind: make(chan struct{})}
+	s := &liveSub{topic: topic, token: token, events: make(chan *liveDelivery, f.Limits.Buffer), ended: make(chan struct{})}
 	if f.topics[topic] == nil {
 		f.topics[topic] = map[*liveSub]struct{}{}
 	}
@@ -265,8 +288,8 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 			select {
 			case <-ctx.Done():
 				return
-			case <-sub.behind:
-				end(errFellBehind)
+			case <-sub.ended:
+				end(sub.why)
 				return
 			case d = <-sub.events:
 			}
@@ -294,8 +317,8 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 			case out <- v:
 			case <-ctx.Done():
 				return
-			case <-sub.behind:
-				end(errFellBehind)
+			case <-sub.ended:
+				end(sub.why)
 				return
 			}
 		}
@@ -304,6 +327,9 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 }
 
 var errFellBehind = apierr.New(http.StatusTooManyRequests, "subscription ended: the client did not read its events fast enough")
+
+// errResync ends the subscriptions of a feed that lost events (Resync).
+var errResync = errors.New("subscription ended: events were missed; read again what you watch, then subscribe again")
 
 // liveContext is the context one event is read in: the subscription's,
 // with the storage's counters read now (not the connection's, from when
@@ -330,6 +356,9 @@ func (r *Resolver) liveContext(ctx context.Context, conn *LiveConnection, d *liv
 // liveError is how an ended subscription says why, with the code and
 // status REST would answer.
 func liveError(err error) *gqlerror.Error {
+	if err == errResync {
+		return &gqlerror.Error{Message: err.Error(), Extensions: map[string]any{"code": "RESYNC", "status": http.StatusConflict}}
+	}
 	e := &gqlerror.Error{Message: err.Error(), Extensions: map[string]any{"code": "INTERNAL", "status": http.StatusInternalServerError}}
 	if ae, ok := apierr.As(err); ok {
 		e.Message = "subscription ended: " + ae.Message
