@@ -112,7 +112,8 @@ type liveFeed struct {
 	// replay bounds what a reconnection replays (DefaultLiveReplay when
 	// zero).
 	replay LiveReplay
-	// reconnecting, when set (tests), runs before each reconnection.
+	// reconnecting, when set (SetLiveReconnectHook), runs before each
+	// reconnection.
 	reconnecting func()
 }
 
@@ -135,7 +136,7 @@ func (db *DB) OnLiveGap(fn func()) { db.live.gap.Store(&fn) }
 // made it (after its commit), by the notification of another process, or
 // by a replay; whichever comes first, the others are dropped.
 func (db *DB) publishLive(ev LiveEvent) {
-	if ev.ID != "" && !db.live.seen.first(ev.ID, db.live.replayBounds()) {
+	if ev.ID != "" && !db.live.seen.first(ev.ID, db.live.replayBounds(), db.Now()) {
 		return
 	}
 	if f := db.live.publish.Load(); f != nil {
@@ -192,7 +193,7 @@ func (db *DB) ListenLive(ctx context.Context) {
 			}
 		})
 		if db.live.listening.Swap(false) {
-			lost = time.Now()
+			lost = db.Now()
 		}
 		if err == nil || ctx.Err() != nil {
 			return

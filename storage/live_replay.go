@@ -64,7 +64,7 @@ type liveSeen struct {
 }
 
 // first records id and tells whether it is new.
-func (s *liveSeen) first(id string, r LiveReplay) bool {
+func (s *liveSeen) first(id string, r LiveReplay, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.ids[id]; ok {
@@ -75,7 +75,7 @@ func (s *liveSeen) first(id string, r LiveReplay) bool {
 	}
 	s.ids[id] = struct{}{}
 	s.order = append(s.order, id)
-	oldest := time.Now().Add(-r.Age - r.Slack).UnixMilli()
+	oldest := now.Add(-r.Age - r.Slack).UnixMilli()
 	for s.head < len(s.order) && (len(s.order)-s.head > maxLiveSeen || timedIDMillis(s.order[s.head]) < oldest) {
 		delete(s.ids, s.order[s.head])
 		s.order[s.head] = ""
@@ -122,7 +122,7 @@ var liveReplaySQL = func() string {
 // loss too old or a failed read call OnLiveGap's function instead.
 func (db *DB) replayLive(ctx context.Context, lost time.Time) {
 	r := db.live.replayBounds()
-	if time.Since(lost) > r.Age {
+	if db.Now().Sub(lost) > r.Age {
 		db.liveGap()
 		return
 	}
@@ -138,7 +138,8 @@ func (db *DB) replayLive(ctx context.Context, lost time.Time) {
 
 // missedLive reads the live changes recorded since from that this process
 // has not announced, oldest first; false when there are more than most
-// (or the read failed).
+// (or the read failed). Times are the database's clock (Options.Clock), the
+// one the record's are written with.
 func (db *DB) missedLive(ctx context.Context, from time.Time, most int) ([]LiveEvent, bool) {
 	// The changes announced already are in the window too: read past them.
 	limit := most + db.live.seen.len() + 1
@@ -174,3 +175,7 @@ func (db *DB) missedLive(ctx context.Context, from time.Time, most int) ([]LiveE
 	}
 	return evs, true
 }
+
+// SetLiveReconnectHook sets what ListenLive runs before each reconnection
+// (tests hold a replica disconnected with it). Call it before ListenLive.
+func (db *DB) SetLiveReconnectHook(f func()) { db.live.reconnecting = f }

@@ -33,11 +33,11 @@ func TestLiveReplayAfterLostConnectionOnPostgres(t *testing.T) {
 	replica.OnLiveGap(func() { gaps <- struct{}{} })
 	// While gate is set, the replica does not reconnect.
 	var gate atomic.Pointer[chan struct{}]
-	replica.live.reconnecting = func() {
+	replica.SetLiveReconnectHook(func() {
 		if g := gate.Load(); g != nil {
 			<-*g
 		}
-	}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { replica.ListenLive(ctx); close(done) }()
@@ -142,15 +142,15 @@ func TestLiveSeenBounded(t *testing.T) {
 	var s liveSeen
 	r := LiveReplay{Events: 10, Age: time.Minute, Slack: time.Second}
 	old := timedID(time.Now().Add(-2 * time.Minute).UnixMilli())
-	if !s.first(old, r) || s.len() != 0 {
+	if !s.first(old, r, time.Now()) || s.len() != 0 {
 		t.Fatalf("an id older than the window is kept (%d)", s.len())
 	}
 	for i := range maxLiveSeen + 10 {
 		id := NewTimedID()
-		if !s.first(id, r) {
+		if !s.first(id, r, time.Now()) {
 			t.Fatalf("id %d not new", i)
 		}
-		if s.first(id, r) {
+		if s.first(id, r, time.Now()) {
 			t.Fatalf("id %d new twice", i)
 		}
 	}
