@@ -1,11 +1,11 @@
 package graph
 
 import (
-	"time"
-
 	"context"
+	"errors"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -69,11 +69,20 @@ type liveSub struct {
 	topic  string
 	token  string
 	events chan *liveDelivery
-	behind chan struct{} // closed once it fell behind (its buffer was full)
+	ended  chan struct{} // closed once the feed ends it, why says why
+	why    error
 	once   sync.Once
 }
 
-func (s *liveSub) fellBehind() { s.once.Do(func() { close(s.behind) }) }
+// end ends s with why (once: the first reason stands).
+func (s *liveSub) end(why error) {
+	s.once.Do(func() {
+		s.why = why
+		close(s.ended)
+	})
+}
+
+func (s *liveSub) fellBehind() { s.end(errFellBehind) }
 
 // Topics of live events: what a subscription watches.
 func commentsTopic(spaceID, crID string) string {
@@ -136,6 +145,20 @@ func (f *LiveFeed) publish(topic string, ev storage.LiveEvent) {
 	}
 }
 
+// Resync ends every subscription with a RESYNC error: events were lost
+// (storage.OnLiveGap: a replica's LISTEN connection was down too long, or
+// missed more than it replays), so its client must read again what it
+// watches and subscribe again.
+func (f *LiveFeed) Resync() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, subs := range f.topics {
+		for s := range subs {
+			s.end(errResync)
+		}
+	}
+}
+
 // Subscribers is how many subscriptions the feed runs.
 func (f *LiveFeed) Subscribers() int {
 	f.mu.Lock()
@@ -156,7 +179,7 @@ func (f *LiveFeed) join(topic, token string) (*liveSub, error) {
 		return nil, apierr.New(http.StatusTooManyRequests, "this token already runs %d subscriptions, its limit (--graphql-subscriptions-per-token)", f.Limits.PerToken)
 	}
 	f.tokens[token]++
-	s := &liveSub{topic: topic, token: token, events: make(chan *liveDelivery, f.Limits.Buffer), behind: make(chan struct{})}
+	s := &liveSub{topic: topic, token: token, events: make(chan *liveDelivery, f.Limits.Buffer), ended: make(chan struct{})}
 	if f.topics[topic] == nil {
 		f.topics[topic] = map[*liveSub]struct{}{}
 	}
@@ -218,10 +241,12 @@ func (c *LiveConnection) release() {
 	c.mu.Unlock()
 }
 
-// liveRead reads what an event announces for one subscriber, with ctx
-// carrying the subscriber's caller as of now; ok false: nothing to send
-// for this event (an event of the topic about something else).
-type liveRead[T any] func(ctx context.Context, ev storage.LiveEvent) (v T, ok bool, err error)
+// liveRead reads what an event (d.ev) announces for one subscriber, with
+// ctx carrying the subscriber's caller as of now; ok false: nothing to
+// send for this event (an event of the topic about something else). What
+// does not depend on the caller it may share with the event's other
+// subscribers through shared(d, …) (see commentEvent).
+type liveRead[T any] func(ctx context.Context, d *liveDelivery) (v T, ok bool, err error)
 
 // subscribe starts a subscription to topic (its resolver has checked that
 // the caller may see what it watches, and refused otherwise): every event
@@ -263,8 +288,8 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 			select {
 			case <-ctx.Done():
 				return
-			case <-sub.behind:
-				end(errFellBehind)
+			case <-sub.ended:
+				end(sub.why)
 				return
 			case d = <-sub.events:
 			}
@@ -276,7 +301,7 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 					var zero T
 					return zero, false, err
 				}
-				return read(ectx, d.ev)
+				return read(ectx, d)
 			})
 			if err != nil {
 				if s := apierr.Status(err); s == http.StatusUnauthorized || s == http.StatusForbidden || s == http.StatusNotFound {
@@ -292,8 +317,8 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 			case out <- v:
 			case <-ctx.Done():
 				return
-			case <-sub.behind:
-				end(errFellBehind)
+			case <-sub.ended:
+				end(sub.why)
 				return
 			}
 		}
@@ -302,6 +327,9 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 }
 
 var errFellBehind = apierr.New(http.StatusTooManyRequests, "subscription ended: the client did not read its events fast enough")
+
+// errResync ends the subscriptions of a feed that lost events (Resync).
+var errResync = errors.New("subscription ended: events were missed; read again what you watch, then subscribe again")
 
 // liveContext is the context one event is read in: the subscription's,
 // with the storage's counters read now (not the connection's, from when
@@ -328,6 +356,9 @@ func (r *Resolver) liveContext(ctx context.Context, conn *LiveConnection, d *liv
 // liveError is how an ended subscription says why, with the code and
 // status REST would answer.
 func liveError(err error) *gqlerror.Error {
+	if err == errResync {
+		return &gqlerror.Error{Message: err.Error(), Extensions: map[string]any{"code": "RESYNC", "status": http.StatusConflict}}
+	}
 	e := &gqlerror.Error{Message: err.Error(), Extensions: map[string]any{"code": "INTERNAL", "status": http.StatusInternalServerError}}
 	if ae, ok := apierr.As(err); ok {
 		e.Message = "subscription ended: " + ae.Message
@@ -403,26 +434,139 @@ func liveKey(field, id string, id2 *string, format *model.PageFormat) string {
 	return k
 }
 
-// commentEvent is commentUpdated's payload for ev: the comment posted,
-// edited (body, reactions, resolution) or whose thread changed (a reply
-// edited or deleted: the reply's comment, its replies count current); a
-// reply posted is commentReplyPosted's. A comment deleted can no longer be
-// read: its payload is a tombstone (see tombstone).
-func (r *Resolver) commentEvent(ctx context.Context, spaceID string, crID *string, format *model.PageFormat, ev storage.LiveEvent) (*model.Comment, bool, error) {
+// liveReadTimeout bounds a read one event's subscribers share: it runs
+// for all of them, so it outlives the subscriber that happens to start it.
+const liveReadTimeout = 10 * time.Second
+
+// sharedObject is read once per event for every subscriber of key, with
+// the context of whichever subscriber asks first but without its end (a
+// subscriber leaving does not fail the others' read). read must not
+// depend on the caller: the subscriber's rights are applied afterwards,
+// in memory.
+func sharedObject[T any](ctx context.Context, d *liveDelivery, key string, read func(ctx context.Context) (T, bool, error)) (T, bool, error) {
+	return shared(d, "object\x00"+key, func() (T, bool, error) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), liveReadTimeout)
+		defer cancel()
+		return read(ctx)
+	})
+}
+
+// liveComment is a comment or reply as an event's subscribers share it:
+// read once, with what converting it needs.
+type liveComment struct {
+	c   storage.Comment
+	rel related
+}
+
+// readLiveComment reads comment id of disc (a reply of replyOf when not
+// "") and its related objects, whoever reads it: gone since is nothing to
+// send (liveObject).
+func (r *Resolver) readLiveComment(ctx context.Context, d *liveDelivery, disc discussion, replyOf, id string) (*liveComment, bool, error) {
+	return sharedObject(ctx, d, "comment\x00"+disc.key.SpaceID+"\x00"+disc.key.ChangeRequestID+"\x00"+replyOf+"\x00"+id, func(ctx context.Context) (*liveComment, bool, error) {
+		if replyOf != "" {
+			if _, err := r.commentIn(ctx, disc, "", replyOf); err != nil {
+				return liveObject[*liveComment](nil, err)
+			}
+		}
+		c, err := r.commentIn(ctx, disc, replyOf, id)
+		if err != nil {
+			return liveObject[*liveComment](nil, err)
+		}
+		rel, err := r.relatedTo(ctx, disc, []storage.Comment{c})
+		if err != nil {
+			return nil, false, err
+		}
+		return &liveComment{c: c, rel: rel}, true, nil
+	})
+}
+
+// rightsKey names a set of comment permissions: the subscribers of one
+// event with the same rights on it share one payload.
+func rightsKey(p model.CommentPermissions) string {
+	b := []byte("-----")
+	for i, v := range []bool{p.View, p.Edit, p.Reply, p.React, p.Delete} {
+		if v {
+			b[i] = '+'
+		}
+	}
+	return string(b)
+}
+
+// formatKey is a payload's body format in a sharing key.
+func formatKey(format *model.PageFormat) string {
+	if format == nil {
+		return ""
+	}
+	return string(*format)
+}
+
+// commentEvent is commentUpdated's payload for the event d: the comment
+// posted, edited (body, reactions, resolution) or whose thread changed (a
+// reply edited or deleted: the reply's comment, its replies count
+// current); a reply posted is commentReplyPosted's. A comment deleted can
+// no longer be read: its payload is a tombstone (see tombstone).
+//
+// One event costs one read of the comment for all its subscribers: each
+// subscriber's access is decided from its caller as of now (the token and
+// access caches, see discussionOf), its permissions on the comment are
+// derived in memory, and the subscribers with the same permissions share
+// one payload.
+func (r *Resolver) commentEvent(ctx context.Context, d *liveDelivery, spaceID string, crID *string, format *model.PageFormat) (*model.Comment, bool, error) {
+	ev := d.ev
 	if ev.Parent != "" && ev.Action == "comment.created" {
 		return nil, false, nil // a reply posted: commentReplyPosted
 	}
-	d, err := r.discussionOf(ctx, spaceID, crID)
+	disc, err := r.discussionOf(ctx, spaceID, crID)
 	if err != nil {
+		return nil, false, err
+	}
+	if err := checkFormat(format); err != nil {
 		return nil, false, err
 	}
 	id := ev.Target
 	if ev.Parent != "" {
 		id = ev.Parent
 	} else if ev.Action == "comment.deleted" {
-		return r.tombstone(ctx, d, ev), true, nil
+		return sharedObject(ctx, d, "tombstone\x00"+disc.key.SpaceID+"\x00"+disc.key.ChangeRequestID+"\x00"+formatKey(format), func(ctx context.Context) (*model.Comment, bool, error) {
+			return r.tombstone(ctx, disc, ev), true, nil
+		})
 	}
-	return liveObject(r.Query().Comment(ctx, spaceID, crID, id, format))
+	lc, ok, err := r.readLiveComment(ctx, d, disc, "", id)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	perms := disc.permissions(lc.c)
+	return shared(d, "comment-view\x00"+disc.key.SpaceID+"\x00"+disc.key.ChangeRequestID+"\x00"+id+"\x00"+formatKey(format)+"\x00"+rightsKey(perms), func() (*model.Comment, bool, error) {
+		m := r.commentModel(disc, lc.rel, lc.c, format)
+		m.Permissions = perms
+		return m, true, nil
+	})
+}
+
+// replyEvent is commentReplyPosted's payload for the event d: the reply
+// posted, read once for all subscribers like commentEvent's comment.
+func (r *Resolver) replyEvent(ctx context.Context, d *liveDelivery, spaceID string, crID *string, format *model.PageFormat) (*model.CommentReply, bool, error) {
+	ev := d.ev
+	if ev.Parent == "" || ev.Action != "comment.created" {
+		return nil, false, nil
+	}
+	disc, err := r.discussionOf(ctx, spaceID, crID)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := checkFormat(format); err != nil {
+		return nil, false, err
+	}
+	lc, ok, err := r.readLiveComment(ctx, d, disc, ev.Parent, ev.Target)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	perms := disc.permissions(lc.c)
+	return shared(d, "reply-view\x00"+disc.key.SpaceID+"\x00"+disc.key.ChangeRequestID+"\x00"+ev.Target+"\x00"+formatKey(format)+"\x00"+rightsKey(perms), func() (*model.CommentReply, bool, error) {
+		m := r.replyModel(disc, lc.rel, lc.c, format)
+		m.Permissions = perms
+		return m, true, nil
+	})
 }
 
 // tombstone is the payload of a deleted comment: its id, author, posting

@@ -25,7 +25,7 @@ func TestLiveFeedDropsSlowSubscribers(t *testing.T) {
 		f.Publish(ev)
 		<-fast.events
 		select {
-		case <-slow.behind:
+		case <-slow.ended:
 			if i < 2 {
 				t.Fatalf("dropped after %d events with a buffer of 2", i+1)
 			}
@@ -77,4 +77,29 @@ func FuzzLiveFeedPublish(f *testing.F) {
 			t.Fatal("a subscription left behind")
 		}
 	})
+}
+
+// TestLiveFeedResyncEndsEverySubscription: a feed told that events were
+// lost ends all its subscriptions, of every topic, with the RESYNC error;
+// the first reason a subscription is ended for stands.
+func TestLiveFeedResyncEndsEverySubscription(t *testing.T) {
+	f := NewLiveFeed(LiveLimits{Buffer: 1})
+	a, _ := f.join(commentsTopic("sp", ""), "t1")
+	b, _ := f.join(siteTopic("st"), "t2")
+	behind, _ := f.join(commentsTopic("sp2", ""), "t3")
+	behind.fellBehind()
+	f.Resync()
+	for _, s := range []*liveSub{a, b} {
+		select {
+		case <-s.ended:
+		default:
+			t.Fatalf("%s not ended", s.topic)
+		}
+		if s.why != errResync || liveError(s.why).Extensions["code"] != "RESYNC" {
+			t.Fatalf("%s ended with %v", s.topic, liveError(s.why))
+		}
+	}
+	if behind.why != errFellBehind {
+		t.Fatalf("a subscription ended for falling behind now says %v", behind.why)
+	}
 }

@@ -14,29 +14,23 @@ import (
 
 // CommentUpdated is the resolver for the commentUpdated field.
 func (r *subscriptionResolver) CommentUpdated(ctx context.Context, spaceID string, changeRequestID *string, format *model.PageFormat) (<-chan *model.Comment, error) {
-	d, err := r.discussionOf(ctx, spaceID, changeRequestID)
+	disc, err := r.discussionOf(ctx, spaceID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, commentsTopic(d.space.ID, crIDOf(d)), liveKey("commentUpdated", spaceID, changeRequestID, format), func(ctx context.Context, ev storage.LiveEvent) (*model.Comment, bool, error) {
-		return r.commentEvent(ctx, spaceID, changeRequestID, format, ev)
+	return subscribe(r.Resolver, ctx, commentsTopic(disc.space.ID, crIDOf(disc)), liveKey("commentUpdated", spaceID, changeRequestID, format), func(ctx context.Context, d *liveDelivery) (*model.Comment, bool, error) {
+		return r.commentEvent(ctx, d, spaceID, changeRequestID, format)
 	})
 }
 
 // CommentReplyPosted is the resolver for the commentReplyPosted field.
 func (r *subscriptionResolver) CommentReplyPosted(ctx context.Context, spaceID string, changeRequestID *string, format *model.PageFormat) (<-chan *model.CommentReply, error) {
-	d, err := r.discussionOf(ctx, spaceID, changeRequestID)
+	disc, err := r.discussionOf(ctx, spaceID, changeRequestID)
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, commentsTopic(d.space.ID, crIDOf(d)), liveKey("commentReplyPosted", spaceID, changeRequestID, format), func(ctx context.Context, ev storage.LiveEvent) (*model.CommentReply, bool, error) {
-		if ev.Parent == "" || ev.Action != "comment.created" {
-			return nil, false, nil
-		}
-		if _, err := r.discussionOf(ctx, spaceID, changeRequestID); err != nil {
-			return nil, false, err
-		}
-		return liveObject(r.Query().CommentReply(ctx, spaceID, changeRequestID, ev.Parent, ev.Target, format))
+	return subscribe(r.Resolver, ctx, commentsTopic(disc.space.ID, crIDOf(disc)), liveKey("commentReplyPosted", spaceID, changeRequestID, format), func(ctx context.Context, d *liveDelivery) (*model.CommentReply, bool, error) {
+		return r.replyEvent(ctx, d, spaceID, changeRequestID, format)
 	})
 }
 
@@ -46,7 +40,7 @@ func (r *subscriptionResolver) ChangeRequestUpdated(ctx context.Context, spaceID
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, changeRequestTopic(cr.ID), liveKey("changeRequestUpdated", spaceID, &changeRequestID, nil), func(ctx context.Context, ev storage.LiveEvent) (*model.ChangeRequest, bool, error) {
+	return subscribe(r.Resolver, ctx, changeRequestTopic(cr.ID), liveKey("changeRequestUpdated", spaceID, &changeRequestID, nil), func(ctx context.Context, d *liveDelivery) (*model.ChangeRequest, bool, error) {
 		m, err := r.Query().ChangeRequest(ctx, spaceID, changeRequestID)
 		return m, err == nil, err
 	})
@@ -58,7 +52,8 @@ func (r *subscriptionResolver) ChangeRequestReviewSubmitted(ctx context.Context,
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, changeRequestTopic(cr.ID), liveKey("changeRequestReviewSubmitted", spaceID, &changeRequestID, nil), func(ctx context.Context, ev storage.LiveEvent) (*model.ChangeRequestReview, bool, error) {
+	return subscribe(r.Resolver, ctx, changeRequestTopic(cr.ID), liveKey("changeRequestReviewSubmitted", spaceID, &changeRequestID, nil), func(ctx context.Context, d *liveDelivery) (*model.ChangeRequestReview, bool, error) {
+		ev := d.ev
 		if ev.Action != "change_request.reviewed" || ev.Review == "" {
 			return nil, false, nil
 		}
@@ -94,7 +89,7 @@ func (r *subscriptionResolver) RevisionChanged(ctx context.Context, spaceID stri
 		}
 		topic = contentTopic(cs.Head.ID, "")
 	}
-	return subscribe(r.Resolver, ctx, topic, liveKey("revisionChanged", spaceID, changeRequestID, nil), func(ctx context.Context, ev storage.LiveEvent) (*model.Revision, bool, error) {
+	return subscribe(r.Resolver, ctx, topic, liveKey("revisionChanged", spaceID, changeRequestID, nil), func(ctx context.Context, d *liveDelivery) (*model.Revision, bool, error) {
 		if changeRequestID != nil {
 			m, err := r.Query().SpaceContent(ctx, spaceID, nil, changeRequestID, nil, nil)
 			return m, err == nil, err
@@ -102,7 +97,7 @@ func (r *subscriptionResolver) RevisionChanged(ctx context.Context, spaceID stri
 		if _, err := r.contentSpace(ctx, spaceID, false); err != nil {
 			return nil, false, err
 		}
-		return liveObject(r.Query().SpaceContent(ctx, spaceID, &ev.Revision, nil, nil, nil))
+		return liveObject(r.Query().SpaceContent(ctx, spaceID, &d.ev.Revision, nil, nil, nil))
 	})
 }
 
@@ -111,8 +106,8 @@ func (r *subscriptionResolver) SitePublished(ctx context.Context, organizationID
 	if _, err := r.Query().Site(ctx, organizationID, siteID); err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, siteTopic(siteID), liveKey("sitePublished", organizationID, &siteID, nil), func(ctx context.Context, ev storage.LiveEvent) (*model.Site, bool, error) {
-		if ev.Organization != organizationID {
+	return subscribe(r.Resolver, ctx, siteTopic(siteID), liveKey("sitePublished", organizationID, &siteID, nil), func(ctx context.Context, d *liveDelivery) (*model.Site, bool, error) {
+		if d.ev.Organization != organizationID {
 			return nil, false, nil
 		}
 		m, err := r.Query().Site(ctx, organizationID, siteID)

@@ -50,6 +50,7 @@ func (s *Server) startLive() {
 	s.Resolver.Live = graph.NewLiveFeed(graph.LiveLimits{PerConnection: s.Config.GraphQLSubscriptionsPerConnection,
 		PerToken: s.Config.GraphQLSubscriptionsPerToken})
 	s.DB.OnLiveChange(s.Resolver.Live.Publish)
+	s.DB.OnLiveGap(s.Resolver.Live.Resync)
 }
 
 func init() {

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -55,4 +56,71 @@ func TestSubscriptionCommentEditsAndDeletions(t *testing.T) {
 		t.Fatalf("deletion: %v", got)
 	}
 	c.quiet(200 * time.Millisecond)
+}
+
+// TestSubscriptionPermissionsPerSubscriber: the subscribers of one event
+// share its read but each gets its own permissions: the author edits and
+// deletes its comment, an admin deletes any, a COMMENT member replies and
+// reacts, a READ member only views; two readers get the same.
+func TestSubscriptionPermissionsPerSubscriber(t *testing.T) {
+	env := apitest.New(t)
+	space := newSpace(env, env.Admin.Token)
+	commenter := env.NewUser("commenter@acme.test", env.Org, "comment")
+	readers := []apitest.User{env.NewUser("reader1@acme.test", env.Org, "read"), env.NewUser("reader2@acme.test", env.Org, "read")}
+	type subscriber struct {
+		name string
+		c    *liveClient
+	}
+	var subs []subscriber
+	for _, u := range []struct {
+		name, token string
+	}{{"admin", env.Admin.Token}, {"commenter", commenter.Token}, {"reader1", readers[0].Token}, {"reader2", readers[1].Token}} {
+		c := dialLive(t, env, nil, bearer(u.token))
+		defer c.close()
+		c.subscribe("c", `subscription($s: ID!) { commentUpdated(spaceId: $s) { id permissions { view edit reply react delete } } }`, map[string]any{"s": space})
+		c.subscribe("r", `subscription($s: ID!) { commentReplyPosted(spaceId: $s) { id permissions { view edit reply react delete } } }`, map[string]any{"s": space})
+		subs = append(subs, subscriber{u.name, c})
+	}
+	waitSubscribed(t, env, 2*len(subs))
+
+	perms := func(view, edit, reply, react, del bool) map[string]any {
+		return map[string]any{"view": view, "edit": edit, "reply": reply, "react": react, "delete": del}
+	}
+	check := func(what, sub, field, id string, want map[string]map[string]any) {
+		t.Helper()
+		for _, s := range subs {
+			got := s.c.next(sub)[field].(map[string]any)
+			if got["id"] != id || !equalJSON(got["permissions"], want[s.name]) {
+				t.Errorf("%s, %s: got %v, want id %s and permissions %v", what, s.name, got, id, want[s.name])
+			}
+		}
+	}
+	byAdmin := postComment(env, env.Admin.Token, space, "by the admin")
+	check("the admin's comment", "c", "commentUpdated", byAdmin, map[string]map[string]any{
+		"admin":     perms(true, true, true, true, true),
+		"commenter": perms(true, false, true, true, false),
+		"reader1":   perms(true, false, false, false, false),
+		"reader2":   perms(true, false, false, false, false),
+	})
+	byCommenter := postComment(env, commenter.Token, space, "by the commenter")
+	check("the commenter's comment", "c", "commentUpdated", byCommenter, map[string]map[string]any{
+		"admin":     perms(true, false, true, true, true),
+		"commenter": perms(true, true, true, true, true),
+		"reader1":   perms(true, false, false, false, false),
+		"reader2":   perms(true, false, false, false, false),
+	})
+	reply := env.Must(200, "POST", "/v1/spaces/"+space+"/comments/"+byAdmin+"/replies", commenter.Token,
+		map[string]any{"body": map[string]any{"markdown": "Re"}}).JSON()["id"].(string)
+	check("the commenter's reply", "r", "commentReplyPosted", reply, map[string]map[string]any{
+		"admin":     perms(true, false, true, true, true),
+		"commenter": perms(true, true, true, true, true),
+		"reader1":   perms(true, false, false, false, false),
+		"reader2":   perms(true, false, false, false, false),
+	})
+}
+
+func equalJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
 }

@@ -58,6 +58,7 @@ func auditSink(tx *Tx, a Actor, c Change) error {
 		fields = string(b)
 	}
 	id := tx.db.auditIDs.next(ms(tx.Now))
+	tx.auditID = id
 	// created_at is the id's own time (the transaction's clock reading,
 	// unless the clock went back and the id had to follow the last one), so
 	// a time range read as an id range is exact.

@@ -356,6 +356,9 @@ type Tx struct {
 	// recorded changes that leave TargetID empty (changes.go).
 	createdID string
 	noChange  bool // see unchanged
+	// auditID is the audit entry auditSink wrote for the change being
+	// recorded, for the sinks after it (liveSink).
+	auditID string
 	// webhooks is the webhook counter this transaction's change-counter
 	// bump returned (webhookSubs); known false when the engine bumps at
 	// the commit (PostgreSQL) or the write does not bump.

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -35,6 +36,11 @@ type LiveEvent struct {
 	// its subscribers are told once it can no longer be read.
 	Author   string `json:"u,omitempty"`
 	PostedAt int64  `json:"pa,omitempty"`
+	// ID is the change's entry in the record (the audit log's id, which
+	// starts with its time): what a replay after a lost connection
+	// (ListenLive) and the announcements already made are matched by, so
+	// that each change is announced once.
+	ID string `json:"id,omitempty"`
 }
 
 // liveChannel is the PostgreSQL notification channel of live events.
@@ -52,18 +58,22 @@ type liveNotice struct {
 	Event  LiveEvent `json:"e"`
 }
 
-// isLiveAction tells the changes subscriptions announce: comments and
-// replies, change requests (status, reviews), content, site publishing.
+// The changes subscriptions announce: comments and replies, change
+// requests (status, reviews), content, site publishing. Kept as lists so
+// that the replay's query (liveReplaySQL) selects the same ones.
+var (
+	liveActionPrefixes = []string{"comment.", "change_request."}
+	liveActions        = []string{"page.changed", "site.published", "site.unpublished"}
+)
+
+// isLiveAction tells the changes subscriptions announce.
 func isLiveAction(action string) bool {
-	switch {
-	case strings.HasPrefix(action, "comment."), strings.HasPrefix(action, "change_request."):
-		return true
+	for _, p := range liveActionPrefixes {
+		if strings.HasPrefix(action, p) {
+			return true
+		}
 	}
-	switch action {
-	case "page.changed", "site.published", "site.unpublished":
-		return true
-	}
-	return false
+	return slices.Contains(liveActions, action)
 }
 
 // liveEventOf is c's live event; the ids it carries come from c's fields.
@@ -92,9 +102,19 @@ func liveEventOf(c Change) LiveEvent {
 // liveFeed is a DB's side of live updates.
 type liveFeed struct {
 	publish atomic.Pointer[func(LiveEvent)] // OnLiveChange
+	gap     atomic.Pointer[func()]          // OnLiveGap
 	target  string                          // the database Open was given (ListenLive connects to it)
 	// listening: ListenLive receives other processes' events (PostgreSQL).
 	listening atomic.Bool
+	// seen is this process's last-seen position in the change record:
+	// the changes it has announced lately, by id.
+	seen liveSeen
+	// replay bounds what a reconnection replays (DefaultLiveReplay when
+	// zero).
+	replay LiveReplay
+	// reconnecting, when set (SetLiveReconnectHook), runs before each
+	// reconnection.
+	reconnecting func()
 }
 
 // LiveListening tells whether ListenLive receives the events of other
@@ -106,9 +126,27 @@ func (db *DB) LiveListening() bool { return db.live.listening.Load() }
 // PostgreSQL by another one while ListenLive runs). fn must not block.
 func (db *DB) OnLiveChange(fn func(LiveEvent)) { db.live.publish.Store(&fn) }
 
+// OnLiveGap sets what is called when ListenLive has lost changes it
+// cannot replay (more than LiveReplay.Events, or a connection lost for
+// longer than LiveReplay.Age): subscribers must read again what they
+// watch. fn must not block.
+func (db *DB) OnLiveGap(fn func()) { db.live.gap.Store(&fn) }
+
+// publishLive announces ev once: a change is announced by the process that
+// made it (after its commit), by the notification of another process, or
+// by a replay; whichever comes first, the others are dropped.
 func (db *DB) publishLive(ev LiveEvent) {
+	if ev.ID != "" && !db.live.seen.first(ev.ID, db.live.replayBounds(), db.Now()) {
+		return
+	}
 	if f := db.live.publish.Load(); f != nil {
 		(*f)(ev)
+	}
+}
+
+func (db *DB) liveGap() {
+	if f := db.live.gap.Load(); f != nil {
+		(*f)()
 	}
 }
 
@@ -118,6 +156,7 @@ func liveSink(tx *Tx, _ Actor, c Change) error {
 		return nil
 	}
 	ev := liveEventOf(c)
+	ev.ID = tx.auditID // auditSink ran first, for the same change
 	db := tx.db
 	tx.afterCommit(func() { db.publishLive(ev) })
 	b, err := json.Marshal(liveNotice{Origin: db.process, Event: ev})
@@ -130,19 +169,32 @@ func liveSink(tx *Tx, _ Actor, c Change) error {
 // ListenLive announces, through OnLiveChange, the changes other processes
 // on the same PostgreSQL database commit, until ctx ends (on SQLite, where
 // every writer of a file is expected to be this process, it returns at
-// once). A lost connection is opened again after a pause; the changes
-// committed meanwhile are not announced (subscribers see them in the next
-// event's reading of the object, which is read afresh).
+// once). A lost connection is opened again after a pause; once it listens
+// again, the changes committed meanwhile are replayed from the change
+// record (replayLive), in their order, each once, or, when there are too
+// many or the connection was lost too long ago, OnLiveGap's function is
+// called instead.
 func (db *DB) ListenLive(ctx context.Context) {
 	pause := 100 * time.Millisecond
+	var lost time.Time // when the last connection was lost (zero: none was)
 	for ctx.Err() == nil {
 		started := time.Now()
-		err := db.dialect.listenLive(ctx, db.live.target, func() { db.live.listening.Store(true) }, func(payload string) {
+		err := db.dialect.listenLive(ctx, db.live.target, func() {
+			if !lost.IsZero() {
+				// Listening again before the replay's read: what commits
+				// from now on is notified, and waits for the replay.
+				db.replayLive(ctx, lost)
+			}
+			lost = time.Time{}
+			db.live.listening.Store(true)
+		}, func(payload string) {
 			if ev, ok := decodeLiveNotice(payload, db.process); ok {
 				db.publishLive(ev)
 			}
 		})
-		db.live.listening.Store(false)
+		if db.live.listening.Swap(false) {
+			lost = db.Now()
+		}
 		if err == nil || ctx.Err() != nil {
 			return
 		}
@@ -155,6 +207,9 @@ func (db *DB) ListenLive(ctx context.Context) {
 		case <-time.After(pause):
 		}
 		pause = min(2*pause, 30*time.Second)
+		if db.live.reconnecting != nil {
+			db.live.reconnecting()
+		}
 	}
 }
 
