@@ -8,7 +8,7 @@
 CREATE TABLE import_stages (
     id          TEXT PRIMARY KEY,
     space_id    TEXT NOT NULL,
-    lease_until INTEGER NOT NULL
+    lease_until BIGINT NOT NULL
 );
 CREATE INDEX import_stages_lease ON import_stages (lease_until);
 
