@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sort"
 )
 
 // Imports and translations in batches (issue 32). A RevisionChange marked
@@ -70,6 +71,15 @@ type stagedTree struct {
 	pages  []*TreePage // the pages that need a new version, in tree order
 	files  []*File     // the new files (with bytes)
 	an     *preAnalyzed
+	// onMain: the revision becomes the space's content, the next of its
+	// main line: rows are its rows that differ from the base's (staged,
+	// then copied into main_pages in one statement), closed the base's
+	// pages whose row they replace or that go, changed the pages whose
+	// version changed (writeMainLine's diff, computed before the writer).
+	onMain  bool
+	rows    []pageRow
+	closed  []string
+	changed map[string]string
 }
 
 // prepareStaged reads the base and runs the edit through the reader pool:
@@ -125,6 +135,9 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 	if bodyErr != nil {
 		return nil, bodyErr
 	}
+	if st.onMain = c.Activate && c.ChangeRequest == "" && c.Base == ""; st.onMain {
+		st.rows, st.closed, st.changed = mainLineDiff(treeRows(tree), st.loaded)
+	}
 	for _, f := range tree.Files {
 		if f.Bytes != nil {
 			sum := sha256.Sum256(f.Bytes)
@@ -133,6 +146,36 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 		}
 	}
 	return st, nil
+}
+
+// mainLineDiff is writeMainLine's comparison of rows with alive, the
+// base's: the rows to insert, the pages whose alive row closes, and the
+// pages whose version changed with their old version ("" when new).
+func mainLineDiff(rows []pageRow, alive map[string]pageRow) (inserts []pageRow, closed []string, changed map[string]string) {
+	changed = map[string]string{}
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		seen[r.ID] = true
+		old, had := alive[r.ID]
+		if had && old == r {
+			continue
+		}
+		if had {
+			closed = append(closed, r.ID)
+		}
+		if !had || old.Version != r.Version {
+			changed[r.ID] = old.Version
+		}
+		inserts = append(inserts, r)
+	}
+	for id, old := range alive {
+		if !seen[id] {
+			closed = append(closed, id)
+			changed[id] = old.Version
+		}
+	}
+	sort.Strings(closed)
+	return inserts, closed, changed
 }
 
 // preAnalyzed hands writeRevision the search sections computed before the
@@ -167,9 +210,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	}()
 	per := max(db.importBatch, 1)
 	batches := (len(st.pages) + per - 1) / per
-	if fb := (len(st.files) + per - 1) / per; fb > batches {
-		batches = fb
-	}
+	batches = max(batches, (len(st.files)+per-1)/per, (len(st.rows)+per-1)/per)
 	if batches == 0 {
 		batches = 1 // the stage row itself
 	}
@@ -179,9 +220,16 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	for b := range batches {
 		pages := st.pages[min(b*per, len(st.pages)):min((b+1)*per, len(st.pages))]
 		files := st.files[min(b*per, len(st.files)):min((b+1)*per, len(st.files))]
+		var rows [][]any
+		for _, r := range st.rows[min(b*per, len(st.rows)):min((b+1)*per, len(st.rows))] {
+			rows = append(rows, []any{stage, r.ID, r.Version, r.ParentID, r.Position, r.Path})
+		}
 		versions, links := st.versionRows(pages)
 		if err := db.Write(ctx, func(tx *Tx) error {
-			return writeStageBatch(tx, stage, c.SpaceID, b == 0, versions, links, files)
+			if err := writeStageBatch(tx, stage, c.SpaceID, b == 0, versions, links, files); err != nil {
+				return err
+			}
+			return insertBatch(tx, `INSERT INTO import_stage_pages (stage_id, page_id, version, parent_id, position, path) VALUES `, 6, rows)
 		}); err != nil {
 			return err
 		}
@@ -202,7 +250,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	if c.Analyzer != nil {
 		an = st.an
 	}
-	return db.Write(ctx, func(tx *Tx) error {
+	err = db.Write(ctx, func(tx *Tx) error {
 		if err := stillBase(tx, c, st.base, stage); err != nil {
 			return err
 		}
@@ -210,8 +258,13 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 		if typ == "" {
 			typ = "edits"
 		}
-		if err := writeRevision(tx, newRevision{ID: id, SpaceID: c.SpaceID, Parents: []string{st.base}, Type: typ, Activate: c.Activate, Analyzer: an,
-			Known: st.loaded, KnownRev: st.base, placed: true, stored: stored}, st.tree); err != nil {
+		r := newRevision{ID: id, SpaceID: c.SpaceID, Parents: []string{st.base}, Type: typ, Activate: c.Activate, Analyzer: an,
+			Known: st.loaded, KnownRev: st.base, placed: true, stored: stored}
+		if st.onMain {
+			if err := publishOnMain(tx, r, st, stage); err != nil {
+				return err
+			}
+		} else if err := writeRevision(tx, r, st.tree); err != nil {
 			return err
 		}
 		if c.Also != nil {
@@ -224,9 +277,56 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 				return err
 			}
 		}
-		_, err := tx.exec(`DELETE FROM import_stages WHERE id = ?`, stage)
+		// The stage's lists go after the publication, in bounded writes
+		// (dropStage), not in this one.
+		_, err := tx.exec(`UPDATE import_stages SET published = 1 WHERE id = ?`, stage)
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	// The revision is out; a failure here leaves the lists to the sweep.
+	_ = db.dropStage(context.WithoutCancel(ctx), stage)
+	return nil
+}
+
+// publishOnMain is writeRevision's activation for a staged revision: its
+// versions and files are stored, its rows staged, its diff computed; what
+// is left is bounded by the change to the base's existing pages (closed
+// rows) and the index, plus one statement copying the staged rows.
+func publishOnMain(tx *Tx, r newRevision, st *stagedTree, stage string) error {
+	if err := insertRevision(tx, r.ID, r.SpaceID, r.Parents, r.Type, tx.Now); err != nil {
+		return err
+	}
+	if err := writeFiles(tx, r.ID, r.SpaceID, st.tree); err != nil {
+		return err
+	}
+	if err := writeRevisionData(tx, r.ID, st.tree); err != nil {
+		return err
+	}
+	seq, err := lastSeq(tx, r.SpaceID)
+	if err != nil {
+		return err
+	}
+	seq++
+	if _, err := tx.exec(`UPDATE revisions SET seq = ? WHERE id = ?`, seq, r.ID); err != nil {
+		return err
+	}
+	if err := inChunks(st.closed, func(chunk []string) error {
+		_, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND +to_seq = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
+			append([]any{seq, r.SpaceID, aliveSeq}, anySlice(chunk)...)...)
+		return err
+	}); err != nil {
+		return err
+	}
+	if _, err := tx.exec(`INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path)
+ SELECT ?, page_id, ?, ?, version, parent_id, position, path FROM import_stage_pages WHERE stage_id = ?`, r.SpaceID, seq, aliveSeq, stage); err != nil {
+		return err
+	}
+	if err := reindexSpace(tx, r.SpaceID, st.changed, st.tree, r.Analyzer); err != nil {
+		return err
+	}
+	return setActiveRevision(tx, r.SpaceID, r.ID)
 }
 
 // versionRows are the page_versions and page_links rows of pages, computed
@@ -368,7 +468,7 @@ func stillBase(tx *Tx, c RevisionChange, base, stage string) error {
 // (runs that died between their batches) with what only they stored, and
 // returns how many it removed.
 func (db *DB) DropExpiredImportStages(ctx context.Context, now int64) (int, error) {
-	ids, err := queryIDsCtx(ctx, db.r(), `SELECT id FROM import_stages WHERE lease_until < ? ORDER BY lease_until LIMIT 100`, now)
+	ids, err := queryIDsCtx(ctx, db.r(), `SELECT id FROM import_stages WHERE lease_until < ? OR published = 1 ORDER BY lease_until LIMIT 100`, now)
 	if err != nil {
 		return 0, err
 	}
@@ -387,6 +487,22 @@ func (db *DB) dropStage(ctx context.Context, stage string) error {
 	for {
 		var more bool
 		err := db.Write(ctx, func(tx *Tx) error {
+			var published int
+			if err := tx.QueryRowContext(tx.ctx, `SELECT published FROM import_stages WHERE id = ?`, stage).Scan(&published); err != nil {
+				if errors.Is(notFound(err), ErrNotFound) {
+					return nil // dropped already
+				}
+				return err
+			}
+			res, err := tx.exec(`DELETE FROM import_stage_pages WHERE stage_id = ? AND page_id IN
+ (SELECT page_id FROM import_stage_pages WHERE stage_id = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, stage, stage)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n > 0 {
+				more = true
+				return nil
+			}
 			rows, err := tx.QueryContext(tx.ctx, `SELECT kind, hash FROM import_stage_rows WHERE stage_id = ? ORDER BY kind, hash LIMIT `+fmt.Sprint(per), stage)
 			var versions, blobs []string
 			if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
@@ -406,6 +522,9 @@ func (db *DB) dropStage(ctx context.Context, stage string) error {
 				if err != nil {
 					return err
 				}
+			}
+			if published == 1 {
+				versions, blobs = nil, nil // the revision refers to them
 			}
 			orphans, err := unreferenced(tx, stage, versions, `SELECT 1 FROM main_pages m WHERE m.version = ?`, `SELECT 1 FROM overlay_pages o WHERE o.version = ?`)
 			if err != nil {
@@ -427,7 +546,15 @@ func (db *DB) dropStage(ctx context.Context, stage string) error {
 			if err := deleteIn(tx, `DELETE FROM file_blobs WHERE hash IN `, gone); err != nil {
 				return err
 			}
-			for _, kh := range [][]string{versions, blobs} {
+			listed := map[string][]string{"version": versions, "blob": blobs}
+			if published == 1 {
+				listed = nil
+				if _, err := tx.exec(`DELETE FROM import_stage_rows WHERE stage_id = ? AND hash IN
+ (SELECT hash FROM import_stage_rows WHERE stage_id = ? ORDER BY kind, hash LIMIT `+fmt.Sprint(per)+`)`, stage, stage); err != nil {
+					return err
+				}
+			}
+			for _, kh := range listed {
 				if err := inChunks(kh, func(chunk []string) error {
 					_, err := tx.exec(`DELETE FROM import_stage_rows WHERE stage_id = ? AND hash IN (`+placeholders(len(chunk))+`)`, append([]any{stage}, anySlice(chunk)...)...)
 					return err
