@@ -70,6 +70,9 @@ type DB struct {
 	// afterImportBatch, set by tests, runs after each batch of a batched
 	// write (its error fails the write).
 	afterImportBatch func(batch int) error
+	// importWrite, set by benchmarks, learns how long each write of a
+	// batched write took (publish: the publishing one).
+	importWrite func(publish bool, took time.Duration)
 	batchObserver    atomic.Pointer[func(members int)]
 	// webhookLimits are the per-organization webhook caps (SetWebhookLimits).
 	webhookLimits atomic.Pointer[WebhookLimits]

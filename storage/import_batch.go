@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 )
 
 // Imports and translations in batches (issue 32). A RevisionChange marked
@@ -225,6 +226,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 			rows = append(rows, []any{stage, r.ID, r.Version, r.ParentID, r.Position, r.Path})
 		}
 		versions, links := st.versionRows(pages)
+		began := time.Now()
 		if err := db.Write(ctx, func(tx *Tx) error {
 			if err := writeStageBatch(tx, stage, c.SpaceID, b == 0, versions, links, files); err != nil {
 				return err
@@ -232,6 +234,9 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 			return insertBatch(tx, `INSERT INTO import_stage_pages (stage_id, page_id, version, parent_id, position, path) VALUES `, 6, rows)
 		}); err != nil {
 			return err
+		}
+		if db.importWrite != nil {
+			db.importWrite(false, time.Since(began))
 		}
 		if db.afterImportBatch != nil {
 			if err := db.afterImportBatch(b); err != nil {
@@ -250,6 +255,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	if c.Analyzer != nil {
 		an = st.an
 	}
+	began := time.Now()
 	err = db.Write(ctx, func(tx *Tx) error {
 		if err := stillBase(tx, c, st.base, stage); err != nil {
 			return err
@@ -284,6 +290,9 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	})
 	if err != nil {
 		return err
+	}
+	if db.importWrite != nil {
+		db.importWrite(true, time.Since(began))
 	}
 	// The revision is out; a failure here leaves the lists to the sweep.
 	_ = db.dropStage(context.WithoutCancel(ctx), stage)
