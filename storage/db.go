@@ -72,8 +72,8 @@ type DB struct {
 	afterImportBatch func(batch int) error
 	// importWrite, set by benchmarks, learns how long each write of a
 	// batched write took (publish: the publishing one).
-	importWrite func(publish bool, took time.Duration)
-	batchObserver    atomic.Pointer[func(members int)]
+	importWrite   func(publish bool, took time.Duration)
+	batchObserver atomic.Pointer[func(members int)]
 	// webhookLimits are the per-organization webhook caps (SetWebhookLimits).
 	webhookLimits atomic.Pointer[WebhookLimits]
 	live          liveFeed // live updates (live.go)
