@@ -526,16 +526,12 @@ func (db *DB) dropStage(ctx context.Context, stage string) error {
 			}); err != nil {
 				return err
 			}
-			if more = len(versions)+len(blobs) == per; !more {
-				_, err := tx.exec(`DELETE FROM import_stages WHERE id = ?`, stage)
-				if err != nil {
-					return err
-				}
-			}
+			more = len(versions)+len(blobs) == per
 			if published == 1 {
 				versions, blobs = nil, nil // the revision refers to them
 			}
-			orphans, err := unreferenced(tx, stage, versions, `SELECT 1 FROM main_pages m WHERE m.version = ?`, `SELECT 1 FROM overlay_pages o WHERE o.version = ?`)
+			orphans, err := unreferenced(tx, stage, "version", versions,
+				`EXISTS (SELECT 1 FROM main_pages m WHERE m.version = s.hash) OR EXISTS (SELECT 1 FROM overlay_pages o WHERE o.version = s.hash)`)
 			if err != nil {
 				return err
 			}
@@ -545,7 +541,7 @@ func (db *DB) dropStage(ctx context.Context, stage string) error {
 			if err := deleteIn(tx, `DELETE FROM page_versions WHERE hash IN `, orphans); err != nil {
 				return err
 			}
-			gone, err := unreferenced(tx, stage, blobs, `SELECT 1 FROM revision_files f WHERE f.blob = ?`)
+			gone, err := unreferenced(tx, stage, "blob", blobs, `EXISTS (SELECT 1 FROM revision_files f WHERE f.blob = s.hash)`)
 			if err != nil {
 				return err
 			}
@@ -571,6 +567,10 @@ func (db *DB) dropStage(ctx context.Context, stage string) error {
 					return err
 				}
 			}
+			if !more {
+				_, err := tx.exec(`DELETE FROM import_stages WHERE id = ?`, stage)
+				return err
+			}
 			return nil
 		})
 		if err != nil || !more {
@@ -579,40 +579,17 @@ func (db *DB) dropStage(ctx context.Context, stage string) error {
 	}
 }
 
-// unreferenced keeps the hashes that none of refs (queries taking the
-// hash) finds and that no other stage lists.
-func unreferenced(tx *Tx, stage string, hashes []string, refs ...string) ([]string, error) {
+// unreferenced keeps, of the stage's hashes of kind, those that no row
+// found by used (a condition on s.hash) refers to and no other stage
+// lists: one statement per chunk of hashes.
+func unreferenced(tx *Tx, stage, kind string, hashes []string, used string) ([]string, error) {
 	var out []string
-	for _, h := range hashes {
-		used := false
-		for _, q := range append(refs, `SELECT 1 FROM import_stage_rows s WHERE s.hash = ? AND s.stage_id <> ?`) {
-			args := []any{h}
-			if len(args) < countPlaceholders(q) {
-				args = append(args, stage)
-			}
-			var one int
-			err := tx.QueryRowContext(tx.ctx, q+` LIMIT 1`, args...).Scan(&one)
-			if err == nil {
-				used = true
-				break
-			}
-			if err := notFound(err); !errors.Is(err, ErrNotFound) {
-				return nil, err
-			}
-		}
-		if !used {
-			out = append(out, h)
-		}
-	}
-	return out, nil
-}
-
-func countPlaceholders(q string) int {
-	n := 0
-	for _, r := range q {
-		if r == '?' {
-			n++
-		}
-	}
-	return n
+	err := inChunks(hashes, func(chunk []string) error {
+		ids, err := queryIDs(tx, `SELECT s.hash FROM import_stage_rows s WHERE s.stage_id = ? AND s.kind = ? AND s.hash IN (`+placeholders(len(chunk))+`)
+ AND NOT (`+used+`) AND NOT EXISTS (SELECT 1 FROM import_stage_rows x WHERE x.hash = s.hash AND x.stage_id <> s.stage_id)`,
+			append([]any{stage, kind}, anySlice(chunk)...)...)
+		out = append(out, ids...)
+		return err
+	})
+	return out, err
 }
