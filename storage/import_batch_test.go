@@ -363,3 +363,53 @@ func TestExpiredImportStageIsSwept(t *testing.T) {
 		t.Fatalf("after the sweep: %d staged rows left, shared version kept %d", n, s)
 	}
 }
+
+// Into a change request (an overlay, not the main line) a batched import
+// gives the head the one-transaction path gives it, and the space's own
+// content does not move.
+func TestBatchedImportIntoChangeRequestMatchesOneTransaction(t *testing.T) {
+	ctx := context.Background()
+	var states [2]string
+	for i, batch := range []int{-1, 70} {
+		db, sp := importDB(t, batch)
+		head, _ := db.spaceHeadRevision(sp.ID)
+		var user string
+		if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
+			t.Fatal(err)
+		}
+		cr, err := db.CreateChangeRequest(ctx, "", sp.ID, user, "cr", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rev, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, ChangeRequest: cr.ID, Author: user, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(700)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if now, _ := db.spaceHeadRevision(sp.ID); now != head {
+			t.Fatal("the space's content moved")
+		}
+		got, err := db.ChangeRequest(ctx, sp.ID, cr.ID)
+		if err != nil || got.Revision != rev {
+			t.Fatalf("change request head %s, want %s (%v)", got.Revision, rev, err)
+		}
+		pages, err := db.RevisionPages(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, p := range pages {
+			fmt.Fprintf(&b, "%s v=%s parent=%s pos=%d path=%s\n", p.ID, p.Version, p.ParentID, p.Position, p.Path)
+		}
+		files, err := db.RevisionFiles(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			fmt.Fprintf(&b, "file %s %s %s\n", f.ID, f.Name, f.Blob)
+		}
+		states[i] = b.String()
+	}
+	if states[0] != states[1] || !strings.Contains(states[0], "imp-699") {
+		t.Fatalf("batched change request import differs:\none:\n%.1500s\nbatched:\n%.1500s", states[0], states[1])
+	}
+}
