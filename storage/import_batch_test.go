@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -412,4 +413,39 @@ func TestBatchedImportIntoChangeRequestMatchesOneTransaction(t *testing.T) {
 	if states[0] != states[1] || !strings.Contains(states[0], "imp-699") {
 		t.Fatalf("batched change request import differs:\none:\n%.1500s\nbatched:\n%.1500s", states[0], states[1])
 	}
+}
+
+// A batched import's statements grow with its pages and nothing else: no
+// batch reads again what the earlier ones wrote. Four times the pages (and
+// the batches) take at most four times the statements (the fixed part:
+// read, stage, publish, makes it less).
+func TestBatchedImportStatementsAreLinear(t *testing.T) {
+	ctx := context.Background()
+	count := func(n int) int64 {
+		var stmts atomic.Int64
+		at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		db, err := Open(testTarget(t), Options{Clock: func() time.Time { return at }, ImportBatchPages: 100, Statements: &stmts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		o, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := Space{OrganizationID: o.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
+		if err := db.CreateSpace(ctx, &sp); err != nil {
+			t.Fatal(err)
+		}
+		before := stmts.Load()
+		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(n)}); err != nil {
+			t.Fatal(err)
+		}
+		return stmts.Load() - before
+	}
+	small, large := count(1_000), count(4_000) // four times the pages
+	if small == 0 || large > 4*small {
+		t.Fatalf("statements: %d for 1,000 pages, %d for 4,000 (want about 4x)", small, large)
+	}
+	t.Logf("statements: %d for 1,000 pages, %d for 4,000", small, large)
 }
