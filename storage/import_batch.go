@@ -29,9 +29,10 @@ import (
 // Other writes run between the batches. A run that fails or is cancelled
 // drops its stage at once; one that dies leaves it to the sweep
 // (DropExpiredImportStages), once its lease has run out. A batch renews the
-// lease and the publishing write requires the stage to still be there, so
-// a stage swept under a slow run makes that run start over, never publish
-// rows whose versions are gone.
+// lease and the publishing write requires the stage to still be there and
+// not being dropped (the drop's first write marks it), so a stage swept
+// under a slow run makes that run start over, never publish rows whose
+// versions are gone.
 
 // DefaultImportBatchPages is the number of pages a batch stores when
 // Options.ImportBatchPages is 0 (docs/performance.md, "Imports in batches").
@@ -366,7 +367,7 @@ func writeStageBatch(tx *Tx, stage, spaceID string, first bool, versions, links 
 		if _, err := tx.exec(`INSERT INTO import_stages (id, space_id, lease_until) VALUES (?, ?, ?)`, stage, spaceID, until); err != nil {
 			return err
 		}
-	} else if res, err := tx.exec(`UPDATE import_stages SET lease_until = ? WHERE id = ?`, until, stage); err != nil {
+	} else if res, err := tx.exec(`UPDATE import_stages SET lease_until = ? WHERE id = ? AND lease_until >= 0`, until, stage); err != nil {
 		return err
 	} else if n, _ := res.RowsAffected(); n == 0 {
 		return errBaseMoved // swept under us: start over
@@ -442,7 +443,7 @@ func insertVersionsReturning(tx *Tx, rows [][]any, fresh map[string]bool) error 
 // written against what is still the base, and that the stage is still there.
 func stillBase(tx *Tx, c RevisionChange, base, stage string) error {
 	var n int
-	if err := tx.QueryRowContext(tx.ctx, `SELECT COUNT(*) FROM import_stages WHERE id = ?`, stage).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(tx.ctx, `SELECT COUNT(*) FROM import_stages WHERE id = ? AND lease_until >= 0`, stage).Scan(&n); err != nil {
 		return err
 	}
 	if n == 0 {
@@ -502,6 +503,14 @@ func (db *DB) dropStage(ctx context.Context, stage string) error {
 					return nil // dropped already
 				}
 				return err
+			}
+			if published == 0 {
+				// Being dropped: its run, if alive, can neither renew
+				// it nor publish (lease_until < 0), so no revision ever
+				// refers to what the chunks below delete.
+				if _, err := tx.exec(`UPDATE import_stages SET lease_until = -1 WHERE id = ?`, stage); err != nil {
+					return err
+				}
 			}
 			res, err := tx.exec(`DELETE FROM import_stage_pages WHERE stage_id = ? AND page_id IN
  (SELECT page_id FROM import_stage_pages WHERE stage_id = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, stage, stage)

@@ -363,6 +363,28 @@ func TestExpiredImportStageIsSwept(t *testing.T) {
 	if n, s := count(); n != 0 || s != 1 {
 		t.Fatalf("after the sweep: %d staged rows left, shared version kept %d", n, s)
 	}
+	// A run whose stage is being dropped can neither renew it nor publish.
+	if err := db.Write(ctx, func(tx *Tx) error { return writeStageBatch(tx, "slow", sp.ID, true, nil, nil, nil) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Write(ctx, func(tx *Tx) error {
+		_, err := tx.exec(`UPDATE import_stages SET lease_until = -1 WHERE id = 'slow'`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Write(ctx, func(tx *Tx) error { return writeStageBatch(tx, "slow", sp.ID, false, nil, nil, nil) }); !errors.Is(err, errBaseMoved) {
+		t.Fatalf("renewing a stage being dropped: %v", err)
+	}
+	head, _ := db.spaceHeadRevision(sp.ID)
+	if err := db.Write(ctx, func(tx *Tx) error { return stillBase(tx, RevisionChange{SpaceID: sp.ID}, head, "dead-and-gone") }); !errors.Is(err, errBaseMoved) {
+		t.Fatalf("publishing without a stage: %v", err)
+	}
+	if err := db.Write(ctx, func(tx *Tx) error {
+		return stillBase(tx, RevisionChange{SpaceID: sp.ID}, head, "slow")
+	}); !errors.Is(err, errBaseMoved) {
+		t.Fatalf("publishing with a stage being dropped: %v", err)
+	}
 }
 
 // Into a change request (an overlay, not the main line) a batched import
