@@ -403,7 +403,7 @@ func (w *GitSyncWorker) importRepo(ctx context.Context, op storage.GitOperation,
 	revID := storage.NewID()
 	out.RevisionID = revID
 	out.Message = fmt.Sprintf("imported commit %s: %d pages, %d files", short(snap.Commit), countPages(res.Pages), len(res.Files))
-	c := storage.RevisionChange{ID: revID, SpaceID: cs.Head.ID, Type: "edits", Activate: !p.Standalone, Author: op.UserID, Analyzer: w.R.analyzerFor(ctx),
+	c := storage.RevisionChange{ID: revID, SpaceID: cs.Head.ID, Type: "edits", Activate: !p.Standalone, Author: op.UserID, Analyzer: w.R.analyzerFor(ctx), Batched: true,
 		Edit: func(t *storage.Tree) error {
 			// Import wins on import: the ref's files are the space's content.
 			t.Pages, t.Files = treePages(res.Pages), nil

@@ -512,7 +512,9 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, changeRequ
 	if err != nil {
 		return nil, err
 	}
-	rev, err := r.writeRevisionIn(ctx, cs, changeRequestID, storage.RevisionChange{Edit: func(t *storage.Tree) error {
+	// Batched: stored in batches, then published by one short write; the
+	// edit may run again (the base moved meanwhile), so it only adds.
+	rev, err := r.writeRevisionIn(ctx, cs, changeRequestID, storage.RevisionChange{Batched: true, Edit: func(t *storage.Tree) error {
 		for _, f := range res.Files {
 			t.Files = append(t.Files, newFile(f.Name, f.ContentType, f.Data))
 		}

@@ -66,6 +66,13 @@ type DB struct {
 	webhookSubs   webhookSubs            // subscribed events by organization (webhooks.go)
 	writes        writeQueues            // write transactions waiting for a writer, by scope (groupcommit.go)
 	noGroupCommit bool                   // Options.NoGroupCommit
+	importBatch   int                    // Options.ImportBatchPages (<= 0: one transaction)
+	// afterImportBatch, set by tests, runs after each batch of a batched
+	// write (its error fails the write).
+	afterImportBatch func(batch int) error
+	// importWrite, set by benchmarks, learns how long each write of a
+	// batched write took (publish: the publishing one).
+	importWrite   func(publish bool, took time.Duration)
 	batchObserver atomic.Pointer[func(members int)]
 	// webhookLimits are the per-organization webhook caps (SetWebhookLimits).
 	webhookLimits atomic.Pointer[WebhookLimits]
@@ -98,6 +105,10 @@ type Options struct {
 	// Statements, when set, counts the SQL statements the pools run
 	// (statements.go): for tests that measure batching.
 	Statements *atomic.Int64
+	// ImportBatchPages is the number of pages an import or a translation
+	// stores per transaction (import_batch.go): 0 takes
+	// DefaultImportBatchPages, a negative number writes them in one.
+	ImportBatchPages int
 }
 
 // Open opens the database target names, a SQLite file path (its folder is
@@ -120,6 +131,9 @@ func Open(target string, opt Options) (*DB, error) {
 		db.now = time.Now
 	}
 	db.noGroupCommit = opt.NoGroupCommit
+	if db.importBatch = opt.ImportBatchPages; db.importBatch == 0 {
+		db.importBatch = DefaultImportBatchPages
+	}
 	if db.jobLease = opt.JobLease; db.jobLease <= 0 {
 		db.jobLease = JobLease
 	}

@@ -220,6 +220,12 @@ type RevisionChange struct {
 	// WholeTree runs Pages on the whole loaded tree even where the partial
 	// path applies (tests compare the two).
 	WholeTree bool
+	// Batched (imports, translations: an Edit adding many pages) lets the
+	// revision be written in batches of Options.ImportBatchPages pages,
+	// each its own transaction, then published by a last one
+	// (import_batch.go); Edit then runs outside the writer and may run
+	// again if the base moves meanwhile.
+	Batched bool
 }
 
 // ErrChangeRequestClosed: the change request is merged or archived, so its
@@ -231,6 +237,9 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 	id := c.ID
 	if id == "" {
 		id = NewID()
+	}
+	if c.Batched && db.importBatch > 0 && c.Edit != nil && c.Page == "" && c.Pages == nil {
+		return id, db.createStaged(ctx, id, c)
 	}
 	write := db.Write
 	if c.Also == nil {
@@ -324,6 +333,10 @@ type newRevision struct {
 	// reading them again.
 	Known    map[string]pageRow
 	KnownRev string
+	// placed: the tree was placed already (placeTree); stored: pages whose
+	// versions are stored already (a batched write's batches).
+	placed bool
+	stored map[*TreePage]bool
 }
 
 // writeRevision stores tree as a new revision: activated, the next
@@ -331,7 +344,9 @@ type newRevision struct {
 // changed); else an overlay on the main line. Either way it writes a row
 // per page that differs, not per page of the space.
 func writeRevision(tx *Tx, r newRevision, tree *Tree) error {
-	placeTree(tree)
+	if !r.placed {
+		placeTree(tree)
+	}
 	if err := insertRevision(tx, r.ID, r.SpaceID, r.Parents, r.Type, tx.Now); err != nil {
 		return err
 	}
@@ -340,7 +355,7 @@ func writeRevision(tx *Tx, r newRevision, tree *Tree) error {
 			return err
 		}
 	}
-	if err := writeVersions(tx, tree, r.Analyzer); err != nil {
+	if err := writeVersionsExcept(tx, tree, r.Analyzer, r.stored); err != nil {
 		return err
 	}
 	if err := writeFiles(tx, r.ID, r.SpaceID, tree); err != nil {
@@ -528,9 +543,14 @@ func versionHash(p *TreePage) string {
 // writeVersions stores new versions of dirty (and new) pages, with their
 // links.
 func writeVersions(tx *Tx, t *Tree, an Analyzer) error {
+	return writeVersionsExcept(tx, t, an, nil)
+}
+
+// writeVersionsExcept is writeVersions but for the pages in stored.
+func writeVersionsExcept(tx *Tx, t *Tree, an Analyzer, stored map[*TreePage]bool) error {
 	var err error
 	t.Walk(func(p, _ *TreePage) bool {
-		if p.Dirty || p.Version == "" {
+		if (p.Dirty || p.Version == "") && !stored[p] {
 			if p.Version != "" && !p.bodySet {
 				if err = tx.QueryRowContext(tx.ctx, `SELECT markdown FROM page_versions WHERE hash = ?`, p.Version).Scan(&p.Markdown); err != nil {
 					return false

@@ -411,7 +411,7 @@ func (r *Runner) run(ctx context.Context, job *storage.TranslationJob, start tim
 	rev := storage.NewID()
 	ctx = storage.RecordingChange(ctx, storage.PageChanged(target.OrganizationID, target.ID, rev))
 	return r.Queue.CreateRevision(ctx, storage.RevisionChange{
-		ID: rev, SpaceID: target.ID, Type: "computed", Activate: true, Analyzer: r.Analyzer(),
+		ID: rev, SpaceID: target.ID, Type: "computed", Activate: true, Analyzer: r.Analyzer(), Batched: true,
 		Edit: func(t *storage.Tree) error { return mirror(t, srcTree, pages, built) },
 		Also: func(tx *storage.Tx, revID string) error {
 			run.Duration = time.Since(start)

@@ -86,6 +86,7 @@ func serve(args []string) error {
 	scriptMax := f.Int("integration-max-script-bytes", graph.DefaultIntegrationMaxScriptBytes, "largest integration script a publication may carry (bytes)")
 	configDepth := f.Int("installation-config-max-depth", graph.DefaultConfigurationMaxDepth, "deepest nesting of an installation's configuration")
 	configKeys := f.Int("installation-config-max-keys", graph.DefaultConfigurationMaxKeys, "keys and array items an installation's configuration may hold, all levels together")
+	importBatch := f.Int("import-batch-pages", storage.DefaultImportBatchPages, "pages an import or a translation run stores per write transaction before one short write publishes them; other writes run between (0: the whole import in one transaction)")
 	groupCommit := f.Bool("group-commit", true, "commit the writes that queue for the single writer together, one durable COMMIT for the batch, each write in its own savepoint (false: one COMMIT per write)")
 	openAPIWorkers := f.Int("openapi-workers", openapi.DefaultWorkers, "OpenAPI specs processed at once (one organization takes at most all but one of them)")
 	openAPIJobTimeout := f.Duration("openapi-job-timeout", openapi.DefaultJobTimeout, "time one OpenAPI processing run (fetch, parse, validate) may take before it is recorded as failed")
@@ -219,14 +220,21 @@ func serve(args []string) error {
 		cfg.GraphQLComplexity, cfg.GraphQLDepth, cfg.GraphQLConcurrency, !cfg.NoIntrospection, !cfg.NoPlayground)
 	fmt.Printf("  graphql-max-document-bytes=%d graphql-max-tokens=%d graphql-max-nesting=%d graphql-max-fields=%d graphql-max-aliases=%d graphql-max-field-pairs=%d graphql-max-errors=%d\n",
 		cfg.GraphQLLimits.DocumentBytes, cfg.GraphQLLimits.Tokens, cfg.GraphQLLimits.Nesting, cfg.GraphQLLimits.Fields, cfg.GraphQLLimits.Aliases, cfg.GraphQLLimits.FieldPairs, cfg.GraphQLLimits.Errors)
-	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s job-lease=%s audit-retention=%d webhook-delivery-retention=%d group-commit=%t\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout, *jobLease, *auditRetention, *webhookRetention, *groupCommit)
+	fmt.Printf("  import-max-pages=%d import-max-images=%d import-timeout=%s job-lease=%s audit-retention=%d webhook-delivery-retention=%d group-commit=%t import-batch-pages=%d\n", cfg.ImportMaxPages, cfg.ImportMaxImages, cfg.ImportTimeout, *jobLease, *auditRetention, *webhookRetention, *groupCommit, *importBatch)
 	fmt.Printf("  openapi-workers=%d openapi-job-timeout=%s render-cache-bytes=%d\n", *openAPIWorkers, *openAPIJobTimeout, *renderCacheBytes)
 	fmt.Printf("  memory-limit=%s (%s) request-timeout=%s shutdown-timeout=%s\n", formatBytes(memLimit), memLimitSource, cfg.RequestTimeout, *shutdownTimeout)
 
 	if *jobLease < time.Second {
 		return fmt.Errorf("--job-lease: at least 1s (renewed every quarter of it)")
 	}
-	db, err := storage.Open(cfg.DBPath, storage.Options{JobLease: *jobLease, NoGroupCommit: !*groupCommit})
+	if *importBatch < 0 {
+		return fmt.Errorf("--import-batch-pages: 0 or more")
+	}
+	batch := *importBatch
+	if batch == 0 {
+		batch = -1 // storage.Options: 0 takes the default, < 0 one transaction
+	}
+	db, err := storage.Open(cfg.DBPath, storage.Options{JobLease: *jobLease, NoGroupCommit: !*groupCommit, ImportBatchPages: batch})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,103 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkImportInBatches measures what issue 32 asks of imports: the
+// time per imported page at 1,000 and at 10,000 pages (flat means O(N)),
+// and the latency of other writes (creating a space, one at a time) while
+// a 10,000-page import runs, against the same writes on an idle database,
+// for a batch size of 100, 500 and 2,000 pages and for the one-transaction
+// path ("batch=0"). ns/page is the import's time over its pages; p50-ms
+// and p99-ms the other writes' latencies during the import, idle-p50-ms
+// and idle-p99-ms the same writes alone; batch-max-ms the longest batch
+// write and publish-ms the publishing write (each up to its COMMIT).
+//
+//	go test -run '^$' -bench ImportInBatches -benchtime 1x ./storage
+func BenchmarkImportInBatches(b *testing.B) {
+	for _, c := range []struct{ pages, batch int }{
+		{1_000, 500}, {10_000, 500}, {10_000, 100}, {10_000, 2_000}, {10_000, -1},
+	} {
+		b.Run(fmt.Sprintf("pages=%d/batch=%d", c.pages, max(c.batch, 0)), func(b *testing.B) {
+			ctx := context.Background()
+			db, sp := importDB(b, c.batch)
+			var idle []time.Duration
+			for range 200 {
+				idle = append(idle, timedWrite(b, db, sp.OrganizationID))
+			}
+			var perPage, batchMax, publish time.Duration
+			db.importWrite = func(p bool, d time.Duration) {
+				if p {
+					publish = max(publish, d)
+				} else {
+					batchMax = max(batchMax, d)
+				}
+			}
+			var during []time.Duration
+			for i := range b.N {
+				target := Space{OrganizationID: sp.OrganizationID, Title: fmt.Sprintf("import %d", i), Visibility: "private", EditMode: "live"}
+				if err := db.CreateSpace(ctx, &target); err != nil {
+					b.Fatal(err)
+				}
+				stop := make(chan struct{})
+				var wg sync.WaitGroup
+				var mu sync.Mutex
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						d := timedWrite(b, db, sp.OrganizationID)
+						mu.Lock()
+						during = append(during, d)
+						mu.Unlock()
+					}
+				}()
+				start := time.Now()
+				if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: target.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(c.pages)}); err != nil {
+					b.Fatal(err)
+				}
+				perPage += time.Since(start)
+				close(stop)
+				wg.Wait()
+			}
+			b.ReportMetric(float64(perPage.Nanoseconds())/float64(b.N*c.pages), "ns/page")
+			b.ReportMetric(quantileMs(idle, 0.50), "idle-p50-ms")
+			b.ReportMetric(quantileMs(idle, 0.99), "idle-p99-ms")
+			b.ReportMetric(quantileMs(during, 0.50), "p50-ms")
+			b.ReportMetric(quantileMs(during, 0.99), "p99-ms")
+			b.ReportMetric(float64(len(during)), "writes-during")
+			b.ReportMetric(float64(batchMax.Microseconds())/1000, "batch-max-ms")
+			b.ReportMetric(float64(publish.Microseconds())/1000, "publish-ms")
+		})
+	}
+}
+
+// timedWrite creates a space and says how long it took.
+func timedWrite(b *testing.B, db *DB, orgID string) time.Duration {
+	s := Space{OrganizationID: orgID, Title: "w", Visibility: "private", EditMode: "live"}
+	start := time.Now()
+	if err := db.CreateSpace(context.Background(), &s); err != nil {
+		b.Error(err)
+	}
+	return time.Since(start)
+}
+
+func quantileMs(ds []time.Duration, q float64) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return float64(s[min(len(s)-1, int(q*float64(len(s))))].Microseconds()) / 1000
+}
