@@ -52,14 +52,22 @@ type gitParams struct {
 	Force         bool   `json:"force,omitempty"`
 	Standalone    bool   `json:"standalone,omitempty"`
 	CommitMessage string `json:"commitMessage,omitempty"`
+	// ChangeRequest is the id of the change request an import writes to
+	// (docsapi's extension; "": the main content).
+	ChangeRequest string `json:"changeRequest,omitempty"`
 }
 
 type gitRequest struct {
 	kind, url, ref string
 	timestamp      *string
 	gitInfo        *model.UpdateSpaceGitInfo
+	repoCacheID    *string
+	changeRequest  *string
 	params         gitParams
 }
+
+// maxRepoCacheID bounds repoCacheID, which is accepted and not used.
+const maxRepoCacheID = 255
 
 func optURL(field string, v *string) (string, error) {
 	if v == nil || *v == "" {
@@ -100,6 +108,14 @@ func (r *Resolver) queueGitOperation(ctx context.Context, spaceID string, in git
 		}
 		in.params.ProjectDir = strings.Trim(*projectDir, "/")
 	}
+	if err := checkLenPtr("repoCacheID", in.repoCacheID, 0, maxRepoCacheID); err != nil {
+		return nil, err
+	}
+	if in.changeRequest != nil {
+		if in.params.ChangeRequest, err = r.importChangeRequest(ctx, cs, *in.changeRequest); err != nil {
+			return nil, err
+		}
+	}
 	var ts time.Time
 	if in.timestamp != nil {
 		if ts, err = time.Parse(time.RFC3339Nano, *in.timestamp); err != nil {
@@ -130,6 +146,32 @@ func (r *Resolver) queueGitOperation(ctx context.Context, spaceID string, in git
 	}
 	r.wake(QueueGitSync)
 	return gitOperationModel(op), nil
+}
+
+// importChangeRequest is the id of the change request an import names
+// (by id or number): a draft or open one of the space. An unknown or
+// closed one is a 400 naming the field; another space's is a 404, as
+// any other space's resource.
+func (r *Resolver) importChangeRequest(ctx context.Context, cs contentScope, ref string) (string, error) {
+	if err := checkLen("changeRequest", ref, 1, 64); err != nil {
+		return "", err
+	}
+	cr, err := r.Store.ChangeRequest(ctx, cs.Head.ID, ref)
+	if errors.Is(err, storage.ErrNotFound) {
+		if space, err := r.Store.ChangeRequestSpace(ctx, ref); err == nil && space != cs.Head.ID {
+			return "", apierr.NotFound("change request " + ref)
+		} else if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return "", err
+		}
+		return "", apierr.Invalid("changeRequest", "no change request %s in this space: open one first (createChangeRequest)", ref)
+	}
+	if err != nil {
+		return "", err
+	}
+	if cr.Status == "merged" || cr.Status == "archived" {
+		return "", apierr.Invalid("changeRequest", "change request %s is %s: import into a draft or open one", ref, cr.Status)
+	}
+	return cr.ID, nil
 }
 
 func gitOperationModel(o storage.GitOperation) *model.GitSyncOperation {
@@ -316,6 +358,8 @@ func (w *GitSyncWorker) run(ctx context.Context, op storage.GitOperation) error 
 	switch {
 	case errors.Is(err, storage.ErrGitLeaseLost), ctx.Err() != nil:
 		return err
+	case errors.Is(err, storage.ErrChangeRequestClosed):
+		out = storage.GitOutcome{Status: "failed", Message: "change request " + p.ChangeRequest + " was merged or archived before the import could write to it"}
 	case errors.Is(err, storage.ErrGitSuperseded):
 		out = storage.GitOutcome{Status: "skipped", Message: "a newer operation was applied while this one ran"}
 	case errors.As(err, &ge):
@@ -368,7 +412,8 @@ func (w *GitSyncWorker) importRepo(ctx context.Context, op storage.GitOperation,
 	if err != nil {
 		return storage.GitOutcome{}, err
 	}
-	if !p.Force && !p.Standalone && snap.Commit == st.Commit {
+	toMain := !p.Standalone && p.ChangeRequest == ""
+	if !p.Force && toMain && snap.Commit == st.Commit {
 		out := storage.GitOutcome{Status: "skipped", Commit: snap.Commit, Message: "the space is already synced with commit " + snap.Commit + " (force imports it again)"}
 		return out, w.finish(ctx, op, out)
 	}
@@ -398,12 +443,18 @@ func (w *GitSyncWorker) importRepo(ctx context.Context, op storage.GitOperation,
 	if p.CommitURL != "" {
 		commitURL = strings.TrimRight(p.CommitURL, "/") + "/" + snap.Commit
 	}
-	out := storage.GitOutcome{Status: "completed", Commit: snap.Commit, Applied: !p.Standalone,
+	// Into a change request, as standalone: the main content and the
+	// space's synced commit stay as they are.
+	out := storage.GitOutcome{Status: "completed", Commit: snap.Commit, Applied: toMain,
 		Git: &storage.RevisionGit{Oid: snap.Commit, Message: strings.TrimSpace(snap.Message), URL: commitURL, Ref: op.Ref}}
 	revID := storage.NewID()
 	out.RevisionID = revID
 	out.Message = fmt.Sprintf("imported commit %s: %d pages, %d files", short(snap.Commit), countPages(res.Pages), len(res.Files))
-	c := storage.RevisionChange{ID: revID, SpaceID: cs.Head.ID, Type: "edits", Activate: !p.Standalone, Author: op.UserID, Analyzer: w.R.analyzerFor(ctx), Batched: true,
+	if p.ChangeRequest != "" {
+		out.Message += " into change request " + p.ChangeRequest
+	}
+	c := storage.RevisionChange{ID: revID, SpaceID: cs.Head.ID, Type: "edits", Activate: toMain, ChangeRequest: p.ChangeRequest,
+		Author: op.UserID, Analyzer: w.R.analyzerFor(ctx), Batched: true,
 		Edit: func(t *storage.Tree) error {
 			// Import wins on import: the ref's files are the space's content.
 			t.Pages, t.Files = treePages(res.Pages), nil
@@ -413,7 +464,7 @@ func (w *GitSyncWorker) importRepo(ctx context.Context, op storage.GitOperation,
 			return nil
 		},
 		Also: func(tx *storage.Tx, id string) error { return w.Queue.FinishGitOperationIn(tx, op, out) }}
-	if !p.Standalone {
+	if toMain {
 		ctx = storage.RecordingChange(ctx, storage.PageChanged(cs.Head.OrganizationID, cs.Head.ID, revID))
 	}
 	if _, err := w.R.Store.CreateRevision(completed(ctx, op, out), c); err != nil {

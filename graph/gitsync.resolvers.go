@@ -13,6 +13,7 @@ import (
 // ImportGitRepository is the resolver for the importGitRepository field.
 func (r *mutationResolver) ImportGitRepository(ctx context.Context, spaceID string, input model.ImportGitRepositoryInput) (*model.GitSyncOperation, error) {
 	return r.queueGitOperation(ctx, spaceID, gitRequest{kind: "import", url: input.URL, ref: input.Ref, timestamp: input.Timestamp, gitInfo: input.GitInfo,
+		repoCacheID: input.RepoCacheID, changeRequest: input.ChangeRequest,
 		params: gitParams{Force: isTrue(input.Force), Standalone: isTrue(input.Standalone)}}, input.RepoTreeURL, input.RepoCommitURL, input.RepoProjectDirectory)
 }
 
@@ -22,7 +23,8 @@ func (r *mutationResolver) ExportToGitRepository(ctx context.Context, spaceID st
 		return nil, err
 	}
 	return r.queueGitOperation(ctx, spaceID, gitRequest{kind: "export", url: input.URL, ref: input.Ref, timestamp: input.Timestamp, gitInfo: input.GitInfo,
-		params: gitParams{Force: isTrue(input.Force), CommitMessage: input.CommitMessage}}, input.RepoTreeURL, input.RepoCommitURL, input.RepoProjectDirectory)
+		repoCacheID: input.RepoCacheID,
+		params:      gitParams{Force: isTrue(input.Force), CommitMessage: input.CommitMessage}}, input.RepoTreeURL, input.RepoCommitURL, input.RepoProjectDirectory)
 }
 
 // DeleteLegacyGitInstallation is the resolver for the deleteLegacyGitInstallation field.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -221,12 +222,12 @@ func (r *Resolver) pageTreeInto(spaceID string, pages []storage.ContentPage, byI
 // withBody adds the body of a document page in format (markdown default).
 // The document comes from markdown's cache: built once per page content
 // and file references, not per read.
-func (r *Resolver) withBody(m *model.RevisionPage, p storage.ContentPage, format *model.PageFormat, files []storage.File) {
+func (r *Resolver) withBody(m *model.RevisionPage, p storage.ContentPage, format *model.PageFormat, files []storage.File, links map[string]storage.LinkTarget) {
 	if p.Type != "document" {
 		return
 	}
 	if format != nil && *format == "document" {
-		m.Document = markdown.DocumentJSON(p.Markdown, filesKey(files), refResolver(files))
+		m.Document = markdown.DocumentJSON(p.Markdown, filesKey(files)+linksKey(links), linkedRefResolver(files, links))
 		return
 	}
 	md := p.Markdown
@@ -270,6 +271,49 @@ func refResolver(files []storage.File) markdown.RefFunc {
 		}
 		return map[string]any{"kind": "url", "url": dest}
 	}
+}
+
+// linkedRefResolver is refResolver that first turns the destinations the
+// page's links resolved to (storage.PageLinkTargets: relative links to
+// pages and files of the revision, as an import writes them) into 0.130.0
+// page references, the anchor kept, and file references.
+func linkedRefResolver(files []storage.File, links map[string]storage.LinkTarget) markdown.RefFunc {
+	byFile := refResolver(files)
+	if len(links) == 0 {
+		return byFile
+	}
+	return func(dest string) map[string]any {
+		t, ok := links[dest]
+		switch {
+		case ok && t.Kind == "page":
+			ref := map[string]any{"kind": "page", "page": t.Target}
+			if _, anchor, found := strings.Cut(dest, "#"); found && anchor != "" {
+				ref["anchor"] = anchor
+			}
+			return ref
+		case ok && t.Kind == "file":
+			return map[string]any{"kind": "file", "file": t.Target}
+		}
+		return byFile(dest)
+	}
+}
+
+// linksKey names the references linkedRefResolver makes from links, for
+// markdown's document cache.
+func linksKey(links map[string]storage.LinkTarget) string {
+	if len(links) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(links))
+	for d := range links {
+		keys = append(keys, d)
+	}
+	slices.Sort(keys)
+	h := sha256.New()
+	for _, d := range keys {
+		h.Write([]byte(d + "\x00" + links[d].Kind + "\x00" + links[d].Target + "\x00"))
+	}
+	return "/links:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // fileTokenTTL is how long a signed download link works.

@@ -105,12 +105,18 @@ func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *s
 	// A document is built only for a query that selects it.
 	if format == nil || *format != "document" || selected(ctx, "document") {
 		var files []storage.File
+		var links map[string]storage.LinkTarget
 		if format != nil && *format == "document" {
 			if files, err = r.Store.RevisionFiles(ctx, rev.ID); err != nil {
 				return nil, err
 			}
+			if p.Type == "document" {
+				if links, err = r.Store.PageLinkTargets(ctx, rev.ID, p.ID); err != nil {
+					return nil, err
+				}
+			}
 		}
-		r.withBody(m, p, format, files)
+		r.withBody(m, p, format, files, links)
 		if err := r.withComputedBody(ctx, cs.Head.OrganizationID, m, p, format, files, computed); err != nil {
 			return nil, err
 		}

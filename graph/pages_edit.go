@@ -111,7 +111,7 @@ func (r *Resolver) pageAfterChange(ctx context.Context, cs contentScope, revID, 
 		return nil, err
 	}
 	m := r.pageModel(cs.Head.ID, p)
-	r.withBody(m, p, nil, nil)
+	r.withBody(m, p, nil, nil, nil)
 	return &model.ContentChange{Revision: revID, Page: m}, nil
 }
 

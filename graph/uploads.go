@@ -29,8 +29,15 @@ const (
 	// UploadTTL is how long an upload URL takes a file and the file waits
 	// to be used; the purge worker deletes older uploads.
 	UploadTTL = time.Hour
-	// DefaultUploadMaxBytes is the default largest upload.
-	DefaultUploadMaxBytes = 100 << 20
+	// DefaultUploadMaxBytes is the default largest upload: what a URL
+	// import may download (server.DefaultImportMaxDownload), so that a
+	// documentation repository's zip (600 assets, 130 MiB) comes in either
+	// way.
+	DefaultUploadMaxBytes = 256 << 20
+	// maxUploadsReceiving bounds the uploads being received at once in
+	// this process: each is held in memory once, at its declared size,
+	// until it is stored; more wait for a slot (or their deadline).
+	maxUploadsReceiving = 2
 	// maxPendingUploads bounds the uploads an organization keeps waiting,
 	// so one organization cannot fill the database with them.
 	maxPendingUploads = 20
@@ -99,8 +106,15 @@ func (r *Resolver) ReceiveUpload(ctx context.Context, key, token string, body io
 	if pending >= maxPendingUploads {
 		return nil, apierr.New(http.StatusTooManyRequests, "the organization has %d uploads waiting to be used; import them or wait an hour", pending)
 	}
-	// One byte more than declared tells a longer body from an exact one.
-	data, err := io.ReadAll(io.LimitReader(body, int64(size)+1))
+	select {
+	case uploadsReceiving <- struct{}{}:
+		defer func() { <-uploadsReceiving }()
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+	// One buffer of the declared size (signed, at most --upload-max-bytes),
+	// and one byte more than declared tells a longer body from an exact one.
+	data, err := readExactly(body, int64(size))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge) || int64(len(data)) > int64(size):
@@ -121,6 +135,28 @@ func (r *Resolver) ReceiveUpload(ctx context.Context, key, token string, body io
 		return nil, err
 	}
 	return &model.StorageUploadURL{Object: "storage-signed-url", Key: key, URL: r.Config.PublicURL + uploadsPath + key}, nil
+}
+
+// uploadsReceiving holds a slot per upload being received.
+var uploadsReceiving = make(chan struct{}, maxUploadsReceiving)
+
+// readExactly reads body into one buffer of size bytes (no growth by
+// doubling: a 256 MiB upload costs 256 MiB), then tries one byte more; a
+// body longer than size answers size+1 bytes.
+func readExactly(body io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, size+1)
+	n, err := io.ReadFull(body, data[:size])
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return data[:n], nil
+	}
+	if err != nil {
+		return data[:n], err
+	}
+	m, err := io.ReadFull(body, data[size:])
+	if err == io.EOF {
+		err = nil
+	}
+	return data[:int(size)+m], err
 }
 
 // uploadsFirst is the fetcher of orgID's imports: a URL of the service's

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -114,5 +115,41 @@ func TestUploadRefusals(t *testing.T) {
 		if i == 20 {
 			break
 		}
+	}
+}
+
+// TestUploadTakesADocsRepositoryAtTheDefaults: with the default limits an
+// upload URL is signed for the zip of a real documentation repository (600
+// assets, 127 MiB; over the old 100 MiB default) and its PUT passes the
+// body bound, while a file over the default is refused before a byte is
+// read: at signing (400 naming file.size) and at the PUT's declared length
+// (413). The bytes themselves are not sent: sizes are what is checked.
+func TestUploadTakesADocsRepositoryAtTheDefaults(t *testing.T) {
+	env := apitest.New(t)
+	p := "/v1/orgs/" + env.Org + "/storage/upload"
+	file := func(size int64) map[string]any {
+		return map[string]any{"kind": "import", "file": map[string]any{"name": "docs.zip", "type": "application/zip", "size": size}}
+	}
+	const docs = 127 << 20
+	url := env.Must(201, "POST", p, env.Admin.Token, file(docs)).JSON()["url"].(string)
+	env.Run(t, []apitest.Scenario{
+		{Name: "one byte over the default", Method: "POST", Path: p, Token: env.Admin.Token, Body: file(256<<20 + 1), Status: 400, Contains: []string{"file.size", "268435456"}},
+	})
+	// A PUT declaring the repository's size gets through the body bound to
+	// the upload, which finds fewer bytes than signed for (400, not 413).
+	path := strings.TrimPrefix(url, env.HTTP.URL)
+	req := httptest.NewRequest("PUT", path, strings.NewReader("PK"))
+	req.ContentLength = docs
+	w := httptest.NewRecorder()
+	env.Server.ServeHTTP(w, req)
+	if w.Code != 400 || !strings.Contains(w.Body.String(), "not the 133169152") {
+		t.Errorf("PUT declaring 127 MiB: %d %s", w.Code, w.Body)
+	}
+	req = httptest.NewRequest("PUT", path, strings.NewReader("PK"))
+	req.ContentLength = 256<<20 + 1
+	w = httptest.NewRecorder()
+	env.Server.ServeHTTP(w, req)
+	if w.Code != 413 {
+		t.Errorf("PUT declaring one byte over the default: %d %s", w.Code, w.Body)
 	}
 }

@@ -12,6 +12,10 @@ import (
 // are updated from the main content and merged into it.
 type ChangeRequests interface {
 	ChangeRequest(ctx context.Context, spaceID, ref string) (ChangeRequest, error)
+	// ChangeRequestSpace is the space of the change request with that id
+	// (ErrNotFound when there is none): callers tell another space's
+	// change request (404) from an unknown one.
+	ChangeRequestSpace(ctx context.Context, id string) (string, error)
 	ListChangeRequests(ctx context.Context, spaceID string, f ChangeRequestFilter, pq PageQuery) (Page[ChangeRequest], error)
 	CreateChangeRequest(ctx context.Context, id, spaceID, userID, subject string, agentTaskID *string) (ChangeRequest, error)
 	UpdateChangeRequest(ctx context.Context, spaceID, id string, subject, status *string) error
@@ -70,6 +74,12 @@ func scanChangeRequest(sc interface{ Scan(...any) error }) (ChangeRequest, error
 // ChangeRequest reads a change request of spaceID by its id or its number.
 func (db *DB) ChangeRequest(ctx context.Context, spaceID, ref string) (ChangeRequest, error) {
 	return changeRequest(ctx, db.r(), spaceID, ref)
+}
+
+func (db *DB) ChangeRequestSpace(ctx context.Context, id string) (string, error) {
+	var space string
+	err := db.r().QueryRowContext(ctx, `SELECT space_id FROM change_requests WHERE id = ?`, id).Scan(&space)
+	return space, notFound(err)
 }
 
 func changeRequest(ctx context.Context, q queryer, spaceID, ref string) (ChangeRequest, error) {

@@ -44,7 +44,7 @@ func setActiveRevision(tx *Tx, spaceID, revID string) error {
 // LiveSpaces reads every live space of orgID (the organization-wide search
 // filters them by the caller's access in one pass).
 func (db *DB) LiveSpaces(ctx context.Context, orgID string) ([]Space, error) {
-	rows, err := db.r().QueryContext(ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.organization_id = ? AND s.deleted_at IS NULL`, orgID)
+	rows, err := db.r().QueryContext(ctx, `SELECT `+spaceCols+` FROM spaces s`+spaceGitJoin+` WHERE s.organization_id = ? AND s.deleted_at IS NULL`, orgID)
 	if err != nil {
 		return nil, err
 	}

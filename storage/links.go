@@ -540,3 +540,38 @@ func rowsOfVersions(rr revisionRows, versions string, vargs []any) (string, []an
 	}
 	return strings.Join(parts, ` UNION ALL `), out
 }
+
+// LinkTarget is the page or file of the revision a link destination of a
+// page resolves to.
+type LinkTarget struct {
+	Kind   string // page | file
+	Target string
+}
+
+// PageLinkTargets maps the destinations of pageID's links (as written in
+// its Markdown) that resolve to a page or a file of revID to that page or
+// file, in one statement (revisionLinks scoped to the page): what a
+// document read turns into page and file references.
+func (db *DB) PageLinkTargets(ctx context.Context, revID, pageID string) (map[string]LinkTarget, error) {
+	rr, err := revisionRowsOf(ctx, db.r(), revID)
+	if err != nil {
+		return nil, err
+	}
+	q, args := revisionLinks(rr, revID, pageID)
+	rows, err := db.r().QueryContext(ctx, `SELECT l.kind, l.target, l.dest FROM (`+q+`) l
+ WHERE l.kind IN ('page', 'file') AND l.target <> '' AND l.status <> 'broken'`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]LinkTarget{}
+	for rows.Next() {
+		var dest string
+		var t LinkTarget
+		if err := rows.Scan(&t.Kind, &t.Target, &dest); err != nil {
+			return nil, err
+		}
+		out[dest] = t
+	}
+	return out, rows.Err()
+}

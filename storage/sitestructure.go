@@ -114,7 +114,7 @@ const siteSpaceCols = `ss.id, ss.site_id, ss.section_id, ss.space_id, ss.path, s
  CASE WHEN COALESCE(CASE WHEN ss.section_id IS NULL THEN st.default_site_space_id ELSE sec.default_site_space_id END, '') = ss.id THEN 1 ELSE 0 END,
  COALESCE(sec.path, ''), CASE WHEN st.default_section_id = ss.section_id THEN 1 ELSE 0 END, ` + spaceCols
 
-const siteSpaceFrom = `FROM site_spaces ss JOIN sites st ON st.id = ss.site_id JOIN spaces s ON s.id = ss.space_id
+const siteSpaceFrom = `FROM site_spaces ss JOIN sites st ON st.id = ss.site_id JOIN spaces s ON s.id = ss.space_id` + spaceGitJoin + `
  LEFT JOIN site_sections sec ON sec.id = ss.section_id`
 
 func scanSiteSpace(sc interface{ Scan(...any) error }) (SiteSpace, error) {

@@ -43,8 +43,12 @@ type SpaceGitSync struct {
 const spaceCols = `s.id, s.organization_id, s.parent_id, s.title, s.emoji, s.icon, s.visibility, s.edit_mode, s.default_level,
  s.revision_id, s.comments, s.change_requests, s.change_requests_open, s.change_requests_draft, s.sort_key,
  s.created_at, s.updated_at, s.deleted_at,
- (SELECT g.url FROM git_sync_states g WHERE g.space_id = s.id), (SELECT g.tree_url FROM git_sync_states g WHERE g.space_id = s.id),
- (SELECT g.provider FROM git_sync_states g WHERE g.space_id = s.id), (SELECT g.updated_at FROM git_sync_states g WHERE g.space_id = s.id)`
+ gs.url AS git_url, gs.tree_url AS git_tree_url, gs.provider AS git_provider, gs.updated_at AS git_updated_at`
+
+// spaceGitJoin goes with spaceCols, right after "spaces s" in every FROM
+// that selects them: the space's Git Sync state, one primary-key lookup
+// per row (no row when the space was never set up for Git Sync).
+const spaceGitJoin = ` LEFT JOIN git_sync_states gs ON gs.space_id = s.id`
 
 func scanSpace(sc interface{ Scan(...any) error }) (Space, error) {
 	var s Space
@@ -70,7 +74,7 @@ func (db *DB) Space(ctx context.Context, id string) (Space, error) {
 	return scanSpace(db.r().QueryRowContext(ctx, spaceByIDSQL, id))
 }
 
-const spaceByIDSQL = `SELECT ` + spaceCols + ` FROM spaces s WHERE s.id = ?`
+const spaceByIDSQL = `SELECT ` + spaceCols + ` FROM spaces s` + spaceGitJoin + ` WHERE s.id = ?`
 
 // SpacesByIDs reads the spaces with those ids (any organization, trashed or
 // not) in one query; unknown ids are left out.
@@ -79,7 +83,7 @@ func (db *DB) SpacesByIDs(ctx context.Context, ids []string) (map[string]Space, 
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := db.r().QueryContext(ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id IN (`+placeholders(len(ids))+`)`, anySlice(ids)...)
+	rows, err := db.r().QueryContext(ctx, `SELECT `+spaceCols+` FROM spaces s`+spaceGitJoin+` WHERE s.id IN (`+placeholders(len(ids))+`)`, anySlice(ids)...)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +294,7 @@ func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") 
 // the reader may not see in Go (see runFilteredList); f.Visible does it in
 // SQL, and is what lists use.
 func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bool, pq PageQuery) (Page[Space], error) {
-	from := `FROM spaces s WHERE s.organization_id = ? AND s.deleted_at IS NULL`
+	from := `FROM spaces s` + spaceGitJoin + ` WHERE s.organization_id = ? AND s.deleted_at IS NULL`
 	args := []any{f.OrganizationID}
 	if f.ParentID != nil {
 		from += ` AND s.parent_id = ?`
@@ -565,7 +569,7 @@ func (db *DB) duplicateWhole(ctx context.Context, id, title string) (string, err
 	newID := NewID()
 	err := db.writeSpace(ctx, id, func(tx *Tx) error {
 		tx.created(newID)
-		src, err := scanSpace(tx.QueryRowContext(tx.ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id = ? AND s.deleted_at IS NULL`, id))
+		src, err := scanSpace(tx.QueryRowContext(tx.ctx, `SELECT `+spaceCols+` FROM spaces s`+spaceGitJoin+` WHERE s.id = ? AND s.deleted_at IS NULL`, id))
 		if err != nil {
 			return err
 		}
@@ -639,7 +643,7 @@ func (db *DB) duplicateWhole(ctx context.Context, id, title string) (string, err
 // collections for the top level narrows in-collection visibility to private.
 func (db *DB) MoveSpace(ctx context.Context, id string, parent *string, at Placement) error {
 	return db.writeSpace(ctx, id, func(tx *Tx) error {
-		s, err := scanSpace(tx.QueryRowContext(tx.ctx, `SELECT `+spaceCols+` FROM spaces s WHERE s.id = ?`, id))
+		s, err := scanSpace(tx.QueryRowContext(tx.ctx, `SELECT `+spaceCols+` FROM spaces s`+spaceGitJoin+` WHERE s.id = ?`, id))
 		if err != nil {
 			return err
 		}

@@ -207,6 +207,7 @@ type Pages interface {
 	FilesBytes(ctx context.Context, blobs []string) (map[string][]byte, error)
 	ListLinks(ctx context.Context, revID, pageID, status string, pq PageQuery) (Page[LinkUsage], LinkStats, error)
 	Backlinks(ctx context.Context, revID, kind, target string, pq PageQuery) (Page[string], error)
+	PageLinkTargets(ctx context.Context, revID, pageID string) (map[string]LinkTarget, error)
 	SearchPages(ctx context.Context, spaceID, text string, offset, limit int) ([]PageHit, int, error)
 	SearchSpaces(ctx context.Context, spaceIDs []string, text string, offset, limit, pagesPer int) ([]SpaceHit, int, error)
 	LiveSpaces(ctx context.Context, orgID string) ([]Space, error)

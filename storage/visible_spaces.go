@@ -48,7 +48,7 @@ func visibleSpaceRanges(f SpaceFilter) *mergedList {
 		// for public and unlisted, migration 0029g).
 		cond, args := within("s.sort_key")
 		m.Arms = append(m.Arms, listArm{Select: spaceCols,
-			From: `FROM spaces s WHERE s.organization_id = ? AND s.visibility = ` + sqlString(vis) + ` AND s.deleted_at IS NULL` + cond,
+			From: `FROM spaces s` + spaceGitJoin + ` WHERE s.organization_id = ? AND s.visibility = ` + sqlString(vis) + ` AND s.deleted_at IS NULL` + cond,
 			Args: append([]any{f.OrganizationID}, args...), SortCol: "s.sort_key", IDCol: "s.id"})
 	}
 	for _, cl := range v.Classes {
@@ -80,12 +80,12 @@ func visibleSpaceRanges(f SpaceFilter) *mergedList {
 			// (concatKey with no parent key), so the order of
 			// spaces_by_level is the list's.
 			m.Arms = append(m.Arms, listArm{Select: topLevelSpaceCols,
-				From: `FROM spaces s WHERE s.organization_id = ? AND s.parent_id IS NULL AND s.deleted_at IS NULL` + kinds,
+				From: `FROM spaces s` + spaceGitJoin + ` WHERE s.organization_id = ? AND s.parent_id IS NULL AND s.deleted_at IS NULL` + kinds,
 				Args: []any{f.OrganizationID}, SortCol: "s.position", IDCol: "s.id"})
 		}
 		for _, p := range cl.Parents {
 			m.Arms = append(m.Arms, listArm{Select: spaceCols,
-				From: `FROM spaces s WHERE s.parent_id = ` + sqlString(p) + ` AND s.deleted_at IS NULL AND s.organization_id = ?` + kinds,
+				From: `FROM spaces s` + spaceGitJoin + ` WHERE s.parent_id = ` + sqlString(p) + ` AND s.deleted_at IS NULL AND s.organization_id = ?` + kinds,
 				Args: []any{f.OrganizationID}, SortCol: "s.sort_key", IDCol: "s.id"})
 		}
 	}
@@ -96,7 +96,7 @@ func visibleSpaceRanges(f SpaceFilter) *mergedList {
 	for _, p := range principals {
 		cond, args := within("g.space_key")
 		m.Arms = append(m.Arms, listArm{Select: grantedSpaceCols,
-			From: `FROM content_grants g CROSS JOIN spaces s WHERE g.organization_id = ? AND g.principal_kind = '` + p[0] + `' AND g.principal_id = ` + sqlString(p[1]) +
+			From: `FROM content_grants g CROSS JOIN spaces s` + spaceGitJoin + ` WHERE g.organization_id = ? AND g.principal_kind = '` + p[0] + `' AND g.principal_id = ` + sqlString(p[1]) +
 				` AND g.target_kind = 'space' AND s.id = g.target_id AND s.organization_id = g.organization_id AND s.deleted_at IS NULL` + cond,
 			Args: append([]any{f.OrganizationID}, args...), SortCol: "g.space_key", IDCol: "g.target_id"})
 	}

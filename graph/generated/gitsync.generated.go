@@ -555,7 +555,7 @@ func (ec *executionContext) unmarshalInputImportGitRepositoryInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"url", "ref", "repoCacheID", "repoTreeURL", "repoCommitURL", "repoProjectDirectory", "timestamp", "force", "standalone", "gitInfo"}
+	fieldsInOrder := [...]string{"url", "ref", "repoCacheID", "repoTreeURL", "repoCommitURL", "repoProjectDirectory", "timestamp", "force", "standalone", "gitInfo", "changeRequest"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -632,6 +632,13 @@ func (ec *executionContext) unmarshalInputImportGitRepositoryInput(ctx context.C
 				return it, err
 			}
 			it.GitInfo = data
+		case "changeRequest":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("changeRequest"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChangeRequest = data
 		}
 	}
 	return it, nil

@@ -12140,6 +12140,11 @@ input ImportGitRepositoryInput {
   url: String!
   "The ref to import, refs/heads/main (a bare branch name is read as refs/heads/<name>)."
   ref: String!
+  """
+  Accepted and not used: docsapi keeps no repository cache. Each
+  operation fetches the ref's tip one commit deep into a temporary folder
+  removed when it ends, whatever repoCacheID says (at most 255 characters).
+  """
   repoCacheID: String
   repoTreeURL: String
   repoCommitURL: String
@@ -12150,6 +12155,18 @@ input ImportGitRepositoryInput {
   "Write the revision without making it the space's content."
   standalone: Boolean
   gitInfo: UpdateSpaceGitInfo
+  """
+  docsapi extension (0.130.0's ImportGitRepository has no such field): the
+  id or number of a draft or open change request of the space to import
+  into instead of the main content. The ref's files become the change
+  request's content as a new revision of it (import wins, as on the main
+  content); the main content and the space's synced commit stay as they
+  are, so a later export still compares the ref with the main content.
+  Open the change request first (createChangeRequest). An unknown, merged or
+  archived one is a 400 naming changeRequest, another space's a 404; one
+  merged or archived while the import waits makes it fail, saying so.
+  """
+  changeRequest: String
 }
 
 "0.130.0 ExportToGitRepository."
@@ -12157,6 +12174,7 @@ input ExportToGitRepositoryInput {
   url: String!
   ref: String!
   commitMessage: String!
+  "Accepted and not used, as ImportGitRepositoryInput.repoCacheID."
   repoCacheID: String
   repoTreeURL: String
   repoCommitURL: String

@@ -45,6 +45,9 @@ type ImportGitRepositoryInput struct {
 	Force                *bool               `json:"force,omitempty"`
 	Standalone           *bool               `json:"standalone,omitempty"`
 	GitInfo              *UpdateSpaceGitInfo `json:"gitInfo,omitempty"`
+	// ChangeRequest is docsapi's extension: a change request of the space
+	// to import into instead of the main content.
+	ChangeRequest *string `json:"changeRequest,omitempty"`
 }
 
 // ExportToGitRepositoryInput is 0.130.0's ExportToGitRepository body.
