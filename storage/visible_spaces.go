@@ -20,7 +20,7 @@ import (
 // it, hence MaxDup.
 func visibleSpaceRanges(f SpaceFilter) *mergedList {
 	v := f.Visible
-	if v == nil || v.Grantee == nil || len(v.IDs) > 0 {
+	if v == nil || v.Grantee == nil || len(v.IDs) > 0 || f.AlsoVisible != nil {
 		return nil
 	}
 	m := &mergedList{SortOrd: spaceSortOrd, IDOrd: 1,

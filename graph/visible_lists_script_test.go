@@ -1,0 +1,135 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"docsapi/auth"
+	"docsapi/graph/model"
+	"docsapi/storage"
+)
+
+// The lists of issue 32 other than a member's own list of spaces, each
+// read through its resolver (views selected in SQL) and compared, after
+// every write of the random scripts (runAccessScripts), with a brute-force
+// oracle: every row of the organization kept by effectiveRole in Go.
+
+// accessOfUser is user's view of the script's organization, as the
+// resolvers build it.
+func (sc *accessScript) accessOfUser(t *testing.T, user string) *contentAccess {
+	t.Helper()
+	d, err := sc.db.ContentAccess(context.Background(), sc.org, user, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newContentAccess(d)
+}
+
+// callerCtx is a request context of user, with the per-request loaders.
+func callerCtx(user string) context.Context {
+	return auth.WithCaller(context.Background(), auth.Caller{UserID: user, Kind: "api"})
+}
+
+// readPages reads a list page by page (limit 7) through page and returns
+// the ids in order and the total, failing if the total moves between pages.
+func readPages(t *testing.T, page func(p *string, limit *int) (ids []string, count int, next *model.Next, err error)) ([]string, int) {
+	t.Helper()
+	var got []string
+	var cursor *string
+	limit, count := 7, -1
+	for range 1000 {
+		ids, n, next, err := page(cursor, &limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if count >= 0 && n != count {
+			t.Fatalf("count moved between pages: %d then %d", count, n)
+		}
+		count = n
+		got = append(got, ids...)
+		if next == nil {
+			return got, count
+		}
+		cursor = &next.Page
+	}
+	t.Fatal("more than 1000 pages")
+	return nil, 0
+}
+
+// TestMemberSpacesRandomScripts: GET /orgs/{id}/members/{userId}/spaces
+// for every pair of (caller, member) who may list it, both orders, equals
+// the spaces both see by effectiveRole, newest first.
+func TestMemberSpacesRandomScripts(t *testing.T) {
+	partial := false
+	runAccessScripts(t, func(sc *accessScript, after string) {
+		t.Helper()
+		r := &Resolver{Store: sc.db, Now: time.Now}
+		all, err := sc.db.ListSpaces(context.Background(), storage.SpaceFilter{OrganizationID: sc.org}, nil, storage.PageQuery{Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ci, caller := range sc.users {
+			a := sc.accessOfUser(t, caller)
+			for ti, target := range sc.users {
+				if caller != target && a.orgRank < roleRank["read"] {
+					continue // refused (403), tested elsewhere
+				}
+				b := sc.accessOfUser(t, target)
+				for _, order := range []model.Order{"asc", "desc"} {
+					f := storage.SpaceFilter{OrganizationID: sc.org, ByCreation: true, Desc: order == "desc"}
+					want, err := sc.db.ListSpaces(context.Background(), f, func(s storage.Space) bool { return a.spaceRole(s) > 0 && b.spaceRole(s) > 0 }, storage.PageQuery{Limit: 1000})
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, count := readPages(t, func(p *string, limit *int) ([]string, int, *model.Next, error) {
+						l, err := r.Query().MemberSpaces(callerCtx(caller), sc.org, target, p, limit, &order)
+						if err != nil {
+							return nil, 0, nil, err
+						}
+						var ids []string
+						for _, e := range l.Items {
+							ids = append(ids, e.Space.ID)
+							if s := spaceOf(want.Items, e.Space.ID); s != nil && e.Permission != roleName(b.spaceRole(*s)) {
+								t.Errorf("%s: member %d's permission on a space %s, effectiveRole %s", after, ti, e.Permission, roleName(b.spaceRole(*s)))
+							}
+						}
+						return ids, l.Count, l.Next, nil
+					})
+					ids := idsOf(want.Items, func(s storage.Space) string { return s.ID })
+					if count > 0 && count < all.Count {
+						partial = true
+					}
+					if !slices.Equal(got, ids) || count != len(ids) {
+						t.Errorf("script %d %s: caller %d lists member %d's spaces (%s): %d spaces (count %d), oracle %d",
+							sc.script, after, ci, ti, order, len(got), count, len(ids))
+					}
+				}
+			}
+		}
+	})
+	if !partial {
+		t.Error("no member's list was partial: the scripts test nothing")
+	}
+}
+
+func spaceOf(spaces []storage.Space, id string) *storage.Space {
+	for i := range spaces {
+		if spaces[i].ID == id {
+			return &spaces[i]
+		}
+	}
+	return nil
+}
+
+func idsOf[T any](items []T, id func(T) string) []string {
+	out := []string{}
+	for _, it := range items {
+		out = append(out, id(it))
+	}
+	return out
+}
+
+var _ = fmt.Sprintf
