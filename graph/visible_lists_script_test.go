@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -132,4 +133,71 @@ func idsOf[T any](items []T, id func(T) string) []string {
 	return out
 }
 
-var _ = fmt.Sprintf
+// TestSearchOrganizationRandomScripts: an organization-wide search (REST
+// and GraphQL share searchOrganization) by each reader equals the search of
+// the spaces effectiveRole lets them see, page by page; two spaces in three
+// hold pages that match (some words on some only), the rest none.
+func TestSearchOrganizationRandomScripts(t *testing.T) {
+	indexed := map[string]bool{}
+	partial := false
+	runAccessScripts(t, func(sc *accessScript, after string) {
+		t.Helper()
+		ctx := context.Background()
+		r := &Resolver{Store: sc.db, Now: time.Now}
+		for i, id := range sc.spaces {
+			if indexed[id] {
+				continue
+			}
+			indexed[id] = true
+			if i%3 == 2 {
+				continue // no pages
+			}
+			body := fmt.Sprintf("common words here\n\nrare%d appears", i%4)
+			_, err := sc.db.CreateRevision(ctx, storage.RevisionChange{SpaceID: id, Activate: true, Analyzer: r.analyzer(), Edit: func(tr *storage.Tree) error {
+				p := &storage.TreePage{ContentPage: storage.ContentPage{ID: storage.NewID(), Type: "document", Title: "Page", Slug: "page"}}
+				p.SetBody(body)
+				tr.Pages = append(tr.Pages, p)
+				return nil
+			}})
+			if err != nil && !errors.Is(err, storage.ErrNotFound) { // a trashed space takes no revision
+				t.Fatal(err)
+			}
+		}
+		for ui, user := range sc.users {
+			a := sc.accessOfUser(t, user)
+			visible, err := sc.db.ListSpaces(ctx, storage.SpaceFilter{OrganizationID: sc.org}, func(s storage.Space) bool { return a.spaceRole(s) > 0 }, storage.PageQuery{Limit: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := idsOf(visible.Items, func(s storage.Space) string { return s.ID })
+			slices.Sort(ids)
+			titles := map[string]string{}
+			for _, s := range visible.Items {
+				titles[s.ID] = s.Title
+			}
+			for _, q := range []string{"common", "rare1"} {
+				want, err := r.searchSpaces(ctx, ids, titles, q, 0, 1000)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantIDs := idsOf(want.Items, func(h *model.SearchSpaceResult) string { return h.ID + "/" + h.Title + "/" + fmt.Sprint(len(h.Pages)) })
+				got, count := readPages(t, func(p *string, limit *int) ([]string, int, *model.Next, error) {
+					l, err := r.Query().SearchOrganization(callerCtx(user), sc.org, q, p, limit)
+					if err != nil {
+						return nil, 0, nil, err
+					}
+					return idsOf(l.Items, func(h *model.SearchSpaceResult) string { return h.ID + "/" + h.Title + "/" + fmt.Sprint(len(h.Pages)) }), l.Count, l.Next, nil
+				})
+				if q == "common" && count > 0 && len(ids) < len(sc.spaces) {
+					partial = true
+				}
+				if !slices.Equal(got, wantIDs) || count != want.Count {
+					t.Errorf("script %d %s: member %d searches %q: %d spaces (count %d), oracle %d (count %d)", sc.script, after, ui, q, len(got), count, len(wantIDs), want.Count)
+				}
+			}
+		}
+	})
+	if !partial {
+		t.Error("no search was partial: the scripts test nothing")
+	}
+}
