@@ -201,3 +201,70 @@ func TestSearchOrganizationRandomScripts(t *testing.T) {
 		t.Error("no search was partial: the scripts test nothing")
 	}
 }
+
+// TestCollectionsRandomScripts: the collections list (top level and
+// nested) and a collection's children, by each reader, equal the
+// collections effectiveRole lets them see, in tree order, page by page.
+func TestCollectionsRandomScripts(t *testing.T) {
+	partial := false
+	runAccessScripts(t, func(sc *accessScript, after string) {
+		t.Helper()
+		ctx := context.Background()
+		r := &Resolver{Store: sc.db, Now: time.Now}
+		all, err := sc.db.ListCollections(ctx, storage.CollectionFilter{OrganizationID: sc.org, Nested: true}, nil, storage.PageQuery{Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		collectionID := func(c *model.Collection) string { return c.ID }
+		for ui, user := range sc.users {
+			a := sc.accessOfUser(t, user)
+			seen := func(c storage.Collection) bool { return a.effectiveRole(collectionItem(c)) > 0 }
+			for _, nested := range []bool{true, false} {
+				want, err := sc.db.ListCollections(ctx, storage.CollectionFilter{OrganizationID: sc.org, Nested: nested}, seen, storage.PageQuery{Limit: 1000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, count := readPages(t, func(p *string, limit *int) ([]string, int, *model.Next, error) {
+					l, err := r.Query().Collections(callerCtx(user), sc.org, p, limit, &nested)
+					if err != nil {
+						return nil, 0, nil, err
+					}
+					return idsOf(l.Items, collectionID), l.Count, l.Next, nil
+				})
+				ids := idsOf(want.Items, func(c storage.Collection) string { return c.ID })
+				if nested && count > 0 && count < all.Count {
+					partial = true
+				}
+				if !slices.Equal(got, ids) || count != len(ids) {
+					t.Errorf("script %d %s: member %d lists collections (nested %v): %d (count %d), oracle %d", sc.script, after, ui, nested, len(got), count, len(ids))
+				}
+			}
+			for _, c := range all.Items {
+				if !seen(c) {
+					if _, err := r.collectionChildren(callerCtx(user), &model.Collection{ID: c.ID, Organization: sc.org}, nil, nil); err == nil {
+						t.Errorf("%s: member %d lists the children of a collection they cannot see", after, ui)
+					}
+					continue
+				}
+				want, err := sc.db.ListCollections(ctx, storage.CollectionFilter{OrganizationID: sc.org, ParentID: &c.ID}, seen, storage.PageQuery{Limit: 1000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, count := readPages(t, func(p *string, limit *int) ([]string, int, *model.Next, error) {
+					l, err := r.collectionChildren(callerCtx(user), &model.Collection{ID: c.ID, Organization: sc.org}, p, limit)
+					if err != nil {
+						return nil, 0, nil, err
+					}
+					return idsOf(l.Items, collectionID), l.Count, l.Next, nil
+				})
+				ids := idsOf(want.Items, func(c storage.Collection) string { return c.ID })
+				if !slices.Equal(got, ids) || count != len(ids) {
+					t.Errorf("script %d %s: member %d lists a collection's children: %d (count %d), oracle %d", sc.script, after, ui, len(got), count, len(ids))
+				}
+			}
+		}
+	})
+	if !partial {
+		t.Error("no collection list was partial: the scripts test nothing")
+	}
+}
