@@ -314,7 +314,8 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 	if f.ByCreation {
 		spec.SortCol, spec.Text = "s.created_at", false
 		cursor = func(s Space) Cursor { return Cursor{N: s.CreatedAt.UnixMilli(), ID: s.ID} }
-	} else if keep == nil {
+	}
+	if keep == nil {
 		spec.Merged = visibleSpaceRanges(f)
 	}
 	return runFilteredList(ctx, db, spec, pq, func(rows *sql.Rows) (Space, Cursor, error) {
