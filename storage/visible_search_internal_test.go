@@ -45,6 +45,16 @@ func TestSearchableSpacesPlan(t *testing.T) {
 	if _, _, err := db.SearchableSpaces(ctx, SpaceFilter{OrganizationID: org, Visible: v}); err != nil {
 		t.Fatal(err)
 	}
+	// The other side: the organization's indexed spaces, by their index.
+	q, args = indexedSpacesSQL(SpaceFilter{OrganizationID: org, Visible: v})
+	plan = explain(t, db, q, args)
+	if db.dialect.name() == "sqlite" {
+		if !strings.Contains(plan, "search_spaces_by_org") || strings.Contains(plan+"\n", "SCAN s\n") || strings.Contains(plan, "SCAN ss") {
+			t.Errorf("indexed spaces' plan:\n%s", plan)
+		}
+	} else if strings.Contains(plan, "Seq Scan on spaces") {
+		t.Errorf("indexed spaces' plan has a sequential scan:\n%s", plan)
+	}
 }
 
 // TestMergedSpacesByCreationPlan checks that a member's spaces in creation
