@@ -113,6 +113,10 @@ for shape in few:1% tenth:10% all:100%; do
   T='-H "Authorization: Bearer $(field reader_'$k'_token "$s")"'
   add "page_$k" "100-space page, reader who sees $pct" "$T"' -url "http://$api/v1/orgs/$(field organization "$s")/spaces?limit=100"'
   add "page_${k}_w" "100-space page right after a write, reader who sees $pct" "$T $WRITE"' -url "http://$api/v1/orgs/$(field organization "$s")/spaces?limit=100"'
+  # The other lists of issue 32, each by (or about) the same reader.
+  add "cols_$k" "100-collection page, reader who sees $pct" "$T"' -url "http://$api/v1/orgs/$(field organization "$s")/collections?limit=100"'
+  add "mspaces_$k" "a member's 100 spaces (admin asks), member sees $pct" "$A"' -url "http://$api/v1/orgs/$(field organization "$s")/members/$(field reader_'$k' "$s")/spaces?limit=100"'
+  add "search_$k" "organization search, reader who sees $pct" "$T"' -url "http://$api/v1/orgs/$(field organization "$s")/search?query=common"'
 done
 add create_top "create a space, top level" "$A"' -method POST -expect 201 -body "{\"title\":\"bench\"}" -url "http://$api/v1/orgs/$(field organization "$s")/spaces"'
 add create_in "create a space in a collection" "$A"' -method POST -expect 201 -body "{\"title\":\"bench\",\"parent\":\"$(field collection "$s")\"}" -url "http://$api/v1/orgs/$(field organization "$s")/spaces"'
@@ -121,7 +125,7 @@ add move "move a space between collections (1 client)" "$A"' -c 1 -method POST -
 # that the first move of the run changes something.
 declare -A reset
 reset[move]="$A"' -c 1 -n 1 -method POST -body "{\"parent\":null}" -url "http://$api/v1/spaces/$(field move_space "$s")/move"'
-ONLY=${ONLY:-"get_admin get_reader page_admin page_reader page_admin_w page_reader_w page_few page_few_w page_tenth page_tenth_w page_all page_all_w create_top create_in move"}
+ONLY=${ONLY:-"get_admin get_reader page_admin page_reader page_admin_w page_reader_w page_few page_few_w page_tenth page_tenth_w page_all page_all_w cols_few cols_tenth cols_all mspaces_few mspaces_tenth mspaces_all search_few search_tenth search_all create_top create_in move"}
 
 # measure SIDE KEY -> "rps p50 p99" (load's figures); nothing on failure.
 measure() {

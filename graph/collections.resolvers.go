@@ -174,11 +174,8 @@ func (r *queryResolver) Collections(ctx context.Context, organizationID string, 
 	if err != nil {
 		return nil, err
 	}
-	var keep func(storage.Collection) bool
-	if a.orgRank < roleRank["admin"] {
-		keep = func(c storage.Collection) bool { return a.effectiveRole(collectionItem(c)) > 0 }
-	}
-	p, err := r.Store.ListCollections(ctx, organizationID, nested == nil || *nested, keep, pq)
+	f := storage.CollectionFilter{OrganizationID: organizationID, Nested: nested == nil || *nested, Visible: a.visibleCollections()}
+	p, err := r.Store.ListCollections(ctx, f, nil, pq)
 	if err != nil {
 		return nil, err
 	}

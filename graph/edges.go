@@ -221,8 +221,7 @@ func (r *Resolver) collectionPath(ctx context.Context, parent *string) ([]*model
 }
 
 // collectionChildren lists the collections directly in c that the caller
-// can see, paginated like every list (the organization's tree is one
-// cached read; the filter keeps c's children).
+// can see, paginated like every list, selected in SQL.
 func (r *Resolver) collectionChildren(ctx context.Context, c *model.Collection, page *string, limit *int) (*model.CollectionList, error) {
 	_, a, err := r.orgContent(ctx, c.Organization)
 	if err != nil {
@@ -235,10 +234,8 @@ func (r *Resolver) collectionChildren(ctx context.Context, c *model.Collection, 
 	if err != nil {
 		return nil, err
 	}
-	keep := func(it storage.Collection) bool {
-		return it.ParentID != nil && *it.ParentID == c.ID && a.effectiveRole(collectionItem(it)) > 0
-	}
-	p, err := r.Store.ListCollections(ctx, c.Organization, true, keep, pq)
+	f := storage.CollectionFilter{OrganizationID: c.Organization, ParentID: &c.ID, Visible: a.visibleCollections()}
+	p, err := r.Store.ListCollections(ctx, f, nil, pq)
 	if err != nil {
 		return nil, err
 	}

@@ -282,6 +282,73 @@ func (a *contentAccess) buildVisibleSpaces() *storage.SpaceVisibility {
 	return v
 }
 
+// visibleCollections is the set of the organization's collections the user
+// can see, for storage to select in SQL; nil when they see them all. Like
+// visibleSpaces it asks effectiveRole about every kind of collection (each
+// parent and default level, with no grant of its own) and adds the
+// collections granted to the user. Built once per cached AccessData.
+func (a *contentAccess) visibleCollections() *storage.CollectionVisibility {
+	v, _ := a.shared.Get("visibleCollections", func() any { return a.buildVisibleCollections() }).(*storage.CollectionVisibility)
+	return v
+}
+
+func (a *contentAccess) buildVisibleCollections() *storage.CollectionVisibility {
+	if !a.member || a.installation != nil {
+		return &storage.CollectionVisibility{} // none (an installation reaches spaces only)
+	}
+	levels := []*string{nil}
+	for _, l := range model.DefaultLevels.Values() {
+		levels = append(levels, new(string(l)))
+	}
+	v := &storage.CollectionVisibility{}
+	everything := true
+	classes := map[string]int{} // the levels seen, as a key -> index in v.Classes
+	add := func(parent *string) {
+		var seen []*string
+		for _, l := range levels {
+			if a.effectiveRole(contentItem{Ref: storage.ContentRef{Kind: storage.KindCollection}, Parent: parent, DefaultLevel: l}) > 0 {
+				seen = append(seen, l)
+			}
+		}
+		everything = everything && len(seen) == len(levels)
+		if len(seen) == 0 {
+			return
+		}
+		cl := storage.CollectionClass{AnyLevel: len(seen) == len(levels)}
+		if !cl.AnyLevel {
+			cl.Levels = seen
+		}
+		key := kindsKey([]storage.SpaceKinds{{AnyLevel: cl.AnyLevel, Levels: cl.Levels}})
+		i, ok := classes[key]
+		if !ok {
+			i = len(v.Classes)
+			classes[key] = i
+			v.Classes = append(v.Classes, cl)
+		}
+		if parent == nil {
+			v.Classes[i].TopLevel = true
+		} else {
+			v.Classes[i].Parents = append(v.Classes[i].Parents, *parent)
+		}
+	}
+	add(nil)
+	for id := range a.nodes {
+		add(&id)
+	}
+	if everything {
+		return nil
+	}
+	v.Grantee = &a.grantee
+	for i := range v.Classes {
+		sort.Strings(v.Classes[i].Parents)
+	}
+	sort.Slice(v.Classes, func(i, j int) bool {
+		return kindsKey([]storage.SpaceKinds{{AnyLevel: v.Classes[i].AnyLevel, Levels: v.Classes[i].Levels}}) <
+			kindsKey([]storage.SpaceKinds{{AnyLevel: v.Classes[j].AnyLevel, Levels: v.Classes[j].Levels}})
+	})
+	return v
+}
+
 func sameLevels(a, b []*string) bool {
 	if len(a) != len(b) {
 		return false

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"docsapi/apierr"
@@ -75,7 +74,7 @@ func (r *Resolver) searchSpace(ctx context.Context, spaceID, query string, page 
 }
 
 // searchOrganization searches the spaces of the organization the caller
-// can see (their access is loaded once and applied to every space).
+// can see.
 func (r *Resolver) searchOrganization(ctx context.Context, orgID, query string, page *string, limit *int) (*model.SearchSpaceList, error) {
 	_, a, err := r.orgContent(ctx, orgID)
 	if err != nil {
@@ -85,19 +84,11 @@ func (r *Resolver) searchOrganization(ctx context.Context, orgID, query string, 
 	if err != nil {
 		return nil, err
 	}
-	spaces, err := r.Store.LiveSpaces(ctx, orgID)
+	// Only the spaces the caller sees, selected in SQL (issue 32).
+	ids, titles, err := r.Store.SearchableSpaces(ctx, storage.SpaceFilter{OrganizationID: orgID, Visible: a.visibleSpaces()})
 	if err != nil {
 		return nil, err
 	}
-	titles := map[string]string{}
-	ids := make([]string, 0, len(spaces))
-	for _, s := range spaces {
-		if a.spaceRole(s) > 0 {
-			titles[s.ID] = s.Title
-			ids = append(ids, s.ID)
-		}
-	}
-	sort.Strings(ids)
 	return r.searchSpaces(ctx, ids, titles, query, offset, size)
 }
 

@@ -40,6 +40,19 @@ func (r *Resolver) spaceList(ctx context.Context, a *contentAccess, f storage.Sp
 	return &l, nil
 }
 
+// bothVisible is the selection of the spaces both views name (nil: every
+// space), the first in Visible where it names only some: a view that names
+// every space, or a view given twice (same), adds nothing.
+func bothVisible(v, w *storage.SpaceVisibility, same bool) (visible, also *storage.SpaceVisibility) {
+	switch {
+	case same || w == nil:
+		return v, nil
+	case v == nil:
+		return w, nil
+	}
+	return v, w
+}
+
 // emojiCodepoints accepts emojis written as code points ("1f389", "1f468-200d-1f4bb").
 var emojiCodepoints = regexp.MustCompile(`^[0-9a-fA-F]{4,6}(-[0-9a-fA-F]{4,6})*$`)
 

@@ -254,8 +254,10 @@ func (r *queryResolver) MemberSpaces(ctx context.Context, organizationID string,
 			return nil, apierr.NotFound("member")
 		}
 	}
-	// The caller sees only the spaces both of them can see.
-	p, err := r.Store.ListSpaces(ctx, f, func(s storage.Space) bool { return target.spaceRole(s) > 0 && a.spaceRole(s) > 0 }, pq)
+	// The caller sees only the spaces both of them can see: both views
+	// selected in SQL, so the list reads the page, not the organization.
+	f.Visible, f.AlsoVisible = bothVisible(target.visibleSpaces(), a.visibleSpaces(), target == a)
+	p, err := r.Store.ListSpaces(ctx, f, nil, pq)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 )
 
@@ -39,15 +40,118 @@ func (db *DB) Collection(ctx context.Context, id string) (Collection, error) {
 	return scanCollection(db.r().QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.id = ?`, id))
 }
 
-// ListCollections pages through orgID's collections in tree order: only
-// the top level unless nested. keep, when set, drops the collections the
-// reader may not see (evaluated in Go on every row, so the count is exact).
-func (db *DB) ListCollections(ctx context.Context, orgID string, nested bool, keep func(Collection) bool, pq PageQuery) (Page[Collection], error) {
+// CollectionFilter selects a list of an organization's collections, in
+// tree order.
+type CollectionFilter struct {
+	OrganizationID string
+	Nested         bool    // every collection, not only the top level
+	ParentID       *string // only the collections directly in this one
+	// Visible, when set, keeps only the collections it names (the
+	// reader's view, computed by the caller); nil keeps them all.
+	Visible *CollectionVisibility
+}
+
+// CollectionVisibility names the collections of one of Classes and those
+// granted to Grantee. Like SpaceVisibility, storage only turns it into SQL;
+// who sees what is decided by the caller (graph/permissions.go).
+type CollectionVisibility struct {
+	Grantee *SpaceGrantee
+	Classes []CollectionClass
+}
+
+// CollectionClass is the collections directly under one of Parents (and at
+// the top level when TopLevel) whose default level is one of Levels (nil:
+// none), or any level when AnyLevel.
+type CollectionClass struct {
+	Parents  []string
+	TopLevel bool
+	AnyLevel bool
+	Levels   []*string
+}
+
+// sql is the condition on collections c, values written as SQL literals
+// (see SpaceVisibility.sql); own grants are looked up per row by
+// content_grants' primary key.
+func (v *CollectionVisibility) sql() string {
+	var terms []string
+	for _, cl := range v.Classes {
+		var where []string
+		if len(cl.Parents) > 0 {
+			where = append(where, "c.parent_id IN ("+sqlList(cl.Parents)+")")
+		}
+		if cl.TopLevel {
+			where = append(where, "c.parent_id IS NULL")
+		}
+		if len(where) == 0 {
+			continue
+		}
+		term := "(" + strings.Join(where, " OR ") + ")"
+		if !cl.AnyLevel {
+			var levels []string
+			null := false
+			for _, l := range cl.Levels {
+				if l == nil {
+					null = true
+				} else {
+					levels = append(levels, *l)
+				}
+			}
+			var lv []string
+			if len(levels) > 0 {
+				lv = append(lv, "c.default_level IN ("+sqlList(levels)+")")
+			}
+			if null {
+				lv = append(lv, "c.default_level IS NULL")
+			}
+			if len(lv) == 0 {
+				continue
+			}
+			term += " AND (" + strings.Join(lv, " OR ") + ")"
+		}
+		terms = append(terms, "("+term+")")
+	}
+	if g := v.Grantee; g != nil {
+		who := "(g.principal_kind = 'user' AND g.principal_id = " + sqlString(g.UserID) + ")"
+		if len(g.TeamIDs) > 0 {
+			who += " OR (g.principal_kind = 'team' AND g.principal_id IN (" + sqlList(g.TeamIDs) + "))"
+		}
+		terms = append(terms, "EXISTS (SELECT 1 FROM content_grants g WHERE g.target_kind = 'collection' AND g.target_id = c.id AND g.organization_id = c.organization_id AND ("+who+"))")
+	}
+	if len(terms) == 0 {
+		return "(1 = 0)"
+	}
+	return "(" + strings.Join(terms, " OR ") + ")"
+}
+
+// sqlList is vals as a list of SQL string literals.
+func sqlList(vals []string) string {
+	out := make([]string, len(vals))
+	for i, x := range vals {
+		out[i] = sqlString(x)
+	}
+	return strings.Join(out, ", ")
+}
+
+// ListCollections pages through the collections of f. keep, when set,
+// drops the collections the reader may not see in Go, on every row of the
+// organization (a reference for tests); f.Visible does it in SQL, and is
+// what lists use: the page and its total are read in SQL, never the
+// organization's collections in Go.
+func (db *DB) ListCollections(ctx context.Context, f CollectionFilter, keep func(Collection) bool, pq PageQuery) (Page[Collection], error) {
 	from := `FROM collections c WHERE c.organization_id = ?`
-	if !nested {
+	args := []any{f.OrganizationID}
+	switch {
+	case f.ParentID != nil:
+		from += ` AND c.parent_id = ?`
+		args = append(args, *f.ParentID)
+	case !f.Nested:
 		from += ` AND c.parent_id IS NULL`
 	}
-	spec := listSpec{Select: collectionCols, From: from, Args: []any{orgID}, SortCol: "c.sort_key", IDCol: "c.id", Text: true}
+	if f.Visible != nil {
+		from += ` AND ` + f.Visible.sql()
+	}
+	spec := listSpec{Select: collectionCols, From: from, Args: args, SortCol: "c.sort_key", IDCol: "c.id", Text: true, Dynamic: f.Visible != nil,
+		Cache: keep == nil}
 	return runFilteredList(ctx, db, spec, pq, func(rows *sql.Rows) (Collection, Cursor, error) {
 		c, err := scanCollection(rows)
 		return c, Cursor{S: c.SortKey, ID: c.ID}, err

@@ -18,7 +18,7 @@ import (
 type Content interface {
 	Collection(ctx context.Context, id string) (Collection, error)
 	CollectionsByIDs(ctx context.Context, ids []string) (map[string]Collection, error)
-	ListCollections(ctx context.Context, orgID string, nested bool, keep func(Collection) bool, pq PageQuery) (Page[Collection], error)
+	ListCollections(ctx context.Context, f CollectionFilter, keep func(Collection) bool, pq PageQuery) (Page[Collection], error)
 	CreateCollection(ctx context.Context, c *Collection) error
 	UpdateCollection(ctx context.Context, id string, p CollectionPatch) error
 	DeleteCollection(ctx context.Context, id string) (bool, error)

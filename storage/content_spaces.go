@@ -41,25 +41,6 @@ func setActiveRevision(tx *Tx, spaceID, revID string) error {
 	return err
 }
 
-// LiveSpaces reads every live space of orgID (the organization-wide search
-// filters them by the caller's access in one pass).
-func (db *DB) LiveSpaces(ctx context.Context, orgID string) ([]Space, error) {
-	rows, err := db.r().QueryContext(ctx, `SELECT `+spaceCols+` FROM spaces s`+spaceGitJoin+` WHERE s.organization_id = ? AND s.deleted_at IS NULL`, orgID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Space
-	for rows.Next() {
-		s, err := scanSpace(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
-}
-
 func init() {
 	// A purged space takes its search rows and its content along: the rows
 	// of its revisions, and the page versions and file bytes that no other

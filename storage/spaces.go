@@ -107,6 +107,10 @@ type SpaceFilter struct {
 	// Visible, when set, keeps only the spaces it names (the reader's view,
 	// computed by the caller); nil keeps every space.
 	Visible *SpaceVisibility
+	// AlsoVisible, when set, keeps only the spaces it names as well: a
+	// list seen through two views (a member's spaces as their reader
+	// sees them), both selected in SQL.
+	AlsoVisible *SpaceVisibility
 }
 
 // SpaceVisibility names a set of spaces: those with an id in IDs, those
@@ -301,9 +305,11 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 		args = append(args, *f.ParentID)
 	}
 	dynamic := false
-	if f.Visible != nil {
-		from += ` AND ` + f.Visible.sql()
-		dynamic = true
+	for _, v := range []*SpaceVisibility{f.Visible, f.AlsoVisible} {
+		if v != nil {
+			from += ` AND ` + v.sql()
+			dynamic = true
+		}
 	}
 	spec := listSpec{Select: spaceCols, From: from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc, Dynamic: dynamic,
 		Cache: keep == nil} // graph's spaceList reads the items only
@@ -312,7 +318,8 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 	if f.ByCreation {
 		spec.SortCol, spec.Text = "s.created_at", false
 		cursor = func(s Space) Cursor { return Cursor{N: s.CreatedAt.UnixMilli(), ID: s.ID} }
-	} else if keep == nil {
+	}
+	if keep == nil {
 		spec.Merged = visibleSpaceRanges(f)
 	}
 	return runFilteredList(ctx, db, spec, pq, func(rows *sql.Rows) (Space, Cursor, error) {
@@ -330,8 +337,8 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 // (installations) counts the rows (nil).
 func spaceCount(f SpaceFilter) []countPart {
 	v := f.Visible
-	if v != nil && (len(v.IDs) > 0 || v.Grantee == nil) {
-		return nil
+	if v != nil && (len(v.IDs) > 0 || v.Grantee == nil) || f.AlsoVisible != nil {
+		return nil // counted in rows (an intersection has no stored count)
 	}
 	classes := `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`
 	args := []any{f.OrganizationID}

@@ -210,7 +210,7 @@ type Pages interface {
 	PageLinkTargets(ctx context.Context, revID, pageID string) (map[string]LinkTarget, error)
 	SearchPages(ctx context.Context, spaceID, text string, offset, limit int) ([]PageHit, int, error)
 	SearchSpaces(ctx context.Context, spaceIDs []string, text string, offset, limit, pagesPer int) ([]SpaceHit, int, error)
-	LiveSpaces(ctx context.Context, orgID string) ([]Space, error)
+	SearchableSpaces(ctx context.Context, f SpaceFilter) ([]string, map[string]string, error)
 }
 
 type Idempotency interface {

@@ -20,10 +20,22 @@ import (
 // it, hence MaxDup.
 func visibleSpaceRanges(f SpaceFilter) *mergedList {
 	v := f.Visible
-	if v == nil || v.Grantee == nil || len(v.IDs) > 0 {
+	if v == nil || v.Grantee == nil || len(v.IDs) > 0 || f.ByCreation && f.ParentID != nil {
 		return nil
 	}
-	m := &mergedList{SortOrd: spaceSortOrd, IDOrd: 1,
+	// The order: the tree's (sort keys), or creation (f.ByCreation, a
+	// member's spaces: the same ranges from the creation-ordered indexes
+	// of migration 0030h).
+	order, grantOrder, grantCols, sortOrd := "s.sort_key", "g.space_key", grantedSpaceCols, spaceSortOrd
+	if f.ByCreation {
+		order, grantOrder, grantCols, sortOrd = "s.created_at", "g.space_created", grantedCreatedCols, spaceCreatedOrd
+	}
+	// also is the second view every range is filtered by (AlsoVisible).
+	also := ""
+	if f.AlsoVisible != nil {
+		also = " AND " + f.AlsoVisible.sql()
+	}
+	m := &mergedList{SortOrd: sortOrd, IDOrd: 1,
 		Whole: countPart{Query: `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`, Args: []any{f.OrganizationID}}}
 	// within bounds the organization-wide ranges (Everywhere, grants) to
 	// the spaces directly in f.ParentID: the sort keys under a collection
@@ -48,8 +60,8 @@ func visibleSpaceRanges(f SpaceFilter) *mergedList {
 		// for public and unlisted, migration 0029g).
 		cond, args := within("s.sort_key")
 		m.Arms = append(m.Arms, listArm{Select: spaceCols,
-			From: `FROM spaces s` + spaceGitJoin + ` WHERE s.organization_id = ? AND s.visibility = ` + sqlString(vis) + ` AND s.deleted_at IS NULL` + cond,
-			Args: append([]any{f.OrganizationID}, args...), SortCol: "s.sort_key", IDCol: "s.id"})
+			From: `FROM spaces s` + spaceGitJoin + ` WHERE s.organization_id = ? AND s.visibility = ` + sqlString(vis) + ` AND s.deleted_at IS NULL` + cond + also,
+			Args: append([]any{f.OrganizationID}, args...), SortCol: order, IDCol: "s.id"})
 	}
 	for _, cl := range v.Classes {
 		if f.ParentID != nil {
@@ -79,14 +91,18 @@ func visibleSpaceRanges(f SpaceFilter) *mergedList {
 			// At the top level a space's sort key is its position
 			// (concatKey with no parent key), so the order of
 			// spaces_by_level is the list's.
-			m.Arms = append(m.Arms, listArm{Select: topLevelSpaceCols,
-				From: `FROM spaces s` + spaceGitJoin + ` WHERE s.organization_id = ? AND s.parent_id IS NULL AND s.deleted_at IS NULL` + kinds,
-				Args: []any{f.OrganizationID}, SortCol: "s.position", IDCol: "s.id"})
+			arm := listArm{Select: topLevelSpaceCols,
+				From: `FROM spaces s` + spaceGitJoin + ` WHERE s.organization_id = ? AND s.parent_id IS NULL AND s.deleted_at IS NULL` + kinds + also,
+				Args: []any{f.OrganizationID}, SortCol: "s.position", IDCol: "s.id"}
+			if f.ByCreation {
+				arm.Select, arm.SortCol = spaceCols, order
+			}
+			m.Arms = append(m.Arms, arm)
 		}
 		for _, p := range cl.Parents {
 			m.Arms = append(m.Arms, listArm{Select: spaceCols,
-				From: `FROM spaces s` + spaceGitJoin + ` WHERE s.parent_id = ` + sqlString(p) + ` AND s.deleted_at IS NULL AND s.organization_id = ?` + kinds,
-				Args: []any{f.OrganizationID}, SortCol: "s.sort_key", IDCol: "s.id"})
+				From: `FROM spaces s` + spaceGitJoin + ` WHERE s.parent_id = ` + sqlString(p) + ` AND s.deleted_at IS NULL AND s.organization_id = ?` + kinds + also,
+				Args: []any{f.OrganizationID}, SortCol: order, IDCol: "s.id"})
 		}
 	}
 	principals := [][2]string{{"user", v.Grantee.UserID}}
@@ -95,10 +111,10 @@ func visibleSpaceRanges(f SpaceFilter) *mergedList {
 	}
 	for _, p := range principals {
 		cond, args := within("g.space_key")
-		m.Arms = append(m.Arms, listArm{Select: grantedSpaceCols,
+		m.Arms = append(m.Arms, listArm{Select: grantCols,
 			From: `FROM content_grants g CROSS JOIN spaces s` + spaceGitJoin + ` WHERE g.organization_id = ? AND g.principal_kind = '` + p[0] + `' AND g.principal_id = ` + sqlString(p[1]) +
-				` AND g.target_kind = 'space' AND s.id = g.target_id AND s.organization_id = g.organization_id AND s.deleted_at IS NULL` + cond,
-			Args: append([]any{f.OrganizationID}, args...), SortCol: "g.space_key", IDCol: "g.target_id"})
+				` AND g.target_kind = 'space' AND s.id = g.target_id AND s.organization_id = g.organization_id AND s.deleted_at IS NULL` + cond + also,
+			Args: append([]any{f.OrganizationID}, args...), SortCol: grantOrder, IDCol: "g.target_id"})
 	}
 	m.MaxDup = 1 + len(principals)
 	return m
@@ -111,6 +127,14 @@ var spaceSortOrd = 1 + strings.Count(spaceCols[:strings.Index(spaceCols, "s.sort
 // grant (equal to the space's: g.target_id = s.id, and space_key is kept
 // equal to sort_key), so that the grant index gives the range its order.
 var grantedSpaceCols = strings.Replace(strings.Replace(spaceCols, "s.id,", "g.target_id,", 1), "s.sort_key,", "g.space_key,", 1)
+
+// spaceCreatedOrd is the position of s.created_at in spaceCols.
+var spaceCreatedOrd = 1 + strings.Count(spaceCols[:strings.Index(spaceCols, "s.created_at")], ",")
+
+// grantedCreatedCols is spaceCols with the id and the creation time read
+// from the grant (space_created is kept equal to created_at), for the
+// creation-ordered ranges.
+var grantedCreatedCols = strings.Replace(strings.Replace(spaceCols, "s.id,", "g.target_id,", 1), "s.created_at,", "g.space_created,", 1)
 
 // withoutVisibilities is kinds less the visibilities in drop.
 func withoutVisibilities(kinds []SpaceKinds, drop map[string]bool) []SpaceKinds {
