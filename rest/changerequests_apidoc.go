@@ -19,7 +19,7 @@ func init() {
 		Query: []Param{{Name: "page", Type: "", Description: "Only this page (with its sub-pages unless only)."},
 			{Name: "only", Type: false, Description: "With page: without its sub-pages."}}})
 	flags := []Param{
-		{Name: "metadata", Type: false, Description: "Accepted for compatibility (default true); no git metadata exists."},
+		{Name: "metadata", Type: false, Description: "Default true; false leaves out the revision's git commit (set by Git Sync imports)."},
 		{Name: "computed", Type: false, Description: "Accepted for compatibility (default true); no computed content exists."},
 	}
 	pageFlags := append([]Param{

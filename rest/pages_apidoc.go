@@ -10,7 +10,7 @@ import (
 
 // contentReadFlags are the query flags every content read accepts.
 var contentReadFlags = []Param{
-	{Name: "metadata", Type: false, Description: "Accepted for compatibility (default true); no git metadata exists."},
+	{Name: "metadata", Type: false, Description: "Default true; false leaves out the revision's git commit (set by Git Sync imports)."},
 	{Name: "computed", Type: false, Description: "Accepted for compatibility (default true); no computed content exists."},
 }
 

@@ -13781,8 +13781,8 @@ extend type Query {
   """
   A space's active revision (GET /spaces/{spaceId}/content), or the revision
   revisionId of the space. Every content read takes changeRequestId instead
-  to read the head of a change request (GET .../change-requests/{id}/content...). metadata and computed are accepted for
-  compatibility (no git metadata nor computed content exists).
+  to read the head of a change request (GET .../change-requests/{id}/content...). metadata: false leaves out the
+  revision's git commit (set by Git Sync imports); computed: false skips computed pages.
   """
   spaceContent(spaceId: ID!, revisionId: ID, changeRequestId: ID, metadata: Boolean, computed: Boolean): Revision!
   "The page tree of the active revision, or of revisionId."
