@@ -165,6 +165,8 @@ func (r *Resolver) pageModel(spaceID string, p storage.ContentPage) *model.Revis
 
 // revisionModel reads a revision's pages and files and converts it; it
 // also returns the page models by id (content locations point into them).
+// The page models are shared between requests (sharedPageTree): read them,
+// never change them.
 func (r *Resolver) revisionModel(ctx context.Context, cs contentScope, rev storage.Revision) (*model.Revision, map[string]*model.RevisionPage, error) {
 	spaceID := cs.Head.ID
 	pages, err := r.Store.RevisionPages(ctx, rev.ID)
@@ -191,19 +193,15 @@ func (r *Resolver) revisionModel(ctx context.Context, cs contentScope, rev stora
 	if err != nil {
 		return nil, nil, err
 	}
-	byID := make(map[string]*model.RevisionPage, len(pages))
-	m := &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: r.pageTreeInto(spaceID, pages, byID),
+	top, byID := r.sharedPageTree(spaceID, rev.ID, pages)
+	m := &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: top,
 		Files: fm, ReusableContents: reusableContentModels(rev.ReusableContents), Variables: rev.Variables, CreatedAt: model.Time(rev.CreatedAt),
 		Urls: urls, MergedFrom: mergedFrom, Git: gitCommit}
 	return m, byID, nil
 }
 
-// pageTree nests a revision's pages (in tree order) under their parents.
-func (r *Resolver) pageTree(spaceID string, pages []storage.ContentPage) []*model.RevisionPage {
-	return r.pageTreeInto(spaceID, pages, make(map[string]*model.RevisionPage, len(pages)))
-}
-
-// pageTreeInto is pageTree, filling byID with every page's model.
+// pageTreeInto nests a revision's pages (in tree order) under their
+// parents, filling byID with every page's model.
 func (r *Resolver) pageTreeInto(spaceID string, pages []storage.ContentPage, byID map[string]*model.RevisionPage) []*model.RevisionPage {
 	top := []*model.RevisionPage{}
 	for _, p := range pages {

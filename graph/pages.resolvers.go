@@ -71,7 +71,8 @@ func (r *queryResolver) SpacePages(ctx context.Context, spaceID string, revision
 	if err != nil {
 		return nil, err
 	}
-	return &model.PageList{Pages: r.pageTree(spaceID, pages)}, nil
+	top, _ := r.sharedPageTree(spaceID, rev.ID, pages)
+	return &model.PageList{Pages: top}, nil
 }
 
 // SpacePage is the resolver for the spacePage field.
