@@ -356,6 +356,12 @@ func (r *Resolver) listLinks(ctx context.Context, cs contentScope, rev storage.R
 	if err := r.loadTargets(ctx, ls, cs, p.Items); err != nil {
 		return nil, err
 	}
+	return linkListModel(ls, p, stats), nil
+}
+
+// linkListModel is a page of link targets with the pages linking to them,
+// as locations of ls (whose targets are loaded).
+func linkListModel(ls *locationSet, p storage.Page[storage.LinkUsage], stats storage.LinkStats) *model.LinkList {
 	out := &model.LinkList{Count: p.Count, Items: []*model.ContentReferenceUsage{},
 		Stats: model.ContentReferencesStats{Total: stats.Total, Broken: model.BrokenLinksTotals{Total: stats.Broken}}}
 	for _, u := range p.Items {
@@ -371,7 +377,7 @@ func (r *Resolver) listLinks(ctx context.Context, cs contentScope, rev storage.R
 	if p.Next != nil {
 		out.Next = &model.Next{Page: p.Next.Encode()}
 	}
-	return out, nil
+	return out
 }
 
 // backlinks lists the pages of the active revision (or of a change
@@ -405,6 +411,12 @@ func (r *Resolver) backlinks(ctx context.Context, spaceID string, changeRequestI
 	if err != nil {
 		return nil, err
 	}
+	return backlinkListModel(ls, p), nil
+}
+
+// backlinkListModel is a page of the pages linking to something, as
+// locations of ls.
+func backlinkListModel(ls *locationSet, p storage.Page[string]) *model.ContentLocationList {
 	l := model.ContentLocationList{Count: p.Count, Items: make([]*model.ContentLocation, 0, len(p.Items))}
 	for _, pid := range p.Items {
 		if loc := ls.page(pid); loc != nil {
@@ -414,7 +426,7 @@ func (r *Resolver) backlinks(ctx context.Context, spaceID string, changeRequestI
 	if p.Next != nil {
 		l.Next = &model.Next{Page: p.Next.Encode()}
 	}
-	return &l, nil
+	return &l
 }
 
 // analyzer gives the storage the links and search sections of pages. One

@@ -223,7 +223,7 @@ func (r *revisionPageResolver) Links(ctx context.Context, obj *model.RevisionPag
 	if err != nil {
 		return nil, err
 	}
-	return r.Query().SpaceLinks(ctx, spaceID, &obj.ID, nil, page, limit, nil)
+	return r.pageLinks(ctx, spaceID, obj, page, limit)
 }
 
 // Backlinks is the resolver for the backlinks field.
@@ -232,7 +232,7 @@ func (r *revisionPageResolver) Backlinks(ctx context.Context, obj *model.Revisio
 	if err != nil {
 		return nil, err
 	}
-	return r.Query().SpacePageBacklinks(ctx, spaceID, obj.ID, nil, page, limit)
+	return r.pageBacklinks(ctx, spaceID, obj, page, limit)
 }
 
 // Revision returns generated.RevisionResolver implementation.

@@ -355,6 +355,9 @@ func scopeTargetsOf(ctx context.Context, q queryer, rr revisionRows, revID strin
 				return err
 			}
 			pid, kind := intern(rawPage), intern(rawKind)
+			if !whole && byScope[pid] == nil {
+				continue // a page not asked (the whole revision is read for many pages)
+			}
 			if target == "" && lookup != "" && (kind == "page" || kind == "file") {
 				pending = append(pending, unresolved{pid, kind, dest, lookup, lookupAlt, inApp == 1})
 				continue
@@ -366,7 +369,9 @@ func scopeTargetsOf(ctx context.Context, q queryer, rr revisionRows, revID strin
 		}
 		return rows.Err()
 	}
-	if whole {
+	if whole || len(scopes) > inListMax {
+		// More pages than one IN list takes: one read of the revision's
+		// links, keeping those of the pages asked.
 		if err := read(""); err != nil {
 			return nil, err
 		}
