@@ -106,21 +106,29 @@ func levelIDs(level []*model.RevisionPage) []string {
 
 // levelScope is what a level's links and backlinks are read in: the space
 // as the caller may read it, its current content, the locations of its
-// pages, and which of ids are in that content (the others are NOT_FOUND,
-// as for spaceLinks(pageId:)).
+// pages (a copy of the request's, read once for all levels), and which of
+// ids are in that content (the others are NOT_FOUND, as for
+// spaceLinks(pageId:)).
 func (r *Resolver) levelScope(ctx context.Context, spaceID string, ids []string) (contentScope, storage.Revision, *locationSet, []string, map[string]error, error) {
-	cs, err := r.contentSpace(ctx, spaceID, false)
+	base, err := memo(ctx, "levelscope\x00"+spaceID, func(ctx context.Context) (*levelBase, error) {
+		cs, err := r.contentSpace(ctx, spaceID, false)
+		if err != nil {
+			return nil, err
+		}
+		rev, cr, err := r.readVersion(ctx, cs, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		ls, err := r.newLocationSet(ctx, cs, rev, cr)
+		if err != nil {
+			return nil, err
+		}
+		return &levelBase{cs: cs, rev: rev, ls: ls}, nil
+	})
 	if err != nil {
-		return cs, storage.Revision{}, nil, nil, nil, err
+		return contentScope{}, storage.Revision{}, nil, nil, nil, err
 	}
-	rev, cr, err := r.readVersion(ctx, cs, nil, nil)
-	if err != nil {
-		return cs, rev, nil, nil, nil, err
-	}
-	ls, err := r.newLocationSet(ctx, cs, rev, cr)
-	if err != nil {
-		return cs, rev, nil, nil, nil, err
-	}
+	ls := *base.ls // loadTargets fills its own copy's spaces and collections
 	var in []string
 	errs := map[string]error{}
 	for _, id := range ids {
@@ -130,7 +138,14 @@ func (r *Resolver) levelScope(ctx context.Context, spaceID string, ids []string)
 			errs[id] = apierr.NotFound("page")
 		}
 	}
-	return cs, rev, ls, in, errs, nil
+	return base.cs, base.rev, &ls, in, errs, nil
+}
+
+// levelBase is the part of levelScope shared by every level of a request.
+type levelBase struct {
+	cs  contentScope
+	rev storage.Revision
+	ls  *locationSet
 }
 
 func argsKey(page *string, limit *int) string {

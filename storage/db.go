@@ -44,29 +44,30 @@ type DB struct {
 	wstmts  map[string]*sql.Stmt // of the writer, by SQL text; nil: could not be prepared (see Write)
 	dynamic int                  // how many of them vary with the reader (prepareDynamic)
 
-	writeObserver atomic.Pointer[WriteObserver]
-	actorOf       atomic.Pointer[func(context.Context) Actor] // see SetActorSource
-	counts        countCache                                  // list totals, valid while the change counter stands still
-	trees         treeCache                                   // collection trees by organization, valid while the access counter stands still
-	access        versioned[AccessData]                       // content access by organization and user, valid while the access counter stands still
-	accessLoads   singleflight.Group                          // one read of a missing AccessData at a time, by key
-	orgs          versioned[orgFor]                           // OrganizationFor by organization and user, valid while the change counter stands still
-	spaces        versioned[Space]                            // spaces by id (SpaceAccess), likewise
-	revPages      versioned[[]ContentPage]                    // page trees of revisions (RevisionPages), valid while the change counter stands still
-	searches      versioned[searchAnswer]                     // search answers by scope, query and page (search.go), likewise
-	searchRows    indexCache                                  // rows of the search index by chunk stamp (search_cache.go)
-	pages         versioned[any]                              // pages of the lists marked Cache (page.go), likewise
-	listRanges    atomic.Int32                                // how lists with a merged form are read (merged.go)
-	linkGroups    linkGroupCache                              // resolved link targets of a revision's scope (links.go)
-	targetRemoved atomic.Pointer[TargetRemovedEvent]
-	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
-	auditIDs      auditIDs               // ids of audit entries, increasing (audit.go)
-	webhookWake   atomic.Pointer[func()] // see OnWebhooksQueued
-	countersRead  countersReader         // the dialect's counterReader (nil: the reader pool)
-	webhookSubs   webhookSubs            // subscribed events by organization (webhooks.go)
-	writes        writeQueues            // write transactions waiting for a writer, by scope (groupcommit.go)
-	noGroupCommit bool                   // Options.NoGroupCommit
-	batchObserver atomic.Pointer[func(members int)]
+	writeObserver  atomic.Pointer[WriteObserver]
+	actorOf        atomic.Pointer[func(context.Context) Actor] // see SetActorSource
+	counts         countCache                                  // list totals, valid while the change counter stands still
+	trees          treeCache                                   // collection trees by organization, valid while the access counter stands still
+	access         versioned[AccessData]                       // content access by organization and user, valid while the access counter stands still
+	accessLoads    singleflight.Group                          // one read of a missing AccessData at a time, by key
+	linkScopeLoads singleflight.Group                          // one read of a revision's missing link targets at a time (BacklinksOfPages)
+	orgs           versioned[orgFor]                           // OrganizationFor by organization and user, valid while the change counter stands still
+	spaces         versioned[Space]                            // spaces by id (SpaceAccess), likewise
+	revPages       versioned[[]ContentPage]                    // page trees of revisions (RevisionPages), valid while the change counter stands still
+	searches       versioned[searchAnswer]                     // search answers by scope, query and page (search.go), likewise
+	searchRows     indexCache                                  // rows of the search index by chunk stamp (search_cache.go)
+	pages          versioned[any]                              // pages of the lists marked Cache (page.go), likewise
+	listRanges     atomic.Int32                                // how lists with a merged form are read (merged.go)
+	linkGroups     linkGroupCache                              // resolved link targets of a revision's scope (links.go)
+	targetRemoved  atomic.Pointer[TargetRemovedEvent]
+	spaceLeaves    atomic.Pointer[SpaceLeavesSite]
+	auditIDs       auditIDs               // ids of audit entries, increasing (audit.go)
+	webhookWake    atomic.Pointer[func()] // see OnWebhooksQueued
+	countersRead   countersReader         // the dialect's counterReader (nil: the reader pool)
+	webhookSubs    webhookSubs            // subscribed events by organization (webhooks.go)
+	writes         writeQueues            // write transactions waiting for a writer, by scope (groupcommit.go)
+	noGroupCommit  bool                   // Options.NoGroupCommit
+	batchObserver  atomic.Pointer[func(members int)]
 	// webhookLimits are the per-organization webhook caps (SetWebhookLimits).
 	webhookLimits atomic.Pointer[WebhookLimits]
 	live          liveFeed // live updates (live.go)

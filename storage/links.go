@@ -665,15 +665,27 @@ func (db *DB) BacklinksOfPages(ctx context.Context, revID string, targets []stri
 	}
 	sc := db.linkGroups.get(revID + "/")
 	if sc == nil {
-		err = db.ReadTx(ctx, func(q queryer) error {
-			read, err := scopeTargetsOf(ctx, q, rr, revID, []string{""})
-			sc = read[""]
-			return err
+		// The levels of one tree ask at once: one of them reads.
+		v, err, _ := db.linkScopeLoads.Do(revID, func() (any, error) {
+			if sc := db.linkGroups.get(revID + "/"); sc != nil {
+				return sc, nil
+			}
+			var sc *scopeGroups
+			err := db.ReadTx(ctx, func(q queryer) error {
+				read, err := scopeTargetsOf(ctx, q, rr, revID, []string{""})
+				sc = read[""]
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			db.linkGroups.put(revID+"/", sc)
+			return sc, nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		db.linkGroups.put(revID+"/", sc)
+		sc = v.(*scopeGroups)
 	}
 	pages, err := db.RevisionPages(ctx, revID)
 	if err != nil {
