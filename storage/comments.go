@@ -305,29 +305,13 @@ const commentersSQL = `SELECT x.posted_by FROM comments x WHERE x.space_id = ? A
 
 // PagesByIDs reads the pages of a revision with the given ids (without
 // bodies) in one query: the targets of a page of comments. Each id is
-// asked once (comments on one page name it once each), and a revision
-// whose tree RevisionPages keeps at the current counters is answered from
-// it without a statement.
+// asked once (comments on one page name it once each).
 func (db *DB) PagesByIDs(ctx context.Context, revID string, ids []string) (map[string]ContentPage, error) {
 	out := map[string]ContentPage{}
 	if len(ids) == 0 {
 		return out, nil
 	}
 	ids = distinct(ids)
-	if c, err := readCounters(ctx, db.r()); err == nil {
-		if tree, ok := db.revPages.get(revID, c.n); ok {
-			want := make(map[string]bool, len(ids))
-			for _, id := range ids {
-				want[id] = true
-			}
-			for _, p := range tree {
-				if want[p.ID] {
-					out[p.ID] = p
-				}
-			}
-			return out, nil
-		}
-	}
 	pages, err := revisionPages(ctx, db.read, revID, "", "x.page_id IN ("+placeholders(len(ids))+")", anySlice(ids)...) // variable arity: not cached
 	for _, p := range pages {
 		out[p.ID] = p
