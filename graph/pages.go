@@ -166,6 +166,8 @@ func (r *Resolver) pageModel(spaceID string, p storage.ContentPage) *model.Revis
 
 // revisionModel reads a revision's pages and files and converts it; it
 // also returns the page models by id (content locations point into them).
+// The page models are shared between requests (sharedPageTree): read them,
+// never change them.
 func (r *Resolver) revisionModel(ctx context.Context, cs contentScope, rev storage.Revision) (*model.Revision, map[string]*model.RevisionPage, error) {
 	spaceID := cs.Head.ID
 	pages, err := r.Store.RevisionPages(ctx, rev.ID)
@@ -192,19 +194,15 @@ func (r *Resolver) revisionModel(ctx context.Context, cs contentScope, rev stora
 	if err != nil {
 		return nil, nil, err
 	}
-	byID := make(map[string]*model.RevisionPage, len(pages))
-	m := &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: r.pageTreeInto(spaceID, pages, byID),
+	top, byID := r.sharedPageTree(spaceID, rev.ID, pages)
+	m := &model.Revision{Object: "revision", ID: rev.ID, Type: rev.Type, Parents: rev.Parents, Pages: top,
 		Files: fm, ReusableContents: reusableContentModels(rev.ReusableContents), Variables: rev.Variables, CreatedAt: model.Time(rev.CreatedAt),
 		Urls: urls, MergedFrom: mergedFrom, Git: gitCommit}
 	return m, byID, nil
 }
 
-// pageTree nests a revision's pages (in tree order) under their parents.
-func (r *Resolver) pageTree(spaceID string, pages []storage.ContentPage) []*model.RevisionPage {
-	return r.pageTreeInto(spaceID, pages, make(map[string]*model.RevisionPage, len(pages)))
-}
-
-// pageTreeInto is pageTree, filling byID with every page's model.
+// pageTreeInto nests a revision's pages (in tree order) under their
+// parents, filling byID with every page's model.
 func (r *Resolver) pageTreeInto(spaceID string, pages []storage.ContentPage, byID map[string]*model.RevisionPage) []*model.RevisionPage {
 	top := []*model.RevisionPage{}
 	for _, p := range pages {
@@ -402,6 +400,12 @@ func (r *Resolver) listLinks(ctx context.Context, cs contentScope, rev storage.R
 	if err := r.loadTargets(ctx, ls, cs, p.Items); err != nil {
 		return nil, err
 	}
+	return linkListModel(ls, p, stats), nil
+}
+
+// linkListModel is a page of link targets with the pages linking to them,
+// as locations of ls (whose targets are loaded).
+func linkListModel(ls *locationSet, p storage.Page[storage.LinkUsage], stats storage.LinkStats) *model.LinkList {
 	out := &model.LinkList{Count: p.Count, Items: []*model.ContentReferenceUsage{},
 		Stats: model.ContentReferencesStats{Total: stats.Total, Broken: model.BrokenLinksTotals{Total: stats.Broken}}}
 	for _, u := range p.Items {
@@ -417,7 +421,7 @@ func (r *Resolver) listLinks(ctx context.Context, cs contentScope, rev storage.R
 	if p.Next != nil {
 		out.Next = &model.Next{Page: p.Next.Encode()}
 	}
-	return out, nil
+	return out
 }
 
 // backlinks lists the pages of the active revision (or of a change
@@ -451,6 +455,12 @@ func (r *Resolver) backlinks(ctx context.Context, spaceID string, changeRequestI
 	if err != nil {
 		return nil, err
 	}
+	return backlinkListModel(ls, p), nil
+}
+
+// backlinkListModel is a page of the pages linking to something, as
+// locations of ls.
+func backlinkListModel(ls *locationSet, p storage.Page[string]) *model.ContentLocationList {
 	l := model.ContentLocationList{Count: p.Count, Items: make([]*model.ContentLocation, 0, len(p.Items))}
 	for _, pid := range p.Items {
 		if loc := ls.page(pid); loc != nil {
@@ -460,7 +470,7 @@ func (r *Resolver) backlinks(ctx context.Context, spaceID string, changeRequestI
 	if p.Next != nil {
 		l.Next = &model.Next{Page: p.Next.Encode()}
 	}
-	return &l, nil
+	return &l
 }
 
 // analyzer gives the storage the links and search sections of pages. One

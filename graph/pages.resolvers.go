@@ -71,7 +71,8 @@ func (r *queryResolver) SpacePages(ctx context.Context, spaceID string, revision
 	if err != nil {
 		return nil, err
 	}
-	return &model.PageList{Pages: r.pageTree(spaceID, pages)}, nil
+	top, _ := r.sharedPageTree(spaceID, rev.ID, pages)
+	return &model.PageList{Pages: top}, nil
 }
 
 // SpacePage is the resolver for the spacePage field.
@@ -228,7 +229,7 @@ func (r *revisionPageResolver) Links(ctx context.Context, obj *model.RevisionPag
 	if err != nil {
 		return nil, err
 	}
-	return r.Query().SpaceLinks(ctx, spaceID, &obj.ID, nil, page, limit, nil)
+	return r.pageLinks(ctx, spaceID, obj, page, limit)
 }
 
 // Backlinks is the resolver for the backlinks field.
@@ -237,7 +238,7 @@ func (r *revisionPageResolver) Backlinks(ctx context.Context, obj *model.Revisio
 	if err != nil {
 		return nil, err
 	}
-	return r.Query().SpacePageBacklinks(ctx, spaceID, obj.ID, nil, page, limit)
+	return r.pageBacklinks(ctx, spaceID, obj, page, limit)
 }
 
 // Revision returns generated.RevisionResolver implementation.

@@ -62,4 +62,6 @@ type Resolver struct {
 	rendersOnce sync.Once
 
 	sharePasswordsAccepted acceptedSharePasswords // right share link passwords, checked once
+
+	pageTrees pageTreeCache // page models of recently read revisions (pagetree.go)
 }

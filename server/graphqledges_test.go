@@ -169,7 +169,8 @@ func TestGraphQLCostInExtensions(t *testing.T) {
 	}
 }
 
-// pageViewWithReplies is pageView with the first replies of every comment.
+// pageViewWithReplies is pageView with the first replies of every comment
+// and every page's links and backlinks.
 const pageViewWithReplies = `query PageView($space: ID!, $page: ID!, $comments: Int) {
   space(spaceId: $space) {
     id title
@@ -178,7 +179,7 @@ const pageViewWithReplies = `query PageView($space: ID!, $page: ID!, $comments: 
     collectionPath { id title org { id } }
     activeRevision {
       id
-      pages { id title pages { id title } }
+      pages { id title links { count } backlinks { count } pages { id title links(limit: 2) { count items { status } } backlinks(limit: 2) { count } } }
       page(pageId: $page, format: DOCUMENT) { id document }
     }
     commentList(limit: $comments) {
@@ -193,7 +194,8 @@ const pageViewWithReplies = `query PageView($space: ID!, $page: ID!, $comments: 
 // TestGraphQLStatementsGrowWithDepthNotItems: the page view with 10
 // times the pages, comments and replies runs no more SQL statements:
 // objects reached several times (the organization, the collections) are
-// loaded once, each comment's replies come with all the others'.
+// loaded once, each comment's replies come with all the others', each
+// page's links and backlinks with those of its level of the tree.
 func TestGraphQLStatementsGrowWithDepthNotItems(t *testing.T) {
 	measure := func(pages, comments, replies int) int64 {
 		var n atomic.Int64

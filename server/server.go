@@ -382,6 +382,8 @@ func (s *Server) graphQLHandler() http.Handler {
 		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))
 	})
 	h.AroundOperations(newIntrospectionAnswers().around)
+	// Page trees of plain fields are written from the shared page models (graph/pagetree.go).
+	h.AroundFields(graph.PlainPageTrees)
 	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError, bounds)
 	s.fastGQL.persisted = persisted
 	h.AroundOperations(s.fastGQL.learn)

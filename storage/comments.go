@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -289,17 +290,28 @@ func (db *DB) Reactions(ctx context.Context, ids []string) (map[string][]Reactio
 	return out, rows.Err()
 }
 
+// distinct is ids without repeats (a sorted copy): a page of comments by a
+// few people names each of them many times, and each repeat would be one
+// more placeholder of a statement prepared for its arity.
+func distinct(ids []string) []string {
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
 // commentersSQL selects the users who posted in a scope (comments and
 // replies); the members list filters on it.
 const commentersSQL = `SELECT x.posted_by FROM comments x WHERE x.space_id = ? AND x.change_request_id = ?`
 
 // PagesByIDs reads the pages of a revision with the given ids (without
-// bodies) in one query: the targets of a page of comments.
+// bodies) in one query: the targets of a page of comments. Each id is
+// asked once (comments on one page name it once each).
 func (db *DB) PagesByIDs(ctx context.Context, revID string, ids []string) (map[string]ContentPage, error) {
 	out := map[string]ContentPage{}
 	if len(ids) == 0 {
 		return out, nil
 	}
+	ids = distinct(ids)
 	pages, err := revisionPages(ctx, db.read, revID, "", "x.page_id IN ("+placeholders(len(ids))+")", anySlice(ids)...) // variable arity: not cached
 	for _, p := range pages {
 		out[p.ID] = p

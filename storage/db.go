@@ -72,8 +72,9 @@ type DB struct {
 	afterImportBatch func(batch int) error
 	// importWrite, set by benchmarks, learns how long each write of a
 	// batched write took (publish: the publishing one).
-	importWrite   func(publish bool, took time.Duration)
-	batchObserver atomic.Pointer[func(members int)]
+	importWrite    func(publish bool, took time.Duration)
+	batchObserver  atomic.Pointer[func(members int)]
+	linkScopeLoads singleflight.Group // one read of a revision's missing link targets at a time (BacklinksOfPages)
 	// webhookLimits are the per-organization webhook caps (SetWebhookLimits).
 	webhookLimits atomic.Pointer[WebhookLimits]
 	live          liveFeed // live updates (live.go)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -101,31 +102,97 @@ func revisionLinks(rr revisionRows, revID, pageID string) (string, []any) {
 const linksList = "links"
 
 func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq PageQuery) (Page[LinkUsage], LinkStats, error) {
-	var page Page[LinkUsage]
-	var stats LinkStats
 	if err := checkCursor(pq, linksList); err != nil {
-		return page, stats, err
+		return Page[LinkUsage]{}, LinkStats{}, err
 	}
+	pages, err := db.linksOf(ctx, revID, []string{pageID}, status, pq)
+	if err != nil {
+		return Page[LinkUsage]{}, LinkStats{}, err
+	}
+	return pages[0].Page, pages[0].Stats, nil
+}
+
+// PageLinks is one page's answer of ListLinksOfPages.
+type PageLinks struct {
+	Page  Page[LinkUsage]
+	Stats LinkStats
+}
+
+// MaxLinkPages bounds the pages one ListLinksOfPages reads (a revision
+// tree the cache keeps is at most 5,000 pages).
+const MaxLinkPages = 5000
+
+// ListLinksOfPages is ListLinks for each of pageIDs (each a page id, none
+// empty), with the same status and page query: the same answers, in the
+// order asked, read with the statements of one ListLinks whatever the
+// number of pages (the link rows of all pages not in the cache in one
+// join, each lookup of names and ids once for all of them).
+func (db *DB) ListLinksOfPages(ctx context.Context, revID string, pageIDs []string, status string, pq PageQuery) ([]PageLinks, error) {
+	if err := checkCursor(pq, linksList); err != nil {
+		return nil, err
+	}
+	if len(pageIDs) > MaxLinkPages {
+		return nil, fmt.Errorf("storage: links of %d pages at once, more than %d", len(pageIDs), MaxLinkPages)
+	}
+	for _, id := range pageIDs {
+		if id == "" {
+			return nil, errors.New("storage: ListLinksOfPages needs page ids")
+		}
+	}
+	return db.linksOf(ctx, revID, pageIDs, status, pq)
+}
+
+// linksOf answers ListLinks for each scope of scopes (a page id, or ""
+// for the whole revision).
+func (db *DB) linksOf(ctx context.Context, revID string, scopes []string, status string, pq PageQuery) ([]PageLinks, error) {
 	rr, err := revisionRowsOf(ctx, db.r(), revID)
 	if err != nil {
-		return page, stats, err
+		return nil, err
 	}
-	cacheKey := revID + "/" + pageID
-	sc := db.linkGroups.get(cacheKey)
+	groups := make(map[string]*scopeGroups, len(scopes))
+	var missing []string
+	for _, sc := range scopes {
+		if g := db.linkGroups.get(revID + "/" + sc); g != nil {
+			groups[sc] = g
+		} else if _, seen := groups[sc]; !seen {
+			groups[sc] = nil
+			missing = append(missing, sc)
+		}
+	}
 	var exists map[string]bool
 	err = db.ReadTx(ctx, func(q queryer) error {
-		if sc == nil {
-			if sc, err = scopeTargets(ctx, q, rr, revID, pageID); err != nil {
+		if len(missing) > 0 {
+			read, err := scopeTargetsOf(ctx, q, rr, revID, missing)
+			if err != nil {
 				return err
 			}
-			db.linkGroups.put(cacheKey, sc)
+			for _, sc := range missing {
+				groups[sc] = read[sc]
+				db.linkGroups.put(revID+"/"+sc, read[sc])
+			}
 		}
-		exists, err = sc.outsideExisting(ctx, q, rr)
+		var outside []string
+		for _, sc := range scopes {
+			outside = append(outside, groups[sc].outside...)
+		}
+		exists, err = outsideExisting(ctx, q, rr, distinct(outside))
 		return err
 	})
 	if err != nil {
-		return page, stats, err
+		return nil, err
 	}
+	out := make([]PageLinks, len(scopes))
+	for i, sc := range scopes {
+		out[i].Page, out[i].Stats = linksPage(groups[sc], exists, status, pq)
+	}
+	return out, nil
+}
+
+// linksPage is the page pq of a scope's targets of status ("" for all),
+// with the stats of all its targets.
+func linksPage(sc *scopeGroups, exists map[string]bool, status string, pq PageQuery) (Page[LinkUsage], LinkStats) {
+	var page Page[LinkUsage]
+	var stats LinkStats
 	var keys []*linkGroup // of the status asked, sorted
 	for _, g := range sc.sorted {
 		st := g.statusWith(exists)
@@ -161,7 +228,7 @@ func (db *DB) ListLinks(ctx context.Context, revID, pageID, status string, pq Pa
 		page.Items = append(page.Items, LinkUsage{Kind: g.kind, Target: g.target, Dest: g.dest, Status: g.statusWith(exists),
 			PageIDs: slices.Compact(slices.Sorted(slices.Values(g.pageIDs)))})
 	}
-	return page, stats, nil
+	return page, stats
 }
 
 // linkGroup is one target of a scope's links: kind and target, or the
@@ -192,13 +259,14 @@ type scopeGroups struct {
 	outside []string // "kind:id" of space and collection targets
 }
 
-// outsideExisting asks which space and collection targets exist now in the
-// space's organization (alive spaces, collections).
-func (s *scopeGroups) outsideExisting(ctx context.Context, q queryer, rr revisionRows) (map[string]bool, error) {
+// outsideExisting asks which of the space and collection targets outside
+// ("kind:id") exist now in the space's organization (alive spaces,
+// collections).
+func outsideExisting(ctx context.Context, q queryer, rr revisionRows, outside []string) (map[string]bool, error) {
 	exists := map[string]bool{}
 	for kind, from := range map[string]string{"space": "spaces s WHERE s.deleted_at IS NULL AND", "collection": "collections s WHERE"} {
 		var ids []string
-		for _, t := range s.outside {
+		for _, t := range outside {
 			if id, ok := strings.CutPrefix(t, kind+":"); ok {
 				ids = append(ids, id)
 			}
@@ -217,30 +285,25 @@ func (s *scopeGroups) outsideExisting(ctx context.Context, q queryer, rr revisio
 	return exists, nil
 }
 
-// scopeTargets reads the link rows of revision rr's pages (of one page when
-// pageID is set) in one join and groups them by target as they stream.
+// scopeTargetsOf reads the link rows of revision rr's pages for each scope
+// of scopes (a page id, or "" for all the revision's pages) in one join
+// (a chunk of page ids each) and groups them by scope and target as they
+// stream.
 // A relative link unresolved when written is resolved here (revisionLinks'
 // rule: the page at its path, else at its alternative path; the
 // revision's first file of its name), and page and file targets are
 // checked, each with one batched lookup of the distinct names or ids.
-func scopeTargets(ctx context.Context, q queryer, rr revisionRows, revID, pageID string) (*scopeGroups, error) {
-	cond, args := "", []any{}
-	if pageID != "" {
-		cond, args = "x.page_id = ?", []any{pageID}
-	}
-	pages, pargs := rr.sql(cond, args...)
-	rows, err := q.QueryContext(ctx, `SELECT rp.page_id, l.kind, l.target, l.dest, l.in_app, l.lookup, l.lookup_alt
- FROM (`+pages+`) rp JOIN page_links l ON l.version = rp.version`, pargs...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+func scopeTargetsOf(ctx context.Context, q queryer, rr revisionRows, revID string, scopes []string) (map[string]*scopeGroups, error) {
 	type unresolved struct {
 		pageID, kind, dest, lookup, lookupAlt string
 		inApp                                 bool
 	}
 	var pending []unresolved
-	byKey := map[string]*linkGroup{}
+	whole := slices.Contains(scopes, "")
+	byScope := map[string]map[string]*linkGroup{}
+	for _, sc := range scopes {
+		byScope[sc] = map[string]*linkGroup{}
+	}
 	interned := map[string]string{} // page ids and kinds: one string each, not one a link
 	intern := func(b []byte) string {
 		if s, ok := interned[string(b)]; ok {
@@ -250,7 +313,10 @@ func scopeTargets(ctx context.Context, q queryer, rr revisionRows, revID, pageID
 		interned[s] = s
 		return s
 	}
-	add := func(pageID, kind, target, dest string, inApp bool) {
+	addTo := func(byKey map[string]*linkGroup, pageID, kind, target, dest string, inApp bool) {
+		if byKey == nil {
+			return
+		}
 		id := target
 		if id == "" {
 			id = dest
@@ -267,27 +333,53 @@ func scopeTargets(ctx context.Context, q queryer, rr revisionRows, revID, pageID
 			g.pageIDs = append(g.pageIDs, pageID)
 		}
 	}
-	var rawPage, rawKind sql.RawBytes
-	for rows.Next() {
-		var target, dest, lookup, lookupAlt string
-		var inApp int
-		if err := rows.Scan(&rawPage, &rawKind, &target, &dest, &inApp, &lookup, &lookupAlt); err != nil {
+	add := func(pageID, kind, target, dest string, inApp bool) {
+		if whole {
+			addTo(byScope[""], pageID, kind, target, dest, inApp)
+		}
+		addTo(byScope[pageID], pageID, kind, target, dest, inApp)
+	}
+	read := func(cond string, args ...any) error {
+		pages, pargs := rr.sql(cond, args...)
+		rows, err := q.QueryContext(ctx, `SELECT rp.page_id, l.kind, l.target, l.dest, l.in_app, l.lookup, l.lookup_alt
+ FROM (`+pages+`) rp JOIN page_links l ON l.version = rp.version`, pargs...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var rawPage, rawKind sql.RawBytes
+		for rows.Next() {
+			var target, dest, lookup, lookupAlt string
+			var inApp int
+			if err := rows.Scan(&rawPage, &rawKind, &target, &dest, &inApp, &lookup, &lookupAlt); err != nil {
+				return err
+			}
+			pid, kind := intern(rawPage), intern(rawKind)
+			if !whole && byScope[pid] == nil {
+				continue // a page not asked (the whole revision is read for many pages)
+			}
+			if target == "" && lookup != "" && (kind == "page" || kind == "file") {
+				pending = append(pending, unresolved{pid, kind, dest, lookup, lookupAlt, inApp == 1})
+				continue
+			}
+			if kind == "url" && target == dest {
+				target = dest // one string for both
+			}
+			add(pid, kind, target, dest, inApp == 1)
+		}
+		return rows.Err()
+	}
+	if whole || len(scopes) > inListMax {
+		// More pages than one IN list takes: one read of the revision's
+		// links, keeping those of the pages asked.
+		if err := read(""); err != nil {
 			return nil, err
 		}
-		pid, kind := intern(rawPage), intern(rawKind)
-		if target == "" && lookup != "" && (kind == "page" || kind == "file") {
-			pending = append(pending, unresolved{pid, kind, dest, lookup, lookupAlt, inApp == 1})
-			continue
-		}
-		if kind == "url" && target == dest {
-			target = dest // one string for both
-		}
-		add(pid, kind, target, dest, inApp == 1)
-	}
-	if err := rows.Err(); err != nil {
+	} else if err := inChunks(scopes, func(chunk []string) error {
+		return read("x.page_id IN ("+placeholders(len(chunk))+")", anySlice(chunk)...)
+	}); err != nil {
 		return nil, err
 	}
-	rows.Close()
 	names := func(kind string, alt bool) []string {
 		set := map[string]bool{}
 		for _, u := range pending {
@@ -324,16 +416,22 @@ func scopeTargets(ctx context.Context, q queryer, rr revisionRows, revID, pageID
 		add(u.pageID, u.kind, target, u.dest, u.inApp)
 	}
 	pending = nil
-	out := &scopeGroups{sorted: slices.Collect(maps.Values(byKey))}
-	slices.SortFunc(out.sorted, func(a, b *linkGroup) int { return strings.Compare(a.key, b.key) })
+	out := make(map[string]*scopeGroups, len(byScope))
+	for sc, byKey := range byScope {
+		g := &scopeGroups{sorted: slices.Collect(maps.Values(byKey))}
+		slices.SortFunc(g.sorted, func(a, b *linkGroup) int { return strings.Compare(a.key, b.key) })
+		out[sc] = g
+	}
 	targets := func(kind string) []string {
 		var ids []string
-		for _, g := range out.sorted {
-			if g.kind == kind && g.target != "" {
-				ids = append(ids, g.target)
+		for _, sg := range out {
+			for _, g := range sg.sorted {
+				if g.kind == kind && g.target != "" {
+					ids = append(ids, g.target)
+				}
 			}
 		}
-		return ids
+		return distinct(ids)
 	}
 	pagesThere, err := lookupIn(ctx, q, targets("page"), func(chunk []string) (string, []any) {
 		s, a := rr.sql("x.page_id IN ("+placeholders(len(chunk))+")", anySlice(chunk)...)
@@ -349,14 +447,16 @@ func scopeTargets(ctx context.Context, q queryer, rr revisionRows, revID, pageID
 	if err != nil {
 		return nil, err
 	}
-	for _, g := range out.sorted {
-		switch g.kind {
-		case "page":
-			g.broken = pagesThere[g.target] == ""
-		case "file":
-			g.broken = filesThere[g.target] == ""
-		case "space", "collection":
-			out.outside = append(out.outside, g.kind+":"+g.target)
+	for _, sg := range out {
+		for _, g := range sg.sorted {
+			switch g.kind {
+			case "page":
+				g.broken = pagesThere[g.target] == ""
+			case "file":
+				g.broken = filesThere[g.target] == ""
+			case "space", "collection":
+				sg.outside = append(sg.outside, g.kind+":"+g.target)
+			}
 		}
 	}
 	return out, nil
@@ -540,6 +640,117 @@ func rowsOfVersions(rr revisionRows, versions string, vargs []any) (string, []an
 	}
 	return strings.Join(parts, ` UNION ALL `), out
 }
+
+// BacklinksOfPages is Backlinks of each page of targets (kind "page"), with
+// the same page query: the same answers, in the order asked, taken from the
+// revision's link targets (the scope of ListLinks without a page, kept
+// between reads: a revision's links never change) and its cached page
+// tree, so that asking for the backlinks of a thousand pages costs the
+// statements of one read of the revision's links, none once it is kept.
+// Backlinks and ListLinks resolve links by the same rule (revisionLinks').
+func (db *DB) BacklinksOfPages(ctx context.Context, revID string, targets []string, pq PageQuery) ([]Page[string], error) {
+	if err := checkCursor(pq, backlinksTag); err != nil {
+		return nil, err
+	}
+	if len(targets) > MaxLinkPages {
+		return nil, fmt.Errorf("storage: backlinks of %d pages at once, more than %d", len(targets), MaxLinkPages)
+	}
+	out := make([]Page[string], len(targets))
+	if len(targets) == 0 {
+		return out, nil
+	}
+	rr, err := revisionRowsOf(ctx, db.r(), revID)
+	if err != nil {
+		return nil, err
+	}
+	sc := db.linkGroups.get(revID + "/")
+	if sc == nil {
+		// The levels of one tree ask at once: one of them reads.
+		v, err, _ := db.linkScopeLoads.Do(revID, func() (any, error) {
+			if sc := db.linkGroups.get(revID + "/"); sc != nil {
+				return sc, nil
+			}
+			var sc *scopeGroups
+			err := db.ReadTx(ctx, func(q queryer) error {
+				read, err := scopeTargetsOf(ctx, q, rr, revID, []string{""})
+				sc = read[""]
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			db.linkGroups.put(revID+"/", sc)
+			return sc, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sc = v.(*scopeGroups)
+	}
+	pages, err := db.RevisionPages(ctx, revID)
+	if err != nil {
+		return nil, err
+	}
+	pathOf := make(map[string]string, len(pages))
+	for _, p := range pages {
+		pathOf[p.ID] = p.Path
+	}
+	for i, target := range targets {
+		if target == "" {
+			continue // no page has the empty id (Backlinks' rule)
+		}
+		k := "page:" + target
+		j, found := slices.BinarySearchFunc(sc.sorted, k, func(g *linkGroup, k string) int { return strings.Compare(g.key, k) })
+		if !found || sc.sorted[j].target != target {
+			continue
+		}
+		type linking struct{ path, id string }
+		var from []linking
+		for _, id := range slices.Compact(slices.Sorted(slices.Values(sc.sorted[j].pageIDs))) {
+			from = append(from, linking{pathOf[id], id})
+		}
+		slices.SortFunc(from, func(a, b linking) int {
+			if c := strings.Compare(a.path, b.path); c != 0 {
+				return c
+			}
+			return strings.Compare(a.id, b.id)
+		})
+		p := &out[i]
+		p.Count = len(from)
+		start := 0
+		if pq.After != nil {
+			start, _ = slices.BinarySearchFunc(from, *pq.After, func(l linking, c Cursor) int {
+				if d := strings.Compare(l.path, c.S); d != 0 {
+					return d
+				}
+				return strings.Compare(l.id, c.ID)
+			})
+			if start < len(from) && from[start].path == pq.After.S && from[start].id == pq.After.ID {
+				start++
+			}
+		}
+		for n, l := range from[start:] {
+			if n == pq.Limit {
+				next := Cursor{Start: true} // limit 0: the next page starts where this one did (runList's rule)
+				if pq.After != nil {
+					next = *pq.After
+				}
+				if n > 0 {
+					next = Cursor{S: from[start+n-1].path, ID: from[start+n-1].id}
+				}
+				next.List = backlinksTag
+				p.Next = &next
+				break
+			}
+			p.Items = append(p.Items, l.id)
+		}
+	}
+	return out, nil
+}
+
+// backlinksTag is the List of Backlinks' cursors: the tag of its listSpec
+// (a FROM of a subquery, by path then page id).
+var backlinksTag = listSpec{From: "FROM (SELECT", SortCol: "rp.path", IDCol: "rp.page_id"}.tag()
 
 // LinkTarget is the page or file of the revision a link destination of a
 // page resolves to.

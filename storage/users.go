@@ -46,6 +46,7 @@ func (db *DB) UsersByIDs(ctx context.Context, ids []string) (map[string]User, er
 	if len(ids) == 0 {
 		return out, nil
 	}
+	ids = distinct(ids)
 	q := `SELECT ` + userCols + ` FROM users u WHERE u.id IN (` + placeholders(len(ids)) + `)`
 	rows, err := db.read.QueryContext(ctx, q, anySlice(ids)...) // variable arity: not cached
 	if err != nil {
