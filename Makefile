@@ -53,7 +53,7 @@ test: vet test-go test-client test-pg image-check
 # (pure-Go SQLite is some 40 times slower under -race, minutes for one of
 # them): they have no concurrency for the race detector to watch, so they
 # run without it.
-MODEL_TESTS = ^(TestVisibleSpacesMatchEffectiveRole|TestVisibleSpacesRandomScripts|TestDuplicateMatchesWholeCopy)$$
+MODEL_TESTS = ^(TestVisibleSpacesMatchEffectiveRole|Test[A-Za-z]+RandomScripts|TestDuplicateMatchesWholeCopy)$$
 test-go: build lighthouse-deps
 	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -race -timeout 20m -skip '^TestHostileInputs$$|$(MODEL_TESTS)' ./...
 	$(GO) test -count=1 -run '$(MODEL_TESTS)' ./graph ./storage
