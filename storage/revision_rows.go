@@ -260,31 +260,11 @@ func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[stri
 			return nil, err
 		}
 	}
-	changed := map[string]string{}
-	var closed []string
-	var inserts [][]any
-	seen := make(map[string]bool, len(rows))
-	for _, r := range rows {
-		seen[r.ID] = true
-		old, had := alive[r.ID]
-		if had && old == r {
-			continue
-		}
-		if had {
-			closed = append(closed, r.ID)
-		}
-		if !had || old.Version != r.Version {
-			changed[r.ID] = old.Version
-		}
-		inserts = append(inserts, []any{spaceID, r.ID, seq, aliveSeq, r.Version, r.ParentID, r.Position, r.Path})
+	rowsIn, closed, changed := mainLineDiff(rows, alive)
+	inserts := make([][]any, len(rowsIn))
+	for i, r := range rowsIn {
+		inserts[i] = []any{spaceID, r.ID, seq, aliveSeq, r.Version, r.ParentID, r.Position, r.Path}
 	}
-	for id, old := range alive {
-		if !seen[id] {
-			closed = append(closed, id)
-			changed[id] = old.Version
-		}
-	}
-	sort.Strings(closed)
 	if err := inChunks(closed, func(chunk []string) error {
 		// By (space, page) on the primary key: the unary + keeps SQLite
 		// (no statistics) from walking the space's alive rows instead.
