@@ -347,6 +347,7 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AddTransport(transport.SSE{KeepAlivePingInterval: cmp.Or(s.Config.GraphQLKeepAlive, DefaultLiveKeepAlive)})
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
+	h.AddTransport(answerPOST{}) // the data as encoded, not re-scanned (graphqlanswer.go)
 	h.AddTransport(transport.POST{})
 	// Caches weighed by size, not counted (graphqlcache.go).
 	known := newWeightedLRU(documentCacheBytes, largestCachedDocument, documentWeight)
