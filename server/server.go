@@ -385,6 +385,8 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AroundOperations(newIntrospectionAnswers().around)
 	// Page trees of plain fields are written from the shared page models (graph/pagetree.go).
 	h.AroundFields(graph.PlainPageTrees)
+	// So are lists of other objects of plain fields (graph/plainobjects.go).
+	h.AroundFields(graph.PlainObjects)
 	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError, bounds)
 	s.fastGQL.persisted = persisted
 	h.AroundOperations(s.fastGQL.learn)
