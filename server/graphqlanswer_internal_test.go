@@ -54,3 +54,25 @@ func TestWriteAnswerChecksDataWhenAsked(t *testing.T) {
 	}()
 	writeAnswer(&bytes.Buffer{}, &graphql.Response{Data: json.RawMessage(`{"a":`)})
 }
+
+// For any valid JSON (what the executor writes), writeCompact writes what
+// json.Marshal writes for it as a json.RawMessage.
+func FuzzWriteCompact(f *testing.F) {
+	for _, s := range []string{`{"a":"<b>&</b>"}`, "{ \"a\" : [ 1 ,\t{\"b\\\\\":\"x y\\\" z\"} ] }\n", "[\"\xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xa7\"]", `"\u003c"`, `null`, `{"é":"\"<"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 || !json.Valid(data) {
+			return
+		}
+		want, err := json.Marshal(json.RawMessage(data))
+		if err != nil {
+			t.Skip()
+		}
+		var got bytes.Buffer
+		writeCompact(&got, data)
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("writeCompact(%q) = %q, want %q", data, got.Bytes(), want)
+		}
+	})
+}
