@@ -37,6 +37,9 @@ func PlainObjects(ctx context.Context, next graphql.Resolver) (any, error) {
 	if fc == nil || fc.Field.Field == nil || fc.Field.Definition == nil || len(fc.Field.Selections) == 0 {
 		return res, nil
 	}
+	if _, pages := res.([]*model.RevisionPage); pages {
+		return res, nil // PlainPageTrees writes those, whichever middleware runs first
+	}
 	v := reflect.ValueOf(res)
 	if v.Kind() != reflect.Slice || fc.Field.Definition.Type.Elem == nil {
 		return res, nil
