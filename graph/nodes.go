@@ -25,6 +25,8 @@ const maxNodeIDBytes = 256
 // MaxNodes is how many ids one nodes(ids:) takes.
 const MaxNodes = 100
 
+func userNodeID(u *model.User) string { return "User:" + u.ID }
+
 func commentNodeID(c *model.Comment) string {
 	if c.Target == nil {
 		return "Comment:" + c.ID

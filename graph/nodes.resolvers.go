@@ -69,5 +69,5 @@ func (r *teamResolver) NodeID(ctx context.Context, obj *model.Team) (string, err
 
 // NodeID is the resolver for the nodeId field.
 func (r *userResolver) NodeID(ctx context.Context, obj *model.User) (string, error) {
-	return "User:" + obj.ID, nil
+	return userNodeID(obj), nil
 }

@@ -347,6 +347,7 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AddTransport(transport.SSE{KeepAlivePingInterval: cmp.Or(s.Config.GraphQLKeepAlive, DefaultLiveKeepAlive)})
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
+	h.AddTransport(answerPOST{}) // the data as encoded, not re-scanned (graphqlanswer.go)
 	h.AddTransport(transport.POST{})
 	// Caches weighed by size, not counted (graphqlcache.go).
 	known := newWeightedLRU(documentCacheBytes, largestCachedDocument, documentWeight)
@@ -384,6 +385,8 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AroundOperations(newIntrospectionAnswers().around)
 	// Page trees of plain fields are written from the shared page models (graph/pagetree.go).
 	h.AroundFields(graph.PlainPageTrees)
+	// So are lists of other objects of plain fields (graph/plainobjects.go).
+	h.AroundFields(graph.PlainObjects)
 	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError, bounds)
 	s.fastGQL.persisted = persisted
 	h.AroundOperations(s.fastGQL.learn)
