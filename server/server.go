@@ -343,8 +343,8 @@ func (s *Server) routes() chi.Router {
 func (s *Server) graphQLHandler() http.Handler {
 	h := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: s.Resolver}))
 	// Subscriptions (live.go) first: SSE is a POST the POST transport would take.
-	h.AddTransport(s.websocketTransport())
-	h.AddTransport(transport.SSE{KeepAlivePingInterval: cmp.Or(s.Config.GraphQLKeepAlive, DefaultLiveKeepAlive)})
+	h.AddTransport(sharingTransport{s.websocketTransport()})
+	h.AddTransport(sharingTransport{transport.SSE{KeepAlivePingInterval: cmp.Or(s.Config.GraphQLKeepAlive, DefaultLiveKeepAlive)}})
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(transport.POST{})
@@ -384,6 +384,8 @@ func (s *Server) graphQLHandler() http.Handler {
 	h.AroundOperations(newIntrospectionAnswers().around)
 	// Page trees of plain fields are written from the shared page models (graph/pagetree.go).
 	h.AroundFields(graph.PlainPageTrees)
+	// A subscription's shared execution reaching a caller's resolver is its own (graph/livefanout.go).
+	h.AroundFields(graph.LiveResolverUse)
 	s.fastGQL = newFastGraphQL(h, s.Resolver.Query(), s.presentGraphQLError, bounds)
 	s.fastGQL.persisted = persisted
 	h.AroundOperations(s.fastGQL.learn)
