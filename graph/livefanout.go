@@ -135,10 +135,19 @@ func (d *liveDelivery) response(key liveResponseKey, execute func(*liveResolverU
 		return mine
 	}
 	if e.shareable {
+		liveResponsesShared.Add(1)
 		return e.resp
 	}
 	return execute(nil)
 }
+
+// liveResponsesShared counts the responses taken from another
+// subscriber's execution.
+var liveResponsesShared atomic.Int64
+
+// LiveResponsesShared is how many subscription responses were taken from
+// another subscriber's execution since the process started.
+func LiveResponsesShared() int64 { return liveResponsesShared.Load() }
 
 // liveResolverUse records whether an execution reached a resolver whose
 // answer may depend on its caller.
