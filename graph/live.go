@@ -273,9 +273,16 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 		conn.release()
 		return nil, err
 	}
-	out := make(chan T)
+	out := make(chan T, 1)
+	// With a tap (the transport's executor, SharedLiveResponses), events go
+	// to it with what they were read from, and it fills and closes out.
+	tap := attachLiveTap(ctx, out)
 	go func() {
-		defer close(out)
+		if tap != nil {
+			defer close(tap.events)
+		} else {
+			defer close(out)
+		}
 		defer conn.release()
 		defer r.Live.leave(sub)
 		end := func(err error) {
@@ -313,8 +320,14 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 			if !ok {
 				continue
 			}
+			send, item := out, v
+			var tapped chan liveTapEvent
+			if tap != nil {
+				send, tapped = nil, tap.events
+			}
 			select {
-			case out <- v:
+			case send <- item:
+			case tapped <- liveTapEvent{d: d, v: v}:
 			case <-ctx.Done():
 				return
 			case <-sub.ended:
@@ -375,8 +388,9 @@ type liveDelivery struct {
 	once     sync.Once
 	counters *storage.Counters
 
-	mu    sync.Mutex
-	reads map[string]*liveShared
+	mu        sync.Mutex
+	reads     map[string]*liveShared
+	responses map[liveResponseKey]*liveResponse // livefanout.go
 }
 
 type liveShared struct {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -231,4 +232,32 @@ func (s *Server) operationDeadline(ctx context.Context, next graphql.OperationHa
 		answered = true
 		return r
 	}
+}
+
+// sharingTransport is a subscription transport whose executor lets the
+// subscribers of one event with the same document, operation, variables
+// and payload share one execution (graph.SharedLiveResponses).
+type sharingTransport struct {
+	graphql.Transport
+}
+
+func (t sharingTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	t.Transport.Do(w, r, sharingExecutor{exec})
+}
+
+type sharingExecutor struct {
+	graphql.GraphExecutor
+}
+
+func (e sharingExecutor) DispatchOperation(ctx context.Context, oc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
+	if oc == nil || oc.Operation == nil || oc.Operation.Operation != ast.Subscription {
+		return e.GraphExecutor.DispatchOperation(ctx, oc)
+	}
+	vars, err := json.Marshal(oc.Variables) // keys sorted: one text for equal variables
+	if err != nil {
+		return e.GraphExecutor.DispatchOperation(ctx, oc)
+	}
+	ctx, tap := graph.WithLiveTap(ctx)
+	responses, ctx := e.GraphExecutor.DispatchOperation(ctx, oc)
+	return graph.SharedLiveResponses(tap, oc.RawQuery+"\x00"+oc.OperationName+"\x00"+string(vars), responses), ctx
 }

@@ -343,8 +343,8 @@ func (s *Server) routes() chi.Router {
 func (s *Server) graphQLHandler() http.Handler {
 	h := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: s.Resolver}))
 	// Subscriptions (live.go) first: SSE is a POST the POST transport would take.
-	h.AddTransport(s.websocketTransport())
-	h.AddTransport(transport.SSE{KeepAlivePingInterval: cmp.Or(s.Config.GraphQLKeepAlive, DefaultLiveKeepAlive)})
+	h.AddTransport(sharingTransport{s.websocketTransport()})
+	h.AddTransport(sharingTransport{transport.SSE{KeepAlivePingInterval: cmp.Or(s.Config.GraphQLKeepAlive, DefaultLiveKeepAlive)}})
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(answerPOST{}) // the data as encoded, not re-scanned (graphqlanswer.go)
@@ -383,6 +383,10 @@ func (s *Server) graphQLHandler() http.Handler {
 		return apierr.New(http.StatusInternalServerError, "internal error (request id %s)", middleware.GetReqID(ctx))
 	})
 	h.AroundOperations(newIntrospectionAnswers().around)
+	// A subscription's shared execution reaching a caller's resolver is its
+	// own (graph/livefanout.go); first, so it sees every field before the
+	// writers below answer lists without running their fields.
+	h.AroundFields(graph.LiveResolverUse)
 	// Page trees of plain fields are written from the shared page models (graph/pagetree.go).
 	h.AroundFields(graph.PlainPageTrees)
 	// So are lists of other objects of plain fields (graph/plainobjects.go).
