@@ -220,14 +220,15 @@ func (r *Resolver) pageTreeInto(spaceID string, pages []storage.ContentPage, byI
 }
 
 // withBody adds the body of a document page in format (markdown default).
-// The document comes from markdown's cache: built once per page content
-// and file references, not per read.
+// The document is readerDocument's (links: pageLinkTargets), from
+// markdown's cache: built once per page content and references, not per
+// read.
 func (r *Resolver) withBody(m *model.RevisionPage, p storage.ContentPage, format *model.PageFormat, files []storage.File, links map[string]storage.LinkTarget) {
 	if p.Type != "document" {
 		return
 	}
 	if format != nil && *format == "document" {
-		m.Document = markdown.DocumentJSON(p.Markdown, filesKey(files)+linksKey(links), linkedRefResolver(files, links))
+		m.Document = readerDocument(p.Markdown, files, links)
 		return
 	}
 	md := p.Markdown

@@ -110,10 +110,8 @@ func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *s
 			if files, err = r.Store.RevisionFiles(ctx, rev.ID); err != nil {
 				return nil, err
 			}
-			if p.Type == "document" {
-				if links, err = r.Store.PageLinkTargets(ctx, rev.ID, p.ID); err != nil {
-					return nil, err
-				}
+			if links, err = r.pageLinkTargets(ctx, rev.ID, p); err != nil {
+				return nil, err
 			}
 		}
 		r.withBody(m, p, format, files, links)

@@ -8,7 +8,6 @@ import (
 
 	"docsapi/apierr"
 	"docsapi/graph/model"
-	"docsapi/markdown"
 	"docsapi/openapi"
 	"docsapi/storage"
 )
@@ -87,7 +86,7 @@ func (r *Resolver) withComputedBody(ctx context.Context, orgID string, m *model.
 		// From markdown's cache, like a document page's: the rendered
 		// Markdown is itself cached per spec version, so a read after the
 		// first builds nothing.
-		m.Document = markdown.DocumentJSON(md, filesKey(files), refResolver(files))
+		m.Document = readerDocument(md, files, nil)
 		return nil
 	}
 	m.Markdown = &md

@@ -208,6 +208,7 @@ type Pages interface {
 	ListLinks(ctx context.Context, revID, pageID, status string, pq PageQuery) (Page[LinkUsage], LinkStats, error)
 	Backlinks(ctx context.Context, revID, kind, target string, pq PageQuery) (Page[string], error)
 	PageLinkTargets(ctx context.Context, revID, pageID string) (map[string]LinkTarget, error)
+	PagesAtPaths(ctx context.Context, revID string, paths []string) (map[string]string, error)
 	SearchPages(ctx context.Context, spaceID, text string, offset, limit int) ([]PageHit, int, error)
 	SearchSpaces(ctx context.Context, spaceIDs []string, text string, offset, limit, pagesPer int) ([]SpaceHit, int, error)
 	SearchableSpaces(ctx context.Context, f SpaceFilter) ([]string, map[string]string, error)
