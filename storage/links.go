@@ -596,8 +596,8 @@ func (db *DB) PagesAtPaths(ctx context.Context, revID string, paths []string) (m
 	if err != nil {
 		return nil, err
 	}
-	q, args := rr.sql("x.path IN ("+placeholders(len(paths))+")", anySlice(paths)...)
-	rows, err := db.r().QueryContext(ctx, `SELECT y.page_id, y.path FROM (`+q+`) y`, args...)
+	q, args := pagesAtPathsSQL(rr, paths)
+	rows, err := db.r().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -610,4 +610,11 @@ func (db *DB) PagesAtPaths(ctx context.Context, revID string, paths []string) (m
 		out[p] = id
 	}
 	return out, rows.Err()
+}
+
+// pagesAtPathsSQL is PagesAtPaths' statement: revision rr's rows at paths
+// (revisionRows.sql, through the path indexes).
+func pagesAtPathsSQL(rr revisionRows, paths []string) (string, []any) {
+	q, args := rr.sql("x.path IN ("+placeholders(len(paths))+")", anySlice(paths)...)
+	return `SELECT y.page_id, y.path FROM (` + q + `) y`, args
 }
