@@ -38,13 +38,15 @@ func (r *Resolver) pageLinkTargets(ctx context.Context, revID string, p storage.
 	return r.Store.PageLinkTargets(ctx, revID, p.ID)
 }
 
-// bodyLinkTargets resolves the relative links of a body that belongs to no
-// page (a reusable content's) against revID as the links analysis reads a
-// page's, from the top of the tree: a file of files by name, else a page by
-// its path (.md suffix, README and index understood), the pages found in
-// one statement. Destinations that name nothing of the revision are left
-// out (they read as URL links).
-func (r *Resolver) bodyLinkTargets(ctx context.Context, revID, body string, files []storage.File) (map[string]storage.LinkTarget, error) {
+// bodyLinkTargets resolves the relative links of a body whose links are
+// not stored (a reusable content's, read from the top of the tree: from
+// ""; a computed page's rendered body, from its page path) against revID as
+// the links analysis reads a page's: a file of files by name, else a page
+// by its path (relative to from's folder or to from itself, or from the
+// top with a leading slash; .md suffix, README and index understood), the
+// pages found in one statement. Destinations that name nothing of the
+// revision are left out (they read as URL links).
+func (r *Resolver) bodyLinkTargets(ctx context.Context, revID, from, body string, files []storage.File) (map[string]storage.LinkTarget, error) {
 	fileNamed := map[string]string{}
 	for _, f := range files {
 		if id, ok := fileNamed[f.Name]; !ok || f.ID < id {
@@ -52,7 +54,7 @@ func (r *Resolver) bodyLinkTargets(ctx context.Context, revID, body string, file
 		}
 	}
 	byName := func(name string) (string, bool) { id, ok := fileNamed[name]; return id, ok }
-	top := &storage.TreePage{}
+	top := &storage.TreePage{ContentPage: storage.ContentPage{Path: from}}
 	var unresolved []storage.PageLink
 	var paths []string
 	out := map[string]storage.LinkTarget{}

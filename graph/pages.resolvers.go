@@ -115,7 +115,7 @@ func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *s
 			}
 		}
 		r.withBody(m, p, format, files, links)
-		if err := r.withComputedBody(ctx, cs.Head.OrganizationID, m, p, format, files, computed); err != nil {
+		if err := r.withComputedBody(ctx, cs.Head.OrganizationID, rev.ID, m, p, format, files, computed); err != nil {
 			return nil, err
 		}
 	}

@@ -92,7 +92,7 @@ func (r *Resolver) spaceDocument(ctx context.Context, spaceID, id string, schema
 			if err != nil {
 				return nil, err
 			}
-			links, err := r.bodyLinkTargets(ctx, rev.ID, body, files)
+			links, err := r.bodyLinkTargets(ctx, rev.ID, "", body, files)
 			if err != nil {
 				return nil, err
 			}

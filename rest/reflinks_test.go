@@ -178,3 +178,28 @@ func TestPageDocumentRefsOnEveryRead(t *testing.T) {
 		}
 	}
 }
+
+// A computed page's rendered body gives the same references as a document
+// page's: a relative link in the spec's description to a page of the
+// revision (read from the computed page's path) is a page reference,
+// anchor kept; a link to no page stays a URL link.
+func TestComputedPageDocumentRefs(t *testing.T) {
+	env := apitest.New(t)
+	spec := strings.Replace(petstore, `"description":"Pets for everyone."`,
+		`"description":"Pets for everyone: read [the guide](guide.md#intro), not [this](nowhere.md)."`, 1)
+	createSpec(t, env, "petstore", map[string]any{"text": spec})
+	processAll(t, env)
+	space := newSpace(t, env, env.Org)
+	guide := addPage(t, env, space, map[string]any{"title": "Guide"})
+	page := addPage(t, env, space, map[string]any{"title": "API reference", "type": "COMPUTED", "computed": computedSource("petstore", false)})
+	for _, read := range []string{
+		"/v1/spaces/" + space + "/content/page/" + page,
+		"/v1/spaces/" + space + "/content/path/api-reference",
+	} {
+		got := refsJSON(env.Must(200, "GET", read+"?format=document", env.Admin.Token, nil).JSON()["document"])
+		want := []string{`{"anchor":"intro","kind":"page","page":"` + guide + `"}`, `{"kind":"url","url":"nowhere.md"}`}
+		if !slices.Equal(got, want) {
+			t.Errorf("GET %s: refs\n got %v\nwant %v", read, got, want)
+		}
+	}
+}
