@@ -47,48 +47,15 @@ func (r *Resolver) pageLinkTargets(ctx context.Context, revID string, p storage.
 // pages found in one statement. Destinations that name nothing of the
 // revision are left out (they read as URL links).
 func (r *Resolver) bodyLinkTargets(ctx context.Context, revID, from, body string, files []storage.File) (map[string]storage.LinkTarget, error) {
-	fileNamed := map[string]string{}
-	for _, f := range files {
-		if id, ok := fileNamed[f.Name]; !ok || f.ID < id {
-			fileNamed[f.Name] = f.ID // the first of the name, as the links analysis picks it
-		}
-	}
-	byName := func(name string) (string, bool) { id, ok := fileNamed[name]; return id, ok }
-	top := &storage.TreePage{ContentPage: storage.ContentPage{Path: from}}
-	var unresolved []storage.PageLink
-	var paths []string
-	out := map[string]storage.LinkTarget{}
-	for _, l := range markdown.Links(body) {
-		dest := strings.TrimSpace(l.Dest)
-		if dest == "" || strings.HasPrefix(dest, "#") || strings.HasPrefix(dest, markdown.IncludeReusablePrefix) {
-			continue
-		}
-		if u, err := url.Parse(dest); err == nil && u.Scheme != "" {
-			continue
-		}
-		if _, seen := out[dest]; seen {
-			continue
-		}
-		pl := resolveRelative(dest, l.Image, top, nil, byName)
-		switch {
-		case pl.Kind == "file" && pl.Target != "":
-			out[dest] = storage.LinkTarget{Kind: "file", Target: pl.Target}
-		case pl.Kind == "page" && pl.Lookup != "":
-			unresolved = append(unresolved, pl)
-			paths = append(paths, pl.Lookup)
-			if pl.LookupAlt != "" {
-				paths = append(paths, pl.LookupAlt)
-			}
-		}
-	}
-	if len(unresolved) == 0 {
+	out, pending, paths := bodyLinkLookups(from, body, files)
+	if len(pending) == 0 {
 		return out, nil
 	}
 	found, err := r.Store.PagesAtPaths(ctx, revID, paths)
 	if err != nil {
 		return nil, err
 	}
-	for _, pl := range unresolved {
+	for _, pl := range pending {
 		id := found[pl.Lookup]
 		if id == "" && pl.LookupAlt != "" {
 			id = found[pl.LookupAlt]
@@ -99,3 +66,57 @@ func (r *Resolver) bodyLinkTargets(ctx context.Context, revID, from, body string
 	}
 	return out, nil
 }
+
+// bodyLinkLookups is bodyLinkTargets without the store: the destinations
+// that name a file (resolved), the page links still to look up (each
+// destination once) and the distinct page paths they name, at most
+// maxBodyLinkPaths (links past that read as URL links). Its cost is linear
+// in the body's links (bodies are bounded when written).
+func bodyLinkLookups(from, body string, files []storage.File) (resolved map[string]storage.LinkTarget, pending []storage.PageLink, paths []string) {
+	fileNamed := map[string]string{}
+	for _, f := range files {
+		if id, ok := fileNamed[f.Name]; !ok || f.ID < id {
+			fileNamed[f.Name] = f.ID // the first of the name, as the links analysis picks it
+		}
+	}
+	byName := func(name string) (string, bool) { id, ok := fileNamed[name]; return id, ok }
+	at := &storage.TreePage{ContentPage: storage.ContentPage{Path: from}}
+	resolved = map[string]storage.LinkTarget{}
+	seen := map[string]bool{}
+	named := map[string]bool{}
+	for _, l := range markdown.Links(body) {
+		dest := strings.TrimSpace(l.Dest)
+		if dest == "" || seen[dest] || strings.HasPrefix(dest, "#") || strings.HasPrefix(dest, markdown.IncludeReusablePrefix) {
+			continue
+		}
+		seen[dest] = true
+		if u, err := url.Parse(dest); err == nil && u.Scheme != "" {
+			continue
+		}
+		pl := resolveRelative(dest, l.Image, at, nil, byName)
+		switch {
+		case pl.Kind == "file" && pl.Target != "":
+			resolved[dest] = storage.LinkTarget{Kind: "file", Target: pl.Target}
+		case pl.Kind == "page" && pl.Lookup != "":
+			var add []string
+			for _, c := range []string{pl.Lookup, pl.LookupAlt} {
+				if c != "" && !named[c] {
+					add = append(add, c)
+				}
+			}
+			if len(paths)+len(add) > maxBodyLinkPaths {
+				continue
+			}
+			for _, c := range add {
+				named[c] = true
+			}
+			paths = append(paths, add...)
+			pending = append(pending, pl)
+		}
+	}
+	return resolved, pending, paths
+}
+
+// maxBodyLinkPaths bounds the page paths one body looks up (the store's
+// PagesAtPaths takes at most as many).
+const maxBodyLinkPaths = 1000
