@@ -246,9 +246,9 @@ func filesKey(files []storage.File) string {
 }
 
 // selected tells whether the GraphQL field being resolved selects field
-// (REST calls, outside any GraphQL field, want everything).
+// (REST calls, outside any GraphQL field, and wholeRead's want everything).
 func selected(ctx context.Context, field string) bool {
-	if graphql.GetFieldContext(ctx) == nil || graphql.GetOperationContext(ctx) == nil {
+	if ctx.Value(wholeReadKey{}) != nil || graphql.GetFieldContext(ctx) == nil || graphql.GetOperationContext(ctx) == nil {
 		return true
 	}
 	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
@@ -257,6 +257,17 @@ func selected(ctx context.Context, field string) bool {
 		}
 	}
 	return false
+}
+
+// wholeReadKey marks a context whose reads answer every field whatever
+// the GraphQL field being resolved selects (wholeRead).
+type wholeReadKey struct{}
+
+// wholeRead is ctx for a resolver that reads a model to answer a part of
+// it as a scalar (pageDocumentInRevision answers a page's document as
+// JSON: its field selects nothing, yet wants the document).
+func wholeRead(ctx context.Context) context.Context {
+	return context.WithValue(ctx, wholeReadKey{}, true)
 }
 
 // refResolver maps a document link destination to a content reference:

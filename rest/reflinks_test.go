@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -132,8 +133,10 @@ func TestGitSyncReusableContentLinksArePageAndFileRefs(t *testing.T) {
 }
 
 // Every read that gives a page's document (by id and by path, in the
-// space's content, a revision, a change request; GraphQL's spacePage and
-// Revision.page) gives the same page and file references.
+// space's content, a revision, a change request; a revision's page
+// document; GraphQL's spacePage, Revision.page and pageDocumentInRevision;
+// the reader site reads through spacePage) gives the same page and file
+// references.
 func TestPageDocumentRefsOnEveryRead(t *testing.T) {
 	srv := gittest.Start(t, "", "")
 	env := apitest.New(t)
@@ -165,14 +168,34 @@ func TestPageDocumentRefsOnEveryRead(t *testing.T) {
 			t.Errorf("GET %s: refs\n got %v\nwant %v", read, got, want)
 		}
 	}
+	// The change request edits the page: its own version's links (the
+	// overlay's) give the same references.
+	md := env.Must(200, "GET", sp+"/content/page/"+id, env.Admin.Token, nil).JSON()["markdown"].(string)
+	_, errs := env.GraphQL(env.Admin.Token, `mutation($t: ContentTarget!, $p: ID!, $md: String!) { updatePage(target: $t, pageId: $p, input: {markdown: $md}) { revision } }`,
+		map[string]any{"t": map[string]any{"space": space, "changeRequest": cr}, "p": id, "md": md + "\nEdited in the change request.\n"})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, read := range []string{sp + "/change-requests/" + cr + "/content/page/" + id, sp + "/change-requests/" + cr + "/content/path/" + pth} {
+		res := env.Must(200, "GET", read+"?format=document", env.Admin.Token, nil).JSON()
+		if got := refsJSON(res["document"]); !hasAll(got, want) || !strings.Contains(fmt.Sprint(res["document"]), "Edited in the change request.") {
+			t.Errorf("GET %s after the edit: refs\n got %v\nwant %v", read, got, want)
+		}
+	}
+	// The page's document alone (getPageDocumentInRevision).
+	read := sp + "/revisions/" + rev + "/page/" + id + "/document"
+	if got := refsJSON(env.Must(200, "GET", read, env.Admin.Token, nil).JSON()); !hasAll(got, want) {
+		t.Errorf("GET %s: refs\n got %v\nwant %v", read, got, want)
+	}
 	gql := map[string]string{
-		"spacePage":             `query($s: ID!, $p: ID!) { spacePage(spaceId: $s, pageId: $p, format: DOCUMENT) { document } }`,
-		"spacePage in a CR":     `query($s: ID!, $p: ID!, $c: ID!) { spacePage(spaceId: $s, pageId: $p, changeRequestId: $c, format: DOCUMENT) { document } }`,
-		"Revision.page":         `query($s: ID!, $p: ID!) { spaceContent(spaceId: $s) { page(pageId: $p, format: DOCUMENT) { document } } }`,
-		"Revision.page of a CR": `query($s: ID!, $p: ID!, $c: ID!) { spaceContent(spaceId: $s, changeRequestId: $c) { page(pageId: $p, format: DOCUMENT) { document } } }`,
+		"spacePage":              `query($s: ID!, $p: ID!) { spacePage(spaceId: $s, pageId: $p, format: DOCUMENT) { document } }`,
+		"spacePage in a CR":      `query($s: ID!, $p: ID!, $c: ID!) { spacePage(spaceId: $s, pageId: $p, changeRequestId: $c, format: DOCUMENT) { document } }`,
+		"Revision.page":          `query($s: ID!, $p: ID!) { spaceContent(spaceId: $s) { page(pageId: $p, format: DOCUMENT) { document } } }`,
+		"pageDocumentInRevision": `query($s: ID!, $p: ID!, $r: ID!) { pageDocumentInRevision(spaceId: $s, revisionId: $r, pageId: $p) }`,
+		"Revision.page of a CR":  `query($s: ID!, $p: ID!, $c: ID!) { spaceContent(spaceId: $s, changeRequestId: $c) { page(pageId: $p, format: DOCUMENT) { document } } }`,
 	}
 	for name, q := range gql {
-		data := gqlData(t, env, env.Admin.Token, q, map[string]any{"s": space, "p": id, "c": cr})
+		data := gqlData(t, env, env.Admin.Token, q, map[string]any{"s": space, "p": id, "c": cr, "r": rev})
 		if got := refsJSON(data); !hasAll(got, want) {
 			t.Errorf("%s: refs\n got %v\nwant %v", name, got, want)
 		}
