@@ -178,7 +178,7 @@ func TestPageDocumentRefsOnEveryRead(t *testing.T) {
 	}
 	for _, read := range []string{sp + "/change-requests/" + cr + "/content/page/" + id, sp + "/change-requests/" + cr + "/content/path/" + pth} {
 		res := env.Must(200, "GET", read+"?format=document", env.Admin.Token, nil).JSON()
-		if got := refsJSON(res["document"]); !hasAll(got, want) || !strings.Contains(fmt.Sprint(res["document"]), "Edited in the change request.") {
+		if got := refsJSON(res["document"]); !hasAll(got, want) || !strings.Contains(fmt.Sprint(res["document"]), "Edited in the change") {
 			t.Errorf("GET %s after the edit: refs\n got %v\nwant %v", read, got, want)
 		}
 	}
