@@ -94,3 +94,29 @@ func FuzzBodyLinkLookups(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkBodyDocumentRead: what a reusable content's document read
+// costs besides the store, for a body of 200 paragraphs each with a page
+// link, a file link and a URL: the link lookups (run on every read) and
+// the document (cached after the first read).
+func BenchmarkBodyDocumentRead(b *testing.B) {
+	var sb strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&sb, "Paragraph %d: [page](guide/page-%d.md#s) ![logo](logo.png) [out](https://example.com/%d).\n\n", i, i, i)
+	}
+	body := sb.String()
+	links := map[string]storage.LinkTarget{}
+	for i := range 200 {
+		links[fmt.Sprintf("guide/page-%d.md#s", i)] = storage.LinkTarget{Kind: "page", Target: fmt.Sprintf("p%d", i)}
+	}
+	b.Run("lookups", func(b *testing.B) {
+		for b.Loop() {
+			bodyLinkLookups("", body, lookupFiles)
+		}
+	})
+	b.Run("document", func(b *testing.B) {
+		for b.Loop() {
+			readerDocument(body, lookupFiles, links)
+		}
+	})
+}
