@@ -159,6 +159,7 @@ type writer struct {
 func (w *writer) reusable(list []Reusable) error {
 	w.includes = map[string]string{}
 	used := map[string]bool{}
+	files := make([]string, 0, len(list))
 	for _, rc := range list {
 		name := markdown.Slugify(rc.Title)
 		if name == "" {
@@ -169,20 +170,26 @@ func (w *writer) reusable(list []Reusable) error {
 			name = base + "-" + strconv.Itoa(i)
 		}
 		used[name] = true
-		file := IncludesDir + name + ".md"
+		files = append(files, IncludesDir+name+".md")
+		w.includes[rc.ID] = files[len(files)-1]
+	}
+	// Bodies once every include has its file: their links to pages and
+	// files (page paths from the top, file names) written relative to
+	// .gitbook/includes/, as GitBook writes them.
+	for i, rc := range list {
+		file := files[i]
 		y, err := yaml.Marshal(map[string]string{"title": rc.Title})
 		if err != nil {
 			return fmt.Errorf("reusable content %s: %v", rc.ID, err)
 		}
 		body := "---\n" + string(y) + "---\n"
-		if strings.TrimSpace(rc.Markdown) != "" {
-			body += "\n" + rc.Markdown
+		if md := w.rewriteFrom("", file, rc.Markdown); strings.TrimSpace(md) != "" {
+			body += "\n" + md
 			if !strings.HasSuffix(body, "\n") {
 				body += "\n"
 			}
 		}
 		w.out[file] = []byte(body)
-		w.includes[rc.ID] = file
 	}
 	return nil
 }
@@ -386,8 +393,13 @@ func gitLayout(in map[string]any) map[string]any {
 // rewrite turns the body's page paths and file names into paths relative
 // to the page's file (fragments kept; outside URLs untouched).
 func (w *writer) rewrite(p *Page, file, md string) string {
+	return w.rewriteFrom(w.pagePath[p], file, md)
+}
+
+// rewriteFrom is rewrite for a body whose page links are read from the
+// page path from ("" for the top of the tree) and written to file.
+func (w *writer) rewriteFrom(from, file, md string) string {
 	dir := path.Dir(file)
-	from := w.pagePath[p]
 	resolve := func(dest string) (string, bool) {
 		if dest == "" || strings.Contains(dest, "://") || strings.HasPrefix(dest, "#") || strings.HasPrefix(dest, "mailto:") {
 			return "", false

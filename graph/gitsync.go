@@ -432,6 +432,7 @@ func (w *GitSyncWorker) importRepo(ctx context.Context, op storage.GitOperation,
 		}
 		return storage.GitOutcome{}, err
 	}
+	res.AssignReusableIDs(storage.NewID) // before the bodies are parsed: it rewrites their includes
 	ctx, err = prepareBodies(ctx, importedBodies(res.Pages, nil)...)
 	if err != nil {
 		return storage.GitOutcome{}, err
@@ -457,9 +458,12 @@ func (w *GitSyncWorker) importRepo(ctx context.Context, op storage.GitOperation,
 		Author: op.UserID, Analyzer: w.R.analyzerFor(ctx), Batched: true,
 		Edit: func(t *storage.Tree) error {
 			// Import wins on import: the ref's files are the space's content.
-			t.Pages, t.Files = treePages(res.Pages), nil
+			t.Pages, t.Files, t.ReusableContents = treePages(res.Pages), nil, nil
 			for _, f := range res.Files {
 				t.Files = append(t.Files, newFile(f.Name, f.ContentType, f.Data))
+			}
+			for _, rc := range res.Reusable { // .gitbook/includes, as a zip import stores them
+				t.ReusableContents = append(t.ReusableContents, map[string]any{"id": rc.ID, "title": rc.Title, reusableBodyKey: rc.Markdown})
 			}
 			return nil
 		},

@@ -218,14 +218,15 @@ func (r *Resolver) pageTreeInto(spaceID string, pages []storage.ContentPage, byI
 }
 
 // withBody adds the body of a document page in format (markdown default).
-// The document comes from markdown's cache: built once per page content
-// and file references, not per read.
+// The document is readerDocument's (links: pageLinkTargets), from
+// markdown's cache: built once per page content and references, not per
+// read.
 func (r *Resolver) withBody(m *model.RevisionPage, p storage.ContentPage, format *model.PageFormat, files []storage.File, links map[string]storage.LinkTarget) {
 	if p.Type != "document" {
 		return
 	}
 	if format != nil && *format == "document" {
-		m.Document = markdown.DocumentJSON(p.Markdown, filesKey(files)+linksKey(links), linkedRefResolver(files, links))
+		m.Document = readerDocument(p.Markdown, files, links)
 		return
 	}
 	md := p.Markdown
@@ -243,9 +244,9 @@ func filesKey(files []storage.File) string {
 }
 
 // selected tells whether the GraphQL field being resolved selects field
-// (REST calls, outside any GraphQL field, want everything).
+// (REST calls, outside any GraphQL field, and wholeRead's want everything).
 func selected(ctx context.Context, field string) bool {
-	if graphql.GetFieldContext(ctx) == nil || graphql.GetOperationContext(ctx) == nil {
+	if ctx.Value(wholeReadKey{}) != nil || graphql.GetFieldContext(ctx) == nil || graphql.GetOperationContext(ctx) == nil {
 		return true
 	}
 	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
@@ -254,6 +255,17 @@ func selected(ctx context.Context, field string) bool {
 		}
 	}
 	return false
+}
+
+// wholeReadKey marks a context whose reads answer every field whatever
+// the GraphQL field being resolved selects (wholeRead).
+type wholeReadKey struct{}
+
+// wholeRead is ctx for a resolver that reads a model to answer a part of
+// it as a scalar (pageDocumentInRevision answers a page's document as
+// JSON: its field selects nothing, yet wants the document).
+func wholeRead(ctx context.Context) context.Context {
+	return context.WithValue(ctx, wholeReadKey{}, true)
 }
 
 // refResolver maps a document link destination to a content reference:

@@ -111,14 +111,12 @@ func (r *queryResolver) SpacePage(ctx context.Context, spaceID string, pageID *s
 			if files, err = r.Store.RevisionFiles(ctx, rev.ID); err != nil {
 				return nil, err
 			}
-			if p.Type == "document" {
-				if links, err = r.Store.PageLinkTargets(ctx, rev.ID, p.ID); err != nil {
-					return nil, err
-				}
+			if links, err = r.pageLinkTargets(ctx, rev.ID, p); err != nil {
+				return nil, err
 			}
 		}
 		r.withBody(m, p, format, files, links)
-		if err := r.withComputedBody(ctx, cs.Head.OrganizationID, m, p, format, files, computed); err != nil {
+		if err := r.withComputedBody(ctx, cs.Head.OrganizationID, rev.ID, m, p, format, files, computed); err != nil {
 			return nil, err
 		}
 	}

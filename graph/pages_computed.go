@@ -8,7 +8,6 @@ import (
 
 	"docsapi/apierr"
 	"docsapi/graph/model"
-	"docsapi/markdown"
 	"docsapi/openapi"
 	"docsapi/storage"
 )
@@ -75,7 +74,7 @@ func computedSpec(c map[string]any) (slug string, models bool) {
 
 // withComputedBody gives a computed page its body, unless the read asked
 // for computed=false.
-func (r *Resolver) withComputedBody(ctx context.Context, orgID string, m *model.RevisionPage, p storage.ContentPage, format *model.PageFormat, files []storage.File, computed *bool) error {
+func (r *Resolver) withComputedBody(ctx context.Context, orgID, revID string, m *model.RevisionPage, p storage.ContentPage, format *model.PageFormat, files []storage.File, computed *bool) error {
 	if p.Type != "computed" || (computed != nil && !*computed) {
 		return nil
 	}
@@ -86,8 +85,15 @@ func (r *Resolver) withComputedBody(ctx context.Context, orgID string, m *model.
 	if format != nil && *format == "document" {
 		// From markdown's cache, like a document page's: the rendered
 		// Markdown is itself cached per spec version, so a read after the
-		// first builds nothing.
-		m.Document = markdown.DocumentJSON(md, filesKey(files), refResolver(files))
+		// first builds nothing. Its relative links (from the spec's
+		// descriptions) read from the page's path, as a document page's
+		// would; looking up the pages they name is one statement, and
+		// only when there are some.
+		links, err := r.bodyLinkTargets(ctx, revID, p.Path, md, files)
+		if err != nil {
+			return err
+		}
+		m.Document = readerDocument(md, files, links)
 		return nil
 	}
 	m.Markdown = &md

@@ -480,7 +480,7 @@ func (r *Resolver) siteTokenSpace(ctx context.Context, c auth.Caller, spaceID st
 // answer the stored document).
 func (r *Resolver) pageDocument(ctx context.Context, spaceID, revisionID, pageID string) (any, error) {
 	format := model.PageFormat("document")
-	p, err := r.Query().SpacePage(ctx, spaceID, &pageID, nil, &revisionID, nil, &format, nil, nil, nil)
+	p, err := r.Query().SpacePage(wholeRead(ctx), spaceID, &pageID, nil, &revisionID, nil, &format, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}

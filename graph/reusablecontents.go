@@ -4,10 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/json"
 	"strings"
 
 	"docsapi/apierr"
-	"docsapi/markdown"
 )
 
 // Reusable contents: blocks of content a revision carries ({id, title} and
@@ -92,8 +92,15 @@ func (r *Resolver) spaceDocument(ctx context.Context, spaceID, id string, schema
 			if err != nil {
 				return nil, err
 			}
-			doc := markdown.ToDocument(body, refResolver(files))
-			return map[string]any{"object": doc.Object, "data": doc.Data, "nodes": doc.Nodes}, nil
+			links, err := r.bodyLinkTargets(ctx, rev.ID, "", body, files)
+			if err != nil {
+				return nil, err
+			}
+			var doc map[string]any
+			if err := json.Unmarshal(readerDocument(body, files, links), &doc); err != nil {
+				return nil, err
+			}
+			return doc, nil
 		}
 	}
 	return nil, apierr.NotFound("document")

@@ -195,6 +195,25 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 		})
 		res.Imported++
 	}
+	// Reusable contents link to pages and files the same way, read from
+	// .gitbook/includes/: their links become page paths from the top of
+	// the tree (a reusable content belongs to no page) and file names.
+	for i, p := range includes {
+		rc := res.Reusable[i]
+		rc.Markdown = rewriteLinks(rc.Markdown, func(dest string) (string, bool) {
+			if un, err := url.PathUnescape(dest); err == nil {
+				dest = un
+			}
+			target := path.Clean(path.Join(path.Dir(p), dest))
+			if name, ok := fileNames[target]; ok {
+				return url.PathEscape(name), true
+			}
+			if tp, ok := pageOf[target]; ok {
+				return relLink("", paths[tp]), true
+			}
+			return "", false
+		})
+	}
 	return res, nil
 }
 

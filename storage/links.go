@@ -786,3 +786,46 @@ func (db *DB) PageLinkTargets(ctx context.Context, revID, pageID string) (map[st
 	}
 	return out, rows.Err()
 }
+
+// maxPathLookups bounds the page paths one PagesAtPaths call looks up: a
+// document names at most this many distinct pages by path.
+const maxPathLookups = 1000
+
+// PagesAtPaths maps those of paths that are page paths of revID to their
+// page ids, in one statement: how the links of content that is not a page
+// (a reusable content's body) find the pages they name when read. At most
+// maxPathLookups paths are looked up; the rest are left unresolved.
+func (db *DB) PagesAtPaths(ctx context.Context, revID string, paths []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	if len(paths) > maxPathLookups {
+		paths = paths[:maxPathLookups]
+	}
+	rr, err := revisionRowsOf(ctx, db.r(), revID)
+	if err != nil {
+		return nil, err
+	}
+	q, args := pagesAtPathsSQL(rr, paths)
+	rows, err := db.r().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, p string
+		if err := rows.Scan(&id, &p); err != nil {
+			return nil, err
+		}
+		out[p] = id
+	}
+	return out, rows.Err()
+}
+
+// pagesAtPathsSQL is PagesAtPaths' statement: revision rr's rows at paths
+// (revisionRows.sql, through the path indexes).
+func pagesAtPathsSQL(rr revisionRows, paths []string) (string, []any) {
+	q, args := rr.sql("x.path IN ("+placeholders(len(paths))+")", anySlice(paths)...)
+	return `SELECT y.page_id, y.path FROM (` + q + `) y`, args
+}

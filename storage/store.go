@@ -212,6 +212,7 @@ type Pages interface {
 	// pages) for many pages at once, in the statements of one read.
 	ListLinksOfPages(ctx context.Context, revID string, pageIDs []string, status string, pq PageQuery) ([]PageLinks, error)
 	BacklinksOfPages(ctx context.Context, revID string, targets []string, pq PageQuery) ([]Page[string], error)
+	PagesAtPaths(ctx context.Context, revID string, paths []string) (map[string]string, error)
 	SearchPages(ctx context.Context, spaceID, text string, offset, limit int) ([]PageHit, int, error)
 	SearchSpaces(ctx context.Context, spaceIDs []string, text string, offset, limit, pagesPer int) ([]SpaceHit, int, error)
 	SearchableSpaces(ctx context.Context, f SpaceFilter) ([]string, map[string]string, error)
