@@ -200,12 +200,18 @@ func installationSpaceRange(f SpaceFilter) *mergedList {
 		Whole: countPart{Query: `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`, Args: []any{f.OrganizationID}}}
 }
 
-// installationCount is the total of an installation token's list: its live
-// space targets, counted along the installation's targets (the selection,
-// not the organization). ok is false for other views.
+// installationCount is the total of an installation token's list: its
+// live space targets, one row of installation_space_counts (migration
+// 0030j) for the organization's list; within one collection, or seen
+// through a second view, counted along the installation's targets. ok is
+// false for other views.
 func installationCount(f SpaceFilter) (parts []countPart, ok bool) {
 	if !installationOnly(f.Visible) {
 		return nil, false
+	}
+	if f.ParentID == nil && f.AlsoVisible == nil {
+		return []countPart{{Query: `SELECT COALESCE(SUM(c.live), 0) FROM installation_space_counts c WHERE c.installation_id = ?`,
+			Args: []any{f.Visible.Installation}}}, true
 	}
 	from, args := installationTargetsFrom(f)
 	return []countPart{{Query: `SELECT COUNT(*) ` + from, Args: args}}, true
