@@ -138,6 +138,9 @@ func (r *Resolver) spaceScope(ctx context.Context, id string, tree treeScope, tr
 	if err != nil {
 		return sp, ContentScope{}, err
 	}
+	if err := a.primeSpaces(sp.ID); err != nil {
+		return sp, ContentScope{}, err
+	}
 	s := ContentScope{Caller: c, Access: a, Role: a.spaceRole(sp), what: "space"}
 	if s.Role == 0 {
 		return sp, s, apierr.NotFound("space")

@@ -550,6 +550,9 @@ func (r *Resolver) spaceInstallationList(ctx context.Context, c auth.Caller, p s
 				return nil, err
 			}
 			access[sp.OrganizationID] = a
+			if err := a.primeSpaces(ids...); err != nil {
+				return nil, err
+			}
 		}
 		if role := a.spaceRole(sp); role > 0 {
 			e.SpaceObject = r.spaceModel(sp, role)

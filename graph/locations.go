@@ -80,6 +80,9 @@ func (r *Resolver) loadTargets(ctx context.Context, ls *locationSet, cs contentS
 	}
 	ls.spaces, ls.collections = map[string]*model.Space{}, map[string]*model.Collection{}
 	access := cs.Scope.Access
+	if err := access.primeSpaces(spaceIDs...); err != nil {
+		return err
+	}
 	for id, sp := range spaces {
 		if sp.OrganizationID != cs.Head.OrganizationID || sp.DeletedAt != nil || access == nil {
 			continue

@@ -173,16 +173,12 @@ func (a *contentAccess) visibleSpaces() *storage.SpaceVisibility {
 func (a *contentAccess) buildVisibleSpaces() *storage.SpaceVisibility {
 	if in := a.installation; in != nil {
 		// An installation token sees what its installation covers: every
-		// live space of the organization, or the selected ones.
+		// live space of the organization, or its space targets (selected in
+		// SQL by primary key, or read in list order: never loaded whole).
 		if in.allSpaces {
 			return nil
 		}
-		v := &storage.SpaceVisibility{IDs: []string{}}
-		for id := range in.spaces {
-			v.IDs = append(v.IDs, id)
-		}
-		sort.Strings(v.IDs)
-		return v
+		return &storage.SpaceVisibility{Installation: in.id}
 	}
 	if !a.member {
 		return &storage.SpaceVisibility{}

@@ -88,17 +88,95 @@ func (r *Resolver) inOrgFor(ctx context.Context, orgID string, min model.Role, a
 // organization's content: the spaces its installation covers, readable with
 // space:metadata:read (or write), their settings changeable with
 // space:metadata:write.
+//
+// With space_selection "selected" the covered spaces are never loaded
+// whole: a single space is one primary-key read of the installation's
+// targets (lookup), a list selects them in SQL
+// (storage.SpaceVisibility.Installation), and the answers this request
+// already has are kept in known (a list's rows, spaces primed together).
 type installationReach struct {
+	id        string
 	allSpaces bool
-	spaces    map[string]bool // the selected spaces (space_selection "selected")
 	write     bool
+	known     map[string]bool // space id -> is a target, as far as asked
+	lookup    func(ids []string) (map[string]bool, error)
+	err       error // the first failed lookup (its spaces count as not covered)
 }
 
 func (t *installationReach) spaceRole(it contentItem) int {
-	if it.Ref.Kind == storage.KindSpace && (t.allSpaces || t.spaces[it.Ref.ID]) {
+	if it.Ref.Kind != storage.KindSpace {
+		return 0
+	}
+	if t.allSpaces {
+		return roleRank["read"]
+	}
+	covered, ok := t.known[it.Ref.ID]
+	if !ok {
+		_ = t.prime(it.Ref.ID)
+		covered = t.known[it.Ref.ID]
+	}
+	if covered {
 		return roleRank["read"]
 	}
 	return 0
+}
+
+// prime asks, in one statement per storage.MaxTargetLookup ids, which of
+// ids not already known the installation covers.
+func (t *installationReach) prime(ids ...string) error {
+	if t.allSpaces {
+		return nil
+	}
+	var ask []string
+	for _, id := range ids {
+		if _, ok := t.known[id]; !ok && !slices.Contains(ask, id) {
+			ask = append(ask, id)
+		}
+	}
+	for len(ask) > 0 {
+		n := min(len(ask), storage.MaxTargetLookup)
+		found, err := t.lookup(ask[:n])
+		if err != nil {
+			if t.err == nil {
+				t.err = err
+			}
+			return err
+		}
+		for _, id := range ask[:n] {
+			t.known[id] = found[id]
+		}
+		ask = ask[n:]
+	}
+	return nil
+}
+
+// seen records ids as covered: rows of a list selected by the
+// installation's view in SQL.
+func (t *installationReach) seen(ids ...string) {
+	for _, id := range ids {
+		t.known[id] = true
+	}
+}
+
+// primeSpaces asks in one statement whether an installation token covers
+// ids (nothing to ask for other callers), so that spaceRole on each of them
+// reads no more.
+func (a *contentAccess) primeSpaces(ids ...string) error {
+	if a == nil || a.installation == nil {
+		return nil
+	}
+	return a.installation.prime(ids...)
+}
+
+// listed records the spaces of a list selected in SQL by a's view as seen
+// by a (an installation token's page needs no lookup per row).
+func (a *contentAccess) listed(spaces []storage.Space) {
+	if a == nil || a.installation == nil || a.installation.allSpaces {
+		return
+	}
+	for _, s := range spaces {
+		a.installation.seen(s.ID)
+	}
 }
 
 // installationContent is an installation token's view of its
@@ -111,16 +189,10 @@ func (r *Resolver) installationContent(ctx context.Context, c auth.Caller) (*con
 	if err := scopeRefusal(granted, "reading spaces", scopeSpaceRead, scopeSpaceWrite); err != nil {
 		return nil, err
 	}
-	reach := &installationReach{allSpaces: in.SpaceSelection == "all", write: slices.Contains(granted, string(scopeSpaceWrite))}
-	if !reach.allSpaces {
-		ids, err := r.Store.InstallationTargetIDs(ctx, in.ID, "space")
-		if err != nil {
-			return nil, err
-		}
-		reach.spaces = make(map[string]bool, len(ids))
-		for _, id := range ids {
-			reach.spaces[id] = true
-		}
+	reach := &installationReach{id: in.ID, allSpaces: in.SpaceSelection == "all", write: slices.Contains(granted, string(scopeSpaceWrite)),
+		known: map[string]bool{}}
+	reach.lookup = func(ids []string) (map[string]bool, error) {
+		return r.Store.InstallationTargetsAmong(ctx, in.ID, "space", ids)
 	}
 	a := newContentAccess(storage.AccessData{Membership: &storage.Membership{Role: &installationRole}})
 	a.installation = reach

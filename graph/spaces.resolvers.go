@@ -261,6 +261,7 @@ func (r *queryResolver) MemberSpaces(ctx context.Context, organizationID string,
 	if err != nil {
 		return nil, err
 	}
+	a.listed(p.Items) // rows both views name
 	l := model.MemberSpaceList(listOf(p, func(s storage.Space) *model.MemberSpaceEntry {
 		return &model.MemberSpaceEntry{Permission: roleName(target.spaceRole(s)), Space: r.spaceModel(s, a.spaceRole(s))}
 	}))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -194,10 +195,41 @@ func (db *DB) DeleteTargetInstallation(ctx context.Context, installationID, kind
 	return deleted, err
 }
 
-// InstallationTargetIDs lists the ids of the spaces (or sites) an
-// installation is installed on.
-func (db *DB) InstallationTargetIDs(ctx context.Context, installationID, kind string) ([]string, error) {
-	return queryIDs(db.r(), `SELECT target_id FROM integration_target_installations WHERE installation_id = ? AND kind = ?`, installationID, kind)
+// MaxTargetLookup bounds the ids one InstallationTargetsAmong asks about
+// (callers pass a page's or one request's spaces).
+const MaxTargetLookup = 1000
+
+// InstallationTargetsAmong tells which of ids the installation is installed
+// on (kind "space" or "site"): primary-key reads of
+// integration_target_installations, one statement, never the installation's
+// whole selection. ids past MaxTargetLookup are refused.
+func (db *DB) InstallationTargetsAmong(ctx context.Context, installationID, kind string, ids []string) (map[string]bool, error) {
+	out := make(map[string]bool, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if len(ids) > MaxTargetLookup {
+		return nil, fmt.Errorf("storage: %d ids asked about at once (at most %d)", len(ids), MaxTargetLookup)
+	}
+	q := `SELECT target_id FROM integration_target_installations WHERE installation_id = ? AND kind = ? AND target_id`
+	args := []any{installationID, kind}
+	if len(ids) == 1 {
+		q += ` = ?`
+		args = append(args, ids[0])
+	} else {
+		q += ` IN (?` + strings.Repeat(`, ?`, len(ids)-1) + `)`
+		for _, id := range ids {
+			args = append(args, id)
+		}
+	}
+	found, err := queryIDsCtx(ctx, db.r(), q, args...)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, nil
 }
 
 // TargetRemovedEvent builds the event recorded when an installation on a

@@ -302,11 +302,17 @@ func (db *DB) CreateInstallationToken(ctx context.Context, installationID string
 	})
 }
 
+// installationOwnCols is installationCols without the count of covered
+// spaces (0): what a token's own requests need, read on every one of them,
+// so that they cost the same whatever the organization's or the
+// selection's size.
+var installationOwnCols = installationCols[:strings.Index(installationCols, "CASE WHEN")] + "0"
+
 // InstallationOfToken reads the installation an installation token acts for
-// and its integration's scopes.
+// and its integration's scopes. Its Spaces is left 0 (not counted).
 func (db *DB) InstallationOfToken(ctx context.Context, tokenID string) (Installation, []string, error) {
 	var scopes sql.NullString
-	in, err := scanInstallation(db.r().QueryRowContext(ctx, `SELECT `+installationCols+`, i.scopes `+installationFrom+`
+	in, err := scanInstallation(db.r().QueryRowContext(ctx, `SELECT `+installationOwnCols+`, i.scopes `+installationFrom+`
  JOIN integration_installation_tokens t ON t.installation_id = x.id WHERE t.token_id = ?`, tokenID), &scopes)
 	return in, fromJSONText[[]string](scopes), err
 }

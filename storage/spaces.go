@@ -120,7 +120,12 @@ type SpaceFilter struct {
 type SpaceVisibility struct {
 	IDs     []string
 	Grantee *SpaceGrantee
-	Classes []SpaceClass
+	// Installation, when set, names the spaces that installation is
+	// installed on (its space targets): looked up by primary key per row,
+	// and read in list order from integration_targets_by_space_order
+	// (migration 0030j) by the merged form, never as a list of ids.
+	Installation string
+	Classes      []SpaceClass
 	// Everywhere lists the visibilities the Classes admit at every parent
 	// and level (for a member: public and unlisted). The same set, said
 	// once more: the merged form (visibleSpaceRanges) reads them as one
@@ -200,6 +205,11 @@ func (v *SpaceVisibility) cond(c visCols, rows bool) string {
 	if rows && len(v.IDs) > 0 {
 		or(&first)
 		in("s.id", v.IDs)
+	}
+	if rows && v.Installation != "" {
+		or(&first)
+		b.WriteString("EXISTS (SELECT 1 FROM integration_target_installations t WHERE t.installation_id = " + sqlString(v.Installation) +
+			" AND t.kind = 'space' AND t.target_id = s.id)")
 	}
 	for _, cl := range v.Classes {
 		if len(cl.Parents) == 0 && !cl.TopLevel {
@@ -337,6 +347,9 @@ func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bo
 // (installations) counts the rows (nil).
 func spaceCount(f SpaceFilter) []countPart {
 	v := f.Visible
+	if p, ok := installationCount(f); ok {
+		return p
+	}
 	if v != nil && (len(v.IDs) > 0 || v.Grantee == nil) || f.AlsoVisible != nil {
 		return nil // counted in rows (an intersection has no stored count)
 	}

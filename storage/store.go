@@ -142,7 +142,7 @@ type Integrations interface {
 	DeleteInstallation(ctx context.Context, integrationID, installationID string, events func(prev Installation, targets []TargetInstallation) []NewEvent) (bool, []string, error)
 	CreateInstallationToken(ctx context.Context, installationID string, t *Token) error
 	InstallationOfToken(ctx context.Context, tokenID string) (Installation, []string, error)
-	InstallationTargetIDs(ctx context.Context, installationID, kind string) ([]string, error)
+	InstallationTargetsAmong(ctx context.Context, installationID, kind string, ids []string) (map[string]bool, error)
 
 	TargetInstallation(ctx context.Context, installationID, kind, targetID string) (TargetInstallation, error)
 	ListTargetInstallations(ctx context.Context, integrationID string, f TargetFilter, pq PageQuery) (Page[TargetInstallation], error)

@@ -19,7 +19,7 @@ import (
 // f.Visible are read.
 func (db *DB) SearchableSpaces(ctx context.Context, f SpaceFilter) ([]string, map[string]string, error) {
 	f = SpaceFilter{OrganizationID: f.OrganizationID, ParentID: f.ParentID, Visible: f.Visible}
-	if v := f.Visible; v != nil && v.Grantee == nil && len(v.IDs) == 0 {
+	if v := f.Visible; v != nil && v.Grantee == nil && len(v.IDs) == 0 && v.Installation == "" {
 		return nil, map[string]string{}, nil // a view of nothing
 	}
 	titles := map[string]string{}

@@ -20,6 +20,9 @@ import (
 // it, hence MaxDup.
 func visibleSpaceRanges(f SpaceFilter) *mergedList {
 	v := f.Visible
+	if m := installationSpaceRange(f); m != nil {
+		return m
+	}
 	if v == nil || v.Grantee == nil || len(v.IDs) > 0 || f.ByCreation && f.ParentID != nil {
 		return nil
 	}
@@ -157,3 +160,65 @@ func withoutVisibilities(kinds []SpaceKinds, drop map[string]bool) []SpaceKinds 
 // topLevelSpaceCols is spaceCols with the position in place of the sort
 // key: the same value at the top level, in the order of spaces_by_level.
 var topLevelSpaceCols = strings.Replace(spaceCols, "s.sort_key,", "s.position,", 1)
+
+// installationOnly tells whether v names exactly an installation's space
+// targets (an installation token's view).
+func installationOnly(v *SpaceVisibility) bool {
+	return v != nil && v.Installation != "" && v.Grantee == nil && len(v.IDs) == 0 && len(v.Classes) == 0 && len(v.Everywhere) == 0
+}
+
+// installationTargetsFrom is the FROM ... WHERE of an installation's live
+// space targets in f's organization (and parent), joined to the spaces.
+func installationTargetsFrom(f SpaceFilter) (string, []any) {
+	from := `FROM integration_target_installations t CROSS JOIN spaces s` + spaceGitJoin + ` WHERE t.installation_id = ? AND t.kind = 'space'
+ AND s.id = t.target_id AND s.organization_id = ? AND s.deleted_at IS NULL`
+	args := []any{f.Visible.Installation, f.OrganizationID}
+	if f.ParentID != nil {
+		from += ` AND s.parent_id = ?`
+		args = append(args, *f.ParentID)
+	}
+	if f.AlsoVisible != nil {
+		from += ` AND ` + f.AlsoVisible.sql()
+	}
+	return from, args
+}
+
+// installationSpaceRange is an installation token's list in tree order as
+// one ordered range: the installation's space targets in the order of
+// their copied sort keys (integration_targets_by_space_order, migration
+// 0030j), each joined to its space by primary key. A page reads the page's
+// targets from the cursor on, whatever the size of the organization. nil
+// for other views, and for the creation order (no such copy: the scan with
+// the per-row primary-key condition serves it).
+func installationSpaceRange(f SpaceFilter) *mergedList {
+	if !installationOnly(f.Visible) || f.ByCreation {
+		return nil
+	}
+	from, args := installationTargetsFrom(f)
+	return &mergedList{SortOrd: spaceSortOrd, IDOrd: 1, MaxDup: 1,
+		Arms:  []listArm{{Select: targetSpaceCols, From: from, Args: args, SortCol: "t.space_key", IDCol: "t.target_id"}},
+		Whole: countPart{Query: `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`, Args: []any{f.OrganizationID}}}
+}
+
+// installationCount is the total of an installation token's list: its
+// live space targets, one row of installation_space_counts (migration
+// 0030j) for the organization's list; within one collection, or seen
+// through a second view, counted along the installation's targets. ok is
+// false for other views.
+func installationCount(f SpaceFilter) (parts []countPart, ok bool) {
+	if !installationOnly(f.Visible) {
+		return nil, false
+	}
+	if f.ParentID == nil && f.AlsoVisible == nil {
+		return []countPart{{Query: `SELECT COALESCE(SUM(c.live), 0) FROM installation_space_counts c WHERE c.installation_id = ?`,
+			Args: []any{f.Visible.Installation}}}, true
+	}
+	from, args := installationTargetsFrom(f)
+	return []countPart{{Query: `SELECT COUNT(*) ` + from, Args: args}}, true
+}
+
+// targetSpaceCols is spaceCols with the id and the sort key read from the
+// installation target (equal to the space's: t.target_id = s.id, and
+// space_key is kept equal to sort_key), so that the target index gives the
+// range its order.
+var targetSpaceCols = strings.Replace(strings.Replace(spaceCols, "s.id,", "t.target_id,", 1), "s.sort_key,", "t.space_key,", 1)
