@@ -15470,11 +15470,15 @@ extend type Space {
 }
 `, BuiltIn: false},
 	{Name: "../subscriptions.graphqls", Input: `"""
-Live updates (issue 31), over graphql-transport-ws (WebSocket) or SSE.
+Live updates, over graphql-transport-ws (WebSocket) or SSE.
 Each event is the object as the matching query answers it, read again for
 the subscriber, with its rights at the time of the event: a subscription
 ends (with an error naming why) once its token no longer works or its
 caller may no longer see what it watches, and when it falls behind.
+When a replica on PostgreSQL missed more changes than it can replay (its
+database connection lost for over 5 minutes, or over 1,000 changes), every
+subscription ends with extensions.code RESYNC: read again what you watch,
+then subscribe again.
 """
 type Subscription {
   """
