@@ -12,7 +12,7 @@ import (
 	"docsapi/storage"
 )
 
-// The audit log (issue 18): resolvers describe each change they are about
+// The audit log: resolvers describe each change they are about
 // to make with recordChange (or storage.Recording when the change's id is
 // only known once written); the storage's audit sink writes it in the same
 // transaction, with the actor the server's actor source gives.

@@ -19,7 +19,7 @@ import (
 	"docsapi/storage"
 )
 
-// Git Sync (issue 30): importGitRepository and exportToGitRepository queue
+// Git Sync: importGitRepository and exportToGitRepository queue
 // an operation (storage git_operations) and answer at once; GitSyncWorker
 // runs the queue. The rules:
 //   - a space's operations run one at a time, oldest timestamp first, on one

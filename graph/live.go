@@ -16,7 +16,7 @@ import (
 	"docsapi/storage"
 )
 
-// Live updates (GraphQL subscriptions, issue 31). The storage announces
+// Live updates (GraphQL subscriptions). The storage announces
 // each committed change of interest once (storage.LiveEvent, from the same
 // change record as the audit log and webhooks; from other processes
 // through PostgreSQL's NOTIFY); LiveFeed hands it to the subscriptions

@@ -84,7 +84,7 @@ func (r *Resolver) searchOrganization(ctx context.Context, orgID, query string, 
 	if err != nil {
 		return nil, err
 	}
-	// Only the spaces the caller sees, selected in SQL (issue 32).
+	// Only the spaces the caller sees, selected in SQL.
 	ids, titles, err := r.Store.SearchableSpaces(ctx, storage.SpaceFilter{OrganizationID: orgID, Visible: a.visibleSpaces()})
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 	"docsapi/storage"
 )
 
-// Stored site customization (issue 27): a site's SiteCustomizationSettings
+// Stored site customization: a site's SiteCustomizationSettings
 // replace the defaults (sitecustomization.go) once set, and each site
 // space may override some of them; published reads answer both
 // (customizations.site, customizations.siteSpaces). Settings are checked

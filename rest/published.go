@@ -11,7 +11,7 @@ import (
 	"docsapi/graph/model"
 )
 
-// Published content for readers (issue 27): what a docs renderer calls.
+// Published content for readers: what a docs renderer calls.
 
 func init() { register(mountPublished) }
 

@@ -21,7 +21,7 @@ import (
 	"docsapi/storage"
 )
 
-// GraphQL subscriptions' transports (issue 31): graphql-transport-ws over
+// GraphQL subscriptions' transports: graphql-transport-ws over
 // a WebSocket (GET /graphql with Upgrade) and SSE (POST /graphql with
 // Accept: text/event-stream). The rules (what is watched, who may, the
 // limits) are graph's (graph/live.go); this file authenticates

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Imports and translations in batches (issue 32). A RevisionChange marked
+// Imports and translations in batches. A RevisionChange marked
 // Batched (an import, a translation run: many new pages at once) is not
 // written in one transaction holding the writer for the whole tree:
 //

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Live updates (GraphQL subscriptions, issue 31) learn of committed changes
+// Live updates (GraphQL subscriptions) learn of committed changes
 // from the same record the audit log and the webhook outbox are written
 // from (changes.go): liveSink is one more change sink. It announces a
 // change only once the transaction that made it has committed: in this

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Replaying the live events a replica missed (issue 31). A replica learns
+// Replaying the live events a replica missed. A replica learns
 // of the other replicas' changes through LISTEN; while that connection is
 // down their notifications are lost. The changes themselves are not: each
 // is in the change record (the audit log, written in the transaction that

@@ -6,7 +6,7 @@ import (
 )
 
 // Merging a change request, or updating it from the main content, in
-// proportion to the change (issue 32). The whole-tree path (mergeWhole)
+// proportion to the change. The whole-tree path (mergeWhole)
 // loads base, main and branch whole and writes the merged tree; it reads
 // every page of the space. Here the change is read from the storage model
 // instead: the branch's overlay rows are the pages the change request

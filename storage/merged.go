@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// A list read as the merge of ordered index ranges (issue 32).
+// A list read as the merge of ordered index ranges.
 //
 // A reader who sees few of an organization's spaces cannot be served by
 // scanning the organization's spaces in order and keeping the visible ones:

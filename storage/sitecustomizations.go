@@ -2,7 +2,7 @@ package storage
 
 import "context"
 
-// Site customization settings (issue 27): the site's own, under site space
+// Site customization settings: the site's own, under site space
 // id "", and each site space's overrides, as JSON objects the resolvers
 // check and merge.
 

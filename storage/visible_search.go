@@ -7,7 +7,7 @@ import (
 )
 
 // SearchableSpaces is what an organization-wide search reads for one
-// reader (issue 32): the live spaces of f.OrganizationID that f.Visible
+// reader: the live spaces of f.OrganizationID that f.Visible
 // names and whose search index holds pages, sorted by id, with their
 // titles. It reads whichever is smaller: the spaces the reader sees
 // (counted from the stored class counts), read the way their list reads

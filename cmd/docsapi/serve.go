@@ -93,7 +93,7 @@ func serve(args []string) error {
 	renderCacheBytes := f.Int("render-cache-bytes", graph.DefaultRenderCacheBytes, "bytes each of the caches of rendered PDFs and computed OpenAPI pages holds (0: no caching)")
 	pprofAddr := f.String("pprof-addr", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	withSample := f.Bool("sample", true, "on the first start (empty database), also make a published \"Getting started\" sample space and site")
-	// Process-wide bounds (issue 26): memory, request time, shutdown time.
+	// Process-wide bounds: memory, request time, shutdown time.
 	memoryLimit := f.String("memory-limit", "auto", "Go soft memory limit (GOMEMLIMIT): the heap is collected harder near it and memory above it handed back to the system; auto (1GiB, or half of the container's or machine's memory when less), off, or a size such as 2GiB; the GOMEMLIMIT environment variable, when set, wins")
 	requestTimeout := f.Duration("request-timeout", 60*time.Second, "longest a request may run (imports and GraphQL: this plus --import-timeout); past it the request's work is cancelled and the client gets a 503")
 	shutdownTimeout := f.Duration("shutdown-timeout", 30*time.Second, "on SIGTERM or SIGINT, how long in-flight requests may finish; the process exits when it has passed, whatever still runs")

@@ -13954,7 +13954,7 @@ extend type Space {
   teamPermissions(page: String, limit: Int): TeamContentPermissionList!
 }
 `, BuiltIn: false},
-	{Name: "../published.graphqls", Input: `# Published content for readers (issue 27): resolving a published URL to
+	{Name: "../published.graphqls", Input: `# Published content for readers: resolving a published URL to
 # the site content it names, and the page documents a renderer shows.
 
 """
