@@ -206,7 +206,7 @@ func Spaces(ctx context.Context, e *Env, n int) error {
 	return nil
 }
 
-// seedReaderShapes creates the three readers of issue 32, each with a
+// seedReaderShapes creates three readers who see 1%, 10% and 100% of the spaces, each with a
 // token in e.Out, and returns their grants (rows of content_grants, written
 // with the spaces):
 //
