@@ -485,6 +485,12 @@ func refHref(res Resolver, ref map[string]any) (href, label string) {
 			}
 		}
 	case "anchor":
+		// An anchor in another page (0.130.0's page field) goes to that page.
+		if page := str(ref, "page"); page != "" && res.Link != nil {
+			if h, ok := res.Link(page); ok {
+				return h + "#" + str(ref, "anchor"), str(ref, "anchor")
+			}
+		}
 		return "#" + str(ref, "anchor"), str(ref, "anchor")
 	}
 	return "#", ""

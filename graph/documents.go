@@ -16,7 +16,8 @@ import (
 // Revision.page; a computed page's rendered body; a reusable content's
 // document) builds it with readerDocument, so the same link reads as the
 // same reference everywhere: a relative link to a page of the revision is
-// {kind: page, page, anchor}, to a file {kind: file, file}, the rest a URL.
+// {kind: page, page} ({kind: anchor, page, anchor} for a place in it), to a
+// file {kind: file, file}, the rest a URL.
 // The stored Markdown keeps the links as written; references are made on
 // read (and cached per body and references by markdown's document cache).
 

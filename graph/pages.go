@@ -286,7 +286,8 @@ func refResolver(files []storage.File) markdown.RefFunc {
 // linkedRefResolver is refResolver that first turns the destinations the
 // page's links resolved to (storage.PageLinkTargets: relative links to
 // pages and files of the revision, as an import writes them) into 0.130.0
-// page references, the anchor kept, and file references.
+// page references (anchor references when the link names a place in the
+// page) and file references.
 func linkedRefResolver(files []storage.File, links map[string]storage.LinkTarget) markdown.RefFunc {
 	byFile := refResolver(files)
 	if len(links) == 0 {
@@ -296,11 +297,12 @@ func linkedRefResolver(files []storage.File, links map[string]storage.LinkTarget
 		t, ok := links[dest]
 		switch {
 		case ok && t.Kind == "page":
-			ref := map[string]any{"kind": "page", "page": t.Target}
+			// 0.130.0: a page is {kind: page}; a place in a page is
+			// {kind: anchor, page, anchor} (ContentRefPage has no anchor).
 			if _, anchor, found := strings.Cut(dest, "#"); found && anchor != "" {
-				ref["anchor"] = anchor
+				return map[string]any{"kind": "anchor", "page": t.Target, "anchor": anchor}
 			}
-			return ref
+			return map[string]any{"kind": "page", "page": t.Target}
 		case ok && t.Kind == "file":
 			return map[string]any{"kind": "file", "file": t.Target}
 		}

@@ -40,7 +40,7 @@ func idsByTitle(pages []any, out map[string]string) map[string]string {
 }
 
 // An imported page's relative links to imported pages read as 0.130.0
-// page references (anchor kept) in its document, links to imported files
+// page references (anchor references for a place in a page) in its document, links to imported files
 // as file references; the Markdown keeps the relative links, so an export
 // writes them back as they were.
 func TestGitSyncImportedLinksArePageAndFileRefs(t *testing.T) {
@@ -72,7 +72,7 @@ func TestGitSyncImportedLinksArePageAndFileRefs(t *testing.T) {
 	doc := env.Must(200, "GET", "/v1/spaces/"+space+"/content/page/"+ids["Welcome"]+"?format=document", env.Admin.Token, nil).JSON()["document"]
 	refs, _ := json.Marshal(refsOf(doc, nil))
 	for _, want := range []string{
-		`{"anchor":"install","kind":"page","page":"` + ids["Setup"] + `"}`,
+		`{"anchor":"install","kind":"anchor","page":"` + ids["Setup"] + `"}`,
 		`{"kind":"page","page":"` + ids["Advanced"] + `"}`,
 		`{"file":"` + logo + `","kind":"file"}`,
 		`{"kind":"url","url":"https://example.com/x.md"}`,

@@ -60,7 +60,7 @@ func refsJSON(doc any) []string {
 // The refs every read of the first page must give.
 func welcomeRefs(ids map[string]string, logo string) []string {
 	want := []string{
-		`{"anchor":"install","kind":"page","page":"` + ids["Setup"] + `"}`,
+		`{"anchor":"install","kind":"anchor","page":"` + ids["Setup"] + `"}`,
 		`{"kind":"page","page":"` + ids["Advanced"] + `"}`,
 		`{"file":"` + logo + `","kind":"file"}`,
 		`{"kind":"url","url":"https://example.com/x.md"}`,
@@ -101,7 +101,7 @@ func TestGitSyncReusableContentLinksArePageAndFileRefs(t *testing.T) {
 	doc := env.Must(200, "GET", "/v1/spaces/"+space+"/documents/"+docID, env.Admin.Token, nil).JSON()
 	got := refsJSON(doc)
 	want := []string{
-		`{"anchor":"install","kind":"page","page":"` + ids["Setup"] + `"}`,
+		`{"anchor":"install","kind":"anchor","page":"` + ids["Setup"] + `"}`,
 		`{"kind":"page","page":"` + ids["Advanced"] + `"}`,
 		`{"file":"` + logo + `","kind":"file"}`,
 		`{"kind":"url","url":"https://example.com/y.md"}`,
@@ -220,7 +220,7 @@ func TestComputedPageDocumentRefs(t *testing.T) {
 		"/v1/spaces/" + space + "/content/path/api-reference",
 	} {
 		got := refsJSON(env.Must(200, "GET", read+"?format=document", env.Admin.Token, nil).JSON()["document"])
-		want := []string{`{"anchor":"intro","kind":"page","page":"` + guide + `"}`, `{"kind":"url","url":"nowhere.md"}`}
+		want := []string{`{"anchor":"intro","kind":"anchor","page":"` + guide + `"}`, `{"kind":"url","url":"nowhere.md"}`}
 		if !slices.Equal(got, want) {
 			t.Errorf("GET %s: refs\n got %v\nwant %v", read, got, want)
 		}
