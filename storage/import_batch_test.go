@@ -145,9 +145,14 @@ func revisionState(t *testing.T, db *DB, spaceID string) string {
 	return b.String()
 }
 
+// importPages is the size of the generated import: 10,000 pages, fewer
+// under -short and under the race detector (still several batches).
 func importPages() int {
 	if testing.Short() {
 		return 1_000
+	}
+	if raceDetector {
+		return 2_000
 	}
 	return 10_000
 }
