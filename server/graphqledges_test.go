@@ -215,12 +215,24 @@ func TestGraphQLStatementsGrowWithDepthNotItems(t *testing.T) {
 			}
 		}
 		// A write just happened: the caches between writes are cold, as
-		// for the first reader after any change.
-		n.Store(0)
-		data, errs := env.GraphQL(env.Admin.Token, pageViewWithReplies, map[string]any{"space": f.space, "page": f.page, "comments": 1000})
-		got := n.Load()
-		if len(errs) > 0 {
-			t.Fatalf("errors: %+v", errs)
+		// for the first reader after any change. The counter sees every
+		// statement of the database, the background workers' too (the audit
+		// mover, leases): the fewest of three cold reads is the request's.
+		var data map[string]any
+		got := int64(-1)
+		for try := range 3 {
+			if try > 0 { // another write elsewhere in the organization
+				env.Must(201, "POST", "/v1/orgs/"+env.Org+"/collections", env.Admin.Token, map[string]any{"title": fmt.Sprintf("Elsewhere %d", try)})
+			}
+			n.Store(0)
+			d, errs := env.GraphQL(env.Admin.Token, pageViewWithReplies, map[string]any{"space": f.space, "page": f.page, "comments": 1000})
+			if c := n.Load(); got < 0 || c < got {
+				got = c
+			}
+			if len(errs) > 0 {
+				t.Fatalf("errors: %+v", errs)
+			}
+			data = d
 		}
 		items := data["space"].(map[string]any)["commentList"].(map[string]any)["items"].([]any)
 		if len(items) != comments {
