@@ -3,22 +3,11 @@ package server_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 
-	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/handler"
-	"github.com/99designs/gqlgen/graphql/handler/transport"
-
 	"docsapi/apitest"
-	"docsapi/auth"
 	"docsapi/graph"
-	"docsapi/graph/generated"
 	"docsapi/graph/model"
 	"docsapi/storage"
 )
@@ -53,37 +42,11 @@ func TestPlainPageTreesAnswerAsGqlgen(t *testing.T) {
 	}
 	// The same schema and resolver, with and without the middleware; an
 	// outer middleware counts the lists it answered.
-	var written atomic.Int64
-	serve := func(plain bool) http.Handler {
-		h := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: env.Server.Resolver}))
-		h.AddTransport(transport.POST{})
-		h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-			return next(graph.WithLoaders(ctx))
-		})
-		if plain {
-			h.AroundFields(func(ctx context.Context, next graphql.Resolver) (any, error) {
-				v, err := next(ctx)
-				if _, ok := v.([]*model.RevisionPage); !ok && graphql.GetFieldContext(ctx).Field.Name == "pages" {
-					written.Add(1)
-				}
-				return v, err
-			})
-			h.AroundFields(graph.PlainPageTrees)
-		}
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			h.ServeHTTP(w, r.WithContext(auth.WithCaller(r.Context(), auth.Caller{UserID: env.Admin.ID, Kind: "api"})))
-		})
-	}
-	gqlgen, plain := serve(false), serve(true)
-	post := func(h http.Handler, query string, vars map[string]any) []byte {
-		body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
-		req := httptest.NewRequest("POST", "/graphql", bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		out, _ := io.ReadAll(rec.Result().Body)
-		return out
-	}
+	gqlgen, plain, written := writerPair(env, graph.PlainPageTrees, func(v any, field string) bool {
+		_, ok := v.([]*model.RevisionPage)
+		return !ok && field == "pages"
+	})
+	post := postAnswer
 	all := `__typename id title emoji icon createdAt updatedAt kind type markdown document slug path description cover variables hidden noIndex noRobotsIndex target href computed`
 	for _, tc := range []struct {
 		query   string

@@ -2,22 +2,12 @@ package server_test
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/handler"
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 
 	"docsapi/apitest"
-	"docsapi/auth"
 	"docsapi/graph"
-	"docsapi/graph/generated"
 )
 
 // TestPlainObjectsAnswerAsGqlgen: lists of objects of plain fields written
@@ -33,37 +23,11 @@ func TestPlainObjectsAnswerAsGqlgen(t *testing.T) {
 	env.Must(200, "PUT", "/v1/spaces/"+f.space+"/comments/"+c["id"].(string), env.Admin.Token, map[string]any{"addedReactions": []string{"1f44d", "1f600"}})
 	// The same schema and resolver, with and without the middleware; an
 	// outer middleware counts the comment lists it answered.
-	var written atomic.Int64
-	serve := func(plain bool) http.Handler {
-		h := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: env.Server.Resolver}))
-		h.AddTransport(transport.POST{})
-		h.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-			return next(graph.WithLoaders(ctx))
-		})
-		if plain {
-			h.AroundFields(func(ctx context.Context, next graphql.Resolver) (any, error) {
-				v, err := next(ctx)
-				if _, ok := v.(graphql.Marshaler); ok && graphql.GetFieldContext(ctx).Field.Name == "items" {
-					written.Add(1)
-				}
-				return v, err
-			})
-			h.AroundFields(graph.PlainObjects)
-		}
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			h.ServeHTTP(w, r.WithContext(auth.WithCaller(r.Context(), auth.Caller{UserID: env.Admin.ID, Kind: "api"})))
-		})
-	}
-	gqlgen, plain := serve(false), serve(true)
-	post := func(h http.Handler, query string, vars map[string]any) []byte {
-		body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
-		req := httptest.NewRequest("POST", "/graphql", bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		out, _ := io.ReadAll(rec.Result().Body)
-		return out
-	}
+	gqlgen, plain, written := writerPair(env, graph.PlainObjects, func(v any, field string) bool {
+		_, ok := v.(graphql.Marshaler)
+		return ok && field == "items"
+	})
+	post := postAnswer
 	user := `__typename object id nodeId displayName email photoURL urls { location }`
 	all := `__typename object id nodeId replies status postedBy { ` + user + ` } body { markdown } reactions { emoji count users { user { ` + user + ` } } }`
 	for _, tc := range []struct {
