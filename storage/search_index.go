@@ -393,6 +393,22 @@ func readSpaceStats(ctx context.Context, q queryer, spaceID string) (spaceStats,
 // write applies the batch: the posting and chunk rows it touches are read,
 // changed and written back (deleted when empty), and the space's stats.
 func (c *indexChange) write(tx *Tx, stats spaceStats) error {
+	if err := c.writeRows(tx); err != nil {
+		return err
+	}
+	stats.docs += c.docs
+	stats.length += c.length
+	// Every group of docs this batch changed takes a new stamp, and so
+	// its chunk (whose posting and length rows it rewrote) a new
+	// combined one.
+	stats.stamps = restamp(stats.stamps, (stats.next-1)>>groupBits, c.chunks)
+	return writeSpaceStats(tx, c.spaceID, stats)
+}
+
+// writeRows is write without the space's stats: the posting and chunk
+// rows (a batched import's staged docs, which readers do not see until
+// the stats count them).
+func (c *indexChange) writeRows(tx *Tx) error {
 	// Posting rows, chunk by chunk, terms in batches.
 	byChunk := map[int64][]string{}
 	for k := range c.postings {
@@ -482,15 +498,14 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 		` ON CONFLICT (space_id, chunk) DO UPDATE SET lens = excluded.lens`); err != nil {
 		return err
 	}
-	stats.docs += c.docs
-	stats.length += c.length
-	// Every group of docs this batch changed takes a new stamp, and so
-	// its chunk (whose posting and length rows it rewrote) a new
-	// combined one.
-	stats.stamps = restamp(stats.stamps, (stats.next-1)>>groupBits, c.chunks)
+	return nil
+}
+
+// writeSpaceStats writes a space's row of search_spaces.
+func writeSpaceStats(tx *Tx, spaceID string, stats spaceStats) error {
 	_, err := tx.exec(`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) VALUES (?, ?, ?, ?, ?)
  ON CONFLICT (space_id) DO UPDATE SET docs = excluded.docs, total_len = excluded.total_len, next_doc = excluded.next_doc, stamps = excluded.stamps`,
-		c.spaceID, stats.docs, stats.length, stats.next, stats.stamps)
+		spaceID, stats.docs, stats.length, stats.next, stats.stamps)
 	return err
 }
 
