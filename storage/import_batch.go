@@ -92,6 +92,9 @@ type stagedTree struct {
 	aheadIDs map[string]bool
 	docFrom  int64
 	aheadLen int64
+	// aheadSeq is the seq the new pages' rows are written ahead at, in
+	// main_pages (0: they are staged and copied by the publishing write).
+	aheadSeq int64
 }
 
 // prepareStaged reads the base and runs the edit through the reader pool:
@@ -176,6 +179,30 @@ func (st *stagedTree) pickAhead() {
 		}
 	}
 	sort.Slice(st.ahead, func(i, j int) bool { return st.ahead[i].ID < st.ahead[j].ID })
+}
+
+// aheadSeqGap is how far past the space's last seq the rows written ahead
+// start: readers of any revision read rows from_seq <= its seq, and the
+// space's own writes take the next seq one at a time (each of which moves
+// the base, so that the run starts over long before).
+const aheadSeqGap = 1 << 32
+
+// reserveSeq picks the seq the stage writes its new pages' rows at, in
+// main_pages, or 0 (rows staged) when another stage of the space writes
+// rows ahead already (its rows would otherwise become visible with a
+// revision of a higher seq).
+func reserveSeq(tx *Tx, stage, spaceID string) (int64, error) {
+	var others int
+	if err := tx.QueryRowContext(tx.ctx, `SELECT COUNT(*) FROM import_stages WHERE space_id = ? AND ahead_seq > 0 AND published = 0 AND id <> ?`, spaceID, stage).Scan(&others); err != nil || others > 0 {
+		return 0, err
+	}
+	last, err := lastSeq(tx, spaceID)
+	if err != nil {
+		return 0, err
+	}
+	seq := last + aheadSeqGap
+	_, err = tx.exec(`UPDATE import_stages SET ahead_seq = ? WHERE id = ?`, seq, stage)
+	return seq, err
 }
 
 // stagedDocMargin is how many doc numbers the reserved chunks keep clear
@@ -300,10 +327,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	for b := range batches {
 		pages := st.pages[min(b*per, len(st.pages)):min((b+1)*per, len(st.pages))]
 		files := st.files[min(b*per, len(st.files)):min((b+1)*per, len(st.files))]
-		var rows [][]any
-		for _, r := range st.rows[min(b*per, len(st.rows)):min((b+1)*per, len(st.rows))] {
-			rows = append(rows, []any{stage, r.ID, r.Version, r.ParentID, r.Position, r.Path})
-		}
+		batchRows := st.rows[min(b*per, len(st.rows)):min((b+1)*per, len(st.rows))]
 		ahead := st.ahead[min(b*per, len(st.ahead)):min((b+1)*per, len(st.ahead))]
 		versions, links := st.versionRows(pages)
 		began := time.Now()
@@ -319,11 +343,32 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 				}
 				st.docFrom = from
 			}
+			if b == 0 && st.onMain {
+				seq, err := reserveSeq(tx, stage, c.SpaceID)
+				if err != nil {
+					return err
+				}
+				st.aheadSeq = seq
+			}
 			var err error
 			if length, err = writeAheadIndex(tx, c.SpaceID, c.Analyzer, ahead, st.docFrom+int64(b*per)); err != nil {
 				return err
 			}
-			return insertBatch(tx, `INSERT INTO import_stage_pages (stage_id, page_id, version, parent_id, position, path) VALUES `, 6, rows)
+			// The rows of pages new to the space go ahead into main_pages
+			// (nothing there can clash with them: no row of the page is
+			// alive); those of the base's pages wait in the stage.
+			var staged, early [][]any
+			for _, r := range batchRows {
+				if _, had := st.loaded[r.ID]; had || st.aheadSeq == 0 {
+					staged = append(staged, []any{stage, r.ID, r.Version, r.ParentID, r.Position, r.Path})
+				} else {
+					early = append(early, []any{c.SpaceID, r.ID, st.aheadSeq, aliveSeq, r.Version, r.ParentID, r.Position, r.Path})
+				}
+			}
+			if err := insertBatch(tx, `INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path) VALUES `, 8, early); err != nil {
+				return err
+			}
+			return insertBatch(tx, `INSERT INTO import_stage_pages (stage_id, page_id, version, parent_id, position, path) VALUES `, 6, staged)
 		}); err != nil {
 			return err
 		}
@@ -411,6 +456,14 @@ func publishOnMain(tx *Tx, r newRevision, st *stagedTree, stage string) error {
 		return err
 	}
 	seq++
+	if st.aheadSeq > 0 {
+		// The revision takes the seq its new pages' rows were written at:
+		// they become its rows (and readers' once it is active).
+		if seq > st.aheadSeq {
+			return errBaseMoved
+		}
+		seq = st.aheadSeq
+	}
 	if _, err := tx.exec(`UPDATE revisions SET seq = ? WHERE id = ?`, seq, r.ID); err != nil {
 		return err
 	}
@@ -637,7 +690,7 @@ func (db *DB) DropExpiredImportStages(ctx context.Context, now int64) (int, erro
 // revision, nor another stage, refers to, a bounded number per write.
 func (db *DB) dropStage(ctx context.Context, stage string) error {
 	const per = 500
-	if err := db.dropAheadIndex(ctx, stage); err != nil {
+	if err := db.dropAhead(ctx, stage); err != nil {
 		return err
 	}
 	for {
@@ -749,33 +802,33 @@ func unreferenced(tx *Tx, stage, kind string, hashes []string, used string) ([]s
 	return out, err
 }
 
-// dropAheadIndex takes the docs an unpublished stage indexed ahead out of
-// the space's index, a bounded number of rows per write: their
-// search_pages rows, then the posting and chunk rows of their chunks (in
+// dropAhead takes what an unpublished stage wrote ahead out of the space,
+// a bounded number of rows per write: its main_pages rows (ahead_seq),
+// then its docs out of the space's index: their search_pages rows, then the posting and chunk rows of their chunks (in
 // (chunk, term) order; a row keeps the docs of others, if other writes
 // reached those chunks meanwhile, and goes when only the stage's were
 // there). Its first write marks the stage dropped, so its run can no
 // longer add to them.
-func (db *DB) dropAheadIndex(ctx context.Context, stage string) error {
+func (db *DB) dropAhead(ctx context.Context, stage string) error {
 	const per = 500
 	var (
-		space, term string
-		from, to    int64
-		chunk       = int64(-1)
-		step        int // 0: search_pages, 1: postings, 2: chunk rows
+		space, term     string
+		from, to, ahead int64
+		chunk           = int64(-1)
+		step            = -1 // main_pages, then 0: search_pages, 1: postings, 2: chunk rows
 	)
 	for {
 		done := false
 		err := db.Write(ctx, func(tx *Tx) error {
 			var published int
-			if err := tx.QueryRowContext(tx.ctx, `SELECT space_id, doc_from, doc_to, published FROM import_stages WHERE id = ?`, stage).Scan(&space, &from, &to, &published); err != nil {
+			if err := tx.QueryRowContext(tx.ctx, `SELECT space_id, doc_from, doc_to, ahead_seq, published FROM import_stages WHERE id = ?`, stage).Scan(&space, &from, &to, &ahead, &published); err != nil {
 				if errors.Is(notFound(err), ErrNotFound) {
 					done = true
 					return nil
 				}
 				return err
 			}
-			if published == 1 || to <= from {
+			if published == 1 || (to <= from && ahead == 0) {
 				done = true
 				return nil
 			}
@@ -788,7 +841,21 @@ func (db *DB) dropAheadIndex(ctx context.Context, stage string) error {
 				return d >= from && d < to
 			}
 			switch step {
+			case -1:
+				res, err := tx.exec(`DELETE FROM main_pages WHERE space_id = ? AND from_seq = ? AND page_id IN
+ (SELECT page_id FROM main_pages WHERE space_id = ? AND from_seq = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, space, ahead, space, ahead)
+				if err != nil {
+					return err
+				}
+				if n, _ := res.RowsAffected(); n == 0 || ahead == 0 {
+					step = 0
+				}
+				return nil
 			case 0:
+				if to <= from {
+					step = 2
+					return nil
+				}
 				res, err := tx.exec(`DELETE FROM search_pages WHERE space_id = ? AND page_id IN
  (SELECT page_id FROM search_pages WHERE space_id = ? AND doc >= ? AND doc < ? ORDER BY doc LIMIT `+fmt.Sprint(per)+`)`, space, space, from, to)
 				if err != nil {
@@ -843,13 +910,16 @@ func (db *DB) dropAheadIndex(ctx context.Context, stage string) error {
 				}
 				return nil
 			default:
-				chunks := make([]int64, 0, last-first+1)
-				for ch := first; ch <= last; ch++ {
+				var chunks []int64
+				for ch := first; to > from && ch <= last; ch++ {
 					chunks = append(chunks, ch)
 				}
-				lens, err := readLengths(tx.ctx, tx, map[string][]int64{space: chunks})
-				if err != nil {
-					return err
+				lens := map[string]map[int64][]byte{}
+				if len(chunks) > 0 {
+					var err error
+					if lens, err = readLengths(tx.ctx, tx, map[string][]int64{space: chunks}); err != nil {
+						return err
+					}
 				}
 				for ch, b := range lens[space] {
 					docs, err := decodeLengths(b)
@@ -872,7 +942,7 @@ func (db *DB) dropAheadIndex(ctx context.Context, stage string) error {
 					}
 				}
 				done = true
-				_, err = tx.exec(`UPDATE import_stages SET doc_to = doc_from WHERE id = ?`, stage)
+				_, err := tx.exec(`UPDATE import_stages SET doc_to = doc_from, ahead_seq = 0 WHERE id = ?`, stage)
 				return err
 			}
 		})

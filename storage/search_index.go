@@ -660,13 +660,23 @@ func dropSearchSpace(tx *Tx, spaceID string) error {
 // copySearchSpace gives toSpace the index of fromSpace (a duplicate: same
 // pages, same doc numbers).
 func copySearchSpace(tx *Tx, fromSpace, toSpace string) error {
-	for _, q := range []string{
-		`INSERT INTO search_postings (space_id, term, chunk, docs) SELECT ?, term, chunk, docs FROM search_postings WHERE space_id = ?`,
-		`INSERT INTO search_chunks (space_id, chunk, lens) SELECT ?, chunk, lens FROM search_chunks WHERE space_id = ?`,
-		`INSERT INTO search_pages (space_id, page_id, doc, sections) SELECT ?, page_id, doc, sections FROM search_pages WHERE space_id = ?`,
-		`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) SELECT ?, docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id = ?`,
+	// Not the docs a batched import indexes ahead (past next_doc).
+	next := `(SELECT s.next_doc FROM search_spaces s WHERE s.space_id = ?)`
+	chunks := fmt.Sprintf(`(SELECT (s.next_doc + %d) / %d FROM search_spaces s WHERE s.space_id = ?)`, chunkDocs-1, chunkDocs)
+	for _, q := range []struct {
+		sql   string
+		ahead bool
+	}{
+		{`INSERT INTO search_postings (space_id, term, chunk, docs) SELECT ?, term, chunk, docs FROM search_postings WHERE space_id = ? AND chunk < ` + chunks, true},
+		{`INSERT INTO search_chunks (space_id, chunk, lens) SELECT ?, chunk, lens FROM search_chunks WHERE space_id = ? AND chunk < ` + chunks, true},
+		{`INSERT INTO search_pages (space_id, page_id, doc, sections) SELECT ?, page_id, doc, sections FROM search_pages WHERE space_id = ? AND doc < ` + next, true},
+		{`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) SELECT ?, docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id = ?`, false},
 	} {
-		if _, err := tx.exec(q, toSpace, fromSpace); err != nil {
+		args := []any{toSpace, fromSpace}
+		if q.ahead {
+			args = append(args, fromSpace)
+		}
+		if _, err := tx.exec(q.sql, args...); err != nil {
 			return err
 		}
 	}
