@@ -153,7 +153,7 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 	if st.onMain = c.Activate && c.ChangeRequest == "" && c.Base == ""; st.onMain {
 		st.rows, st.closed, st.changed = mainLineDiff(treeRows(tree), st.loaded)
 		if c.Analyzer != nil {
-			st.pickAhead()
+			st.pickAhead(max(db.importBatch, 1))
 		}
 	}
 	for _, f := range tree.Files {
@@ -169,14 +169,22 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 // pickAhead lists the pages the batches index: the new pages (no row in
 // the base) that get a version here and that the index holds (documents
 // not marked noIndex). Other changed pages go through the publishing
-// write's reindexSpace, as before.
-func (st *stagedTree) pickAhead() {
+// write's reindexSpace, as before; so do all of them when they are fewer
+// than a batch (per): the doc numbers a stage reserves start past a margin
+// and a chunk boundary, a gap worth it for many pages, not for a few.
+func (st *stagedTree) pickAhead(per int) {
 	st.aheadIDs = map[string]bool{}
 	for _, p := range st.pages {
 		if old, ok := st.changed[p.ID]; ok && old == "" && p.Type == "document" && !p.Meta.NoIndex {
 			st.ahead = append(st.ahead, p)
-			st.aheadIDs[p.ID] = true
 		}
+	}
+	if len(st.ahead) < per {
+		st.ahead = nil
+		return
+	}
+	for _, p := range st.ahead {
+		st.aheadIDs[p.ID] = true
 	}
 	sort.Slice(st.ahead, func(i, j int) bool { return st.ahead[i].ID < st.ahead[j].ID })
 }
