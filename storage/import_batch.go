@@ -21,14 +21,26 @@ import (
 //  2. the new page versions and file bytes are stored batch by batch
 //     (ImportBatchPages pages a batch), each batch its own short write;
 //     they are content-addressed rows no revision refers to yet, invisible
-//     to readers, listed in a stage (import_stages, migration 0030f);
-//  3. one last write publishes the revision (rows, files, search index,
-//     activation or the change request's head, the recorded change: audit,
-//     webhooks, live) if the base is still the space's content (else the
-//     run starts over on the new base), and drops the stage.
+//     to readers, listed in a stage (import_stages, migration 0030f). On
+//     the main line the batches also write the pages new to the space
+//     ahead (migration 0031b): their main_pages rows at a seq far past the
+//     space's last (ahead_seq; readers read rows up to their revision's
+//     seq) and, for a batch or more of them, their search-index entries in
+//     doc numbers reserved past the space's next_doc (readers read the
+//     chunks below it). The rows of the base's pages the import changes
+//     wait in import_stage_pages;
+//  3. one last write publishes the revision (its seq ahead_seq, the
+//     staged rows, the base's rows it closes, files, the index: the
+//     base's changed pages, and the stats row that makes the docs written
+//     ahead visible; activation or the change request's head, the
+//     recorded change: audit, webhooks, live) if the base is still the
+//     space's content (else the run starts over on the new base), and
+//     drops the stage. What it does follows the pages the import changes
+//     that were in the base, not the pages it adds.
 //
 // Other writes run between the batches. A run that fails or is cancelled
-// drops its stage at once; one that dies leaves it to the sweep
+// drops its stage at once (dropAhead first takes out what it wrote
+// ahead); one that dies leaves it to the sweep
 // (DropExpiredImportStages), once its lease has run out. A batch renews the
 // lease and the publishing write requires the stage to still be there and
 // not being dropped (the drop's first write marks it), so a stage swept
