@@ -115,7 +115,8 @@ func deleteIn(tx *Tx, query string, keys []string) error {
 // one row per page per revision.
 func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]string) error {
 	if _, err := tx.exec(`INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path)
- SELECT ?, page_id, from_seq, to_seq, version, parent_id, position, path FROM main_pages WHERE space_id = ?`, toSpace, fromSpace); err != nil {
+ SELECT ?, page_id, from_seq, to_seq, version, parent_id, position, path FROM main_pages WHERE space_id = ?
+ AND from_seq <= (SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ? AND seq IS NOT NULL)`, toSpace, fromSpace, fromSpace); err != nil {
 		return err
 	}
 	// Revisions that share another's files (files_of) share the copy's.

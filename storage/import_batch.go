@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -20,14 +21,26 @@ import (
 //  2. the new page versions and file bytes are stored batch by batch
 //     (ImportBatchPages pages a batch), each batch its own short write;
 //     they are content-addressed rows no revision refers to yet, invisible
-//     to readers, listed in a stage (import_stages, migration 0030f);
-//  3. one last write publishes the revision (rows, files, search index,
-//     activation or the change request's head, the recorded change: audit,
-//     webhooks, live) if the base is still the space's content (else the
-//     run starts over on the new base), and drops the stage.
+//     to readers, listed in a stage (import_stages, migration 0030f). On
+//     the main line the batches also write the pages new to the space
+//     ahead (migration 0031b): their main_pages rows at a seq far past the
+//     space's last (ahead_seq; readers read rows up to their revision's
+//     seq) and, for a batch or more of them, their search-index entries in
+//     doc numbers reserved past the space's next_doc (readers read the
+//     chunks below it). The rows of the base's pages the import changes
+//     wait in import_stage_pages;
+//  3. one last write publishes the revision (its seq ahead_seq, the
+//     staged rows, the base's rows it closes, files, the index: the
+//     base's changed pages, and the stats row that makes the docs written
+//     ahead visible; activation or the change request's head, the
+//     recorded change: audit, webhooks, live) if the base is still the
+//     space's content (else the run starts over on the new base), and
+//     drops the stage. What it does follows the pages the import changes
+//     that were in the base, not the pages it adds.
 //
 // Other writes run between the batches. A run that fails or is cancelled
-// drops its stage at once; one that dies leaves it to the sweep
+// drops its stage at once (dropAhead first takes out what it wrote
+// ahead); one that dies leaves it to the sweep
 // (DropExpiredImportStages), once its lease has run out. A batch renews the
 // lease and the publishing write requires the stage to still be there and
 // not being dropped (the drop's first write marks it), so a stage swept
@@ -82,6 +95,18 @@ type stagedTree struct {
 	rows    []pageRow
 	closed  []string
 	changed map[string]string
+	// ahead are the new pages the batches index (on the main line, with
+	// an analyzer): pages new to the space, in page id order, the order
+	// updateIndex gives new pages their doc numbers. Their docs are
+	// [docFrom, docFrom+len(ahead)), reserved by the first batch in chunks
+	// past the space's next_doc; aheadLen is their total length.
+	ahead    []*TreePage
+	aheadIDs map[string]bool
+	docFrom  int64
+	aheadLen int64
+	// aheadSeq is the seq the new pages' rows are written ahead at, in
+	// main_pages (0: they are staged and copied by the publishing write).
+	aheadSeq int64
 }
 
 // prepareStaged reads the base and runs the edit through the reader pool:
@@ -139,6 +164,9 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 	}
 	if st.onMain = c.Activate && c.ChangeRequest == "" && c.Base == ""; st.onMain {
 		st.rows, st.closed, st.changed = mainLineDiff(treeRows(tree), st.loaded)
+		if c.Analyzer != nil {
+			st.pickAhead(max(db.importBatch, 1))
+		}
 	}
 	for _, f := range tree.Files {
 		if f.Bytes != nil {
@@ -148,6 +176,103 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 		}
 	}
 	return st, nil
+}
+
+// pickAhead lists the pages the batches index: the new pages (no row in
+// the base) that get a version here and that the index holds (documents
+// not marked noIndex). Other changed pages go through the publishing
+// write's reindexSpace, as before; so do all of them when they are fewer
+// than a batch (per): the doc numbers a stage reserves start past a margin
+// and a chunk boundary, a gap worth it for many pages, not for a few.
+func (st *stagedTree) pickAhead(per int) {
+	st.aheadIDs = map[string]bool{}
+	for _, p := range st.pages {
+		if old, ok := st.changed[p.ID]; ok && old == "" && p.Type == "document" && !p.Meta.NoIndex {
+			st.ahead = append(st.ahead, p)
+		}
+	}
+	if len(st.ahead) < per {
+		st.ahead = nil
+		return
+	}
+	for _, p := range st.ahead {
+		st.aheadIDs[p.ID] = true
+	}
+	sort.Slice(st.ahead, func(i, j int) bool { return st.ahead[i].ID < st.ahead[j].ID })
+}
+
+// aheadSeqGap is how far past the space's last seq the rows written ahead
+// start: readers of any revision read rows from_seq <= its seq, and the
+// space's own writes take the next seq one at a time (each of which moves
+// the base, so that the run starts over long before).
+const aheadSeqGap = 1 << 32
+
+// reserveSeq picks the seq the stage writes its new pages' rows at, in
+// main_pages, or 0 (rows staged) when another stage of the space writes
+// rows ahead already (its rows would otherwise become visible with a
+// revision of a higher seq).
+func reserveSeq(tx *Tx, stage, spaceID string) (int64, error) {
+	var others int
+	if err := tx.QueryRowContext(tx.ctx, `SELECT COUNT(*) FROM import_stages WHERE space_id = ? AND ahead_seq > 0 AND published = 0 AND id <> ?`, spaceID, stage).Scan(&others); err != nil || others > 0 {
+		return 0, err
+	}
+	last, err := lastSeq(tx, spaceID)
+	if err != nil {
+		return 0, err
+	}
+	seq := last + aheadSeqGap
+	_, err = tx.exec(`UPDATE import_stages SET ahead_seq = ? WHERE id = ?`, seq, stage)
+	return seq, err
+}
+
+// stagedDocMargin is how many doc numbers the reserved chunks keep clear
+// past the space's next_doc (besides the pages the publishing write may
+// index there), so that other writes indexing new pages meanwhile do not
+// reach them (if they do, the space moved: the run starts over).
+const stagedDocMargin = 1024
+
+// reserveDocs gives the stage its doc numbers: n of them from the first
+// chunk past the space's next_doc, past the margin and extra (the doc
+// numbers the publishing write may give other pages), and past the
+// other stages' of the space.
+func reserveDocs(tx *Tx, stage, spaceID string, n, extra int) (int64, error) {
+	stats, err := readSpaceStats(tx.ctx, tx, spaceID)
+	if err != nil {
+		return 0, err
+	}
+	var reserved int64
+	if err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(doc_to), 0) FROM import_stages WHERE space_id = ?`, spaceID).Scan(&reserved); err != nil {
+		return 0, err
+	}
+	from := max(stats.next, reserved) + stagedDocMargin + int64(extra)
+	from = (from + chunkDocs - 1) &^ (chunkDocs - 1)
+	_, err = tx.exec(`UPDATE import_stages SET doc_from = ?, doc_to = ? WHERE id = ?`, from, from+int64(n), stage)
+	return from, err
+}
+
+// writeAheadIndex indexes pages (docs from doc on) in chunks readers do not
+// read yet: their search_pages rows and their posting and chunk rows,
+// without the space's stats. It returns their total length.
+func writeAheadIndex(tx *Tx, spaceID string, an Analyzer, pages []*TreePage, doc int64) (int64, error) {
+	if len(pages) == 0 {
+		return 0, nil
+	}
+	c := newIndexChange(spaceID)
+	puts := make([][]any, 0, len(pages))
+	for i, p := range pages {
+		sections := an.Sections(p)
+		c.add(doc+int64(i), sections)
+		b, err := json.Marshal(sections)
+		if err != nil {
+			return 0, err
+		}
+		puts = append(puts, []any{spaceID, p.ID, doc + int64(i), b})
+	}
+	if err := upsertBatch(tx, `INSERT INTO search_pages (space_id, page_id, doc, sections) VALUES `, 4, puts,
+		` ON CONFLICT (space_id, page_id) DO UPDATE SET doc = excluded.doc, sections = excluded.sections`); err != nil {
+		return 0, err
+	}
+	return c.length, c.writeRows(tx)
 }
 
 // mainLineDiff is writeMainLine's comparison of rows with alive, the
@@ -212,7 +337,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	}()
 	per := max(db.importBatch, 1)
 	batches := (len(st.pages) + per - 1) / per
-	batches = max(batches, (len(st.files)+per-1)/per, (len(st.rows)+per-1)/per)
+	batches = max(batches, (len(st.files)+per-1)/per, (len(st.rows)+per-1)/per, (len(st.ahead)+per-1)/per)
 	if batches == 0 {
 		batches = 1 // the stage row itself
 	}
@@ -222,20 +347,52 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	for b := range batches {
 		pages := st.pages[min(b*per, len(st.pages)):min((b+1)*per, len(st.pages))]
 		files := st.files[min(b*per, len(st.files)):min((b+1)*per, len(st.files))]
-		var rows [][]any
-		for _, r := range st.rows[min(b*per, len(st.rows)):min((b+1)*per, len(st.rows))] {
-			rows = append(rows, []any{stage, r.ID, r.Version, r.ParentID, r.Position, r.Path})
-		}
+		batchRows := st.rows[min(b*per, len(st.rows)):min((b+1)*per, len(st.rows))]
+		ahead := st.ahead[min(b*per, len(st.ahead)):min((b+1)*per, len(st.ahead))]
 		versions, links := st.versionRows(pages)
 		began := time.Now()
+		var length int64
 		if err := db.Write(ctx, func(tx *Tx) error {
 			if err := writeStageBatch(tx, stage, c.SpaceID, b == 0, versions, links, files); err != nil {
 				return err
 			}
-			return insertBatch(tx, `INSERT INTO import_stage_pages (stage_id, page_id, version, parent_id, position, path) VALUES `, 6, rows)
+			if b == 0 && len(st.ahead) > 0 {
+				from, err := reserveDocs(tx, stage, c.SpaceID, len(st.ahead), len(st.changed)-len(st.ahead))
+				if err != nil {
+					return err
+				}
+				st.docFrom = from
+			}
+			if b == 0 && st.onMain {
+				seq, err := reserveSeq(tx, stage, c.SpaceID)
+				if err != nil {
+					return err
+				}
+				st.aheadSeq = seq
+			}
+			var err error
+			if length, err = writeAheadIndex(tx, c.SpaceID, c.Analyzer, ahead, st.docFrom+int64(b*per)); err != nil {
+				return err
+			}
+			// The rows of pages new to the space go ahead into main_pages
+			// (nothing there can clash with them: no row of the page is
+			// alive); those of the base's pages wait in the stage.
+			var staged, early [][]any
+			for _, r := range batchRows {
+				if _, had := st.loaded[r.ID]; had || st.aheadSeq == 0 {
+					staged = append(staged, []any{stage, r.ID, r.Version, r.ParentID, r.Position, r.Path})
+				} else {
+					early = append(early, []any{c.SpaceID, r.ID, st.aheadSeq, aliveSeq, r.Version, r.ParentID, r.Position, r.Path})
+				}
+			}
+			if err := insertBatch(tx, `INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path) VALUES `, 8, early); err != nil {
+				return err
+			}
+			return insertBatch(tx, `INSERT INTO import_stage_pages (stage_id, page_id, version, parent_id, position, path) VALUES `, 6, staged)
 		}); err != nil {
 			return err
 		}
+		st.aheadLen += length
 		if db.importWrite != nil {
 			db.importWrite(false, time.Since(began))
 		}
@@ -319,6 +476,14 @@ func publishOnMain(tx *Tx, r newRevision, st *stagedTree, stage string) error {
 		return err
 	}
 	seq++
+	if st.aheadSeq > 0 {
+		// The revision takes the seq its new pages' rows were written at:
+		// they become its rows (and readers' once it is active).
+		if seq > st.aheadSeq {
+			return errBaseMoved
+		}
+		seq = st.aheadSeq
+	}
 	if _, err := tx.exec(`UPDATE revisions SET seq = ? WHERE id = ?`, seq, r.ID); err != nil {
 		return err
 	}
@@ -333,10 +498,61 @@ func publishOnMain(tx *Tx, r newRevision, st *stagedTree, stage string) error {
  SELECT ?, page_id, ?, ?, version, parent_id, position, path FROM import_stage_pages WHERE stage_id = ?`, r.SpaceID, seq, aliveSeq, stage); err != nil {
 		return err
 	}
-	if err := reindexSpace(tx, r.SpaceID, st.changed, st.tree, r.Analyzer); err != nil {
+	if err := publishIndex(tx, r, st); err != nil {
 		return err
 	}
 	return setActiveRevision(tx, r.SpaceID, r.ID)
+}
+
+// publishIndex brings the space's index to the new revision: the changed
+// pages the batches did not index go through reindexSpace; those they did
+// become visible with the space's stats (their count, length, and a
+// next_doc past them, with new stamps for their groups): one row.
+func publishIndex(tx *Tx, r newRevision, st *stagedTree) error {
+	changed := st.changed
+	if len(st.ahead) > 0 {
+		changed = make(map[string]string, len(st.changed)-len(st.ahead))
+		for id, old := range st.changed {
+			if !st.aheadIDs[id] {
+				changed[id] = old
+			}
+		}
+		// The reserved chunks must still be past what readers read (the
+		// space did not move, so nothing else indexed pages meanwhile).
+		stats, err := readSpaceStats(tx.ctx, tx, r.SpaceID)
+		if err != nil {
+			return err
+		}
+		if stats.next > st.docFrom {
+			return errBaseMoved
+		}
+	}
+	if err := reindexSpace(tx, r.SpaceID, changed, st.tree, r.Analyzer); err != nil {
+		return err
+	}
+	if len(st.ahead) == 0 {
+		return nil
+	}
+	stats, err := readSpaceStats(tx.ctx, tx, r.SpaceID)
+	if err != nil {
+		return err
+	}
+	to := st.docFrom + int64(len(st.ahead))
+	touched := map[int64]*rowEdit{}
+	for g := st.docFrom >> groupBits; g <= (to-1)>>groupBits; g++ {
+		d := g << groupBits
+		e := touched[d>>chunkBits]
+		if e == nil {
+			e = &rowEdit{put: map[uint32]posting{}}
+			touched[d>>chunkBits] = e
+		}
+		e.put[uint32(d&(chunkDocs-1))] = posting{}
+	}
+	stats.docs += int64(len(st.ahead))
+	stats.length += st.aheadLen
+	stats.next = max(stats.next, to)
+	stats.stamps = restamp(stats.stamps, (stats.next-1)>>groupBits, touched)
+	return writeSpaceStats(tx, r.SpaceID, stats)
 }
 
 // versionRows are the page_versions and page_links rows of pages, computed
@@ -351,7 +567,7 @@ func (st *stagedTree) versionRows(pages []*TreePage) (versions, links [][]any) {
 		for i, l := range an.Links(p, st.tree) {
 			links = append(links, []any{p.Version, i, l.Kind, l.Target, l.Dest, boolInt(l.InApp), l.Lookup, l.LookupAlt})
 		}
-		if !p.Meta.NoIndex {
+		if !p.Meta.NoIndex && !st.aheadIDs[p.ID] { // the ahead pages: their batch's
 			st.an.sections[p] = an.Sections(p)
 		}
 	}
@@ -494,6 +710,9 @@ func (db *DB) DropExpiredImportStages(ctx context.Context, now int64) (int, erro
 // revision, nor another stage, refers to, a bounded number per write.
 func (db *DB) dropStage(ctx context.Context, stage string) error {
 	const per = 500
+	if err := db.dropAhead(ctx, stage); err != nil {
+		return err
+	}
 	for {
 		var more bool
 		err := db.Write(ctx, func(tx *Tx) error {
@@ -601,4 +820,154 @@ func unreferenced(tx *Tx, stage, kind string, hashes []string, used string) ([]s
 		return err
 	})
 	return out, err
+}
+
+// dropAhead takes what an unpublished stage wrote ahead out of the space,
+// a bounded number of rows per write: its main_pages rows (ahead_seq),
+// then its docs out of the space's index: their search_pages rows, then the posting and chunk rows of their chunks (in
+// (chunk, term) order; a row keeps the docs of others, if other writes
+// reached those chunks meanwhile, and goes when only the stage's were
+// there). Its first write marks the stage dropped, so its run can no
+// longer add to them.
+func (db *DB) dropAhead(ctx context.Context, stage string) error {
+	const per = 500
+	var (
+		space, term     string
+		from, to, ahead int64
+		chunk           = int64(-1)
+		step            = -1 // main_pages, then 0: search_pages, 1: postings, 2: chunk rows
+	)
+	for {
+		done := false
+		err := db.Write(ctx, func(tx *Tx) error {
+			var published int
+			if err := tx.QueryRowContext(tx.ctx, `SELECT space_id, doc_from, doc_to, ahead_seq, published FROM import_stages WHERE id = ?`, stage).Scan(&space, &from, &to, &ahead, &published); err != nil {
+				if errors.Is(notFound(err), ErrNotFound) {
+					done = true
+					return nil
+				}
+				return err
+			}
+			if published == 1 || (to <= from && ahead == 0) {
+				done = true
+				return nil
+			}
+			if _, err := tx.exec(`UPDATE import_stages SET lease_until = -1 WHERE id = ?`, stage); err != nil {
+				return err
+			}
+			first, last := from>>chunkBits, (to-1)>>chunkBits
+			inRange := func(ch int64, off uint32) bool {
+				d := ch<<chunkBits | int64(off)
+				return d >= from && d < to
+			}
+			switch step {
+			case -1:
+				res, err := tx.exec(`DELETE FROM main_pages WHERE space_id = ? AND from_seq = ? AND page_id IN
+ (SELECT page_id FROM main_pages WHERE space_id = ? AND from_seq = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, space, ahead, space, ahead)
+				if err != nil {
+					return err
+				}
+				if n, _ := res.RowsAffected(); n == 0 || ahead == 0 {
+					step = 0
+				}
+				return nil
+			case 0:
+				if to <= from {
+					step = 2
+					return nil
+				}
+				res, err := tx.exec(`DELETE FROM search_pages WHERE space_id = ? AND page_id IN
+ (SELECT page_id FROM search_pages WHERE space_id = ? AND doc >= ? AND doc < ? ORDER BY doc LIMIT `+fmt.Sprint(per)+`)`, space, space, from, to)
+				if err != nil {
+					return err
+				}
+				if n, _ := res.RowsAffected(); n == 0 {
+					step = 1
+				}
+				return nil
+			case 1:
+				type row struct {
+					term  string
+					chunk int64
+					docs  []byte
+				}
+				var got []row
+				rows, err := tx.QueryContext(tx.ctx, `SELECT term, chunk, docs FROM search_postings WHERE space_id = ? AND chunk >= ? AND chunk <= ?
+ AND (chunk > ? OR (chunk = ? AND term > ?)) ORDER BY chunk, term LIMIT `+fmt.Sprint(per), space, first, last, chunk, chunk, term)
+				if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+					var r row
+					err := sc.Scan(&r.term, &r.chunk, &r.docs)
+					got = append(got, r)
+					return err
+				}); err != nil {
+					return err
+				}
+				if len(got) < per {
+					step = 2
+				}
+				for _, r := range got {
+					chunk, term = r.chunk, r.term
+					docs, err := decodePostings(r.docs)
+					if err != nil {
+						return err
+					}
+					kept := docs[:0:0]
+					for _, d := range docs {
+						if !inRange(r.chunk, d.off) {
+							kept = append(kept, d)
+						}
+					}
+					switch {
+					case len(kept) == len(docs):
+					case len(kept) == 0:
+						_, err = tx.exec(`DELETE FROM search_postings WHERE space_id = ? AND term = ? AND chunk = ?`, space, r.term, r.chunk)
+					default:
+						_, err = tx.exec(`UPDATE search_postings SET docs = ? WHERE space_id = ? AND term = ? AND chunk = ?`, encodePostings(kept), space, r.term, r.chunk)
+					}
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			default:
+				var chunks []int64
+				for ch := first; to > from && ch <= last; ch++ {
+					chunks = append(chunks, ch)
+				}
+				lens := map[string]map[int64][]byte{}
+				if len(chunks) > 0 {
+					var err error
+					if lens, err = readLengths(tx.ctx, tx, map[string][]int64{space: chunks}); err != nil {
+						return err
+					}
+				}
+				for ch, b := range lens[space] {
+					docs, err := decodeLengths(b)
+					if err != nil {
+						return err
+					}
+					kept := docs[:0:0]
+					for _, d := range docs {
+						if !inRange(ch, d.off) {
+							kept = append(kept, d)
+						}
+					}
+					if len(kept) == 0 {
+						_, err = tx.exec(`DELETE FROM search_chunks WHERE space_id = ? AND chunk = ?`, space, ch)
+					} else {
+						_, err = tx.exec(`UPDATE search_chunks SET lens = ? WHERE space_id = ? AND chunk = ?`, encodeLengths(kept), space, ch)
+					}
+					if err != nil {
+						return err
+					}
+				}
+				done = true
+				_, err := tx.exec(`UPDATE import_stages SET doc_to = doc_from, ahead_seq = 0 WHERE id = ?`, stage)
+				return err
+			}
+		})
+		if err != nil || done {
+			return err
+		}
+	}
 }

@@ -61,7 +61,7 @@ func deltaMerge(tx *Tx, m MergeChange, cr ChangeRequest, main, rev string) (bool
 	// Rows written after the base (main_pages_from), rows closed after it
 	// (a range of main_pages_alive: to_seq a parameter, so that the engine
 	// does not take the partial index of every closed row by parent).
-	if err := collectIDs(tx, touched, `SELECT page_id FROM main_pages WHERE space_id = ? AND from_seq > ?`, m.SpaceID, rrBase.Seq); err != nil {
+	if err := collectIDs(tx, touched, `SELECT page_id FROM main_pages WHERE space_id = ? AND from_seq > ? AND from_seq <= ?`, m.SpaceID, rrBase.Seq, rrMain.Seq); err != nil {
 		return false, err
 	}
 	if err := collectIDs(tx, touched, `SELECT page_id FROM main_pages WHERE space_id = ? AND to_seq > ? AND to_seq < ?`, m.SpaceID, rrBase.Seq, aliveSeq); err != nil {

@@ -214,9 +214,11 @@ const aliveChildren = `x.to_seq = ? AND x.parent_id = ? AND x.page_id <> ?`
 
 // rowsWhere reads alive rows of the space satisfying cond (then tail:
 // ORDER BY, LIMIT).
+// The alive rows are those from_seq <= the active revision's seq: a
+// batched import writes its new pages' rows ahead (import_batch.go).
 func (pt *partialTree) rowsWhere(cond, tail string, args ...any) ([]pageRow, error) {
-	q := `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x WHERE x.space_id = ? AND ` + cond + tail
-	return pt.query(q, append([]any{pt.space}, args...))
+	q := `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x WHERE x.space_id = ? AND +x.from_seq <= ? AND ` + cond + tail
+	return pt.query(q, append([]any{pt.space, pt.on.Seq}, args...))
 }
 
 // revRows reads the edited revision's rows satisfying cond (on x), then
@@ -250,8 +252,8 @@ func (pt *partialTree) Page(id string) (*TreePage, error) {
 	}
 	var md string
 	q := `SELECT ` + pageCols + `, v.markdown FROM (SELECT x.page_id, x.version, x.parent_id, x.position, x.path
- FROM main_pages x WHERE x.space_id = ? AND ` + aliveByID + `) rp JOIN page_versions v ON v.hash = rp.version`
-	args := []any{pt.space, aliveSeq, id}
+ FROM main_pages x WHERE x.space_id = ? AND +x.from_seq <= ? AND ` + aliveByID + `) rp JOIN page_versions v ON v.hash = rp.version`
+	args := []any{pt.space, pt.on.Seq, aliveSeq, id}
 	if !pt.alive {
 		// Its row first (overlay, else main@Seq), then that row with its
 		// version, by the row's key.

@@ -393,6 +393,22 @@ func readSpaceStats(ctx context.Context, q queryer, spaceID string) (spaceStats,
 // write applies the batch: the posting and chunk rows it touches are read,
 // changed and written back (deleted when empty), and the space's stats.
 func (c *indexChange) write(tx *Tx, stats spaceStats) error {
+	if err := c.writeRows(tx); err != nil {
+		return err
+	}
+	stats.docs += c.docs
+	stats.length += c.length
+	// Every group of docs this batch changed takes a new stamp, and so
+	// its chunk (whose posting and length rows it rewrote) a new
+	// combined one.
+	stats.stamps = restamp(stats.stamps, (stats.next-1)>>groupBits, c.chunks)
+	return writeSpaceStats(tx, c.spaceID, stats)
+}
+
+// writeRows is write without the space's stats: the posting and chunk
+// rows (a batched import's staged docs, which readers do not see until
+// the stats count them).
+func (c *indexChange) writeRows(tx *Tx) error {
 	// Posting rows, chunk by chunk, terms in batches.
 	byChunk := map[int64][]string{}
 	for k := range c.postings {
@@ -482,15 +498,14 @@ func (c *indexChange) write(tx *Tx, stats spaceStats) error {
 		` ON CONFLICT (space_id, chunk) DO UPDATE SET lens = excluded.lens`); err != nil {
 		return err
 	}
-	stats.docs += c.docs
-	stats.length += c.length
-	// Every group of docs this batch changed takes a new stamp, and so
-	// its chunk (whose posting and length rows it rewrote) a new
-	// combined one.
-	stats.stamps = restamp(stats.stamps, (stats.next-1)>>groupBits, c.chunks)
+	return nil
+}
+
+// writeSpaceStats writes a space's row of search_spaces.
+func writeSpaceStats(tx *Tx, spaceID string, stats spaceStats) error {
 	_, err := tx.exec(`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) VALUES (?, ?, ?, ?, ?)
  ON CONFLICT (space_id) DO UPDATE SET docs = excluded.docs, total_len = excluded.total_len, next_doc = excluded.next_doc, stamps = excluded.stamps`,
-		c.spaceID, stats.docs, stats.length, stats.next, stats.stamps)
+		spaceID, stats.docs, stats.length, stats.next, stats.stamps)
 	return err
 }
 
@@ -645,13 +660,23 @@ func dropSearchSpace(tx *Tx, spaceID string) error {
 // copySearchSpace gives toSpace the index of fromSpace (a duplicate: same
 // pages, same doc numbers).
 func copySearchSpace(tx *Tx, fromSpace, toSpace string) error {
-	for _, q := range []string{
-		`INSERT INTO search_postings (space_id, term, chunk, docs) SELECT ?, term, chunk, docs FROM search_postings WHERE space_id = ?`,
-		`INSERT INTO search_chunks (space_id, chunk, lens) SELECT ?, chunk, lens FROM search_chunks WHERE space_id = ?`,
-		`INSERT INTO search_pages (space_id, page_id, doc, sections) SELECT ?, page_id, doc, sections FROM search_pages WHERE space_id = ?`,
-		`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) SELECT ?, docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id = ?`,
+	// Not the docs a batched import indexes ahead (past next_doc).
+	next := `(SELECT s.next_doc FROM search_spaces s WHERE s.space_id = ?)`
+	chunks := fmt.Sprintf(`(SELECT (s.next_doc + %d) / %d FROM search_spaces s WHERE s.space_id = ?)`, chunkDocs-1, chunkDocs)
+	for _, q := range []struct {
+		sql   string
+		ahead bool
+	}{
+		{`INSERT INTO search_postings (space_id, term, chunk, docs) SELECT ?, term, chunk, docs FROM search_postings WHERE space_id = ? AND chunk < ` + chunks, true},
+		{`INSERT INTO search_chunks (space_id, chunk, lens) SELECT ?, chunk, lens FROM search_chunks WHERE space_id = ? AND chunk < ` + chunks, true},
+		{`INSERT INTO search_pages (space_id, page_id, doc, sections) SELECT ?, page_id, doc, sections FROM search_pages WHERE space_id = ? AND doc < ` + next, true},
+		{`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) SELECT ?, docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id = ?`, false},
 	} {
-		if _, err := tx.exec(q, toSpace, fromSpace); err != nil {
+		args := []any{toSpace, fromSpace}
+		if q.ahead {
+			args = append(args, fromSpace)
+		}
+		if _, err := tx.exec(q.sql, args...); err != nil {
 			return err
 		}
 	}
