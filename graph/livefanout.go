@@ -26,6 +26,13 @@ type LiveTap struct {
 	events   chan liveTapEvent // closed when the subscription ends
 	pass     func(v any)       // hands v to gqlgen's stream
 	closeOut func()            // ends gqlgen's stream (once)
+	// root is the subscription field's context (its arguments): gqlgen
+	// marshals each event under the transport's context, without it, so
+	// the edges of the payload that look up where their object was read
+	// (enclosingSpace: Comment.replyList, ChangeRequest.commentList, ...)
+	// would find nothing. Each event's execution gets a copy with the
+	// payload as its result.
+	root *graphql.FieldContext
 }
 
 type liveTapEvent struct {
@@ -52,6 +59,7 @@ func attachLiveTap[T any](ctx context.Context, out chan T) *LiveTap {
 		return nil
 	}
 	t.events = make(chan liveTapEvent)
+	t.root = graphql.GetFieldContext(ctx)
 	t.pass = func(v any) { out <- v.(T) }
 	var once sync.Once
 	t.closeOut = func() { once.Do(func() { close(out) }) }
@@ -81,6 +89,11 @@ func SharedLiveResponses(tap *LiveTap, key string, responses graphql.ResponseHan
 		}
 		own := func(rec *liveResolverUse) *graphql.Response {
 			tap.pass(ev.v)
+			if tap.root != nil {
+				fc := *tap.root
+				fc.Result = ev.v
+				ctx = graphql.WithFieldContext(ctx, &fc)
+			}
 			if rec != nil {
 				ctx = context.WithValue(ctx, liveResolverUseKey{}, rec)
 			}
