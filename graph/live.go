@@ -286,7 +286,9 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 		defer conn.release()
 		defer r.Live.leave(sub)
 		end := func(err error) {
-			if conn.WebSocket {
+			if st := liveStreamOf(ctx); st != nil && st.End != nil {
+				st.End(liveError(err)) // docsapi's graphql-transport-ws (server/livews.go)
+			} else if conn.WebSocket {
 				transport.AddSubscriptionError(ctx, liveError(err))
 			}
 		}

@@ -81,16 +81,22 @@ func (c *liveClient) send(m map[string]any) {
 
 // readErr reads the next message other than a ping (which it answers).
 func (c *liveClient) readErr(timeout time.Duration) (map[string]any, error) {
+	_, m, err := c.readRaw(timeout)
+	return m, err
+}
+
+// readRaw is readErr with the message's bytes as received.
+func (c *liveClient) readRaw(timeout time.Duration) ([]byte, map[string]any, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	for {
 		_, b, err := c.conn.Read(ctx)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var m map[string]any
 		if err := json.Unmarshal(b, &m); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if m["type"] == "ping" {
 			c.sendErr(map[string]any{"type": "pong"})
@@ -99,7 +105,7 @@ func (c *liveClient) readErr(timeout time.Duration) (map[string]any, error) {
 		if m["type"] == "ka" {
 			continue
 		}
-		return m, nil
+		return b, m, nil
 	}
 }
 
