@@ -139,7 +139,9 @@ func (f *LiveFeed) publish(topic string, ev storage.LiveEvent) {
 	defer f.mu.Unlock()
 	d.users = make([]string, 0, len(f.topics[topic]))
 	for s := range f.topics[topic] {
-		d.users = append(d.users, s.user)
+		d.users = append(d.users, s.user) // all of them before any reads d
+	}
+	for s := range f.topics[topic] {
 		select {
 		case s.events <- d:
 		default:

@@ -47,3 +47,28 @@ func TestNextFrameAsGqlgen(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNextFrame: for any subscription id (a client's string) and any
+// answer, the frame is valid JSON and byte for byte gqlgen's.
+func FuzzNextFrame(f *testing.F) {
+	f.Add("1", `{"a":"b"}`)
+	f.Add("we\"ird\u2028<id>", `{"x":[1,2,{"y":null}],"z":"\u00e9<&>"}`)
+	f.Add("\xff\xfe", `"\ud800"`)
+	f.Fuzz(func(t *testing.T, id, data string) {
+		if !json.Valid([]byte(data)) {
+			return
+		}
+		payload, err := json.Marshal(&graphql.Response{Data: json.RawMessage(data)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(gqlgenMessage{Payload: payload, ID: id, Type: "next"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := nextFrame(id, payload)
+		if string(got) != string(want) || !json.Valid(got) {
+			t.Fatalf("nextFrame\n%q\ngqlgen\n%q", got, want)
+		}
+	})
+}
