@@ -68,6 +68,7 @@ func NewLiveFeed(l LiveLimits) *LiveFeed {
 type liveSub struct {
 	topic  string
 	token  string
+	user   string // the caller's user when it subscribed (PrimeAccess)
 	events chan *liveDelivery
 	ended  chan struct{} // closed once the feed ends it, why says why
 	why    error
@@ -136,6 +137,10 @@ func (f *LiveFeed) publish(topic string, ev storage.LiveEvent) {
 	d := &liveDelivery{ev: ev}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	d.users = make([]string, 0, len(f.topics[topic]))
+	for s := range f.topics[topic] {
+		d.users = append(d.users, s.user) // all of them before any reads d
+	}
 	for s := range f.topics[topic] {
 		select {
 		case s.events <- d:
@@ -172,14 +177,14 @@ func (f *LiveFeed) Subscribers() int {
 
 // join adds a subscription of token to topic, or refuses it (429) when
 // the token runs its limit.
-func (f *LiveFeed) join(topic, token string) (*liveSub, error) {
+func (f *LiveFeed) join(topic, token, user string) (*liveSub, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.tokens[token] >= f.Limits.PerToken {
 		return nil, apierr.New(http.StatusTooManyRequests, "this token already runs %d subscriptions, its limit (--graphql-subscriptions-per-token)", f.Limits.PerToken)
 	}
 	f.tokens[token]++
-	s := &liveSub{topic: topic, token: token, events: make(chan *liveDelivery, f.Limits.Buffer), ended: make(chan struct{})}
+	s := &liveSub{topic: topic, token: token, user: user, events: make(chan *liveDelivery, f.Limits.Buffer), ended: make(chan struct{})}
 	if f.topics[topic] == nil {
 		f.topics[topic] = map[*liveSub]struct{}{}
 	}
@@ -268,7 +273,7 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 	if err := conn.take(r.Live.Limits.PerConnection); err != nil {
 		return nil, err
 	}
-	sub, err := r.Live.join(topic, caller.TokenID)
+	sub, err := r.Live.join(topic, caller.TokenID, caller.UserID)
 	if err != nil {
 		conn.release()
 		return nil, err
@@ -286,7 +291,9 @@ func subscribe[T any](r *Resolver, ctx context.Context, topic, key string, read 
 		defer conn.release()
 		defer r.Live.leave(sub)
 		end := func(err error) {
-			if conn.WebSocket {
+			if st := liveStreamOf(ctx); st != nil && st.End != nil {
+				st.End(liveError(err)) // docsapi's graphql-transport-ws (server/livews.go)
+			} else if conn.WebSocket {
 				transport.AddSubscriptionError(ctx, liveError(err))
 			}
 		}
@@ -359,6 +366,14 @@ func (r *Resolver) liveContext(ctx context.Context, conn *LiveConnection, d *liv
 			ctx = context.WithValue(ctx, storage.CountersKey, d.counters)
 		}
 	}
+	if p, ok := r.Store.(interface {
+		PrimeAccess(ctx context.Context, orgID string, userIDs []string) error
+	}); ok {
+		// After a change of access every subscriber's access is read
+		// again: for all of them at once, by the first to ask (an error
+		// leaves each to read its own).
+		d.primed.Do(func() { _ = p.PrimeAccess(ctx, d.ev.Organization, d.users) })
+	}
 	caller, err := r.Auth.Authenticate(ctx, conn.Authorization)
 	if err != nil {
 		return nil, err
@@ -387,6 +402,8 @@ type liveDelivery struct {
 	ev       storage.LiveEvent
 	once     sync.Once
 	counters *storage.Counters
+	users    []string  // the users of the event's subscribers (PrimeAccess)
+	primed   sync.Once // their access read into the cache
 
 	mu        sync.Mutex
 	reads     map[string]*liveShared

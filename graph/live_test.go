@@ -12,11 +12,11 @@ import (
 func TestLiveFeedDropsSlowSubscribers(t *testing.T) {
 	f := NewLiveFeed(LiveLimits{Buffer: 2, PerToken: 2})
 	topic := commentsTopic("sp", "")
-	slow, err := f.join(topic, "t1")
+	slow, err := f.join(topic, "t1", "u-t1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, err := f.join(topic, "t2")
+	fast, err := f.join(topic, "t2", "u-t2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,14 +39,14 @@ func TestLiveFeedDropsSlowSubscribers(t *testing.T) {
 	if len(fast.events) != 0 {
 		t.Fatal("an event of another space reached the subscription")
 	}
-	if _, err := f.join(topic, "t1"); err != nil {
+	if _, err := f.join(topic, "t1", "u-t1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.join(topic, "t1"); err == nil {
+	if _, err := f.join(topic, "t1", "u-t1"); err == nil {
 		t.Fatal("a third subscription of a token limited to 2")
 	}
 	f.leave(slow)
-	if _, err := f.join(topic, "t1"); err != nil {
+	if _, err := f.join(topic, "t1", "u-t1"); err != nil {
 		t.Fatal("leaving did not free a place:", err)
 	}
 }
@@ -63,7 +63,7 @@ func FuzzLiveFeedPublish(f *testing.F) {
 		feed := NewLiveFeed(LiveLimits{Buffer: 1})
 		ev := storage.LiveEvent{Action: action, TargetType: targetType, Target: target, Space: space, ChangeRequest: cr, Revision: rev}
 		topic := topicOf(ev)
-		sub, err := feed.join(commentsTopic(space, cr), "t")
+		sub, err := feed.join(commentsTopic(space, cr), "t", "u-t")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,9 +84,9 @@ func FuzzLiveFeedPublish(f *testing.F) {
 // the first reason a subscription is ended for stands.
 func TestLiveFeedResyncEndsEverySubscription(t *testing.T) {
 	f := NewLiveFeed(LiveLimits{Buffer: 1})
-	a, _ := f.join(commentsTopic("sp", ""), "t1")
-	b, _ := f.join(siteTopic("st"), "t2")
-	behind, _ := f.join(commentsTopic("sp2", ""), "t3")
+	a, _ := f.join(commentsTopic("sp", ""), "t1", "u-t1")
+	b, _ := f.join(siteTopic("st"), "t2", "u-t2")
+	behind, _ := f.join(commentsTopic("sp2", ""), "t3", "u-t3")
 	behind.fellBehind()
 	f.Resync()
 	for _, s := range []*liveSub{a, b} {

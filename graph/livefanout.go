@@ -2,11 +2,13 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"sync"
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // One execution per event for subscribers alike. gqlgen executes a
@@ -26,6 +28,13 @@ type LiveTap struct {
 	events   chan liveTapEvent // closed when the subscription ends
 	pass     func(v any)       // hands v to gqlgen's stream
 	closeOut func()            // ends gqlgen's stream (once)
+	// root is the subscription field's context (its arguments): gqlgen
+	// marshals each event under the transport's context, without it, so
+	// the edges of the payload that look up where their object was read
+	// (enclosingSpace: Comment.replyList, ChangeRequest.commentList, ...)
+	// would find nothing. Each event's execution gets a copy with the
+	// payload as its result.
+	root *graphql.FieldContext
 }
 
 type liveTapEvent struct {
@@ -52,6 +61,7 @@ func attachLiveTap[T any](ctx context.Context, out chan T) *LiveTap {
 		return nil
 	}
 	t.events = make(chan liveTapEvent)
+	t.root = graphql.GetFieldContext(ctx)
 	t.pass = func(v any) { out <- v.(T) }
 	var once sync.Once
 	t.closeOut = func() { once.Do(func() { close(out) }) }
@@ -81,13 +91,76 @@ func SharedLiveResponses(tap *LiveTap, key string, responses graphql.ResponseHan
 		}
 		own := func(rec *liveResolverUse) *graphql.Response {
 			tap.pass(ev.v)
+			if tap.root != nil {
+				fc := *tap.root
+				fc.Result = ev.v
+				ctx = graphql.WithFieldContext(ctx, &fc)
+			}
 			if rec != nil {
 				ctx = context.WithValue(ctx, liveResolverUseKey{}, rec)
 			}
 			return responses(ctx)
 		}
-		return ev.d.response(liveResponseKey{doc: key, payload: ev.v}, own)
+		resp, enc := ev.d.response(liveResponseKey{doc: key, payload: ev.v}, own)
+		if st := liveStreamOf(ctx); st != nil {
+			st.encoded = enc
+		}
+		return resp
 	}
+}
+
+// LiveStream is what a subscription transport that frames its messages
+// itself (server/livews.go) learns from the responses of one subscription
+// operation, through its context (WithLiveStream).
+type LiveStream struct {
+	// End receives the error a subscription ends with (without it, gqlgen's
+	// transport.AddSubscriptionError).
+	End func(*gqlerror.Error)
+
+	encoded *liveEncoding
+}
+
+// Payload is the JSON encoding of resp (as json.Marshal gives it) when
+// resp is the last response handed out and another subscriber's execution
+// shared it: encoded once for all of them. nil otherwise: the transport
+// encodes resp itself.
+func (st *LiveStream) Payload(resp *graphql.Response) []byte {
+	e := st.encoded
+	st.encoded = nil
+	if e == nil || e.resp != resp {
+		return nil
+	}
+	return e.bytes()
+}
+
+type liveStreamKey struct{}
+
+// WithLiveStream gives a subscription operation's context st.
+func WithLiveStream(ctx context.Context, st *LiveStream) context.Context {
+	return context.WithValue(ctx, liveStreamKey{}, st)
+}
+
+func liveStreamOf(ctx context.Context) *LiveStream {
+	st, _ := ctx.Value(liveStreamKey{}).(*LiveStream)
+	return st
+}
+
+// liveEncoding is a shared response's payload, encoded by the first
+// subscriber's transport that asks.
+type liveEncoding struct {
+	resp *graphql.Response
+	once sync.Once
+	b    []byte
+}
+
+func (e *liveEncoding) bytes() []byte {
+	e.once.Do(func() {
+		b, err := json.Marshal(e.resp)
+		if err == nil {
+			e.b = b
+		}
+	})
+	return e.b
 }
 
 // liveResponseKey names the responses of one event alike: one document,
@@ -99,14 +172,15 @@ type liveResponseKey struct {
 
 type liveResponse struct {
 	once      sync.Once
-	resp      *graphql.Response
+	enc       *liveEncoding // the shared response, when shareable
 	shareable bool
 }
 
 // response is the response of key for d: executed by the first subscriber
 // asking (execute), taken by the others when it can be shared, executed by
-// each of them otherwise.
-func (d *liveDelivery) response(key liveResponseKey, execute func(*liveResolverUse) *graphql.Response) *graphql.Response {
+// each of them otherwise. A shared response (the same pointer for every
+// subscriber, the first included) comes with its encoding, done once.
+func (d *liveDelivery) response(key liveResponseKey, execute func(*liveResolverUse) *graphql.Response) (*graphql.Response, *liveEncoding) {
 	d.mu.Lock()
 	if d.responses == nil {
 		d.responses = map[liveResponseKey]*liveResponse{}
@@ -129,16 +203,18 @@ func (d *liveDelivery) response(key liveResponseKey, execute func(*liveResolverU
 		// gqlgen reuses the subscription's buffer for its next event.
 		shared := *mine
 		shared.Data = append([]byte(nil), mine.Data...)
-		e.resp, e.shareable = &shared, true
+		e.enc, e.shareable = &liveEncoding{resp: &shared}, true
 	})
-	if ran {
-		return mine
-	}
 	if e.shareable {
-		liveResponsesShared.Add(1)
-		return e.resp
+		if !ran {
+			liveResponsesShared.Add(1)
+		}
+		return e.enc.resp, e.enc
 	}
-	return execute(nil)
+	if ran {
+		return mine, nil
+	}
+	return execute(nil), nil
 }
 
 // liveResponsesShared counts the responses taken from another

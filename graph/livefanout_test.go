@@ -28,11 +28,12 @@ func TestLiveResponseSharing(t *testing.T) {
 			var mu sync.Mutex
 			var bufs [][]byte
 			got := make([]*graphql.Response, 50)
+			encs := make([]*liveEncoding, 50)
 			for i := range got {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					got[i] = d.response(liveResponseKey{doc: "q", payload: payload}, func(rec *liveResolverUse) *graphql.Response {
+					got[i], encs[i] = d.response(liveResponseKey{doc: "q", payload: payload}, func(rec *liveResolverUse) *graphql.Response {
 						runs.Add(1)
 						if tc.nothing {
 							return nil
@@ -64,8 +65,18 @@ func TestLiveResponseSharing(t *testing.T) {
 					shared++
 				}
 			}
-			if tc.want == 1 && shared != len(got)-1 {
-				t.Fatalf("%d subscribers got the shared data, want %d", shared, len(got)-1)
+			if tc.want == 1 && shared != len(got) {
+				t.Fatalf("%d subscribers got the shared data, want %d", shared, len(got))
+			}
+			// A shared response comes with one encoding for all, of that
+			// response; a subscriber's own, with none.
+			for i, e := range encs {
+				if tc.want == 1 && (e == nil || e != encs[0] || e.resp != got[i] || string(e.bytes()) != `{"data":{"a":1}}`) {
+					t.Fatalf("subscriber %d: encoding %+v of %+v", i, e, got[i])
+				}
+				if tc.want != 1 && e != nil {
+					t.Fatalf("subscriber %d: its own execution came with a shared encoding", i)
+				}
 			}
 		})
 	}

@@ -123,9 +123,20 @@ func (s *Server) websocketTransport() transport.Websocket {
 // the payload has none, the upgrade request's Authorization header (already
 // checked). The same token rules as every request.
 func (s *Server) initLive(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	authCtx, code, err := s.authenticateInit(ctx, p)
+	if err != nil {
+		return transport.WithWebsocketCloseCode(ctx, code), nil, err
+	}
+	return authCtx, nil, nil
+}
+
+// authenticateInit is initLive's decision for both WebSocket transports:
+// the connection's context with its caller, or the close code (4401
+// without a token, 4403 with a bad one) and why.
+func (s *Server) authenticateInit(ctx context.Context, p transport.InitPayload) (context.Context, int, error) {
 	conn := graph.LiveConnectionFrom(ctx)
 	if conn == nil {
-		return ctx, nil, apierr.Unauthorized("missing or invalid bearer token")
+		return ctx, wsUnauthorized, apierr.Unauthorized("missing or invalid bearer token")
 	}
 	header := p.Authorization()
 	if header == "" {
@@ -135,16 +146,16 @@ func (s *Server) initLive(ctx context.Context, p transport.InitPayload) (context
 	}
 	if header == "" {
 		if conn.Authorization == "" {
-			return transport.WithWebsocketCloseCode(ctx, 4401), nil, apierr.Unauthorized("missing bearer token: send it in connection_init's payload as {\"Authorization\": \"Bearer <token>\"}")
+			return ctx, wsUnauthorized, apierr.Unauthorized("missing bearer token: send it in connection_init's payload as {\"Authorization\": \"Bearer <token>\"}")
 		}
-		return ctx, nil, nil // the upgrade request's header, authenticated before
+		return ctx, 0, nil // the upgrade request's header, authenticated before
 	}
 	caller, err := s.Resolver.Auth.Authenticate(ctx, header)
 	if err != nil {
-		return transport.WithWebsocketCloseCode(ctx, 4403), nil, err
+		return ctx, wsForbidden, err
 	}
 	conn.Authorization = header
-	return auth.WithCaller(ctx, caller), nil, nil
+	return auth.WithCaller(ctx, caller), 0, nil
 }
 
 // originPatterns are the CORS origins as the WebSocket accept checks them

@@ -124,3 +124,54 @@ func equalJSON(a, b any) bool {
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
 }
+
+// TestSubscriptionCommentEdges: a comment delivered by commentUpdated over
+// a real WebSocket answers every edge the same comment read by the comment
+// query answers (replyList, nodeId, its author's fields), with the same
+// data; a change request delivered by changeRequestUpdated answers its
+// commentList edge. (gqlgen marshals an event outside the subscription
+// field's context: the edges that look up the space their object was read
+// in found none, "this field needs the space it was read in".)
+func TestSubscriptionCommentEdges(t *testing.T) {
+	env := apitest.New(t)
+	space := newSpace(env, env.Admin.Token)
+	id := postComment(env, env.Admin.Token, space, "First")
+	base := "/v1/spaces/" + space + "/comments/" + id
+	for _, text := range []string{"Re 1", "Re 2"} {
+		env.Must(200, "POST", base+"/replies", env.Admin.Token, map[string]any{"body": map[string]any{"markdown": text}})
+	}
+	cr := env.Must(201, "POST", "/v1/spaces/"+space+"/change-requests", env.Admin.Token, map[string]any{"subject": "Edit"}).JSON()["id"].(string)
+	crComment := env.Must(200, "POST", "/v1/spaces/"+space+"/change-requests/"+cr+"/comments", env.Admin.Token,
+		map[string]any{"body": map[string]any{"markdown": "On the CR"}}).JSON()["id"].(string)
+	const selection = `id nodeId replies postedBy { id displayName }
+		replyList { count items { id body { markdown } postedBy { id } permissions { view edit } } }
+		paged: replyList(limit: 1) { count next { page } items { id } }`
+
+	c := dialLive(t, env, nil, bearer(env.Admin.Token))
+	defer c.close()
+	c.subscribe("c", `subscription($s: ID!) { commentUpdated(spaceId: $s) { `+selection+` } }`, map[string]any{"s": space})
+	c.subscribe("cr", `subscription($s: ID!, $c: ID!) { changeRequestUpdated(spaceId: $s, changeRequestId: $c) { id commentList { items { id replyList { count } } } } }`,
+		map[string]any{"s": space, "c": cr})
+	waitSubscribed(t, env, 2)
+
+	env.Must(200, "PUT", base, env.Admin.Token, map[string]any{"body": map[string]any{"markdown": "Edited"}})
+	got := c.next("c")["commentUpdated"].(map[string]any)
+	data, errs := env.GraphQL(env.Admin.Token, `query($s: ID!, $id: ID!) { comment(spaceId: $s, commentId: $id) { `+selection+` } }`,
+		map[string]any{"s": space, "id": id})
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	want := data["comment"]
+	if !equalJSON(got, want) {
+		t.Fatalf("the subscription's comment\n%v\nthe query's\n%v", got, want)
+	}
+	if items := got["replyList"].(map[string]any)["items"].([]any); len(items) != 2 {
+		t.Fatalf("replyList over the subscription: %v", got["replyList"])
+	}
+
+	env.Must(200, "PATCH", "/v1/spaces/"+space+"/change-requests/"+cr, env.Admin.Token, map[string]any{"status": "archived"})
+	crGot := c.next("cr")["changeRequestUpdated"].(map[string]any)
+	if items := crGot["commentList"].(map[string]any)["items"].([]any); len(items) != 1 || items[0].(map[string]any)["id"] != crComment {
+		t.Fatalf("commentList over the subscription: %v", crGot)
+	}
+}

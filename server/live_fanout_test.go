@@ -46,30 +46,31 @@ func TestSubscriptionSharedExecution(t *testing.T) {
 			t.Fatalf("%s: %v %v", name, m, err)
 		}
 	}
-	env.Must(200, "POST", "/v1/spaces/"+space+"/comments/"+comment+"/replies", c1.Token,
-		map[string]any{"body": map[string]any{"markdown": "Re"}})
+	reply := env.Must(200, "POST", "/v1/spaces/"+space+"/comments/"+comment+"/replies", c1.Token,
+		map[string]any{"body": map[string]any{"markdown": "Re"}}).JSON()["id"].(string)
 
 	shared := graph.LiveResponsesShared()
 	env.Must(200, "PUT", "/v1/spaces/"+space+"/comments/"+comment, env.Admin.Token,
 		map[string]any{"body": map[string]any{"markdown": "edited"}})
-	got := map[string]string{}
+	got, frames := map[string]string{}, map[string]string{}
 	for name, c := range subs {
-		m, err := c.readErr(5 * time.Second)
+		b, m, err := c.readRaw(5 * time.Second)
 		if err != nil || m["type"] != "next" {
 			t.Fatalf("%s: %v %v", name, m, err)
 		}
+		frames[name] = string(b)
 		p := m["payload"].(map[string]any)
 		if data, _ := p["data"].(map[string]any); data != nil && data["commentUpdated"] != nil {
 			got[name] = mustJSON(t, data["commentUpdated"])
 		} else {
-			got[name] = mustJSON(t, p["errors"].([]any)[0].(map[string]any)["path"])
+			t.Fatalf("%s: %s", name, b)
 		}
 	}
 	want := map[string]string{
-		// replyList is not answered in a subscription (it needs the space
-		// it is read in): its error, each subscriber's own.
-		"c1": `["replyList"]`,
-		"c2": `["replyList"]`,
+		// replyList answers in a subscription, each reply's permissions
+		// its subscriber's own: c1 wrote the reply, c2 did not.
+		"c1": `{"id":"` + comment + `","permissions":{"edit":false,"reply":true},"replyList":{"items":[{"id":"` + reply + `","permissions":{"edit":true}}]}}`,
+		"c2": `{"id":"` + comment + `","permissions":{"edit":false,"reply":true},"replyList":{"items":[{"id":"` + reply + `","permissions":{"edit":false}}]}}`,
 		"c3": `{"body":{"markdown":"edited"},"id":"` + comment + `","permissions":{"reply":true,"view":true}}`,
 		"r1": `{"body":{"markdown":"edited"},"id":"` + comment + `","permissions":{"reply":false,"view":true}}`,
 		"r2": `{"body":{"markdown":"edited"},"id":"` + comment + `","permissions":{"reply":false,"view":true}}`,
@@ -85,6 +86,16 @@ func TestSubscriptionSharedExecution(t *testing.T) {
 	// reaches a resolver (replyList), whose answer may be the caller's.
 	if n := graph.LiveResponsesShared() - shared; n != 1 {
 		t.Errorf("%d responses shared, want 1 (r2's or r1's)", n)
+	}
+	// On the wire: r1 and r2 (one subscription id) get the same bytes, the
+	// shared encoding; the others each their own, which differ.
+	if frames["r1"] != frames["r2"] {
+		t.Errorf("r1 and r2 got different frames:\n%s\n%s", frames["r1"], frames["r2"])
+	}
+	for _, pair := range [][2]string{{"c1", "c2"}, {"c3", "r1"}, {"r1", "r3"}} {
+		if frames[pair[0]] == frames[pair[1]] {
+			t.Errorf("%s and %s got the same frame %s", pair[0], pair[1], frames[pair[0]])
+		}
 	}
 }
 

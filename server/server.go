@@ -343,7 +343,10 @@ func (s *Server) routes() chi.Router {
 func (s *Server) graphQLHandler() http.Handler {
 	h := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: s.Resolver}))
 	// Subscriptions (live.go) first: SSE is a POST the POST transport would take.
-	h.AddTransport(sharingTransport{s.websocketTransport()})
+	if !gqlgenWebsocketOnly {
+		h.AddTransport(sharingTransport{s.liveWebsocketTransport()}) // graphql-transport-ws (livews.go)
+	}
+	h.AddTransport(sharingTransport{s.websocketTransport()}) // the older graphql-ws
 	h.AddTransport(sharingTransport{transport.SSE{KeepAlivePingInterval: cmp.Or(s.Config.GraphQLKeepAlive, DefaultLiveKeepAlive)}})
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})

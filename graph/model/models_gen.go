@@ -10,12 +10,22 @@ type Query struct {
 
 // Live updates, over graphql-transport-ws (WebSocket) or SSE.
 // Each event is the object as the matching query answers it, read again for
-// the subscriber, with its rights at the time of the event: a subscription
-// ends (with an error naming why) once its token no longer works or its
-// caller may no longer see what it watches, and when it falls behind.
-// When a replica on PostgreSQL missed more changes than it can replay (its
-// database connection lost for over 5 minutes, or over 1,000 changes), every
-// subscription ends with extensions.code RESYNC: read again what you watch,
-// then subscribe again.
+// the subscriber, with its rights at the time of the event, and it answers
+// the same edges (a comment's replyList, a change request's commentList).
+//
+// A subscription ends with an error (graphql-transport-ws: an `error`
+// message for its id; SSE: the stream ends) whose extensions.code and
+// extensions.status say why:
+//   - UNAUTHENTICATED (401): its token no longer works;
+//   - FORBIDDEN (403) or NOT_FOUND (404): its caller may no longer see what
+//     it watches;
+//   - RATE_LIMITED (429): it fell behind (64 events waiting unread);
+//   - RESYNC (409): events were missed. Only on PostgreSQL with several
+//     replicas, never on SQLite: the replica serving it lost its database
+//     connection (LISTEN) and cannot replay what was committed meanwhile,
+//     because the connection was down for over 5 minutes, over 1,000 changes
+//     were missed, or reading them back failed. Every subscription of that
+//     replica ends at once. Read again what you watch, then subscribe again
+//     (events from before the new subscription are not sent).
 type Subscription struct {
 }

@@ -1,0 +1,73 @@
+package server_test
+
+import (
+	"testing"
+	"time"
+
+	coderws "github.com/coder/websocket"
+
+	"docsapi/apitest"
+)
+
+// TestLiveWebsocketProtocol: docsapi's graphql-transport-ws transport
+// keeps the protocol's rules: a ping is answered with a pong (its payload
+// echoed), complete stops a subscription (its feed place freed), a
+// subscribe before connection_init closes 4401, a second connection_init
+// 4429, a subscription id in use 4409, a message that is not one 4400.
+func TestLiveWebsocketProtocol(t *testing.T) {
+	env := apitest.New(t)
+	space := newSpace(env, env.Admin.Token)
+
+	c := dialLive(t, env, nil, bearer(env.Admin.Token))
+	defer c.close()
+	c.send(map[string]any{"type": "ping", "payload": map[string]any{"n": 1}})
+	if m, err := c.readErr(5 * time.Second); err != nil || m["type"] != "pong" || !equalJSON(m["payload"], map[string]any{"n": 1}) {
+		t.Fatalf("ping answered %v %v", m, err)
+	}
+	c.subscribe("a", commentSub, map[string]any{"s": space})
+	waitSubscribed(t, env, 1)
+	c.send(map[string]any{"id": "a", "type": "complete"})
+	waitSubscribed(t, env, 0)
+	if m, err := c.readErr(5 * time.Second); err != nil || m["type"] != "complete" || m["id"] != "a" {
+		t.Fatalf("after complete: %v %v", m, err) // as gqlgen's transport: complete, then nothing
+	}
+	postComment(env, env.Admin.Token, space, "after complete")
+	c.quiet(200 * time.Millisecond)
+
+	closedWith := func(name string, want coderws.StatusCode, steps func(d *liveClient)) {
+		t.Helper()
+		d, err := dialLiveErr(env, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.t = t
+		steps(d)
+		for err == nil {
+			_, err = d.readErr(5 * time.Second)
+		}
+		if got := coderws.CloseStatus(err); got != want {
+			t.Errorf("%s: closed with %v (%v), want %d", name, got, err, want)
+		}
+	}
+	closedWith("subscribe first", 4401, func(d *liveClient) { d.subscribe("a", commentSub, map[string]any{"s": space}) })
+	init := func(d *liveClient) {
+		d.send(map[string]any{"type": "connection_init", "payload": bearer(env.Admin.Token)})
+		if m, err := d.readErr(5 * time.Second); err != nil || m["type"] != "connection_ack" {
+			t.Fatalf("init answered %v %v", m, err)
+		}
+	}
+	closedWith("second init", 4429, func(d *liveClient) {
+		init(d)
+		d.send(map[string]any{"type": "connection_init", "payload": bearer(env.Admin.Token)})
+	})
+	closedWith("id in use", 4409, func(d *liveClient) {
+		init(d)
+		d.subscribe("a", commentSub, map[string]any{"s": space})
+		d.subscribe("a", commentSub, map[string]any{"s": space})
+	})
+	closedWith("unknown type", 4400, func(d *liveClient) {
+		init(d)
+		d.send(map[string]any{"type": "start", "id": "a"})
+	})
+	waitSubscribed(t, env, 0)
+}

@@ -1,0 +1,116 @@
+package storage_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"docsapi/storage"
+	"docsapi/storage/storagetest"
+)
+
+// TestPrimeAccessAsAccessAt: PrimeAccess caches, for every user it is
+// given that the cache lacks, the AccessData accessAt reads for that user
+// alone: members with and without teams, user and team grants, a user of
+// another organization (no membership), duplicates; after a change of
+// access, again. On both engines.
+func TestPrimeAccessAsAccessAt(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t, storagetest.Target(t))
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "admin@example.com", "Admin", "h0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	org := b.Organization.ID
+	other, err := db.CreateOrganizationWithAdmin(ctx, "Other", "other@example.com", "Other", "h9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := "read"
+	var users []string
+	for i := range 5 {
+		email := fmt.Sprintf("u%d@example.com", i)
+		u, _, err := db.CreateUserWithToken(ctx, email, email, org, &read, true, fmt.Sprintf("h%d", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, u.ID)
+	}
+	stranger := other.User.ID
+	t1, err := db.CreateTeam(ctx, org, "One", users[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t2, err := db.CreateTeam(ctx, org, "Two", users[1:3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spaces []string
+	for i := range 3 {
+		sp := &storage.Space{OrganizationID: org, Title: fmt.Sprint("S", i), Visibility: "private"}
+		if err := db.CreateSpace(ctx, sp); err != nil {
+			t.Fatal(err)
+		}
+		spaces = append(spaces, sp.ID)
+	}
+	for _, g := range []storage.ContentGrant{
+		{TargetKind: "space", TargetID: spaces[0], PrincipalKind: "team", PrincipalID: t1, Role: "edit"},
+		{TargetKind: "space", TargetID: spaces[1], PrincipalKind: "team", PrincipalID: t2, Role: "comment"},
+		{TargetKind: "space", TargetID: spaces[2], PrincipalKind: "user", PrincipalID: users[1], Role: "admin"},
+		{TargetKind: "space", TargetID: spaces[0], PrincipalKind: "user", PrincipalID: users[3], Role: "read"},
+	} {
+		if err := db.SetContentGrant(ctx, org, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := append(append([]string{stranger, b.User.ID}, users...), users[0])
+	check := func(step string) {
+		t.Helper()
+		if err := db.PrimeAccess(ctx, org, all); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range all {
+			got, ok := db.CachedAccess(ctx, org, u)
+			if !ok {
+				t.Fatalf("%s: %s not cached", step, u)
+			}
+			want, err := db.AccessRead(ctx, org, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := accessText(got), accessText(want); g != w {
+				t.Errorf("%s: user %s primed\n%s\nread alone\n%s", step, u, g, w)
+			}
+		}
+	}
+	check("first")
+	// A change of access: every entry is stale, primed again.
+	if _, err := db.CreateTeam(ctx, org, "Three", users[3:]); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := db.CachedAccess(ctx, org, users[0]); ok {
+		t.Fatal("an entry outlived a change of access")
+	}
+	check("after a change of access")
+}
+
+// accessText is what an AccessData says, its grants in one order.
+func accessText(a storage.AccessData) string {
+	var gs []string
+	for _, g := range a.Grants {
+		gs = append(gs, strings.Join([]string{g.TargetKind, g.TargetID, g.PrincipalKind, g.PrincipalID, g.Role, g.CreatedAt.String()}, " "))
+	}
+	slices.Sort(gs)
+	m := "none"
+	if a.Membership != nil {
+		mb := *a.Membership
+		role := "nil"
+		if mb.Role != nil {
+			role = *mb.Role
+		}
+		m = fmt.Sprintf("role %s sso %v owns %v", role, mb.SSO, mb.OwnsTeam)
+	}
+	return fmt.Sprintf("user %s member %s teams %v tree %d memo %v\ngrants %s", a.UserID, m, a.Teams, len(a.Tree), a.Memo != nil, strings.Join(gs, "\n"))
+}
