@@ -385,6 +385,8 @@ type Tx struct {
 	// scope is the organization the transaction is confined to, "" when
 	// it holds the whole write lock (scope.go).
 	scope string
+	// queued: execLater queued a statement since the last flush.
+	queued bool
 }
 
 // afterCommit runs f once t has committed (never when it rolls back).
@@ -481,6 +483,33 @@ func (t *Tx) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
 
 // exec is ExecContext with the transaction's own context.
 func (t *Tx) exec(q string, args ...any) (sql.Result, error) { return t.ExecContext(t.ctx, q, args...) }
+
+// execLater is exec for a statement whose result the write does not read
+// (no rows-affected check, no error it handles itself: an INSERT of a new
+// row, an audit entry). Where the dialect pipelines, it is sent with the
+// transaction's next statement or with its COMMIT, in one round trip
+// (dialect_postgres.go); its error is then that statement's or the
+// COMMIT's, and the write fails all the same.
+func (t *Tx) execLater(q string, args ...any) error {
+	if !t.db.dialect.pipelines() {
+		_, err := t.exec(q, args...)
+		return err
+	}
+	t.queued = true
+	_, err := t.tx.ExecContext(context.WithValue(t.steady, laterKey{}, true), q, args...)
+	return err
+}
+
+// flush sends what execLater queued, so that its error is the write's own
+// (a member of a batch, before its savepoint is released).
+func (t *Tx) flush() error {
+	if !t.queued {
+		return nil
+	}
+	t.queued = false
+	_, err := t.tx.ExecContext(context.WithValue(t.steady, flushKey{}, true), "")
+	return err
+}
 
 // Write runs fn in one write transaction (with group commit, in its own
 // savepoint of a transaction shared with the writes queued beside it); an

@@ -268,6 +268,14 @@ func (db *DB) runBatch(batch []*member) {
 		defer cancel() // the transaction has ended by then
 	}
 	begin, bumped := db.dialect.writeContext(ctx, bump, batch[0].scope)
+	if solo && commuting(batch[0].scope) && batch[0].pre == nil && db.dialect.pipelines() {
+		// A commuting write (scope.go) reads nothing to decide: its BEGIN
+		// and locks can go out with its first statement, under its
+		// request's context as the BEGIN would have. Any other write holds
+		// its locks from BEGIN on, before fn runs (fn may read through the
+		// readers, a precondition does).
+		begin = lazyBegin(begin)
+	}
 	sqlTx, release, err := db.beginWrite(begin)
 	begun()
 	began := time.Now()
@@ -297,6 +305,9 @@ func (db *DB) runBatch(batch []*member) {
 			break
 		}
 		m.err = m.run(bumped)
+		if m.err == nil {
+			m.err = m.t.flush() // its queued statements' errors are its own
+		}
 		if m.err != nil {
 			if _, err := m.t.exec(savepointRollback); err != nil {
 				lost = err
