@@ -379,6 +379,10 @@ type Tx struct {
 	// the commit (PostgreSQL) or the write does not bump.
 	webhooks      int64
 	webhooksKnown bool
+	// hooks is the batch's reading of the webhook counter at BEGIN
+	// (PostgreSQL), shared by its members: a member that changes
+	// subscriptions voids it for the members after it.
+	hooks *webhookCounter
 	// committed runs once the transaction has committed (wake-ups of
 	// background workers whose queue it wrote to).
 	committed []func()

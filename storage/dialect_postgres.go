@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -281,38 +282,65 @@ func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx,
 		c.beginCtx, c.begun = ctx, false
 		return &pgLazyTx{c}, nil
 	}
-	o := pgx.TxOptions{BeginQuery: beginWriteSQL}
+	begin := beginWriteSQL
 	if commuting(org) {
-		o.BeginQuery = beginCommutingSQL(orgLockKey(strings.TrimPrefix(org, commutingScope)))
+		begin = beginCommutingSQL(orgLockKey(strings.TrimPrefix(org, commutingScope)))
 	} else if org != "" {
-		o.BeginQuery = beginScopedSQL(orgLockKey(org))
+		begin = beginScopedSQL(orgLockKey(org))
 	}
-	tx, err := conn.BeginTx(ctx, o)
+	slot, _ := ctx.Value(webhookCounterKey{}).(*webhookCounter)
+	if slot != nil {
+		begin += "; " + webhookCounterSQL
+	}
+	results, err := conn.PgConn().Exec(ctx, begin).ReadAll()
 	if err != nil {
+		if pgconn.SafeToRetry(err) {
+			return nil, driver.ErrBadConn
+		}
+		if !conn.IsClosed() {
+			conn.Exec(context.Background(), "rollback") // a lock wait that failed: end what BEGIN opened
+		}
 		return nil, err
 	}
-	return pgTx{ctx, tx, c}, nil
-}
-
-// pgTx is a pgx transaction as database/sql drives it (stdlib's own
-// wrapper is not exported); its COMMIT goes out with the statements still
-// queued (below), its ROLLBACK drops them.
-type pgTx struct {
-	ctx context.Context
-	tx  pgx.Tx
-	c   *pgConn
-}
-
-func (t pgTx) Commit() error {
-	if len(t.c.pending) > 0 {
-		return (&pgLazyTx{t.c}).Commit()
+	if slot != nil {
+		slot.read(results)
 	}
-	return t.tx.Commit(t.ctx)
+	c.pending, c.beginLen, c.beginCtx, c.begun = c.pending[:0], 0, nil, true
+	return &pgLazyTx{c}, nil
 }
 
-func (t pgTx) Rollback() error {
-	t.c.pending = t.c.pending[:0]
-	return t.tx.Rollback(t.ctx)
+// webhookCounterSQL reads the webhook counter (webhooks.go, webhookSubs)
+// in the BEGIN's round trip, after the locks: no write that changes
+// subscriptions (unscoped, the global lock exclusive) can commit before
+// this transaction ends, so the reading holds for the whole transaction,
+// as the counter SQLite's bump returns does (bumpReturningWebhooks), and
+// a change of an organization that no webhook listens to costs no
+// statement on PostgreSQL either.
+const webhookCounterSQL = `SELECT webhooks FROM change_counter WHERE id = 1`
+
+// webhookCounterKey: the context of a write BEGIN carries a
+// *webhookCounter for the reading (runBatch).
+type webhookCounterKey struct{}
+
+// webhookCounter is the reading: known false when there was none (no
+// counter row: a copy-db target mid-copy; or a lazy BEGIN).
+type webhookCounter struct {
+	n     int64
+	known bool
+}
+
+func (w *webhookCounter) read(results []*pgconn.Result) {
+	if len(results) == 0 {
+		return
+	}
+	last := results[len(results)-1]
+	if len(last.Rows) != 1 || len(last.Rows[0]) != 1 {
+		return
+	}
+	n, err := strconv.ParseInt(string(last.Rows[0][0]), 10, 64)
+	if err == nil {
+		w.n, w.known = n, true
+	}
 }
 
 // The write pipeline. Each statement of a write transaction is a loopback
@@ -422,7 +450,7 @@ func (c *pgConn) flush(ctx context.Context) error {
 }
 
 // pgLazyTx is a write transaction whose statements may wait in the
-// connection's queue (see above).
+// connection's queue (see above), begun lazily or already.
 type pgLazyTx struct{ c *pgConn }
 
 // Commit sends the queue and the COMMIT together. A transaction that sent

@@ -276,6 +276,10 @@ func (db *DB) runBatch(batch []*member) {
 		// readers, a precondition does).
 		begin = lazyBegin(begin)
 	}
+	// PostgreSQL reads the webhook counter in the BEGIN's round trip (the
+	// webhook sink's summary, webhookSubs; dialect_postgres.go).
+	hooks := &webhookCounter{}
+	begin = context.WithValue(begin, webhookCounterKey{}, hooks)
 	sqlTx, release, err := db.beginWrite(begin)
 	begun()
 	began := time.Now()
@@ -293,7 +297,8 @@ func (db *DB) runBatch(batch []*member) {
 			m.err = err // its request ended before its turn
 			continue
 		}
-		m.t = &Tx{tx: sqlTx, db: db, ctx: m.ctx, steady: context.WithoutCancel(m.ctx), Now: db.Now(), scope: m.scope}
+		m.t = &Tx{tx: sqlTx, db: db, ctx: m.ctx, steady: context.WithoutCancel(m.ctx), Now: db.Now(), scope: m.scope,
+			webhooks: hooks.n, webhooksKnown: hooks.known, hooks: hooks}
 		if solo {
 			if m.err = m.run(bumped); m.err == nil {
 				ok++
