@@ -95,7 +95,7 @@ const checkpointPages = 8000
 // Options tunes Open; the zero value is the durable default.
 type Options struct {
 	Clock   func() time.Time // injectable for retention tests; default time.Now
-	Readers int              // reader pool size; default max(4, 2*GOMAXPROCS)
+	Readers int              // reader pool size; default max(4, 2*GOMAXPROCS) (PostgreSQL: max(16, 2*GOMAXPROCS))
 	// JobLease is how long a claim on background work holds without
 	// renewal (leases.go); default JobLease.
 	JobLease time.Duration
@@ -389,8 +389,6 @@ type Tx struct {
 	// scope is the organization the transaction is confined to, "" when
 	// it holds the whole write lock (scope.go).
 	scope string
-	// queued: execLater queued a statement since the last flush.
-	queued bool
 }
 
 // afterCommit runs f once t has committed (never when it rolls back).
@@ -499,19 +497,7 @@ func (t *Tx) execLater(q string, args ...any) error {
 		_, err := t.exec(q, args...)
 		return err
 	}
-	t.queued = true
 	_, err := t.tx.ExecContext(context.WithValue(t.steady, laterKey{}, true), q, args...)
-	return err
-}
-
-// flush sends what execLater queued, so that its error is the write's own
-// (a member of a batch, before its savepoint is released).
-func (t *Tx) flush() error {
-	if !t.queued {
-		return nil
-	}
-	t.queued = false
-	_, err := t.tx.ExecContext(context.WithValue(t.steady, flushKey{}, true), "")
 	return err
 }
 

@@ -86,7 +86,9 @@ func (postgresDialect) open(target string, opt Options) (*sql.DB, *sql.DB, error
 	r := sql.OpenDB(connector)
 	n := opt.Readers
 	if n <= 0 {
-		n = max(4, 2*runtime.GOMAXPROCS(0))
+		// Sized for 16 clients: with 4, GET /v1/spaces/{id} with 16
+		// clients queued for a connection (docs/postgresql.md).
+		n = max(16, 2*runtime.GOMAXPROCS(0))
 	}
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
@@ -368,12 +370,16 @@ func lazyBegin(ctx context.Context) context.Context {
 	return context.WithValue(ctx, lazyBeginKey{}, true)
 }
 
-// laterKey marks the context of a statement to queue (Tx.execLater);
-// flushKey that of the empty statement that sends the queue (Tx.flush).
-type (
-	laterKey struct{}
-	flushKey struct{}
-)
+// laterKey marks the context of a statement to queue (Tx.execLater).
+type laterKey struct{}
+
+// queuedError is the error of a queued statement that went out before
+// another one (the batch's own: runBatch tells a member's error from its
+// savepoint release's).
+type queuedError struct{ err error }
+
+func (e *queuedError) Error() string { return e.err.Error() }
+func (e *queuedError) Unwrap() error { return e.err }
 
 // queued is one statement of the pipeline, its placeholders rewritten.
 type queued struct {
@@ -428,14 +434,20 @@ func (c *pgConn) send(ctx context.Context, last queued) (pgconn.CommandTag, erro
 	br := c.Conn.Conn().SendBatch(ctx, b)
 	var tag pgconn.CommandTag
 	var err error
+	failed := -1
 	for i := 0; i < n && err == nil; i++ {
-		tag, err = br.Exec()
+		if tag, err = br.Exec(); err != nil {
+			failed = i
+		}
 	}
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil && pgconn.SafeToRetry(err) {
 		return tag, driver.ErrBadConn
+	}
+	if err != nil && last.sql != "" && failed >= 0 && failed < n-1 {
+		return tag, &queuedError{err}
 	}
 	return tag, err
 }
@@ -522,13 +534,9 @@ func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt,
 	return pgStmt{st, c}, nil
 }
 
-// ExecContext queues a statement marked so (Tx.execLater), sends the queue
-// for the empty statement marked flushKey (Tx.flush), and sends any other
-// statement with the queue before it, in one round trip.
+// ExecContext queues a statement marked so (Tx.execLater) and sends any
+// other statement with the queue before it, in one round trip.
 func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	if ctx.Value(flushKey{}) != nil {
-		return driver.RowsAffected(0), c.flush(ctx)
-	}
 	if ctx.Value(laterKey{}) != nil || len(c.pending) > 0 {
 		if c.Conn.Conn().IsClosed() {
 			return nil, driver.ErrBadConn

@@ -305,23 +305,41 @@ func (db *DB) runBatch(batch []*member) {
 			}
 			break
 		}
-		if _, err := m.t.exec(savepoint); err != nil {
+		// The savepoint waits for the member's first statement where the
+		// dialect pipelines (Tx.execLater), and what the member queued goes
+		// out with its release: two round trips fewer a member. An error of
+		// a queued statement is the member's own (queuedError); one of the
+		// release itself means the transaction ended under the batch.
+		if err := m.t.execLater(savepoint); err != nil {
 			lost = err
 			break
 		}
 		m.err = m.run(bumped)
+		released := false
 		if m.err == nil {
-			m.err = m.t.flush() // its queued statements' errors are its own
+			_, err := m.t.exec(savepointRelease)
+			var qe *queuedError
+			switch {
+			case err == nil:
+				released = true
+			case errors.As(err, &qe):
+				m.err = qe.err
+			default:
+				lost = err
+			}
+			if lost != nil {
+				break
+			}
 		}
-		if m.err != nil {
+		if !released {
 			if _, err := m.t.exec(savepointRollback); err != nil {
 				lost = err
 				break
 			}
-		}
-		if _, err := m.t.exec(savepointRelease); err != nil {
-			lost = err
-			break
+			if _, err := m.t.exec(savepointRelease); err != nil {
+				lost = err
+				break
+			}
 		}
 		if m.err == nil {
 			ok++
