@@ -65,9 +65,10 @@ func auditSink(tx *Tx, a Actor, c Change) error {
 	// Into audit_recent: one b-tree (its key) where audit_log would write
 	// four (its key and three filter indexes), each a WAL frame of this
 	// commit; MoveRecentAudit moves the entry into audit_log later.
-	_, err := tx.exec(`INSERT INTO audit_recent (`+auditCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	// Nothing reads its result: it goes out with the next statement or the
+	// COMMIT (execLater).
+	return tx.execLater(`INSERT INTO audit_recent (`+auditCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.OrganizationID, id, c.Action, c.TargetType, c.TargetID, a.UserID, a.TokenID, a.Address, a.RequestID, timedIDMillis(id), fields)
-	return err
 }
 
 // maxTimedMillis bounds the milliseconds a timed id's ten characters hold.

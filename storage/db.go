@@ -95,7 +95,7 @@ const checkpointPages = 8000
 // Options tunes Open; the zero value is the durable default.
 type Options struct {
 	Clock   func() time.Time // injectable for retention tests; default time.Now
-	Readers int              // reader pool size; default max(4, 2*GOMAXPROCS)
+	Readers int              // reader pool size; default max(4, 2*GOMAXPROCS) (PostgreSQL: max(16, 2*GOMAXPROCS))
 	// JobLease is how long a claim on background work holds without
 	// renewal (leases.go); default JobLease.
 	JobLease time.Duration
@@ -379,6 +379,10 @@ type Tx struct {
 	// the commit (PostgreSQL) or the write does not bump.
 	webhooks      int64
 	webhooksKnown bool
+	// hooks is the batch's reading of the webhook counter at BEGIN
+	// (PostgreSQL), shared by its members: a member that changes
+	// subscriptions voids it for the members after it.
+	hooks *webhookCounter
 	// committed runs once the transaction has committed (wake-ups of
 	// background workers whose queue it wrote to).
 	committed []func()
@@ -481,6 +485,21 @@ func (t *Tx) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
 
 // exec is ExecContext with the transaction's own context.
 func (t *Tx) exec(q string, args ...any) (sql.Result, error) { return t.ExecContext(t.ctx, q, args...) }
+
+// execLater is exec for a statement whose result the write does not read
+// (no rows-affected check, no error it handles itself: an INSERT of a new
+// row, an audit entry). Where the dialect pipelines, it is sent with the
+// transaction's next statement or with its COMMIT, in one round trip
+// (dialect_postgres.go); its error is then that statement's or the
+// COMMIT's, and the write fails all the same.
+func (t *Tx) execLater(q string, args ...any) error {
+	if !t.db.dialect.pipelines() {
+		_, err := t.exec(q, args...)
+		return err
+	}
+	_, err := t.tx.ExecContext(context.WithValue(t.steady, laterKey{}, true), q, args...)
+	return err
+}
 
 // Write runs fn in one write transaction (with group commit, in its own
 // savepoint of a transaction shared with the writes queued beside it); an

@@ -83,6 +83,11 @@ type dialect interface {
 	// needs (SQLite's co-routine merge); otherwise each part is cut at the
 	// limit in a subquery of its own (merged.go).
 	mergesLazily() bool
+	// pipelines says whether a write's statements whose results it does
+	// not read (Tx.execLater) wait to be sent with the next one it reads or
+	// with the COMMIT (PostgreSQL: one round trip; dialect_postgres.go),
+	// and whether a transaction's BEGIN waits for its first statement.
+	pipelines() bool
 	// notifyLive announces a live event to the other processes on the
 	// database when tx commits (live.go); listenLive receives the others'
 	// announcements (calling ready once it listens) until ctx ends (nil)

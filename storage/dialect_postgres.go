@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -85,7 +86,9 @@ func (postgresDialect) open(target string, opt Options) (*sql.DB, *sql.DB, error
 	r := sql.OpenDB(connector)
 	n := opt.Readers
 	if n <= 0 {
-		n = max(4, 2*runtime.GOMAXPROCS(0))
+		// Sized for 16 clients: with 4, GET /v1/spaces/{id} with 16
+		// clients queued for a connection (docs/postgresql.md).
+		n = max(16, 2*runtime.GOMAXPROCS(0))
 	}
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
@@ -242,17 +245,27 @@ func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		conn.Close()
 		return nil, fmt.Errorf("storage: unexpected pgx connection type %T", conn)
 	}
-	return &pgConn{sc}, nil
+	return &pgConn{Conn: sc, begun: true}, nil
 }
 
 // pgConn is a pgx connection whose statements are rewritten from `?` to
 // `$n` and whose Go booleans are sent as 0/1 (the schema stores booleans as
 // integers, as SQLite does). Every other method is pgx's own.
-type pgConn struct{ *stdlib.Conn }
+type pgConn struct {
+	*stdlib.Conn
+	// The write pipeline (below BeginTx): statements not sent yet, the
+	// lazy BEGIN's context, and whether the BEGIN went out.
+	pending  []queued
+	beginLen int // the lazy BEGIN's statements, first in pending
+	beginCtx context.Context
+	begun    bool
+}
 
 // BeginTx: a read-only transaction is pgx's own; a read-write one (the
 // writer pool's: writes and the migrations) begins with beginWriteSQL, or
 // beginScopedSQL when its context names an organization (writeContext).
+// Under lazyBegin its BEGIN and locks are not sent yet: they wait in the
+// connection's pipeline (below) for the transaction's first statement.
 func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	if opts.ReadOnly {
 		return c.Conn.BeginTx(ctx, opts)
@@ -264,57 +277,309 @@ func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx,
 	if conn.IsClosed() {
 		return nil, driver.ErrBadConn
 	}
-	o := pgx.TxOptions{BeginQuery: beginWriteSQL}
-	if org, _ := ctx.Value(scopeKey{}).(string); commuting(org) {
-		o.BeginQuery = beginCommutingSQL(orgLockKey(strings.TrimPrefix(org, commutingScope)))
-	} else if org != "" {
-		o.BeginQuery = beginScopedSQL(orgLockKey(org))
+	org, _ := ctx.Value(scopeKey{}).(string)
+	if ctx.Value(lazyBeginKey{}) != nil {
+		c.pending = append(c.pending[:0], beginStatements(org)...)
+		c.beginLen = len(c.pending)
+		c.beginCtx, c.begun = ctx, false
+		return &pgLazyTx{c}, nil
 	}
-	tx, err := conn.BeginTx(ctx, o)
+	begin := beginWriteSQL
+	if commuting(org) {
+		begin = beginCommutingSQL(orgLockKey(strings.TrimPrefix(org, commutingScope)))
+	} else if org != "" {
+		begin = beginScopedSQL(orgLockKey(org))
+	}
+	slot, _ := ctx.Value(webhookCounterKey{}).(*webhookCounter)
+	if slot != nil {
+		begin += "; " + webhookCounterSQL
+	}
+	results, err := conn.PgConn().Exec(ctx, begin).ReadAll()
 	if err != nil {
+		if pgconn.SafeToRetry(err) {
+			return nil, driver.ErrBadConn
+		}
+		if !conn.IsClosed() {
+			conn.Exec(context.Background(), "rollback") // a lock wait that failed: end what BEGIN opened
+		}
 		return nil, err
 	}
-	return pgTx{ctx, tx}, nil
+	if slot != nil {
+		slot.read(results)
+	}
+	c.pending, c.beginLen, c.beginCtx, c.begun = c.pending[:0], 0, nil, true
+	return &pgLazyTx{c}, nil
 }
 
-// pgTx is a pgx transaction as database/sql drives it (stdlib's own
-// wrapper is not exported).
-type pgTx struct {
-	ctx context.Context
-	tx  pgx.Tx
+// webhookCounterSQL reads the webhook counter (webhooks.go, webhookSubs)
+// in the BEGIN's round trip, after the locks: no write that changes
+// subscriptions (unscoped, the global lock exclusive) can commit before
+// this transaction ends, so the reading holds for the whole transaction,
+// as the counter SQLite's bump returns does (bumpReturningWebhooks), and
+// a change of an organization that no webhook listens to costs no
+// statement on PostgreSQL either.
+const webhookCounterSQL = `SELECT webhooks FROM change_counter WHERE id = 1`
+
+// webhookCounterKey: the context of a write BEGIN carries a
+// *webhookCounter for the reading (runBatch).
+type webhookCounterKey struct{}
+
+// webhookCounter is the reading: known false when there was none (no
+// counter row: a copy-db target mid-copy; or a lazy BEGIN).
+type webhookCounter struct {
+	n     int64
+	known bool
 }
 
-func (t pgTx) Commit() error   { return t.tx.Commit(t.ctx) }
-func (t pgTx) Rollback() error { return t.tx.Rollback(t.ctx) }
+func (w *webhookCounter) read(results []*pgconn.Result) {
+	if len(results) == 0 {
+		return
+	}
+	last := results[len(results)-1]
+	if len(last.Rows) != 1 || len(last.Rows[0]) != 1 {
+		return
+	}
+	n, err := strconv.ParseInt(string(last.Rows[0][0]), 10, 64)
+	if err == nil {
+		w.n, w.known = n, true
+	}
+}
+
+// The write pipeline. Each statement of a write transaction is a loopback
+// round trip, and its BEGIN, its locks and its COMMIT are three more. A
+// statement whose result the write does not read (Tx.execLater: an INSERT
+// of a new row, an audit entry) is queued on the connection instead of
+// sent, and so is a lazy BEGIN with its locks (lazyBegin); the queue goes
+// out with the next statement the write does read, or with the COMMIT, as
+// one pgx batch: one round trip. A team created alone is then BEGIN, its
+// two locks, its row, its audit entry and the COMMIT in a single round trip
+// (a bare INSERT in a transaction of its own is three); a space created is
+// BEGIN, its reads, then its rows, audit entry and COMMIT in one. What a queued
+// statement would have failed with is the error of the statement or the
+// COMMIT it went out with (the transaction is then rolled back, as it
+// would have been): nothing is committed that the write did not mean.
+
+// lazyBeginKey marks the context of a write transaction whose BEGIN may
+// wait for its first statement (runBatch: a commuting write alone in its
+// transaction, whose BEGIN and locks then wait under its request's
+// context, as they did when sent first).
+type lazyBeginKey struct{}
+
+// lazyBegin: ctx's write transaction begins with its first statement.
+func lazyBegin(ctx context.Context) context.Context {
+	return context.WithValue(ctx, lazyBeginKey{}, true)
+}
+
+// laterKey marks the context of a statement to queue (Tx.execLater).
+type laterKey struct{}
+
+// queuedError is the error of a queued statement that went out before
+// another one (the batch's own: runBatch tells a member's error from its
+// savepoint release's).
+type queuedError struct{ err error }
+
+func (e *queuedError) Error() string { return e.err.Error() }
+func (e *queuedError) Unwrap() error { return e.err }
+
+// queued is one statement of the pipeline, its placeholders rewritten.
+type queued struct {
+	sql  string
+	args []any
+}
+
+// beginStatements are the lazy BEGIN of a write of scope org and its
+// locks, in the order beginWriteSQL, beginScopedSQL and beginCommutingSQL
+// take them.
+func beginStatements(org string) []queued {
+	begin := queued{sql: "begin"}
+	switch {
+	case commuting(org):
+		return []queued{begin, {sql: "select pg_advisory_xact_lock_shared($1::bigint)", args: []any{int64(writeLockKey)}},
+			{sql: "select pg_advisory_xact_lock_shared($1::int4, $2::int4)", args: []any{int32(orgLockClass), orgLockKey(strings.TrimPrefix(org, commutingScope))}}}
+	case org != "":
+		return []queued{begin, {sql: "select pg_advisory_xact_lock_shared($1::bigint)", args: []any{int64(writeLockKey)}},
+			{sql: "select pg_advisory_xact_lock($1::int4, $2::int4)", args: []any{int32(orgLockClass), orgLockKey(org)}}}
+	}
+	return []queued{begin, {sql: "select pg_advisory_xact_lock($1::bigint)", args: []any{int64(writeLockKey)}}}
+}
+
+// send runs the queue, then last (when not empty), as one batch, and
+// returns last's command tag. The queue is empty afterwards, whatever the
+// outcome. A batch that holds the lazy BEGIN runs under the BEGIN's context
+// too: the wait for the locks ends with the request, as before.
+func (c *pgConn) send(ctx context.Context, last queued) (pgconn.CommandTag, error) {
+	b := &pgx.Batch{}
+	for _, q := range c.pending {
+		b.Queue(q.sql, q.args...)
+	}
+	if last.sql != "" {
+		b.Queue(last.sql, last.args...)
+	}
+	n := len(b.QueuedQueries)
+	c.pending = c.pending[:0]
+	if n == 0 {
+		return pgconn.CommandTag{}, nil
+	}
+	if !c.begun {
+		c.begun = true
+		if bc := c.beginCtx; bc != nil {
+			c.beginCtx = nil
+			var stop func() bool
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			stop = context.AfterFunc(bc, cancel)
+			defer func() { stop(); cancel() }()
+		}
+	}
+	br := c.Conn.Conn().SendBatch(ctx, b)
+	var tag pgconn.CommandTag
+	var err error
+	failed := -1
+	for i := 0; i < n && err == nil; i++ {
+		if tag, err = br.Exec(); err != nil {
+			failed = i
+		}
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil && pgconn.SafeToRetry(err) {
+		return tag, driver.ErrBadConn
+	}
+	if err != nil && last.sql != "" && failed >= 0 && failed < n-1 {
+		return tag, &queuedError{err}
+	}
+	return tag, err
+}
+
+// flush sends the queue, if any, before a statement that reads.
+func (c *pgConn) flush(ctx context.Context) error {
+	if len(c.pending) == 0 {
+		return nil
+	}
+	_, err := c.send(ctx, queued{})
+	return err
+}
+
+// pgLazyTx is a write transaction whose statements may wait in the
+// connection's queue (see above), begun lazily or already.
+type pgLazyTx struct{ c *pgConn }
+
+// Commit sends the queue and the COMMIT together. A transaction that sent
+// nothing at all (its BEGIN still queued) has nothing to commit.
+func (t *pgLazyTx) Commit() error {
+	c := t.c
+	if !c.begun && len(c.pending) == c.beginLen {
+		c.pending = c.pending[:0]
+		c.begun, c.beginCtx = true, nil
+		return nil
+	}
+	tag, err := c.send(context.Background(), queued{sql: "commit"})
+	if err != nil {
+		if !errors.Is(err, driver.ErrBadConn) {
+			c.Conn.Conn().Exec(context.Background(), "rollback") // the queue's error left it aborted
+		}
+		return err
+	}
+	if tag.String() != "COMMIT" {
+		// COMMIT of a transaction an earlier error aborted rolls it back.
+		return pgx.ErrTxCommitRollback
+	}
+	return nil
+}
+
+// Rollback drops the queue: what waits in it was never sent.
+func (t *pgLazyTx) Rollback() error {
+	c := t.c
+	c.pending = c.pending[:0]
+	if !c.begun {
+		c.begun, c.beginCtx = true, nil
+		return nil
+	}
+	_, err := c.Conn.Conn().Exec(context.Background(), "rollback")
+	return err
+}
+
+// ResetSession: a connection goes back to the pool with nothing queued
+// (its transaction's Commit or Rollback emptied the queue already).
+func (c *pgConn) ResetSession(ctx context.Context) error {
+	c.pending, c.beginCtx, c.begun = c.pending[:0], nil, true
+	return c.Conn.ResetSession(ctx)
+}
+
+// pipelines: statements queue (Tx.execLater) until one is read or the
+// COMMIT.
+func (postgresDialect) pipelines() bool { return true }
+
+// deferredResult is the result of a queued statement: not known yet.
+type deferredResult struct{}
+
+var errDeferred = errors.New("storage: a queued statement's result is not known before it is sent (Tx.execLater)")
+
+func (deferredResult) LastInsertId() (int64, error) { return 0, errDeferred }
+func (deferredResult) RowsAffected() (int64, error) { return 0, errDeferred }
 
 func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
-	return c.Conn.Prepare(rewritePlaceholders(query))
+	return c.PrepareContext(context.Background(), query)
 }
 
 func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	if err := c.flush(ctx); err != nil {
+		return nil, err
+	}
 	st, err := c.Conn.PrepareContext(ctx, rewritePlaceholders(query))
 	if err != nil {
 		return nil, err
 	}
-	return pgStmt{st}, nil
+	return pgStmt{st, c}, nil
 }
 
+// ExecContext queues a statement marked so (Tx.execLater) and sends any
+// other statement with the queue before it, in one round trip.
 func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if ctx.Value(laterKey{}) != nil || len(c.pending) > 0 {
+		if c.Conn.Conn().IsClosed() {
+			return nil, driver.ErrBadConn
+		}
+		q := queued{sql: rewritePlaceholders(query), args: make([]any, len(args))}
+		for i, a := range pgArgs(args) {
+			q.args[i] = a.Value
+		}
+		if ctx.Value(laterKey{}) != nil {
+			c.pending = append(c.pending, q)
+			return deferredResult{}, nil
+		}
+		tag, err := c.send(ctx, q)
+		return driver.RowsAffected(tag.RowsAffected()), err
+	}
 	return c.Conn.ExecContext(ctx, rewritePlaceholders(query), pgArgs(args))
 }
 
 func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if err := c.flush(ctx); err != nil {
+		return nil, err
+	}
 	return c.Conn.QueryContext(ctx, rewritePlaceholders(query), pgArgs(args))
 }
 
-// pgStmt is a prepared statement with the same argument conversion.
-type pgStmt struct{ driver.Stmt }
+// pgStmt is a prepared statement with the same argument conversion, run
+// after its connection's queue.
+type pgStmt struct {
+	driver.Stmt
+	c *pgConn
+}
 
 func (s pgStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	if err := s.c.flush(ctx); err != nil {
+		return nil, err
+	}
 	return s.Stmt.(driver.StmtExecContext).ExecContext(ctx, pgArgs(args))
 }
 
 func (s pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	if err := s.c.flush(ctx); err != nil {
+		return nil, err
+	}
 	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, pgArgs(args))
 }
 

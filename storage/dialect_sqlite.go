@@ -361,6 +361,9 @@ func (c *counterConn) close() {
 // co-routines, each ordered by its index, stopping at the LIMIT.
 func (sqliteDialect) mergesLazily() bool { return true }
 
+// pipelines: no round trips to save; every statement runs when made.
+func (sqliteDialect) pipelines() bool { return false }
+
 // Live events (live.go): a SQLite file has one writing process, which
 // announces its own changes in process; there is nobody else to tell.
 func (sqliteDialect) notifyLive(*Tx, string) error { return nil }

@@ -268,6 +268,18 @@ func (db *DB) runBatch(batch []*member) {
 		defer cancel() // the transaction has ended by then
 	}
 	begin, bumped := db.dialect.writeContext(ctx, bump, batch[0].scope)
+	if solo && commuting(batch[0].scope) && batch[0].pre == nil && db.dialect.pipelines() {
+		// A commuting write (scope.go) reads nothing to decide: its BEGIN
+		// and locks can go out with its first statement, under its
+		// request's context as the BEGIN would have. Any other write holds
+		// its locks from BEGIN on, before fn runs (fn may read through the
+		// readers, a precondition does).
+		begin = lazyBegin(begin)
+	}
+	// PostgreSQL reads the webhook counter in the BEGIN's round trip (the
+	// webhook sink's summary, webhookSubs; dialect_postgres.go).
+	hooks := &webhookCounter{}
+	begin = context.WithValue(begin, webhookCounterKey{}, hooks)
 	sqlTx, release, err := db.beginWrite(begin)
 	begun()
 	began := time.Now()
@@ -285,27 +297,49 @@ func (db *DB) runBatch(batch []*member) {
 			m.err = err // its request ended before its turn
 			continue
 		}
-		m.t = &Tx{tx: sqlTx, db: db, ctx: m.ctx, steady: context.WithoutCancel(m.ctx), Now: db.Now(), scope: m.scope}
+		m.t = &Tx{tx: sqlTx, db: db, ctx: m.ctx, steady: context.WithoutCancel(m.ctx), Now: db.Now(), scope: m.scope,
+			webhooks: hooks.n, webhooksKnown: hooks.known, hooks: hooks}
 		if solo {
 			if m.err = m.run(bumped); m.err == nil {
 				ok++
 			}
 			break
 		}
-		if _, err := m.t.exec(savepoint); err != nil {
+		// The savepoint waits for the member's first statement where the
+		// dialect pipelines (Tx.execLater), and what the member queued goes
+		// out with its release: two round trips fewer a member. An error of
+		// a queued statement is the member's own (queuedError); one of the
+		// release itself means the transaction ended under the batch.
+		if err := m.t.execLater(savepoint); err != nil {
 			lost = err
 			break
 		}
 		m.err = m.run(bumped)
-		if m.err != nil {
+		released := false
+		if m.err == nil {
+			_, err := m.t.exec(savepointRelease)
+			var qe *queuedError
+			switch {
+			case err == nil:
+				released = true
+			case errors.As(err, &qe):
+				m.err = qe.err
+			default:
+				lost = err
+			}
+			if lost != nil {
+				break
+			}
+		}
+		if !released {
 			if _, err := m.t.exec(savepointRollback); err != nil {
 				lost = err
 				break
 			}
-		}
-		if _, err := m.t.exec(savepointRelease); err != nil {
-			lost = err
-			break
+			if _, err := m.t.exec(savepointRelease); err != nil {
+				lost = err
+				break
+			}
 		}
 		if m.err == nil {
 			ok++

@@ -643,3 +643,51 @@ func TestGroupCommitBatchBeginEndsWithItsRequests(t *testing.T) {
 		t.Fatalf("stored %v, want [c]", got)
 	}
 }
+
+// TestGroupCommitQueuedStatementErrorIsItsOwn: a statement queued with
+// execLater (PostgreSQL sends it with the member's release of its
+// savepoint, or with the COMMIT) fails its own member only, with its own
+// error, in a batch as alone; on SQLite it runs at once, to the same end.
+func TestGroupCommitQueuedStatementErrorIsItsOwn(t *testing.T) {
+	db := gcDB(t, Options{})
+	later := func(id string) func(tx *Tx) error {
+		return func(tx *Tx) error { return tx.execLater(`INSERT INTO gc_items (id, v) VALUES (?, 0)`, id) }
+	}
+	release := holdWriter(t, db)
+	wait := queue(t, db, nil,
+		later("a"),
+		later("a"), // a unique violation, known only once sent
+		func(tx *Tx) error {
+			if err := later("b")(tx); err != nil {
+				return err
+			}
+			return insertItem(tx, "c") // sends b first
+		},
+		later("d"),
+	)
+	release()
+	errs := wait()
+	if errs[0] != nil || errs[1] == nil || !db.dialect.unique(errs[1]) || errs[2] != nil || errs[3] != nil {
+		t.Fatalf("errors %v, want [nil unique-violation nil nil]", errs)
+	}
+	if got := items(t, db); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
+		t.Fatalf("stored %v, want [a b c d]", got)
+	}
+	// Alone in its transaction: the COMMIT carries the queued statement,
+	// whose error is the write's; nothing of it is stored.
+	err := db.Write(context.Background(), func(tx *Tx) error {
+		if err := later("e")(tx); err != nil {
+			return err
+		}
+		return later("a")(tx)
+	})
+	if err == nil || !db.dialect.unique(err) {
+		t.Fatalf("a write whose queued statement fails: %v, want a unique violation", err)
+	}
+	if got := items(t, db); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
+		t.Fatalf("stored %v after the failed write, want [a b c d]", got)
+	}
+	if err := db.Write(context.Background(), later("e")); err != nil {
+		t.Fatalf("the writer after a failed queued statement: %v", err)
+	}
+}

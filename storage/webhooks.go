@@ -246,8 +246,9 @@ const maxWebhookSubs = 10_000
 
 // subscribed tells whether some webhook of orgID is subscribed to event,
 // from the summary when it is valid for tx's counter reading, or else
-// read in tx (PostgreSQL, which bumps the counter at the commit, always
-// answers true: the sink's statement then decides).
+// read in tx (when tx has no reading of the counter, it answers true: the
+// sink's statement then decides). PostgreSQL reads the counter in the
+// BEGIN's round trip (webhookCounterSQL).
 func (w *webhookSubs) subscribed(tx *Tx, orgID, event string) (bool, error) {
 	if !tx.webhooksKnown {
 		return true, nil
@@ -296,6 +297,12 @@ func (w *webhookSubs) keep(gen int64, orgID string, events map[string]bool) {
 // bumpWebhookCounter tells every process's webhookSubs that subscriptions
 // changed (in the transaction that changes them).
 func bumpWebhookCounter(tx *Tx) error {
+	// The reading this transaction began with no longer stands (the
+	// sink's statement decides for the rest of it).
+	tx.webhooksKnown = false
+	if tx.hooks != nil {
+		tx.hooks.known = false // and for its batch-mates after it
+	}
 	_, err := tx.exec(`UPDATE change_counter SET webhooks = webhooks + 1 WHERE id = 1`)
 	return err
 }
