@@ -308,6 +308,7 @@ func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") 
 // the reader may not see in Go (see runFilteredList); f.Visible does it in
 // SQL, and is what lists use.
 func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bool, pq PageQuery) (Page[Space], error) {
+	f = installationFirst(f)
 	from := `FROM spaces s` + spaceGitJoin + ` WHERE s.organization_id = ? AND s.deleted_at IS NULL`
 	args := []any{f.OrganizationID}
 	if f.ParentID != nil {
