@@ -271,64 +271,41 @@ func runInstallationReachScript(t *testing.T, script, steps int) {
 // checks that each page gives the same total as the number of items.
 func listIDs(t *testing.T, env *apitest.Env, token, path string, limit int) []string {
 	t.Helper()
-	var ids []string
-	count, page := -1, ""
-	for range 1000 {
-		q := url.Values{"limit": {fmt.Sprint(limit)}}
-		if page != "" {
-			q.Set("page", page)
+	return pagedIDs(t, env, token, path, url.Values{"limit": {fmt.Sprint(limit)}}, func(it json.RawMessage) (string, error) {
+		var s struct {
+			ID string `json:"id"`
 		}
-		var body struct {
-			Items []struct {
-				ID string `json:"id"`
-			} `json:"items"`
-			Count int `json:"count"`
-			Next  *struct {
-				Page string `json:"page"`
-			} `json:"next"`
-		}
-		r := env.Must(200, "GET", path+"?"+q.Encode(), token, nil)
-		if err := json.Unmarshal(r.Body, &body); err != nil {
-			t.Fatal(err)
-		}
-		if count >= 0 && body.Count != count {
-			t.Fatalf("%s: count moved between pages: %d then %d", path, count, body.Count)
-		}
-		count = body.Count
-		for _, it := range body.Items {
-			ids = append(ids, it.ID)
-		}
-		if body.Next == nil {
-			if len(ids) != count {
-				t.Fatalf("%s: %d items, count %d", path, len(ids), count)
-			}
-			return ids
-		}
-		page = body.Next.Page
-	}
-	t.Fatalf("%s: more than 1000 pages", path)
-	return nil
+		err := json.Unmarshal(it, &s)
+		return s.ID, err
+	})
 }
 
-// memberSpaceIDs reads every page of a member's spaces (members/{userId}/spaces)
-// as token in order ("asc" or "desc"), limit a page, and checks that each
-// page gives the same total as the number of items.
+// memberSpaceIDs is listIDs for a member's spaces (members/{userId}/spaces,
+// items that wrap the space) in order ("asc" or "desc").
 func memberSpaceIDs(t *testing.T, env *apitest.Env, token, path, order string, limit int) []string {
 	t.Helper()
-	var ids []string
-	count, page := -1, ""
-	for range 1000 {
-		q := url.Values{"limit": {fmt.Sprint(limit)}, "order": {order}}
-		if page != "" {
-			q.Set("page", page)
+	return pagedIDs(t, env, token, path, url.Values{"limit": {fmt.Sprint(limit)}, "order": {order}}, func(it json.RawMessage) (string, error) {
+		var e struct {
+			Space struct {
+				ID string `json:"id"`
+			} `json:"space"`
 		}
+		err := json.Unmarshal(it, &e)
+		return e.Space.ID, err
+	})
+}
+
+// pagedIDs reads every page of the list at path with the query q, the id
+// of each item by id, and checks that each page gives the same total as
+// the number of items.
+func pagedIDs(t *testing.T, env *apitest.Env, token, path string, q url.Values, id func(json.RawMessage) (string, error)) []string {
+	t.Helper()
+	var ids []string
+	count := -1
+	for range 1000 {
 		var body struct {
-			Items []struct {
-				Space struct {
-					ID string `json:"id"`
-				} `json:"space"`
-			} `json:"items"`
-			Count int `json:"count"`
+			Items []json.RawMessage `json:"items"`
+			Count int               `json:"count"`
 			Next  *struct {
 				Page string `json:"page"`
 			} `json:"next"`
@@ -342,7 +319,11 @@ func memberSpaceIDs(t *testing.T, env *apitest.Env, token, path, order string, l
 		}
 		count = body.Count
 		for _, it := range body.Items {
-			ids = append(ids, it.Space.ID)
+			x, err := id(it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, x)
 		}
 		if body.Next == nil {
 			if len(ids) != count {
@@ -350,7 +331,7 @@ func memberSpaceIDs(t *testing.T, env *apitest.Env, token, path, order string, l
 			}
 			return ids
 		}
-		page = body.Next.Page
+		q.Set("page", body.Next.Page)
 	}
 	t.Fatalf("%s: more than 1000 pages", path)
 	return nil
