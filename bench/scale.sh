@@ -66,7 +66,7 @@ field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" <<<"$2"; }
 
 seed() { # N -> JSON line
   local t0=$(date +%s.%N) out
-  out=$("$BIN/seed" --db "$WORK/$1.db" --members "$MEMBERS" --teams "$TEAMS" --spaces "$1" --collections "$COLLECTIONS")
+  out=$("$BIN/seed" --db "$WORK/$1.db" --members "$MEMBERS" --teams "$TEAMS" --spaces "$1" --collections "$COLLECTIONS" --installation-every 100)
   echo "seeded $1 spaces in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s" >&2
   echo "$out"
 }
@@ -118,6 +118,12 @@ for shape in few:1% tenth:10% all:100%; do
   add "mspaces_$k" "a member's 100 spaces (admin asks), member sees $pct" "$A"' -url "http://$api/v1/orgs/$(field organization "$s")/members/$(field reader_'$k' "$s")/spaces?limit=100"'
   add "search_$k" "organization search, reader who sees $pct" "$T"' -url "http://$api/v1/orgs/$(field organization "$s")/search?query=common"'
 done
+# A member's spaces asked with an installation token installed on one space
+# in 100 (in creation order): about the read member who sees every space,
+# and about the admin.
+I='-H "Authorization: Bearer $(field installation_token "$s")"'
+add mspaces_inst_all "a member's 100 spaces, installation token on 1%, member sees 100%" "$I"' -url "http://$api/v1/orgs/$(field organization "$s")/members/$(field reader_all "$s")/spaces?limit=100"'
+add mspaces_inst_admin "a member's 100 spaces, installation token on 1%, about the admin" "$I"' -url "http://$api/v1/orgs/$(field organization "$s")/members/$(field user "$s")/spaces?limit=100"'
 add create_top "create a space, top level" "$A"' -method POST -expect 201 -body "{\"title\":\"bench\"}" -url "http://$api/v1/orgs/$(field organization "$s")/spaces"'
 add create_in "create a space in a collection" "$A"' -method POST -expect 201 -body "{\"title\":\"bench\",\"parent\":\"$(field collection "$s")\"}" -url "http://$api/v1/orgs/$(field organization "$s")/spaces"'
 add move "move a space between collections (1 client)" "$A"' -c 1 -method POST -body "{\"parent\":\"$(field collection "$s")\"}" -body2 "{\"parent\":\"$(field collection2 "$s")\"}" -url "http://$api/v1/spaces/$(field move_space "$s")/move"'
@@ -125,7 +131,7 @@ add move "move a space between collections (1 client)" "$A"' -c 1 -method POST -
 # that the first move of the run changes something.
 declare -A reset
 reset[move]="$A"' -c 1 -n 1 -method POST -body "{\"parent\":null}" -url "http://$api/v1/spaces/$(field move_space "$s")/move"'
-ONLY=${ONLY:-"get_admin get_reader page_admin page_reader page_admin_w page_reader_w page_few page_few_w page_tenth page_tenth_w page_all page_all_w cols_few cols_tenth cols_all mspaces_few mspaces_tenth mspaces_all search_few search_tenth search_all create_top create_in move"}
+ONLY=${ONLY:-"get_admin get_reader page_admin page_reader page_admin_w page_reader_w page_few page_few_w page_tenth page_tenth_w page_all page_all_w cols_few cols_tenth cols_all mspaces_few mspaces_tenth mspaces_all mspaces_inst_all mspaces_inst_admin search_few search_tenth search_all create_top create_in move"}
 
 # measure SIDE KEY -> "rps p50 p99" (load's figures); nothing on failure.
 measure() {

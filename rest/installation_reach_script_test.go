@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"testing"
+	"time"
 
 	"docsapi/apitest"
 	"docsapi/graph"
@@ -23,8 +24,13 @@ import (
 // per-row condition) and its GET of every space ever created must equal the
 // brute-force answer: the live spaces of the organization, in tree order
 // (the admin's list), kept when the installation covers them (all, or the
-// set of targets the script tracks). Runs on SQLite, and on PostgreSQL
-// under DOCSAPI_TEST_DB (test/pg/cluster.sh).
+// set of targets the script tracks). The same token's list of each of
+// three members' spaces (members/{userId}/spaces: a guest granted random
+// spaces, a read member, the admin), in creation order both ways, must be
+// the admin's creation-ordered list kept where the installation covers the
+// space and the member's own GET of it answers 200 (the installation's
+// targets in creation order, migration 0031d). Runs on SQLite, and on
+// PostgreSQL under DOCSAPI_TEST_DB (test/pg/cluster.sh).
 func TestInstallationTokenSpacesRandomScripts(t *testing.T) {
 	scripts, steps := 3, 40
 	if testing.Short() {
@@ -67,6 +73,9 @@ func runInstallationReachScript(t *testing.T, script, steps int) {
 		if p := randomParent(); p != nil {
 			body["parent"] = p
 		}
+		// Creation times that tie, go forward and go back (ids do not
+		// follow them), so that the creation order is the stored times'.
+		env.Clock.Advance(time.Duration(rng.IntN(5)-2) * time.Millisecond)
 		id := createSpaceAs(env, env.Admin.Token, env.Org, body)
 		spaces, live[id] = append(spaces, id), true
 		return id
@@ -86,6 +95,20 @@ func runInstallationReachScript(t *testing.T, script, steps int) {
 			return "", false
 		}
 		return ids[rng.IntN(len(ids))], true
+	}
+	// The members whose spaces the token lists: a guest who sees the
+	// spaces granted to them (random grants, and op 12), a read member,
+	// the admin.
+	guest := env.NewUser("guest@acme.test", env.Org, "guest")
+	reader := env.NewUser("reader@acme.test", env.Org, "read")
+	members := []apitest.User{guest, reader, env.Admin}
+	grant := func(id string, role any) {
+		env.Must(204, "PATCH", "/v1/spaces/"+id+"/permissions/users/"+guest.ID, env.Admin.Token, map[string]any{"role": role})
+	}
+	for range 8 {
+		if id, ok := pick(live, true); ok {
+			grant(id, "read")
+		}
 	}
 	for range 5 {
 		if id, ok := pick(targets, false); ok && live[id] {
@@ -114,6 +137,30 @@ func runInstallationReachScript(t *testing.T, script, steps int) {
 				t.Fatalf("script %d after %s (ranges %v): the token lists %v, want %v", script, after, merged, got, want)
 			}
 		}
+		// Each member's spaces through the token: the admin's list in
+		// creation order, kept where the installation covers the space and
+		// the member reads it.
+		created := memberSpaceIDs(t, env, env.Admin.Token, org+"/members/"+env.Admin.ID+"/spaces", "asc", 1000)
+		for _, m := range members {
+			var want []string
+			for _, id := range created {
+				if (all || targets[id]) && env.Do("GET", "/v1/spaces/"+id, m.Token, nil).Status == 200 {
+					want = append(want, id)
+				}
+			}
+			for _, merged := range []bool{true, false} {
+				env.DB.SetListRanges(&merged)
+				path := org + "/members/" + m.ID + "/spaces"
+				if got := memberSpaceIDs(t, env, token, path, "asc", 1+rng.IntN(7)); !slices.Equal(got, want) {
+					t.Fatalf("script %d after %s (ranges %v): the token lists %s's spaces %v, want %v", script, after, merged, m.Email, got, want)
+				}
+				got := memberSpaceIDs(t, env, token, path, "desc", 1+rng.IntN(7))
+				slices.Reverse(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("script %d after %s (ranges %v): the token lists %s's spaces newest first %v, want %v reversed", script, after, merged, m.Email, got, want)
+				}
+			}
+		}
 		env.DB.SetListRanges(nil)
 		for _, id := range append(slices.Clone(spaces), elsewhere, "nosuchspace") {
 			status := 404
@@ -128,7 +175,7 @@ func runInstallationReachScript(t *testing.T, script, steps int) {
 	check("setup")
 	for step := range steps {
 		var what string
-		switch op := rng.IntN(12); op {
+		switch op := rng.IntN(13); op {
 		case 0, 1, 2: // install on a live space
 			id, ok := pick(targets, false)
 			if !ok || !live[id] {
@@ -204,6 +251,17 @@ func runInstallationReachScript(t *testing.T, script, steps int) {
 				sel = "all"
 			}
 			env.Must(200, "PATCH", inst, env.Admin.Token, map[string]any{"space_selection": sel})
+		case 12: // grant the guest a space, or take a grant back
+			id, ok := pick(live, true)
+			if !ok {
+				continue
+			}
+			what = "guest's grant changed"
+			if rng.IntN(2) == 0 {
+				grant(id, "read")
+			} else {
+				grant(id, nil)
+			}
 		}
 		check(fmt.Sprintf("step %d, %s", step, what))
 	}
@@ -213,18 +271,41 @@ func runInstallationReachScript(t *testing.T, script, steps int) {
 // checks that each page gives the same total as the number of items.
 func listIDs(t *testing.T, env *apitest.Env, token, path string, limit int) []string {
 	t.Helper()
-	var ids []string
-	count, page := -1, ""
-	for range 1000 {
-		q := url.Values{"limit": {fmt.Sprint(limit)}}
-		if page != "" {
-			q.Set("page", page)
+	return pagedIDs(t, env, token, path, url.Values{"limit": {fmt.Sprint(limit)}}, func(it json.RawMessage) (string, error) {
+		var s struct {
+			ID string `json:"id"`
 		}
-		var body struct {
-			Items []struct {
+		err := json.Unmarshal(it, &s)
+		return s.ID, err
+	})
+}
+
+// memberSpaceIDs is listIDs for a member's spaces (members/{userId}/spaces,
+// items that wrap the space) in order ("asc" or "desc").
+func memberSpaceIDs(t *testing.T, env *apitest.Env, token, path, order string, limit int) []string {
+	t.Helper()
+	return pagedIDs(t, env, token, path, url.Values{"limit": {fmt.Sprint(limit)}, "order": {order}}, func(it json.RawMessage) (string, error) {
+		var e struct {
+			Space struct {
 				ID string `json:"id"`
-			} `json:"items"`
-			Count int `json:"count"`
+			} `json:"space"`
+		}
+		err := json.Unmarshal(it, &e)
+		return e.Space.ID, err
+	})
+}
+
+// pagedIDs reads every page of the list at path with the query q, the id
+// of each item by id, and checks that each page gives the same total as
+// the number of items.
+func pagedIDs(t *testing.T, env *apitest.Env, token, path string, q url.Values, id func(json.RawMessage) (string, error)) []string {
+	t.Helper()
+	var ids []string
+	count := -1
+	for range 1000 {
+		var body struct {
+			Items []json.RawMessage `json:"items"`
+			Count int               `json:"count"`
 			Next  *struct {
 				Page string `json:"page"`
 			} `json:"next"`
@@ -238,7 +319,11 @@ func listIDs(t *testing.T, env *apitest.Env, token, path string, limit int) []st
 		}
 		count = body.Count
 		for _, it := range body.Items {
-			ids = append(ids, it.ID)
+			x, err := id(it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, x)
 		}
 		if body.Next == nil {
 			if len(ids) != count {
@@ -246,7 +331,7 @@ func listIDs(t *testing.T, env *apitest.Env, token, path string, limit int) []st
 			}
 			return ids
 		}
-		page = body.Next.Page
+		q.Set("page", body.Next.Page)
 	}
 	t.Fatalf("%s: more than 1000 pages", path)
 	return nil

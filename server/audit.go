@@ -104,23 +104,11 @@ const (
 func init() {
 	RegisterWorker(func(ctx context.Context, s *Server) {
 		s.Metrics.Queue("audit-recent", s.DB.RecentAuditEntries)
-		tick := time.NewTicker(auditMoveInterval)
-		defer tick.Stop()
-		for {
-			if s.runsSweep(ctx, "audit-move", auditMoveInterval) {
-				start := time.Now()
-				_, err := s.MoveRecentAudit(ctx, auditMoveBatches)
-				s.Metrics.ObserveJob("audit-move", time.Since(start), err)
-				if err != nil && ctx.Err() == nil {
-					s.Log.Error("moving recent audit entries", "error", err)
-				}
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-		}
+		// No count line: the mover runs every second and moves what the
+		// requests just wrote (the queue metric shows how much waits).
+		s.sweepEvery(ctx, "audit-move", auditMoveInterval, "", func(ctx context.Context) (int, error) {
+			return s.MoveRecentAudit(ctx, auditMoveBatches)
+		})
 	})
 }
 

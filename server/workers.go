@@ -79,7 +79,7 @@ func (s *Server) runsSweep(ctx context.Context, name string, every time.Duration
 // sweepEvery runs a periodic sweep that deletes expired rows: once at
 // start and then every interval, on one process at a time (runsSweep),
 // until ctx ends. step says how many rows it removed; unit names them in
-// the log line.
+// the log line (none when unit is empty: a sweep that runs every second).
 func (s *Server) sweepEvery(ctx context.Context, name string, every time.Duration, unit string, step func(context.Context) (int, error)) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -91,7 +91,7 @@ func (s *Server) sweepEvery(ctx context.Context, name string, every time.Duratio
 			switch {
 			case err != nil && ctx.Err() == nil:
 				s.Log.Error("sweep failed", "sweep", name, "error", err)
-			case n > 0:
+			case n > 0 && unit != "":
 				s.Log.Info("sweep purged", "sweep", name, unit, n)
 			}
 		}

@@ -2,8 +2,10 @@ package storage
 
 import (
 	"context"
+	"hash/maphash"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A list read as the merge of ordered index ranges.
@@ -89,25 +91,16 @@ func (m *mergedList) cheaper(ctx context.Context, db *DB, tx queryer, count int)
 // rows from it, so a page costs about its size plus one seek per range;
 // for that each part selects its order columns in the positions SortOrd
 // and IDOrd.
+//
+// The SQL text is the same for every page of a view (the cursor and the
+// limit are arguments) and, for a reader who sees into many collections,
+// long (a range each: about 1 KB of text per range): it is kept in
+// mergedTexts rather than written again for every request.
 func (m *mergedList) query(spec listSpec, pq PageQuery, lazy bool) (string, []any) {
-	cmp, dir := ">", " ASC"
-	if spec.Desc {
-		cmp, dir = "<", " DESC"
-	}
-	var b strings.Builder
 	var args []any
-	for i, a := range m.Arms {
-		if i > 0 {
-			b.WriteString(" UNION ALL ")
-		}
-		if lazy {
-			b.WriteString("SELECT " + a.Select + " " + a.From)
-		} else {
-			b.WriteString("SELECT * FROM (SELECT " + a.Select + " " + a.From)
-		}
+	for _, a := range m.Arms {
 		args = append(args, a.Args...)
 		if pq.After != nil {
-			b.WriteString(" AND (" + a.SortCol + ", " + a.IDCol + ") " + cmp + " (?, ?)")
 			if spec.Text {
 				args = append(args, pq.After.S, pq.After.ID)
 			} else {
@@ -115,13 +108,113 @@ func (m *mergedList) query(spec listSpec, pq PageQuery, lazy bool) (string, []an
 			}
 		}
 		if !lazy {
-			b.WriteString(" ORDER BY " + a.SortCol + dir + ", " + a.IDCol + dir + " LIMIT ?) m" + strconv.Itoa(i))
 			args = append(args, pq.Limit+1)
 		}
 	}
-	b.WriteString(" ORDER BY " + strconv.Itoa(m.SortOrd) + dir + ", " + strconv.Itoa(m.IDOrd) + dir + " LIMIT ?")
 	args = append(args, (pq.Limit+1)*max(1, m.MaxDup))
-	return b.String(), args
+	shape := mergedShape{after: pq.After != nil, desc: spec.Desc, lazy: lazy, sortOrd: m.SortOrd, idOrd: m.IDOrd}
+	return mergedTexts.get(m.Arms, shape, func() string { return m.text(shape) }), args
+}
+
+// mergedShape is what the merge's SQL text depends on besides its ranges.
+type mergedShape struct {
+	after, desc, lazy bool
+	sortOrd, idOrd    int
+}
+
+// text writes the merge's SQL (the arguments are query's).
+func (m *mergedList) text(sh mergedShape) string {
+	cmp, dir := ">", " ASC"
+	if sh.desc {
+		cmp, dir = "<", " DESC"
+	}
+	var b strings.Builder
+	for i, a := range m.Arms {
+		if i > 0 {
+			b.WriteString(" UNION ALL ")
+		}
+		if sh.lazy {
+			b.WriteString("SELECT " + a.Select + " " + a.From)
+		} else {
+			b.WriteString("SELECT * FROM (SELECT " + a.Select + " " + a.From)
+		}
+		if sh.after {
+			b.WriteString(" AND (" + a.SortCol + ", " + a.IDCol + ") " + cmp + " (?, ?)")
+		}
+		if !sh.lazy {
+			b.WriteString(" ORDER BY " + a.SortCol + dir + ", " + a.IDCol + dir + " LIMIT ?) m" + strconv.Itoa(i))
+		}
+	}
+	b.WriteString(" ORDER BY " + strconv.Itoa(sh.sortOrd) + dir + ", " + strconv.Itoa(sh.idOrd) + dir + " LIMIT ?")
+	return b.String()
+}
+
+// mergedTexts keeps the SQL of recent merges, at most maxMergedTexts (it
+// empties when full), found by a hash of the ranges' SQL and checked
+// against them field by field, so that a hit is always the same text.
+var mergedTexts = mergedTextCache{m: map[uint64]mergedText{}}
+
+const maxMergedTexts = 256
+
+type mergedTextCache struct {
+	mu sync.Mutex
+	m  map[uint64]mergedText
+}
+
+type mergedText struct {
+	arms  []listArm
+	shape mergedShape
+	sql   string
+}
+
+var mergedSeed = maphash.MakeSeed()
+
+func (c *mergedTextCache) get(arms []listArm, sh mergedShape, build func() string) string {
+	var h maphash.Hash
+	h.SetSeed(mergedSeed)
+	for _, a := range arms {
+		h.WriteString(a.Select)
+		h.WriteByte(0)
+		h.WriteString(a.From)
+		h.WriteByte(0)
+		h.WriteString(a.SortCol)
+		h.WriteByte(0)
+		h.WriteString(a.IDCol)
+		h.WriteByte(0)
+	}
+	key := h.Sum64()
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	if ok && e.shape == sh && sameArms(e.arms, arms) {
+		return e.sql
+	}
+	q := build()
+	kept := make([]listArm, len(arms))
+	for i, a := range arms {
+		kept[i] = listArm{Select: a.Select, From: a.From, SortCol: a.SortCol, IDCol: a.IDCol}
+	}
+	c.mu.Lock()
+	if len(c.m) >= maxMergedTexts {
+		clear(c.m)
+	}
+	c.m[key] = mergedText{arms: kept, shape: sh, sql: q}
+	c.mu.Unlock()
+	return q
+}
+
+// sameArms tells whether two lists of ranges have the same SQL (their
+// arguments aside).
+func sameArms(a, b []listArm) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Select != b[i].Select || a[i].From != b[i].From || a[i].SortCol != b[i].SortCol || a[i].IDCol != b[i].IDCol {
+			return false
+		}
+	}
+	return true
 }
 
 // How lists with a merged form are read (DB.SetListRanges).

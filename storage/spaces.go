@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -308,34 +309,94 @@ func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") 
 // the reader may not see in Go (see runFilteredList); f.Visible does it in
 // SQL, and is what lists use.
 func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bool, pq PageQuery) (Page[Space], error) {
-	from := `FROM spaces s` + spaceGitJoin + ` WHERE s.organization_id = ? AND s.deleted_at IS NULL`
+	f = installationFirst(f)
 	args := []any{f.OrganizationID}
 	if f.ParentID != nil {
-		from += ` AND s.parent_id = ?`
 		args = append(args, *f.ParentID)
 	}
-	dynamic := false
-	for _, v := range []*SpaceVisibility{f.Visible, f.AlsoVisible} {
-		if v != nil {
-			from += ` AND ` + v.sql()
-			dynamic = true
-		}
-	}
-	spec := listSpec{Select: spaceCols, From: from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc, Dynamic: dynamic,
-		Cache: keep == nil} // graph's spaceList reads the items only
-	spec.CountParts = spaceCount(f)
+	plan := spaceListPlanOf(f)
+	spec := listSpec{Select: spaceCols, From: plan.from, Args: args, SortCol: "s.sort_key", IDCol: "s.id", Text: true, Desc: f.Desc,
+		Dynamic: f.Visible != nil || f.AlsoVisible != nil,
+		Cache:   keep == nil} // graph's spaceList reads the items only
+	spec.CountParts = plan.count
 	cursor := func(s Space) Cursor { return Cursor{S: s.SortKey, ID: s.ID} }
 	if f.ByCreation {
 		spec.SortCol, spec.Text = "s.created_at", false
 		cursor = func(s Space) Cursor { return Cursor{N: s.CreatedAt.UnixMilli(), ID: s.ID} }
 	}
 	if keep == nil {
-		spec.Merged = visibleSpaceRanges(f)
+		spec.Merged = plan.merged
 	}
 	return runFilteredList(ctx, db, spec, pq, func(rows *sql.Rows) (Space, Cursor, error) {
 		s, err := scanSpace(rows)
 		return s, cursor(s), err
 	}, keep)
+}
+
+// spaceListPlan is what a list of spaces reads, apart from the cursor:
+// the scan's FROM ... WHERE, the parts of its total, and its merged form.
+type spaceListPlan struct {
+	from   string
+	count  []countPart
+	merged *mergedList
+}
+
+func newSpaceListPlan(f SpaceFilter) spaceListPlan {
+	from := `FROM spaces s` + spaceGitJoin + ` WHERE s.organization_id = ? AND s.deleted_at IS NULL`
+	if f.ParentID != nil {
+		from += ` AND s.parent_id = ?`
+	}
+	for _, v := range []*SpaceVisibility{f.Visible, f.AlsoVisible} {
+		if v != nil {
+			from += ` AND ` + v.sql()
+		}
+	}
+	return spaceListPlan{from: from, count: spaceCount(f), merged: visibleSpaceRanges(f)}
+}
+
+// spaceListPlans keeps the plans of recent views. A member's view
+// (graph's visibleSpaces) is one shared value for as long as the member's
+// access data is cached, and its plan is the same on every request: for a
+// reader who sees into many collections, tens of kilobytes of SQL text
+// (a range and a condition per collection) that would otherwise be written
+// again for every page. Keyed by the views' identity (callers never change
+// a view they passed), at most maxSpaceListPlans (it empties when full).
+var spaceListPlans = struct {
+	mu sync.Mutex
+	m  map[spaceListKey]spaceListPlan
+}{m: map[spaceListKey]spaceListPlan{}}
+
+const maxSpaceListPlans = 256
+
+type spaceListKey struct {
+	org, parent          string
+	inParent, byCreation bool
+	visible, alsoVisible *SpaceVisibility
+}
+
+// spaceListPlanOf is f's plan, from spaceListPlans for a member's view.
+func spaceListPlanOf(f SpaceFilter) spaceListPlan {
+	if f.Visible == nil {
+		return newSpaceListPlan(f)
+	}
+	k := spaceListKey{org: f.OrganizationID, inParent: f.ParentID != nil, byCreation: f.ByCreation, visible: f.Visible, alsoVisible: f.AlsoVisible}
+	if f.ParentID != nil {
+		k.parent = *f.ParentID
+	}
+	spaceListPlans.mu.Lock()
+	p, ok := spaceListPlans.m[k]
+	spaceListPlans.mu.Unlock()
+	if ok {
+		return p
+	}
+	p = newSpaceListPlan(f)
+	spaceListPlans.mu.Lock()
+	if len(spaceListPlans.m) >= maxSpaceListPlans {
+		clear(spaceListPlans.m)
+	}
+	spaceListPlans.m[k] = p
+	spaceListPlans.mu.Unlock()
+	return p
 }
 
 // spaceCount is the total of a space list from the class counts

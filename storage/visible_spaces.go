@@ -183,21 +183,40 @@ func installationTargetsFrom(f SpaceFilter) (string, []any) {
 	return from, args
 }
 
-// installationSpaceRange is an installation token's list in tree order as
-// one ordered range: the installation's space targets in the order of
-// their copied sort keys (integration_targets_by_space_order, migration
-// 0030j), each joined to its space by primary key. A page reads the page's
-// targets from the cursor on, whatever the size of the organization. nil
-// for other views, and for the creation order (no such copy: the scan with
-// the per-row primary-key condition serves it).
+// installationSpaceRange is an installation token's list as one ordered
+// range: the installation's space targets in the order of their copied
+// sort keys (integration_targets_by_space_order, migration 0030j) or, for
+// the creation order (a member's spaces), of their copied creation times
+// (integration_targets_by_space_created, migration 0031d), each joined to
+// its space by primary key. A page reads the page's targets from the cursor
+// on, whatever the size of the organization. nil for other views.
 func installationSpaceRange(f SpaceFilter) *mergedList {
-	if !installationOnly(f.Visible) || f.ByCreation {
+	if !installationOnly(f.Visible) {
 		return nil
 	}
 	from, args := installationTargetsFrom(f)
-	return &mergedList{SortOrd: spaceSortOrd, IDOrd: 1, MaxDup: 1,
-		Arms:  []listArm{{Select: targetSpaceCols, From: from, Args: args, SortCol: "t.space_key", IDCol: "t.target_id"}},
+	arm, ord := listArm{Select: targetSpaceCols, From: from, Args: args, SortCol: "t.space_key", IDCol: "t.target_id"}, spaceSortOrd
+	if f.ByCreation {
+		arm.Select, arm.SortCol, ord = targetCreatedCols, "t.space_created", spaceCreatedOrd
+	}
+	return &mergedList{SortOrd: ord, IDOrd: 1, MaxDup: 1, Arms: []listArm{arm},
 		Whole: countPart{Query: `SELECT COALESCE(SUM(c.live), 0) FROM space_class_counts c WHERE c.organization_id = ?`, Args: []any{f.OrganizationID}}}
+}
+
+// installationFirst is f with an installation token's view first when f
+// sees through two views and the second is that token's (a member's spaces
+// asked with an installation token): the intersection is the same, and
+// read from the installation's targets, each checked against the member's
+// view by primary key, it costs in proportion to the page when the member
+// sees most of what the installation covers. The member's ranges filtered
+// by the installation would read every space of the member's view the
+// installation does not cover (about 99 rows per row kept for an
+// installation on 1% of the spaces).
+func installationFirst(f SpaceFilter) SpaceFilter {
+	if f.Visible != nil && installationOnly(f.AlsoVisible) && !installationOnly(f.Visible) {
+		f.Visible, f.AlsoVisible = f.AlsoVisible, f.Visible
+	}
+	return f
 }
 
 // installationCount is the total of an installation token's list: its
@@ -222,3 +241,8 @@ func installationCount(f SpaceFilter) (parts []countPart, ok bool) {
 // space_key is kept equal to sort_key), so that the target index gives the
 // range its order.
 var targetSpaceCols = strings.Replace(strings.Replace(spaceCols, "s.id,", "t.target_id,", 1), "s.sort_key,", "t.space_key,", 1)
+
+// targetCreatedCols is spaceCols with the id and the creation time read
+// from the installation target (space_created is kept equal to
+// created_at), for the creation-ordered range.
+var targetCreatedCols = strings.Replace(strings.Replace(spaceCols, "s.id,", "t.target_id,", 1), "s.created_at,", "t.space_created,", 1)

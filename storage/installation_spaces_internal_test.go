@@ -1,0 +1,60 @@
+package storage
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestInstallationSpacesByCreationPlan checks that an installation token's
+// spaces in creation order (alone: a member who sees everything; or seen
+// through a member's view: a member's spaces asked with the token) read
+// the installation's targets from their creation-ordered index (migration
+// 0031d), each space by primary key: no scan of the organization's spaces,
+// no sort.
+func TestInstallationSpacesByCreationPlan(t *testing.T) {
+	ctx := context.Background()
+	db, sp := testSpace(t)
+	org := sp.OrganizationID
+	inst := &SpaceVisibility{Installation: "inst1"}
+	member := &SpaceVisibility{Grantee: &SpaceGrantee{UserID: NewID(), TeamIDs: []string{"t1"}}, Classes: []SpaceClass{
+		{TopLevel: true, Kinds: []SpaceKinds{{Visibilities: []string{"public", "private"}, AnyLevel: true}}},
+		{Parents: []string{"c1", "c2"}},
+	}, Everywhere: []string{"public", "unlisted"}}
+	for _, f := range []SpaceFilter{
+		{OrganizationID: org, ByCreation: true, Desc: true, Visible: inst},
+		{OrganizationID: org, ByCreation: true, Visible: member, AlsoVisible: inst},
+		{OrganizationID: org, ByCreation: true, Desc: true, Visible: member, AlsoVisible: inst},
+	} {
+		f = installationFirst(f)
+		m := visibleSpaceRanges(f)
+		if m == nil || len(m.Arms) != 1 {
+			t.Fatalf("not the installation's one range: %+v", m)
+		}
+		if parts, ok := installationCount(f); !ok || len(parts) != 1 {
+			t.Fatalf("the total is not counted along the installation's targets")
+		}
+		spec := listSpec{SortCol: "s.created_at", IDCol: "s.id", Desc: f.Desc}
+		for _, pq := range []PageQuery{{Limit: 10}, {Limit: 10, After: &Cursor{N: 5, ID: "x"}}} {
+			q, args := m.query(spec, pq, db.dialect.mergesLazily())
+			plan := explain(t, db, q, args)
+			if db.dialect.name() == "sqlite" {
+				for _, bad := range []string{"SCAN s\n", "SCAN spaces", "SCAN t\n", "TEMP B-TREE"} {
+					if strings.Contains(plan+"\n", bad) {
+						t.Errorf("plan has %q:\n%s", strings.TrimSpace(bad), plan)
+					}
+				}
+				if !strings.Contains(plan, "integration_targets_by_space_created") {
+					t.Errorf("plan does not use integration_targets_by_space_created:\n%s", plan)
+				}
+			} else if strings.Contains(plan, "Seq Scan on spaces") {
+				t.Errorf("plan has a sequential scan:\n%s", plan)
+			}
+			rows, err := db.r().QueryContext(ctx, q, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows.Close()
+		}
+	}
+}
