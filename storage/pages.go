@@ -142,7 +142,10 @@ func revisionFiles(ctx context.Context, q queryer, revID string) ([]File, error)
 
 // RevisionFiles reads every file of a revision (the Revision object).
 func (db *DB) RevisionFiles(ctx context.Context, revID string) ([]File, error) {
-	return revisionFiles(ctx, db.r(), revID)
+	return keptRead(ctx, db, keptKey("revision files", revID), func(fs []File) int { return len(fs) }, func() ([]File, error) {
+		fs, err := revisionFiles(ctx, db.r(), revID)
+		return slices.Clip(fs), err
+	})
 }
 
 // ListRevisionFiles pages through a revision's files by name.
