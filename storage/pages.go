@@ -66,6 +66,19 @@ func revisionPagesSQL(rr revisionRows, order, cond string, args ...any) (string,
 // RevisionPage reads one page of a revision with its body, by id or (when
 // byPath) by path.
 func (db *DB) RevisionPage(ctx context.Context, revID, key string, byPath bool) (ContentPage, error) {
+	by := "id"
+	if byPath {
+		by = "path"
+	}
+	return keptRead(ctx, db, keptKey("page", revID, by, key), func(p ContentPage) int { return 1 + len(p.Markdown)/maxKeptBodyBytes*maxKeptRows },
+		func() (ContentPage, error) { return db.revisionPage(ctx, revID, key, byPath) })
+}
+
+// maxKeptBodyBytes bounds the body of a page kept between writes: the
+// cache holds at most maxKeptReads such pages.
+const maxKeptBodyBytes = 16 << 10
+
+func (db *DB) revisionPage(ctx context.Context, revID, key string, byPath bool) (ContentPage, error) {
 	q := db.r()
 	rr, err := revisionRowsOf(ctx, q, revID)
 	if err != nil {
