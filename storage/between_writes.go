@@ -17,17 +17,20 @@ import (
 // the reader pool of a request carrying its counters are kept: inside a
 // transaction, or once the request has written, they read the database.
 // Entries are shared between requests: callers read them, never change
-// them. Each holds a bounded amount (maxKeptRows rows), and the cache at
-// most maxKeptReads entries (it empties when full, like the others).
+// them. Each holds at most maxKeptRows rows and maxKeptBytes of bodies
+// (a larger value is read every time), and the cache at most maxKeptReads
+// entries (it empties when full, like the others): at most 16 MiB of
+// bodies in all.
 
 const (
-	maxKeptReads = 1024
+	maxKeptReads = 512
 	maxKeptRows  = 1000
+	maxKeptBytes = 32 << 10
 )
 
 // keptRead is read's value, kept between writes under key (see above);
-// rows says how many rows a value holds (over maxKeptRows it is not kept).
-func keptRead[T any](ctx context.Context, db *DB, key string, rows func(T) int, read func() (T, error)) (T, error) {
+// size says how many rows and bytes of bodies a value holds.
+func keptRead[T any](ctx context.Context, db *DB, key string, size func(T) (rows, bytes int), read func() (T, error)) (T, error) {
 	s := snapshotFor(ctx, db.r())
 	if s == nil {
 		return read()
@@ -36,7 +39,7 @@ func keptRead[T any](ctx context.Context, db *DB, key string, rows func(T) int, 
 		return v.(T), nil
 	}
 	v, err := read()
-	if err == nil && rows(v) <= maxKeptRows {
+	if rows, bytes := size(v); err == nil && rows <= maxKeptRows && bytes <= maxKeptBytes {
 		db.kept.put(key, s.n, v)
 	}
 	return v, err
@@ -56,5 +59,10 @@ func keptKey(kind string, args ...string) string {
 	return b.String()
 }
 
-// one counts a single row.
-func one[T any](T) int { return 1 }
+// one is the size of a single row without a body.
+func one[T any](T) (rows, bytes int) { return 1, 0 }
+
+// rowsOf is the size of a slice or map of rows without bodies.
+func rowsOf[T any](n func(T) int) func(T) (rows, bytes int) {
+	return func(v T) (int, int) { return n(v), 0 }
+}

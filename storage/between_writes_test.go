@@ -2,6 +2,8 @@ package storage_test
 
 import (
 	"context"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"docsapi/storage"
@@ -117,5 +119,54 @@ func TestKeptReadsFollowWrites(t *testing.T) {
 	}
 	if got := read(db, rctx).collection; got != title {
 		t.Errorf("a request's own write: collection %q, want %q", got, title)
+	}
+}
+
+// TestKeptReadsAreBounded: between writes a page of comments is read once;
+// a page whose bodies pass the bound (32 KiB) is read every time instead
+// of being kept.
+func TestKeptReadsAreBounded(t *testing.T) {
+	ctx := context.Background()
+	var n atomic.Int64
+	db := openDBWith(t, storagetest.Target(t), storage.Options{Statements: &n})
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := storage.Space{OrganizationID: b.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, &sp); err != nil {
+		t.Fatal(err)
+	}
+	scope := storage.CommentScope{SpaceID: sp.ID}
+	post := func(body string) {
+		t.Helper()
+		if err := db.PostComment(ctx, &storage.Comment{Scope: scope, PostedBy: b.User.ID, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	statementsOfSecondRead := func() int64 {
+		t.Helper()
+		rctx, err := db.WithCounters(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			n.Store(0)
+			if _, err := db.ListComments(rctx, scope, storage.CommentFilter{}, storage.PageQuery{Limit: 50}); err != nil {
+				t.Fatal(err)
+			}
+			if i == 1 {
+				return n.Load()
+			}
+		}
+		return -1
+	}
+	post("short")
+	if got := statementsOfSecondRead(); got != 0 {
+		t.Errorf("a small page read again: %d statements, want 0 (kept)", got)
+	}
+	post(strings.Repeat("x", 33<<10))
+	if got := statementsOfSecondRead(); got == 0 {
+		t.Error("a page with 33 KiB of bodies was kept")
 	}
 }

@@ -116,11 +116,25 @@ func (db *DB) ListComments(ctx context.Context, scope CommentScope, f CommentFil
 		where += ` AND c.posted_by IN (` + placeholders(len(f.Authors)) + `)`
 		args = append(args, anySlice(f.Authors)...)
 	}
-	spec := listSpec{Select: commentCols, From: `FROM comments c` + where, Args: args, SortCol: "c.posted_at", IDCol: "c.id", Desc: !f.Asc,
-		Cache: true} // the comment and reply lists read the items only
-	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (Comment, Cursor, error) {
-		c, err := scanComment(rows)
-		return c, Cursor{N: c.PostedAt.UnixMilli(), ID: c.ID}, err
+	spec := listSpec{Select: commentCols, From: `FROM comments c` + where, Args: args, SortCol: "c.posted_at", IDCol: "c.id", Desc: !f.Asc}
+	after := ""
+	if pq.After != nil {
+		after = fmt.Sprintf("%+v", *pq.After)
+	}
+	key := keptKey("comments", append([]string{scope.SpaceID, scope.ChangeRequestID, f.ParentID, fmt.Sprint(f.Asc), f.Status, f.PageID, after, fmt.Sprint(pq.Limit)}, f.Authors...)...)
+	return keptRead(ctx, db, key, func(p Page[Comment]) (int, int) {
+		n := 0
+		for _, c := range p.Items {
+			n += len(c.Body)
+		}
+		return len(p.Items), n
+	}, func() (Page[Comment], error) {
+		p, err := runList(ctx, db, spec, pq, func(rows *sql.Rows) (Comment, Cursor, error) {
+			c, err := scanComment(rows)
+			return c, Cursor{N: c.PostedAt.UnixMilli(), ID: c.ID}, err
+		})
+		p.Items = slices.Clip(p.Items) // shared: an append by a caller copies
+		return p, err
 	})
 }
 
@@ -271,13 +285,13 @@ func (db *DB) Reactions(ctx context.Context, ids []string) (map[string][]Reactio
 	if len(ids) == 0 {
 		return map[string][]Reaction{}, nil
 	}
-	return keptRead(ctx, db, keptKey("reactions", ids...), func(m map[string][]Reaction) int {
+	return keptRead(ctx, db, keptKey("reactions", ids...), rowsOf(func(m map[string][]Reaction) int {
 		n := 0
 		for _, rs := range m {
 			n += len(rs)
 		}
 		return n
-	}, func() (map[string][]Reaction, error) { return db.reactions(ctx, ids) })
+	}), func() (map[string][]Reaction, error) { return db.reactions(ctx, ids) })
 }
 
 func (db *DB) reactions(ctx context.Context, ids []string) (map[string][]Reaction, error) {
@@ -323,7 +337,7 @@ func (db *DB) PagesByIDs(ctx context.Context, revID string, ids []string) (map[s
 		return out, nil
 	}
 	ids = distinct(ids)
-	return keptRead(ctx, db, keptKey("pages", append([]string{revID}, ids...)...), func(m map[string]ContentPage) int { return len(m) }, func() (map[string]ContentPage, error) {
+	return keptRead(ctx, db, keptKey("pages", append([]string{revID}, ids...)...), rowsOf(func(m map[string]ContentPage) int { return len(m) }), func() (map[string]ContentPage, error) {
 		pages, err := revisionPages(ctx, db.read, revID, "", "x.page_id IN ("+placeholders(len(ids))+")", anySlice(ids)...) // variable arity: not cached
 		for _, p := range pages {
 			out[p.ID] = p

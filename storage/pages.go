@@ -70,13 +70,9 @@ func (db *DB) RevisionPage(ctx context.Context, revID, key string, byPath bool) 
 	if byPath {
 		by = "path"
 	}
-	return keptRead(ctx, db, keptKey("page", revID, by, key), func(p ContentPage) int { return 1 + len(p.Markdown)/maxKeptBodyBytes*maxKeptRows },
+	return keptRead(ctx, db, keptKey("page", revID, by, key), func(p ContentPage) (int, int) { return 1, len(p.Markdown) },
 		func() (ContentPage, error) { return db.revisionPage(ctx, revID, key, byPath) })
 }
-
-// maxKeptBodyBytes bounds the body of a page kept between writes: the
-// cache holds at most maxKeptReads such pages.
-const maxKeptBodyBytes = 16 << 10
 
 func (db *DB) revisionPage(ctx context.Context, revID, key string, byPath bool) (ContentPage, error) {
 	q := db.r()
@@ -155,7 +151,7 @@ func revisionFiles(ctx context.Context, q queryer, revID string) ([]File, error)
 
 // RevisionFiles reads every file of a revision (the Revision object).
 func (db *DB) RevisionFiles(ctx context.Context, revID string) ([]File, error) {
-	return keptRead(ctx, db, keptKey("revision files", revID), func(fs []File) int { return len(fs) }, func() ([]File, error) {
+	return keptRead(ctx, db, keptKey("revision files", revID), rowsOf(func(fs []File) int { return len(fs) }), func() ([]File, error) {
 		fs, err := revisionFiles(ctx, db.r(), revID)
 		return slices.Clip(fs), err
 	})

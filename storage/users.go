@@ -47,7 +47,7 @@ func (db *DB) UsersByIDs(ctx context.Context, ids []string) (map[string]User, er
 		return out, nil
 	}
 	ids = distinct(ids)
-	return keptRead(ctx, db, keptKey("users", ids...), func(m map[string]User) int { return len(m) }, func() (map[string]User, error) { return db.usersByIDs(ctx, ids) })
+	return keptRead(ctx, db, keptKey("users", ids...), rowsOf(func(m map[string]User) int { return len(m) }), func() (map[string]User, error) { return db.usersByIDs(ctx, ids) })
 }
 
 func (db *DB) usersByIDs(ctx context.Context, ids []string) (map[string]User, error) {
