@@ -66,11 +66,16 @@ func (r *Resolver) sharedPageTree(spaceID, revID string, pages []storage.Content
 	return e.top, e.byID
 }
 
-// pageTreeField is one field of a plain page selection: its response key
-// and, for `pages`, the selection of the children.
+// pageTreeField is one field of a plain page selection: its name, its
+// response key as written (quoted, with its colon) and, for `pages`, the
+// selection of the children.
 type pageTreeField struct {
-	alias, name string
-	children    []pageTreeField
+	name, key string
+	children  []pageTreeField
+}
+
+func pageField(alias, name string, children []pageTreeField) pageTreeField {
+	return pageTreeField{name: name, key: quotedGQLString(alias) + ":", children: children}
 }
 
 // plainPageFields are the RevisionPage fields that are struct fields of
@@ -96,7 +101,7 @@ func planPageFields(oc *graphql.OperationContext, sel ast.SelectionSet, depth in
 		if f.IsDeferred() {
 			return nil, false
 		}
-		pf := pageTreeField{alias: f.Alias, name: f.Name}
+		pf := pageField(f.Alias, f.Name, nil)
 		switch {
 		case f.Name == "pages":
 			children, ok := planPageFields(oc, f.Selections, depth+1)
@@ -177,9 +182,21 @@ func writePage(w io.Writer, p *model.RevisionPage, fields []pageTreeField) {
 		if i > 0 {
 			io.WriteString(w, ",")
 		}
-		graphql.MarshalString(f.alias).MarshalGQL(w)
-		io.WriteString(w, ":")
-		pageFieldValue(p, f).MarshalGQL(w)
+		io.WriteString(w, f.key)
+		// The string fields of every page, written without a marshaler
+		// each (a thousand pages are thousands of them).
+		switch f.name {
+		case "id":
+			writeGQLString(w, p.ID)
+		case "title":
+			writeGQLString(w, p.Title)
+		case "path":
+			writeOptGQLString(w, p.Path)
+		case "slug":
+			writeOptGQLString(w, p.Slug)
+		default:
+			pageFieldValue(p, f).MarshalGQL(w)
+		}
 	}
 	io.WriteString(w, "}")
 }

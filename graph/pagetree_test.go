@@ -21,8 +21,8 @@ func FuzzPageTreeJSON(f *testing.F) {
 		}
 		child := &model.RevisionPage{ID: "c", Title: path, Kind: "link", Type: "link"}
 		page := &model.RevisionPage{ID: "p", Title: title, Path: &path, Kind: "sheet", Type: "document", Pages: []*model.RevisionPage{child}}
-		fields := []pageTreeField{{alias: "t", name: "title"}, {alias: "path", name: "path"}, {alias: "kind", name: "type"},
-			{alias: "pages", name: "pages", children: []pageTreeField{{alias: "id", name: "id"}, {alias: "title", name: "title"}, {alias: "pages", name: "pages"}}}}
+		fields := []pageTreeField{pageField("t", "title", nil), pageField("path", "path", nil), pageField("kind", "type", nil),
+			pageField("pages", "pages", []pageTreeField{pageField("id", "id", nil), pageField("title", "title", nil), pageField("pages", "pages", nil)})}
 		var b bytes.Buffer
 		pageTreeJSON{pages: []*model.RevisionPage{page}, fields: fields}.MarshalGQL(&b)
 		var got []struct {

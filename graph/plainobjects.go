@@ -92,8 +92,8 @@ const (
 )
 
 type plainField struct {
-	alias    string
-	index    int // the struct field; -1 for __typename and computed fields
+	key      string // the alias as written, with its colon
+	index    int    // the struct field; -1 for __typename and computed fields
 	value    *plainValue
 	computed func(obj reflect.Value) string
 }
@@ -190,11 +190,11 @@ func (p plainPlanner) object(typeName string, gt reflect.Type, sel ast.Selection
 			return nil, false
 		}
 		if f.Name == "__typename" {
-			out = append(out, plainField{alias: f.Alias, index: -1})
+			out = append(out, plainField{key: quotedGQLString(f.Alias) + ":", index: -1})
 			continue
 		}
 		if c, ok := plainComputed[typeName+"."+f.Name]; ok && c.of == gt && len(f.Selections) == 0 {
-			out = append(out, plainField{alias: f.Alias, index: -1, computed: c.value})
+			out = append(out, plainField{key: quotedGQLString(f.Alias) + ":", index: -1, computed: c.value})
 			continue
 		}
 		if resolved[strings.ToLower(f.Name)] {
@@ -208,7 +208,7 @@ func (p plainPlanner) object(typeName string, gt reflect.Type, sel ast.Selection
 		if !ok {
 			return nil, false
 		}
-		out = append(out, plainField{alias: f.Alias, index: index, value: value})
+		out = append(out, plainField{key: quotedGQLString(f.Alias) + ":", index: index, value: value})
 	}
 	return out, true
 }
@@ -299,14 +299,13 @@ func (pv *plainValue) write(w *bytes.Buffer, v reflect.Value) bool {
 			if i > 0 {
 				w.WriteByte(',')
 			}
-			graphql.MarshalString(f.alias).MarshalGQL(w)
-			w.WriteByte(':')
+			w.WriteString(f.key)
 			switch {
 			case f.computed != nil:
-				graphql.MarshalID(f.computed(v)).MarshalGQL(w)
+				writeGQLString(w, f.computed(v)) // an ID
 				continue
 			case f.index < 0:
-				graphql.MarshalString(pv.typname).MarshalGQL(w)
+				writeGQLString(w, pv.typname)
 				continue
 			}
 			if !f.value.write(w, v.Field(f.index)) {
@@ -315,7 +314,7 @@ func (pv *plainValue) write(w *bytes.Buffer, v reflect.Value) bool {
 		}
 		w.WriteByte('}')
 	case plainString:
-		graphql.MarshalString(v.String()).MarshalGQL(w)
+		writeGQLString(w, v.String())
 	case plainInt:
 		graphql.MarshalInt(int(v.Int())).MarshalGQL(w)
 	case plainBool:

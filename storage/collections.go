@@ -37,7 +37,9 @@ func scanCollection(sc interface{ Scan(...any) error }) (Collection, error) {
 // Collection reads a collection of any organization; the resolver decides
 // who may see it.
 func (db *DB) Collection(ctx context.Context, id string) (Collection, error) {
-	return scanCollection(db.r().QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.id = ?`, id))
+	return keptRead(ctx, db, keptKey("collection", id), one, func() (Collection, error) {
+		return scanCollection(db.r().QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.id = ?`, id))
+	})
 }
 
 // CollectionFilter selects a list of an organization's collections, in

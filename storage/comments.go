@@ -117,9 +117,24 @@ func (db *DB) ListComments(ctx context.Context, scope CommentScope, f CommentFil
 		args = append(args, anySlice(f.Authors)...)
 	}
 	spec := listSpec{Select: commentCols, From: `FROM comments c` + where, Args: args, SortCol: "c.posted_at", IDCol: "c.id", Desc: !f.Asc}
-	return runList(ctx, db, spec, pq, func(rows *sql.Rows) (Comment, Cursor, error) {
-		c, err := scanComment(rows)
-		return c, Cursor{N: c.PostedAt.UnixMilli(), ID: c.ID}, err
+	after := ""
+	if pq.After != nil {
+		after = fmt.Sprintf("%+v", *pq.After)
+	}
+	key := keptKey("comments", append([]string{scope.SpaceID, scope.ChangeRequestID, f.ParentID, fmt.Sprint(f.Asc), f.Status, f.PageID, after, fmt.Sprint(pq.Limit)}, f.Authors...)...)
+	return keptRead(ctx, db, key, func(p Page[Comment]) (int, int) {
+		n := 0
+		for _, c := range p.Items {
+			n += len(c.Body)
+		}
+		return len(p.Items), n
+	}, func() (Page[Comment], error) {
+		p, err := runList(ctx, db, spec, pq, func(rows *sql.Rows) (Comment, Cursor, error) {
+			c, err := scanComment(rows)
+			return c, Cursor{N: c.PostedAt.UnixMilli(), ID: c.ID}, err
+		})
+		p.Items = slices.Clip(p.Items) // shared: an append by a caller copies
+		return p, err
 	})
 }
 
@@ -267,10 +282,20 @@ func (db *DB) DeleteComment(ctx context.Context, scope CommentScope, parentID, i
 // Reactions reads the reactions of comments and replies in one query,
 // each comment's in the order they were first given.
 func (db *DB) Reactions(ctx context.Context, ids []string) (map[string][]Reaction, error) {
-	out := map[string][]Reaction{}
 	if len(ids) == 0 {
-		return out, nil
+		return map[string][]Reaction{}, nil
 	}
+	return keptRead(ctx, db, keptKey("reactions", ids...), rowsOf(func(m map[string][]Reaction) int {
+		n := 0
+		for _, rs := range m {
+			n += len(rs)
+		}
+		return n
+	}), func() (map[string][]Reaction, error) { return db.reactions(ctx, ids) })
+}
+
+func (db *DB) reactions(ctx context.Context, ids []string) (map[string][]Reaction, error) {
+	out := map[string][]Reaction{}
 	rows, err := db.read.QueryContext(ctx, `SELECT comment_id, emoji, user_id, reacted_at FROM comment_reactions
  WHERE comment_id IN (`+placeholders(len(ids))+`) ORDER BY comment_id, reacted_at, emoji, user_id`, anySlice(ids)...) // variable arity: not cached
 	if err != nil {
@@ -312,11 +337,13 @@ func (db *DB) PagesByIDs(ctx context.Context, revID string, ids []string) (map[s
 		return out, nil
 	}
 	ids = distinct(ids)
-	pages, err := revisionPages(ctx, db.read, revID, "", "x.page_id IN ("+placeholders(len(ids))+")", anySlice(ids)...) // variable arity: not cached
-	for _, p := range pages {
-		out[p.ID] = p
-	}
-	return out, err
+	return keptRead(ctx, db, keptKey("pages", append([]string{revID}, ids...)...), rowsOf(func(m map[string]ContentPage) int { return len(m) }), func() (map[string]ContentPage, error) {
+		pages, err := revisionPages(ctx, db.read, revID, "", "x.page_id IN ("+placeholders(len(ids))+")", anySlice(ids)...) // variable arity: not cached
+		for _, p := range pages {
+			out[p.ID] = p
+		}
+		return out, err
+	})
 }
 
 // MaxReplyThreads bounds the threads one FirstReplies reads (a page of

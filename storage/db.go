@@ -56,6 +56,7 @@ type DB struct {
 	searches      versioned[searchAnswer]                     // search answers by scope, query and page (search.go), likewise
 	searchRows    indexCache                                  // rows of the search index by chunk stamp (search_cache.go)
 	pages         versioned[any]                              // pages of the lists marked Cache (page.go), likewise
+	kept          versioned[any]                              // reads kept between writes (between_writes.go), likewise
 	listRanges    atomic.Int32                                // how lists with a merged form are read (merged.go)
 	linkGroups    linkGroupCache                              // resolved link targets of a revision's scope (links.go)
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
@@ -127,7 +128,7 @@ func Open(target string, opt Options) (*DB, error) {
 	db := &DB{write: w, read: r, now: opt.Clock, dialect: d, process: NewID(), rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
 		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
 		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000}, revPages: versioned[[]ContentPage]{max: maxCachedTrees},
-		searches: versioned[searchAnswer]{max: 128}, pages: versioned[any]{max: maxCachedPages}}
+		searches: versioned[searchAnswer]{max: 128}, pages: versioned[any]{max: maxCachedPages}, kept: versioned[any]{max: maxKeptReads}}
 	if db.now == nil {
 		db.now = time.Now
 	}

@@ -147,6 +147,10 @@ func (db *DB) DeleteLegacyGitInstallation(ctx context.Context, spaceID string) (
 
 // RevisionGit reads the Git commit of a revision; nil when it has none.
 func (db *DB) RevisionGit(ctx context.Context, revisionID string) (*RevisionGit, error) {
+	return keptRead(ctx, db, keptKey("revision git", revisionID), one, func() (*RevisionGit, error) { return db.revisionGit(ctx, revisionID) })
+}
+
+func (db *DB) revisionGit(ctx context.Context, revisionID string) (*RevisionGit, error) {
 	var g RevisionGit
 	var by int64
 	err := db.r().QueryRowContext(ctx, `SELECT oid, message, created_by_service, url, ref FROM revision_git WHERE revision_id = ?`, revisionID).

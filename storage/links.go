@@ -764,6 +764,11 @@ type LinkTarget struct {
 // file, in one statement (revisionLinks scoped to the page): what a
 // document read turns into page and file references.
 func (db *DB) PageLinkTargets(ctx context.Context, revID, pageID string) (map[string]LinkTarget, error) {
+	return keptRead(ctx, db, keptKey("page link targets", revID, pageID), rowsOf(func(m map[string]LinkTarget) int { return len(m) }),
+		func() (map[string]LinkTarget, error) { return db.pageLinkTargets(ctx, revID, pageID) })
+}
+
+func (db *DB) pageLinkTargets(ctx context.Context, revID, pageID string) (map[string]LinkTarget, error) {
 	rr, err := revisionRowsOf(ctx, db.r(), revID)
 	if err != nil {
 		return nil, err

@@ -66,6 +66,15 @@ func revisionPagesSQL(rr revisionRows, order, cond string, args ...any) (string,
 // RevisionPage reads one page of a revision with its body, by id or (when
 // byPath) by path.
 func (db *DB) RevisionPage(ctx context.Context, revID, key string, byPath bool) (ContentPage, error) {
+	by := "id"
+	if byPath {
+		by = "path"
+	}
+	return keptRead(ctx, db, keptKey("page", revID, by, key), func(p ContentPage) (int, int) { return 1, len(p.Markdown) },
+		func() (ContentPage, error) { return db.revisionPage(ctx, revID, key, byPath) })
+}
+
+func (db *DB) revisionPage(ctx context.Context, revID, key string, byPath bool) (ContentPage, error) {
 	q := db.r()
 	rr, err := revisionRowsOf(ctx, q, revID)
 	if err != nil {
@@ -142,7 +151,10 @@ func revisionFiles(ctx context.Context, q queryer, revID string) ([]File, error)
 
 // RevisionFiles reads every file of a revision (the Revision object).
 func (db *DB) RevisionFiles(ctx context.Context, revID string) ([]File, error) {
-	return revisionFiles(ctx, db.r(), revID)
+	return keptRead(ctx, db, keptKey("revision files", revID), rowsOf(func(fs []File) int { return len(fs) }), func() ([]File, error) {
+		fs, err := revisionFiles(ctx, db.r(), revID)
+		return slices.Clip(fs), err
+	})
 }
 
 // ListRevisionFiles pages through a revision's files by name.

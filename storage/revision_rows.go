@@ -52,6 +52,13 @@ type revisionRows struct {
 // revisionRowsOf reads where revID's page rows are (one primary-key read).
 // An unknown revision has no rows.
 func revisionRowsOf(ctx context.Context, q queryer, revID string) (revisionRows, error) {
+	if pool, ok := q.(reader); ok {
+		return keptRead(ctx, pool.db, keptKey("revision rows", revID), one, func() (revisionRows, error) { return readRevisionRows(ctx, q, revID) })
+	}
+	return readRevisionRows(ctx, q, revID)
+}
+
+func readRevisionRows(ctx context.Context, q queryer, revID string) (revisionRows, error) {
 	var r revisionRows
 	var seq, base sql.NullInt64
 	err := q.QueryRowContext(ctx, `SELECT space_id, seq, base_seq FROM revisions WHERE id = ?`, revID).Scan(&r.Space, &seq, &base)

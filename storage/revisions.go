@@ -681,6 +681,10 @@ func writeRevisionData(tx *Tx, revID string, t *Tree) error {
 
 // RevisionByID reads a revision of spaceID.
 func (db *DB) RevisionByID(ctx context.Context, spaceID, revID string) (Revision, error) {
+	return keptRead(ctx, db, keptKey("revision", spaceID, revID), one, func() (Revision, error) { return db.revisionByID(ctx, spaceID, revID) })
+}
+
+func (db *DB) revisionByID(ctx context.Context, spaceID, revID string) (Revision, error) {
 	var r Revision
 	var parents, vars, reusable sql.NullString
 	var created int64

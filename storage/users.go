@@ -47,6 +47,11 @@ func (db *DB) UsersByIDs(ctx context.Context, ids []string) (map[string]User, er
 		return out, nil
 	}
 	ids = distinct(ids)
+	return keptRead(ctx, db, keptKey("users", ids...), rowsOf(func(m map[string]User) int { return len(m) }), func() (map[string]User, error) { return db.usersByIDs(ctx, ids) })
+}
+
+func (db *DB) usersByIDs(ctx context.Context, ids []string) (map[string]User, error) {
+	out := make(map[string]User, len(ids))
 	q := `SELECT ` + userCols + ` FROM users u WHERE u.id IN (` + placeholders(len(ids)) + `)`
 	rows, err := db.read.QueryContext(ctx, q, anySlice(ids)...) // variable arity: not cached
 	if err != nil {
