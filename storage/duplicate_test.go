@@ -177,7 +177,7 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 			}
 			name := fmt.Sprintf("copy %d of %s", round, p.name)
 			log = append(log, "duplicate "+p.name)
-			a, err := db.DuplicateSpace(ctx, p.a, name)
+			a, err := db.DuplicateSharedForTest(ctx, p.a, name)
 			if err != nil {
 				fail(round, "duplicate: %v", err)
 			}

@@ -586,6 +586,19 @@ func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, err
 // content: its main line with its history, every overlay, every revision's
 // files and the search index (copyRevisionContent).
 func (db *DB) duplicateWhole(ctx context.Context, id, title string) (string, error) {
+	return db.duplicate(ctx, id, title, false)
+}
+
+// duplicateShared is DuplicateSpace sharing the original's main line
+// instead of copying it (space_sources.go): the duplicate reads the
+// original's rows as they are now, and copies a page's rows in when it
+// first changes it.
+func (db *DB) duplicateShared(ctx context.Context, id, title string) (string, error) {
+	return db.duplicate(ctx, id, title, true)
+}
+
+// duplicate is duplicateWhole, or with shareMain duplicateShared.
+func (db *DB) duplicate(ctx context.Context, id, title string, shareMain bool) (string, error) {
 	newID := NewID()
 	err := db.writeSpace(ctx, id, func(tx *Tx) error {
 		tx.created(newID)
@@ -643,7 +656,7 @@ func (db *DB) duplicateWhole(ctx context.Context, id, title string) (string, err
 				return err
 			}
 		}
-		if err := copyRevisionContent(tx, id, newID, ids); err != nil {
+		if err := copyRevisionContent(tx, id, newID, ids, shareMain); err != nil {
 			return err
 		}
 		if _, err := tx.exec(`INSERT INTO content_grants (organization_id, target_kind, target_id, principal_kind, principal_id, role, created_at)
