@@ -18,9 +18,10 @@ import (
 // through DuplicateSpace (the path under test), b through duplicateWhole
 // (the whole copy, the reference). Page ids are the same on both sides.
 type dupPair struct {
-	name string
-	a, b string
-	from *dupPair // the pair it duplicates (nil: the first)
+	name  string
+	a, b  string
+	from  *dupPair // the pair it duplicates (nil: the first)
+	depth int      // duplicates from the first (0: the first)
 }
 
 // TestDuplicateMatchesWholeCopy: DuplicateSpace makes what the whole copy
@@ -36,7 +37,34 @@ type dupPair struct {
 // active revision (pages, bodies, paths, links and their status, files,
 // backlinks of every page and file) and search answers must read the same;
 // every ten rounds every revision of every pair too.
+//
+// The script runs with two seeds: the second with source lists
+// bounded at two (a duplicate of a duplicate of a duplicate takes in the
+// rows of its deepest sources), and more duplicates kept at once, so that
+// chains of sharing duplicates are edited at every level.
 func TestDuplicateMatchesWholeCopy(t *testing.T) {
+	seeds := []uint64{30, 11}
+	if testing.Short() || storage.RaceDetectorForTest {
+		seeds = seeds[:1]
+	}
+	for i, seed := range seeds {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			deep := i > 0
+			if deep {
+				storage.SetMaxSourcesForTest(t, 2)
+			}
+			duplicateScript(t, seed, deep)
+		})
+	}
+}
+
+// duplicateScript runs one random script; deep: up to seven pairs, and
+// half the rounds on the newest pair (the end of the longest chain).
+func duplicateScript(t *testing.T, seed uint64, deep bool) {
+	maxPairs := 5
+	if deep {
+		maxPairs = 7
+	}
 	ctx := context.Background()
 	db, first := storage.TwoSpacesForTest(t)
 	user := storage.FirstUserForTest(t, db)
@@ -61,7 +89,7 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 		}
 	}
 	pairs := []*dupPair{{name: "source", a: first[0], b: first[1]}}
-	rng := rand.New(rand.NewPCG(32, 30))
+	rng := rand.New(rand.NewPCG(32, seed))
 	rounds := 60
 	if testing.Short() || storage.RaceDetectorForTest {
 		rounds = 30
@@ -75,6 +103,9 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 	counts := map[string]int{}
 	for round := range rounds {
 		p := pairs[rng.IntN(len(pairs))]
+		if deep && rng.IntN(2) == 0 {
+			p = pairs[len(pairs)-1]
+		}
 		head, err := storage.SpaceHeadForTest(db, p.a)
 		if err != nil {
 			t.Fatal(err)
@@ -172,7 +203,7 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 				counts["file"]++
 			}
 		case op < 92:
-			if len(pairs) >= 5 {
+			if len(pairs) >= maxPairs {
 				continue
 			}
 			name := fmt.Sprintf("copy %d of %s", round, p.name)
@@ -185,7 +216,10 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 			if err != nil {
 				fail(round, "whole copy: %v", err)
 			}
-			pairs = append(pairs, &dupPair{name: name, a: a, b: b, from: p})
+			pairs = append(pairs, &dupPair{name: name, a: a, b: b, from: p, depth: p.depth + 1})
+			if p.depth+1 >= 3 {
+				counts["duplicate three deep"]++
+			}
 			counts["duplicate"]++
 			if p.from != nil {
 				counts["duplicate of a duplicate"]++
@@ -232,7 +266,11 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 		}
 	}
 	t.Logf("rounds: %v; %d pairs at the end", counts, len(pairs))
-	for _, what := range []string{"edit", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source"} {
+	whats := []string{"edit", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source"}
+	if deep {
+		whats = append(whats, "duplicate three deep")
+	}
+	for _, what := range whats {
 		if counts[what] == 0 {
 			t.Fatalf("no %s in %d rounds (%v): the script does not exercise it", what, rounds, counts)
 		}

@@ -20,6 +20,13 @@ func (db *DB) DuplicateSharedForTest(ctx context.Context, id, title string) (str
 	return db.duplicateShared(ctx, id, title)
 }
 
+// SetMaxSourcesForTest bounds source lists at n until the test ends.
+func SetMaxSourcesForTest(t *testing.T, n int) {
+	was := maxSources
+	maxSources = n
+	t.Cleanup(func() { maxSources = was })
+}
+
 func DupShapeForTest(t *testing.T, db *DB, spaceID, rev string) string {
 	return dupShape(t, db, spaceID, rev)
 }

@@ -24,8 +24,9 @@ type spaceSource struct {
 }
 
 // maxSources bounds a space's source list: a duplicate of a space with
-// that many takes in the rows of the last ones (materializeSources).
-const maxSources = 8
+// that many takes in the rows of the last ones (recordSources). A
+// variable: the property test lowers it to exercise that path.
+var maxSources = 8
 
 // sourcesOf reads spaceID's sources in order (none for most spaces).
 func sourcesOf(ctx context.Context, q queryer, spaceID string) ([]spaceSource, error) {
@@ -191,7 +192,6 @@ func (r revisionRows) sourceParts(cols, and, closed string, args []any) []rowsPa
 	}
 	return parts
 }
-
 
 // sharedPageHits adds to byID the pages ids of the active revisions of
 // those of spaces that are sharing duplicates (their own alive rows are
