@@ -235,7 +235,7 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			}
 			name := fmt.Sprintf("copy %d of %s", round, p.name)
 			log = append(log, "duplicate "+p.name)
-			a, err := db.DuplicateSharedForTest(ctx, p.a, name)
+			a, err := db.DuplicateSpace(ctx, p.a, name)
 			if err != nil {
 				fail(round, "duplicate: %v", err)
 			}

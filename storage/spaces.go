@@ -575,11 +575,14 @@ func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
 // its revisions (with their parent links) and its grants. Comments and
 // change requests are not copied, so the copy's counters start at zero.
 //
-// It copies every row of the content (duplicateWhole), so it costs the
-// size of the space. A duplicate that shares the original's rows must read
-// the same as duplicateWhole (TestDuplicateMatchesWholeCopy is that check).
+// It shares the original's main line (duplicateShared: the duplicate reads
+// the original's rows as they are now and copies a page's rows in when it
+// first changes it), so the main line costs nothing to duplicate; its
+// revisions' rows, overlays and files and the search index are still
+// copied. It reads the same as duplicateWhole, the whole copy
+// (TestDuplicateMatchesWholeCopy is that check, on random edit scripts).
 func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, error) {
-	return db.duplicateWhole(ctx, id, title)
+	return db.duplicateShared(ctx, id, title)
 }
 
 // duplicateWhole is DuplicateSpace by copying every row of the original's
