@@ -50,6 +50,10 @@ func init() {
 		if err := dropSearchSpace(tx, spaceID); err != nil {
 			return err
 		}
+		// Its forks first take in the rows they read of it.
+		if err := handOverRows(tx, spaceID); err != nil {
+			return err
+		}
 		return removeSpaceContent(tx, spaceID)
 	})
 }
@@ -113,11 +117,33 @@ func deleteIn(tx *Tx, query string, keys []string) error {
 // keeps its seq or base_seq), so every copied revision reads the same: one
 // row per page and per change the space's main line recorded, instead of
 // one row per page per revision.
-func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]string) error {
-	if _, err := tx.exec(`INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path)
+//
+// shareMain (duplicateShared): the main line is not copied; the new space
+// reads the old one's rows instead (space_sources.go).
+func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]string, shareMain bool) error {
+	if shareMain {
+		at, err := lastSeq(tx, fromSpace)
+		if err != nil {
+			return err
+		}
+		if err := recordSources(tx, toSpace, fromSpace, at); err != nil {
+			return err
+		}
+	} else {
+		if _, err := tx.exec(`INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path)
  SELECT ?, page_id, from_seq, to_seq, version, parent_id, position, path FROM main_pages WHERE space_id = ?
  AND from_seq <= (SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ? AND seq IS NOT NULL)`, toSpace, fromSpace, fromSpace); err != nil {
-		return err
+			return err
+		}
+		// A sharing duplicate copied whole: the rows it reads of its
+		// sources too.
+		srcs, err := sourcesOf(tx.ctx, tx, fromSpace)
+		if err != nil {
+			return err
+		}
+		if err := takeRows(tx, toSpace, srcs, 0, nil); err != nil {
+			return err
+		}
 	}
 	// Revisions that share another's files (files_of) share the copy's.
 	filesOf := map[string]string{}

@@ -18,9 +18,10 @@ import (
 // through DuplicateSpace (the path under test), b through duplicateWhole
 // (the whole copy, the reference). Page ids are the same on both sides.
 type dupPair struct {
-	name string
-	a, b string
-	from *dupPair // the pair it duplicates (nil: the first)
+	name  string
+	a, b  string
+	from  *dupPair // the pair it duplicates (nil: the first)
+	depth int      // duplicates from the first (0: the first)
 }
 
 // TestDuplicateMatchesWholeCopy: DuplicateSpace makes what the whole copy
@@ -28,15 +29,43 @@ type dupPair struct {
 // a source space, world b from its twin (the same pages, the same ids);
 // the twin is only ever copied whole. Random rounds pick a pair and do to
 // both of its spaces the same thing: a page edit of the main content (the
-// partial path), a change request with a few edits merged (now and then
-// updated from the main content first), a file added or removed, a
+// partial path), a batched import (pages added, one edited), a change
+// request with a few edits merged (now and then updated from the main
+// content first), a file added or removed, a
 // duplicate (a of a through DuplicateSpace, b of b through duplicateWhole;
 // a duplicate of a duplicate too), or the pair trashed and purged (the
 // source of duplicates that stay too); the script must have done each. After every round each live pair's
 // active revision (pages, bodies, paths, links and their status, files,
 // backlinks of every page and file) and search answers must read the same;
 // every ten rounds every revision of every pair too.
+//
+// The script runs with two seeds: the second with source lists
+// bounded at two (a duplicate of a duplicate of a duplicate takes in the
+// rows of its deepest sources), and more duplicates kept at once, so that
+// chains of sharing duplicates are edited at every level.
 func TestDuplicateMatchesWholeCopy(t *testing.T) {
+	seeds := []uint64{8, 11}
+	if testing.Short() || storage.RaceDetectorForTest {
+		seeds = seeds[:1]
+	}
+	for i, seed := range seeds {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			deep := i > 0
+			if deep {
+				storage.SetMaxSourcesForTest(t, 2)
+			}
+			duplicateScript(t, seed, deep)
+		})
+	}
+}
+
+// duplicateScript runs one random script; deep: up to seven pairs, and
+// half the rounds on the newest pair (the end of the longest chain).
+func duplicateScript(t *testing.T, seed uint64, deep bool) {
+	maxPairs := 5
+	if deep {
+		maxPairs = 7
+	}
 	ctx := context.Background()
 	db, first := storage.TwoSpacesForTest(t)
 	user := storage.FirstUserForTest(t, db)
@@ -61,7 +90,7 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 		}
 	}
 	pairs := []*dupPair{{name: "source", a: first[0], b: first[1]}}
-	rng := rand.New(rand.NewPCG(32, 30))
+	rng := rand.New(rand.NewPCG(32, seed))
 	rounds := 60
 	if testing.Short() || storage.RaceDetectorForTest {
 		rounds = 30
@@ -75,6 +104,9 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 	counts := map[string]int{}
 	for round := range rounds {
 		p := pairs[rng.IntN(len(pairs))]
+		if deep && rng.IntN(2) == 0 {
+			p = pairs[len(pairs)-1]
+		}
 		head, err := storage.SpaceHeadForTest(db, p.a)
 		if err != nil {
 			t.Fatal(err)
@@ -100,6 +132,32 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 			return ea == nil
 		}
 		switch op := rng.IntN(100); {
+		case op < 5:
+			// A batched import (staged, then published on the main line
+			// in one statement: import_batch.go): pages added, one edited.
+			next++
+			n, edited := next, ""
+			if len(pages) > 0 {
+				edited = pages[rng.IntN(len(pages))].ID
+			}
+			if both(fmt.Sprintf("import imp%d-*, %s edited", n, edited), func(sp string) error {
+				_, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp, Activate: true, Analyzer: an, Batched: true, Edit: func(tr *storage.Tree) error {
+					for k := range 3 {
+						id := fmt.Sprintf("imp%d-%d", n, k)
+						p := &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "document", Title: id, Slug: id}, Dirty: true}
+						p.SetBody(fmt.Sprintf("imported %s link:s%d", id, k))
+						tr.Pages = append(tr.Pages, p)
+					}
+					if p, _, _ := tr.Find(edited); p != nil {
+						p.SetBody(fmt.Sprintf("import %d rewrote this", n))
+						p.Dirty = true
+					}
+					return nil
+				}})
+				return err
+			}) {
+				counts["import"]++
+			}
 		case op < 45:
 			next++
 			what, edit := storage.RandomPageEditForTest(rng, pages, next)
@@ -172,7 +230,7 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 				counts["file"]++
 			}
 		case op < 92:
-			if len(pairs) >= 5 {
+			if len(pairs) >= maxPairs {
 				continue
 			}
 			name := fmt.Sprintf("copy %d of %s", round, p.name)
@@ -185,7 +243,10 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 			if err != nil {
 				fail(round, "whole copy: %v", err)
 			}
-			pairs = append(pairs, &dupPair{name: name, a: a, b: b, from: p})
+			pairs = append(pairs, &dupPair{name: name, a: a, b: b, from: p, depth: p.depth + 1})
+			if p.depth+1 >= 3 {
+				counts["duplicate three deep"]++
+			}
 			counts["duplicate"]++
 			if p.from != nil {
 				counts["duplicate of a duplicate"]++
@@ -232,7 +293,11 @@ func TestDuplicateMatchesWholeCopy(t *testing.T) {
 		}
 	}
 	t.Logf("rounds: %v; %d pairs at the end", counts, len(pairs))
-	for _, what := range []string{"edit", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source"} {
+	whats := []string{"edit", "import", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source"}
+	if deep {
+		whats = append(whats, "duplicate three deep")
+	}
+	for _, what := range whats {
 		if counts[what] == 0 {
 			t.Fatalf("no %s in %d rounds (%v): the script does not exercise it", what, rounds, counts)
 		}

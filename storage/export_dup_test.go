@@ -15,6 +15,18 @@ func (db *DB) DuplicateWholeForTest(ctx context.Context, id, title string) (stri
 	return db.duplicateWhole(ctx, id, title)
 }
 
+// DuplicateSharedForTest is the sharing duplicate (space_sources.go).
+func (db *DB) DuplicateSharedForTest(ctx context.Context, id, title string) (string, error) {
+	return db.duplicateShared(ctx, id, title)
+}
+
+// SetMaxSourcesForTest bounds source lists at n until the test ends.
+func SetMaxSourcesForTest(t *testing.T, n int) {
+	was := maxSources
+	maxSources = n
+	t.Cleanup(func() { maxSources = was })
+}
+
 func DupShapeForTest(t *testing.T, db *DB, spaceID, rev string) string {
 	return dupShape(t, db, spaceID, rev)
 }

@@ -487,6 +487,9 @@ func publishOnMain(tx *Tx, r newRevision, st *stagedTree, stage string) error {
 	if _, err := tx.exec(`UPDATE revisions SET seq = ? WHERE id = ?`, seq, r.ID); err != nil {
 		return err
 	}
+	if err := ownPages(tx, r.SpaceID, changedIDs(st.closed, st.rows)); err != nil {
+		return err // a sharing duplicate: copy on first write (space_sources.go)
+	}
 	if err := inChunks(st.closed, func(chunk []string) error {
 		_, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND +to_seq = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
 			append([]any{seq, r.SpaceID, aliveSeq}, anySlice(chunk)...)...)

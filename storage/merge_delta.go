@@ -45,6 +45,13 @@ func deltaMerge(tx *Tx, m MergeChange, cr ChangeRequest, main, rev string) (bool
 	if last, err := lastSeq(tx, m.SpaceID); err != nil || last != rrMain.Seq {
 		return false, err // main's rows are the alive ones only at the end of the line
 	}
+	for _, s := range rrMain.Sources {
+		if rrBase.Seq < s.Cap {
+			// A base older than a sharing duplicate (space_sources.go):
+			// what changed since is in its sources' rows too.
+			return false, nil
+		}
+	}
 	rrBranch, err := revisionRowsOf(ctx, tx, cr.Revision)
 	if err != nil {
 		return false, err

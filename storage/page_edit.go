@@ -201,6 +201,9 @@ func CountingPageReads(ctx context.Context, r *PageReads) context.Context {
 
 func newPartialTree(tx *Tx, on revisionRows, alive bool) *partialTree {
 	reads, _ := tx.ctx.Value(pageReadsKey{}).(*PageReads) // nil: not counted
+	// A sharing duplicate's active revision is not its alive rows alone:
+	// its reads take the main-line ranges with its sources' rows.
+	alive = alive && len(on.Sources) == 0
 	return &partialTree{tx: tx, space: on.Space, on: on, alive: alive, t: &Tree{}, pages: map[string]*TreePage{},
 		before: map[string]pageRow{}, extra: map[string]pageRow{}, reads: reads}
 }
@@ -257,7 +260,7 @@ func (pt *partialTree) Page(id string) (*TreePage, error) {
 	if !pt.alive {
 		// Its row first (overlay, else main@Seq), then that row with its
 		// version, by the row's key.
-		_, from, ok, err := pt.rowAt(id)
+		_, from, in, ok, err := pt.rowAt(id)
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +272,7 @@ func (pt *partialTree) Page(id string) (*TreePage, error) {
  WHERE rp.revision_id = ? AND rp.page_id = ?`, []any{pt.on.Overlay, id}
 		if from > 0 {
 			q, args = `SELECT `+pageCols+`, v.markdown FROM main_pages rp JOIN page_versions v ON v.hash = rp.version
- WHERE rp.space_id = ? AND rp.page_id = ? AND rp.from_seq = ?`, []any{pt.space, id, from}
+ WHERE rp.space_id = ? AND rp.page_id = ? AND rp.from_seq = ?`, []any{in, id, from}
 		}
 	}
 	p, err := scanPage(pt.tx.QueryRowContext(pt.tx.ctx, q, args...), &md)
@@ -299,7 +302,7 @@ func (pt *partialTree) row(id string) (pageRow, bool, error) {
 		return rowOf(p.ContentPage), true, nil
 	}
 	if !pt.alive {
-		r, _, ok, err := pt.rowAt(id)
+		r, _, _, ok, err := pt.rowAt(id)
 		return r, ok, err
 	}
 	rows, err := pt.rowsWhere(aliveByID, "", aliveSeq, id)
@@ -313,29 +316,52 @@ func (pt *partialTree) row(id string) (pageRow, bool, error) {
 // one: its overlay row (a removal row: no such page), else its main-line
 // row at on.Seq, the page's last row opened at or before Seq (through the
 // primary key: the page's own history, not the space), when it is still
-// open at Seq. from is that row's from_seq (0: the overlay's row).
-func (pt *partialTree) rowAt(id string) (r pageRow, from int64, ok bool, err error) {
+// open at Seq. from is that row's from_seq (0: the overlay's row), in the
+// space whose row it is (the space's own, or for a sharing duplicate the
+// first of its sources with a row of the page).
+func (pt *partialTree) rowAt(id string) (r pageRow, from int64, in string, ok bool, err error) {
 	if pt.on.Overlay != "" {
 		rows, err := pt.query(`SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM overlay_pages x WHERE x.revision_id = ? AND x.page_id = ?`,
 			[]any{pt.on.Overlay, id})
 		if err != nil || len(rows) > 0 {
-			return first(rows), 0, len(rows) > 0 && rows[0].Version != "", err
+			return first(rows), 0, "", len(rows) > 0 && rows[0].Version != "", err
 		}
 	}
 	if pt.on.Seq == 0 {
-		return r, 0, false, nil
+		return r, 0, "", false, nil
 	}
-	q := `SELECT x.page_id, x.version, x.parent_id, x.position, x.path, x.from_seq, x.to_seq FROM main_pages x
+	spaces := []spaceSource{{pt.space, pt.on.Seq}}
+	for _, s := range pt.on.Sources {
+		spaces = append(spaces, spaceSource{s.Space, min(pt.on.Seq, s.Cap)})
+	}
+	for i, s := range spaces {
+		// The page's last row opened at or before the seq read there;
+		// without any, whether the space has rows of the page at all (a
+		// source is read only for the pages the earlier ones have none
+		// of). The plain space (no sources) stops at the first read.
+		q := `SELECT x.page_id, x.version, x.parent_id, x.position, x.path, x.from_seq, x.to_seq FROM main_pages x
  WHERE x.space_id = ? AND x.page_id = ? AND x.from_seq <= ? ORDER BY x.from_seq DESC LIMIT 1`
-	args := []any{pt.space, id, pt.on.Seq}
-	var to int64
-	err = pt.tx.QueryRowContext(pt.tx.ctx, q, args...).Scan(&r.ID, &r.Version, &r.ParentID, &r.Position, &r.Path, &from, &to)
-	if errors.Is(err, sql.ErrNoRows) {
+		args := []any{s.Space, id, s.Cap}
+		var to int64
+		err = pt.tx.QueryRowContext(pt.tx.ctx, q, args...).Scan(&r.ID, &r.Version, &r.ParentID, &r.Position, &r.Path, &from, &to)
+		if err == nil {
+			pt.reads.add(q, args, 1)
+			return r, from, s.Space, to > s.Cap, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return r, 0, "", false, err
+		}
 		pt.reads.add(q, args, 0)
-		return r, 0, false, nil
+		if i == len(spaces)-1 {
+			break
+		}
+		var has int
+		err = pt.tx.QueryRowContext(pt.tx.ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM main_pages x WHERE x.space_id = ? AND x.page_id = ? LIMIT 1) y`, s.Space, id).Scan(&has)
+		if err != nil || has > 0 {
+			return pageRow{}, 0, "", false, err
+		}
 	}
-	pt.reads.add(q, args, 1)
-	return r, from, err == nil && to > pt.on.Seq, err
+	return pageRow{}, 0, "", false, nil
 }
 
 func first(rows []pageRow) pageRow {
@@ -951,6 +977,18 @@ func (pt *partialTree) writeOverlay(revID string) error {
 // key: each page's history up to Seq).
 func (pt *partialTree) mainRows(ids []string) (map[string]pageRow, error) {
 	out := map[string]pageRow{}
+	if len(pt.on.Sources) > 0 {
+		// A sharing duplicate: main@Seq with its sources' rows.
+		main := revisionRows{Space: pt.space, Seq: pt.on.Seq, Sources: pt.on.Sources}
+		return out, inChunks(ids, func(chunk []string) error {
+			q, a := main.sql(`x.page_id IN (`+placeholders(len(chunk))+`)`, anySlice(chunk)...)
+			rows, err := pt.query(q, a)
+			for _, r := range rows {
+				out[r.ID] = r
+			}
+			return err
+		})
+	}
 	return out, inChunks(ids, func(chunk []string) error {
 		rows, err := pt.query(`SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x
  WHERE x.space_id = ? AND x.page_id IN (`+placeholders(len(chunk))+`) AND x.from_seq <= ? AND +x.to_seq > ?`,

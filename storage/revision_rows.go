@@ -47,6 +47,9 @@ type revisionRows struct {
 	Space   string
 	Seq     int64
 	Overlay string
+	// Sources are the spaces whose main-line rows Space reads for the
+	// pages it has none of (a sharing duplicate: space_sources).
+	Sources []spaceSource
 }
 
 // revisionRowsOf reads where revID's page rows are (one primary-key read).
@@ -61,7 +64,25 @@ func revisionRowsOf(ctx context.Context, q queryer, revID string) (revisionRows,
 func readRevisionRows(ctx context.Context, q queryer, revID string) (revisionRows, error) {
 	var r revisionRows
 	var seq, base sql.NullInt64
-	err := q.QueryRowContext(ctx, `SELECT space_id, seq, base_seq FROM revisions WHERE id = ?`, revID).Scan(&r.Space, &seq, &base)
+	// With the space's sources (a LEFT JOIN: one row for most spaces).
+	rows, err := q.QueryContext(ctx, `SELECT r.space_id, r.seq, r.base_seq, s.source_id, s.cap_seq FROM revisions r
+ LEFT JOIN space_sources s ON s.space_id = r.space_id WHERE r.id = ? ORDER BY s.position`, revID)
+	n := 0
+	err = eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+		var src sql.NullString
+		var at sql.NullInt64
+		n++
+		if err := sc.Scan(&r.Space, &seq, &base, &src, &at); err != nil {
+			return err
+		}
+		if src.Valid {
+			r.Sources = append(r.Sources, spaceSource{src.String, at.Int64})
+		}
+		return nil
+	})
+	if err == nil && n == 0 {
+		err = sql.ErrNoRows
+	}
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return revisionRows{Overlay: revID}, nil
@@ -145,6 +166,7 @@ func (r revisionRows) parts(cond string, args ...any) []rowsPart {
 			}
 			parts = append(parts, rowsPart{q, a})
 		}
+		parts = append(parts, r.sourceParts(cols, and, closed, args)...)
 	}
 	return parts
 }
@@ -262,12 +284,23 @@ func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[stri
 	if _, err := tx.exec(`UPDATE revisions SET seq = ? WHERE id = ?`, seq, revID); err != nil {
 		return nil, err
 	}
+	srcs, err := sourcesOf(tx.ctx, tx, spaceID)
+	if err != nil {
+		return nil, err
+	}
 	if alive == nil {
-		if alive, err = rowsAt(tx.ctx, tx, revisionRows{Space: spaceID, Seq: seq - 1}); err != nil {
+		if alive, err = rowsAt(tx.ctx, tx, revisionRows{Space: spaceID, Seq: seq - 1, Sources: srcs}); err != nil {
 			return nil, err
 		}
 	}
 	rowsIn, closed, changed := mainLineDiff(rows, alive)
+	if len(srcs) > 0 {
+		// Copy on first write: the pages this write changes take in the
+		// rows they read from the sources, then change as their own.
+		if err := takeRows(tx, spaceID, srcs, 0, changedIDs(closed, rowsIn)); err != nil {
+			return nil, err
+		}
+	}
 	inserts := make([][]any, len(rowsIn))
 	for i, r := range rowsIn {
 		inserts[i] = []any{spaceID, r.ID, seq, aliveSeq, r.Version, r.ParentID, r.Position, r.Path}
@@ -282,6 +315,16 @@ func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[stri
 		return nil, err
 	}
 	return changed, insertBatch(tx, `INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path) VALUES `, 8, inserts)
+}
+
+// rowsAtMain reads the rows of spaceID's main line at seq (with its
+// sources' rows).
+func rowsAtMain(tx *Tx, spaceID string, seq int64) (map[string]pageRow, error) {
+	srcs, err := sourcesOf(tx.ctx, tx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	return rowsAt(tx.ctx, tx, revisionRows{Space: spaceID, Seq: seq, Sources: srcs})
 }
 
 // lastSeq is the sequence number of the last revision of spaceID's main
@@ -316,7 +359,7 @@ func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[
 		onMain := rr.Seq > 0 && rr.Overlay == "" // ref's rows are main@at
 		if onMain && ref == knownRev && known != nil {
 			against = known
-		} else if against, err = rowsAt(tx.ctx, tx, revisionRows{Space: spaceID, Seq: at}); err != nil {
+		} else if against, err = rowsAtMain(tx, spaceID, at); err != nil {
 			return err
 		}
 	}

@@ -276,6 +276,10 @@ func pageHits(ctx context.Context, tx queryer, cache *indexCache, words []string
 	}); err != nil {
 		return nil, err
 	}
+	// A sharing duplicate reads its inherited pages from its sources.
+	if err := sharedPageHits(ctx, tx, spaces, pageIDs, byID); err != nil {
+		return nil, err
+	}
 	out := make([]PageHit, 0, len(pageIDs))
 	for _, s := range spaces {
 		var idf map[string]float64

@@ -636,17 +636,33 @@ func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
 // its revisions (with their parent links) and its grants. Comments and
 // change requests are not copied, so the copy's counters start at zero.
 //
-// It copies every row of the content (duplicateWhole), so it costs the
-// size of the space. A duplicate that shares the original's rows must read
-// the same as duplicateWhole (TestDuplicateMatchesWholeCopy is that check).
+// It shares the original's main line (duplicateShared: the duplicate reads
+// the original's rows as they are now and copies a page's rows in when it
+// first changes it), so the main line costs nothing to duplicate; its
+// revisions' rows, overlays and files and the search index are still
+// copied. It reads the same as duplicateWhole, the whole copy
+// (TestDuplicateMatchesWholeCopy is that check, on random edit scripts).
 func (db *DB) DuplicateSpace(ctx context.Context, id, title string) (string, error) {
-	return db.duplicateWhole(ctx, id, title)
+	return db.duplicateShared(ctx, id, title)
 }
 
 // duplicateWhole is DuplicateSpace by copying every row of the original's
 // content: its main line with its history, every overlay, every revision's
 // files and the search index (copyRevisionContent).
 func (db *DB) duplicateWhole(ctx context.Context, id, title string) (string, error) {
+	return db.duplicate(ctx, id, title, false)
+}
+
+// duplicateShared is DuplicateSpace sharing the original's main line
+// instead of copying it (space_sources.go): the duplicate reads the
+// original's rows as they are now, and copies a page's rows in when it
+// first changes it.
+func (db *DB) duplicateShared(ctx context.Context, id, title string) (string, error) {
+	return db.duplicate(ctx, id, title, true)
+}
+
+// duplicate is duplicateWhole, or with shareMain duplicateShared.
+func (db *DB) duplicate(ctx context.Context, id, title string, shareMain bool) (string, error) {
 	newID := NewID()
 	err := db.writeSpace(ctx, id, func(tx *Tx) error {
 		tx.created(newID)
@@ -704,7 +720,7 @@ func (db *DB) duplicateWhole(ctx context.Context, id, title string) (string, err
 				return err
 			}
 		}
-		if err := copyRevisionContent(tx, id, newID, ids); err != nil {
+		if err := copyRevisionContent(tx, id, newID, ids, shareMain); err != nil {
 			return err
 		}
 		if _, err := tx.exec(`INSERT INTO content_grants (organization_id, target_kind, target_id, principal_kind, principal_id, role, created_at)
