@@ -6,7 +6,7 @@ import (
 )
 
 // A duplicate that shares its source's main line (migration
-// 0031a_space_sources, issue 32). duplicateShared records the space it
+// 0031a_space_sources). duplicateShared records the space it
 // copies, and that space's own sources, in space_sources instead of
 // copying every main_pages row. A page's rows in the duplicate are the
 // rows of the first of (the duplicate, its sources in order) that has any

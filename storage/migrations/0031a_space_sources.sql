@@ -1,4 +1,4 @@
--- A duplicate shares its source's main line (issue 32): a space made by
+-- A duplicate shares its source's main line: a space made by
 -- DuplicateSpace reads, for every page it has no main_pages row of its
 -- own, the rows of its sources as they were when it was made. Its sources
 -- in order (position 0 first): the space it was duplicated from, then
