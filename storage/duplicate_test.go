@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -91,8 +92,10 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 	}
 	pairs := []*dupPair{{name: "source", a: first[0], b: first[1]}}
 	rng := rand.New(rand.NewPCG(32, seed))
+	// Half the rounds under -short or -race, and on PostgreSQL (its run
+	// twice as long; the SQLite run without -race takes the whole script).
 	rounds := 60
-	if testing.Short() || storage.RaceDetectorForTest {
+	if testing.Short() || storage.RaceDetectorForTest || os.Getenv("DOCSAPI_TEST_DB") != "" {
 		rounds = 30
 	}
 	var log []string
