@@ -636,22 +636,15 @@ func rowsOfVersions(rr revisionRows, versions string, vargs []any) (string, []an
 		parts = append(parts, q)
 		// A sharing duplicate's sources (space_sources.go): each one's
 		// rows at min(Seq, its cap), for the pages no earlier one has.
-		owners := []string{rr.Space}
-		for _, src := range rr.Sources {
-			seq := min(rr.Seq, src.Cap)
-			none, nargs := ownedByNone(owners)
-			owners = append(owners, src.Space)
-			if seq <= 0 {
-				continue
-			}
+		rr.eachSource(func(src string, seq int64, none string, nargs []any) {
 			q := from + `main_pages x WHERE x.version = v.version AND x.space_id = ? AND +x.from_seq <= ? AND +x.to_seq > ? AND ` + none
-			out = append(append(append(out, vargs...), src.Space, seq, seq), nargs...)
+			out = append(append(append(out, vargs...), src, seq, seq), nargs...)
 			if rr.Overlay != "" {
 				q += ` AND NOT EXISTS (SELECT 1 FROM overlay_pages o WHERE o.revision_id = ? AND o.page_id = x.page_id)`
 				out = append(out, rr.Overlay)
 			}
 			parts = append(parts, q)
-		}
+		})
 	}
 	if len(parts) == 0 {
 		return `SELECT x.page_id, x.path FROM overlay_pages x WHERE 1 = 0`, nil

@@ -166,14 +166,7 @@ func handOverRows(tx *Tx, spaceID string) error {
 // has rows of), with cols, cond's and the overlay's conditions.
 func (r revisionRows) sourceParts(cols, and, closed string, args []any) []rowsPart {
 	var parts []rowsPart
-	owners := []string{r.Space}
-	for _, s := range r.Sources {
-		seq := min(r.Seq, s.Cap)
-		none, nargs := ownedByNone(owners)
-		owners = append(owners, s.Space)
-		if seq <= 0 {
-			continue
-		}
+	r.eachSource(func(src string, seq int64, none string, nargs []any) {
 		for _, m := range []struct {
 			where string
 			args  []any
@@ -182,15 +175,31 @@ func (r revisionRows) sourceParts(cols, and, closed string, args []any) []rowsPa
 			{closed + ` AND x.from_seq <= ?`, []any{seq, seq}},
 		} {
 			q := cols + ` FROM main_pages x WHERE x.space_id = ? AND ` + m.where + and + ` AND ` + none
-			a := append(append(append([]any{s.Space}, m.args...), args...), nargs...)
+			a := append(append(append([]any{src}, m.args...), args...), nargs...)
 			if r.Overlay != "" {
 				q += ` AND NOT EXISTS (SELECT 1 FROM overlay_pages o WHERE o.revision_id = ? AND o.page_id = x.page_id)`
 				a = append(a, r.Overlay)
 			}
 			parts = append(parts, rowsPart{q, a})
 		}
-	}
+	})
 	return parts
+}
+
+// eachSource calls fn for each source r reads rows of: the source, the seq
+// it is read at (min(r.Seq, its cap); a source read at no seq is skipped)
+// and the condition, with its arguments, that neither r's space nor an
+// earlier source has rows of the page (ownedByNone).
+func (r revisionRows) eachSource(fn func(src string, seq int64, none string, nargs []any)) {
+	owners := []string{r.Space}
+	for _, s := range r.Sources {
+		seq := min(r.Seq, s.Cap)
+		none, nargs := ownedByNone(owners)
+		owners = append(owners, s.Space)
+		if seq > 0 {
+			fn(s.Space, seq, none, nargs)
+		}
+	}
 }
 
 // sharedPageHits adds to byID the pages ids of the active revisions of
