@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -70,4 +72,58 @@ func TestLiveWebsocketProtocol(t *testing.T) {
 		d.send(map[string]any{"type": "start", "id": "a"})
 	})
 	waitSubscribed(t, env, 0)
+}
+
+// FuzzLiveWebsocketMessages: whatever a client sends once its connection
+// is initialised (one text frame of any bytes), the transport answers
+// with the protocol's messages (pong, next, error, complete) or closes
+// with one of its codes, never anything else, and the server keeps
+// accepting connections after it.
+func FuzzLiveWebsocketMessages(f *testing.F) {
+	env := apitest.New(f)
+	space := newSpace(env, env.Admin.Token)
+	for _, s := range []string{
+		`{"type":"ping"}`,
+		`{"type":"ping","payload":{"a":[1,"2",null]}}`,
+		`{"type":"pong"}`,
+		`{"type":"subscribe","id":"a","payload":{"query":"subscription($s: ID!) { commentUpdated(spaceId: $s) { id } }","variables":{"s":"` + space + `"}}}`,
+		`{"type":"subscribe","id":"b","payload":{"query":"{"}}`,
+		`{"type":"subscribe","id":"c","payload":[]}`,
+		`{"type":"subscribe","payload":{}}`,
+		`{"type":"complete","id":"unknown"}`,
+		`{"type":"connection_init"}`,
+		`{"type":""}`,
+		`not json`,
+		"\xff\xfe",
+	} {
+		f.Add([]byte(s))
+	}
+	closes := map[coderws.StatusCode]bool{coderws.StatusNormalClosure: true, coderws.StatusMessageTooBig: true, 4400: true, 4401: true, 4403: true, 4408: true, 4409: true, 4429: true}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		c := dialLive(t, env, nil, bearer(env.Admin.Token))
+		defer c.close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := c.conn.Write(ctx, coderws.MessageText, msg); err != nil {
+			t.Fatalf("write: %v", err)
+		}
+		for {
+			_, m, err := c.readRaw(300 * time.Millisecond)
+			if errors.Is(err, context.DeadlineExceeded) {
+				break // quiet: a subscription waiting for events
+			}
+			if err != nil {
+				if code := coderws.CloseStatus(err); !closes[code] {
+					t.Fatalf("%q: ended with %v (%v)", msg, code, err)
+				}
+				break
+			}
+			switch m["type"] {
+			case "pong", "next", "error", "complete":
+			default:
+				t.Fatalf("%q: answered %v", msg, m)
+			}
+		}
+		dialLive(t, env, nil, bearer(env.Admin.Token)).close()
+	})
 }
