@@ -651,6 +651,14 @@ func (db *DB) spaceAt(ctx context.Context, q queryer, id string, version int64) 
 	return sp, err
 }
 
+// ChangeVersion is the change counter now. It moves with every committed
+// write (on PostgreSQL with every commit of the database), so two equal
+// readings mean nothing was written between them: tests use it to tell a
+// cache miss a write explains from one nothing explains.
+func (db *DB) ChangeVersion(ctx context.Context) (int64, error) {
+	return changeVersion(ctx, db.r())
+}
+
 // changeVersion reads the change counter (a prepared primary-key read) in
 // q: db.r() for a snapshot of its own, or a read transaction.
 func changeVersion(ctx context.Context, q queryer) (int64, error) {
