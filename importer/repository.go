@@ -177,11 +177,7 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 		}
 		page := pageOf[p]
 		page.Markdown = rewriteLinks(page.Markdown, func(dest string) (string, bool) {
-			// Destinations are URLs: my%20notes.md names "my notes.md".
-			if un, err := url.PathUnescape(dest); err == nil {
-				dest = un
-			}
-			target := path.Clean(path.Join(path.Dir(p), dest))
+			target := linkTarget(p, dest)
 			if name, ok := fileNames[target]; ok {
 				return url.PathEscape(name), true
 			}
@@ -201,10 +197,7 @@ func Repository(ctx context.Context, files map[string][]byte, lim Limits) (*Resu
 	for i, p := range includes {
 		rc := res.Reusable[i]
 		rc.Markdown = rewriteLinks(rc.Markdown, func(dest string) (string, bool) {
-			if un, err := url.PathUnescape(dest); err == nil {
-				dest = un
-			}
-			target := path.Clean(path.Join(path.Dir(p), dest))
+			target := linkTarget(p, dest)
 			if name, ok := fileNames[target]; ok {
 				return url.PathEscape(name), true
 			}
@@ -446,4 +439,13 @@ var markdownEscape = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
 
 func unescapeMarkdown(s string) string {
 	return markdownEscape.ReplaceAllString(strings.TrimSpace(s), "$1")
+}
+
+// linkTarget is the repository path a link destination in the file at
+// from names. Destinations are URLs: my%20notes.md names "my notes.md".
+func linkTarget(from, dest string) string {
+	if un, err := url.PathUnescape(dest); err == nil {
+		dest = un
+	}
+	return path.Clean(path.Join(path.Dir(from), dest))
 }
