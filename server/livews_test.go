@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"testing"
@@ -126,4 +127,28 @@ func FuzzLiveWebsocketMessages(f *testing.F) {
 		}
 		dialLive(t, env, nil, bearer(env.Admin.Token)).close()
 	})
+}
+
+// TestLiveWebsocketRefusesOversizeMessage: a message ten times the
+// transport's 64 KB bound closes the connection (1009, message too big)
+// within a second, without the server reading it whole, and the server
+// keeps accepting connections.
+func TestLiveWebsocketRefusesOversizeMessage(t *testing.T) {
+	env := apitest.New(t)
+	c := dialLive(t, env, nil, bearer(env.Admin.Token))
+	defer c.close()
+	big := append([]byte(`{"type":"ping","payload":"`), bytes.Repeat([]byte("x"), 640<<10)...)
+	big = append(big, `"}`...)
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c.conn.Write(ctx, coderws.MessageText, big) // may fail once the server has closed
+	_, err := c.readErr(5 * time.Second)
+	if code := coderws.CloseStatus(err); code != coderws.StatusMessageTooBig {
+		t.Fatalf("closed with %v (%v), want 1009", code, err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("refused after %v", took)
+	}
+	dialLive(t, env, nil, bearer(env.Admin.Token)).close()
 }
