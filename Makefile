@@ -56,7 +56,7 @@ test: vet test-go test-client test-pg image-check
 MODEL_TESTS = ^(TestVisibleSpacesMatchEffectiveRole|Test[A-Za-z]+RandomScripts|TestDuplicateMatchesWholeCopy)$$
 test-go: build lighthouse-deps
 	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -race -timeout 20m -skip '^TestHostileInputs$$|$(MODEL_TESTS)' ./...
-	$(GO) test -count=1 -run '$(MODEL_TESTS)' ./graph ./storage
+	$(GO) test -count=1 -run '$(MODEL_TESTS)' ./graph ./rest ./storage
 	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -count=1 -run '^TestHostileInputs$$' ./cmd/docsapi
 
 # Lighthouse for the reader site's browser test (site/lighthouse_test.go),

@@ -13,7 +13,7 @@ import (
 	"docsapi/storage"
 )
 
-// The lists of issue 32 other than a member's own list of spaces, each
+// The lists other than a member's own list of spaces, each
 // read through its resolver (views selected in SQL) and compared, after
 // every write of the random scripts (runAccessScripts), with a brute-force
 // oracle: every row of the organization kept by effectiveRole in Go.

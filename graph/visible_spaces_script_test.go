@@ -14,7 +14,7 @@ import (
 )
 
 // TestVisibleSpacesRandomScripts is a property test of a member's list of
-// spaces (issue 32): random scripts of writes (grant, revoke, team change,
+// spaces: random scripts of writes (grant, revoke, team change,
 // collection move, a collection's default level, a member's role, the
 // organization's default role, space create, trash, restore, move,
 // visibility) and after every write, for each reader shape (a guest with

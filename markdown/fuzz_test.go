@@ -8,7 +8,7 @@ import (
 	"docsapi/internal/costcheck"
 )
 
-// hostileSeeds are the shapes that were quadratic (issue 26), small enough
+// hostileSeeds are the shapes that were quadratic, small enough
 // for a fuzz seed: nesting, link openings, brackets, emphasis.
 var hostileSeeds = []string{
 	strings.Repeat(">", 2000) + " x\n",

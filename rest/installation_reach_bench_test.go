@@ -18,7 +18,7 @@ import (
 // (GET /orgs/{id}/spaces?limit=100) when its installation is installed on
 // 1% of the organization's spaces (every hundredth in tree order), at
 // 10,000 and 100,000 spaces: the page reads the installation's targets in
-// order (migration 0030j), so the two should cost the same (issue 32).
+// order (migration 0030j), so the two should cost the same.
 // "after_write" renames a space before each read (not timed), so the page
 // and its total are read afresh. Each reports p50-ms over its iterations;
 // compare the sizes as a ratio.

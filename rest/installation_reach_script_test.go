@@ -15,8 +15,8 @@ import (
 )
 
 // TestInstallationTokenSpacesRandomScripts is a property test of an
-// installation token's view of spaces (issue 32: its selection is never
-// loaded whole). Random scripts of writes (install on a space, uninstall,
+// installation token's view of spaces (its selection is never loaded
+// whole). Random scripts of writes (install on a space, uninstall,
 // trash, restore, purge, move, create, transfer to another organization,
 // switch the installation between all and selected spaces), and after every
 // write the token's list of the organization's spaces (paged, read both as

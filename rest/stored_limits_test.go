@@ -9,7 +9,7 @@ import (
 	"docsapi/server"
 )
 
-// What integrations store is bounded (issue 26): a script over
+// What integrations store is bounded: a script over
 // --integration-max-script-bytes, an installation configuration deeper
 // than --installation-config-max-depth or with more keys and array items
 // than --installation-config-max-keys are a 400 naming the field and the

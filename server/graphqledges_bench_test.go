@@ -9,7 +9,7 @@ import (
 	"docsapi/server"
 )
 
-// BenchmarkPageView measures the "docs page view" of issue 31 (the space,
+// BenchmarkPageView measures a front end's docs page view (the space,
 // its organization, its collection path, the page tree of a 1,000-page
 // revision, one page's document and 50 comments with their authors and
 // reactions) both ways in one run: one GraphQL request (pageView), and the

@@ -14,7 +14,7 @@ import (
 	"docsapi/storage"
 )
 
-// pageView is the "docs page view" of issue 31 in one request: the space,
+// pageView is a front end's docs page view in one request: the space,
 // its collection path, the page tree, one page's document and the
 // comments with their authors and reactions.
 const pageView = `query PageView($space: ID!, $page: ID!, $comments: Int) {

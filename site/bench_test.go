@@ -17,7 +17,7 @@ import (
 	"docsapi/site"
 )
 
-// Figures of issue 28, as benchmarks (`make bench-site`, part of `make
+// The reader site's figures, as benchmarks (`make bench-site`, part of `make
 // bench`): a cached page served against http.FileServer serving the same
 // bytes, in the same run, as a throughput ratio (target >= 0.5x), and the
 // first render of a page of a 1,000-page space (target < 20 ms p50).

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// A site redirect (issue 27's /redirects) answers readers of the old path
+// A site redirect (the API's /redirects) answers readers of the old path
 // with a 301 to the page's current address; a path no redirect names is
 // the friendly 404.
 func TestSiteRedirectIsAPermanentRedirect(t *testing.T) {

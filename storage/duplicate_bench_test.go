@@ -11,7 +11,7 @@ import (
 	"docsapi/storage/storagetest"
 )
 
-// BenchmarkDuplicateSpace is issue 32's duplicate of a space of 1,000 and
+// BenchmarkDuplicateSpace times the duplicate of a space of 1,000 and
 // 100,000 pages (dupSpace: indexed for search, with files and a revision
 // of history). Only the duplicate is timed; p50-ms is the median of the
 // timed operations. The goal: at 100,000 pages within 1.5x of itself at

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// BenchmarkImportInBatches measures what issue 32 asks of imports: the
+// BenchmarkImportInBatches measures what is asked of imports: the
 // time per imported page at 1,000 and at 10,000 pages (flat means O(N)),
 // and the latency of other writes (creating a space, one at a time) while
 // a 10,000-page import runs, against the same writes on an idle database,

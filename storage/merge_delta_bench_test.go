@@ -11,7 +11,7 @@ import (
 	"docsapi/storage"
 )
 
-// BenchmarkWholeSpaceMerge is issue 32's whole-space operations at 1,000
+// BenchmarkWholeSpaceMerge times the whole-space operations at 1,000
 // and 100,000 pages (editSpace): "merge" merges a change request that
 // edited one page (the main content edited another since it opened);
 // "update" brings such a main content into such a change request;

@@ -10,7 +10,7 @@ import (
 	"docsapi/storage/storagetest"
 )
 
-// Finding published sites, site redirects and site events (issue 27), on
+// Finding published sites, site redirects and site events, on
 // both engines.
 func TestPublishedSitesRedirectsEvents(t *testing.T) {
 	db := openDB(t, storagetest.Target(t))

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Hostile GraphQL documents (issue 26): each shape the probe sent, and the
+// Hostile GraphQL documents: each shape the probe sent, and the
 // same at ten times its size. Documents within the body limit get a 422
 // from the document bounds before gqlgen parses or validates them; those
 // over it a 413.

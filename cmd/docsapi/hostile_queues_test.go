@@ -10,7 +10,7 @@ import (
 	"docsapi/storage"
 )
 
-// Hostile input to what integrations and webhooks store (issue 26): a
+// Hostile input to what integrations and webhooks store: a
 // script of 9 MiB, an installation configuration 9,000 (and 90,000)
 // levels deep or of 80,000 keys, and a webhook over the organization's
 // cap. Each is refused naming its limit, before it is stored or walked.

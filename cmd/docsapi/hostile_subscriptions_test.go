@@ -12,7 +12,7 @@ import (
 	coderws "github.com/coder/websocket"
 )
 
-// Hostile subscribers (issue 31): what one token can do to the WebSocket
+// Hostile subscribers: what one token can do to the WebSocket
 // transport of GraphQL subscriptions. Each is bounded: subscriptions per
 // connection, the size of a client's message, and a client that stops
 // reading is disconnected while writes and other clients go on.
