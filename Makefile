@@ -49,11 +49,14 @@ test: vet test-go test-client test-pg image-check
 # detector) in a process of its own.
 # The hostile-input table (TestHostileInputs) times each answer against one
 # second, so it runs alone, after the packages that run in parallel.
-# MODEL_TESTS are sequential property tests over thousands of SQL reads
-# (pure-Go SQLite is some 40 times slower under -race, minutes for one of
-# them): they have no concurrency for the race detector to watch, so they
-# run without it.
-MODEL_TESTS = ^(TestVisibleSpacesMatchEffectiveRole|Test[A-Za-z]+RandomScripts|TestDuplicateMatchesWholeCopy)$$
+# MODEL_TESTS are sequential tests over thousands of SQL reads: property
+# tests against a brute-force model, and the link, backlink and batched
+# import tests that compare answers or count statements at thousands of
+# pages (pure-Go SQLite is some 40 times slower under -race, minutes for
+# one of them). They have no concurrency for the race detector to watch, so
+# they run without it; the concurrent paths they use have -race tests of
+# their own.
+MODEL_TESTS = ^(TestVisibleSpacesMatchEffectiveRole|Test[A-Za-z]+RandomScripts|TestDuplicateMatchesWholeCopy|TestBacklinks(MatchThePageScan|ReadWhatNamesTheTarget)|TestLinksOfPagesAnswerAsEachPage|TestListLinksCostsTheLimit|TestPublishingWriteDoesNotGrow|TestBatchedImport(StatementsAreLinear|MatchesOneTransaction)|TestReaderBetweenBatchesSeesOldContentWhole)$$
 test-go: build lighthouse-deps
 	DOCSAPI_BIN=$(CURDIR)/docsapi $(GO) test -race -timeout 20m -skip '^TestHostileInputs$$|$(MODEL_TESTS)' ./...
 	$(GO) test -count=1 -run '$(MODEL_TESTS)' ./graph ./rest ./storage

@@ -118,8 +118,11 @@ func newTestDatabase(server string, migrated bool) (string, func(), error) {
 	rand.Read(b[:])
 	name := "docsapi_test_" + hex.EncodeToString(b[:])
 
-	// One creator at a time across test processes: a template cannot be
-	// copied while another session is connected to it.
+	// One builder of the template at a time across test processes: a
+	// template cannot be copied while another session (its migration) is
+	// connected to it. Copies of a finished template may run together: the
+	// creating sessions connect to the server's default database, not to
+	// the template.
 	conn, err := admin.Conn(ctx)
 	if err != nil {
 		return "", nil, err
@@ -128,7 +131,16 @@ func newTestDatabase(server string, migrated bool) (string, func(), error) {
 	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(6461746162617365)`); err != nil {
 		return "", nil, err
 	}
-	defer conn.ExecContext(ctx, `SELECT pg_advisory_unlock(6461746162617365)`)
+	unlock := func() error {
+		_, err := conn.ExecContext(ctx, `SELECT pg_advisory_unlock(6461746162617365)`)
+		return err
+	}
+	locked := true
+	defer func() {
+		if locked {
+			unlock()
+		}
+	}()
 	var found int
 	if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM pg_database WHERE datname = $1`, template).Scan(&found); err != nil {
 		return "", nil, err
@@ -151,6 +163,10 @@ func newTestDatabase(server string, migrated bool) (string, func(), error) {
 		if _, err := conn.ExecContext(ctx, `ALTER DATABASE `+building+` RENAME TO `+template); err != nil {
 			return "", nil, err
 		}
+	}
+	locked = false
+	if err := unlock(); err != nil {
+		return "", nil, err
 	}
 	if _, err := conn.ExecContext(ctx, `CREATE DATABASE `+name+` TEMPLATE `+template); err != nil {
 		return "", nil, err
