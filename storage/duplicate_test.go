@@ -121,6 +121,12 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 		both := func(what string, f func(space string) error) bool {
 			t.Helper()
 			log = append(log, p.name+": "+what)
+			if slices.ContainsFunc(pairs, func(q *dupPair) bool { return q.from == p }) {
+				counts["write to a source"]++
+			}
+			if p.from != nil {
+				counts["write to a duplicate"]++
+			}
 			ea, eb := f(p.a), f(p.b)
 			if (ea == nil) != (eb == nil) {
 				fail(round, "%s: duplicate %v, whole copy %v", what, ea, eb)
@@ -246,6 +252,11 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			if err != nil {
 				fail(round, "whole copy: %v", err)
 			}
+			// The duplicate reads its source's index: it holds no index
+			// row of its own (unless its source list was cut short).
+			if n := storage.SearchIndexRowsForTest(t, db, a); n != 0 && !deep {
+				fail(round, "duplicate holds %d index rows of its own", n)
+			}
 			pairs = append(pairs, &dupPair{name: name, a: a, b: b, from: p, depth: p.depth + 1})
 			if p.depth+1 >= 3 {
 				counts["duplicate three deep"]++
@@ -285,10 +296,13 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			if a, b := storage.DupShapeForTest(t, db, q.a, ha), storage.DupShapeForTest(t, db, q.b, hb); a != b {
 				fail(round, "%s reads\n%s\nthe whole copy\n%s", q.name, a, b)
 			}
-			if a, b := storage.SearchShapeForTest(t, db, q.a), storage.SearchShapeForTest(t, db, q.b); a != b {
+			if a, b := storage.DupSearchShapeForTest(t, db, q.a), storage.DupSearchShapeForTest(t, db, q.b); a != b {
 				fail(round, "%s searches\n%s\nthe whole copy\n%s", q.name, a, b)
 			}
 			if round%10 == 9 || round == rounds-1 {
+				if a, b := spacesSearchShape(t, db, pairs, func(q *dupPair) string { return q.a }), spacesSearchShape(t, db, pairs, func(q *dupPair) string { return q.b }); a != b {
+					fail(round, "searching every space reads\n%s\nthe whole copies\n%s", a, b)
+				}
 				if a, b := storage.HistoryShapeForTest(t, db, q.a), storage.HistoryShapeForTest(t, db, q.b); a != b {
 					fail(round, "%s's revisions read\n%s\nthe whole copy's\n%s", q.name, a, b)
 				}
@@ -296,7 +310,7 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 		}
 	}
 	t.Logf("rounds: %v; %d pairs at the end", counts, len(pairs))
-	whats := []string{"edit", "import", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source"}
+	whats := []string{"edit", "import", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source", "write to a source", "write to a duplicate"}
 	if deep {
 		whats = append(whats, "duplicate three deep")
 	}
@@ -305,4 +319,35 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			t.Fatalf("no %s in %d rounds (%v): the script does not exercise it", what, rounds, counts)
 		}
 	}
+}
+
+// spacesSearchShape is SearchSpaces over the spaces space picks of every
+// pair, each space named by its pair (ties between spaces are ordered by
+// id, which differ between the worlds, so the lines are sorted).
+func spacesSearchShape(t *testing.T, db *storage.DB, pairs []*dupPair, space func(*dupPair) string) string {
+	t.Helper()
+	var ids []string
+	names := map[string]string{}
+	for _, q := range pairs {
+		ids = append(ids, space(q))
+		names[space(q)] = q.name
+	}
+	var b strings.Builder
+	for _, text := range []string{"body", "imported", "p1"} {
+		hits, total, err := db.SearchSpaces(context.Background(), ids, text, 0, 100, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		for _, h := range hits {
+			line := names[h.SpaceID] + ":"
+			for _, p := range h.Pages {
+				line += fmt.Sprintf(" %s %v", p.Page.ID, p.Sections)
+			}
+			lines = append(lines, line)
+		}
+		slices.Sort(lines)
+		fmt.Fprintf(&b, "%q %d\n%s\n", text, total, strings.Join(lines, "\n"))
+	}
+	return b.String()
 }
