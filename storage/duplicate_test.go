@@ -69,6 +69,10 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 	}
 	ctx := context.Background()
 	db, first := storage.TwoSpacesForTest(t)
+	// Imports index their three pages ahead, in a chunk of the index past
+	// the space's next doc number: the spaces' indexes span several
+	// chunks, some of them past what a duplicate reads of its source.
+	db.SetImportBatchForTest(2)
 	user := storage.FirstUserForTest(t, db)
 	an := storage.ModelAnalyzerForTest
 	for _, sp := range first {
@@ -148,6 +152,9 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			n, edited := next, ""
 			if len(pages) > 0 {
 				edited = pages[rng.IntN(len(pages))].ID
+			}
+			if p.from != nil || slices.ContainsFunc(pairs, func(q *dupPair) bool { return q.from == p }) {
+				counts["import into a sharing space"]++
 			}
 			if both(fmt.Sprintf("import imp%d-*, %s edited", n, edited), func(sp string) error {
 				_, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp, Activate: true, Analyzer: an, Batched: true, Edit: func(tr *storage.Tree) error {
@@ -244,6 +251,9 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			}
 			name := fmt.Sprintf("copy %d of %s", round, p.name)
 			log = append(log, "duplicate "+p.name)
+			if storage.SearchChunksForTest(t, db, p.a) >= 2 {
+				counts["duplicate of a space of several chunks"]++
+			}
 			a, err := db.DuplicateSpace(ctx, p.a, name)
 			if err != nil {
 				fail(round, "duplicate: %v", err)
@@ -310,7 +320,7 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 		}
 	}
 	t.Logf("rounds: %v; %d pairs at the end", counts, len(pairs))
-	whats := []string{"edit", "import", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source", "write to a source", "write to a duplicate"}
+	whats := []string{"edit", "import", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source", "write to a source", "write to a duplicate", "import into a sharing space", "duplicate of a space of several chunks"}
 	if deep {
 		whats = append(whats, "duplicate three deep")
 	}

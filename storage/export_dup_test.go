@@ -165,3 +165,18 @@ func SearchIndexRowsForTest(t *testing.T, db *DB, spaceID string) int {
 	}
 	return n
 }
+
+// SetImportBatchForTest makes imports of n pages or more write their new
+// pages ahead (in chunks of the index past the space's next doc number),
+// n at a time.
+func (db *DB) SetImportBatchForTest(n int) { db.importBatch = n }
+
+// SearchChunksForTest is the number of chunks a space's index spans.
+func SearchChunksForTest(t *testing.T, db *DB, spaceID string) int64 {
+	t.Helper()
+	stats, err := readSpaceStats(context.Background(), db.r(), spaceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stats.chunks()
+}
