@@ -138,7 +138,7 @@ func DupSearchShapeForTest(t *testing.T, db *DB, spaceID string) string {
 			t.Fatal(err)
 		}
 	}
-	for _, text := range []string{"body", "body 3", "edited", "link", "imported imp", "p", "import rewrote", "s1", "x"} {
+	for _, text := range []string{"body 3", "edited", "link", "imported imp", "p", "import rewrote"} {
 		hits, total, err := db.SearchPages(ctx, spaceID, text, 0, 100)
 		if err != nil {
 			t.Fatal(err)
