@@ -180,5 +180,8 @@ func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]strin
 			return err
 		}
 	}
+	if shareMain {
+		return shareSearchSpace(tx, fromSpace, toSpace)
+	}
 	return copySearchSpace(tx, fromSpace, toSpace)
 }

@@ -69,6 +69,10 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 	}
 	ctx := context.Background()
 	db, first := storage.TwoSpacesForTest(t)
+	// Imports index their three pages ahead, in a chunk of the index past
+	// the space's next doc number: the spaces' indexes span several
+	// chunks, some of them past what a duplicate reads of its source.
+	db.SetImportBatchForTest(2)
 	user := storage.FirstUserForTest(t, db)
 	an := storage.ModelAnalyzerForTest
 	for _, sp := range first {
@@ -121,6 +125,12 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 		both := func(what string, f func(space string) error) bool {
 			t.Helper()
 			log = append(log, p.name+": "+what)
+			if slices.ContainsFunc(pairs, func(q *dupPair) bool { return q.from == p }) {
+				counts["write to a source"]++
+			}
+			if p.from != nil {
+				counts["write to a duplicate"]++
+			}
 			ea, eb := f(p.a), f(p.b)
 			if (ea == nil) != (eb == nil) {
 				fail(round, "%s: duplicate %v, whole copy %v", what, ea, eb)
@@ -142,6 +152,9 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			n, edited := next, ""
 			if len(pages) > 0 {
 				edited = pages[rng.IntN(len(pages))].ID
+			}
+			if p.from != nil || slices.ContainsFunc(pairs, func(q *dupPair) bool { return q.from == p }) {
+				counts["import into a sharing space"]++
 			}
 			if both(fmt.Sprintf("import imp%d-*, %s edited", n, edited), func(sp string) error {
 				_, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp, Activate: true, Analyzer: an, Batched: true, Edit: func(tr *storage.Tree) error {
@@ -238,6 +251,9 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			}
 			name := fmt.Sprintf("copy %d of %s", round, p.name)
 			log = append(log, "duplicate "+p.name)
+			if storage.SearchChunksForTest(t, db, p.a) >= 2 {
+				counts["duplicate of a space of several chunks"]++
+			}
 			a, err := db.DuplicateSpace(ctx, p.a, name)
 			if err != nil {
 				fail(round, "duplicate: %v", err)
@@ -245,6 +261,11 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			b, err := db.DuplicateWholeForTest(ctx, p.b, name)
 			if err != nil {
 				fail(round, "whole copy: %v", err)
+			}
+			// The duplicate reads its source's index: it holds no index
+			// row of its own (unless its source list was cut short).
+			if n := storage.SearchIndexRowsForTest(t, db, a); n != 0 && !deep {
+				fail(round, "duplicate holds %d index rows of its own", n)
 			}
 			pairs = append(pairs, &dupPair{name: name, a: a, b: b, from: p, depth: p.depth + 1})
 			if p.depth+1 >= 3 {
@@ -285,10 +306,13 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			if a, b := storage.DupShapeForTest(t, db, q.a, ha), storage.DupShapeForTest(t, db, q.b, hb); a != b {
 				fail(round, "%s reads\n%s\nthe whole copy\n%s", q.name, a, b)
 			}
-			if a, b := storage.SearchShapeForTest(t, db, q.a), storage.SearchShapeForTest(t, db, q.b); a != b {
+			if a, b := storage.DupSearchShapeForTest(t, db, q.a), storage.DupSearchShapeForTest(t, db, q.b); a != b {
 				fail(round, "%s searches\n%s\nthe whole copy\n%s", q.name, a, b)
 			}
 			if round%10 == 9 || round == rounds-1 {
+				if a, b := spacesSearchShape(t, db, pairs, func(q *dupPair) string { return q.a }), spacesSearchShape(t, db, pairs, func(q *dupPair) string { return q.b }); a != b {
+					fail(round, "searching every space reads\n%s\nthe whole copies\n%s", a, b)
+				}
 				if a, b := storage.HistoryShapeForTest(t, db, q.a), storage.HistoryShapeForTest(t, db, q.b); a != b {
 					fail(round, "%s's revisions read\n%s\nthe whole copy's\n%s", q.name, a, b)
 				}
@@ -296,7 +320,7 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 		}
 	}
 	t.Logf("rounds: %v; %d pairs at the end", counts, len(pairs))
-	whats := []string{"edit", "import", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source"}
+	whats := []string{"edit", "import", "change request", "file", "duplicate", "duplicate of a duplicate", "purge", "purge of a source", "write to a source", "write to a duplicate", "import into a sharing space", "duplicate of a space of several chunks"}
 	if deep {
 		whats = append(whats, "duplicate three deep")
 	}
@@ -305,4 +329,35 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 			t.Fatalf("no %s in %d rounds (%v): the script does not exercise it", what, rounds, counts)
 		}
 	}
+}
+
+// spacesSearchShape is SearchSpaces over the spaces space picks of every
+// pair, each space named by its pair (ties between spaces are ordered by
+// id, which differ between the worlds, so the lines are sorted).
+func spacesSearchShape(t *testing.T, db *storage.DB, pairs []*dupPair, space func(*dupPair) string) string {
+	t.Helper()
+	var ids []string
+	names := map[string]string{}
+	for _, q := range pairs {
+		ids = append(ids, space(q))
+		names[space(q)] = q.name
+	}
+	var b strings.Builder
+	for _, text := range []string{"body", "imported", "p1"} {
+		hits, total, err := db.SearchSpaces(context.Background(), ids, text, 0, 100, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		for _, h := range hits {
+			line := names[h.SpaceID] + ":"
+			for _, p := range h.Pages {
+				line += fmt.Sprintf(" %s %v", p.Page.ID, p.Sections)
+			}
+			lines = append(lines, line)
+		}
+		slices.Sort(lines)
+		fmt.Fprintf(&b, "%q %d\n%s\n", text, total, strings.Join(lines, "\n"))
+	}
+	return b.String()
 }

@@ -374,11 +374,23 @@ func (c *indexChange) add(doc int64, sections []SearchSection) {
 	c.length += int64(n)
 }
 
+// touched is the chunks the batch changes, in order.
+func (c *indexChange) touched() []int64 {
+	out := make([]int64, 0, len(c.chunks))
+	for ch := range c.chunks {
+		out = append(out, ch)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
 // spaceStats is a space's row of search_spaces: its stamps are 8 bytes
 // per group of 256 doc numbers (search_cache.go).
 type spaceStats struct {
 	docs, length, next int64
 	stamps             []byte
+	shares             int64       // readsSources, hasForks (search_share.go)
+	view               *searchView // a sharing duplicate's: where its chunks are
 }
 
 // chunks is the number of chunks the space's doc numbers span.
@@ -522,19 +534,30 @@ type indexedPage struct {
 	sections []SearchSection
 }
 
-// readIndexedPages is the search_pages rows of the given pages of a space.
-func readIndexedPages(ctx context.Context, q queryer, spaceID string, pageIDs []string) (map[string]indexedPage, error) {
+// readIndexedPages is the search_pages rows of the given pages of a space
+// (v: its view, nil unless it is a sharing duplicate: a page's row is then
+// the one of the space holding its doc's chunk).
+func readIndexedPages(ctx context.Context, q queryer, spaceID string, v *searchView, pageIDs []string) (map[string]indexedPage, error) {
 	out := map[string]indexedPage{}
+	spaces := []any{spaceID}
+	if v != nil {
+		for _, s := range v.srcs {
+			spaces = append(spaces, s.space)
+		}
+	}
 	for start := 0; start < len(pageIDs); start += searchBatch {
 		part := pageIDs[start:min(start+searchBatch, len(pageIDs))]
-		rows, err := q.QueryContext(ctx, `SELECT page_id, doc, sections FROM search_pages WHERE space_id = ? AND page_id IN (`+placeholders(len(part))+`)`,
-			append([]any{spaceID}, anySlice(part)...)...)
+		rows, err := q.QueryContext(ctx, `SELECT space_id, page_id, doc, sections FROM search_pages WHERE space_id IN (`+placeholders(len(spaces))+`) AND page_id IN (`+placeholders(len(part))+`)`,
+			append(append([]any(nil), spaces...), anySlice(part)...)...)
 		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
-			var id string
+			var space, id string
 			var p indexedPage
 			var b []byte
-			if err := sc.Scan(&id, &p.doc, &b); err != nil {
+			if err := sc.Scan(&space, &id, &p.doc, &b); err != nil {
 				return err
+			}
+			if holder(spaceID, v, p.doc>>chunkBits) != space {
+				return nil // a row of a chunk another space holds for spaceID
 			}
 			if err := json.Unmarshal(b, &p.sections); err != nil {
 				return fmt.Errorf("storage: search sections of page %s: %w", id, err)
@@ -560,11 +583,11 @@ func updateIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchS
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	old, err := readIndexedPages(tx.ctx, tx, spaceID, ids)
+	stats, err := readSpaceStats(tx.ctx, tx, spaceID)
 	if err != nil {
 		return err
 	}
-	stats, err := readSpaceStats(tx.ctx, tx, spaceID)
+	old, err := readIndexedPages(tx.ctx, tx, spaceID, stats.view, ids)
 	if err != nil {
 		return err
 	}
@@ -595,6 +618,11 @@ func updateIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchS
 			return err
 		}
 		puts = append(puts, []any{spaceID, id, doc, b})
+	}
+	// The chunks it changes become the space's own, and no duplicate
+	// reads them of it any more (copy on write: search_share.go).
+	if err := shareBeforeWrite(tx, spaceID, stats, c.touched()); err != nil {
+		return err
 	}
 	for start := 0; start < len(drop); start += searchBatch {
 		part := drop[start:min(start+searchBatch, len(drop))]
@@ -645,10 +673,14 @@ func reindexSpace(tx *Tx, spaceID string, changed map[string]string, t *Tree, an
 }
 
 // searchTables are the index's tables, each keyed by space_id first.
-var searchTables = []string{"search_postings", "search_chunks", "search_pages", "search_spaces"}
+var searchTables = []string{"search_postings", "search_chunks", "search_pages", "search_spaces", "search_owned", "search_sources"}
 
-// dropSearchSpace removes a space's index.
+// dropSearchSpace removes a space's index; the duplicates reading chunks
+// of it first take them in.
 func dropSearchSpace(tx *Tx, spaceID string) error {
+	if err := handOverChunks(tx, spaceID); err != nil {
+		return err
+	}
 	for _, t := range searchTables {
 		if _, err := tx.exec(`DELETE FROM `+t+` WHERE space_id = ?`, spaceID); err != nil {
 			return err
@@ -658,8 +690,15 @@ func dropSearchSpace(tx *Tx, spaceID string) error {
 }
 
 // copySearchSpace gives toSpace the index of fromSpace (a duplicate: same
-// pages, same doc numbers).
+// pages, same doc numbers), copied whole.
 func copySearchSpace(tx *Tx, fromSpace, toSpace string) error {
+	all, err := readSpacesStats(tx.ctx, tx, []string{fromSpace})
+	if err != nil {
+		return err
+	}
+	if st, ok := all[fromSpace]; ok && st.view != nil {
+		return copySearchChunks(tx, st, fromSpace, toSpace)
+	}
 	// Not the docs a batched import indexes ahead (past next_doc).
 	next := `(SELECT s.next_doc FROM search_spaces s WHERE s.space_id = ?)`
 	chunks := fmt.Sprintf(`(SELECT (s.next_doc + %d) / %d FROM search_spaces s WHERE s.space_id = ?)`, chunkDocs-1, chunkDocs)

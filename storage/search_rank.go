@@ -289,15 +289,34 @@ func readSpacesStats(ctx context.Context, q queryer, spaces []string) (map[strin
 	out := map[string]spaceStats{}
 	for start := 0; start < len(spaces); start += searchBatch {
 		part := spaces[start:min(start+searchBatch, len(spaces))]
-		rows, err := q.QueryContext(ctx, `SELECT space_id, docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id IN (`+placeholders(len(part))+`)`, anySlice(part)...)
+		rows, err := q.QueryContext(ctx, `SELECT space_id, docs, total_len, next_doc, stamps, shares FROM search_spaces WHERE space_id IN (`+placeholders(len(part))+`)`, anySlice(part)...)
 		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 			var id string
 			var s spaceStats
-			err := sc.Scan(&id, &s.docs, &s.length, &s.next, &s.stamps)
+			err := sc.Scan(&id, &s.docs, &s.length, &s.next, &s.stamps, &s.shares)
 			out[id] = s
 			return err
 		}); err != nil {
 			return nil, err
+		}
+	}
+	// Sharing duplicates: where their chunks are (search_share.go).
+	var sharing []string
+	for id, s := range out {
+		if s.shares&readsSources != 0 {
+			sharing = append(sharing, id)
+		}
+	}
+	if len(sharing) > 0 {
+		sort.Strings(sharing)
+		views, err := loadViews(ctx, q, sharing)
+		if err != nil {
+			return nil, err
+		}
+		for id, v := range views {
+			s := out[id]
+			s.view = v
+			out[id] = s
 		}
 	}
 	return out, nil
@@ -326,6 +345,7 @@ func readPostings(ctx context.Context, q queryer, words []string, stats map[stri
 	type partial struct {
 		space, pattern string
 		chunks         []int64
+		from           string // the space holding the chunks (a sharing duplicate's source), "" for space
 	}
 	var parts []partial
 	for _, s := range spaces {
@@ -346,10 +366,14 @@ func readPostings(ctx context.Context, q queryer, words []string, stats map[stri
 			}
 			switch {
 			case len(stale) == 0:
+			case st.view != nil:
+				for _, g := range byHolder(s, st.view, stale) {
+					parts = append(parts, partial{s, p, g.chunks, g.from})
+				}
 			case int64(len(stale)) == n:
 				whole[p] = append(whole[p], s)
 			default:
-				parts = append(parts, partial{s, p, stale})
+				parts = append(parts, partial{s, p, stale, ""})
 			}
 		}
 	}
@@ -371,6 +395,12 @@ func readPostings(ctx context.Context, q queryer, words []string, stats map[stri
 		cond, cargs := patternSQL(pt.pattern)
 		for start := 0; start < len(pt.chunks); start += searchBatch {
 			chunks := pt.chunks[start:min(start+searchBatch, len(pt.chunks))]
+			if pt.from != "" {
+				// Another space's rows, named as the duplicate's.
+				sqlParts = append(sqlParts, `SELECT CAST(? AS TEXT), term, chunk, docs FROM search_postings WHERE space_id = ? AND `+cond+` AND chunk IN (`+placeholders(len(chunks))+`)`)
+				sqlArgs = append(sqlArgs, append(append([]any{pt.space, pt.from}, cargs...), anySlice(chunks)...))
+				continue
+			}
 			sqlParts = append(sqlParts, `SELECT space_id, term, chunk, docs FROM search_postings WHERE space_id = ? AND `+cond+` AND chunk IN (`+placeholders(len(chunks))+`)`)
 			sqlArgs = append(sqlArgs, append(append([]any{pt.space}, cargs...), anySlice(chunks)...))
 		}
@@ -531,7 +561,7 @@ func cachedLengths(ctx context.Context, q queryer, chunks map[string][]int64, st
 	if len(missing) == 0 {
 		return out, nil
 	}
-	read, err := readLengths(ctx, q, missing)
+	read, err := readLengthsVia(ctx, q, missing, statsRoute(stats, func(ch int64) int64 { return ch }))
 	if err != nil {
 		return nil, err
 	}
@@ -563,7 +593,7 @@ func readDocs(ctx context.Context, q queryer, docs map[string][]int64, stats map
 			}
 		}
 	}
-	err := eachRowBySpace(ctx, q, `SELECT space_id, doc, page_id, sections FROM search_pages`, "doc", missing, func(sc interface{ Scan(...any) error }) error {
+	err := eachRowBySpace(ctx, q, `SELECT space_id, doc, page_id, sections FROM search_pages`, "doc", missing, statsRoute(stats, func(d int64) int64 { return d >> chunkBits }), func(sc interface{ Scan(...any) error }) error {
 		var s string
 		var d int64
 		var b []byte
@@ -585,13 +615,20 @@ func readDocs(ctx context.Context, q queryer, docs map[string][]int64, stats map
 	return out, nil
 }
 
-// readLengths is the search_chunks rows of the given chunks of spaces.
+// readLengths is the search_chunks rows of the given chunks of spaces
+// (their own rows).
 func readLengths(ctx context.Context, q queryer, chunks map[string][]int64) (map[string]map[int64][]byte, error) {
+	return readLengthsVia(ctx, q, chunks, nil)
+}
+
+// readLengthsVia is readLengths reading each chunk from the space route
+// names (nil: the space itself).
+func readLengthsVia(ctx context.Context, q queryer, chunks map[string][]int64, route func(space string, key int64) string) (map[string]map[int64][]byte, error) {
 	out := map[string]map[int64][]byte{}
 	for s := range chunks {
 		out[s] = map[int64][]byte{}
 	}
-	err := eachRowBySpace(ctx, q, `SELECT space_id, chunk, lens FROM search_chunks`, "chunk", chunks, func(sc interface{ Scan(...any) error }) error {
+	err := eachRowBySpace(ctx, q, `SELECT space_id, chunk, lens FROM search_chunks`, "chunk", chunks, route, func(sc interface{ Scan(...any) error }) error {
 		var s string
 		var ch int64
 		var b []byte
@@ -611,8 +648,16 @@ func readLengths(ctx context.Context, q queryer, chunks map[string][]int64) (map
 // given keys of spaces (the values of col, with space_id a prefix of the
 // table's key) and calls fn with every row: an OR of one (space_id, col IN)
 // probe per space, about searchBatch keys per query (SQLite answers the OR
-// with one index search per key).
-func eachRowBySpace(ctx context.Context, q queryer, selectFrom, col string, keys map[string][]int64, fn func(sc interface{ Scan(...any) error }) error) error {
+// with one index search per key). route (nil: none) names, for a sharing
+// duplicate's key, the space whose rows hold it: those rows are read
+// apart, their space_id read as the duplicate's (routedRows).
+func eachRowBySpace(ctx context.Context, q queryer, selectFrom, col string, keys map[string][]int64, route func(space string, key int64) string, fn func(sc interface{ Scan(...any) error }) error) error {
+	if route != nil {
+		var err error
+		if keys, err = routedRows(ctx, q, selectFrom, col, keys, route, fn); err != nil {
+			return err
+		}
+	}
 	spaces := make([]string, 0, len(keys))
 	for s := range keys {
 		spaces = append(spaces, s)
@@ -734,6 +779,112 @@ func excerpt(body string, words []token, first int) string {
 	}
 	if end < len(words) {
 		out += "…"
+	}
+	return out
+}
+
+// routedRows reads for eachRowBySpace the keys route sends to another
+// space than their own (UNION ALLs of one probe per space and holder, the
+// holder's space_id replaced by the duplicate's) and returns the others.
+func routedRows(ctx context.Context, q queryer, selectFrom, col string, keys map[string][]int64, route func(space string, key int64) string, fn func(sc interface{ Scan(...any) error }) error) (map[string][]int64, error) {
+	type group struct {
+		space, from string
+		keys        []int64
+	}
+	var groups []group
+	own := map[string][]int64{}
+	spaces := make([]string, 0, len(keys))
+	for s := range keys {
+		spaces = append(spaces, s)
+	}
+	sort.Strings(spaces)
+	for _, s := range spaces {
+		byFrom := map[string][]int64{}
+		var froms []string
+		for _, k := range keys[s] {
+			from := route(s, k)
+			if from == s {
+				own[s] = append(own[s], k)
+				continue
+			}
+			if byFrom[from] == nil {
+				froms = append(froms, from)
+			}
+			byFrom[from] = append(byFrom[from], k)
+		}
+		for _, f := range froms {
+			groups = append(groups, group{s, f, byFrom[f]})
+		}
+	}
+	routed := strings.Replace(selectFrom, "space_id", "CAST(? AS TEXT)", 1)
+	var parts []string
+	var args []any
+	n := 0
+	flush := func() error {
+		if len(parts) == 0 {
+			return nil
+		}
+		rows, err := q.QueryContext(ctx, strings.Join(parts, " UNION ALL "), args...)
+		parts, args, n = parts[:0], args[:0], 0
+		return eachRow(rows, err, fn)
+	}
+	for _, g := range groups {
+		for start := 0; start < len(g.keys); start += searchBatch {
+			part := g.keys[start:min(start+searchBatch, len(g.keys))]
+			parts = append(parts, routed+` WHERE space_id = ? AND `+col+` IN (`+placeholders(len(part))+`)`)
+			args = append(append(args, g.space, g.from), anySlice(part)...)
+			if n += len(part); n >= searchBatch || len(parts) >= 100 {
+				if err := flush(); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return own, flush()
+}
+
+// statsRoute routes the keys of sharing duplicates (those with a view in
+// stats) to the space holding their chunk (chunk: a key's chunk); nil
+// when none shares.
+func statsRoute(stats map[string]spaceStats, chunk func(key int64) int64) func(space string, key int64) string {
+	sharing := false
+	for _, s := range stats {
+		if s.view != nil {
+			sharing = true
+			break
+		}
+	}
+	if !sharing {
+		return nil
+	}
+	return func(space string, key int64) string {
+		return holder(space, stats[space].view, chunk(key))
+	}
+}
+
+// chunkGroup is chunks of a space's index held by one space.
+type chunkGroup struct {
+	from   string // "": the space itself
+	chunks []int64
+}
+
+// byHolder groups chunks of space's index by the space holding them, in
+// the order they first appear.
+func byHolder(space string, v *searchView, chunks []int64) []chunkGroup {
+	var out []chunkGroup
+	at := map[string]int{}
+	for _, c := range chunks {
+		h := holder(space, v, c)
+		if h == space {
+			h = ""
+		}
+		i, ok := at[h]
+		if !ok {
+			i = len(out)
+			at[h] = i
+			out = append(out, chunkGroup{from: h})
+		}
+		out[i].chunks = append(out[i].chunks, c)
 	}
 	return out
 }
