@@ -117,6 +117,11 @@ func (db *DB) ReadCountersFor(ctx context.Context, orgID, userID string) (*Count
 	return snap, nil
 }
 
+// ReadsOrgWithCounters says whether ReadCountersFor reads the
+// organization with the counters (else it is ReadCounters, and a caller
+// need not work out the user to guess).
+func (db *DB) ReadsOrgWithCounters() bool { return db.dialect.countersWithOrg() }
+
 // maxIDLen bounds the ids ReadCountersFor sends (taken from a request's
 // path before it is routed): longer ones are no id docsapi makes.
 const maxIDLen = 64
