@@ -185,6 +185,30 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (Caller
 	return c.caller, nil
 }
 
+// CachedUserID is the user of the API token in an Authorization header
+// value as last cached, without checking the token is still valid ("" when
+// it is not cached): a guess for reads that go out before Authenticate
+// (the request's first statement, storage.ReadCountersFor), never a
+// credential.
+func (a *Authenticator) CachedUserID(header string) string {
+	scheme, secret, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || len(secret) > maxGuessedToken {
+		return ""
+	}
+	hash := HashToken(strings.TrimSpace(secret))
+	a.mu.RLock()
+	c := a.cache[hash]
+	a.mu.RUnlock()
+	if c == nil {
+		return ""
+	}
+	return c.caller.UserID
+}
+
+// maxGuessedToken bounds the header CachedUserID hashes (an API token is
+// far shorter).
+const maxGuessedToken = 512
+
 // lookup reads the token with that hash and caches it under changes.
 func (a *Authenticator) lookup(ctx context.Context, hash string, changes int64) (*cached, error) {
 	t, err := a.tokens.TokenByHash(ctx, hash)

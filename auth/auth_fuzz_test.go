@@ -11,6 +11,7 @@ import (
 
 // FuzzAuthenticate: any Authorization header either resolves to the one
 // known token or is refused with a 401; nothing else (no panic, no 500).
+// CachedUserID guesses that token's user, for no other header.
 func FuzzAuthenticate(f *testing.F) {
 	secret, hash := NewToken()
 	a := NewAuthenticator(oneToken{storage.Token{ID: "t", UserID: "u", Hash: hash, Kind: "api"}}, nil)
@@ -19,6 +20,12 @@ func FuzzAuthenticate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, header string) {
 		c, err := a.Authenticate(context.Background(), header)
+		// The guess made before authenticating (CachedUserID) is the
+		// cached token's user or nothing, and a header that resolved is
+		// cached (short ones: long ones are not hashed for a guess).
+		if g := a.CachedUserID(header); g != "" && (g != "u" || err != nil) || g == "" && err == nil && len(header) < 256 {
+			t.Fatalf("%q: guessed %q after %v", header, g, err)
+		}
 		if err == nil {
 			if c.UserID != "u" || c.TokenID != "t" {
 				t.Fatalf("%q resolved to %+v", header, c)

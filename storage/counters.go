@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"sync/atomic"
 )
 
@@ -22,6 +24,11 @@ type countersSnapshot struct {
 	counters
 	tokens int64
 	stale  atomic.Bool // set by a write made with the request's context
+	// org is the organization and membership read with the counters
+	// (ReadCountersFor) under orgKey (OrganizationFor's cache key): the
+	// request's own, whatever newer entry another request cached since.
+	org    *orgFor
+	orgKey string
 }
 
 type countersKey struct{}
@@ -67,6 +74,57 @@ func (db *DB) ReadCounters(ctx context.Context) (*Counters, error) {
 	}
 	return snap, nil
 }
+
+// countersOrgSQL reads the counters (countersSnapshotSQL) together with
+// an organization and a user's membership in it (orgForVersionedSQL),
+// from one snapshot; no row when the organization does not exist.
+// Arguments: the user, the organization.
+const countersOrgSQL = `SELECT ` + orgCols + `, m.role, m.user_id IS NOT NULL, m.sso, ` + ownsTeamSQL + `, c.n, c.access, t.n
+ FROM change_counter c, token_changes t, organizations o LEFT JOIN members m ON m.organization_id = o.id AND m.user_id = ?
+ WHERE c.id = 1 AND t.id = 1 AND o.id = ?`
+
+// ReadCountersFor is ReadCounters for a request about organization orgID
+// made by userID (as far as the caller can tell before authenticating:
+// a wrong guess only leaves a cache entry no request uses). Where the
+// dialect says so (countersWithOrg: PostgreSQL, where every commit moves
+// the change version, so the organization's cache entry is stale under
+// any write load and OrganizationFor read it again in a round trip of its
+// own), the organization and the membership come in the same statement
+// as the counters and are cached under the change version read with them:
+// the request's OrganizationFor is then a cache hit. Elsewhere, or when
+// the organization does not exist, it is ReadCounters.
+func (db *DB) ReadCountersFor(ctx context.Context, orgID, userID string) (*Counters, error) {
+	if !db.dialect.countersWithOrg() || orgID == "" || userID == "" || len(orgID) > maxIDLen || len(userID) > maxIDLen {
+		return db.ReadCounters(ctx)
+	}
+	snap := &countersSnapshot{}
+	var e orgFor
+	var role sql.NullString
+	var isMember, sso, owns sql.NullBool
+	var err error
+	e.org, err = scanOrg(db.r().QueryRowContext(ctx, countersOrgSQL, userID, orgID), &role, &isMember, &sso, &owns, &snap.n, &snap.access, &snap.tokens)
+	if errors.Is(err, ErrNotFound) || errors.Is(err, sql.ErrNoRows) {
+		return db.ReadCounters(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if isMember.Bool {
+		e.member = &Membership{Role: nullStr(role), SSO: sso.Bool, OwnsTeam: owns.Bool}
+	}
+	snap.org, snap.orgKey = &e, orgID+"\x00"+userID
+	db.orgs.put(snap.orgKey, snap.n, e)
+	return snap, nil
+}
+
+// ReadsOrgWithCounters says whether ReadCountersFor reads the
+// organization with the counters (else it is ReadCounters, and a caller
+// need not work out the user to guess).
+func (db *DB) ReadsOrgWithCounters() bool { return db.dialect.countersWithOrg() }
+
+// maxIDLen bounds the ids ReadCountersFor sends (taken from a request's
+// path before it is routed): longer ones are no id docsapi makes.
+const maxIDLen = 64
 
 // snapshotFor is ctx's counters snapshot when q may use it: only outside
 // read transactions (q is the reader pool), since a transaction's own

@@ -88,6 +88,11 @@ type dialect interface {
 	// with the COMMIT (PostgreSQL: one round trip; dialect_postgres.go),
 	// and whether a transaction's BEGIN waits for its first statement.
 	pipelines() bool
+	// countersWithOrg says whether a request's counters read also reads
+	// the organization and membership it is about (ReadCountersFor): on
+	// PostgreSQL a round trip fewer; SQLite reads its counters through
+	// its C API, cheaper alone, and its cache entries outlive reads.
+	countersWithOrg() bool
 	// notifyLive announces a live event to the other processes on the
 	// database when tx commits (live.go); listenLive receives the others'
 	// announcements (calling ready once it listens) until ctx ends (nil)

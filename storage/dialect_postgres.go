@@ -178,6 +178,9 @@ func (postgresDialect) auditMoverScope() string { return " audit mover" }
 // cache miss, never a stale hit.
 const changeVersionSQL = `(SELECT pg_snapshot_xmax(s)::text::bigint - (SELECT count(*) FROM pg_snapshot_xip(s)) FROM pg_current_snapshot() s)`
 
+// pgCountersOrgSQL: likewise, with the access and token counters.
+var pgCountersOrgSQL = numberPlaceholders(strings.Replace(countersOrgSQL, `c.n, c.access`, changeVersionSQL+`, c.access`, 1))
+
 // pgOrgForVersionedSQL: the counter read from the statement's snapshot.
 var pgOrgForVersionedSQL = numberPlaceholders(strings.Replace(orgForVersionedSQL, `(`+changeCounterSQL+`)`, changeVersionSQL, 1))
 
@@ -193,6 +196,8 @@ func pgCounterStatement(q string) string {
 		return `SELECT ` + changeVersionSQL
 	case orgForVersionedSQL:
 		return pgOrgForVersionedSQL
+	case countersOrgSQL:
+		return pgCountersOrgSQL
 	}
 	return ""
 }
@@ -506,6 +511,10 @@ func (c *pgConn) ResetSession(ctx context.Context) error {
 	c.pending, c.beginCtx, c.begun = c.pending[:0], nil, true
 	return c.Conn.ResetSession(ctx)
 }
+
+// countersWithOrg: one round trip for the counters and the organization
+// (ReadCountersFor), since every commit moves the change version.
+func (postgresDialect) countersWithOrg() bool { return true }
 
 // pipelines: statements queue (Tx.execLater) until one is read or the
 // COMMIT.

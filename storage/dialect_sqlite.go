@@ -364,6 +364,8 @@ func (sqliteDialect) mergesLazily() bool { return true }
 // pipelines: no round trips to save; every statement runs when made.
 func (sqliteDialect) pipelines() bool { return false }
 
+func (sqliteDialect) countersWithOrg() bool { return false }
+
 // Live events (live.go): a SQLite file has one writing process, which
 // announces its own changes in process; there is nobody else to tell.
 func (sqliteDialect) notifyLive(*Tx, string) error { return nil }

@@ -14,10 +14,11 @@ import (
 // The holder renews it while it runs (KeepLease); when the holder dies the
 // lease runs out and another process claims the work again. Outcomes are
 // written only while the writer still holds the lease, so a unit of work is
-// recorded exactly once even when a slow owner comes back late. Claims are
-// check-then-write inside one write transaction, which the single writer
-// (SQLite BEGIN IMMEDIATE; PostgreSQL's advisory lock taken first in every
-// write transaction) makes safe without SELECT … FOR UPDATE SKIP LOCKED.
+// recorded exactly once even when a slow owner comes back late. Claims of
+// work are check-then-write inside one write transaction, which the single
+// writer (SQLite BEGIN IMMEDIATE; PostgreSQL's advisory lock taken first in
+// every unscoped write transaction) makes safe without SELECT … FOR UPDATE
+// SKIP LOCKED; a periodic job's lease is a single upsert (TakeJobLease).
 
 // JobLease is how long a claim holds without renewal by default
 // (Options.JobLease, serve --job-lease): a dead process's work waits at
@@ -37,28 +38,41 @@ func (db *DB) leaseUntil(now time.Time) int64 { return ms(now.Add(db.jobLease)) 
 // TakeJobLease claims (or renews) the lease of a named periodic job for
 // this process: true when this process holds it until now + ttl. A lease
 // held by another process that has not run out is left alone (false).
+//
+// The claim is one statement, an upsert whose update applies only when
+// this process holds the lease already or it has run out: the engine's
+// row lock makes it atomic, so it needs no writer of its own. It runs in
+// a scope of its own (leaseScope), commuting: on PostgreSQL it takes no
+// lock any organization's write waits for, so the replicas' sweeps (the
+// audit mover's, every second) no longer stop every write of the
+// installation (TestJobLeaseDoesNotWaitForWrites).
 func (db *DB) TakeJobLease(ctx context.Context, name string, ttl time.Duration) (bool, error) {
 	held := false
 	// No cache depends on job leases: the change counter is left alone.
-	err := db.writeTx(ctx, false, func(tx *Tx) error {
+	err := db.writeScoped(ctx, leaseScope, false, func(tx *Tx) error {
 		var owner string
-		var until int64
-		err := tx.QueryRowContext(ctx, `SELECT owner, lease_until FROM job_leases WHERE name = ?`, name).Scan(&owner, &until)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			_, err = tx.exec(`INSERT INTO job_leases (name, owner, lease_until) VALUES (?, ?, ?)`, name, db.process, ms(tx.Now.Add(ttl)))
-		case err != nil:
-			return err
-		case owner != db.process && until > ms(tx.Now):
+		err := tx.QueryRowContext(ctx, takeJobLeaseSQL, name, db.process, ms(tx.Now.Add(ttl)), ms(tx.Now)).Scan(&owner)
+		if errors.Is(err, sql.ErrNoRows) {
 			return nil // another live process runs it
-		default:
-			_, err = tx.exec(`UPDATE job_leases SET owner = ?, lease_until = ? WHERE name = ?`, db.process, ms(tx.Now.Add(ttl)), name)
 		}
-		held = err == nil
+		held = err == nil && owner == db.process
 		return err
 	})
 	return held && err == nil, err
 }
+
+// takeJobLeaseSQL inserts the lease, or takes it over when its owner is
+// this process or it has run out (arguments: name, owner, lease_until,
+// now); a row comes back only when this process holds it.
+const takeJobLeaseSQL = `INSERT INTO job_leases (name, owner, lease_until) VALUES (?, ?, ?)
+ ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+ WHERE job_leases.owner = excluded.owner OR job_leases.lease_until <= ?
+ RETURNING owner`
+
+// leaseScope is the write scope of TakeJobLease: commuting (both advisory
+// locks shared on PostgreSQL) under a name no organization id has (a
+// space first, as the audit mover's).
+const leaseScope = commutingScope + " job leases"
 
 // KeepLease renews a claimed unit of work, whose lease lasts lease, every
 // quarter of it (wall time) with renew until stop is called. The returned

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // fakeClock is a storage clock tests move forward instead of sleeping.
@@ -27,9 +28,14 @@ func (c *fakeClock) Add(d time.Duration) {
 // on clock.
 func twoReplicas(t *testing.T, clock *fakeClock) (a, b *storage.DB) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "replicas.db")
+	return twoReplicasOn(t, filepath.Join(t.TempDir(), "replicas.db"), clock)
+}
+
+// twoReplicasOn is twoReplicas on target.
+func twoReplicasOn(t *testing.T, target string, clock *fakeClock) (a, b *storage.DB) {
+	t.Helper()
 	open := func() *storage.DB {
-		db, err := storage.Open(path, storage.Options{Clock: clock.Now})
+		db, err := storage.Open(target, storage.Options{Clock: clock.Now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,5 +166,45 @@ func TestSweepLeaseOneProcessAtATime(t *testing.T) {
 	clock.Add(61 * time.Second) // A died
 	if !take(b) || take(a) {
 		t.Fatal("once the lease ran out the other process takes the sweep")
+	}
+}
+
+// TestJobLeaseOneHolderAtOnce: two replicas asking for one lease at the
+// same moment, several times each, never both hold it: every answer that
+// says "held" comes from one process (the claim is one atomic upsert, no
+// longer a read and a write under the global lock). Both engines.
+func TestJobLeaseOneHolderAtOnce(t *testing.T) {
+	ctx := context.Background()
+	clock := &fakeClock{t: time.Now()}
+	a, b := twoReplicasOn(t, storagetest.Target(t), clock)
+	for round := range 2 {
+		name := "race-" + string(rune('a'+round))
+		var mu sync.Mutex
+		holders := map[string]int{}
+		var wg sync.WaitGroup
+		for i := range 8 {
+			db := a
+			if i%2 == 1 {
+				db = b
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				held, err := db.TakeJobLease(ctx, name, time.Minute)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if held {
+					mu.Lock()
+					holders[db.Process()]++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if len(holders) != 1 {
+			t.Fatalf("round %d: lease held by %d processes at once: %v", round, len(holders), holders)
+		}
 	}
 }

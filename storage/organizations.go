@@ -92,6 +92,9 @@ func (db *DB) OrganizationFor(ctx context.Context, orgID, userID string) (Organi
 	}
 	key := orgID + "\x00" + userID
 	e, hit := db.orgs.get(key, version)
+	if s := snapshotFor(ctx, db.r()); !hit && s != nil && s.org != nil && s.orgKey == key {
+		e, hit = *s.org, true // read with the request's counters (ReadCountersFor)
+	}
 	if !hit {
 		// The statement's snapshot may be newer than the counter read
 		// above: the row is cached under the counter read with it.

@@ -277,7 +277,8 @@ func waitingOn(t *testing.T, db *DB, objsubid int, while <-chan error) {
 // A's lock (in one process), a write of organization B completes, in the
 // same process and in another replica on the same database; a write of A
 // (from the other replica) and an unscoped write wait, seen in pg_locks,
-// and complete once A's write ends. No timing is measured: a write of B
+// and complete once A's write ends; a job lease is claimed by one replica
+// and refused to the other without waiting. No timing is measured: a write of B
 // that waited for A would never complete before A is released.
 func TestPostgresOrganizationsDoNotWait(t *testing.T) {
 	postgresServer(t)
@@ -308,6 +309,16 @@ func TestPostgresOrganizationsDoNotWait(t *testing.T) {
 		if err := db.CreateSpace(bctx, &sp); err != nil {
 			t.Fatalf("a write of B while A is held: %v", err)
 		}
+	}
+	// A periodic job's lease (the audit mover's sweep claims it every
+	// second on every replica) no longer takes the global lock exclusive,
+	// which waited for every write in flight and stopped all the others
+	// meanwhile: one replica gets it, the other is refused, neither waits.
+	if held, err := one.TakeJobLease(bctx, "audit-move", time.Minute); err != nil || !held {
+		t.Fatalf("a job lease while A is held: held %v, %v", held, err)
+	}
+	if held, err := two.TakeJobLease(bctx, "audit-move", time.Minute); err != nil || held {
+		t.Fatalf("the other replica's claim while A is held: held %v, %v (want refused)", held, err)
 	}
 
 	sameOrg := make(chan error, 1)
