@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -60,6 +61,11 @@ const stagedAttempts = 3
 // while the batches were written, or the stage was swept.
 var errBaseMoved = errors.New("storage: the base revision moved during a batched write")
 
+// errImportClosing: a batched import has closed rows of the space's main
+// line ahead (closeAhead) and is not yet published or dropped; a write of
+// that main line waits for it (awaitImportClosing) and runs again.
+var errImportClosing = errors.New("storage: a batched import of the space is publishing")
+
 // ImportBatchPages is the number of page versions a batched write stores
 // per transaction (0: batched writes are written in one transaction).
 func (db *DB) ImportBatchPages() int { return db.importBatch }
@@ -68,6 +74,14 @@ func (db *DB) ImportBatchPages() int { return db.importBatch }
 func (db *DB) createStaged(ctx context.Context, id string, c RevisionChange) error {
 	for range stagedAttempts {
 		err := db.stageAndPublish(ctx, id, c)
+		if errors.Is(err, errImportClosing) {
+			// Another import of the space is publishing: after it, this
+			// one's base has moved.
+			if err := db.awaitImportClosing(ctx, c.SpaceID); err != nil {
+				return err
+			}
+			continue
+		}
 		if !errors.Is(err, errBaseMoved) {
 			return err
 		}
@@ -379,6 +393,9 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 			// alive); those of the base's pages wait in the stage.
 			var staged, early [][]any
 			for _, r := range batchRows {
+				if _, had := st.loaded[r.ID]; had && st.aheadSeq > 0 {
+					continue // the closing batches' (closeAhead)
+				}
 				if _, had := st.loaded[r.ID]; had || st.aheadSeq == 0 {
 					staged = append(staged, []any{stage, r.ID, r.Version, r.ParentID, r.Position, r.Path})
 				} else {
@@ -401,6 +418,9 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 				return err
 			}
 		}
+	}
+	if err := db.closeAhead(ctx, c, st, stage, batches); err != nil {
+		return err
 	}
 	for _, f := range st.files {
 		f.Bytes = nil // stored: the revision's rows name the blob
@@ -443,7 +463,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 		}
 		// The stage's lists go after the publication, in bounded writes
 		// (dropStage), not in this one.
-		_, err := tx.exec(`UPDATE import_stages SET published = 1 WHERE id = ?`, stage)
+		_, err := tx.exec(`UPDATE import_stages SET published = 1, closing = 0 WHERE id = ?`, stage)
 		return err
 	})
 	if err != nil {
@@ -455,6 +475,148 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	// The revision is out; a failure here leaves the lists to the sweep.
 	_ = db.dropStage(context.WithoutCancel(ctx), stage)
 	return nil
+}
+
+// staged are the rows the batches put in import_stage_pages, for the
+// publishing write to copy: all of them when nothing is written ahead,
+// else none (new pages' rows go ahead in the batches, the changed pages'
+// in closeAhead).
+func (st *stagedTree) staged() []pageRow {
+	if st.aheadSeq > 0 {
+		return nil
+	}
+	return st.rows
+}
+
+// closeAhead writes ahead, batch by batch, what the publishing write would
+// otherwise write in proportion to the base's pages the import changes:
+// their old rows closed at aheadSeq (to_seq; readers of any revision up to
+// the space's last seq still read them, in the closed range) and their new
+// rows at aheadSeq (readers read rows from_seq <= their seq), after taking
+// in, for a sharing duplicate, the rows it reads of them from its sources
+// (copy on first write; the same rows as before). Its first write checks
+// the base and marks the stage closing: from then until the stage is
+// published or dropped (dropAhead opens the rows again), the space's
+// main-line writes, which read alive rows as to_seq = aliveSeq, wait
+// (mainLineSeq, awaitImportClosing); other spaces' writes go on between
+// the batches. first is the number the first of them has for
+// afterImportBatch.
+func (db *DB) closeAhead(ctx context.Context, c RevisionChange, st *stagedTree, stage string, first int) error {
+	if st.aheadSeq == 0 || len(st.closed) == 0 {
+		return nil
+	}
+	per := max(db.importBatch, 1)
+	next := make(map[string]pageRow, len(st.closed))
+	for _, r := range st.rows {
+		if _, had := st.loaded[r.ID]; had {
+			next[r.ID] = r
+		}
+	}
+	for start := 0; start < len(st.closed); start += per {
+		chunk := st.closed[start:min(start+per, len(st.closed))]
+		began := time.Now()
+		if err := db.Write(ctx, func(tx *Tx) error {
+			if err := renewStage(tx, stage); err != nil {
+				return err
+			}
+			if start == 0 {
+				if err := stillBase(tx, c, st.base, stage); err != nil {
+					return err
+				}
+				// Also a write of the main line since the last batch.
+				if _, err := mainLineSeq(tx, c.SpaceID, stage); err != nil {
+					return err
+				}
+				if _, err := tx.exec(`UPDATE import_stages SET closing = 1 WHERE id = ?`, stage); err != nil {
+					return err
+				}
+			}
+			if err := ownPages(tx, c.SpaceID, chunk); err != nil {
+				return err
+			}
+			if _, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND +to_seq = ? AND +from_seq < ? AND page_id IN (`+placeholders(len(chunk))+`)`,
+				append([]any{st.aheadSeq, c.SpaceID, aliveSeq, st.aheadSeq}, anySlice(chunk)...)...); err != nil {
+				return err
+			}
+			var rows [][]any
+			for _, id := range chunk {
+				if r, ok := next[id]; ok {
+					rows = append(rows, []any{c.SpaceID, r.ID, st.aheadSeq, aliveSeq, r.Version, r.ParentID, r.Position, r.Path})
+				}
+			}
+			return insertBatch(tx, `INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path) VALUES `, 8, rows)
+		}); err != nil {
+			return err
+		}
+		if db.importWrite != nil {
+			db.importWrite(false, time.Since(began))
+		}
+		if db.afterImportBatch != nil {
+			if err := db.afterImportBatch(first + start/per); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// renewStage renews the stage's lease (errBaseMoved when it is being
+// dropped or gone: the run starts over).
+func renewStage(tx *Tx, stage string) error {
+	res, err := tx.exec(`UPDATE import_stages SET lease_until = ? WHERE id = ? AND lease_until >= 0`, tx.db.leaseUntil(tx.Now), stage)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errBaseMoved
+	}
+	return nil
+}
+
+// awaitImportClosing waits, outside the writer, until no batched import
+// of the space is between its first closing write and its publication (a
+// few batches): a write of the space's main line refused with
+// errImportClosing then runs again. A stage whose run died there (its
+// lease over) is dropped here, which opens its rows again.
+func (db *DB) awaitImportClosing(ctx context.Context, spaceID string) error {
+	wait := time.Millisecond
+	for {
+		var stage string
+		var lease int64
+		err := db.r().QueryRowContext(ctx, `SELECT id, lease_until FROM import_stages WHERE space_id = ? AND closing = 1 ORDER BY id LIMIT 1`, spaceID).Scan(&stage, &lease)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if lease < ms(db.Now()) {
+			if err := db.dropStage(ctx, stage); err != nil {
+				return err
+			}
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 50*time.Millisecond)
+	}
+}
+
+// retryClosing runs write, a write of spaceID's main line, again for as
+// long as it is refused because an import of the space is publishing.
+func (db *DB) retryClosing(ctx context.Context, spaceID string, write func() error) error {
+	for {
+		err := write()
+		if !errors.Is(err, errImportClosing) {
+			return err
+		}
+		if err := db.awaitImportClosing(ctx, spaceID); err != nil {
+			return err
+		}
+	}
 }
 
 // publishOnMain is writeRevision's activation for a staged revision: its
@@ -471,7 +633,7 @@ func publishOnMain(tx *Tx, r newRevision, st *stagedTree, stage string) error {
 	if err := writeRevisionData(tx, r.ID, st.tree); err != nil {
 		return err
 	}
-	seq, err := lastSeq(tx, r.SpaceID)
+	seq, err := mainLineSeq(tx, r.SpaceID, stage)
 	if err != nil {
 		return err
 	}
@@ -487,10 +649,14 @@ func publishOnMain(tx *Tx, r newRevision, st *stagedTree, stage string) error {
 	if _, err := tx.exec(`UPDATE revisions SET seq = ? WHERE id = ?`, seq, r.ID); err != nil {
 		return err
 	}
-	if err := ownPages(tx, r.SpaceID, changedIDs(st.closed, st.rows)); err != nil {
+	closed := st.closed
+	if st.aheadSeq > 0 {
+		closed = nil // closed ahead (closeAhead)
+	}
+	if err := ownPages(tx, r.SpaceID, changedIDs(closed, st.staged())); err != nil {
 		return err // a sharing duplicate: copy on first write (space_sources.go)
 	}
-	if err := inChunks(st.closed, func(chunk []string) error {
+	if err := inChunks(closed, func(chunk []string) error {
 		_, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND +to_seq = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
 			append([]any{seq, r.SpaceID, aliveSeq}, anySlice(chunk)...)...)
 		return err
@@ -838,7 +1004,7 @@ func (db *DB) dropAhead(ctx context.Context, stage string) error {
 		space, term     string
 		from, to, ahead int64
 		chunk           = int64(-1)
-		step            = -1 // main_pages, then 0: search_pages, 1: postings, 2: chunk rows
+		step            = -1 // main_pages rows ahead, 3: rows closed ahead, then 0: search_pages, 1: postings, 2: chunk rows
 	)
 	for {
 		done := false
@@ -867,6 +1033,17 @@ func (db *DB) dropAhead(ctx context.Context, stage string) error {
 			case -1:
 				res, err := tx.exec(`DELETE FROM main_pages WHERE space_id = ? AND from_seq = ? AND page_id IN
  (SELECT page_id FROM main_pages WHERE space_id = ? AND from_seq = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, space, ahead, space, ahead)
+				if err != nil {
+					return err
+				}
+				if n, _ := res.RowsAffected(); n == 0 || ahead == 0 {
+					step = 3
+				}
+				return nil
+			case 3:
+				// The base's rows closeAhead closed ahead: alive again.
+				res, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND to_seq = ? AND page_id IN
+ (SELECT page_id FROM main_pages WHERE space_id = ? AND to_seq = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, aliveSeq, space, ahead, space, ahead)
 				if err != nil {
 					return err
 				}
@@ -965,7 +1142,7 @@ func (db *DB) dropAhead(ctx context.Context, stage string) error {
 					}
 				}
 				done = true
-				_, err := tx.exec(`UPDATE import_stages SET doc_to = doc_from, ahead_seq = 0 WHERE id = ?`, stage)
+				_, err := tx.exec(`UPDATE import_stages SET doc_to = doc_from, ahead_seq = 0, closing = 0 WHERE id = ?`, stage)
 				return err
 			}
 		})

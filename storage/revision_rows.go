@@ -276,7 +276,7 @@ func rowMap(rows []pageRow) map[string]pageRow {
 // It returns the pages whose version changed, with their old version (""
 // when new; pages not in rows were removed), for the search index.
 func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[string]pageRow) (map[string]string, error) {
-	seq, err := lastSeq(tx, spaceID)
+	seq, err := mainLineSeq(tx, spaceID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -332,6 +332,21 @@ func rowsAtMain(tx *Tx, spaceID string, seq int64) (map[string]pageRow, error) {
 func lastSeq(tx *Tx, spaceID string) (int64, error) {
 	var seq int64
 	err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ? AND seq IS NOT NULL`, spaceID).Scan(&seq)
+	return seq, err
+}
+
+// mainLineSeq is lastSeq for a write of the space's main line: it fails
+// with errImportClosing while a batched import (other than the stage
+// except) has closed rows of the space ahead, which the space's writers
+// would no longer see alive (import_batch.go); one statement.
+func mainLineSeq(tx *Tx, spaceID, except string) (int64, error) {
+	var seq, closing int64
+	err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0),
+ (SELECT COUNT(*) FROM import_stages WHERE space_id = ? AND closing = 1 AND id <> ?) FROM revisions WHERE space_id = ? AND seq IS NOT NULL`,
+		spaceID, except, spaceID).Scan(&seq, &closing)
+	if err == nil && closing > 0 {
+		err = errImportClosing
+	}
 	return seq, err
 }
 

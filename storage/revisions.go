@@ -247,6 +247,11 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 		// installation's: unscoped.
 		write = func(ctx context.Context, fn func(*Tx) error) error { return db.writeSpace(ctx, c.SpaceID, fn) }
 	}
+	// A batched import of the space publishing: wait, then again.
+	once := write
+	write = func(ctx context.Context, fn func(*Tx) error) error {
+		return db.retryClosing(ctx, c.SpaceID, func() error { return once(ctx, fn) })
+	}
 	err := write(ctx, func(tx *Tx) error {
 		base := c.Base
 		switch {

@@ -1,0 +1,11 @@
+-- Issue 32: a batched import on the main line also writes ahead the rows
+-- of the pages it changes that the space already has: their new rows at
+-- ahead_seq (like new pages) and their old rows closed at ahead_seq
+-- (to_seq = ahead_seq: readers of every revision up to the space's last
+-- seq still read them, through the closed range). Those old rows are no
+-- longer "alive" for the space's writers, so from the first such write
+-- until the stage is published or dropped (a drop opens them again) the
+-- stage is marked closing and the space's main-line writes wait for it
+-- (storage/import_batch.go, awaitImportClosing); other spaces' writes run.
+ALTER TABLE import_stages ADD COLUMN closing INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX import_stages_closing ON import_stages (space_id, closing);
