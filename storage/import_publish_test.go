@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -29,7 +30,7 @@ func readerView(t *testing.T, db *DB, spaceID string) string {
 	for _, p := range pages {
 		fmt.Fprintf(&b, "%s v=%s parent=%s pos=%d path=%s\n", p.ID, p.Version, p.ParentID, p.Position, p.Path)
 	}
-	for _, q := range []string{"imported", "old", "body", "page", "part"} {
+	for _, q := range []string{"imported", "old", "body", "page", "part", "revised"} {
 		hits, total, err := db.SearchPages(ctx, spaceID, q, 0, 50)
 		if err != nil {
 			t.Fatal(err)
@@ -236,5 +237,209 @@ func TestPublishingWriteDoesNotGrow(t *testing.T) {
 	t.Logf("publishing write: %d statements, %d rows added at 1,000 pages; %d, %d at 4,000", s1, r1, s4, r4)
 	if s1 == 0 || s4 != s1 || r4 != r1 {
 		t.Fatalf("the publishing write grows: %d statements, %d rows at 1,000 pages; %d, %d at 4,000", s1, r1, s4, r4)
+	}
+}
+
+// reviseEdit is a second import of the pages importEdit(n) wrote (a
+// translation run again into its target, a re-import): every imported
+// document gets a new body, every 97th goes, every 41st moves to the top
+// level, and five pages are new.
+func reviseEdit(n int) func(t *Tree) error {
+	return func(t *Tree) error {
+		var moved []*TreePage
+		for i := range n {
+			p, siblings, at := t.Find(fmt.Sprintf("imp-%d", i))
+			if p == nil {
+				return fmt.Errorf("imp-%d is not there", i)
+			}
+			switch {
+			case i%97 == 5:
+				*siblings = slices.Delete(*siblings, at, at+1)
+				continue
+			case i%41 == 6:
+				*siblings = slices.Delete(*siblings, at, at+1)
+				moved = append(moved, p)
+			}
+			p.SetBody(fmt.Sprintf("revised body of page %d", i))
+		}
+		t.Pages = append(t.Pages, moved...)
+		for i := range 5 {
+			p := &TreePage{ContentPage: ContentPage{ID: fmt.Sprintf("rev-new-%d", i), Type: "document", Title: "New", Slug: fmt.Sprintf("new-%d", i)}}
+			p.SetBody("revised new page")
+			t.Pages = append(t.Pages, p)
+		}
+		return nil
+	}
+}
+
+// importedDB is importDB with importEdit(n) already published (in one
+// transaction) and batches of batch pages.
+func importedDB(t testing.TB, batch, n int) (*DB, Space) {
+	t.Helper()
+	db, sp := importDB(t, batch)
+	if _, err := db.CreateRevision(context.Background(), RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Edit: importEdit(n)}); err != nil {
+		t.Fatal(err)
+	}
+	return db, sp
+}
+
+// closingStages is the number of the space's stages that have closed rows
+// ahead and are not published.
+func closingStages(db *DB, spaceID string) (n int, err error) {
+	err = db.r().QueryRowContext(context.Background(), `SELECT COUNT(*) FROM import_stages WHERE space_id = ? AND closing = 1`, spaceID).Scan(&n)
+	return n, err
+}
+
+// An import that changes pages the space has (a translation run again
+// into its target, a re-import) publishes what the one-transaction path
+// writes; between every two of its batches, the closing ones included
+// (the changed pages' old rows closed ahead, their new rows written
+// ahead), readers see the old content whole; a page edit of the space
+// started then waits for the publication (it reads alive rows) and lands
+// after it, on the import's content.
+func TestReaderBetweenBatchesSeesChangedPagesWhole(t *testing.T) {
+	ctx := context.Background()
+	const n = 500
+	var states [2]string
+	for k, batch := range []int{-1, 100} {
+		db, sp := importedDB(t, batch, n)
+		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(n)}); err != nil {
+			t.Fatal(err)
+		}
+		states[k] = revisionState(t, db, sp.ID)
+	}
+	if states[0] != states[1] {
+		a, b := strings.Split(states[0], "\n"), strings.Split(states[1], "\n")
+		for i := range min(len(a), len(b)) {
+			if a[i] != b[i] {
+				t.Fatalf("batched re-import differs from the one-transaction one at line %d:\n one: %s\n batched: %s", i, a[i], b[i])
+			}
+		}
+		t.Fatalf("batched re-import differs: %d lines vs %d", len(a), len(b))
+	}
+
+	db, sp := importedDB(t, 100, n)
+	before := readerView(t, db, sp.ID)
+	closing := 0
+	var edit chan error
+	var editDone atomic.Bool
+	db.afterImportBatch = func(batch int) error {
+		if now := readerView(t, db, sp.ID); now != before {
+			return fmt.Errorf("after batch %d the reader sees:\n%.3000s\nwant:\n%.3000s", batch, now, before)
+		}
+		c, err := closingStages(db, sp.ID)
+		if err != nil || c == 0 {
+			return err
+		}
+		if closing++; closing == 1 {
+			edit = make(chan error, 1)
+			go func() {
+				p := &TreePage{ContentPage: ContentPage{ID: "meanwhile", Type: "document", Title: "Part 1", Slug: "part-1"}}
+				p.SetBody("written during the import")
+				_, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Pages: func(pt PageTree) error { return pt.Insert(p, "", nil) }})
+				editDone.Store(true)
+				edit <- err
+			}()
+			time.Sleep(20 * time.Millisecond) // the edit reaches its write
+		}
+		if editDone.Load() {
+			return errors.New("a page edit of the space went through while rows were closed ahead")
+		}
+		return nil
+	}
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(n)}); err != nil {
+		t.Fatal(err)
+	}
+	if closing < 3 || edit == nil {
+		t.Fatalf("%d closing batches looked at", closing)
+	}
+	if err := <-edit; err != nil {
+		t.Fatal(err)
+	}
+	after := readerView(t, db, sp.ID)
+	for _, want := range []string{fmt.Sprintf("imp-%d ", n-1), "path=part-1-2\n", "rev-new-4 ", fmt.Sprintf(`search "revised" %d:`, n-(n+91)/97+5)} {
+		if !strings.Contains(after, want) {
+			t.Fatalf("after the import and the edit, no %q in:\n%.3000s", want, after)
+		}
+	}
+	if strings.Contains(after, "imp-5 ") || !strings.Contains(after, `search "imported" 0:`) || !strings.Contains(after, "meanwhile v=") {
+		t.Fatalf("old content after the import:\n%.3000s", after)
+	}
+	if c, err := closingStages(db, sp.ID); err != nil || c != 0 {
+		t.Fatalf("%d closing stages left (%v)", c, err)
+	}
+}
+
+// A re-import that fails in its closing batches (old rows closed ahead,
+// new ones written ahead) leaves the main line and the index as they were,
+// and the space writable at once; a stage whose run died there is dropped
+// by the next write of the space once its lease is over, which opens its
+// rows again.
+func TestFailedReimportLeavesNoRowsAhead(t *testing.T) {
+	ctx := context.Background()
+	db, sp := importedDB(t, 100, 1000)
+	before := indexRows(t, db, sp.ID)
+	boom := errors.New("boom")
+	closed := 0
+	db.afterImportBatch = func(batch int) error {
+		c, err := closingStages(db, sp.ID)
+		if err != nil || c == 0 {
+			return err
+		}
+		if closed++; closed == 3 {
+			return boom
+		}
+		return nil
+	}
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(1000)}); !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom (after %d closing batches)", err, closed)
+	}
+	if after := indexRows(t, db, sp.ID); after != before {
+		t.Fatalf("a failed re-import left rows:\nbefore:\n%.2000s\nafter:\n%.2000s", before, after)
+	}
+	db.afterImportBatch = nil
+	edit := func(id string) {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() {
+			_, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Pages: func(pt PageTree) error {
+				p := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
+				p.SetBody("after")
+				return pt.Insert(p, "", nil)
+			}})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a page edit of the space is still waiting")
+		}
+	}
+	edit("after-failure")
+
+	// A run that died after closing rows ahead: its stage's lease is over.
+	var last, alive int64
+	if err := db.r().QueryRowContext(ctx, `SELECT MAX(seq) FROM revisions WHERE space_id = ?`, sp.ID).Scan(&last); err != nil {
+		t.Fatal(err)
+	}
+	ahead := last + aheadSeqGap
+	if err := db.Write(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(`INSERT INTO import_stages (id, space_id, lease_until, ahead_seq, closing) VALUES ('dead', ?, 0, ?, 1)`, sp.ID, ahead); err != nil {
+			return err
+		}
+		_, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND to_seq = ? AND page_id IN ('imp-1', 'imp-2', 'old-0')`, ahead, sp.ID, aliveSeq)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	edit("after-death")
+	if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM main_pages WHERE space_id = ? AND to_seq = ? AND page_id IN ('imp-1', 'imp-2', 'old-0')`, sp.ID, aliveSeq).Scan(&alive); err != nil || alive != 3 {
+		t.Fatalf("%d of the 3 rows closed by the dead stage are alive again (%v)", alive, err)
+	}
+	if c, err := closingStages(db, sp.ID); err != nil || c != 0 {
+		t.Fatalf("%d closing stages left (%v)", c, err)
 	}
 }
