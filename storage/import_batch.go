@@ -61,6 +61,11 @@ const stagedAttempts = 3
 // while the batches were written, or the stage was swept.
 var errBaseMoved = errors.New("storage: the base revision moved during a batched write")
 
+// stagedType is the type of a revision an import into a change request
+// writes ahead (its overlay rows in the batches): no list, lookup or
+// duplicate reads it until the publishing write gives it its type.
+const stagedType = "staged"
+
 // errImportClosing: a batched import has closed rows of the space's main
 // line ahead (closeAhead) and is not yet published or dropped; a write of
 // that main line waits for it (awaitImportClosing) and runs again.
@@ -121,6 +126,12 @@ type stagedTree struct {
 	// aheadSeq is the seq the new pages' rows are written ahead at, in
 	// main_pages (0: they are staged and copied by the publishing write).
 	aheadSeq int64
+	// overlay (a change request's import, its base on the main line at
+	// overlayAt) are the new revision's overlay_pages rows, against
+	// main@overlayAt: the batches write them under a revision of type
+	// stagedType (0: the publishing write writes the overlay).
+	overlay   [][]any
+	overlayAt int64
 }
 
 // prepareStaged reads the base and runs the edit through the reader pool:
@@ -182,6 +193,11 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 			st.pickAhead(max(db.importBatch, 1))
 		}
 	}
+	if !c.Activate && c.ChangeRequest != "" {
+		if err := st.prepareOverlay(ctx, q, c.SpaceID, c.ID); err != nil {
+			return nil, err
+		}
+	}
 	for _, f := range tree.Files {
 		if f.Bytes != nil {
 			sum := sha256.Sum256(f.Bytes)
@@ -190,6 +206,27 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 		}
 	}
 	return st, nil
+}
+
+// prepareOverlay computes the overlay rows writeOverlay would write for
+// the new revision (revID, on a change request): against the main-line
+// rows its base is on (immutable: rows closed later stay). A base without
+// a main line under it leaves the overlay to the publishing write.
+func (st *stagedTree) prepareOverlay(ctx context.Context, q queryer, spaceID, revID string) error {
+	rr, err := revisionRowsOf(ctx, q, st.base)
+	if err != nil || rr.Seq == 0 {
+		return err
+	}
+	srcs, err := sourcesOf(ctx, q, spaceID)
+	if err != nil {
+		return err
+	}
+	against, err := rowsAt(ctx, q, revisionRows{Space: spaceID, Seq: rr.Seq, Sources: srcs})
+	if err != nil {
+		return err
+	}
+	st.overlay, st.overlayAt = overlayRows(revID, treeRows(st.tree), against), rr.Seq
+	return nil
 }
 
 // pickAhead lists the pages the batches index: the new pages (no row in
@@ -336,6 +373,7 @@ func (a *preAnalyzed) Sections(p *TreePage) []SearchSection {
 
 // stageAndPublish is one attempt: prepare, store the batches, publish.
 func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) (err error) {
+	c.ID = id
 	st, err := db.prepareStaged(ctx, c)
 	if err != nil {
 		return err
@@ -351,7 +389,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	}()
 	per := max(db.importBatch, 1)
 	batches := (len(st.pages) + per - 1) / per
-	batches = max(batches, (len(st.files)+per-1)/per, (len(st.rows)+per-1)/per, (len(st.ahead)+per-1)/per)
+	batches = max(batches, (len(st.files)+per-1)/per, (len(st.rows)+per-1)/per, (len(st.ahead)+per-1)/per, (len(st.overlay)+per-1)/per)
 	if batches == 0 {
 		batches = 1 // the stage row itself
 	}
@@ -363,6 +401,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 		files := st.files[min(b*per, len(st.files)):min((b+1)*per, len(st.files))]
 		batchRows := st.rows[min(b*per, len(st.rows)):min((b+1)*per, len(st.rows))]
 		ahead := st.ahead[min(b*per, len(st.ahead)):min((b+1)*per, len(st.ahead))]
+		overlay := st.overlay[min(b*per, len(st.overlay)):min((b+1)*per, len(st.overlay))]
 		versions, links := st.versionRows(pages)
 		began := time.Now()
 		var length int64
@@ -376,6 +415,14 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 					return err
 				}
 				st.docFrom = from
+			}
+			if b == 0 && st.overlayAt > 0 {
+				if err := reserveRevision(tx, stage, id, c.SpaceID, st); err != nil {
+					return err
+				}
+			}
+			if err := insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, overlay); err != nil {
+				return err
 			}
 			if b == 0 && st.onMain {
 				seq, err := reserveSeq(tx, stage, c.SpaceID)
@@ -444,12 +491,19 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 		}
 		r := newRevision{ID: id, SpaceID: c.SpaceID, Parents: []string{st.base}, Type: typ, Activate: c.Activate, Analyzer: an,
 			Known: st.loaded, KnownRev: st.base, placed: true, stored: stored}
-		if st.onMain {
+		switch {
+		case st.onMain:
 			if err := publishOnMain(tx, r, st, stage); err != nil {
 				return err
 			}
-		} else if err := writeRevision(tx, r, st.tree); err != nil {
-			return err
+		case st.overlayAt > 0:
+			if err := publishOverlay(tx, r, st); err != nil {
+				return err
+			}
+		default:
+			if err := writeRevision(tx, r, st.tree); err != nil {
+				return err
+			}
 		}
 		if c.Also != nil {
 			if err := c.Also(tx, id); err != nil {
@@ -475,6 +529,42 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	// The revision is out; a failure here leaves the lists to the sweep.
 	_ = db.dropStage(context.WithoutCancel(ctx), stage)
 	return nil
+}
+
+// reserveRevision writes, in the first batch, the row of the revision an
+// import into a change request writes the overlay rows of in its batches:
+// of type stagedType (read by nothing) until the publishing write, named
+// in the stage for a drop.
+func reserveRevision(tx *Tx, stage, id, spaceID string, st *stagedTree) error {
+	if err := insertRevision(tx, id, spaceID, []string{st.base}, stagedType, tx.Now); err != nil {
+		return err
+	}
+	if _, err := tx.exec(`UPDATE revisions SET base_seq = ? WHERE id = ?`, st.overlayAt, id); err != nil {
+		return err
+	}
+	_, err := tx.exec(`UPDATE import_stages SET revision_id = ? WHERE id = ?`, id, stage)
+	return err
+}
+
+// publishOverlay is writeRevision for a change request's revision whose
+// overlay rows the batches wrote: its type and time, its files and data.
+// The rows stay as written: they are against main@overlayAt, which later
+// writes of the main line do not change.
+func publishOverlay(tx *Tx, r newRevision, st *stagedTree) error {
+	res, err := tx.exec(`UPDATE revisions SET type = ?, created_at = ? WHERE id = ? AND type = '`+stagedType+`'`, r.Type, ms(tx.Now), r.ID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return errBaseMoved // dropped under us
+	}
+	if err := writeVersionsExcept(tx, st.tree, r.Analyzer, r.stored); err != nil {
+		return err
+	}
+	if err := writeFiles(tx, r.ID, r.SpaceID, st.tree); err != nil {
+		return err
+	}
+	return writeRevisionData(tx, r.ID, st.tree)
 }
 
 // staged are the rows the batches put in import_stage_pages, for the
@@ -1001,23 +1091,23 @@ func unreferenced(tx *Tx, stage, kind string, hashes []string, used string) ([]s
 func (db *DB) dropAhead(ctx context.Context, stage string) error {
 	const per = 500
 	var (
-		space, term     string
-		from, to, ahead int64
-		chunk           = int64(-1)
-		step            = -1 // main_pages rows ahead, 3: rows closed ahead, then 0: search_pages, 1: postings, 2: chunk rows
+		space, term, rev string
+		from, to, ahead  int64
+		chunk            = int64(-1)
+		step             = 4 // overlay rows ahead, -1: main_pages rows ahead, 3: rows closed ahead, then 0: search_pages, 1: postings, 2: chunk rows
 	)
 	for {
 		done := false
 		err := db.Write(ctx, func(tx *Tx) error {
 			var published int
-			if err := tx.QueryRowContext(tx.ctx, `SELECT space_id, doc_from, doc_to, ahead_seq, published FROM import_stages WHERE id = ?`, stage).Scan(&space, &from, &to, &ahead, &published); err != nil {
+			if err := tx.QueryRowContext(tx.ctx, `SELECT space_id, doc_from, doc_to, ahead_seq, revision_id, published FROM import_stages WHERE id = ?`, stage).Scan(&space, &from, &to, &ahead, &rev, &published); err != nil {
 				if errors.Is(notFound(err), ErrNotFound) {
 					done = true
 					return nil
 				}
 				return err
 			}
-			if published == 1 || (to <= from && ahead == 0) {
+			if published == 1 || (to <= from && ahead == 0 && rev == "") {
 				done = true
 				return nil
 			}
@@ -1030,6 +1120,25 @@ func (db *DB) dropAhead(ctx context.Context, stage string) error {
 				return d >= from && d < to
 			}
 			switch step {
+			case 4:
+				if rev == "" {
+					step = -1
+					return nil
+				}
+				res, err := tx.exec(`DELETE FROM overlay_pages WHERE revision_id = ? AND page_id IN
+ (SELECT page_id FROM overlay_pages WHERE revision_id = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, rev, rev)
+				if err != nil {
+					return err
+				}
+				if n, _ := res.RowsAffected(); n > 0 {
+					return nil
+				}
+				if _, err := tx.exec(`DELETE FROM revisions WHERE id = ? AND type = '`+stagedType+`'`, rev); err != nil {
+					return err
+				}
+				step = -1
+				_, err = tx.exec(`UPDATE import_stages SET revision_id = '' WHERE id = ?`, stage)
+				return err
 			case -1:
 				res, err := tx.exec(`DELETE FROM main_pages WHERE space_id = ? AND from_seq = ? AND page_id IN
  (SELECT page_id FROM main_pages WHERE space_id = ? AND from_seq = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, space, ahead, space, ahead)

@@ -378,6 +378,13 @@ func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[
 			return err
 		}
 	}
+	return insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, overlayRows(revID, rows, against))
+}
+
+// overlayRows are revID's overlay_pages rows: its rows that differ from
+// against (the main-line rows it is based on), then a row with an empty
+// version per page of against it does not have.
+func overlayRows(revID string, rows []pageRow, against map[string]pageRow) [][]any {
 	var inserts [][]any
 	seen := make(map[string]bool, len(rows))
 	for _, r := range rows {
@@ -397,7 +404,7 @@ func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[
 	for _, id := range removed {
 		inserts = append(inserts, []any{revID, id, "", "", 0, ""})
 	}
-	return insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, inserts)
+	return inserts
 }
 
 // onePageAnalyzer gives the analyzer of a partial edit (writePartial) the

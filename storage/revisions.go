@@ -694,7 +694,7 @@ func (db *DB) revisionByID(ctx context.Context, spaceID, revID string) (Revision
 	var parents, vars, reusable sql.NullString
 	var created int64
 	var mergedFrom sql.NullString
-	err := db.r().QueryRowContext(ctx, `SELECT id, space_id, parents, type, created_at, merged_from, variables, reusable_contents FROM revisions WHERE id = ? AND space_id = ?`, revID, spaceID).
+	err := db.r().QueryRowContext(ctx, `SELECT id, space_id, parents, type, created_at, merged_from, variables, reusable_contents FROM revisions WHERE id = ? AND space_id = ? AND type <> '`+stagedType+`'`, revID, spaceID).
 		Scan(&r.ID, &r.SpaceID, &parents, &r.Type, &created, &mergedFrom, &vars, &reusable)
 	r.MergedFrom = mergedFrom.String
 	if err != nil {

@@ -9,3 +9,8 @@
 -- (storage/import_batch.go, awaitImportClosing); other spaces' writes run.
 ALTER TABLE import_stages ADD COLUMN closing INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX import_stages_closing ON import_stages (space_id, closing);
+-- An import into a change request writes its revision's overlay rows
+-- ahead, in the batches, under a revision row of type 'staged' that no
+-- list, lookup or duplicate reads; the publishing write gives it its type
+-- (and the change request its head). revision_id names it, for a drop.
+ALTER TABLE import_stages ADD COLUMN revision_id TEXT NOT NULL DEFAULT '';
