@@ -443,3 +443,168 @@ func TestFailedReimportLeavesNoRowsAhead(t *testing.T) {
 		t.Fatalf("%d closing stages left (%v)", c, err)
 	}
 }
+
+// crImportDB is importedDB with a change request holding one edit of its
+// own (its head an overlay on the main line).
+func crImportDB(t testing.TB, batch, n int) (*DB, Space, ChangeRequest, string) {
+	t.Helper()
+	ctx := context.Background()
+	db, sp := importedDB(t, batch, n)
+	var user string
+	if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	cr, err := db.CreateChangeRequest(ctx, "", sp.ID, user, "cr", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, ChangeRequest: cr.ID, Author: user, Pages: func(pt PageTree) error {
+		p := &TreePage{ContentPage: ContentPage{ID: "cr-own", Type: "document", Title: "Own", Slug: "own"}}
+		p.SetBody("the change request's own page")
+		return pt.Insert(p, "", nil)
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	return db, sp, cr, user
+}
+
+// crView is what readers of a change request see: its head's pages, the
+// space's revisions, and a duplicate of the space's revisions.
+func crView(t *testing.T, db *DB, sp Space, crID string) string {
+	t.Helper()
+	ctx := context.Background()
+	cr, err := db.ChangeRequest(ctx, sp.ID, crID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := db.RevisionPages(ctx, cr.Revision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "head %s\n", cr.Revision)
+	for _, p := range pages {
+		fmt.Fprintf(&b, "%s v=%s parent=%s pos=%d path=%s\n", p.ID, p.Version, p.ParentID, p.Position, p.Path)
+	}
+	revs, err := db.Revisions(ctx, sp.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range revs {
+		fmt.Fprintf(&b, "revision %s %s\n", r.ID, r.Type)
+	}
+	return b.String()
+}
+
+// An import into a change request whose batches write the new revision's
+// overlay rows: between the batches, the change request's head, its pages
+// and the space's revisions are what they were, the revision is not found
+// by id, and a duplicate of the space made then has none of it; after the
+// publication the head is the new revision, with the import whole.
+func TestReaderBetweenBatchesSeesChangeRequestWhole(t *testing.T) {
+	ctx := context.Background()
+	const n = 300
+	db, sp, cr, user := crImportDB(t, 100, n)
+	before := crView(t, db, sp, cr.ID)
+	id := NewID()
+	ahead, dups := 0, 0
+	db.afterImportBatch = func(batch int) error {
+		if now := crView(t, db, sp, cr.ID); now != before {
+			return fmt.Errorf("after batch %d the reader sees:\n%.2000s\nwant:\n%.2000s", batch, now, before)
+		}
+		if _, err := db.RevisionByID(ctx, sp.ID, id); !errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("the revision being written is found by id: %v", err)
+		}
+		var rows int
+		if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM overlay_pages WHERE revision_id = ?`, id).Scan(&rows); err != nil {
+			return err
+		}
+		if rows > 0 {
+			ahead++
+		}
+		if batch == 1 {
+			dup, err := db.DuplicateSpace(ctx, sp.ID, "dup")
+			if err != nil {
+				return err
+			}
+			var copied int
+			if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM revisions WHERE space_id = ? AND type = ?`, dup, stagedType).Scan(&copied); err != nil || copied != 0 {
+				return fmt.Errorf("the duplicate has %d revisions being written (%v)", copied, err)
+			}
+			dups++
+		}
+		return nil
+	}
+	rev, err := db.CreateRevision(ctx, RevisionChange{ID: id, SpaceID: sp.ID, ChangeRequest: cr.ID, Author: user, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ahead < 2 || dups != 1 {
+		t.Fatalf("overlay rows ahead after %d batches, %d duplicates", ahead, dups)
+	}
+	after := crView(t, db, sp, cr.ID)
+	if !strings.Contains(after, "head "+rev+"\n") || !strings.Contains(after, "rev-new-4 ") || !strings.Contains(after, "cr-own ") || strings.Contains(after, "imp-5 ") ||
+		!strings.Contains(after, "revision "+rev+" edits\n") {
+		t.Fatalf("after the import:\n%.3000s", after)
+	}
+	got, err := db.RevisionByID(ctx, sp.ID, rev)
+	if err != nil || got.Type != "edits" {
+		t.Fatalf("the published revision: %+v %v", got, err)
+	}
+	// The one-transaction path gives the head the same pages.
+	db1, sp1, cr1, user1 := crImportDB(t, -1, n)
+	rev1, err := db1.CreateRevision(ctx, RevisionChange{SpaceID: sp1.ID, ChangeRequest: cr1.ID, Author: user1, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pagesOf := func(db *DB, rev string) string {
+		pages, err := db.RevisionPages(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, p := range pages {
+			fmt.Fprintf(&b, "%s v=%s parent=%s pos=%d path=%s\n", p.ID, p.Version, p.ParentID, p.Position, p.Path)
+		}
+		return b.String()
+	}
+	if a, b := pagesOf(db1, rev1), pagesOf(db, rev); a != b {
+		t.Fatalf("batched change request import differs:\none:\n%.1500s\nbatched:\n%.1500s", a, b)
+	}
+}
+
+// An import into a change request that fails after writing overlay rows
+// ahead leaves no revision and no overlay row of it, and the change
+// request as it was.
+func TestFailedChangeRequestImportLeavesNoRowsAhead(t *testing.T) {
+	ctx := context.Background()
+	db, sp, cr, user := crImportDB(t, 100, 300)
+	before := crView(t, db, sp, cr.ID)
+	count := func() (n int) {
+		t.Helper()
+		if err := db.r().QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM overlay_pages) + (SELECT COUNT(*) FROM revisions)`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	rows := count()
+	boom := errors.New("boom")
+	db.afterImportBatch = func(batch int) error {
+		if batch == 2 {
+			if count() < rows+200 {
+				return errors.New("nothing written ahead: nothing tested")
+			}
+			return boom
+		}
+		return nil
+	}
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, ChangeRequest: cr.ID, Author: user, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(300)}); !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	if now := count(); now != rows {
+		t.Fatalf("%d overlay and revision rows left behind", now-rows)
+	}
+	if after := crView(t, db, sp, cr.ID); after != before {
+		t.Fatalf("the change request moved:\n%s\nwant:\n%s", after, before)
+	}
+}
