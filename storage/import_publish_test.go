@@ -182,13 +182,31 @@ func TestFailedImportLeavesNoRowsAhead(t *testing.T) {
 	}
 }
 
-// The publishing write does not grow with the import: at 1,000 and at
-// 4,000 pages it runs the same statements and changes the same number of
-// rows of the space's main line and index (the new pages' rows are all
-// written by the batches).
+// The publishing write does not grow with the import: at N and 4N pages it
+// runs the same statements and changes the same number of rows, for an
+// import of new pages (the space's main line and index), for one into a
+// change request (the overlay's rows, revisions), and, for one that
+// changes N pages the space has, the same main-line rows (none: closed and
+// written ahead); its statements there still follow the changed pages'
+// index entries (reindexSpace, not yet written ahead), logged.
 func TestPublishingWriteDoesNotGrow(t *testing.T) {
+	checkPublishingWrite(t, "new", 1_000)
+}
+
+// TestPublishingWriteDoesNotGrow for imports into a change request and
+// imports that change the space's pages.
+func TestPublishingWriteDoesNotGrowForChanges(t *testing.T) {
+	checkPublishingWrite(t, "change request", 150)
+	checkPublishingWrite(t, "changed", 150)
+}
+
+// checkPublishingWrite measures the publishing write of an import (mode:
+// "new" pages, into a "change request", or of "changed" pages) at n and
+// 4n pages.
+func checkPublishingWrite(t *testing.T, mode string, n int) {
+	t.Helper()
 	ctx := context.Background()
-	measure := func(n int) (stmts int64, rows int) {
+	measure := func(mode string, n int) (stmts int64, rows int) {
 		var counter atomic.Int64
 		at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 		db, err := Open(testTarget(t), Options{Clock: func() time.Time { return at }, ImportBatchPages: 100, Statements: &counter})
@@ -204,22 +222,52 @@ func TestPublishingWriteDoesNotGrow(t *testing.T) {
 		if err := db.CreateSpace(ctx, &sp); err != nil {
 			t.Fatal(err)
 		}
-		count := func() int {
-			var c int
-			if err := db.r().QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM main_pages WHERE space_id = ?) + (SELECT COUNT(*) FROM search_pages WHERE space_id = ?)
- + (SELECT COUNT(*) FROM search_postings WHERE space_id = ?) + (SELECT COUNT(*) FROM search_chunks WHERE space_id = ?)`, sp.ID, sp.ID, sp.ID, sp.ID).Scan(&c); err != nil {
+		change := RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(n)}
+		count := `SELECT (SELECT COUNT(*) FROM main_pages WHERE space_id = ?) + (SELECT COUNT(*) FROM search_pages WHERE space_id = ?)
+ + (SELECT COUNT(*) FROM search_postings WHERE space_id = ?) + (SELECT COUNT(*) FROM search_chunks WHERE space_id = ?)`
+		args := []any{sp.ID, sp.ID, sp.ID, sp.ID}
+		switch mode {
+		case "changed", "change request":
+			if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Edit: importEdit(n)}); err != nil {
 				t.Fatal(err)
 			}
-			return c
+			change.Edit = reviseEdit(n)
 		}
-		batches := (n + n/100 + 99) / 100
-		var startStmts int64
-		var startRows int
-		db.afterImportBatch = func(b int) error {
-			if b == batches-1 {
-				startRows = count()
-				startStmts = counter.Load()
+		switch mode {
+		case "changed":
+			// The rows of the main line, each by its key and interval.
+			count = `SELECT page_id || ':' || from_seq || ':' || to_seq FROM main_pages WHERE space_id = ?`
+			args = []any{sp.ID}
+		case "change request":
+			var user string
+			if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
+				t.Fatal(err)
 			}
+			cr, err := db.CreateChangeRequest(ctx, "", sp.ID, user, "cr", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			change.Activate, change.ChangeRequest, change.Author = false, cr.ID, user
+			count = `SELECT revision_id || ':' || page_id || ':' || version FROM overlay_pages UNION ALL SELECT id || ':' || type FROM revisions
+ UNION ALL SELECT space_id || ':' || page_id || ':' || from_seq || ':' || to_seq FROM main_pages`
+			args = nil
+		}
+		// The rows, as keys (a count is one key).
+		rowKeys := func() map[string]bool {
+			keys, err := queryIDs(db.r(), count, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			set := map[string]bool{}
+			for _, k := range keys {
+				set[k] = true
+			}
+			return set
+		}
+		var startStmts int64
+		var startRows map[string]bool
+		db.afterImportBatch = func(int) error {
+			startRows, startStmts = rowKeys(), counter.Load()
 			return nil
 		}
 		db.importWrite = func(publish bool, _ time.Duration) {
@@ -227,16 +275,28 @@ func TestPublishingWriteDoesNotGrow(t *testing.T) {
 				stmts = counter.Load() - startStmts
 			}
 		}
-		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(n)}); err != nil {
+		if _, err := db.CreateRevision(ctx, change); err != nil {
 			t.Fatal(err)
 		}
-		return stmts, count() - startRows
+		// Rows the publishing write added, removed or changed.
+		end := rowKeys()
+		for k := range startRows {
+			if !end[k] {
+				rows++
+			}
+		}
+		for k := range end {
+			if !startRows[k] {
+				rows++
+			}
+		}
+		return stmts, rows
 	}
-	s1, r1 := measure(1_000)
-	s4, r4 := measure(4_000)
-	t.Logf("publishing write: %d statements, %d rows added at 1,000 pages; %d, %d at 4,000", s1, r1, s4, r4)
-	if s1 == 0 || s4 != s1 || r4 != r1 {
-		t.Fatalf("the publishing write grows: %d statements, %d rows at 1,000 pages; %d, %d at 4,000", s1, r1, s4, r4)
+	s1, r1 := measure(mode, n)
+	s4, r4 := measure(mode, 4*n)
+	t.Logf("%s pages: publishing write: %d statements, %d rows at %d pages; %d, %d at %d", mode, s1, r1, n, s4, r4, 4*n)
+	if s1 == 0 || r4 != r1 || (s4 != s1 && mode != "changed") {
+		t.Fatalf("%s pages: the publishing write grows: %d statements, %d rows at %d pages; %d, %d at %d", mode, s1, r1, n, s4, r4, 4*n)
 	}
 }
 
