@@ -126,12 +126,13 @@ type stagedTree struct {
 	// aheadSeq is the seq the new pages' rows are written ahead at, in
 	// main_pages (0: they are staged and copied by the publishing write).
 	aheadSeq int64
-	// overlay (a change request's import, its base on the main line at
-	// overlayAt) are the new revision's overlay_pages rows, against
-	// main@overlayAt: the batches write them under a revision of type
-	// stagedType (0: the publishing write writes the overlay).
-	overlay   [][]any
-	overlayAt int64
+	// overlay (a change request's import: overlayAhead) are the new
+	// revision's overlay_pages rows, against main@overlayAt (0: none, a
+	// full snapshot): the batches write them under a revision of type
+	// stagedType.
+	overlay      [][]any
+	overlayAt    int64
+	overlayAhead bool
 }
 
 // prepareStaged reads the base and runs the edit through the reader pool:
@@ -208,24 +209,33 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 	return st, nil
 }
 
-// prepareOverlay computes the overlay rows writeOverlay would write for
-// the new revision (revID, on a change request): against the main-line
-// rows its base is on (immutable: rows closed later stay). A base without
-// a main line under it leaves the overlay to the publishing write.
+// prepareOverlay computes the overlay rows of the new revision (revID, on
+// a change request), as writeOverlay does: against the main-line rows its
+// base is on, or for a base that is not, the space's last main-line
+// revision (rows closed later stay: any main-line revision gives the same
+// pages), or with no main line a full snapshot.
 func (st *stagedTree) prepareOverlay(ctx context.Context, q queryer, spaceID, revID string) error {
 	rr, err := revisionRowsOf(ctx, q, st.base)
-	if err != nil || rr.Seq == 0 {
-		return err
-	}
-	srcs, err := sourcesOf(ctx, q, spaceID)
 	if err != nil {
 		return err
 	}
-	against, err := rowsAt(ctx, q, revisionRows{Space: spaceID, Seq: rr.Seq, Sources: srcs})
-	if err != nil {
-		return err
+	at := rr.Seq
+	if at == 0 {
+		if err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ? AND seq IS NOT NULL`, spaceID).Scan(&at); err != nil {
+			return err
+		}
 	}
-	st.overlay, st.overlayAt = overlayRows(revID, treeRows(st.tree), against), rr.Seq
+	against := map[string]pageRow{}
+	if at > 0 {
+		srcs, err := sourcesOf(ctx, q, spaceID)
+		if err != nil {
+			return err
+		}
+		if against, err = rowsAt(ctx, q, revisionRows{Space: spaceID, Seq: at, Sources: srcs}); err != nil {
+			return err
+		}
+	}
+	st.overlay, st.overlayAt, st.overlayAhead = overlayRows(revID, treeRows(st.tree), against), at, true
 	return nil
 }
 
@@ -416,7 +426,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 				}
 				st.docFrom = from
 			}
-			if b == 0 && st.overlayAt > 0 {
+			if b == 0 && st.overlayAhead {
 				if err := reserveRevision(tx, stage, id, c.SpaceID, st); err != nil {
 					return err
 				}
@@ -496,7 +506,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 			if err := publishOnMain(tx, r, st, stage); err != nil {
 				return err
 			}
-		case st.overlayAt > 0:
+		case st.overlayAhead:
 			if err := publishOverlay(tx, r, st); err != nil {
 				return err
 			}
@@ -539,8 +549,10 @@ func reserveRevision(tx *Tx, stage, id, spaceID string, st *stagedTree) error {
 	if err := insertRevision(tx, id, spaceID, []string{st.base}, stagedType, tx.Now); err != nil {
 		return err
 	}
-	if _, err := tx.exec(`UPDATE revisions SET base_seq = ? WHERE id = ?`, st.overlayAt, id); err != nil {
-		return err
+	if st.overlayAt > 0 {
+		if _, err := tx.exec(`UPDATE revisions SET base_seq = ? WHERE id = ?`, st.overlayAt, id); err != nil {
+			return err
+		}
 	}
 	_, err := tx.exec(`UPDATE import_stages SET revision_id = ? WHERE id = ?`, id, stage)
 	return err

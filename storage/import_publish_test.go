@@ -689,6 +689,32 @@ func TestReaderBetweenBatchesSeesChangeRequestWhole(t *testing.T) {
 	if a, b := pagesOf(db, rev1), pagesOf(db, rev); a != b {
 		t.Fatalf("batched change request import differs:\none:\n%.1500s\nbatched:\n%.1500s", a, b)
 	}
+	// Into a change request of a space with no main line yet (its
+	// overlay a full snapshot), batched and not.
+	var heads [2]string
+	for k := range heads {
+		fresh := Space{OrganizationID: sp.OrganizationID, Title: "fresh", Visibility: "private", EditMode: "live"}
+		if err := db.CreateSpace(ctx, &fresh); err != nil {
+			t.Fatal(err)
+		}
+		cr, err := db.CreateChangeRequest(ctx, "", fresh.ID, user, "cr", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func() {
+			if heads[k], err = db.CreateRevision(ctx, RevisionChange{SpaceID: fresh.ID, ChangeRequest: cr.ID, Author: user, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(250)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if k == 0 {
+			oneTransaction(db, run)
+		} else {
+			run()
+		}
+	}
+	if a, b := pagesOf(db, heads[0]), pagesOf(db, heads[1]); a != b || !strings.Contains(b, "imp-249 ") {
+		t.Fatalf("batched change request import without a main line differs:\none:\n%.1500s\nbatched:\n%.1500s", a, b)
+	}
 }
 
 // An import into a change request that fails after writing overlay rows
