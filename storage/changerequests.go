@@ -248,7 +248,11 @@ type MergeChange struct {
 // in the main content).
 func (db *DB) MergeChangeRequest(ctx context.Context, m MergeChange) (string, error) {
 	var rev string
-	err := db.writeSpace(ctx, m.SpaceID, func(tx *Tx) error {
+	// A batched import of the space publishing: wait, then again.
+	write := func(fn func(*Tx) error) error {
+		return db.retryClosing(ctx, m.SpaceID, func() error { return db.writeSpace(ctx, m.SpaceID, fn) })
+	}
+	err := write(func(tx *Tx) error {
 		cr, err := changeRequest(ctx, tx, m.SpaceID, m.ChangeRequest)
 		if err != nil {
 			return err

@@ -130,9 +130,12 @@ func copyRevisionContent(tx *Tx, fromSpace, toSpace string, ids map[string]strin
 			return err
 		}
 	} else {
+		// A row a batched import closed ahead (past the last seq,
+		// import_batch.go) is alive in the copy.
+		last := `(SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ? AND seq IS NOT NULL)`
 		if _, err := tx.exec(`INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path)
- SELECT ?, page_id, from_seq, to_seq, version, parent_id, position, path FROM main_pages WHERE space_id = ?
- AND from_seq <= (SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ? AND seq IS NOT NULL)`, toSpace, fromSpace, fromSpace); err != nil {
+ SELECT ?, page_id, from_seq, CASE WHEN to_seq > `+last+` THEN ? ELSE to_seq END, version, parent_id, position, path FROM main_pages WHERE space_id = ?
+ AND from_seq <= `+last, toSpace, fromSpace, aliveSeq, fromSpace, fromSpace); err != nil {
 			return err
 		}
 		// A sharing duplicate copied whole: the rows it reads of its

@@ -147,16 +147,18 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 		switch op := rng.IntN(100); {
 		case op < 5:
 			// A batched import (staged, then published on the main line
-			// in one statement: import_batch.go): pages added, one edited.
+			// in one statement: import_batch.go): pages added, two the
+			// space has edited (their rows closed and written ahead).
 			next++
-			n, edited := next, ""
+			n, edited, also := next, "", ""
 			if len(pages) > 0 {
-				edited = pages[rng.IntN(len(pages))].ID
+				k := rng.IntN(len(pages))
+				edited, also = pages[k].ID, pages[(k+1)%len(pages)].ID
 			}
 			if p.from != nil || slices.ContainsFunc(pairs, func(q *dupPair) bool { return q.from == p }) {
 				counts["import into a sharing space"]++
 			}
-			if both(fmt.Sprintf("import imp%d-*, %s edited", n, edited), func(sp string) error {
+			if both(fmt.Sprintf("import imp%d-*, %s and %s edited", n, edited, also), func(sp string) error {
 				_, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp, Activate: true, Analyzer: an, Batched: true, Edit: func(tr *storage.Tree) error {
 					for k := range 3 {
 						id := fmt.Sprintf("imp%d-%d", n, k)
@@ -164,9 +166,11 @@ func duplicateScript(t *testing.T, seed uint64, deep bool) {
 						p.SetBody(fmt.Sprintf("imported %s link:s%d", id, k))
 						tr.Pages = append(tr.Pages, p)
 					}
-					if p, _, _ := tr.Find(edited); p != nil {
-						p.SetBody(fmt.Sprintf("import %d rewrote this", n))
-						p.Dirty = true
+					for _, id := range []string{edited, also} {
+						if p, _, _ := tr.Find(id); p != nil {
+							p.SetBody(fmt.Sprintf("import %d rewrote this", n))
+							p.Dirty = true
+						}
 					}
 					return nil
 				}})

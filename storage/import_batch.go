@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -60,6 +61,16 @@ const stagedAttempts = 3
 // while the batches were written, or the stage was swept.
 var errBaseMoved = errors.New("storage: the base revision moved during a batched write")
 
+// stagedType is the type of a revision an import into a change request
+// writes ahead (its overlay rows in the batches): no list, lookup or
+// duplicate reads it until the publishing write gives it its type.
+const stagedType = "staged"
+
+// errImportClosing: a batched import has closed rows of the space's main
+// line ahead (closeAhead) and is not yet published or dropped; a write of
+// that main line waits for it (awaitImportClosing) and runs again.
+var errImportClosing = errors.New("storage: a batched import of the space is publishing")
+
 // ImportBatchPages is the number of page versions a batched write stores
 // per transaction (0: batched writes are written in one transaction).
 func (db *DB) ImportBatchPages() int { return db.importBatch }
@@ -68,6 +79,14 @@ func (db *DB) ImportBatchPages() int { return db.importBatch }
 func (db *DB) createStaged(ctx context.Context, id string, c RevisionChange) error {
 	for range stagedAttempts {
 		err := db.stageAndPublish(ctx, id, c)
+		if errors.Is(err, errImportClosing) {
+			// Another import of the space is publishing: after it, this
+			// one's base has moved.
+			if err := db.awaitImportClosing(ctx, c.SpaceID); err != nil {
+				return err
+			}
+			continue
+		}
 		if !errors.Is(err, errBaseMoved) {
 			return err
 		}
@@ -107,6 +126,13 @@ type stagedTree struct {
 	// aheadSeq is the seq the new pages' rows are written ahead at, in
 	// main_pages (0: they are staged and copied by the publishing write).
 	aheadSeq int64
+	// overlay (a change request's import: overlayAhead) are the new
+	// revision's overlay_pages rows, against main@overlayAt (0: none, a
+	// full snapshot): the batches write them under a revision of type
+	// stagedType.
+	overlay      [][]any
+	overlayAt    int64
+	overlayAhead bool
 }
 
 // prepareStaged reads the base and runs the edit through the reader pool:
@@ -168,6 +194,11 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 			st.pickAhead(max(db.importBatch, 1))
 		}
 	}
+	if !c.Activate && c.ChangeRequest != "" {
+		if err := st.prepareOverlay(ctx, q, c.SpaceID, c.ID); err != nil {
+			return nil, err
+		}
+	}
 	for _, f := range tree.Files {
 		if f.Bytes != nil {
 			sum := sha256.Sum256(f.Bytes)
@@ -176,6 +207,36 @@ func (db *DB) prepareStaged(ctx context.Context, c RevisionChange) (*stagedTree,
 		}
 	}
 	return st, nil
+}
+
+// prepareOverlay computes the overlay rows of the new revision (revID, on
+// a change request), as writeOverlay does: against the main-line rows its
+// base is on, or for a base that is not, the space's last main-line
+// revision (rows closed later stay: any main-line revision gives the same
+// pages), or with no main line a full snapshot.
+func (st *stagedTree) prepareOverlay(ctx context.Context, q queryer, spaceID, revID string) error {
+	rr, err := revisionRowsOf(ctx, q, st.base)
+	if err != nil {
+		return err
+	}
+	at := rr.Seq
+	if at == 0 {
+		if err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM revisions WHERE space_id = ? AND seq IS NOT NULL`, spaceID).Scan(&at); err != nil {
+			return err
+		}
+	}
+	against := map[string]pageRow{}
+	if at > 0 {
+		srcs, err := sourcesOf(ctx, q, spaceID)
+		if err != nil {
+			return err
+		}
+		if against, err = rowsAt(ctx, q, revisionRows{Space: spaceID, Seq: at, Sources: srcs}); err != nil {
+			return err
+		}
+	}
+	st.overlay, st.overlayAt, st.overlayAhead = overlayRows(revID, treeRows(st.tree), against), at, true
+	return nil
 }
 
 // pickAhead lists the pages the batches index: the new pages (no row in
@@ -322,6 +383,7 @@ func (a *preAnalyzed) Sections(p *TreePage) []SearchSection {
 
 // stageAndPublish is one attempt: prepare, store the batches, publish.
 func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) (err error) {
+	c.ID = id
 	st, err := db.prepareStaged(ctx, c)
 	if err != nil {
 		return err
@@ -337,7 +399,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	}()
 	per := max(db.importBatch, 1)
 	batches := (len(st.pages) + per - 1) / per
-	batches = max(batches, (len(st.files)+per-1)/per, (len(st.rows)+per-1)/per, (len(st.ahead)+per-1)/per)
+	batches = max(batches, (len(st.files)+per-1)/per, (len(st.rows)+per-1)/per, (len(st.ahead)+per-1)/per, (len(st.overlay)+per-1)/per)
 	if batches == 0 {
 		batches = 1 // the stage row itself
 	}
@@ -349,6 +411,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 		files := st.files[min(b*per, len(st.files)):min((b+1)*per, len(st.files))]
 		batchRows := st.rows[min(b*per, len(st.rows)):min((b+1)*per, len(st.rows))]
 		ahead := st.ahead[min(b*per, len(st.ahead)):min((b+1)*per, len(st.ahead))]
+		overlay := st.overlay[min(b*per, len(st.overlay)):min((b+1)*per, len(st.overlay))]
 		versions, links := st.versionRows(pages)
 		began := time.Now()
 		var length int64
@@ -362,6 +425,14 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 					return err
 				}
 				st.docFrom = from
+			}
+			if b == 0 && st.overlayAhead {
+				if err := reserveRevision(tx, stage, id, c.SpaceID, st); err != nil {
+					return err
+				}
+			}
+			if err := insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, overlay); err != nil {
+				return err
 			}
 			if b == 0 && st.onMain {
 				seq, err := reserveSeq(tx, stage, c.SpaceID)
@@ -379,6 +450,9 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 			// alive); those of the base's pages wait in the stage.
 			var staged, early [][]any
 			for _, r := range batchRows {
+				if _, had := st.loaded[r.ID]; had && st.aheadSeq > 0 {
+					continue // the closing batches' (closeAhead)
+				}
 				if _, had := st.loaded[r.ID]; had || st.aheadSeq == 0 {
 					staged = append(staged, []any{stage, r.ID, r.Version, r.ParentID, r.Position, r.Path})
 				} else {
@@ -402,6 +476,9 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 			}
 		}
 	}
+	if err := db.closeAhead(ctx, c, st, stage, batches); err != nil {
+		return err
+	}
 	for _, f := range st.files {
 		f.Bytes = nil // stored: the revision's rows name the blob
 	}
@@ -424,12 +501,19 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 		}
 		r := newRevision{ID: id, SpaceID: c.SpaceID, Parents: []string{st.base}, Type: typ, Activate: c.Activate, Analyzer: an,
 			Known: st.loaded, KnownRev: st.base, placed: true, stored: stored}
-		if st.onMain {
+		switch {
+		case st.onMain:
 			if err := publishOnMain(tx, r, st, stage); err != nil {
 				return err
 			}
-		} else if err := writeRevision(tx, r, st.tree); err != nil {
-			return err
+		case st.overlayAhead:
+			if err := publishOverlay(tx, r, st); err != nil {
+				return err
+			}
+		default:
+			if err := writeRevision(tx, r, st.tree); err != nil {
+				return err
+			}
 		}
 		if c.Also != nil {
 			if err := c.Also(tx, id); err != nil {
@@ -443,7 +527,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 		}
 		// The stage's lists go after the publication, in bounded writes
 		// (dropStage), not in this one.
-		_, err := tx.exec(`UPDATE import_stages SET published = 1 WHERE id = ?`, stage)
+		_, err := tx.exec(`UPDATE import_stages SET published = 1, closing = 0 WHERE id = ?`, stage)
 		return err
 	})
 	if err != nil {
@@ -455,6 +539,186 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	// The revision is out; a failure here leaves the lists to the sweep.
 	_ = db.dropStage(context.WithoutCancel(ctx), stage)
 	return nil
+}
+
+// reserveRevision writes, in the first batch, the row of the revision an
+// import into a change request writes the overlay rows of in its batches:
+// of type stagedType (read by nothing) until the publishing write, named
+// in the stage for a drop.
+func reserveRevision(tx *Tx, stage, id, spaceID string, st *stagedTree) error {
+	if err := insertRevision(tx, id, spaceID, []string{st.base}, stagedType, tx.Now); err != nil {
+		return err
+	}
+	if st.overlayAt > 0 {
+		if _, err := tx.exec(`UPDATE revisions SET base_seq = ? WHERE id = ?`, st.overlayAt, id); err != nil {
+			return err
+		}
+	}
+	_, err := tx.exec(`UPDATE import_stages SET revision_id = ? WHERE id = ?`, id, stage)
+	return err
+}
+
+// publishOverlay is writeRevision for a change request's revision whose
+// overlay rows the batches wrote: its type and time, its files and data.
+// The rows stay as written: they are against main@overlayAt, which later
+// writes of the main line do not change.
+func publishOverlay(tx *Tx, r newRevision, st *stagedTree) error {
+	res, err := tx.exec(`UPDATE revisions SET type = ?, created_at = ? WHERE id = ? AND type = '`+stagedType+`'`, r.Type, ms(tx.Now), r.ID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return errBaseMoved // dropped under us
+	}
+	if err := writeVersionsExcept(tx, st.tree, r.Analyzer, r.stored); err != nil {
+		return err
+	}
+	if err := writeFiles(tx, r.ID, r.SpaceID, st.tree); err != nil {
+		return err
+	}
+	return writeRevisionData(tx, r.ID, st.tree)
+}
+
+// staged are the rows the batches put in import_stage_pages, for the
+// publishing write to copy: all of them when nothing is written ahead,
+// else none (new pages' rows go ahead in the batches, the changed pages'
+// in closeAhead).
+func (st *stagedTree) staged() []pageRow {
+	if st.aheadSeq > 0 {
+		return nil
+	}
+	return st.rows
+}
+
+// closeAhead writes ahead, batch by batch, what the publishing write would
+// otherwise write in proportion to the base's pages the import changes:
+// their old rows closed at aheadSeq (to_seq; readers of any revision up to
+// the space's last seq still read them, in the closed range) and their new
+// rows at aheadSeq (readers read rows from_seq <= their seq), after taking
+// in, for a sharing duplicate, the rows it reads of them from its sources
+// (copy on first write; the same rows as before). Its first write checks
+// the base and marks the stage closing: from then until the stage is
+// published or dropped (dropAhead opens the rows again), the space's
+// main-line writes, which read alive rows as to_seq = aliveSeq, wait
+// (mainLineSeq, awaitImportClosing); other spaces' writes go on between
+// the batches. first is the number the first of them has for
+// afterImportBatch.
+func (db *DB) closeAhead(ctx context.Context, c RevisionChange, st *stagedTree, stage string, first int) error {
+	if st.aheadSeq == 0 || len(st.closed) == 0 {
+		return nil
+	}
+	per := max(db.importBatch, 1)
+	next := make(map[string]pageRow, len(st.closed))
+	for _, r := range st.rows {
+		if _, had := st.loaded[r.ID]; had {
+			next[r.ID] = r
+		}
+	}
+	for start := 0; start < len(st.closed); start += per {
+		chunk := st.closed[start:min(start+per, len(st.closed))]
+		began := time.Now()
+		if err := db.Write(ctx, func(tx *Tx) error {
+			if err := renewStage(tx, stage); err != nil {
+				return err
+			}
+			if start == 0 {
+				if err := stillBase(tx, c, st.base, stage); err != nil {
+					return err
+				}
+				// Also a write of the main line since the last batch.
+				if _, err := mainLineSeq(tx, c.SpaceID, stage); err != nil {
+					return err
+				}
+				if _, err := tx.exec(`UPDATE import_stages SET closing = 1 WHERE id = ?`, stage); err != nil {
+					return err
+				}
+			}
+			if err := ownPages(tx, c.SpaceID, chunk); err != nil {
+				return err
+			}
+			if _, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND +to_seq = ? AND +from_seq < ? AND page_id IN (`+placeholders(len(chunk))+`)`,
+				append([]any{st.aheadSeq, c.SpaceID, aliveSeq, st.aheadSeq}, anySlice(chunk)...)...); err != nil {
+				return err
+			}
+			var rows [][]any
+			for _, id := range chunk {
+				if r, ok := next[id]; ok {
+					rows = append(rows, []any{c.SpaceID, r.ID, st.aheadSeq, aliveSeq, r.Version, r.ParentID, r.Position, r.Path})
+				}
+			}
+			return insertBatch(tx, `INSERT INTO main_pages (space_id, page_id, from_seq, to_seq, version, parent_id, position, path) VALUES `, 8, rows)
+		}); err != nil {
+			return err
+		}
+		if db.importWrite != nil {
+			db.importWrite(false, time.Since(began))
+		}
+		if db.afterImportBatch != nil {
+			if err := db.afterImportBatch(first + start/per); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// renewStage renews the stage's lease (errBaseMoved when it is being
+// dropped or gone: the run starts over).
+func renewStage(tx *Tx, stage string) error {
+	res, err := tx.exec(`UPDATE import_stages SET lease_until = ? WHERE id = ? AND lease_until >= 0`, tx.db.leaseUntil(tx.Now), stage)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errBaseMoved
+	}
+	return nil
+}
+
+// awaitImportClosing waits, outside the writer, until no batched import
+// of the space is between its first closing write and its publication (a
+// few batches): a write of the space's main line refused with
+// errImportClosing then runs again. A stage whose run died there (its
+// lease over) is dropped here, which opens its rows again.
+func (db *DB) awaitImportClosing(ctx context.Context, spaceID string) error {
+	wait := time.Millisecond
+	for {
+		var stage string
+		var lease int64
+		err := db.r().QueryRowContext(ctx, `SELECT id, lease_until FROM import_stages WHERE space_id = ? AND closing = 1 ORDER BY id LIMIT 1`, spaceID).Scan(&stage, &lease)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if lease < ms(db.Now()) {
+			if err := db.dropStage(ctx, stage); err != nil {
+				return err
+			}
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 50*time.Millisecond)
+	}
+}
+
+// retryClosing runs write, a write of spaceID's main line, again for as
+// long as it is refused because an import of the space is publishing.
+func (db *DB) retryClosing(ctx context.Context, spaceID string, write func() error) error {
+	for {
+		err := write()
+		if !errors.Is(err, errImportClosing) {
+			return err
+		}
+		if err := db.awaitImportClosing(ctx, spaceID); err != nil {
+			return err
+		}
+	}
 }
 
 // publishOnMain is writeRevision's activation for a staged revision: its
@@ -471,7 +735,7 @@ func publishOnMain(tx *Tx, r newRevision, st *stagedTree, stage string) error {
 	if err := writeRevisionData(tx, r.ID, st.tree); err != nil {
 		return err
 	}
-	seq, err := lastSeq(tx, r.SpaceID)
+	seq, err := mainLineSeq(tx, r.SpaceID, stage)
 	if err != nil {
 		return err
 	}
@@ -487,10 +751,14 @@ func publishOnMain(tx *Tx, r newRevision, st *stagedTree, stage string) error {
 	if _, err := tx.exec(`UPDATE revisions SET seq = ? WHERE id = ?`, seq, r.ID); err != nil {
 		return err
 	}
-	if err := ownPages(tx, r.SpaceID, changedIDs(st.closed, st.rows)); err != nil {
+	closed := st.closed
+	if st.aheadSeq > 0 {
+		closed = nil // closed ahead (closeAhead)
+	}
+	if err := ownPages(tx, r.SpaceID, changedIDs(closed, st.staged())); err != nil {
 		return err // a sharing duplicate: copy on first write (space_sources.go)
 	}
-	if err := inChunks(st.closed, func(chunk []string) error {
+	if err := inChunks(closed, func(chunk []string) error {
 		_, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND +to_seq = ? AND page_id IN (`+placeholders(len(chunk))+`)`,
 			append([]any{seq, r.SpaceID, aliveSeq}, anySlice(chunk)...)...)
 		return err
@@ -835,23 +1103,23 @@ func unreferenced(tx *Tx, stage, kind string, hashes []string, used string) ([]s
 func (db *DB) dropAhead(ctx context.Context, stage string) error {
 	const per = 500
 	var (
-		space, term     string
-		from, to, ahead int64
-		chunk           = int64(-1)
-		step            = -1 // main_pages, then 0: search_pages, 1: postings, 2: chunk rows
+		space, term, rev string
+		from, to, ahead  int64
+		chunk            = int64(-1)
+		step             = 4 // overlay rows ahead, -1: main_pages rows ahead, 3: rows closed ahead, then 0: search_pages, 1: postings, 2: chunk rows
 	)
 	for {
 		done := false
 		err := db.Write(ctx, func(tx *Tx) error {
 			var published int
-			if err := tx.QueryRowContext(tx.ctx, `SELECT space_id, doc_from, doc_to, ahead_seq, published FROM import_stages WHERE id = ?`, stage).Scan(&space, &from, &to, &ahead, &published); err != nil {
+			if err := tx.QueryRowContext(tx.ctx, `SELECT space_id, doc_from, doc_to, ahead_seq, revision_id, published FROM import_stages WHERE id = ?`, stage).Scan(&space, &from, &to, &ahead, &rev, &published); err != nil {
 				if errors.Is(notFound(err), ErrNotFound) {
 					done = true
 					return nil
 				}
 				return err
 			}
-			if published == 1 || (to <= from && ahead == 0) {
+			if published == 1 || (to <= from && ahead == 0 && rev == "") {
 				done = true
 				return nil
 			}
@@ -864,9 +1132,39 @@ func (db *DB) dropAhead(ctx context.Context, stage string) error {
 				return d >= from && d < to
 			}
 			switch step {
+			case 4:
+				if rev == "" {
+					step = -1
+					return nil
+				}
+				res, err := tx.exec(`DELETE FROM overlay_pages WHERE revision_id = ? AND page_id IN
+ (SELECT page_id FROM overlay_pages WHERE revision_id = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, rev, rev)
+				if err != nil {
+					return err
+				}
+				if n, _ := res.RowsAffected(); n > 0 {
+					return nil
+				}
+				if _, err := tx.exec(`DELETE FROM revisions WHERE id = ? AND type = '`+stagedType+`'`, rev); err != nil {
+					return err
+				}
+				step = -1
+				_, err = tx.exec(`UPDATE import_stages SET revision_id = '' WHERE id = ?`, stage)
+				return err
 			case -1:
 				res, err := tx.exec(`DELETE FROM main_pages WHERE space_id = ? AND from_seq = ? AND page_id IN
  (SELECT page_id FROM main_pages WHERE space_id = ? AND from_seq = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, space, ahead, space, ahead)
+				if err != nil {
+					return err
+				}
+				if n, _ := res.RowsAffected(); n == 0 || ahead == 0 {
+					step = 3
+				}
+				return nil
+			case 3:
+				// The base's rows closeAhead closed ahead: alive again.
+				res, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND to_seq = ? AND page_id IN
+ (SELECT page_id FROM main_pages WHERE space_id = ? AND to_seq = ? ORDER BY page_id LIMIT `+fmt.Sprint(per)+`)`, aliveSeq, space, ahead, space, ahead)
 				if err != nil {
 					return err
 				}
@@ -965,7 +1263,7 @@ func (db *DB) dropAhead(ctx context.Context, stage string) error {
 					}
 				}
 				done = true
-				_, err := tx.exec(`UPDATE import_stages SET doc_to = doc_from, ahead_seq = 0 WHERE id = ?`, stage)
+				_, err := tx.exec(`UPDATE import_stages SET doc_to = doc_from, ahead_seq = 0, closing = 0 WHERE id = ?`, stage)
 				return err
 			}
 		})

@@ -14,17 +14,23 @@ import (
 // and the latency of other writes (creating a space, one at a time) while
 // a 10,000-page import runs, against the same writes on an idle database,
 // for a batch size of 100, 500 and 2,000 pages and for the one-transaction
-// path ("batch=0"). ns/page is the import's time over its pages; p50-ms
+// path ("batch=0"); and for an import that changes 10,000 pages the space
+// has ("changed": every page a new body, some moved or removed, reviseEdit)
+// and one of 10,000 pages into a change request ("cr"). ns/page is the import's time over its pages; p50-ms
 // and p99-ms the other writes' latencies during the import, idle-p50-ms
 // and idle-p99-ms the same writes alone; batch-max-ms the longest batch
 // write and publish-ms the publishing write (each up to its COMMIT).
 //
 //	go test -run '^$' -bench ImportInBatches -benchtime 1x ./storage
 func BenchmarkImportInBatches(b *testing.B) {
-	for _, c := range []struct{ pages, batch int }{
-		{1_000, 500}, {10_000, 500}, {10_000, 100}, {10_000, 2_000}, {10_000, -1},
+	for _, c := range []struct {
+		pages, batch int
+		mode         string
+	}{
+		{1_000, 500, "new"}, {10_000, 500, "new"}, {10_000, 100, "new"}, {10_000, 2_000, "new"}, {10_000, -1, "new"},
+		{10_000, 500, "changed"}, {10_000, -1, "changed"}, {10_000, 500, "cr"}, {10_000, -1, "cr"},
 	} {
-		b.Run(fmt.Sprintf("pages=%d/batch=%d", c.pages, max(c.batch, 0)), func(b *testing.B) {
+		b.Run(fmt.Sprintf("pages=%d/batch=%d/%s", c.pages, max(c.batch, 0), c.mode), func(b *testing.B) {
 			ctx := context.Background()
 			db, sp := importDB(b, c.batch)
 			var idle []time.Duration
@@ -45,6 +51,27 @@ func BenchmarkImportInBatches(b *testing.B) {
 				if err := db.CreateSpace(ctx, &target); err != nil {
 					b.Fatal(err)
 				}
+				change := RevisionChange{SpaceID: target.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(c.pages)}
+				switch c.mode {
+				case "changed":
+					// The pages it changes, published in one transaction first.
+					oneTransaction(db, func() {
+						if _, err := db.CreateRevision(ctx, change); err != nil {
+							b.Fatal(err)
+						}
+					})
+					change.Edit = reviseEdit(c.pages)
+				case "cr":
+					var user string
+					if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
+						b.Fatal(err)
+					}
+					cr, err := db.CreateChangeRequest(ctx, "", target.ID, user, "cr", nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					change.Activate, change.ChangeRequest, change.Author = false, cr.ID, user
+				}
 				stop := make(chan struct{})
 				var wg sync.WaitGroup
 				var mu sync.Mutex
@@ -64,7 +91,7 @@ func BenchmarkImportInBatches(b *testing.B) {
 					}
 				}()
 				start := time.Now()
-				if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: target.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(c.pages)}); err != nil {
+				if _, err := db.CreateRevision(ctx, change); err != nil {
 					b.Fatal(err)
 				}
 				perPage += time.Since(start)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -29,7 +31,7 @@ func readerView(t *testing.T, db *DB, spaceID string) string {
 	for _, p := range pages {
 		fmt.Fprintf(&b, "%s v=%s parent=%s pos=%d path=%s\n", p.ID, p.Version, p.ParentID, p.Position, p.Path)
 	}
-	for _, q := range []string{"imported", "old", "body", "page", "part"} {
+	for _, q := range []string{"imported", "old", "body", "page", "part", "revised"} {
 		hits, total, err := db.SearchPages(ctx, spaceID, q, 0, 50)
 		if err != nil {
 			t.Fatal(err)
@@ -181,44 +183,97 @@ func TestFailedImportLeavesNoRowsAhead(t *testing.T) {
 	}
 }
 
-// The publishing write does not grow with the import: at 1,000 and at
-// 4,000 pages it runs the same statements and changes the same number of
-// rows of the space's main line and index (the new pages' rows are all
-// written by the batches).
+// The publishing write does not grow with the import: at N and 4N pages it
+// runs the same statements and changes the same number of rows, for an
+// import of new pages (the space's main line and index), for one into a
+// change request (the overlay's rows, revisions), and, for one that
+// changes N pages the space has, the same main-line rows (none: closed and
+// written ahead); its statements there still follow the changed pages'
+// index entries (reindexSpace, not yet written ahead), logged.
 func TestPublishingWriteDoesNotGrow(t *testing.T) {
+	checkPublishingWrite(t, 1_000, "new")
+}
+
+// TestPublishingWriteDoesNotGrow for imports into a change request and
+// imports that change the space's pages.
+func TestPublishingWriteDoesNotGrowForChanges(t *testing.T) {
+	n := 150
+	if os.Getenv("DOCSAPI_TEST_DB") != "" {
+		n = 100 // on PostgreSQL, where a page costs more: 1 and 4 batches
+	}
+	checkPublishingWrite(t, n, "change request", "changed")
+}
+
+// checkPublishingWrite measures the publishing write of an import (mode:
+// "new" pages, into a "change request", or of "changed" pages) at n and
+// 4n pages.
+func checkPublishingWrite(t *testing.T, n int, modes ...string) {
+	t.Helper()
 	ctx := context.Background()
-	measure := func(n int) (stmts int64, rows int) {
-		var counter atomic.Int64
-		at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-		db, err := Open(testTarget(t), Options{Clock: func() time.Time { return at }, ImportBatchPages: 100, Statements: &counter})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		o, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
-		if err != nil {
-			t.Fatal(err)
-		}
+	// One database (opening one costs more than the test on PostgreSQL),
+	// a space per measure.
+	var counter atomic.Int64
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	db, err := Open(testTarget(t), Options{Clock: func() time.Time { return at }, ImportBatchPages: 100, Statements: &counter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	o, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	measure := func(mode string, n int) (stmts int64, rows int) {
 		sp := Space{OrganizationID: o.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
 		if err := db.CreateSpace(ctx, &sp); err != nil {
 			t.Fatal(err)
 		}
-		count := func() int {
-			var c int
-			if err := db.r().QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM main_pages WHERE space_id = ?) + (SELECT COUNT(*) FROM search_pages WHERE space_id = ?)
- + (SELECT COUNT(*) FROM search_postings WHERE space_id = ?) + (SELECT COUNT(*) FROM search_chunks WHERE space_id = ?)`, sp.ID, sp.ID, sp.ID, sp.ID).Scan(&c); err != nil {
+		change := RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(n)}
+		count := `SELECT (SELECT COUNT(*) FROM main_pages WHERE space_id = ?) + (SELECT COUNT(*) FROM search_pages WHERE space_id = ?)
+ + (SELECT COUNT(*) FROM search_postings WHERE space_id = ?) + (SELECT COUNT(*) FROM search_chunks WHERE space_id = ?)`
+		args := []any{sp.ID, sp.ID, sp.ID, sp.ID}
+		switch mode {
+		case "changed", "change request":
+			if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Edit: importEdit(n)}); err != nil {
 				t.Fatal(err)
 			}
-			return c
+			change.Edit = reviseEdit(n)
 		}
-		batches := (n + n/100 + 99) / 100
-		var startStmts int64
-		var startRows int
-		db.afterImportBatch = func(b int) error {
-			if b == batches-1 {
-				startRows = count()
-				startStmts = counter.Load()
+		switch mode {
+		case "changed":
+			// The rows of the main line, each by its key and interval.
+			count = `SELECT page_id || ':' || from_seq || ':' || to_seq FROM main_pages WHERE space_id = ?`
+			args = []any{sp.ID}
+		case "change request":
+			var user string
+			if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
+				t.Fatal(err)
 			}
+			cr, err := db.CreateChangeRequest(ctx, "", sp.ID, user, "cr", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			change.Activate, change.ChangeRequest, change.Author = false, cr.ID, user
+			count = `SELECT revision_id || ':' || page_id || ':' || version FROM overlay_pages UNION ALL SELECT id || ':' || type FROM revisions
+ UNION ALL SELECT space_id || ':' || page_id || ':' || from_seq || ':' || to_seq FROM main_pages`
+			args = nil
+		}
+		// The rows, as keys (a count is one key).
+		rowKeys := func() map[string]bool {
+			keys, err := queryIDs(db.r(), count, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			set := map[string]bool{}
+			for _, k := range keys {
+				set[k] = true
+			}
+			return set
+		}
+		var startStmts int64
+		var startRows map[string]bool
+		db.afterImportBatch = func(int) error {
+			startRows, startStmts = rowKeys(), counter.Load()
 			return nil
 		}
 		db.importWrite = func(publish bool, _ time.Duration) {
@@ -226,15 +281,474 @@ func TestPublishingWriteDoesNotGrow(t *testing.T) {
 				stmts = counter.Load() - startStmts
 			}
 		}
-		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(n)}); err != nil {
+		if _, err := db.CreateRevision(ctx, change); err != nil {
 			t.Fatal(err)
 		}
-		return stmts, count() - startRows
+		// Rows the publishing write added, removed or changed.
+		end := rowKeys()
+		for k := range startRows {
+			if !end[k] {
+				rows++
+			}
+		}
+		for k := range end {
+			if !startRows[k] {
+				rows++
+			}
+		}
+		return stmts, rows
 	}
-	s1, r1 := measure(1_000)
-	s4, r4 := measure(4_000)
-	t.Logf("publishing write: %d statements, %d rows added at 1,000 pages; %d, %d at 4,000", s1, r1, s4, r4)
-	if s1 == 0 || s4 != s1 || r4 != r1 {
-		t.Fatalf("the publishing write grows: %d statements, %d rows at 1,000 pages; %d, %d at 4,000", s1, r1, s4, r4)
+	for _, mode := range modes {
+		s1, r1 := measure(mode, n)
+		s4, r4 := measure(mode, 4*n)
+		t.Logf("%s pages: publishing write: %d statements, %d rows at %d pages; %d, %d at %d", mode, s1, r1, n, s4, r4, 4*n)
+		if s1 == 0 || r4 != r1 || (s4 != s1 && mode != "changed") {
+			t.Fatalf("%s pages: the publishing write grows: %d statements, %d rows at %d pages; %d, %d at %d", mode, s1, r1, n, s4, r4, 4*n)
+		}
+	}
+}
+
+// reviseEdit is a second import of the pages importEdit(n) wrote (a
+// translation run again into its target, a re-import): every imported
+// document gets a new body, every 97th goes, every 41st moves to the top
+// level, and five pages are new.
+func reviseEdit(n int) func(t *Tree) error {
+	return func(t *Tree) error {
+		var moved []*TreePage
+		for i := range n {
+			p, siblings, at := t.Find(fmt.Sprintf("imp-%d", i))
+			if p == nil {
+				return fmt.Errorf("imp-%d is not there", i)
+			}
+			switch {
+			case i%97 == 5:
+				*siblings = slices.Delete(*siblings, at, at+1)
+				continue
+			case i%41 == 6:
+				*siblings = slices.Delete(*siblings, at, at+1)
+				moved = append(moved, p)
+			}
+			p.SetBody(fmt.Sprintf("revised body of page %d", i))
+		}
+		t.Pages = append(t.Pages, moved...)
+		for i := range 5 {
+			p := &TreePage{ContentPage: ContentPage{ID: fmt.Sprintf("rev-new-%d", i), Type: "document", Title: "New", Slug: fmt.Sprintf("new-%d", i)}}
+			p.SetBody("revised new page")
+			t.Pages = append(t.Pages, p)
+		}
+		return nil
+	}
+}
+
+// importedDB is importDB with importEdit(n) already published (in one
+// transaction) and batches of batch pages.
+func importedDB(t testing.TB, batch, n int) (*DB, Space) {
+	t.Helper()
+	db, sp := importDB(t, batch)
+	if _, err := db.CreateRevision(context.Background(), RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Edit: importEdit(n)}); err != nil {
+		t.Fatal(err)
+	}
+	return db, sp
+}
+
+// importedSpace is another space of importedDB's organization, with the
+// same content (one database: opening one costs more than these tests on
+// PostgreSQL).
+func importedSpace(t testing.TB, db *DB, org string, n int) Space {
+	t.Helper()
+	ctx := context.Background()
+	sp := Space{OrganizationID: org, Title: "S", Visibility: "private", EditMode: "live"}
+	if err := db.CreateSpace(ctx, &sp); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Edit: func(tr *Tree) error {
+		for i, slug := range []string{"intro", "part-0", "guide"} {
+			p := &TreePage{ContentPage: ContentPage{ID: fmt.Sprintf("old-%d", i), Type: "document", Title: slug, Slug: slug}}
+			p.SetBody("old body " + slug)
+			tr.Pages = append(tr.Pages, p)
+		}
+		return importEdit(n)(tr)
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// oneTransaction runs fn with db's batched writes written in one
+// transaction (the path they must match).
+func oneTransaction(db *DB, fn func()) {
+	per := db.importBatch
+	db.importBatch = -1
+	defer func() { db.importBatch = per }()
+	fn()
+}
+
+// closingStages is the number of the space's stages that have closed rows
+// ahead and are not published.
+func closingStages(db *DB, spaceID string) (n int, err error) {
+	err = db.r().QueryRowContext(context.Background(), `SELECT COUNT(*) FROM import_stages WHERE space_id = ? AND closing = 1`, spaceID).Scan(&n)
+	return n, err
+}
+
+// An import that changes pages the space has (a translation run again
+// into its target, a re-import) publishes what the one-transaction path
+// writes; between every two of its batches, the closing ones included
+// (the changed pages' old rows closed ahead, their new rows written
+// ahead), readers see the old content whole; a page edit of the space
+// started then waits for the publication (it reads alive rows) and lands
+// after it, on the import's content.
+func TestReaderBetweenBatchesSeesChangedPagesWhole(t *testing.T) {
+	ctx := context.Background()
+	const n = 500
+	db, sp := importedDB(t, 100, n)
+	var states [2]string
+	for k := range states {
+		other := importedSpace(t, db, sp.OrganizationID, n)
+		run := func() {
+			if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: other.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(n)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if k == 0 {
+			oneTransaction(db, run)
+		} else {
+			run()
+		}
+		states[k] = revisionState(t, db, other.ID)
+	}
+	if states[0] != states[1] {
+		a, b := strings.Split(states[0], "\n"), strings.Split(states[1], "\n")
+		for i := range min(len(a), len(b)) {
+			if a[i] != b[i] {
+				t.Fatalf("batched re-import differs from the one-transaction one at line %d:\n one: %s\n batched: %s", i, a[i], b[i])
+			}
+		}
+		t.Fatalf("batched re-import differs: %d lines vs %d", len(a), len(b))
+	}
+
+	before := readerView(t, db, sp.ID)
+	closing := 0
+	var edit chan error
+	var editDone atomic.Bool
+	db.afterImportBatch = func(batch int) error {
+		if now := readerView(t, db, sp.ID); now != before {
+			return fmt.Errorf("after batch %d the reader sees:\n%.3000s\nwant:\n%.3000s", batch, now, before)
+		}
+		c, err := closingStages(db, sp.ID)
+		if err != nil || c == 0 {
+			return err
+		}
+		if closing++; closing == 1 {
+			edit = make(chan error, 1)
+			go func() {
+				p := &TreePage{ContentPage: ContentPage{ID: "meanwhile", Type: "document", Title: "Part 1", Slug: "part-1"}}
+				p.SetBody("written during the import")
+				_, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Pages: func(pt PageTree) error { return pt.Insert(p, "", nil) }})
+				editDone.Store(true)
+				edit <- err
+			}()
+			time.Sleep(20 * time.Millisecond) // the edit reaches its write
+		}
+		if editDone.Load() {
+			return errors.New("a page edit of the space went through while rows were closed ahead")
+		}
+		return nil
+	}
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(n)}); err != nil {
+		t.Fatal(err)
+	}
+	if closing < 3 || edit == nil {
+		t.Fatalf("%d closing batches looked at", closing)
+	}
+	if err := <-edit; err != nil {
+		t.Fatal(err)
+	}
+	after := readerView(t, db, sp.ID)
+	for _, want := range []string{fmt.Sprintf("imp-%d ", n-1), "path=part-1-2\n", "rev-new-4 ", fmt.Sprintf(`search "revised" %d:`, n-(n+91)/97+5)} {
+		if !strings.Contains(after, want) {
+			t.Fatalf("after the import and the edit, no %q in:\n%.3000s", want, after)
+		}
+	}
+	if strings.Contains(after, "imp-5 ") || !strings.Contains(after, `search "imported" 0:`) || !strings.Contains(after, "meanwhile v=") {
+		t.Fatalf("old content after the import:\n%.3000s", after)
+	}
+	if c, err := closingStages(db, sp.ID); err != nil || c != 0 {
+		t.Fatalf("%d closing stages left (%v)", c, err)
+	}
+}
+
+// A re-import that fails in its closing batches (old rows closed ahead,
+// new ones written ahead) leaves the main line and the index as they were,
+// and the space writable at once; a stage whose run died there is dropped
+// by the next write of the space once its lease is over, which opens its
+// rows again.
+func TestFailedReimportLeavesNoRowsAhead(t *testing.T) {
+	ctx := context.Background()
+	db, sp := importedDB(t, 100, 1000)
+	before := indexRows(t, db, sp.ID)
+	boom := errors.New("boom")
+	closed := 0
+	db.afterImportBatch = func(batch int) error {
+		c, err := closingStages(db, sp.ID)
+		if err != nil || c == 0 {
+			return err
+		}
+		if closed++; closed == 3 {
+			return boom
+		}
+		return nil
+	}
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(1000)}); !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom (after %d closing batches)", err, closed)
+	}
+	if after := indexRows(t, db, sp.ID); after != before {
+		t.Fatalf("a failed re-import left rows:\nbefore:\n%.2000s\nafter:\n%.2000s", before, after)
+	}
+	db.afterImportBatch = nil
+	edit := func(id string) {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() {
+			_, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, Activate: true, Pages: func(pt PageTree) error {
+				p := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
+				p.SetBody("after")
+				return pt.Insert(p, "", nil)
+			}})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a page edit of the space is still waiting")
+		}
+	}
+	edit("after-failure")
+
+	// A run that died after closing rows ahead: its stage's lease is over.
+	var last, alive int64
+	if err := db.r().QueryRowContext(ctx, `SELECT MAX(seq) FROM revisions WHERE space_id = ?`, sp.ID).Scan(&last); err != nil {
+		t.Fatal(err)
+	}
+	ahead := last + aheadSeqGap
+	if err := db.Write(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(`INSERT INTO import_stages (id, space_id, lease_until, ahead_seq, closing) VALUES ('dead', ?, 0, ?, 1)`, sp.ID, ahead); err != nil {
+			return err
+		}
+		_, err := tx.exec(`UPDATE main_pages SET to_seq = ? WHERE space_id = ? AND to_seq = ? AND page_id IN ('imp-1', 'imp-2', 'old-0')`, ahead, sp.ID, aliveSeq)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	edit("after-death")
+	if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM main_pages WHERE space_id = ? AND to_seq = ? AND page_id IN ('imp-1', 'imp-2', 'old-0')`, sp.ID, aliveSeq).Scan(&alive); err != nil || alive != 3 {
+		t.Fatalf("%d of the 3 rows closed by the dead stage are alive again (%v)", alive, err)
+	}
+	if c, err := closingStages(db, sp.ID); err != nil || c != 0 {
+		t.Fatalf("%d closing stages left (%v)", c, err)
+	}
+}
+
+// crImportDB is importedDB with a change request holding one edit of its
+// own (its head an overlay on the main line).
+func crImportDB(t testing.TB, batch, n int) (*DB, Space, ChangeRequest, string) {
+	t.Helper()
+	db, sp := importedDB(t, batch, n)
+	cr, user := crOf(t, db, sp)
+	return db, sp, cr, user
+}
+
+// crOf is a change request of sp holding one edit of its own.
+func crOf(t testing.TB, db *DB, sp Space) (ChangeRequest, string) {
+	t.Helper()
+	ctx := context.Background()
+	var user string
+	if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	cr, err := db.CreateChangeRequest(ctx, "", sp.ID, user, "cr", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, ChangeRequest: cr.ID, Author: user, Pages: func(pt PageTree) error {
+		p := &TreePage{ContentPage: ContentPage{ID: "cr-own", Type: "document", Title: "Own", Slug: "own"}}
+		p.SetBody("the change request's own page")
+		return pt.Insert(p, "", nil)
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	return cr, user
+}
+
+// crView is what readers of a change request see: its head's pages, the
+// space's revisions, and a duplicate of the space's revisions.
+func crView(t *testing.T, db *DB, sp Space, crID string) string {
+	t.Helper()
+	ctx := context.Background()
+	cr, err := db.ChangeRequest(ctx, sp.ID, crID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := db.RevisionPages(ctx, cr.Revision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "head %s\n", cr.Revision)
+	for _, p := range pages {
+		fmt.Fprintf(&b, "%s v=%s parent=%s pos=%d path=%s\n", p.ID, p.Version, p.ParentID, p.Position, p.Path)
+	}
+	revs, err := db.Revisions(ctx, sp.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range revs {
+		fmt.Fprintf(&b, "revision %s %s\n", r.ID, r.Type)
+	}
+	return b.String()
+}
+
+// An import into a change request whose batches write the new revision's
+// overlay rows: between the batches, the change request's head, its pages
+// and the space's revisions are what they were, the revision is not found
+// by id, and a duplicate of the space made then has none of it; after the
+// publication the head is the new revision, with the import whole.
+func TestReaderBetweenBatchesSeesChangeRequestWhole(t *testing.T) {
+	ctx := context.Background()
+	const n = 300
+	db, sp, cr, user := crImportDB(t, 100, n)
+	before := crView(t, db, sp, cr.ID)
+	id := NewID()
+	ahead, dups := 0, 0
+	db.afterImportBatch = func(batch int) error {
+		if now := crView(t, db, sp, cr.ID); now != before {
+			return fmt.Errorf("after batch %d the reader sees:\n%.2000s\nwant:\n%.2000s", batch, now, before)
+		}
+		if _, err := db.RevisionByID(ctx, sp.ID, id); !errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("the revision being written is found by id: %v", err)
+		}
+		var rows int
+		if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM overlay_pages WHERE revision_id = ?`, id).Scan(&rows); err != nil {
+			return err
+		}
+		if rows > 0 {
+			ahead++
+		}
+		if batch == 1 {
+			dup, err := db.DuplicateSpace(ctx, sp.ID, "dup")
+			if err != nil {
+				return err
+			}
+			var copied int
+			if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM revisions WHERE space_id = ? AND type = ?`, dup, stagedType).Scan(&copied); err != nil || copied != 0 {
+				return fmt.Errorf("the duplicate has %d revisions being written (%v)", copied, err)
+			}
+			dups++
+		}
+		return nil
+	}
+	rev, err := db.CreateRevision(ctx, RevisionChange{ID: id, SpaceID: sp.ID, ChangeRequest: cr.ID, Author: user, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ahead < 2 || dups != 1 {
+		t.Fatalf("overlay rows ahead after %d batches, %d duplicates", ahead, dups)
+	}
+	after := crView(t, db, sp, cr.ID)
+	if !strings.Contains(after, "head "+rev+"\n") || !strings.Contains(after, "rev-new-4 ") || !strings.Contains(after, "cr-own ") || strings.Contains(after, "imp-5 ") ||
+		!strings.Contains(after, "revision "+rev+" edits\n") {
+		t.Fatalf("after the import:\n%.3000s", after)
+	}
+	got, err := db.RevisionByID(ctx, sp.ID, rev)
+	if err != nil || got.Type != "edits" {
+		t.Fatalf("the published revision: %+v %v", got, err)
+	}
+	// The one-transaction path gives the head the same pages.
+	db.afterImportBatch = nil
+	sp1 := importedSpace(t, db, sp.OrganizationID, n)
+	cr1, _ := crOf(t, db, sp1)
+	var rev1 string
+	oneTransaction(db, func() {
+		if rev1, err = db.CreateRevision(ctx, RevisionChange{SpaceID: sp1.ID, ChangeRequest: cr1.ID, Author: user, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(n)}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	pagesOf := func(db *DB, rev string) string {
+		pages, err := db.RevisionPages(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, p := range pages {
+			fmt.Fprintf(&b, "%s v=%s parent=%s pos=%d path=%s\n", p.ID, p.Version, p.ParentID, p.Position, p.Path)
+		}
+		return b.String()
+	}
+	if a, b := pagesOf(db, rev1), pagesOf(db, rev); a != b {
+		t.Fatalf("batched change request import differs:\none:\n%.1500s\nbatched:\n%.1500s", a, b)
+	}
+	// Into a change request of a space with no main line yet (its
+	// overlay a full snapshot), batched and not.
+	var heads [2]string
+	for k := range heads {
+		fresh := Space{OrganizationID: sp.OrganizationID, Title: "fresh", Visibility: "private", EditMode: "live"}
+		if err := db.CreateSpace(ctx, &fresh); err != nil {
+			t.Fatal(err)
+		}
+		cr, err := db.CreateChangeRequest(ctx, "", fresh.ID, user, "cr", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func() {
+			if heads[k], err = db.CreateRevision(ctx, RevisionChange{SpaceID: fresh.ID, ChangeRequest: cr.ID, Author: user, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(250)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if k == 0 {
+			oneTransaction(db, run)
+		} else {
+			run()
+		}
+	}
+	if a, b := pagesOf(db, heads[0]), pagesOf(db, heads[1]); a != b || !strings.Contains(b, "imp-249 ") {
+		t.Fatalf("batched change request import without a main line differs:\none:\n%.1500s\nbatched:\n%.1500s", a, b)
+	}
+}
+
+// An import into a change request that fails after writing overlay rows
+// ahead leaves no revision and no overlay row of it, and the change
+// request as it was.
+func TestFailedChangeRequestImportLeavesNoRowsAhead(t *testing.T) {
+	ctx := context.Background()
+	db, sp, cr, user := crImportDB(t, 100, 300)
+	before := crView(t, db, sp, cr.ID)
+	count := func() (n int) {
+		t.Helper()
+		if err := db.r().QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM overlay_pages) + (SELECT COUNT(*) FROM revisions)`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	rows := count()
+	boom := errors.New("boom")
+	db.afterImportBatch = func(batch int) error {
+		if batch == 2 {
+			if count() < rows+200 {
+				return errors.New("nothing written ahead: nothing tested")
+			}
+			return boom
+		}
+		return nil
+	}
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, ChangeRequest: cr.ID, Author: user, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(300)}); !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	if now := count(); now != rows {
+		t.Fatalf("%d overlay and revision rows left behind", now-rows)
+	}
+	if after := crView(t, db, sp, cr.ID); after != before {
+		t.Fatalf("the change request moved:\n%s\nwant:\n%s", after, before)
 	}
 }

@@ -71,7 +71,7 @@ func deltaMerge(tx *Tx, m MergeChange, cr ChangeRequest, main, rev string) (bool
 	if err := collectIDs(tx, touched, `SELECT page_id FROM main_pages WHERE space_id = ? AND from_seq > ? AND from_seq <= ?`, m.SpaceID, rrBase.Seq, rrMain.Seq); err != nil {
 		return false, err
 	}
-	if err := collectIDs(tx, touched, `SELECT page_id FROM main_pages WHERE space_id = ? AND to_seq > ? AND to_seq < ?`, m.SpaceID, rrBase.Seq, aliveSeq); err != nil {
+	if err := collectIDs(tx, touched, `SELECT page_id FROM main_pages WHERE space_id = ? AND to_seq > ? AND to_seq <= ?`, m.SpaceID, rrBase.Seq, rrMain.Seq); err != nil {
 		return false, err
 	}
 	ids := make([]string, 0, len(touched))

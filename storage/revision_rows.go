@@ -276,7 +276,7 @@ func rowMap(rows []pageRow) map[string]pageRow {
 // It returns the pages whose version changed, with their old version (""
 // when new; pages not in rows were removed), for the search index.
 func writeMainLine(tx *Tx, spaceID, revID string, rows []pageRow, alive map[string]pageRow) (map[string]string, error) {
-	seq, err := lastSeq(tx, spaceID)
+	seq, err := mainLineSeq(tx, spaceID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -335,6 +335,21 @@ func lastSeq(tx *Tx, spaceID string) (int64, error) {
 	return seq, err
 }
 
+// mainLineSeq is lastSeq for a write of the space's main line: it fails
+// with errImportClosing while a batched import (other than the stage
+// except) has closed rows of the space ahead, which the space's writers
+// would no longer see alive (import_batch.go); one statement.
+func mainLineSeq(tx *Tx, spaceID, except string) (int64, error) {
+	var seq, closing int64
+	err := tx.QueryRowContext(tx.ctx, `SELECT COALESCE(MAX(seq), 0),
+ (SELECT COUNT(*) FROM import_stages WHERE space_id = ? AND closing = 1 AND id <> ?) FROM revisions WHERE space_id = ? AND seq IS NOT NULL`,
+		spaceID, except, spaceID).Scan(&seq, &closing)
+	if err == nil && closing > 0 {
+		err = errImportClosing
+	}
+	return seq, err
+}
+
 // writeOverlay stores revID (not activated) as its difference from a
 // main-line revision: the one ref (the revision its tree came from) is on,
 // or is based on; else the active one. known, when set, are the rows of
@@ -363,6 +378,13 @@ func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[
 			return err
 		}
 	}
+	return insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, overlayRows(revID, rows, against))
+}
+
+// overlayRows are revID's overlay_pages rows: its rows that differ from
+// against (the main-line rows it is based on), then a row with an empty
+// version per page of against it does not have.
+func overlayRows(revID string, rows []pageRow, against map[string]pageRow) [][]any {
 	var inserts [][]any
 	seen := make(map[string]bool, len(rows))
 	for _, r := range rows {
@@ -382,7 +404,7 @@ func writeOverlay(tx *Tx, spaceID, revID, ref string, rows []pageRow, known map[
 	for _, id := range removed {
 		inserts = append(inserts, []any{revID, id, "", "", 0, ""})
 	}
-	return insertBatch(tx, `INSERT INTO overlay_pages (revision_id, page_id, version, parent_id, position, path) VALUES `, 6, inserts)
+	return inserts
 }
 
 // onePageAnalyzer gives the analyzer of a partial edit (writePartial) the

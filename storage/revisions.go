@@ -247,6 +247,11 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 		// installation's: unscoped.
 		write = func(ctx context.Context, fn func(*Tx) error) error { return db.writeSpace(ctx, c.SpaceID, fn) }
 	}
+	// A batched import of the space publishing: wait, then again.
+	once := write
+	write = func(ctx context.Context, fn func(*Tx) error) error {
+		return db.retryClosing(ctx, c.SpaceID, func() error { return once(ctx, fn) })
+	}
 	err := write(ctx, func(tx *Tx) error {
 		base := c.Base
 		switch {
@@ -689,7 +694,7 @@ func (db *DB) revisionByID(ctx context.Context, spaceID, revID string) (Revision
 	var parents, vars, reusable sql.NullString
 	var created int64
 	var mergedFrom sql.NullString
-	err := db.r().QueryRowContext(ctx, `SELECT id, space_id, parents, type, created_at, merged_from, variables, reusable_contents FROM revisions WHERE id = ? AND space_id = ?`, revID, spaceID).
+	err := db.r().QueryRowContext(ctx, `SELECT id, space_id, parents, type, created_at, merged_from, variables, reusable_contents FROM revisions WHERE id = ? AND space_id = ? AND type <> '`+stagedType+`'`, revID, spaceID).
 		Scan(&r.ID, &r.SpaceID, &parents, &r.Type, &created, &mergedFrom, &vars, &reusable)
 	r.MergedFrom = mergedFrom.String
 	if err != nil {

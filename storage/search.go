@@ -258,14 +258,16 @@ func pageHits(ctx context.Context, tx queryer, cache *indexCache, words []string
 		return nil, nil
 	}
 	in, sin := placeholders(len(pageIDs)), placeholders(len(spaces))
-	// A space's active revision is its main line's alive rows; found by
-	// (space, page) on the primary key (the unary + keeps SQLite, which has
-	// no statistics, from scanning the space's alive rows instead); not
-	// the rows a batched import wrote ahead (past the space's last seq).
+	// A space's active revision is its main line's rows at its last seq:
+	// found by (space, page) on the primary key (the unary + keeps SQLite,
+	// which has no statistics, from scanning the space's alive rows
+	// instead); not the rows a batched import wrote ahead (past the last
+	// seq), and the rows it closed ahead (at that seq) still.
+	last := `(SELECT COALESCE(MAX(r.seq), 0) FROM revisions r WHERE r.space_id = rp.space_id AND r.seq IS NOT NULL)`
 	rows, err := tx.QueryContext(ctx, `SELECT rp.space_id, `+pageCols+` FROM main_pages rp
- JOIN page_versions v ON v.hash = rp.version WHERE rp.space_id IN (`+sin+`) AND +rp.to_seq = ? AND rp.page_id IN (`+in+`)
- AND rp.from_seq <= (SELECT COALESCE(MAX(r.seq), 0) FROM revisions r WHERE r.space_id = rp.space_id AND r.seq IS NOT NULL)`,
-		append(append(anySlice(spaces), aliveSeq), anySlice(pageIDs)...)...)
+ JOIN page_versions v ON v.hash = rp.version WHERE rp.space_id IN (`+sin+`) AND rp.page_id IN (`+in+`)
+ AND rp.from_seq <= `+last+` AND +rp.to_seq > `+last,
+		append(anySlice(spaces), anySlice(pageIDs)...)...)
 	byID := map[spacePage]*PageHit{}
 	if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 		var h PageHit

@@ -675,7 +675,7 @@ func (db *DB) duplicate(ctx context.Context, id, title string, shareMain bool) (
 			parents []string
 			at      int64
 		}
-		rows, err := tx.QueryContext(tx.ctx, `SELECT id, type, parents, created_at FROM revisions WHERE space_id = ? ORDER BY created_at, id`, id)
+		rows, err := tx.QueryContext(tx.ctx, `SELECT id, type, parents, created_at FROM revisions WHERE space_id = ? AND type <> '`+stagedType+`' ORDER BY created_at, id`, id)
 		if err != nil {
 			return err
 		}
@@ -794,7 +794,7 @@ type Revision struct {
 
 // Revisions lists a space's revisions, oldest first.
 func (db *DB) Revisions(ctx context.Context, spaceID string) ([]Revision, error) {
-	rows, err := db.r().QueryContext(ctx, `SELECT id, space_id, parents, type, created_at FROM revisions WHERE space_id = ? ORDER BY created_at, id`, spaceID)
+	rows, err := db.r().QueryContext(ctx, `SELECT id, space_id, parents, type, created_at FROM revisions WHERE space_id = ? AND type <> '`+stagedType+`' ORDER BY created_at, id`, spaceID)
 	if err != nil {
 		return nil, err
 	}
