@@ -292,6 +292,46 @@ func handOverChunks(tx *Tx, spaceID string) error {
 	return nil
 }
 
+func init() {
+	spaceTransferHooks = append(spaceTransferHooks, unshareSearch)
+}
+
+// unshareSearch runs when spaceID moves to another organization: it stops
+// sharing index rows with spaces of the organization it leaves, both ways.
+// Every space that reads chunks of it takes them in (handOverChunks), and
+// it takes in every chunk it reads of its own sources. Writes are
+// serialized per organization on PostgreSQL, and a write that changes a
+// shared chunk also writes the rows of the spaces sharing it (copy on
+// write); sharing across organizations would let two unserialized writes
+// change the same space's rows. A transfer is rare, so it pays for the
+// copy: in proportion to the chunks shared, as a duplicate once did.
+func unshareSearch(tx *Tx, spaceID string) error {
+	if err := handOverChunks(tx, spaceID); err != nil {
+		return err
+	}
+	stats, err := readSpaceStats(tx.ctx, tx, spaceID)
+	if err != nil || stats.view == nil {
+		return err
+	}
+	all := make([]int64, stats.chunks())
+	for c := range all {
+		all[c] = int64(c)
+	}
+	if err := takeChunks(tx, spaceID, stats.view.readsThrough(1, all), stats.view.owned); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`DELETE FROM search_sources WHERE space_id = ?`,
+		`DELETE FROM search_owned WHERE space_id = ?`,
+		`UPDATE search_spaces SET shares = shares & ` + strconv.Itoa(^readsSources) + ` WHERE space_id = ?`,
+	} {
+		if _, err := tx.exec(q, spaceID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // shareSearchSpace gives toSpace (a duplicate of fromSpace: same pages,
 // same doc numbers) fromSpace's index by reference: its stats row, and
 // fromSpace and its sources as its sources (past maxSources, the chunks
