@@ -114,3 +114,55 @@ func accessText(a storage.AccessData) string {
 	}
 	return fmt.Sprintf("user %s member %s teams %v tree %d memo %v\ngrants %s", a.UserID, m, a.Teams, len(a.Tree), a.Memo != nil, strings.Join(gs, "\n"))
 }
+
+// TestPrimeAccessWarmOpensNoTransaction: once every subscriber's access is
+// cached at the current access counter, PrimeAccess (called per live
+// event) opens no read transaction; after a change of access it opens one
+// and caches them all again. On both engines.
+func TestPrimeAccessWarmOpensNoTransaction(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t, storagetest.Target(t))
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "admin@example.com", "Admin", "h0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	org := b.Organization.ID
+	read := "read"
+	users := []string{b.User.ID}
+	for i := range 3 {
+		email := fmt.Sprintf("u%d@example.com", i)
+		u, _, err := db.CreateUserWithToken(ctx, email, email, org, &read, true, fmt.Sprintf("h%d", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, u.ID)
+	}
+	prime := func(want int64, step string) {
+		t.Helper()
+		before := db.PrimeReadTxs()
+		if err := db.PrimeAccess(ctx, org, users); err != nil {
+			t.Fatal(err)
+		}
+		if got := db.PrimeReadTxs() - before; got != want {
+			t.Errorf("%s: %d read transactions, want %d", step, got, want)
+		}
+		for _, u := range users {
+			if _, ok := db.CachedAccess(ctx, org, u); !ok {
+				t.Errorf("%s: %s not cached", step, u)
+			}
+		}
+	}
+	prime(1, "cold")
+	prime(0, "warm")
+	prime(0, "warm again")
+	// A write that leaves access alone keeps the cache warm.
+	if err := db.CreateSpace(ctx, &storage.Space{OrganizationID: org, Title: "S", Visibility: "private"}); err != nil {
+		t.Fatal(err)
+	}
+	prime(0, "after a space create")
+	if _, err := db.CreateTeam(ctx, org, "T", users[1:2]); err != nil {
+		t.Fatal(err)
+	}
+	prime(1, "after a change of access")
+	prime(0, "warm after the change")
+}

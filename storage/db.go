@@ -50,6 +50,7 @@ type DB struct {
 	trees         treeCache                                   // collection trees by organization, valid while the access counter stands still
 	access        versioned[AccessData]                       // content access by organization and user, valid while the access counter stands still
 	accessLoads   singleflight.Group                          // one read of a missing AccessData at a time, by key
+	readTxs       atomic.Int64                                // read transactions PrimeAccess opened (tests)
 	orgs          versioned[orgFor]                           // OrganizationFor by organization and user, valid while the change counter stands still
 	spaces        versioned[Space]                            // spaces by id (SpaceAccess), likewise
 	revPages      versioned[[]ContentPage]                    // page trees of revisions (RevisionPages), valid while the change counter stands still

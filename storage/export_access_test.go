@@ -17,3 +17,6 @@ func (db *DB) CachedAccess(ctx context.Context, orgID, userID string) (AccessDat
 func (db *DB) AccessRead(ctx context.Context, orgID, userID string) (AccessData, error) {
 	return db.accessAt(ctx, db.r(), orgID, userID, -1)
 }
+
+// PrimeReadTxs is the number of read transactions PrimeAccess opened.
+func (db *DB) PrimeReadTxs() int64 { return db.readTxs.Load() }
