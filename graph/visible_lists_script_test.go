@@ -26,7 +26,7 @@ func (sc *accessScript) accessOfUser(t *testing.T, user string) *contentAccess {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newContentAccess(d)
+	return memberAccess(context.Background(), sc.db, sc.org, d)
 }
 
 // callerCtx is a request context of user, with the per-request loaders.

@@ -77,6 +77,7 @@ type DB struct {
 	importWrite    func(publish bool, took time.Duration)
 	batchObserver  atomic.Pointer[func(members int)]
 	linkScopeLoads singleflight.Group // one read of a revision's missing link targets at a time (BacklinksOfPages)
+	spaceGrantsMax atomic.Int64       // space grants a cached access holds at most (Options.AccessSpaceGrants, access_grants.go)
 	// webhookLimits are the per-organization webhook caps (SetWebhookLimits).
 	webhookLimits atomic.Pointer[WebhookLimits]
 	live          liveFeed // live updates (live.go)
@@ -112,6 +113,11 @@ type Options struct {
 	// stores per transaction (import_batch.go): 0 takes
 	// DefaultImportBatchPages, a negative number writes them in one.
 	ImportBatchPages int
+	// AccessSpaceGrants is the number of grants on spaces a member's cached
+	// access holds at most (access_grants.go): 0 takes
+	// DefaultAccessSpaceGrants, a negative number holds none (every role
+	// on a space looks its grants up; tests).
+	AccessSpaceGrants int
 }
 
 // Open opens the database target names, a SQLite file path (its folder is
@@ -127,13 +133,14 @@ func Open(target string, opt Options) (*DB, error) {
 		return nil, err
 	}
 	db := &DB{write: w, read: r, now: opt.Clock, dialect: d, process: NewID(), rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
-		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
+		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000, maxBytes: accessBytesMax},
 		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000}, revPages: versioned[[]ContentPage]{max: maxCachedTrees},
 		searches: versioned[searchAnswer]{max: 128}, pages: versioned[any]{max: maxCachedPages}, kept: versioned[any]{max: maxKeptReads}}
 	if db.now == nil {
 		db.now = time.Now
 	}
 	db.noGroupCommit = opt.NoGroupCommit
+	db.SetAccessSpaceGrants(opt.AccessSpaceGrants)
 	if db.importBatch = opt.ImportBatchPages; db.importBatch == 0 {
 		db.importBatch = DefaultImportBatchPages
 	}
