@@ -214,6 +214,9 @@ func checkVisibleSpaces(t *testing.T, db *storage.DB, org string, users []string
 			t.Fatal(err)
 		}
 		a := memberAccess(ctx, db, org, d)
+		if err := a.primeSpaces(idsOf(all.Items, func(s storage.Space) string { return s.ID })...); err != nil {
+			t.Fatal(err)
+		}
 		for _, parent := range parents {
 			f := storage.SpaceFilter{OrganizationID: org, ParentID: parent}
 			want, err := db.ListSpaces(ctx, f, func(s storage.Space) bool { return a.spaceRole(s) > 0 }, storage.PageQuery{Limit: 1000})

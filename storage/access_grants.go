@@ -26,16 +26,22 @@ const DefaultAccessSpaceGrants = 256
 // entries fit unless members hold many collection grants.
 const accessBytesMax = 64 << 20
 
-const (
-	accessGranteeSQL = ` AND (
- (g.principal_kind = 'user' AND g.principal_id = ?) OR
- (g.principal_kind = 'team' AND g.principal_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ? AND tm.user_id = ?)))`
+// accessGranteeSQL is the grants of one kind (a quoted target kind) to a
+// member and to their teams, as two arms of a UNION ALL so that each reads
+// its principal's range of the index (an OR of the two read every grant
+// of the organization); arguments: organization and user, twice.
+func accessGranteeSQL(kind string) string {
+	return grantSelect + ` WHERE g.organization_id = ? AND g.target_kind = ` + kind + ` AND g.principal_kind = 'user' AND g.principal_id = ?
+UNION ALL ` + grantSelect + ` WHERE g.organization_id = ? AND g.target_kind = ` + kind + ` AND g.principal_kind = 'team' AND g.principal_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = g.organization_id AND tm.user_id = ?)`
+}
+
+var (
 	// accessCollectionGrantsSQL: the member's and their teams' grants on
 	// collections (content_grants_collections_by_principal, 0032d).
-	accessCollectionGrantsSQL = grantSelect + ` WHERE g.organization_id = ? AND g.target_kind = 'collection'` + accessGranteeSQL
+	accessCollectionGrantsSQL = accessGranteeSQL(`'collection'`)
 	// accessSpaceGrantsSQL: their grants on spaces, at most a number
-	// (content_grants_by_space_order, 0029g).
-	accessSpaceGrantsSQL = grantSelect + ` WHERE g.organization_id = ? AND g.target_kind = 'space'` + accessGranteeSQL + ` LIMIT ?`
+	// (content_grants_by_space_order, 0029g, or its creation-ordered twin).
+	accessSpaceGrantsSQL = accessGranteeSQL(`'space'`) + ` LIMIT ?`
 )
 
 // accessSpaceGrantsMax is the space grants a cached access holds at most.
