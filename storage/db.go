@@ -59,6 +59,7 @@ type DB struct {
 	pages         versioned[any]                              // pages of the lists marked Cache (page.go), likewise
 	kept          versioned[any]                              // reads kept between writes (between_writes.go), likewise
 	listRanges    atomic.Int32                                // how lists with a merged form are read (merged.go)
+	memberSide    atomic.Int32                                // which view a member's spaces through an installation token read first (SetMemberSideFirst)
 	linkGroups    linkGroupCache                              // resolved link targets of a revision's scope (links.go)
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
