@@ -88,17 +88,32 @@ type spaceRanking struct {
 	stats spaceStats
 	rows  []postingRow
 	idf   map[string]float64 // by term
+	// retired: the docs the ranking skips, per chunk (search_retire.go;
+	// nil on every search today).
+	retired retiredDocs
 }
 
 // newSpaceRanking groups rows (each tagged with the words it serves) and
 // computes each term's idf from its doc frequency in the space.
 func newSpaceRanking(words []string, stats spaceStats, rows []postingRow) *spaceRanking {
+	s, _ := newSpaceRankingRetired(words, stats, rows, nil)
+	return s
+}
+
+// newSpaceRankingRetired is newSpaceRanking skipping the retired docs: they
+// count in no term's doc frequency and match nothing. Counting the live
+// docs of a row whose chunk has retired docs decodes it (an error then).
+func newSpaceRankingRetired(words []string, stats spaceStats, rows []postingRow, retired retiredDocs) (*spaceRanking, error) {
 	df := map[string]int{}
 	seen := map[termChunk]bool{}
 	for _, r := range rows {
 		if k := (termChunk{r.term, r.chunk}); !seen[k] {
 			seen[k] = true
-			df[r.term] += postingCount(r.docs)
+			n, err := liveCount(r.docs, retired[r.chunk])
+			if err != nil {
+				return nil, err
+			}
+			df[r.term] += n
 		}
 	}
 	idf := make(map[string]float64, len(df))
@@ -106,7 +121,7 @@ func newSpaceRanking(words []string, stats spaceStats, rows []postingRow) *space
 	for t, f := range df {
 		idf[t] = math.Log(1 + (n-float64(f)+0.5)/(float64(f)+0.5))
 	}
-	return &spaceRanking{words: words, stats: stats, rows: rows, idf: idf}
+	return &spaceRanking{words: words, stats: stats, rows: rows, idf: idf, retired: retired}, nil
 }
 
 // chunks is the chunks holding rows for every word (the only ones that
@@ -164,6 +179,7 @@ func (s *spaceRanking) rank(chunks []int64, lengths map[int64][]byte) ([]match, 
 	for _, ch := range chunks {
 		rows := byChunk[ch]
 		lens := lengths[ch]
+		gone := s.retired[ch]
 		sort.SliceStable(rows, func(i, j int) bool { return rows[i].word < rows[j].word })
 		cands = cands[:0]
 		for _, pr := range rows {
@@ -180,6 +196,9 @@ func (s *spaceRanking) rank(chunks []int64, lengths map[int64][]byte) ([]match, 
 				}
 				if !ok {
 					break
+				}
+				if retiredAt(gone, off) {
+					continue
 				}
 				m := matched[off]
 				if m != w && m != w+1 { // missed an earlier word
