@@ -390,6 +390,7 @@ type spaceStats struct {
 	docs, length, next int64
 	stamps             []byte
 	shares             int64       // readsSources, hasForks (search_share.go)
+	retired            retiredDocs // docs readers skip (search_retire.go)
 	view               *searchView // a sharing duplicate's: where its chunks are
 }
 
@@ -709,7 +710,7 @@ func copySearchSpace(tx *Tx, fromSpace, toSpace string) error {
 		{`INSERT INTO search_postings (space_id, term, chunk, docs) SELECT ?, term, chunk, docs FROM search_postings WHERE space_id = ? AND chunk < ` + chunks, true},
 		{`INSERT INTO search_chunks (space_id, chunk, lens) SELECT ?, chunk, lens FROM search_chunks WHERE space_id = ? AND chunk < ` + chunks, true},
 		{`INSERT INTO search_pages (space_id, page_id, doc, sections) SELECT ?, page_id, doc, sections FROM search_pages WHERE space_id = ? AND doc < ` + next, true},
-		{`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) SELECT ?, docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id = ?`, false},
+		{`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps, retired) SELECT ?, docs, total_len, next_doc, stamps, retired FROM search_spaces WHERE space_id = ?`, false},
 	} {
 		args := []any{toSpace, fromSpace}
 		if q.ahead {

@@ -89,20 +89,15 @@ type spaceRanking struct {
 	rows  []postingRow
 	idf   map[string]float64 // by term
 	// retired: the docs the ranking skips, per chunk (search_retire.go;
-	// nil on every search today).
+	// the space's stats row's, nil while nothing writes one).
 	retired retiredDocs
 }
 
-// newSpaceRanking groups rows (each tagged with the words it serves) and
-// computes each term's idf from its doc frequency in the space.
-func newSpaceRanking(words []string, stats spaceStats, rows []postingRow) *spaceRanking {
-	s, _ := newSpaceRankingRetired(words, stats, rows, nil)
-	return s
-}
-
-// newSpaceRankingRetired is newSpaceRanking skipping the retired docs: they
-// count in no term's doc frequency and match nothing. Counting the live
-// docs of a row whose chunk has retired docs decodes it (an error then).
+// newSpaceRankingRetired groups rows (each tagged with the words it
+// serves) and computes each term's idf from its doc frequency in the
+// space, without the retired docs: they count in no term's doc frequency
+// and match nothing. Counting the live docs of a row whose chunk has
+// retired docs decodes it (an error then).
 func newSpaceRankingRetired(words []string, stats spaceStats, rows []postingRow, retired retiredDocs) (*spaceRanking, error) {
 	df := map[string]int{}
 	seen := map[termChunk]bool{}
@@ -308,11 +303,16 @@ func readSpacesStats(ctx context.Context, q queryer, spaces []string) (map[strin
 	out := map[string]spaceStats{}
 	for start := 0; start < len(spaces); start += searchBatch {
 		part := spaces[start:min(start+searchBatch, len(spaces))]
-		rows, err := q.QueryContext(ctx, `SELECT space_id, docs, total_len, next_doc, stamps, shares FROM search_spaces WHERE space_id IN (`+placeholders(len(part))+`)`, anySlice(part)...)
+		rows, err := q.QueryContext(ctx, `SELECT space_id, docs, total_len, next_doc, stamps, shares, retired FROM search_spaces WHERE space_id IN (`+placeholders(len(part))+`)`, anySlice(part)...)
 		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 			var id string
 			var s spaceStats
-			err := sc.Scan(&id, &s.docs, &s.length, &s.next, &s.stamps, &s.shares)
+			var retired []byte
+			if err := sc.Scan(&id, &s.docs, &s.length, &s.next, &s.stamps, &s.shares, &retired); err != nil {
+				return err
+			}
+			r, err := decodeRetired(retired)
+			s.retired = r
 			out[id] = s
 			return err
 		}); err != nil {
@@ -537,7 +537,10 @@ func rankSpaces(ctx context.Context, q queryer, words, spaces []string, k int, c
 	rankings := map[string]*spaceRanking{}
 	chunks := map[string][]int64{}
 	for s, rows := range postings {
-		r := newSpaceRanking(words, stats[s], rows)
+		r, err := newSpaceRankingRetired(words, stats[s], rows, stats[s].retired)
+		if err != nil {
+			return nil, nil, nil, err
+		}
 		if c := r.chunks(); len(c) > 0 {
 			rankings[s], chunks[s] = r, c
 		}

@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"context"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"sort"
@@ -142,5 +144,77 @@ func TestRetiredDocsRankLikeRemovedDocs(t *testing.T) {
 				t.Fatalf("seed %d, query %v: the retired docs change nothing, the test tells nothing", seed, q)
 			}
 		}
+	}
+}
+
+// TestRetiredDocsHiddenFromSearch, on the engine: a space whose stats row
+// retires some pages' docs (their rows still in the index, the stats
+// without them, as a publishing write would leave it) searches as a space
+// from which those pages were removed, and so does its duplicate (it reads
+// the same chunks and takes the set with the stats row).
+func TestRetiredDocsHiddenFromSearch(t *testing.T) {
+	ctx := context.Background()
+	db, spaces := twoSpaces(t)
+	kept, gone := spaces[0], spaces[1]
+	set := map[string][]SearchSection{}
+	var leaving []string
+	for i := range 1200 {
+		id := fmt.Sprintf("p%04d", i)
+		set[id] = []SearchSection{{ID: "s", Title: fmt.Sprintf("Page %d", i), Body: fmt.Sprintf("common words of page %d, topic%d and tag%d", i, i%97, i%5)}}
+		if i%3 == 1 || i%97 == 4 {
+			leaving = append(leaving, id)
+		}
+	}
+	if err := db.Write(ctx, func(tx *Tx) error {
+		if err := updateIndex(tx, kept, nil, set); err != nil {
+			return err
+		}
+		if err := updateIndex(tx, gone, nil, set); err != nil {
+			return err
+		}
+		if err := updateIndex(tx, gone, leaving, nil); err != nil {
+			return err
+		}
+		stats, err := readSpaceStats(tx.ctx, tx, kept)
+		if err != nil {
+			return err
+		}
+		old, err := readIndexedPages(tx.ctx, tx, kept, nil, leaving)
+		if err != nil {
+			return err
+		}
+		retired := retiredDocs{}
+		for _, p := range old {
+			_, n := pageTerms(p.sections)
+			retired.retire(p.doc)
+			stats.docs--
+			stats.length -= int64(n)
+		}
+		if err := writeSpaceStats(tx, kept, stats); err != nil {
+			return err
+		}
+		_, err = tx.exec(`UPDATE search_spaces SET retired = ? WHERE space_id = ?`, encodeRetired(retired), kept)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dup, err := db.DuplicateSpace(ctx, kept, "copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	of := func(space, q string) string {
+		out, _ := ranked(t, db, &indexCache{}, []string{space}, q)
+		return strings.TrimPrefix(out, space)
+	}
+	for _, q := range []string{"common", "topic4", "tag1 common", "page 12", "page 1", "top", "zzz"} {
+		want := of(gone, q)
+		for _, space := range []string{kept, dup} {
+			if got := of(space, q); got != want {
+				t.Fatalf("%q in %s, with retired docs:\n%.2000s\nwith the pages removed:\n%.2000s", q, space, got, want)
+			}
+		}
+	}
+	if all := of(gone, "common"); !strings.HasPrefix(all, fmt.Sprintf(" %d:", 1200-len(leaving))) {
+		t.Fatalf("the search counts other than the pages left: %.200s", all)
 	}
 }
