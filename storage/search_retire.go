@@ -17,7 +17,9 @@ package storage
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 )
 
@@ -100,4 +102,88 @@ func decodeRetired(b []byte) (retiredDocs, error) {
 		b = b[n+chunkDocs/8:]
 	}
 	return r, nil
+}
+
+// sweepRetired takes up to limit of spaceID's retired docs out of its index
+// for good, in the caller's write: their posting, length and search_pages
+// rows (the chunks first through shareBeforeWrite, so that duplicates
+// reading them keep theirs), their bits, and new stamps for their groups
+// (the cache of index rows held them with their docs). The stats' docs and
+// length do not move: they left those when they were retired. It returns
+// how many retired docs are left.
+func sweepRetired(tx *Tx, spaceID string, limit int) (int, error) {
+	stats, err := readSpaceStats(tx.ctx, tx, spaceID)
+	if err != nil || len(stats.retired) == 0 {
+		return 0, err
+	}
+	chunks := make([]int64, 0, len(stats.retired))
+	for ch := range stats.retired {
+		chunks = append(chunks, ch)
+	}
+	slices.Sort(chunks)
+	var docs []any
+	var touched []int64
+	left := 0
+	for _, ch := range chunks {
+		bm := stats.retired[ch]
+		for off := range uint32(chunkDocs) {
+			if !retiredAt(bm, off) {
+				continue
+			}
+			if len(docs) == limit {
+				left++
+				continue
+			}
+			if len(touched) == 0 || touched[len(touched)-1] != ch {
+				touched = append(touched, ch)
+			}
+			docs = append(docs, ch<<chunkBits|int64(off))
+		}
+	}
+	if err := shareBeforeWrite(tx, spaceID, stats, touched); err != nil {
+		return 0, err
+	}
+	c := newIndexChange(spaceID)
+	found := 0
+	for start := 0; start < len(docs); start += searchBatch {
+		part := docs[start:min(start+searchBatch, len(docs))]
+		rows, err := tx.QueryContext(tx.ctx, `SELECT doc, sections FROM search_pages WHERE space_id = ? AND doc IN (`+placeholders(len(part))+`)`, append([]any{spaceID}, part...)...)
+		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
+			var doc int64
+			var b []byte
+			if err := sc.Scan(&doc, &b); err != nil {
+				return err
+			}
+			var sections []SearchSection
+			if err := json.Unmarshal(b, &sections); err != nil {
+				return fmt.Errorf("storage: search sections of doc %d: %w", doc, err)
+			}
+			c.remove(doc, sections)
+			found++
+			return nil
+		}); err != nil {
+			return 0, err
+		}
+		if _, err := tx.exec(`DELETE FROM search_pages WHERE space_id = ? AND doc IN (`+placeholders(len(part))+`)`, append([]any{spaceID}, part...)...); err != nil {
+			return 0, err
+		}
+	}
+	if found != len(docs) {
+		return 0, fmt.Errorf("storage: %d retired docs of space %s have no search_pages row", len(docs)-found, spaceID)
+	}
+	if err := c.writeRows(tx); err != nil {
+		return 0, err
+	}
+	for _, d := range docs {
+		doc := d.(int64)
+		ch, off := doc>>chunkBits, uint32(doc&(chunkDocs-1))
+		bm := stats.retired[ch]
+		bm[off>>3] &^= 1 << (off & 7)
+		if !slices.ContainsFunc(bm, func(b byte) bool { return b != 0 }) {
+			delete(stats.retired, ch)
+		}
+	}
+	stats.stamps = restamp(stats.stamps, (stats.next-1)>>groupBits, c.chunks)
+	_, err = tx.exec(`UPDATE search_spaces SET stamps = ?, retired = ? WHERE space_id = ?`, stats.stamps, encodeRetired(stats.retired), spaceID)
+	return left, err
 }

@@ -147,17 +147,15 @@ func TestRetiredDocsRankLikeRemovedDocs(t *testing.T) {
 	}
 }
 
-// TestRetiredDocsHiddenFromSearch, on the engine: a space whose stats row
-// retires some pages' docs (their rows still in the index, the stats
-// without them, as a publishing write would leave it) searches as a space
-// from which those pages were removed, and so does its duplicate (it reads
-// the same chunks and takes the set with the stats row).
-func TestRetiredDocsHiddenFromSearch(t *testing.T) {
+// retiredSpaces is a database with two spaces indexing the same 1,200
+// pages: in gone some of them were removed, in kept their docs are
+// retired (their rows still there, the stats without them).
+func retiredSpaces(t *testing.T) (db *DB, kept, gone string, leaving []string) {
+	t.Helper()
 	ctx := context.Background()
 	db, spaces := twoSpaces(t)
-	kept, gone := spaces[0], spaces[1]
+	kept, gone = spaces[0], spaces[1]
 	set := map[string][]SearchSection{}
-	var leaving []string
 	for i := range 1200 {
 		id := fmt.Sprintf("p%04d", i)
 		set[id] = []SearchSection{{ID: "s", Title: fmt.Sprintf("Page %d", i), Body: fmt.Sprintf("common words of page %d, topic%d and tag%d", i, i%97, i%5)}}
@@ -198,23 +196,90 @@ func TestRetiredDocsHiddenFromSearch(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	return db, kept, gone, leaving
+}
+
+// TestRetiredDocsHiddenFromSearch, on the engine: a space whose stats row
+// retires some pages' docs (their rows still in the index, the stats
+// without them, as a publishing write would leave it) searches as a space
+// from which those pages were removed, and so does its duplicate (it reads
+// the same chunks and takes the set with the stats row).
+func TestRetiredDocsHiddenFromSearch(t *testing.T) {
+	ctx := context.Background()
+	db, kept, gone, leaving := retiredSpaces(t)
 	dup, err := db.DuplicateSpace(ctx, kept, "copy")
 	if err != nil {
 		t.Fatal(err)
 	}
+	sameSearches(t, db, gone, kept, dup)
+	if all, _ := ranked(t, db, &indexCache{}, []string{gone}, "common"); !strings.HasPrefix(all, fmt.Sprintf("%s %d:", gone, 1200-len(leaving))) {
+		t.Fatalf("the search counts other than the pages left: %.200s", all)
+	}
+}
+
+// sameSearches checks that searches in spaces rank and count as in want.
+func sameSearches(t *testing.T, db *DB, want string, spaces ...string) {
+	t.Helper()
 	of := func(space, q string) string {
-		out, _ := ranked(t, db, &indexCache{}, []string{space}, q)
+		out, _ := ranked(t, db, &db.searchRows, []string{space}, q)
 		return strings.TrimPrefix(out, space)
 	}
 	for _, q := range []string{"common", "topic4", "tag1 common", "page 12", "page 1", "top", "zzz"} {
-		want := of(gone, q)
-		for _, space := range []string{kept, dup} {
-			if got := of(space, q); got != want {
-				t.Fatalf("%q in %s, with retired docs:\n%.2000s\nwith the pages removed:\n%.2000s", q, space, got, want)
+		w := of(want, q)
+		for _, space := range spaces {
+			if got := of(space, q); got != w {
+				t.Fatalf("%q in %s, with retired docs:\n%.2000s\nwith the pages removed:\n%.2000s", q, space, got, w)
 			}
 		}
 	}
-	if all := of(gone, "common"); !strings.HasPrefix(all, fmt.Sprintf(" %d:", 1200-len(leaving))) {
-		t.Fatalf("the search counts other than the pages left: %.200s", all)
+}
+
+// TestSweepRetiredLeavesTheRemovedIndex: sweeping a space's retired docs,
+// a bounded number per write, leaves at every step the searches of a space
+// without them (through the cache of index rows: the sweep restamps what
+// it rewrites), and at the end the very rows of that space; a duplicate
+// made before, which read those chunks of it, searches the same
+// throughout (it took its copy first) and sweeps its own set after.
+func TestSweepRetiredLeavesTheRemovedIndex(t *testing.T) {
+	ctx := context.Background()
+	db, kept, gone, leaving := retiredSpaces(t)
+	dup, err := db.DuplicateSpace(ctx, kept, "copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSearches(t, db, gone, kept, dup)
+	if indexRows(t, db, kept) == indexRows(t, db, gone) {
+		t.Fatal("the retired docs left no rows to sweep")
+	}
+	const per = 150
+	writes := 0
+	for left := -1; left != 0; writes++ {
+		if err := db.Write(ctx, func(tx *Tx) error {
+			left, err = sweepRetired(tx, kept, per)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		sameSearches(t, db, gone, kept, dup)
+	}
+	if want := (len(leaving) + per - 1) / per; writes != want {
+		t.Fatalf("%d sweeping writes for %d docs, want %d", writes, len(leaving), want)
+	}
+	if got, want := indexRows(t, db, kept), indexRows(t, db, gone); got != want {
+		t.Fatalf("after the sweep:\n%.3000s\nwithout the pages:\n%.3000s", got, want)
+	}
+	// The duplicate sweeps its own set, from its own copy of the chunks.
+	if err := db.Write(ctx, func(tx *Tx) error {
+		_, err := sweepRetired(tx, dup, len(leaving))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sameSearches(t, db, gone, dup)
+	for _, space := range []string{kept, dup} {
+		stats, err := readSpaceStats(ctx, db.r(), space)
+		if err != nil || stats.retired != nil {
+			t.Fatalf("%s: retired docs left: %v %v", space, stats.retired, err)
+		}
 	}
 }
