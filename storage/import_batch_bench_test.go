@@ -28,7 +28,7 @@ func BenchmarkImportInBatches(b *testing.B) {
 		mode         string
 	}{
 		{1_000, 500, "new"}, {10_000, 500, "new"}, {10_000, 100, "new"}, {10_000, 2_000, "new"}, {10_000, -1, "new"},
-		{10_000, 500, "changed"}, {10_000, -1, "changed"}, {10_000, 500, "cr"}, {10_000, -1, "cr"},
+		{1_000, 500, "changed"}, {10_000, 500, "changed"}, {10_000, -1, "changed"}, {10_000, 500, "cr"}, {10_000, -1, "cr"},
 	} {
 		b.Run(fmt.Sprintf("pages=%d/batch=%d/%s", c.pages, max(c.batch, 0), c.mode), func(b *testing.B) {
 			ctx := context.Background()
