@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"docsapi/auth"
 	"docsapi/server"
 	"docsapi/storage"
@@ -88,7 +90,7 @@ func New(t testing.TB, opts ...Options) *Env {
 		t.Fatal(err)
 	}
 	e := &Env{T: t, DB: db, Clock: clock, DBPath: dbPath}
-	cfg := server.Config{Version: "test", Build: "test", Clock: clock.Now, AllowPrivateFetch: true}
+	cfg := testConfig(clock.Now)
 	// The public URL must be known before the server exists: listen first.
 	e.HTTP = httptest.NewUnstartedServer(nil)
 	cfg.PublicURL = "http://" + e.HTTP.Listener.Addr().String()
@@ -109,6 +111,14 @@ func New(t testing.TB, opts ...Options) *Env {
 	return e
 }
 
+// testConfig is the servers' configuration before the options: share link
+// passwords hashed at bcrypt's lowest cost (the default's 2^10 rounds take
+// about half a second under the race detector, and the share link tests
+// hash and check hundreds).
+func testConfig(now func() time.Time) server.Config {
+	return server.Config{Version: "test", Build: "test", Clock: now, AllowPrivateFetch: true, SharePasswordCost: bcrypt.MinCost}
+}
+
 // Replica starts a second server over the same database file, as a second
 // process (replica) would run: its own storage handle (pools, caches,
 // process id in leases), its own server, the same clock and configuration
@@ -120,7 +130,7 @@ func (e *Env) Replica(opts ...Options) *Env {
 		e.T.Fatal(err)
 	}
 	r := &Env{T: e.T, DB: db, Clock: e.Clock, DBPath: e.DBPath, Org: e.Org, Admin: e.Admin}
-	cfg := server.Config{Version: "test", Build: "test", Clock: e.Clock.Now, AllowPrivateFetch: true}
+	cfg := testConfig(e.Clock.Now)
 	r.HTTP = httptest.NewUnstartedServer(nil)
 	// Replicas behind one address share its public URL (it is in every
 	// answer's urls, so in ETags).

@@ -124,6 +124,9 @@ done
 I='-H "Authorization: Bearer $(field installation_token "$s")"'
 add mspaces_inst_all "a member's 100 spaces, installation token on 1%, member sees 100%" "$I"' -url "http://$api/v1/orgs/$(field organization "$s")/members/$(field reader_all "$s")/spaces?limit=100"'
 add mspaces_inst_admin "a member's 100 spaces, installation token on 1%, about the admin" "$I"' -url "http://$api/v1/orgs/$(field organization "$s")/members/$(field user "$s")/spaces?limit=100"'
+# ... and about the reader who sees 1% (the side that names fewer spaces is
+# read first, the other checked by primary key).
+add mspaces_inst_few "a member's 100 spaces, installation token on 1%, member sees 1%" "$I"' -url "http://$api/v1/orgs/$(field organization "$s")/members/$(field reader_few "$s")/spaces?limit=100"'
 add create_top "create a space, top level" "$A"' -method POST -expect 201 -body "{\"title\":\"bench\"}" -url "http://$api/v1/orgs/$(field organization "$s")/spaces"'
 add create_in "create a space in a collection" "$A"' -method POST -expect 201 -body "{\"title\":\"bench\",\"parent\":\"$(field collection "$s")\"}" -url "http://$api/v1/orgs/$(field organization "$s")/spaces"'
 add move "move a space between collections (1 client)" "$A"' -c 1 -method POST -body "{\"parent\":\"$(field collection "$s")\"}" -body2 "{\"parent\":\"$(field collection2 "$s")\"}" -url "http://$api/v1/spaces/$(field move_space "$s")/move"'
@@ -131,7 +134,7 @@ add move "move a space between collections (1 client)" "$A"' -c 1 -method POST -
 # that the first move of the run changes something.
 declare -A reset
 reset[move]="$A"' -c 1 -n 1 -method POST -body "{\"parent\":null}" -url "http://$api/v1/spaces/$(field move_space "$s")/move"'
-ONLY=${ONLY:-"get_admin get_reader page_admin page_reader page_admin_w page_reader_w page_few page_few_w page_tenth page_tenth_w page_all page_all_w cols_few cols_tenth cols_all mspaces_few mspaces_tenth mspaces_all mspaces_inst_all mspaces_inst_admin search_few search_tenth search_all create_top create_in move"}
+ONLY=${ONLY:-"get_admin get_reader page_admin page_reader page_admin_w page_reader_w page_few page_few_w page_tenth page_tenth_w page_all page_all_w cols_few cols_tenth cols_all mspaces_few mspaces_tenth mspaces_all mspaces_inst_all mspaces_inst_admin mspaces_inst_few search_few search_tenth search_all create_top create_in move"}
 
 # measure SIDE KEY -> "rps p50 p99" (load's figures); nothing on failure.
 measure() {

@@ -105,7 +105,7 @@ func TestAggregateMatchesEffectiveRole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		access[u] = newContentAccess(d)
+		access[u] = memberAccess(ctx, db, org, d)
 	}
 	tree := access[users[0]].nodes
 	partial, grantedOnly := false, false

@@ -41,7 +41,19 @@ func (r *Resolver) accessFrom(ctx context.Context, c auth.Caller, orgID, userID 
 	if err != nil {
 		return nil, err
 	}
-	return newContentAccess(d), nil
+	return memberAccess(ctx, r.Store, orgID, d), nil
+}
+
+// memberAccess is d's view of orgID's content, looking the member's space
+// grants up in st when d does not hold them (SpaceGrantsPartial).
+func memberAccess(ctx context.Context, st storage.Store, orgID string, d storage.AccessData) *contentAccess {
+	a := newContentAccess(d)
+	if d.SpaceGrantsPartial {
+		a.lookupGrants = func(ids []string) ([]storage.ContentGrant, error) {
+			return st.SpaceGrantsAmong(ctx, orgID, d.UserID, d.Teams, ids)
+		}
+	}
+	return a
 }
 
 // orgContent is the caller's view of a whole organization's content; 404
@@ -266,6 +278,9 @@ func (r *Resolver) resolvePointer(ctx context.Context, a *contentAccess, orgID, 
 			return storage.ContentRef{}, nil, apierr.Invalid(field+".space", "is required for a space pointer")
 		}
 		sp, err := r.Store.Space(ctx, *p.Space)
+		if err == nil && sp.OrganizationID == orgID {
+			err = a.primeSpaces(sp.ID)
+		}
 		if err != nil || sp.OrganizationID != orgID || sp.DeletedAt != nil || a.spaceRole(sp) == 0 {
 			if err != nil && !errors.Is(err, storage.ErrNotFound) {
 				return storage.ContentRef{}, nil, err

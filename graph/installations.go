@@ -349,7 +349,11 @@ func (r *Resolver) targetAccess(ctx context.Context, name, installationID, kind,
 	if err != nil {
 		return it, in, err
 	}
-	switch role := a.spaceRole(sp); {
+	role, err := a.checkedSpaceRole(sp)
+	if err != nil {
+		return it, in, err
+	}
+	switch {
 	case role == 0:
 		return it, in, apierr.NotFound("space")
 	case role < roleRank["admin"]:

@@ -3,6 +3,7 @@ package graph
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"docsapi/graph/model"
 	"docsapi/storage"
@@ -34,6 +35,12 @@ type contentAccess struct {
 	*accessBase
 	memo   map[string]int // effective role on collections already computed
 	shared *storage.Memo  // values derived once per cached AccessData
+	// spaceGrants holds, when the base does not (partialGrants), the rank
+	// of the grants on each space this request asked about (primeSpaces):
+	// looked up by lookupGrants, one statement per page.
+	spaceGrants  map[string]int
+	lookupGrants func(ids []string) ([]storage.ContentGrant, error)
+	grantsErr    error // the first failed lookup (its spaces count as ungranted)
 }
 
 type accessBase struct {
@@ -47,12 +54,47 @@ type accessBase struct {
 	// installation is set for an installation token: its scopes and its
 	// installation's space selection decide instead of roles and grants.
 	installation *installationReach
+	// partialGrants: grants holds the grants on collections only, the
+	// member having more on spaces than a cached access holds
+	// (storage.AccessData.SpaceGrantsPartial); known keeps the ranks
+	// looked up since, for every request sharing this base (bounded).
+	partialGrants bool
+	known         boundedRanks
+}
+
+// boundedRanks is a concurrent map of space ranks that empties when it
+// holds knownRanksMax of them.
+type boundedRanks struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+const knownRanksMax = 4096
+
+func (b *boundedRanks) get(id string) (int, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, ok := b.m[id]
+	return r, ok
+}
+
+func (b *boundedRanks) put(ranks map[string]int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.m == nil || len(b.m)+len(ranks) > knownRanksMax {
+		b.m = map[string]int{}
+	}
+	for id, r := range ranks {
+		if len(b.m) < knownRanksMax {
+			b.m[id] = r
+		}
+	}
 }
 
 func newContentAccess(d storage.AccessData) *contentAccess {
 	base := d.Memo.Get("base", func() any {
 		b := &accessBase{member: d.Membership != nil, nodes: d.Tree, grants: map[storage.ContentRef]int{},
-			grantee: storage.SpaceGrantee{UserID: d.UserID, TeamIDs: d.Teams}}
+			grantee: storage.SpaceGrantee{UserID: d.UserID, TeamIDs: d.Teams}, partialGrants: d.SpaceGrantsPartial}
 		if b.member {
 			b.orgRank = rank(d.Membership.Role)
 		}
@@ -68,7 +110,7 @@ func newContentAccess(d storage.AccessData) *contentAccess {
 		}
 		return b
 	}).(*accessBase)
-	return &contentAccess{accessBase: base, memo: map[string]int{}, shared: d.Memo}
+	return &contentAccess{accessBase: base, memo: map[string]int{}, shared: d.Memo, spaceGrants: map[string]int{}}
 }
 
 // contentItem is a collection or a space as the role computation sees it.
@@ -106,7 +148,11 @@ func (a *contentAccess) effectiveRole(it contentItem) int {
 		return roleRank["admin"]
 	}
 	role := min(a.defaultRank(it.DefaultLevel, it.Parent), a.orgRank)
-	role = max(role, a.grants[it.Ref])
+	if a.partialGrants && it.Ref.Kind == storage.KindSpace {
+		role = max(role, a.spaceGrantRank(it.Ref.ID))
+	} else {
+		role = max(role, a.grants[it.Ref])
+	}
 	for p, depth := it.Parent, 0; p != nil && depth < maxDepth; p, depth = a.nodes[*p].ParentID, depth+1 {
 		role = max(role, a.grants[storage.ContentRef{Kind: storage.KindCollection, ID: *p}])
 	}
@@ -121,6 +167,69 @@ func (a *contentAccess) effectiveRole(it contentItem) int {
 		}
 	}
 	return role
+}
+
+// spaceGrantRank is the highest grant on space id to the member or their
+// teams when the base does not hold them: from this request's lookups,
+// the shared ones, or one lookup of its own (a space no list or prime
+// brought; the visibility test of an item without an id asks nothing).
+func (a *contentAccess) spaceGrantRank(id string) int {
+	if id == "" {
+		return 0
+	}
+	if r, ok := a.spaceGrants[id]; ok {
+		return r
+	}
+	if r, ok := a.known.get(id); ok {
+		return r
+	}
+	_ = a.primeGrants(id)
+	return a.spaceGrants[id]
+}
+
+// primeGrants looks up, in one statement per storage.MaxTargetLookup ids,
+// the grants on the spaces of ids this request does not know yet (only
+// for a member whose base holds no space grants).
+func (a *contentAccess) primeGrants(ids ...string) error {
+	if !a.partialGrants || a.installation != nil || a.lookupGrants == nil {
+		return nil
+	}
+	var ask []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if _, ok := a.spaceGrants[id]; ok || id == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
+		if r, ok := a.known.get(id); ok {
+			a.spaceGrants[id] = r
+			continue
+		}
+		ask = append(ask, id)
+	}
+	for len(ask) > 0 {
+		n := min(len(ask), storage.MaxTargetLookup)
+		gs, err := a.lookupGrants(ask[:n])
+		if err != nil {
+			if a.grantsErr == nil {
+				a.grantsErr = err
+			}
+			return err
+		}
+		got := make(map[string]int, n)
+		for _, id := range ask[:n] {
+			got[id] = 0
+		}
+		for _, g := range gs {
+			got[g.TargetID] = max(got[g.TargetID], roleRank[model.Role(g.Role)])
+		}
+		for id, r := range got {
+			a.spaceGrants[id] = r
+		}
+		a.known.put(got)
+		ask = ask[n:]
+	}
+	return nil
 }
 
 // defaultRank resolves a default level through "inherit" up the tree.
@@ -158,6 +267,15 @@ func (a *contentAccess) collectionRole(id string) int {
 }
 
 func (a *contentAccess) spaceRole(s storage.Space) int { return a.effectiveRole(spaceItem(s)) }
+
+// checkedSpaceRole is spaceRole with the failure of its grant lookup
+// (when a's base does not hold the member's space grants) returned.
+func (a *contentAccess) checkedSpaceRole(s storage.Space) (int, error) {
+	if err := a.primeSpaces(s.ID); err != nil {
+		return 0, err
+	}
+	return a.spaceRole(s), nil
+}
 
 // visibleSpaces is the set of the organization's spaces the user can see,
 // for storage to select in SQL; nil when they see every space. It is not

@@ -33,6 +33,11 @@ type Config struct {
 	// SiteTokenTTL is the lifetime of the apiToken a published URL's
 	// resolution hands out (0: DefaultSiteTokenTTL).
 	SiteTokenTTL time.Duration
+	// SharePasswordCost is bcrypt's work factor for new share link
+	// passwords (0: DefaultSharePasswordCost). A check costs what the hash
+	// it reads was made with. The test environment (apitest) lowers it:
+	// under the race detector one hash takes about half a second.
+	SharePasswordCost int
 }
 
 // Resolver is the root of every GraphQL resolver and the single place where

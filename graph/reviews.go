@@ -86,7 +86,11 @@ func (r *Resolver) requestReviewers(ctx context.Context, spaceID, ref string, in
 		if err != nil {
 			return nil, err
 		}
-		if a.spaceRole(sp) < roleRank["review"] {
+		role, err := a.checkedSpaceRole(sp)
+		if err != nil {
+			return nil, err
+		}
+		if role < roleRank["review"] {
 			return nil, apierr.Invalid("users", "%s does not hold the review role on this space", id)
 		}
 		users = append(users, id)

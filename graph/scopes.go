@@ -162,21 +162,35 @@ func (t *installationReach) seen(ids ...string) {
 // ids (nothing to ask for other callers), so that spaceRole on each of them
 // reads no more.
 func (a *contentAccess) primeSpaces(ids ...string) error {
-	if a == nil || a.installation == nil {
+	if a == nil {
 		return nil
+	}
+	if a.installation == nil {
+		return a.primeGrants(ids...)
 	}
 	return a.installation.prime(ids...)
 }
 
 // listed records the spaces of a list selected in SQL by a's view as seen
-// by a (an installation token's page needs no lookup per row).
-func (a *contentAccess) listed(spaces []storage.Space) {
-	if a == nil || a.installation == nil || a.installation.allSpaces {
-		return
+// by a (an installation token's page needs no lookup per row), and looks
+// up a member's grants on them when a's base does not hold them.
+func (a *contentAccess) listed(spaces []storage.Space) error {
+	if a == nil || a.installation != nil && a.installation.allSpaces {
+		return nil
+	}
+	if a.installation == nil {
+		// A member's grants on the page's spaces, when not held: one
+		// lookup for the page (SQL selected the rows, not their role).
+		ids := make([]string, len(spaces))
+		for i, s := range spaces {
+			ids[i] = s.ID
+		}
+		return a.primeGrants(ids...)
 	}
 	for _, s := range spaces {
 		a.installation.seen(s.ID)
 	}
+	return nil
 }
 
 // installationContent is an installation token's view of its

@@ -47,7 +47,7 @@ func (r *Resolver) shareLinkChange(in model.UpdateShareLinkInput) (storage.Share
 	if c.ExpiresAt, err = futureExpiry(in.ExpiresAt.Value(), r.Now()); err != nil {
 		return c, err
 	}
-	c.PasswordHash, err = shareLinkPasswordHash(in.Password.Value())
+	c.PasswordHash, err = r.shareLinkPasswordHash(in.Password.Value())
 	return c, err
 }
 
@@ -114,9 +114,10 @@ const (
 	shareGuessLinks = 10_000
 )
 
-// shareLinkPasswordCost is bcrypt's work factor for share link passwords
-// (2^10 rounds, about 60 ms a check on the shared 2-vCPU machine).
-const shareLinkPasswordCost = bcrypt.DefaultCost
+// DefaultSharePasswordCost is bcrypt's work factor for share link
+// passwords (2^10 rounds, about 60 ms a check on the shared 2-vCPU
+// machine); Config.SharePasswordCost sets another.
+const DefaultSharePasswordCost = bcrypt.DefaultCost
 
 // sharePassword is the share link password a request carries, and what
 // checking it against each link gave, so that a request reading through one
@@ -249,7 +250,7 @@ func shareLinkRefusal(format string, args ...any) error {
 
 // shareLinkPasswordHash checks a new password and hashes it with bcrypt
 // (nil: no password).
-func shareLinkPasswordHash(password *string) (string, error) {
+func (r *Resolver) shareLinkPasswordHash(password *string) (string, error) {
 	if password == nil {
 		return "", nil
 	}
@@ -263,6 +264,10 @@ func shareLinkPasswordHash(password *string) (string, error) {
 	if strings.ContainsFunc(p, func(c rune) bool { return c < ' ' || c > '~' }) || strings.Trim(p, " ") != p {
 		return "", apierr.Invalid("password", "must be printable ASCII (space to ~), not beginning or ending with a space: it travels in an HTTP header")
 	}
-	h, err := bcrypt.GenerateFromPassword([]byte(p), shareLinkPasswordCost)
+	cost := r.Config.SharePasswordCost
+	if cost == 0 {
+		cost = DefaultSharePasswordCost
+	}
+	h, err := bcrypt.GenerateFromPassword([]byte(p), cost)
 	return string(h), err
 }

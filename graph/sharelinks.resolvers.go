@@ -28,7 +28,7 @@ func (r *mutationResolver) CreateSiteShareLink(ctx context.Context, organization
 	if err != nil {
 		return nil, err
 	}
-	hash, err := shareLinkPasswordHash(input.Password)
+	hash, err := r.shareLinkPasswordHash(input.Password)
 	if err != nil {
 		return nil, err
 	}

@@ -299,6 +299,9 @@ func siteUpdateError(err error, basename, hostname *string) error {
 // body field; anything else is a 400 naming the field.
 func (r *Resolver) visibleSpace(ctx context.Context, a *contentAccess, orgID, field, id string) (storage.Space, error) {
 	sp, err := r.Store.Space(ctx, id)
+	if err == nil && sp.OrganizationID == orgID {
+		err = a.primeSpaces(sp.ID)
+	}
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return sp, err
 	}

@@ -36,7 +36,9 @@ func (r *Resolver) spaceList(ctx context.Context, a *contentAccess, f storage.Sp
 	if err != nil {
 		return nil, err
 	}
-	a.listed(p.Items)
+	if err := a.listed(p.Items); err != nil {
+		return nil, err
+	}
 	l := model.SpaceList(listOf(p, func(s storage.Space) *model.Space { return r.spaceModel(s, a.spaceRole(s)) }))
 	return &l, nil
 }

@@ -261,7 +261,14 @@ func (r *queryResolver) MemberSpaces(ctx context.Context, organizationID string,
 	if err != nil {
 		return nil, err
 	}
-	a.listed(p.Items) // rows both views name
+	if err := a.listed(p.Items); err != nil { // rows both views name
+		return nil, err
+	}
+	if target != a {
+		if err := target.listed(p.Items); err != nil {
+			return nil, err
+		}
+	}
 	l := model.MemberSpaceList(listOf(p, func(s storage.Space) *model.MemberSpaceEntry {
 		return &model.MemberSpaceEntry{Permission: roleName(target.spaceRole(s)), Space: r.spaceModel(s, a.spaceRole(s))}
 	}))

@@ -26,7 +26,13 @@ func (sc *accessScript) accessOfUser(t *testing.T, user string) *contentAccess {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newContentAccess(d)
+	a := memberAccess(context.Background(), sc.db, sc.org, d)
+	// The oracle knows every space's grants at once (when the cached
+	// access holds none, the resolvers look them up page by page).
+	if err := a.primeSpaces(sc.spaces...); err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // callerCtx is a request context of user, with the per-request loaders.

@@ -142,6 +142,9 @@ type Config struct {
 	// SiteTokenTTL is the lifetime of the apiToken of a published URL's
 	// resolution (0: one hour).
 	SiteTokenTTL time.Duration
+	// SharePasswordCost is bcrypt's work factor for share link passwords
+	// (0: graph.DefaultSharePasswordCost; tests lower it).
+	SharePasswordCost int
 	// GraphQL subscriptions (live.go; 0: graph.DefaultLiveLimits and
 	// DefaultLiveKeepAlive): subscriptions one connection and one token
 	// run at once, and the keepalive interval.
@@ -211,7 +214,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		Store: db,
 		Auth:  auth.NewAuthenticator(db, cfg.Clock),
 		Config: graph.Config{PublicURL: cfg.PublicURL, Version: cfg.Version, Build: cfg.Build, WebhookSecretGrace: cfg.WebhookSecretGrace,
-			UploadMaxBytes: cfg.UploadMaxBytes, RenderCacheBytes: cfg.RenderCacheBytes, SiteTokenTTL: cfg.SiteTokenTTL,
+			UploadMaxBytes: cfg.UploadMaxBytes, RenderCacheBytes: cfg.RenderCacheBytes, SiteTokenTTL: cfg.SiteTokenTTL, SharePasswordCost: cfg.SharePasswordCost,
 			IntegrationMaxScriptBytes: cfg.IntegrationMaxScriptBytes, ConfigurationMaxDepth: cfg.ConfigurationMaxDepth, ConfigurationMaxKeys: cfg.ConfigurationMaxKeys},
 		Now:    cfg.Clock,
 		Signer: graph.NewSigner(db),

@@ -18,29 +18,25 @@ func (db *DB) PrimeAccess(ctx context.Context, orgID string, userIDs []string) e
 		return nil
 	}
 	ctx = context.WithoutCancel(ctx) // shared by an event's subscribers
+	// Warm: every subscriber's access is cached at the access counter read
+	// now (the counters read every request makes): no read transaction.
+	if c, err := readCounters(ctx, db.r()); err == nil && len(db.accessMissing(orgID, userIDs, c.access)) == 0 {
+		return nil
+	}
 	return db.ReadTx(ctx, func(q queryer) error {
+		db.readTxs.Add(1)
 		c, err := readCounters(ctx, q)
 		if err != nil {
 			return err
 		}
-		seen := map[string]bool{}
-		var missing []string
-		for _, u := range userIDs {
-			if u == "" || seen[u] {
-				continue
-			}
-			seen[u] = true
-			if _, ok := db.access.get(accessKey(orgID, u), c.access); !ok {
-				missing = append(missing, u)
-			}
-		}
+		missing := db.accessMissing(orgID, userIDs, c.access)
 		if len(missing) == 0 {
 			return nil
 		}
 		var tree CollectionTree
 		treeRead := false
 		return inChunks(missing, func(users []string) error {
-			got, err := readAccessOf(ctx, q, orgID, users)
+			got, err := readAccessOf(ctx, q, orgID, users, int(db.spaceGrantsMax.Load()))
 			if err != nil {
 				return err
 			}
@@ -59,17 +55,34 @@ func (db *DB) PrimeAccess(ctx context.Context, orgID string, userIDs []string) e
 					a.Tree = tree
 				}
 				a.Memo = &Memo{}
-				db.access.put(accessKey(orgID, u), c.access, *a)
+				db.access.put(accessKey(orgID, u), c.access, *a, accessSize(*a))
 			}
 			return nil
 		})
 	})
 }
 
+// accessMissing is userIDs (each once, none empty) less those whose access
+// in orgID the cache holds at version.
+func (db *DB) accessMissing(orgID string, userIDs []string, version int64) []string {
+	seen := map[string]bool{}
+	var missing []string
+	for _, u := range userIDs {
+		if u == "" || seen[u] {
+			continue
+		}
+		seen[u] = true
+		if _, ok := db.access.get(accessKey(orgID, u), version); !ok {
+			missing = append(missing, u)
+		}
+	}
+	return missing
+}
+
 // readAccessOf reads the memberships, teams and grants of users in orgID
 // (a chunk: at most inListMax), by user; the users without a membership
 // are absent.
-func readAccessOf(ctx context.Context, q queryer, orgID string, users []string) (map[string]*AccessData, error) {
+func readAccessOf(ctx context.Context, q queryer, orgID string, users []string, max int) (map[string]*AccessData, error) {
 	in := placeholders(len(users))
 	args := append([]any{orgID}, anySlice(users)...)
 	out := map[string]*AccessData{}
@@ -115,24 +128,54 @@ func readAccessOf(ctx context.Context, q queryer, orgID string, users []string) 
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	// Grants to the users themselves or to their teams.
+	// Grants to the users themselves or to their teams: on collections all
+	// of them; on spaces those of the users with at most max in all
+	// (access_grants.go), the others' AccessData partial.
 	gargs := append(append(append([]any{orgID}, anySlice(users)...), orgID), anySlice(users)...)
-	grants, err := scanGrants(q.QueryContext(ctx, grantSelect+` WHERE g.organization_id = ? AND (
+	grants, err := scanGrants(q.QueryContext(ctx, grantSelect+` WHERE g.organization_id = ? AND g.target_kind = 'collection' AND (
  (g.principal_kind = 'user' AND g.principal_id IN (`+in+`)) OR
  (g.principal_kind = 'team' AND g.principal_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ? AND tm.user_id IN (`+in+`))))`, gargs...))
 	if err != nil {
 		return nil, err
 	}
+	teamsOf := map[string][]string{}
+	for u, a := range out {
+		teamsOf[u] = a.Teams
+	}
+	held, partial, err := spaceGrantPrincipals(ctx, q, orgID, users, teamsOf, max)
+	if err != nil {
+		return nil, err
+	}
+	for u := range partial {
+		if a := out[u]; a != nil {
+			a.SpaceGrantsPartial = true
+		}
+	}
+	heldUsers, heldTeams := heldPrincipals(held)
+	for _, p := range []struct {
+		kind string
+		ids  []string
+	}{{"user", heldUsers}, {"team", heldTeams}} {
+		err := inChunks(p.ids, func(ids []string) error {
+			gs, err := scanGrants(q.QueryContext(ctx, grantSelect+` WHERE g.organization_id = ? AND g.target_kind = 'space' AND g.principal_kind = '`+p.kind+
+				`' AND g.principal_id IN (`+placeholders(len(ids))+`)`, append([]any{orgID}, anySlice(ids)...)...))
+			grants = append(grants, gs...)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
 	sort.SliceStable(grants, func(i, j int) bool { return grantLess(grants[i], grants[j]) })
 	for _, g := range grants {
 		if g.PrincipalKind == "user" {
-			if a := out[g.PrincipalID]; a != nil {
+			if a := out[g.PrincipalID]; a != nil && (g.TargetKind != KindSpace || !a.SpaceGrantsPartial) {
 				a.Grants = append(a.Grants, g)
 			}
 			continue
 		}
 		for _, u := range members[g.PrincipalID] {
-			if a := out[u]; a != nil {
+			if a := out[u]; a != nil && (g.TargetKind != KindSpace || !a.SpaceGrantsPartial) {
 				a.Grants = append(a.Grants, g)
 			}
 		}

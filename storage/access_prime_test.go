@@ -16,9 +16,22 @@ import (
 // alone: members with and without teams, user and team grants, a user of
 // another organization (no membership), duplicates; after a change of
 // access, again. On both engines.
+//
+// Again with a bound on the space grants a cached access holds (1: user 1
+// has three through teams and their own, the others one or none; -1:
+// none held): the users past it are partial both ways alike, holding
+// their collection grants only.
 func TestPrimeAccessAsAccessAt(t *testing.T) {
+	for _, bound := range []int{0, 1, -1} {
+		t.Run(fmt.Sprint("space grants held ", bound), func(t *testing.T) {
+			testPrimeAccessAsAccessAt(t, storage.Options{AccessSpaceGrants: bound})
+		})
+	}
+}
+
+func testPrimeAccessAsAccessAt(t *testing.T, o storage.Options) {
 	ctx := context.Background()
-	db := openDB(t, storagetest.Target(t))
+	db := openDBWith(t, storagetest.Target(t), o)
 	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "admin@example.com", "Admin", "h0")
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +61,10 @@ func TestPrimeAccessAsAccessAt(t *testing.T) {
 		t.Fatal(err)
 	}
 	var spaces []string
+	col := &storage.Collection{OrganizationID: org, Title: "C"}
+	if err := db.CreateCollection(ctx, col); err != nil {
+		t.Fatal(err)
+	}
 	for i := range 3 {
 		sp := &storage.Space{OrganizationID: org, Title: fmt.Sprint("S", i), Visibility: "private"}
 		if err := db.CreateSpace(ctx, sp); err != nil {
@@ -60,6 +77,8 @@ func TestPrimeAccessAsAccessAt(t *testing.T) {
 		{TargetKind: "space", TargetID: spaces[1], PrincipalKind: "team", PrincipalID: t2, Role: "comment"},
 		{TargetKind: "space", TargetID: spaces[2], PrincipalKind: "user", PrincipalID: users[1], Role: "admin"},
 		{TargetKind: "space", TargetID: spaces[0], PrincipalKind: "user", PrincipalID: users[3], Role: "read"},
+		{TargetKind: "collection", TargetID: col.ID, PrincipalKind: "team", PrincipalID: t1, Role: "read"},
+		{TargetKind: "collection", TargetID: col.ID, PrincipalKind: "user", PrincipalID: users[4], Role: "edit"},
 	} {
 		if err := db.SetContentGrant(ctx, org, g); err != nil {
 			t.Fatal(err)
@@ -86,6 +105,14 @@ func TestPrimeAccessAsAccessAt(t *testing.T) {
 		}
 	}
 	check("first")
+	if o.AccessSpaceGrants == 1 {
+		a1, _ := db.CachedAccess(ctx, org, users[1])
+		a0, _ := db.CachedAccess(ctx, org, users[0])
+		if !a1.SpaceGrantsPartial || a0.SpaceGrantsPartial || len(a1.Grants) != 1 || len(a0.Grants) != 2 {
+			t.Errorf("bound 1: user 1 partial %v with %d grants (want partial, its collection grant), user 0 partial %v with %d (want held, 2)",
+				a1.SpaceGrantsPartial, len(a1.Grants), a0.SpaceGrantsPartial, len(a0.Grants))
+		}
+	}
 	// A change of access: every entry is stale, primed again.
 	if _, err := db.CreateTeam(ctx, org, "Three", users[3:]); err != nil {
 		t.Fatal(err)
@@ -112,5 +139,57 @@ func accessText(a storage.AccessData) string {
 		}
 		m = fmt.Sprintf("role %s sso %v owns %v", role, mb.SSO, mb.OwnsTeam)
 	}
-	return fmt.Sprintf("user %s member %s teams %v tree %d memo %v\ngrants %s", a.UserID, m, a.Teams, len(a.Tree), a.Memo != nil, strings.Join(gs, "\n"))
+	return fmt.Sprintf("user %s member %s teams %v tree %d memo %v partial %v\ngrants %s", a.UserID, m, a.Teams, len(a.Tree), a.Memo != nil, a.SpaceGrantsPartial, strings.Join(gs, "\n"))
+}
+
+// TestPrimeAccessWarmOpensNoTransaction: once every subscriber's access is
+// cached at the current access counter, PrimeAccess (called per live
+// event) opens no read transaction; after a change of access it opens one
+// and caches them all again. On both engines.
+func TestPrimeAccessWarmOpensNoTransaction(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t, storagetest.Target(t))
+	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "admin@example.com", "Admin", "h0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	org := b.Organization.ID
+	read := "read"
+	users := []string{b.User.ID}
+	for i := range 3 {
+		email := fmt.Sprintf("u%d@example.com", i)
+		u, _, err := db.CreateUserWithToken(ctx, email, email, org, &read, true, fmt.Sprintf("h%d", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, u.ID)
+	}
+	prime := func(want int64, step string) {
+		t.Helper()
+		before := db.PrimeReadTxs()
+		if err := db.PrimeAccess(ctx, org, users); err != nil {
+			t.Fatal(err)
+		}
+		if got := db.PrimeReadTxs() - before; got != want {
+			t.Errorf("%s: %d read transactions, want %d", step, got, want)
+		}
+		for _, u := range users {
+			if _, ok := db.CachedAccess(ctx, org, u); !ok {
+				t.Errorf("%s: %s not cached", step, u)
+			}
+		}
+	}
+	prime(1, "cold")
+	prime(0, "warm")
+	prime(0, "warm again")
+	// A write that leaves access alone keeps the cache warm.
+	if err := db.CreateSpace(ctx, &storage.Space{OrganizationID: org, Title: "S", Visibility: "private"}); err != nil {
+		t.Fatal(err)
+	}
+	prime(0, "after a space create")
+	if _, err := db.CreateTeam(ctx, org, "T", users[1:2]); err != nil {
+		t.Fatal(err)
+	}
+	prime(1, "after a change of access")
+	prime(0, "warm after the change")
 }

@@ -467,6 +467,10 @@ type AccessData struct {
 	Tree        CollectionTree
 	Collections []CollectionNode // a tree given as a list (tests); Tree wins when set
 	Grants      []ContentGrant
+	// SpaceGrantsPartial tells that Grants holds the grants on collections
+	// only: the member and their teams have more grants on spaces than a
+	// cached access holds (access_grants.go); ask SpaceGrantsAmong.
+	SpaceGrantsPartial bool
 	// Memo keeps what the caller derives from this data for as long as the
 	// data itself is cached (nil: not cached; derive every time).
 	Memo *Memo
@@ -503,10 +507,7 @@ type CollectionTree map[string]CollectionNode
 
 const (
 	accessMemberSQL = `SELECT role, sso FROM members WHERE organization_id = ? AND user_id = ?`
-	accessGrantsSQL = grantSelect + ` WHERE g.organization_id = ? AND (
- (g.principal_kind = 'user' AND g.principal_id = ?) OR
- (g.principal_kind = 'team' AND g.principal_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ? AND tm.user_id = ?)))`
-	treeSQL = `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`
+	treeSQL         = `SELECT id, parent_id, default_level FROM collections WHERE organization_id = ?`
 	// accessTeamsSQL: the member's teams (team_members_by_user).
 	accessTeamsSQL = `SELECT team_id FROM team_members WHERE organization_id = ? AND user_id = ? ORDER BY team_id`
 	// countersSQL reads both counters: n moves on every write, access only
@@ -540,7 +541,7 @@ func readCounters(ctx context.Context, q queryer) (counters, error) {
 // never change it.
 func (db *DB) ContentAccess(ctx context.Context, orgID, userID string, chainFrom *string) (AccessData, error) {
 	var a AccessData
-	if err := db.prepare(ctx, countersSQL, accessMemberSQL, accessGrantsSQL, accessTeamsSQL, treeSQL); err != nil {
+	if err := db.prepare(ctx, countersSQL, accessMemberSQL, accessCollectionGrantsSQL, accessSpaceGrantsSQL, accessTeamsSQL, treeSQL); err != nil {
 		return a, err
 	}
 	c, err := readCounters(ctx, db.r())
@@ -584,7 +585,7 @@ func (db *DB) loadAccess(ctx context.Context, orgID, userID string) (AccessData,
 func (db *DB) SpaceAccess(ctx context.Context, spaceID, userID string) (Space, AccessData, error) {
 	var sp Space
 	var a AccessData
-	if err := db.prepare(ctx, countersSQL, spaceByIDSQL, accessMemberSQL, accessGrantsSQL, accessTeamsSQL, treeSQL); err != nil {
+	if err := db.prepare(ctx, countersSQL, spaceByIDSQL, accessMemberSQL, accessCollectionGrantsSQL, accessSpaceGrantsSQL, accessTeamsSQL, treeSQL); err != nil {
 		return sp, a, err
 	}
 	c, err := readCounters(ctx, db.r())
@@ -625,7 +626,7 @@ func (db *DB) accessAt(ctx context.Context, q queryer, orgID, userID string, ver
 		if a.Tree, err = db.trees.get(ctx, q, orgID, version); err != nil {
 			return a, err
 		}
-		if a.Grants, err = scanGrants(q.QueryContext(ctx, accessGrantsSQL, orgID, userID, orgID, userID)); err != nil {
+		if a.Grants, a.SpaceGrantsPartial, err = readAccessGrants(ctx, q, orgID, userID, int(db.spaceGrantsMax.Load())); err != nil {
 			return a, err
 		}
 		if a.Teams, err = queryIDsCtx(ctx, q, accessTeamsSQL, orgID, userID); err != nil {
@@ -633,7 +634,7 @@ func (db *DB) accessAt(ctx context.Context, q queryer, orgID, userID string, ver
 		}
 	}
 	a.Memo = &Memo{}
-	db.access.put(key, version, a)
+	db.access.put(key, version, a, accessSize(a))
 	return a, nil
 }
 
@@ -679,11 +680,16 @@ type versioned[T any] struct {
 	mu  sync.RWMutex
 	m   map[string]versionedEntry[T]
 	max int // entries kept at most; the cache empties when it is full
+	// maxBytes, when set, bounds the sum of the sizes given to put; the
+	// cache empties when a put would pass it.
+	maxBytes int
+	bytes    int
 }
 
 type versionedEntry[T any] struct {
 	version int64
 	v       T
+	size    int
 }
 
 func (c *versioned[T]) get(key string, version int64) (T, bool) {
@@ -697,13 +703,23 @@ func (c *versioned[T]) get(key string, version int64) (T, bool) {
 	return zero, false
 }
 
-func (c *versioned[T]) put(key string, version int64, v T) {
+// put stores v under key for version; size is its weight against
+// maxBytes (ignored without one).
+func (c *versioned[T]) put(key string, version int64, v T, size ...int) {
+	n := 0
+	if len(size) > 0 && c.maxBytes > 0 {
+		n = size[0]
+		if n > c.maxBytes {
+			return // larger than the whole cache: not kept
+		}
+	}
 	c.mu.Lock()
-	if c.m == nil || len(c.m) >= c.max {
-		c.m = map[string]versionedEntry[T]{}
+	if c.m == nil || len(c.m) >= c.max || c.maxBytes > 0 && c.bytes+n > c.maxBytes {
+		c.m, c.bytes = map[string]versionedEntry[T]{}, 0
 	}
 	if old, ok := c.m[key]; !ok || old.version < version {
-		c.m[key] = versionedEntry[T]{version: version, v: v}
+		c.bytes += n - old.size
+		c.m[key] = versionedEntry[T]{version: version, v: v, size: n}
 	}
 	c.mu.Unlock()
 }

@@ -50,6 +50,7 @@ type DB struct {
 	trees         treeCache                                   // collection trees by organization, valid while the access counter stands still
 	access        versioned[AccessData]                       // content access by organization and user, valid while the access counter stands still
 	accessLoads   singleflight.Group                          // one read of a missing AccessData at a time, by key
+	readTxs       atomic.Int64                                // read transactions PrimeAccess opened (tests)
 	orgs          versioned[orgFor]                           // OrganizationFor by organization and user, valid while the change counter stands still
 	spaces        versioned[Space]                            // spaces by id (SpaceAccess), likewise
 	revPages      versioned[[]ContentPage]                    // page trees of revisions (RevisionPages), valid while the change counter stands still
@@ -58,6 +59,7 @@ type DB struct {
 	pages         versioned[any]                              // pages of the lists marked Cache (page.go), likewise
 	kept          versioned[any]                              // reads kept between writes (between_writes.go), likewise
 	listRanges    atomic.Int32                                // how lists with a merged form are read (merged.go)
+	memberSide    atomic.Int32                                // which view a member's spaces through an installation token read first (SetMemberSideFirst)
 	linkGroups    linkGroupCache                              // resolved link targets of a revision's scope (links.go)
 	targetRemoved atomic.Pointer[TargetRemovedEvent]
 	spaceLeaves   atomic.Pointer[SpaceLeavesSite]
@@ -76,6 +78,7 @@ type DB struct {
 	importWrite    func(publish bool, took time.Duration)
 	batchObserver  atomic.Pointer[func(members int)]
 	linkScopeLoads singleflight.Group // one read of a revision's missing link targets at a time (BacklinksOfPages)
+	spaceGrantsMax atomic.Int64       // space grants a cached access holds at most (Options.AccessSpaceGrants, access_grants.go)
 	// webhookLimits are the per-organization webhook caps (SetWebhookLimits).
 	webhookLimits atomic.Pointer[WebhookLimits]
 	live          liveFeed // live updates (live.go)
@@ -111,6 +114,11 @@ type Options struct {
 	// stores per transaction (import_batch.go): 0 takes
 	// DefaultImportBatchPages, a negative number writes them in one.
 	ImportBatchPages int
+	// AccessSpaceGrants is the number of grants on spaces a member's cached
+	// access holds at most (access_grants.go): 0 takes
+	// DefaultAccessSpaceGrants, a negative number holds none (every role
+	// on a space looks its grants up; tests).
+	AccessSpaceGrants int
 }
 
 // Open opens the database target names, a SQLite file path (its folder is
@@ -126,13 +134,14 @@ func Open(target string, opt Options) (*DB, error) {
 		return nil, err
 	}
 	db := &DB{write: w, read: r, now: opt.Clock, dialect: d, process: NewID(), rstmts: map[string]*sql.Stmt{}, wstmts: map[string]*sql.Stmt{}, counts: countCache{m: map[string]countEntry{}},
-		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000},
+		trees: treeCache{versioned[CollectionTree]{max: 1000}}, access: versioned[AccessData]{max: 10_000, maxBytes: accessBytesMax},
 		orgs: versioned[orgFor]{max: 10_000}, spaces: versioned[Space]{max: 10_000}, revPages: versioned[[]ContentPage]{max: maxCachedTrees},
 		searches: versioned[searchAnswer]{max: 128}, pages: versioned[any]{max: maxCachedPages}, kept: versioned[any]{max: maxKeptReads}}
 	if db.now == nil {
 		db.now = time.Now
 	}
 	db.noGroupCommit = opt.NoGroupCommit
+	db.SetAccessSpaceGrants(opt.AccessSpaceGrants)
 	if db.importBatch = opt.ImportBatchPages; db.importBatch == 0 {
 		db.importBatch = DefaultImportBatchPages
 	}

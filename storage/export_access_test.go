@@ -1,6 +1,9 @@
 package storage
 
-import "context"
+import (
+	"context"
+	"sync/atomic"
+)
 
 // CachedAccess is the access cache's entry of userID in orgID at the
 // current access counter.
@@ -13,7 +16,12 @@ func (db *DB) CachedAccess(ctx context.Context, orgID, userID string) (AccessDat
 }
 
 // AccessRead is accessAt's read of userID in orgID, past the cache (under
-// a version no reading has).
+// a version no reading has, each call its own).
 func (db *DB) AccessRead(ctx context.Context, orgID, userID string) (AccessData, error) {
-	return db.accessAt(ctx, db.r(), orgID, userID, -1)
+	return db.accessAt(ctx, db.r(), orgID, userID, -accessReads.Add(1))
 }
+
+var accessReads atomic.Int64
+
+// PrimeReadTxs is the number of read transactions PrimeAccess opened.
+func (db *DB) PrimeReadTxs() int64 { return db.readTxs.Load() }

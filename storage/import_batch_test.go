@@ -450,16 +450,7 @@ func TestBatchedImportStatementsAreLinear(t *testing.T) {
 	ctx := context.Background()
 	count := func(n int) int64 {
 		var stmts atomic.Int64
-		at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-		db, err := Open(testTarget(t), Options{Clock: func() time.Time { return at }, ImportBatchPages: 100, Statements: &stmts})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		o, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
-		if err != nil {
-			t.Fatal(err)
-		}
+		db, o := countedImportDB(t, &stmts)
 		sp := Space{OrganizationID: o.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
 		if err := db.CreateSpace(ctx, &sp); err != nil {
 			t.Fatal(err)

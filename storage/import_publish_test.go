@@ -213,16 +213,7 @@ func checkPublishingWrite(t *testing.T, n int, modes ...string) {
 	// One database (opening one costs more than the test on PostgreSQL),
 	// a space per measure.
 	var counter atomic.Int64
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	db, err := Open(testTarget(t), Options{Clock: func() time.Time { return at }, ImportBatchPages: 100, Statements: &counter})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	o, err := db.CreateOrganizationWithAdmin(ctx, "Org", "a@example.com", "A", "h1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, o := countedImportDB(t, &counter)
 	measure := func(mode string, n int) (stmts int64, rows int) {
 		sp := Space{OrganizationID: o.Organization.ID, Title: "S", Visibility: "private", EditMode: "live"}
 		if err := db.CreateSpace(ctx, &sp); err != nil {
@@ -245,14 +236,7 @@ func checkPublishingWrite(t *testing.T, n int, modes ...string) {
 			count = `SELECT page_id || ':' || from_seq || ':' || to_seq FROM main_pages WHERE space_id = ?`
 			args = []any{sp.ID}
 		case "change request":
-			var user string
-			if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
-				t.Fatal(err)
-			}
-			cr, err := db.CreateChangeRequest(ctx, "", sp.ID, user, "cr", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cr, user := emptyCROf(t, db, sp)
 			change.Activate, change.ChangeRequest, change.Author = false, cr.ID, user
 			count = `SELECT revision_id || ':' || page_id || ':' || version FROM overlay_pages UNION ALL SELECT id || ':' || type FROM revisions
  UNION ALL SELECT space_id || ':' || page_id || ':' || from_seq || ':' || to_seq FROM main_pages`
@@ -565,8 +549,9 @@ func crImportDB(t testing.TB, batch, n int) (*DB, Space, ChangeRequest, string) 
 	return db, sp, cr, user
 }
 
-// crOf is a change request of sp holding one edit of its own.
-func crOf(t testing.TB, db *DB, sp Space) (ChangeRequest, string) {
+// emptyCROf is a new change request of sp, opened by the database's
+// (only) user, and that user.
+func emptyCROf(t testing.TB, db *DB, sp Space) (ChangeRequest, string) {
 	t.Helper()
 	ctx := context.Background()
 	var user string
@@ -577,6 +562,14 @@ func crOf(t testing.TB, db *DB, sp Space) (ChangeRequest, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cr, user
+}
+
+// crOf is a change request of sp holding one edit of its own.
+func crOf(t testing.TB, db *DB, sp Space) (ChangeRequest, string) {
+	t.Helper()
+	ctx := context.Background()
+	cr, user := emptyCROf(t, db, sp)
 	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp.ID, ChangeRequest: cr.ID, Author: user, Pages: func(pt PageTree) error {
 		p := &TreePage{ContentPage: ContentPage{ID: "cr-own", Type: "document", Title: "Own", Slug: "own"}}
 		p.SetBody("the change request's own page")
@@ -756,4 +749,22 @@ func TestFailedChangeRequestImportLeavesNoRowsAhead(t *testing.T) {
 	if after := crView(t, db, sp, cr.ID); after != before {
 		t.Fatalf("the change request moved:\n%s\nwant:\n%s", after, before)
 	}
+}
+
+// countedImportDB opens a database whose statements counter counts, with
+// imports batched 100 pages at a time, a fixed clock and one organization
+// (closed when the test ends).
+func countedImportDB(t testing.TB, counter *atomic.Int64) (*DB, Bootstrap) {
+	t.Helper()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	db, err := Open(testTarget(t), Options{Clock: func() time.Time { return at }, ImportBatchPages: 100, Statements: counter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	o, err := db.CreateOrganizationWithAdmin(context.Background(), "Org", "a@example.com", "A", "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, o
 }

@@ -58,3 +58,61 @@ func TestInstallationSpacesByCreationPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberSideFirstPlan: a member's spaces through an installation
+// token, the member's view first (a guest who sees their granted spaces
+// only, cheaperSideFirst's choice when they see fewer spaces than the
+// installation covers), read the member's creation-ordered grants and
+// check each against the installation's targets by primary key, page and
+// total alike: no scan of the organization's spaces or targets, no sort.
+// And by count: the side naming fewer spaces comes first.
+func TestMemberSideFirstPlan(t *testing.T) {
+	ctx := context.Background()
+	db, sp := testSpace(t)
+	org := sp.OrganizationID
+	inst := &SpaceVisibility{Installation: "inst1"}
+	guest := &SpaceVisibility{Grantee: &SpaceGrantee{UserID: NewID(), TeamIDs: []string{"t1"}}}
+	f := SpaceFilter{OrganizationID: org, ByCreation: true, Desc: true, Visible: inst, AlsoVisible: guest}
+	// No targets and no grants: equal counts, the installation first.
+	if g, err := db.cheaperSideFirst(ctx, f); err != nil || g.Visible != inst {
+		t.Fatalf("equal counts: the member first (%v)", err)
+	}
+	db.SetMemberSideFirst(new(true))
+	defer db.SetMemberSideFirst(nil)
+	g, err := db.cheaperSideFirst(ctx, f)
+	if err != nil || g.Visible != guest || g.AlsoVisible != inst {
+		t.Fatalf("forced: not the member first (%v)", err)
+	}
+	m := visibleSpaceRanges(g)
+	parts, ok := memberThenInstallationCount(g)
+	if m == nil || !ok || len(parts) != 1 {
+		t.Fatalf("no member ranges or count along them")
+	}
+	spec := listSpec{SortCol: "s.created_at", IDCol: "s.id", Desc: true}
+	for _, pq := range []PageQuery{{Limit: 10}, {Limit: 10, After: &Cursor{N: 5, ID: "x"}}} {
+		q, args := m.query(spec, pq, db.dialect.mergesLazily())
+		for _, c := range []struct {
+			q    string
+			args []any
+		}{{q, args}, {parts[0].Query, parts[0].Args}} {
+			plan := explain(t, db, c.q, c.args)
+			if db.dialect.name() == "sqlite" {
+				for _, bad := range []string{"SCAN s\n", "SCAN spaces", "SCAN t\n", "SCAN g\n", "SCAN integration_target_installations"} {
+					if strings.Contains(plan+"\n", bad) {
+						t.Errorf("plan has %q:\n%s", strings.TrimSpace(bad), plan)
+					}
+				}
+				if !strings.Contains(plan, "content_grants_by_space_created") {
+					t.Errorf("plan does not use content_grants_by_space_created:\n%s", plan)
+				}
+			} else if strings.Contains(plan, "Seq Scan on spaces") {
+				t.Errorf("plan has a sequential scan:\n%s", plan)
+			}
+			rows, err := db.r().QueryContext(ctx, c.q, c.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows.Close()
+		}
+	}
+}

@@ -222,27 +222,10 @@ func shareBeforeWrite(tx *Tx, spaceID string, stats spaceStats, chunks []int64) 
 		return nil
 	}
 	if stats.shares&hasForks != 0 {
-		forks, err := queryIDs(tx, `SELECT DISTINCT space_id FROM search_sources WHERE source_id = ?`, spaceID)
-		if err != nil {
+		if err := eachFork(tx, spaceID, func(f string, v *searchView, w int) error {
+			return takeChunks(tx, f, v.readsThrough(w, chunks), v.owned)
+		}); err != nil {
 			return err
-		}
-		sort.Strings(forks)
-		views, err := loadViews(tx.ctx, tx, forks)
-		if err != nil {
-			return err
-		}
-		for _, f := range forks {
-			v := views[f]
-			if v == nil {
-				continue
-			}
-			w := v.position(spaceID)
-			if w == 0 {
-				continue
-			}
-			if err := takeChunks(tx, f, v.readsThrough(w, chunks), v.owned); err != nil {
-				return err
-			}
 		}
 	}
 	if v := stats.view; v != nil {
@@ -256,6 +239,26 @@ func shareBeforeWrite(tx *Tx, spaceID string, stats spaceStats, chunks []int64) 
 // handOverChunks runs before spaceID's index is dropped: every space that
 // reads chunks of it takes them in, and no longer lists it.
 func handOverChunks(tx *Tx, spaceID string) error {
+	return eachFork(tx, spaceID, func(f string, v *searchView, w int) error {
+		var chunks []int64
+		for c := range v.srcs[0].chunks {
+			if v.at(c) == w {
+				chunks = append(chunks, c)
+			}
+		}
+		if len(chunks) > 0 {
+			if err := takeChunks(tx, f, map[string][]int64{spaceID: chunks}, v.owned); err != nil {
+				return err
+			}
+		}
+		_, err := tx.exec(`DELETE FROM search_sources WHERE space_id = ? AND source_id = ?`, f, spaceID)
+		return err
+	})
+}
+
+// eachFork calls fn for every space that lists spaceID as a source, with
+// its view and spaceID's position in it, in the order of their ids.
+func eachFork(tx *Tx, spaceID string, fn func(fork string, v *searchView, at int) error) error {
 	forks, err := queryIDs(tx, `SELECT DISTINCT space_id FROM search_sources WHERE source_id = ?`, spaceID)
 	if err != nil || len(forks) == 0 {
 		return err
@@ -270,22 +273,49 @@ func handOverChunks(tx *Tx, spaceID string) error {
 		if v == nil {
 			continue
 		}
-		w := v.position(spaceID)
-		if w == 0 {
-			continue
-		}
-		var chunks []int64
-		for c := range v.srcs[0].chunks {
-			if v.at(c) == w {
-				chunks = append(chunks, c)
-			}
-		}
-		if len(chunks) > 0 {
-			if err := takeChunks(tx, f, map[string][]int64{spaceID: chunks}, v.owned); err != nil {
+		if w := v.position(spaceID); w != 0 {
+			if err := fn(f, v, w); err != nil {
 				return err
 			}
 		}
-		if _, err := tx.exec(`DELETE FROM search_sources WHERE space_id = ? AND source_id = ?`, f, spaceID); err != nil {
+	}
+	return nil
+}
+
+func init() {
+	spaceTransferHooks = append(spaceTransferHooks, unshareSearch)
+}
+
+// unshareSearch runs when spaceID moves to another organization: it stops
+// sharing index rows with spaces of the organization it leaves, both ways.
+// Every space that reads chunks of it takes them in (handOverChunks), and
+// it takes in every chunk it reads of its own sources. Writes are
+// serialized per organization on PostgreSQL, and a write that changes a
+// shared chunk also writes the rows of the spaces sharing it (copy on
+// write); sharing across organizations would let two unserialized writes
+// change the same space's rows. A transfer is rare, so it pays for the
+// copy: in proportion to the chunks shared, as a duplicate once did.
+func unshareSearch(tx *Tx, spaceID string) error {
+	if err := handOverChunks(tx, spaceID); err != nil {
+		return err
+	}
+	stats, err := readSpaceStats(tx.ctx, tx, spaceID)
+	if err != nil || stats.view == nil {
+		return err
+	}
+	all := make([]int64, stats.chunks())
+	for c := range all {
+		all[c] = int64(c)
+	}
+	if err := takeChunks(tx, spaceID, stats.view.readsThrough(1, all), stats.view.owned); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`DELETE FROM search_sources WHERE space_id = ?`,
+		`DELETE FROM search_owned WHERE space_id = ?`,
+		`UPDATE search_spaces SET shares = shares & ` + strconv.Itoa(^readsSources) + ` WHERE space_id = ?`,
+	} {
+		if _, err := tx.exec(q, spaceID); err != nil {
 			return err
 		}
 	}

@@ -76,3 +76,61 @@ func testSpaceWithIndex(t *testing.T) (*DB, string) {
 	}
 	return db, sp.ID
 }
+
+// A sharing duplicate transferred to another organization stops sharing
+// index rows with the one it leaves, both ways (unshareSearch): no source
+// list crosses organizations, and each space still searches as before,
+// also after its former source changes the chunks they shared.
+func TestSearchShareEndsAtTransfer(t *testing.T) {
+	ctx := context.Background()
+	db, sp := testSpaceWithIndex(t)
+	want := DupSearchShapeForTest(t, db, sp)
+	dup, err := db.duplicateShared(ctx, sp, "copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dupOfDup, err := db.duplicateShared(ctx, dup, "copy of copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := db.CreateOrganizationWithAdmin(ctx, "Other", "b@example.com", "B", "h2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.TransferSpace(ctx, dup, other.Organization.ID); err != nil {
+		t.Fatal(err)
+	}
+	var crossing int
+	if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM search_sources ss
+ JOIN spaces a ON a.id = ss.space_id JOIN spaces b ON b.id = ss.source_id
+ WHERE a.organization_id <> b.organization_id`).Scan(&crossing); err != nil {
+		t.Fatal(err)
+	}
+	if crossing != 0 {
+		t.Fatalf("%d source lists cross organizations after the transfer", crossing)
+	}
+	for _, s := range []string{sp, dup, dupOfDup} {
+		if got := DupSearchShapeForTest(t, db, s); got != want {
+			t.Fatalf("after the transfer, %s searches\n%s\nthe original\n%s", s, got, want)
+		}
+	}
+	// The original rewrites its first chunk: the transferred space keeps
+	// what it had.
+	if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: modelAnalyzer{}, Edit: func(tr *Tree) error {
+		for _, p := range tr.Pages {
+			if p.ID == "p0-0" {
+				p.SetBody("rewritten")
+				p.Dirty = true
+			}
+		}
+		return nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := DupSearchShapeForTest(t, db, dup); got != want {
+		t.Fatalf("after its former source changed, the transferred space searches\n%s\nbefore\n%s", got, want)
+	}
+	if got := DupSearchShapeForTest(t, db, sp); got == want {
+		t.Fatal("the original's edit changed nothing its search shows: the test edits nothing")
+	}
+}

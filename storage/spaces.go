@@ -309,7 +309,10 @@ func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") 
 // the reader may not see in Go (see runFilteredList); f.Visible does it in
 // SQL, and is what lists use.
 func (db *DB) ListSpaces(ctx context.Context, f SpaceFilter, keep func(Space) bool, pq PageQuery) (Page[Space], error) {
-	f = installationFirst(f)
+	f, err := db.cheaperSideFirst(ctx, f)
+	if err != nil {
+		return Page[Space]{}, err
+	}
 	args := []any{f.OrganizationID}
 	if f.ParentID != nil {
 		args = append(args, *f.ParentID)
@@ -409,6 +412,9 @@ func spaceListPlanOf(f SpaceFilter) spaceListPlan {
 func spaceCount(f SpaceFilter) []countPart {
 	v := f.Visible
 	if p, ok := installationCount(f); ok {
+		return p
+	}
+	if p, ok := memberThenInstallationCount(f); ok {
 		return p
 	}
 	if v != nil && (len(v.IDs) > 0 || v.Grantee == nil) || f.AlsoVisible != nil {

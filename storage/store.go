@@ -143,6 +143,7 @@ type Integrations interface {
 	CreateInstallationToken(ctx context.Context, installationID string, t *Token) error
 	InstallationOfToken(ctx context.Context, tokenID string) (Installation, []string, error)
 	InstallationTargetsAmong(ctx context.Context, installationID, kind string, ids []string) (map[string]bool, error)
+	SpaceGrantsAmong(ctx context.Context, orgID, userID string, teams, spaceIDs []string) ([]ContentGrant, error)
 
 	TargetInstallation(ctx context.Context, installationID, kind, targetID string) (TargetInstallation, error)
 	ListTargetInstallations(ctx context.Context, integrationID string, f TargetFilter, pq PageQuery) (Page[TargetInstallation], error)
