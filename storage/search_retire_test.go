@@ -177,7 +177,7 @@ func retiredSpaces(t *testing.T) (db *DB, kept, gone string, leaving []string) {
 		if err != nil {
 			return err
 		}
-		old, err := readIndexedPages(tx.ctx, tx, kept, nil, leaving)
+		old, err := readIndexedPages(tx.ctx, tx, kept, stats, leaving)
 		if err != nil {
 			return err
 		}
