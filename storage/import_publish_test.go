@@ -320,7 +320,12 @@ func checkPublishingWrite(t *testing.T, n int, modes ...string) {
 // translation run again into its target, a re-import): every imported
 // document gets a new body, every 97th goes, every 41st moves to the top
 // level, and five pages are new.
-func reviseEdit(n int) func(t *Tree) error {
+func reviseEdit(n int) func(t *Tree) error { return reviseEditBut(n, 0) }
+
+// reviseEditBut is reviseEdit leaving every keep-th imported page as it is
+// (keep 0: none): their bodies are as long as the revised ones, so that
+// searches tie them with changed pages (ties rank by doc number).
+func reviseEditBut(n, keep int) func(t *Tree) error {
 	return func(t *Tree) error {
 		var moved []*TreePage
 		for i := range n {
@@ -329,6 +334,8 @@ func reviseEdit(n int) func(t *Tree) error {
 				return fmt.Errorf("imp-%d is not there", i)
 			}
 			switch {
+			case keep > 0 && i%keep == keep-1:
+				continue
 			case i%97 == 5:
 				*siblings = slices.Delete(*siblings, at, at+1)
 				continue
@@ -391,6 +398,24 @@ func oneTransaction(db *DB, fn func()) {
 	fn()
 }
 
+// retiredCount is the number of docs the space's stats row retires.
+func retiredCount(t *testing.T, db *DB, spaceID string) int {
+	t.Helper()
+	stats, err := readSpaceStats(context.Background(), db.r(), spaceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, bm := range stats.retired {
+		for off := range uint32(chunkDocs) {
+			if retiredAt(bm, off) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // closingStages is the number of the space's stages that have closed rows
 // ahead and are not published.
 func closingStages(db *DB, spaceID string) (n int, err error) {
@@ -413,15 +438,36 @@ func TestReaderBetweenBatchesSeesChangedPagesWhole(t *testing.T) {
 	for k := range states {
 		other := importedSpace(t, db, sp.OrganizationID, n)
 		run := func() {
-			if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: other.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEdit(n)}); err != nil {
+			if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: other.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: reviseEditBut(n, 3)}); err != nil {
 				t.Fatal(err)
+			}
+		}
+		// Batched: right after the publishing write the changed pages'
+		// old docs are retired (their rows still there), and readers see
+		// then what they see once the sweep has removed them.
+		var published string
+		var retired int
+		db.importWrite = func(publish bool, _ time.Duration) {
+			if publish {
+				published = readerView(t, db, other.ID)
+				retired = retiredCount(t, db, other.ID)
 			}
 		}
 		if k == 0 {
 			oneTransaction(db, run)
 		} else {
 			run()
+			if want := n * 3 / 5; retired < want {
+				t.Fatalf("the publishing write retired %d docs, want at least %d (the changed pages')", retired, want)
+			}
+			if left := retiredCount(t, db, other.ID); left != 0 {
+				t.Fatalf("%d retired docs left after the import", left)
+			}
+			if now := readerView(t, db, other.ID); now != published {
+				t.Fatalf("readers saw before the sweep:\n%.3000s\nafter it:\n%.3000s", published, now)
+			}
 		}
+		db.importWrite = nil
 		// Searches in rank order with their totals and the index stats
 		// too (revisionState lists hits as a set): the changed pages' docs
 		// must rank and count as the one-transaction import's, ties
@@ -507,6 +553,15 @@ func TestFailedReimportLeavesNoRowsAhead(t *testing.T) {
 			return err
 		}
 		if closed++; closed == 3 {
+			// The changed pages' new docs are written ahead: a second
+			// search_pages row for each.
+			var docs int
+			if err := db.r().QueryRowContext(ctx, `SELECT COUNT(*) FROM search_pages WHERE space_id = ?`, sp.ID).Scan(&docs); err != nil {
+				return err
+			}
+			if docs < 1900 {
+				return fmt.Errorf("%d search_pages rows: the changed pages' docs are not written ahead, nothing tested", docs)
+			}
 			return boom
 		}
 		return nil
