@@ -283,3 +283,34 @@ func TestSweepRetiredLeavesTheRemovedIndex(t *testing.T) {
 		}
 	}
 }
+
+// The periodic sweep finds the spaces holding retired docs (an import that
+// died between its publication and its own sweep; a duplicate made in
+// between takes the set with the stats row) and leaves each the index of
+// the space without them.
+func TestSweepRetiredDocsFindsTheSpaces(t *testing.T) {
+	ctx := context.Background()
+	db, kept, gone, _ := retiredSpaces(t)
+	dup, err := db.DuplicateSpace(ctx, kept, "copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := retiredCount(t, db, dup); n == 0 {
+		t.Fatal("the duplicate holds no retired docs: nothing tested")
+	}
+	if n, err := db.SweepRetiredDocs(ctx, 10); err != nil || n != 2 {
+		t.Fatalf("swept %d spaces (%v), want 2", n, err)
+	}
+	for _, space := range []string{kept, dup} {
+		if n := retiredCount(t, db, space); n != 0 {
+			t.Fatalf("%s: %d retired docs left", space, n)
+		}
+	}
+	if got, want := searchRows(t, db, kept), searchRows(t, db, gone); got != want {
+		t.Fatalf("after the sweep:\n%.3000s\nwithout the pages:\n%.3000s", got, want)
+	}
+	sameSearches(t, db, gone, kept, dup)
+	if n, err := db.SweepRetiredDocs(ctx, 10); err != nil || n != 0 {
+		t.Fatalf("swept %d spaces again (%v)", n, err)
+	}
+}
