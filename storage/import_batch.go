@@ -848,6 +848,9 @@ func publishIndex(tx *Tx, r newRevision, st *stagedTree) error {
 	if !st.indexAhead {
 		return reindexSpace(tx, r.SpaceID, st.changed, st.tree, r.Analyzer, true)
 	}
+	if len(st.ahead) == 0 && len(st.retire) == 0 {
+		return nil // pages that leave, none of them indexed
+	}
 	stats, err := readSpaceStats(tx.ctx, tx, r.SpaceID)
 	if err != nil {
 		return err
