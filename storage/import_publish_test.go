@@ -276,8 +276,8 @@ func checkPublishingWrite(t *testing.T, n int, modes ...string) {
 		var startRows map[string]bool
 		var startIndex, endIndex string
 		db.afterImportBatch = func(int) error {
-			startRows, startStmts = rowKeys(), counter.Load()
 			startIndex = searchRows(t, db, sp.ID)
+			startRows, startStmts = rowKeys(), counter.Load()
 			return nil
 		}
 		db.importWrite = func(publish bool, _ time.Duration) {
