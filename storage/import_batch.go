@@ -26,18 +26,20 @@ import (
 //     the main line the batches also write the pages new to the space
 //     ahead (migration 0031b): their main_pages rows at a seq far past the
 //     space's last (ahead_seq; readers read rows up to their revision's
-//     seq) and, for a batch or more of them, their search-index entries in
-//     doc numbers reserved past the space's next_doc (readers read the
-//     chunks below it). The rows of the base's pages the import changes
-//     wait in import_stage_pages;
-//  3. one last write publishes the revision (its seq ahead_seq, the
-//     staged rows, the base's rows it closes, files, the index: the
-//     base's changed pages, and the stats row that makes the docs written
-//     ahead visible; activation or the change request's head, the
-//     recorded change: audit, webhooks, live) if the base is still the
-//     space's content (else the run starts over on the new base), and
-//     drops the stage. What it does follows the pages the import changes
-//     that were in the base, not the pages it adds.
+//     seq) and, for a batch or more of changed pages, the search-index
+//     entries of every page the import adds or changes in doc numbers
+//     reserved past the space's next_doc (readers read the chunks below
+//     it), reading the live docs of the base's changed pages. The rows of
+//     the base's pages the import changes are closed and written ahead by
+//     the closing batches (closeAhead);
+//  3. one last write publishes the revision (its seq ahead_seq, files, the
+//     index's stats row, which makes the docs written ahead visible and
+//     retires the changed pages' old docs; activation or the change
+//     request's head, the recorded change: audit, webhooks, live) if the
+//     base is still the space's content (else the run starts over on the
+//     new base), and drops the stage; the run then sweeps the retired docs out of the
+//     index, a batch of them per write. What the publishing write does
+//     follows neither the pages the import adds nor those it changes.
 //
 // Other writes run between the batches. A run that fails or is cancelled
 // drops its stage at once (dropAhead first takes out what it wrote
