@@ -1,19 +1,20 @@
 package storage
 
-// Retired docs: the reader's side of the rule that would let a batched
-// import index the pages it changes ahead, like its new pages (issue 32).
-// Searches read the set with the space's stats row (search_spaces.retired,
-// migration 0032e) and duplicates take it with that row; nothing writes
-// one yet: the writer's half below is not built.
+// Retired docs: the rule that lets a batched import index the pages it
+// changes ahead, like its new pages (issue 32). Searches read the set with
+// the space's stats row (search_spaces.retired, migration 0032e) and
+// duplicates take it with that row.
 //
-// A changed page would get a new doc past the space's next_doc, written by
-// the batches; its old doc would stay in its posting and chunk rows until
-// a bounded sweep rewrites them (through shareBeforeWrite). From the
-// publication on, a reader skips the old doc: it is in the retired set of
-// its chunk. Skipping it must give what removing it gives: no match, and
-// each term's doc frequency (its idf) counted without it; the space's
-// docs and total length come from the stats row, which the publishing
-// write moves in the same one-row update.
+// A changed page gets a new doc past the space's next_doc, written by the
+// batches (import_batch.go); its old doc stays in its posting and chunk
+// rows until a bounded sweep rewrites them (sweepRetired, through
+// shareBeforeWrite: run by the import after its publication, and by the
+// periodic import-stage sweep). From the publication on, a reader skips
+// the old doc: the publishing write puts it in the retired set of its
+// chunk. Skipping it gives what removing it gives: no match, and each
+// term's doc frequency (its idf) counted without it; the space's docs and
+// total length come from the stats row, which the publishing write moves
+// in the same one-row update.
 
 import (
 	"encoding/binary"
