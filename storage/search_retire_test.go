@@ -239,7 +239,8 @@ func sameSearches(t *testing.T, db *DB, want string, spaces ...string) {
 // without them (through the cache of index rows: the sweep restamps what
 // it rewrites), and at the end the very rows of that space; a duplicate
 // made before, which read those chunks of it, searches the same
-// throughout (it took its copy first) and sweeps its own set after.
+// throughout (it took its copy first) and its own set is swept after, by
+// the periodic sweep, which finds it.
 func TestSweepRetiredLeavesTheRemovedIndex(t *testing.T) {
 	ctx := context.Background()
 	db, kept, gone, leaving := retiredSpaces(t)
@@ -268,12 +269,13 @@ func TestSweepRetiredLeavesTheRemovedIndex(t *testing.T) {
 	if got, want := indexRows(t, db, kept), indexRows(t, db, gone); got != want {
 		t.Fatalf("after the sweep:\n%.3000s\nwithout the pages:\n%.3000s", got, want)
 	}
-	// The duplicate sweeps its own set, from its own copy of the chunks.
-	if err := db.Write(ctx, func(tx *Tx) error {
-		_, err := sweepRetired(tx, dup, len(leaving))
-		return err
-	}); err != nil {
-		t.Fatal(err)
+	// The duplicate sweeps its own set, from its own copy of the chunks:
+	// the periodic sweep finds it (SweepRetiredDocs), then none.
+	if n, err := db.SweepRetiredDocs(ctx, 10); err != nil || n != 1 {
+		t.Fatalf("the periodic sweep swept %d spaces (%v), want the duplicate", n, err)
+	}
+	if n, err := db.SweepRetiredDocs(ctx, 10); err != nil || n != 0 {
+		t.Fatalf("the periodic sweep swept %d spaces again (%v)", n, err)
 	}
 	sameSearches(t, db, gone, dup)
 	for _, space := range []string{kept, dup} {
@@ -281,36 +283,5 @@ func TestSweepRetiredLeavesTheRemovedIndex(t *testing.T) {
 		if err != nil || stats.retired != nil {
 			t.Fatalf("%s: retired docs left: %v %v", space, stats.retired, err)
 		}
-	}
-}
-
-// The periodic sweep finds the spaces holding retired docs (an import that
-// died between its publication and its own sweep; a duplicate made in
-// between takes the set with the stats row) and leaves each the index of
-// the space without them.
-func TestSweepRetiredDocsFindsTheSpaces(t *testing.T) {
-	ctx := context.Background()
-	db, kept, gone, _ := retiredSpaces(t)
-	dup, err := db.DuplicateSpace(ctx, kept, "copy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := retiredCount(t, db, dup); n == 0 {
-		t.Fatal("the duplicate holds no retired docs: nothing tested")
-	}
-	if n, err := db.SweepRetiredDocs(ctx, 10); err != nil || n != 2 {
-		t.Fatalf("swept %d spaces (%v), want 2", n, err)
-	}
-	for _, space := range []string{kept, dup} {
-		if n := retiredCount(t, db, space); n != 0 {
-			t.Fatalf("%s: %d retired docs left", space, n)
-		}
-	}
-	if got, want := searchRows(t, db, kept), searchRows(t, db, gone); got != want {
-		t.Fatalf("after the sweep:\n%.3000s\nwithout the pages:\n%.3000s", got, want)
-	}
-	sameSearches(t, db, gone, kept, dup)
-	if n, err := db.SweepRetiredDocs(ctx, 10); err != nil || n != 0 {
-		t.Fatalf("swept %d spaces again (%v)", n, err)
 	}
 }
