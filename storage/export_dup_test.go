@@ -101,7 +101,7 @@ func DupSearchShapeForTest(t *testing.T, db *DB, spaceID string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(&b, "docs %d length %d next %d\n", stats.docs, stats.length, stats.next)
+	fmt.Fprintf(&b, "docs %d length %d next %d retired %x\n", stats.docs, stats.length, stats.next, encodeRetired(stats.retired))
 	for c := range stats.chunks() {
 		h := holder(spaceID, stats.view, c)
 		var lens []byte

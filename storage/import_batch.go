@@ -26,18 +26,20 @@ import (
 //     the main line the batches also write the pages new to the space
 //     ahead (migration 0031b): their main_pages rows at a seq far past the
 //     space's last (ahead_seq; readers read rows up to their revision's
-//     seq) and, for a batch or more of them, their search-index entries in
-//     doc numbers reserved past the space's next_doc (readers read the
-//     chunks below it). The rows of the base's pages the import changes
-//     wait in import_stage_pages;
-//  3. one last write publishes the revision (its seq ahead_seq, the
-//     staged rows, the base's rows it closes, files, the index: the
-//     base's changed pages, and the stats row that makes the docs written
-//     ahead visible; activation or the change request's head, the
-//     recorded change: audit, webhooks, live) if the base is still the
-//     space's content (else the run starts over on the new base), and
-//     drops the stage. What it does follows the pages the import changes
-//     that were in the base, not the pages it adds.
+//     seq) and, for a batch or more of changed pages, the search-index
+//     entries of every page the import adds or changes in doc numbers
+//     reserved past the space's next_doc (readers read the chunks below
+//     it), reading the live docs of the base's changed pages. The rows of
+//     the base's pages the import changes are closed and written ahead by
+//     the closing batches (closeAhead);
+//  3. one last write publishes the revision (its seq ahead_seq, files, the
+//     index's stats row, which makes the docs written ahead visible and
+//     retires the changed pages' old docs; activation or the change
+//     request's head, the recorded change: audit, webhooks, live) if the
+//     base is still the space's content (else the run starts over on the
+//     new base), and drops the stage; the run then sweeps the retired docs out of the
+//     index, a batch of them per write. What the publishing write does
+//     follows neither the pages the import adds nor those it changes.
 //
 // Other writes run between the batches. A run that fails or is cancelled
 // drops its stage at once (dropAhead first takes out what it wrote
@@ -91,7 +93,7 @@ func (db *DB) createStaged(ctx context.Context, id string, c RevisionChange) err
 			return err
 		}
 	}
-	c.Batched = false
+	c.inOneWrite = true
 	c.ID = id
 	_, err := db.CreateRevision(ctx, c)
 	return err
@@ -114,15 +116,25 @@ type stagedTree struct {
 	rows    []pageRow
 	closed  []string
 	changed map[string]string
-	// ahead are the new pages the batches index (on the main line, with
-	// an analyzer): pages new to the space, in page id order, the order
-	// updateIndex gives new pages their doc numbers. Their docs are
-	// [docFrom, docFrom+len(ahead)), reserved by the first batch in chunks
-	// past the space's next_doc; aheadLen is their total length.
-	ahead    []*TreePage
-	aheadIDs map[string]bool
-	docFrom  int64
-	aheadLen int64
+	// ahead are the pages the batches index (on the main line, with an
+	// analyzer): every page the import adds or changes that the index
+	// holds, in page id order, the order an import's changeIndex gives
+	// them their doc numbers. Their docs are [docFrom,
+	// docFrom+len(ahead)), reserved by the first batch in chunks past the
+	// space's next_doc; aheadLen is their total length. leaving are the
+	// other changed pages the base had (gone, or no longer indexed). The
+	// batches read the live docs of both that the index has (retire, their
+	// total length retireLen), which the publishing write retires.
+	// indexAhead: the batches index (else the publishing write's
+	// reindexSpace does, for fewer pages than a batch).
+	ahead      []*TreePage
+	aheadIDs   map[string]bool
+	docFrom    int64
+	aheadLen   int64
+	leaving    []string
+	retire     []int64
+	retireLen  int64
+	indexAhead bool
 	// aheadSeq is the seq the new pages' rows are written ahead at, in
 	// main_pages (0: they are staged and copied by the publishing write).
 	aheadSeq int64
@@ -239,27 +251,69 @@ func (st *stagedTree) prepareOverlay(ctx context.Context, q queryer, spaceID, re
 	return nil
 }
 
-// pickAhead lists the pages the batches index: the new pages (no row in
-// the base) that get a version here and that the index holds (documents
-// not marked noIndex). Other changed pages go through the publishing
-// write's reindexSpace, as before; so do all of them when they are fewer
-// than a batch (per): the doc numbers a stage reserves start past a margin
-// and a chunk boundary, a gap worth it for many pages, not for a few.
+// pickAhead lists the pages the batches index: the changed pages (new or
+// not) that the index holds (documents not marked noIndex), as
+// reindexSpace picks them, and the changed pages the base had that leave
+// the index. When they are fewer than a batch (per) the publishing
+// write's reindexSpace indexes them instead: the doc numbers a stage
+// reserves start past a margin and a chunk boundary, a gap worth it for
+// many pages, not for a few.
 func (st *stagedTree) pickAhead(per int) {
 	st.aheadIDs = map[string]bool{}
-	for _, p := range st.pages {
-		if old, ok := st.changed[p.ID]; ok && old == "" && p.Type == "document" && !p.Meta.NoIndex {
-			st.ahead = append(st.ahead, p)
+	var ahead []*TreePage
+	st.tree.Walk(func(p, _ *TreePage) bool {
+		if _, ok := st.changed[p.ID]; ok && p.Type == "document" && !p.Meta.NoIndex {
+			ahead = append(ahead, p)
+			st.aheadIDs[p.ID] = true
+		}
+		return true
+	})
+	var leaving []string
+	for id, old := range st.changed {
+		if old != "" && !st.aheadIDs[id] {
+			leaving = append(leaving, id)
 		}
 	}
-	if len(st.ahead) < per {
-		st.ahead = nil
+	if len(ahead)+len(leaving) < per {
+		st.aheadIDs = map[string]bool{}
 		return
 	}
-	for _, p := range st.ahead {
-		st.aheadIDs[p.ID] = true
+	sort.Slice(ahead, func(i, j int) bool { return ahead[i].ID < ahead[j].ID })
+	sort.Strings(leaving)
+	st.ahead, st.leaving, st.indexAhead = ahead, leaving, true
+}
+
+// readRetiring reads, in a batch, the live docs of the base's pages of
+// ahead and leaving that the index holds, and their total length: the
+// docs the publishing write retires. They stay the pages' live docs until
+// then: only a write of the space's main line (which moves the base, and
+// the run starts over) changes them.
+func (st *stagedTree) readRetiring(tx *Tx, spaceID string, ahead []*TreePage, leaving []string) (docs []int64, length int64, err error) {
+	ids := append([]string(nil), leaving...)
+	for _, p := range ahead {
+		if st.changed[p.ID] != "" {
+			ids = append(ids, p.ID)
+		}
 	}
-	sort.Slice(st.ahead, func(i, j int) bool { return st.ahead[i].ID < st.ahead[j].ID })
+	if len(ids) == 0 {
+		return nil, 0, nil
+	}
+	stats, err := readSpaceStats(tx.ctx, tx, spaceID)
+	if err != nil {
+		return nil, 0, err
+	}
+	old, err := readIndexedPages(tx.ctx, tx, spaceID, stats, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, id := range ids {
+		if p, ok := old[id]; ok {
+			_, n := pageTerms(p.sections)
+			docs = append(docs, p.doc)
+			length += int64(n)
+		}
+	}
+	return docs, length, nil
 }
 
 // aheadSeqGap is how far past the space's last seq the rows written ahead
@@ -329,8 +383,7 @@ func writeAheadIndex(tx *Tx, spaceID string, an Analyzer, pages []*TreePage, doc
 		}
 		puts = append(puts, []any{spaceID, p.ID, doc + int64(i), b})
 	}
-	if err := upsertBatch(tx, `INSERT INTO search_pages (space_id, page_id, doc, sections) VALUES `, 4, puts,
-		` ON CONFLICT (space_id, page_id) DO UPDATE SET doc = excluded.doc, sections = excluded.sections`); err != nil {
+	if err := insertBatch(tx, `INSERT INTO search_pages (space_id, page_id, doc, sections) VALUES `, 4, puts); err != nil {
 		return 0, err
 	}
 	return c.length, c.writeRows(tx)
@@ -399,7 +452,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	}()
 	per := max(db.importBatch, 1)
 	batches := (len(st.pages) + per - 1) / per
-	batches = max(batches, (len(st.files)+per-1)/per, (len(st.rows)+per-1)/per, (len(st.ahead)+per-1)/per, (len(st.overlay)+per-1)/per)
+	batches = max(batches, (len(st.files)+per-1)/per, (len(st.rows)+per-1)/per, (len(st.ahead)+per-1)/per, (len(st.leaving)+per-1)/per, (len(st.overlay)+per-1)/per)
 	if batches == 0 {
 		batches = 1 // the stage row itself
 	}
@@ -411,16 +464,18 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 		files := st.files[min(b*per, len(st.files)):min((b+1)*per, len(st.files))]
 		batchRows := st.rows[min(b*per, len(st.rows)):min((b+1)*per, len(st.rows))]
 		ahead := st.ahead[min(b*per, len(st.ahead)):min((b+1)*per, len(st.ahead))]
+		leaving := st.leaving[min(b*per, len(st.leaving)):min((b+1)*per, len(st.leaving))]
 		overlay := st.overlay[min(b*per, len(st.overlay)):min((b+1)*per, len(st.overlay))]
 		versions, links := st.versionRows(pages)
 		began := time.Now()
-		var length int64
+		var length, retireLen int64
+		var retire []int64
 		if err := db.Write(ctx, func(tx *Tx) error {
 			if err := writeStageBatch(tx, stage, c.SpaceID, b == 0, versions, links, files); err != nil {
 				return err
 			}
 			if b == 0 && len(st.ahead) > 0 {
-				from, err := reserveDocs(tx, stage, c.SpaceID, len(st.ahead), len(st.changed)-len(st.ahead))
+				from, err := reserveDocs(tx, stage, c.SpaceID, len(st.ahead), 0)
 				if err != nil {
 					return err
 				}
@@ -442,6 +497,9 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 				st.aheadSeq = seq
 			}
 			var err error
+			if retire, retireLen, err = st.readRetiring(tx, c.SpaceID, ahead, leaving); err != nil {
+				return err
+			}
 			if length, err = writeAheadIndex(tx, c.SpaceID, c.Analyzer, ahead, st.docFrom+int64(b*per)); err != nil {
 				return err
 			}
@@ -467,6 +525,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 			return err
 		}
 		st.aheadLen += length
+		st.retire, st.retireLen = append(st.retire, retire...), st.retireLen+retireLen
 		if db.importWrite != nil {
 			db.importWrite(false, time.Since(began))
 		}
@@ -500,7 +559,7 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 			typ = "edits"
 		}
 		r := newRevision{ID: id, SpaceID: c.SpaceID, Parents: []string{st.base}, Type: typ, Activate: c.Activate, Analyzer: an,
-			Known: st.loaded, KnownRev: st.base, placed: true, stored: stored}
+			Known: st.loaded, KnownRev: st.base, placed: true, stored: stored, renumber: true}
 		switch {
 		case st.onMain:
 			if err := publishOnMain(tx, r, st, stage); err != nil {
@@ -536,8 +595,12 @@ func (db *DB) stageAndPublish(ctx context.Context, id string, c RevisionChange) 
 	if db.importWrite != nil {
 		db.importWrite(true, time.Since(began))
 	}
-	// The revision is out; a failure here leaves the lists to the sweep.
+	// The revision is out; a failure here leaves the lists (and the
+	// retired docs) to the sweep.
 	_ = db.dropStage(context.WithoutCancel(ctx), stage)
+	if len(st.retire) > 0 {
+		_ = db.sweepRetiredDocs(context.WithoutCancel(ctx), c.SpaceID, per)
+	}
 	return nil
 }
 
@@ -775,55 +838,103 @@ func publishOnMain(tx *Tx, r newRevision, st *stagedTree, stage string) error {
 	return setActiveRevision(tx, r.SpaceID, r.ID)
 }
 
-// publishIndex brings the space's index to the new revision: the changed
-// pages the batches did not index go through reindexSpace; those they did
-// become visible with the space's stats (their count, length, and a
-// next_doc past them, with new stamps for their groups): one row.
+// publishIndex brings the space's index to the new revision. When the
+// batches indexed the changed pages ahead (indexAhead) it is the space's
+// stats row, one row whatever the number of pages: the docs written ahead
+// become visible (their count, length, and a next_doc past them, with new
+// stamps for their groups) and the changed pages' old docs are retired in
+// the same update (their bits in search_spaces.retired: readers skip them
+// from then on, the sweep removes them later, sweepRetiredDocs). Else the
+// changed pages go through reindexSpace, numbered the same way.
 func publishIndex(tx *Tx, r newRevision, st *stagedTree) error {
-	changed := st.changed
-	if len(st.ahead) > 0 {
-		changed = make(map[string]string, len(st.changed)-len(st.ahead))
-		for id, old := range st.changed {
-			if !st.aheadIDs[id] {
-				changed[id] = old
-			}
-		}
-		// The reserved chunks must still be past what readers read (the
-		// space did not move, so nothing else indexed pages meanwhile).
-		stats, err := readSpaceStats(tx.ctx, tx, r.SpaceID)
-		if err != nil {
-			return err
-		}
-		if stats.next > st.docFrom {
-			return errBaseMoved
-		}
+	if !st.indexAhead {
+		return reindexSpace(tx, r.SpaceID, st.changed, st.tree, r.Analyzer, true)
 	}
-	if err := reindexSpace(tx, r.SpaceID, changed, st.tree, r.Analyzer); err != nil {
-		return err
-	}
-	if len(st.ahead) == 0 {
-		return nil
+	if len(st.ahead) == 0 && len(st.retire) == 0 {
+		return nil // pages that leave, none of them indexed
 	}
 	stats, err := readSpaceStats(tx.ctx, tx, r.SpaceID)
 	if err != nil {
 		return err
 	}
-	to := st.docFrom + int64(len(st.ahead))
-	touched := map[int64]*rowEdit{}
-	for g := st.docFrom >> groupBits; g <= (to-1)>>groupBits; g++ {
-		d := g << groupBits
-		e := touched[d>>chunkBits]
-		if e == nil {
-			e = &rowEdit{put: map[uint32]posting{}}
-			touched[d>>chunkBits] = e
-		}
-		e.put[uint32(d&(chunkDocs-1))] = posting{}
+	if len(st.ahead) > 0 && stats.next > st.docFrom {
+		// The reserved chunks must still be past what readers read (the
+		// space did not move, so nothing else indexed pages meanwhile).
+		return errBaseMoved
 	}
-	stats.docs += int64(len(st.ahead))
-	stats.length += st.aheadLen
-	stats.next = max(stats.next, to)
-	stats.stamps = restamp(stats.stamps, (stats.next-1)>>groupBits, touched)
+	if len(st.retire) > 0 && stats.retired == nil {
+		stats.retired = retiredDocs{}
+	}
+	for _, d := range st.retire {
+		if d >= stats.next || retiredAt(stats.retired[d>>chunkBits], uint32(d&(chunkDocs-1))) {
+			return errBaseMoved // not a live doc any more
+		}
+		stats.retired.retire(d)
+	}
+	stats.docs += int64(len(st.ahead) - len(st.retire))
+	stats.length += st.aheadLen - st.retireLen
+	if len(st.ahead) > 0 {
+		to := st.docFrom + int64(len(st.ahead))
+		touched := map[int64]*rowEdit{}
+		for g := st.docFrom >> groupBits; g <= (to-1)>>groupBits; g++ {
+			d := g << groupBits
+			e := touched[d>>chunkBits]
+			if e == nil {
+				e = &rowEdit{put: map[uint32]posting{}}
+				touched[d>>chunkBits] = e
+			}
+			e.put[uint32(d&(chunkDocs-1))] = posting{}
+		}
+		stats.next = max(stats.next, to)
+		stats.stamps = restamp(stats.stamps, (stats.next-1)>>groupBits, touched)
+	}
 	return writeSpaceStats(tx, r.SpaceID, stats)
+}
+
+// retiredSweepDocs is how many retired docs one sweep write removes.
+const retiredSweepDocs = 500
+
+// sweepRetiredDocs removes spaceID's retired docs for good, per of them a
+// write (sweepRetired), until none is left: after an import's publication
+// (its old docs), and from the periodic sweep (SweepRetiredDocs) for a run
+// that died before doing it. Never in a reader's request.
+func (db *DB) sweepRetiredDocs(ctx context.Context, spaceID string, per int) error {
+	for {
+		left := 0
+		began := time.Now()
+		// No count a cache keeps changes (the stats' docs and length left
+		// with the retirement; the index rows' cache goes by stamps).
+		if err := db.writeTx(ctx, false, func(tx *Tx) error {
+			var err error
+			left, err = sweepRetired(tx, spaceID, per)
+			return err
+		}); err != nil {
+			return err
+		}
+		if db.importWrite != nil {
+			db.importWrite(false, time.Since(began)) // a bounded write, like a batch
+		}
+		if left == 0 {
+			return nil
+		}
+	}
+}
+
+// SweepRetiredDocs sweeps the retired docs of up to limit spaces that
+// hold some (an import that died between its publication and its own
+// sweep), a bounded write per retiredSweepDocs docs, and returns how many
+// spaces it swept. Run by the periodic import-stage sweep.
+func (db *DB) SweepRetiredDocs(ctx context.Context, limit int) (int, error) {
+	spaces, err := queryIDsCtx(ctx, db.r(), `SELECT space_id FROM search_spaces WHERE retired IS NOT NULL ORDER BY space_id LIMIT ?`, limit)
+	if err != nil {
+		return 0, err
+	}
+	for _, sp := range spaces {
+		if err := db.sweepRetiredDocs(ctx, sp, retiredSweepDocs); err != nil {
+			return 0, err
+		}
+	}
+	return len(spaces), nil
 }
 
 // versionRows are the page_versions and page_links rows of pages, computed
@@ -1177,8 +1288,9 @@ func (db *DB) dropAhead(ctx context.Context, stage string) error {
 					step = 2
 					return nil
 				}
-				res, err := tx.exec(`DELETE FROM search_pages WHERE space_id = ? AND page_id IN
- (SELECT page_id FROM search_pages WHERE space_id = ? AND doc >= ? AND doc < ? ORDER BY doc LIMIT `+fmt.Sprint(per)+`)`, space, space, from, to)
+				// By doc: a changed page's live row (its old doc) stays.
+				res, err := tx.exec(`DELETE FROM search_pages WHERE space_id = ? AND doc IN
+ (SELECT doc FROM search_pages WHERE space_id = ? AND doc >= ? AND doc < ? ORDER BY doc LIMIT `+fmt.Sprint(per)+`)`, space, space, from, to)
 				if err != nil {
 					return err
 				}

@@ -19,7 +19,8 @@ import (
 // and one of 10,000 pages into a change request ("cr"). ns/page is the import's time over its pages; p50-ms
 // and p99-ms the other writes' latencies during the import, idle-p50-ms
 // and idle-p99-ms the same writes alone; batch-max-ms the longest batch
-// write and publish-ms the publishing write (each up to its COMMIT).
+// write (the sweep of the retired docs after a "changed" import included)
+// and publish-ms the publishing write (each up to its COMMIT).
 //
 //	go test -run '^$' -bench ImportInBatches -benchtime 1x ./storage
 func BenchmarkImportInBatches(b *testing.B) {

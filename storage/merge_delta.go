@@ -176,7 +176,7 @@ func deltaMerge(tx *Tx, m MergeChange, cr ChangeRequest, main, rev string) (bool
 	if err != nil {
 		return false, err
 	}
-	if err := reindexSpace(tx, m.SpaceID, changed, merged, m.Analyzer); err != nil {
+	if err := reindexSpace(tx, m.SpaceID, changed, merged, m.Analyzer, false); err != nil {
 		return false, err
 	}
 	return true, setActiveRevision(tx, m.SpaceID, rev)

@@ -918,7 +918,7 @@ func writePartial(tx *Tx, revID, head string, c RevisionChange) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := reindexSpace(tx, c.SpaceID, changed, pt.t, c.Analyzer); err != nil {
+	if err := reindexSpace(tx, c.SpaceID, changed, pt.t, c.Analyzer, false); err != nil {
 		return false, err
 	}
 	return true, setActiveRevision(tx, c.SpaceID, revID)

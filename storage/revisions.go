@@ -226,6 +226,9 @@ type RevisionChange struct {
 	// (import_batch.go); Edit then runs outside the writer and may run
 	// again if the base moves meanwhile.
 	Batched bool
+	// inOneWrite: a Batched change written in one transaction all the
+	// same (after its batched attempts), numbered as an import still.
+	inOneWrite bool
 }
 
 // ErrChangeRequestClosed: the change request is merged or archived, so its
@@ -238,7 +241,7 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 	if id == "" {
 		id = NewID()
 	}
-	if c.Batched && db.importBatch > 0 && c.Edit != nil && c.Page == "" && c.Pages == nil {
+	if c.Batched && !c.inOneWrite && db.importBatch > 0 && c.Edit != nil && c.Page == "" && c.Pages == nil {
 		return id, db.createStaged(ctx, id, c)
 	}
 	write := db.Write
@@ -314,7 +317,7 @@ func (db *DB) CreateRevision(ctx context.Context, c RevisionChange) (string, err
 			typ = "edits"
 		}
 		if err := writeRevision(tx, newRevision{ID: id, SpaceID: c.SpaceID, Parents: []string{base}, Type: typ, Activate: c.Activate, Analyzer: c.Analyzer,
-			Known: loaded, KnownRev: base}, tree); err != nil {
+			Known: loaded, KnownRev: base, renumber: c.Batched}, tree); err != nil {
 			return err
 		}
 		return finish()
@@ -342,6 +345,9 @@ type newRevision struct {
 	// versions are stored already (a batched write's batches).
 	placed bool
 	stored map[*TreePage]bool
+	// renumber: an import's revision (a Batched change, written in one
+	// transaction): its changed pages take new docs (changeIndex).
+	renumber bool
 }
 
 // writeRevision stores tree as a new revision: activated, the next
@@ -389,7 +395,7 @@ func writeRevision(tx *Tx, r newRevision, tree *Tree) error {
 	if err != nil {
 		return err
 	}
-	if err := reindexSpace(tx, r.SpaceID, changed, tree, r.Analyzer); err != nil {
+	if err := reindexSpace(tx, r.SpaceID, changed, tree, r.Analyzer, r.renumber); err != nil {
 		return err
 	}
 	return setActiveRevision(tx, r.SpaceID, r.ID)

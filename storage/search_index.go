@@ -4,11 +4,15 @@ package storage
 // on SQLite and PostgreSQL (migration 0010_search_index), written in the
 // transaction that changes a space's active revision.
 //
-//   - search_pages: one row per indexed page of a space, with its doc
-//     number (dense per space: new pages take the space's next one, a
-//     changed page keeps its own; indexed both ways) and its sections
-//     (title and body, JSON), from which the page's terms are read again
-//     when it changes or goes, and its excerpts are cut.
+//   - search_pages: one row per doc of a space (keyed by doc, migration
+//     0033a), with its page and sections (title and body, JSON), from
+//     which the page's terms are read again when it changes or goes, and
+//     its excerpts are cut. Doc numbers are dense per space: new pages take
+//     the space's next one, a changed page keeps its own, except in an
+//     import (renumber), where it takes a new one as a batched import
+//     indexes it ahead. A page's live doc is its row below next_doc that is
+//     not retired (search_retire.go): a batched import's docs ahead and
+//     retired docs not yet swept are other rows of the same page.
 //   - search_postings: per (space, term, chunk of chunkDocs doc numbers) the
 //     docs holding the term in that chunk with their term frequency (a
 //     section-title word counts titleWeight times), delta- and
@@ -390,6 +394,7 @@ type spaceStats struct {
 	docs, length, next int64
 	stamps             []byte
 	shares             int64       // readsSources, hasForks (search_share.go)
+	retired            retiredDocs // docs readers skip (search_retire.go)
 	view               *searchView // a sharing duplicate's: where its chunks are
 }
 
@@ -513,11 +518,12 @@ func (c *indexChange) writeRows(tx *Tx) error {
 	return nil
 }
 
-// writeSpaceStats writes a space's row of search_spaces.
+// writeSpaceStats writes a space's row of search_spaces (its retired set
+// too: stats were read in the same write).
 func writeSpaceStats(tx *Tx, spaceID string, stats spaceStats) error {
-	_, err := tx.exec(`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) VALUES (?, ?, ?, ?, ?)
- ON CONFLICT (space_id) DO UPDATE SET docs = excluded.docs, total_len = excluded.total_len, next_doc = excluded.next_doc, stamps = excluded.stamps`,
-		spaceID, stats.docs, stats.length, stats.next, stats.stamps)
+	_, err := tx.exec(`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps, retired) VALUES (?, ?, ?, ?, ?, ?)
+ ON CONFLICT (space_id) DO UPDATE SET docs = excluded.docs, total_len = excluded.total_len, next_doc = excluded.next_doc, stamps = excluded.stamps, retired = excluded.retired`,
+		spaceID, stats.docs, stats.length, stats.next, stats.stamps, encodeRetired(stats.retired))
 	return err
 }
 
@@ -534,10 +540,13 @@ type indexedPage struct {
 	sections []SearchSection
 }
 
-// readIndexedPages is the search_pages rows of the given pages of a space
-// (v: its view, nil unless it is a sharing duplicate: a page's row is then
-// the one of the space holding its doc's chunk).
-func readIndexedPages(ctx context.Context, q queryer, spaceID string, v *searchView, pageIDs []string) (map[string]indexedPage, error) {
+// readIndexedPages is the live search_pages rows of the given pages of a
+// space (stats: its stats row): a page's doc below next_doc and not
+// retired (not a batched import's doc ahead, not one retired and not yet
+// swept), and for a sharing duplicate (stats.view) the row of the space
+// holding that doc's chunk. An index range per page.
+func readIndexedPages(ctx context.Context, q queryer, spaceID string, stats spaceStats, pageIDs []string) (map[string]indexedPage, error) {
+	v := stats.view
 	out := map[string]indexedPage{}
 	spaces := []any{spaceID}
 	if v != nil {
@@ -559,6 +568,9 @@ func readIndexedPages(ctx context.Context, q queryer, spaceID string, v *searchV
 			if holder(spaceID, v, p.doc>>chunkBits) != space {
 				return nil // a row of a chunk another space holds for spaceID
 			}
+			if p.doc >= stats.next || retiredAt(stats.retired[p.doc>>chunkBits], uint32(p.doc&(chunkDocs-1))) {
+				return nil // ahead of readers, or retired
+			}
 			if err := json.Unmarshal(b, &p.sections); err != nil {
 				return fmt.Errorf("storage: search sections of page %s: %w", id, err)
 			}
@@ -573,8 +585,16 @@ func readIndexedPages(ctx context.Context, q queryer, spaceID string, v *searchV
 
 // updateIndex changes a space's index in one batch: the pages in gone
 // leave it, the pages in set (page id → sections) enter it or replace
-// their previous sections.
+// their previous sections (keeping their doc).
 func updateIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchSection) error {
+	return changeIndex(tx, spaceID, gone, set, false)
+}
+
+// changeIndex is updateIndex; with renumber (an import's change) a page of
+// set that was indexed leaves its doc and takes the next one, in page id
+// order with the new pages: the numbering a batched import's docs ahead
+// have (import_batch.go), so that ties rank alike either way.
+func changeIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchSection, renumber bool) error {
 	if len(gone) == 0 && len(set) == 0 {
 		return nil
 	}
@@ -587,7 +607,7 @@ func updateIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchS
 	if err != nil {
 		return err
 	}
-	old, err := readIndexedPages(tx.ctx, tx, spaceID, stats.view, ids)
+	old, err := readIndexedPages(tx.ctx, tx, spaceID, stats, ids)
 	if err != nil {
 		return err
 	}
@@ -596,7 +616,7 @@ func updateIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchS
 	for _, id := range gone {
 		if p, ok := old[id]; ok {
 			c.remove(p.doc, p.sections)
-			drop = append(drop, id)
+			drop = append(drop, p.doc)
 		}
 	}
 	var puts [][]any
@@ -606,10 +626,14 @@ func updateIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchS
 			continue
 		}
 		doc := stats.next
-		if p, had := old[id]; had {
+		if p, had := old[id]; had && !renumber {
 			c.remove(p.doc, p.sections)
 			doc = p.doc
 		} else {
+			if had {
+				c.remove(p.doc, p.sections)
+				drop = append(drop, p.doc)
+			}
 			stats.next++
 		}
 		c.add(doc, sections)
@@ -626,12 +650,12 @@ func updateIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchS
 	}
 	for start := 0; start < len(drop); start += searchBatch {
 		part := drop[start:min(start+searchBatch, len(drop))]
-		if _, err := tx.exec(`DELETE FROM search_pages WHERE space_id = ? AND page_id IN (`+placeholders(len(part))+`)`, append([]any{spaceID}, part...)...); err != nil {
+		if _, err := tx.exec(`DELETE FROM search_pages WHERE space_id = ? AND doc IN (`+placeholders(len(part))+`)`, append([]any{spaceID}, part...)...); err != nil {
 			return err
 		}
 	}
 	if err := upsertBatch(tx, `INSERT INTO search_pages (space_id, page_id, doc, sections) VALUES `, 4, puts,
-		` ON CONFLICT (space_id, page_id) DO UPDATE SET doc = excluded.doc, sections = excluded.sections`); err != nil {
+		` ON CONFLICT (space_id, doc) DO UPDATE SET page_id = excluded.page_id, sections = excluded.sections`); err != nil {
 		return err
 	}
 	return c.write(tx, stats)
@@ -642,8 +666,8 @@ func updateIndex(tx *Tx, spaceID string, gone []string, set map[string][]SearchS
 // version differs between the two (writeMainLine's diff), each with its old
 // version ("" when new; a page absent from tree went away): they leave the
 // index or enter it again. Other pages keep their rows, so the work follows
-// the size of the change.
-func reindexSpace(tx *Tx, spaceID string, changed map[string]string, t *Tree, an Analyzer) error {
+// the size of the change. renumber: an import's (changeIndex).
+func reindexSpace(tx *Tx, spaceID string, changed map[string]string, t *Tree, an Analyzer, renumber bool) error {
 	var gone []string
 	set := map[string][]SearchSection{}
 	seen := map[string]bool{}
@@ -669,7 +693,7 @@ func reindexSpace(tx *Tx, spaceID string, changed map[string]string, t *Tree, an
 		}
 	}
 	sort.Strings(gone)
-	return updateIndex(tx, spaceID, gone, set)
+	return changeIndex(tx, spaceID, gone, set, renumber)
 }
 
 // searchTables are the index's tables, each keyed by space_id first.
@@ -709,7 +733,7 @@ func copySearchSpace(tx *Tx, fromSpace, toSpace string) error {
 		{`INSERT INTO search_postings (space_id, term, chunk, docs) SELECT ?, term, chunk, docs FROM search_postings WHERE space_id = ? AND chunk < ` + chunks, true},
 		{`INSERT INTO search_chunks (space_id, chunk, lens) SELECT ?, chunk, lens FROM search_chunks WHERE space_id = ? AND chunk < ` + chunks, true},
 		{`INSERT INTO search_pages (space_id, page_id, doc, sections) SELECT ?, page_id, doc, sections FROM search_pages WHERE space_id = ? AND doc < ` + next, true},
-		{`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps) SELECT ?, docs, total_len, next_doc, stamps FROM search_spaces WHERE space_id = ?`, false},
+		{`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps, retired) SELECT ?, docs, total_len, next_doc, stamps, retired FROM search_spaces WHERE space_id = ?`, false},
 	} {
 		args := []any{toSpace, fromSpace}
 		if q.ahead {

@@ -88,17 +88,27 @@ type spaceRanking struct {
 	stats spaceStats
 	rows  []postingRow
 	idf   map[string]float64 // by term
+	// retired: the docs the ranking skips, per chunk (search_retire.go;
+	// the space's stats row's, nil while nothing writes one).
+	retired retiredDocs
 }
 
-// newSpaceRanking groups rows (each tagged with the words it serves) and
-// computes each term's idf from its doc frequency in the space.
-func newSpaceRanking(words []string, stats spaceStats, rows []postingRow) *spaceRanking {
+// newSpaceRankingRetired groups rows (each tagged with the words it
+// serves) and computes each term's idf from its doc frequency in the
+// space, without the retired docs: they count in no term's doc frequency
+// and match nothing. Counting the live docs of a row whose chunk has
+// retired docs decodes it (an error then).
+func newSpaceRankingRetired(words []string, stats spaceStats, rows []postingRow, retired retiredDocs) (*spaceRanking, error) {
 	df := map[string]int{}
 	seen := map[termChunk]bool{}
 	for _, r := range rows {
 		if k := (termChunk{r.term, r.chunk}); !seen[k] {
 			seen[k] = true
-			df[r.term] += postingCount(r.docs)
+			n, err := liveCount(r.docs, retired[r.chunk])
+			if err != nil {
+				return nil, err
+			}
+			df[r.term] += n
 		}
 	}
 	idf := make(map[string]float64, len(df))
@@ -106,7 +116,7 @@ func newSpaceRanking(words []string, stats spaceStats, rows []postingRow) *space
 	for t, f := range df {
 		idf[t] = math.Log(1 + (n-float64(f)+0.5)/(float64(f)+0.5))
 	}
-	return &spaceRanking{words: words, stats: stats, rows: rows, idf: idf}
+	return &spaceRanking{words: words, stats: stats, rows: rows, idf: idf, retired: retired}, nil
 }
 
 // chunks is the chunks holding rows for every word (the only ones that
@@ -164,6 +174,7 @@ func (s *spaceRanking) rank(chunks []int64, lengths map[int64][]byte) ([]match, 
 	for _, ch := range chunks {
 		rows := byChunk[ch]
 		lens := lengths[ch]
+		gone := s.retired[ch]
 		sort.SliceStable(rows, func(i, j int) bool { return rows[i].word < rows[j].word })
 		cands = cands[:0]
 		for _, pr := range rows {
@@ -180,6 +191,9 @@ func (s *spaceRanking) rank(chunks []int64, lengths map[int64][]byte) ([]match, 
 				}
 				if !ok {
 					break
+				}
+				if retiredAt(gone, off) {
+					continue
 				}
 				m := matched[off]
 				if m != w && m != w+1 { // missed an earlier word
@@ -289,11 +303,16 @@ func readSpacesStats(ctx context.Context, q queryer, spaces []string) (map[strin
 	out := map[string]spaceStats{}
 	for start := 0; start < len(spaces); start += searchBatch {
 		part := spaces[start:min(start+searchBatch, len(spaces))]
-		rows, err := q.QueryContext(ctx, `SELECT space_id, docs, total_len, next_doc, stamps, shares FROM search_spaces WHERE space_id IN (`+placeholders(len(part))+`)`, anySlice(part)...)
+		rows, err := q.QueryContext(ctx, `SELECT space_id, docs, total_len, next_doc, stamps, shares, retired FROM search_spaces WHERE space_id IN (`+placeholders(len(part))+`)`, anySlice(part)...)
 		if err := eachRow(rows, err, func(sc interface{ Scan(...any) error }) error {
 			var id string
 			var s spaceStats
-			err := sc.Scan(&id, &s.docs, &s.length, &s.next, &s.stamps, &s.shares)
+			var retired []byte
+			if err := sc.Scan(&id, &s.docs, &s.length, &s.next, &s.stamps, &s.shares, &retired); err != nil {
+				return err
+			}
+			r, err := decodeRetired(retired)
+			s.retired = r
 			out[id] = s
 			return err
 		}); err != nil {
@@ -518,7 +537,10 @@ func rankSpaces(ctx context.Context, q queryer, words, spaces []string, k int, c
 	rankings := map[string]*spaceRanking{}
 	chunks := map[string][]int64{}
 	for s, rows := range postings {
-		r := newSpaceRanking(words, stats[s], rows)
+		r, err := newSpaceRankingRetired(words, stats[s], rows, stats[s].retired)
+		if err != nil {
+			return nil, nil, nil, err
+		}
 		if c := r.chunks(); len(c) > 0 {
 			rankings[s], chunks[s] = r, c
 		}

@@ -348,8 +348,9 @@ func shareSearchSpace(tx *Tx, fromSpace, toSpace string) error {
 	if n > 0 {
 		shares = readsSources
 	}
-	if _, err := tx.exec(`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps, shares) VALUES (?, ?, ?, ?, ?, ?)`,
-		toSpace, stats.docs, stats.length, stats.next, stats.stamps, shares); err != nil {
+	// The duplicate reads the same chunks, so it skips the same docs.
+	if _, err := tx.exec(`INSERT INTO search_spaces (space_id, docs, total_len, next_doc, stamps, shares, retired) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		toSpace, stats.docs, stats.length, stats.next, stats.stamps, shares, encodeRetired(stats.retired)); err != nil {
 		return err
 	}
 	if n == 0 {
