@@ -1,7 +1,7 @@
 package storage
 
 // Retired docs: the rule that lets a batched import index the pages it
-// changes ahead, like its new pages (issue 32). Searches read the set with
+// changes ahead, like its new pages. Searches read the set with
 // the space's stats row (search_spaces.retired, migration 0032e) and
 // duplicates take it with that row.
 //
