@@ -199,19 +199,26 @@ func retiredSpaces(t *testing.T) (db *DB, kept, gone string, leaving []string) {
 	return db, kept, gone, leaving
 }
 
+// retiredAndDuplicate is retiredSpaces with a duplicate of kept, made
+// while its docs are retired, checked to search as gone does, like kept.
+func retiredAndDuplicate(t *testing.T) (db *DB, kept, gone, dup string, leaving []string) {
+	t.Helper()
+	db, kept, gone, leaving = retiredSpaces(t)
+	dup, err := db.DuplicateSpace(context.Background(), kept, "copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSearches(t, db, gone, kept, dup)
+	return db, kept, gone, dup, leaving
+}
+
 // TestRetiredDocsHiddenFromSearch, on the engine: a space whose stats row
 // retires some pages' docs (their rows still in the index, the stats
 // without them, as a publishing write would leave it) searches as a space
 // from which those pages were removed, and so does its duplicate (it reads
 // the same chunks and takes the set with the stats row).
 func TestRetiredDocsHiddenFromSearch(t *testing.T) {
-	ctx := context.Background()
-	db, kept, gone, leaving := retiredSpaces(t)
-	dup, err := db.DuplicateSpace(ctx, kept, "copy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameSearches(t, db, gone, kept, dup)
+	db, _, gone, _, leaving := retiredAndDuplicate(t)
 	if all, _ := ranked(t, db, &indexCache{}, []string{gone}, "common"); !strings.HasPrefix(all, fmt.Sprintf("%s %d:", gone, 1200-len(leaving))) {
 		t.Fatalf("the search counts other than the pages left: %.200s", all)
 	}
@@ -243,19 +250,14 @@ func sameSearches(t *testing.T, db *DB, want string, spaces ...string) {
 // the periodic sweep, which finds it.
 func TestSweepRetiredLeavesTheRemovedIndex(t *testing.T) {
 	ctx := context.Background()
-	db, kept, gone, leaving := retiredSpaces(t)
-	dup, err := db.DuplicateSpace(ctx, kept, "copy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameSearches(t, db, gone, kept, dup)
+	db, kept, gone, dup, leaving := retiredAndDuplicate(t)
 	if indexRows(t, db, kept) == indexRows(t, db, gone) {
 		t.Fatal("the retired docs left no rows to sweep")
 	}
 	const per = 150
 	writes := 0
 	for left := -1; left != 0; writes++ {
-		if err := db.Write(ctx, func(tx *Tx) error {
+		if err := db.Write(ctx, func(tx *Tx) (err error) {
 			left, err = sweepRetired(tx, kept, per)
 			return err
 		}); err != nil {
