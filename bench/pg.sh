@@ -51,9 +51,16 @@ $GO build -o "$work/seed" ./bench/seed/cmd/seed
 $GO build -o "$work/bare" ./bench/bare
 
 psql -q -v ON_ERROR_STOP=1 -d "$DOCSAPI_TEST_DB" -c "CREATE DATABASE docsapi_bench"
+postmaster=$(head -1 "$(psql -At -d "$DOCSAPI_TEST_DB" -c 'SHOW data_directory')/postmaster.pid" 2>/dev/null || echo 0)
 pg_url=$(sed -E 's#^(postgres(ql)?://[^/]+)/[^?]*#\1/docsapi_bench#' <<<"$DOCSAPI_TEST_DB")
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" <<<"$2"; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# pg_ticks: the PostgreSQL cluster's CPU ticks so far: the postmaster's own
+# and its ended children's, and each running child's (its backends).
+pg_ticks() {
+  awk -v pm="$postmaster" '{ sub(/^.*\) /, ""); if (FILENAME == "/proc/" pm "/stat") t += $12 + $13 + $14 + $15; else if ($2 == pm) t += $12 + $13 }
+    END { print t + 0 }' /proc/[0-9]*/stat 2>/dev/null
+}
 
 # start_server LOGNAME DB: starts one `docsapi serve`; sets pid and api.
 start_server() {
@@ -95,6 +102,7 @@ measure() {
   for i in "${!targets[@]}"; do request_args "$kind" ${targets[$i]}; "$work/load" -c "$c" -d "$WARMUP" -warmup 0 "${args[@]}" >/dev/null 2>&1 & outs+=($!); done
   for p in "${outs[@]}"; do wait "$p" || true; done
   for p in "${ps[@]}"; do t0=$((t0 + $(cpu_ticks "$p"))); done
+  local g0 g1; g0=$(pg_ticks)
   outs=()
   for i in "${!targets[@]}"; do
     request_args "$kind" ${targets[$i]}
@@ -102,9 +110,10 @@ measure() {
   done
   for p in "${outs[@]}"; do wait "$p"; done
   for p in "${ps[@]}"; do t1=$((t1 + $(cpu_ticks "$p"))); done
-  cat "${files[@]}" | awk -F'\t' -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" '
+  g1=$(pg_ticks)
+  cat "${files[@]}" | awk -F'\t' -v a="$t0" -v b="$t1" -v ga="$g0" -v gb="$g1" -v hz="$(getconf CLK_TCK)" '
     { rps += $1; reqs += $4; if ($2 > p50) p50 = $2; if ($3 > p99) p99 = $3 }
-    END { printf "%.0f\t%.2f\t%.2f\t%.3f\n", rps, p50, p99, (b - a) / hz * 1000 / reqs }'
+    END { printf "%.0f\t%.2f\t%.2f\t%.3f\t%.3f\n", rps, p50, p99, (b - a) / hz * 1000 / reqs, (gb - ga) / hz * 1000 / reqs }'
 }
 
 # The bare pgx server on a database of its own, the same cluster, started
@@ -187,8 +196,8 @@ echo
 echo "docsapi on SQLite and on PostgreSQL $(postgres --version 2>/dev/null | awk '{print $3}' || true); $(nproc) cores, concurrency $CONC, $DURATION per run, $MEMBERS members, $SPACES spaces, $($GO env GOVERSION)"
 printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' request "SQLite/s" "p50 ms" "p99 ms" "cpu ms" "PG r/s" "p50 ms" "p99 ms" "cpu ms" "PG/SQ"
 for k in space spaces create; do
-  read -r a ap50 ap99 acpu <<<"${res[sqlite_$k]:-}"
-  read -r b bp50 bp99 bcpu <<<"${res[postgres_$k]:-}"
+  read -r a ap50 ap99 acpu _ <<<"${res[sqlite_$k]:-}"
+  read -r b bp50 bp99 bcpu _ <<<"${res[postgres_$k]:-}"
   printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' "$(title $k)" "$a" "$ap50" "$ap99" "$acpu" "$b" "$bp50" "$bp99" "$bcpu" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')"
 done
 echo "seeding: SQLite ${res[seed_sqlite]:-} s, PostgreSQL ${res[seed_postgres]:-} s. cpu ms: docsapi's CPU per request (the PostgreSQL server's own CPU is not in it)."
@@ -197,8 +206,8 @@ if [ "${REPLICAS:-1}" != 0 ]; then
   echo "PostgreSQL, one process against two replicas on the same database; $CONC clients in all (two replicas: $((CONC / 2)) each, req/s summed, the higher p50/p99)"
   printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' request "1 r/s" "p50 ms" "p99 ms" "cpu ms" "2 r/s" "p50 ms" "p99 ms" "cpu ms" "2/1"
   for k in space spaces create; do
-    read -r a ap50 ap99 acpu <<<"${res[one_$k]}"
-    read -r b bp50 bp99 bcpu <<<"${res[two_$k]}"
+    read -r a ap50 ap99 acpu _ <<<"${res[one_$k]}"
+    read -r b bp50 bp99 bcpu _ <<<"${res[two_$k]}"
     t=$k; [ "$k" = create ] && t=create-orgs
     printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' "$(title $t)" "$a" "$ap50" "$ap99" "$acpu" "$b" "$bp50" "$bp99" "$bcpu" "$(ratio "$a" "$b")"
   done
@@ -220,3 +229,10 @@ read -r a _ <<<"${res[bare_put]:-}"; read -r b _ <<<"${res[postgres_create]:-}"
 printf '%-52s | %8s | %8s | %5s | %s\n' "durable create: bare pgx insert (A) vs docsapi (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 0.8"
 read -r a _ <<<"${res[bare_get]:-}"; read -r b _ <<<"${res[postgres_space]:-}"
 printf '%-52s | %8s | %8s | %5s | %s\n' "GET one: bare pgx PK read (A) vs docsapi (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 0.75"
+echo
+echo "CPU ms per request, docsapi's (or bare's) process + the PostgreSQL cluster's (all its processes; the load generator's not in it)"
+for k in postgres_create bare_put postgres_space bare_get orgs_one orgs_many sorgs_one sorgs_many; do
+  [ -n "${res[$k]:-}" ] || continue
+  read -r _ _ _ c g <<<"${res[$k]}"
+  printf '%-24s | %7s + %7s = %7s\n' "$k" "$c" "$g" "$(awk -v a="$c" -v b="$g" 'BEGIN { printf "%.3f", a + b }')"
+done

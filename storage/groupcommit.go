@@ -103,8 +103,22 @@ type writeQueue struct {
 	owner *writeQueues
 	scope string
 	mu    sync.Mutex
-	busy  bool // a leader holds the writer
+	lead  int // leaders holding a writer: at most leaders(scope)
 	q     []*member
+}
+
+// commutingLeaders is how many batches of an organization's commuting
+// writes may be in flight at once (each on its own writer connection):
+// while one batch waits for its COMMIT the next one runs its members'
+// statements. Ordered and unscoped writes have one leader: their batches
+// are their order.
+var commutingLeaders = 2
+
+func leaders(scope string) int {
+	if commuting(scope) {
+		return commutingLeaders
+	}
+	return 1
 }
 
 // lock returns scope's queue, made when missing, with its mutex held. The
@@ -150,8 +164,8 @@ func (ws *writeQueues) queued() int {
 // its context's error.
 func (w *writeQueue) enqueue(db *DB, m *member) {
 	m.queue = w
-	if !w.busy {
-		w.busy = true
+	if w.lead < leaders(w.scope) {
+		w.lead++
 		w.mu.Unlock()
 		m.state.Store(memberTaken)
 		db.lead(m)
@@ -212,7 +226,9 @@ func (w *writeQueue) handOff() *member {
 			return m
 		}
 	}
-	w.busy = false
+	if w.lead--; w.lead > 0 {
+		return nil
+	}
 	if w.owner.m[w.scope] == w {
 		delete(w.owner.m, w.scope)
 	}
