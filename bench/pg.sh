@@ -58,8 +58,8 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # pg_ticks: the PostgreSQL cluster's CPU ticks so far: the postmaster's own
 # and its ended children's, and each running child's (its backends).
 pg_ticks() {
-  awk -v pm="$postmaster" '{ sub(/^.*\) /, ""); if (FILENAME == "/proc/" pm "/stat") t += $12 + $13 + $14 + $15; else if ($2 == pm) t += $12 + $13 }
-    END { print t + 0 }' /proc/[0-9]*/stat 2>/dev/null
+  cat /proc/[0-9]*/stat 2>/dev/null | awk -v pm="$postmaster" '{ pid = $1; sub(/^.*\) /, ""); if (pid == pm) t += $12 + $13 + $14 + $15; else if ($2 == pm) t += $12 + $13 }
+    END { print t + 0 }'
 }
 
 # start_server LOGNAME DB: starts one `docsapi serve`; sets pid and api.
