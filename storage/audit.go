@@ -62,21 +62,14 @@ func auditSink(tx *Tx, a Actor, c Change) error {
 	// created_at is the id's own time (the transaction's clock reading,
 	// unless the clock went back and the id had to follow the last one), so
 	// a time range read as an id range is exact.
-	// Into the dialect's table (auditInsert): on SQLite audit_recent, one
-	// b-tree (its key) where audit_log would write four (its key and three
-	// filter indexes), each a WAL frame of this commit, and MoveRecentAudit
-	// moves the entry into audit_log later; on PostgreSQL audit_log itself.
+	// Into audit_recent: one b-tree (its key) where audit_log would write
+	// four (its key and three filter indexes), each a WAL frame of this
+	// commit; MoveRecentAudit moves the entry into audit_log later.
 	// Nothing reads its result: it goes out with the next statement or the
 	// COMMIT (execLater).
-	return tx.execLater(tx.db.dialect.auditInsert(),
+	return tx.execLater(`INSERT INTO audit_recent (`+auditCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.OrganizationID, id, c.Action, c.TargetType, c.TargetID, a.UserID, a.TokenID, a.Address, a.RequestID, timedIDMillis(id), fields)
 }
-
-// The audit sink's INSERTs (dialect.auditInsert).
-const (
-	auditInsertRecent = `INSERT INTO audit_recent (` + auditCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	auditInsertLog    = `INSERT INTO audit_log (` + auditCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-)
 
 // maxTimedMillis bounds the milliseconds a timed id's ten characters hold.
 const maxTimedMillis = 1<<50 - 1

@@ -179,7 +179,6 @@ func TestAuditRecentEntriesMove(t *testing.T) {
 		if err := db.Write(storage.RecordingChange(ctx, c), func(*storage.Tx) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
-		storage.StageNewestAudit(t, db)
 	}
 	at := func(d time.Duration) *time.Time { x := t0.Add(d); return &x }
 	filters := map[string]storage.AuditFilter{

@@ -75,10 +75,6 @@ type dialect interface {
 	// foreign-key checks (checked at the commit instead). restore turns the
 	// triggers back on in the same transaction.
 	suspendChecks(to *Tx, tables []string) (restore func() error, err error)
-	// auditInsert is the INSERT of a new audit entry (auditSink), into
-	// audit_recent (SQLite: one b-tree a commit) or straight into
-	// audit_log (PostgreSQL: the move costs more than the entry's indexes).
-	auditInsert() string
 	// moveAudit moves at most limit entries, the first in key order, from
 	// audit_recent into audit_log in tx and says how many (MoveRecentAudit).
 	moveAudit(tx *Tx, limit int) (int64, error)

@@ -231,14 +231,6 @@ func (postgresDialect) deadlock(err error) bool {
 	return errors.As(err, &pe) && pe.Code == "40P01"
 }
 
-// auditInsert: straight into audit_log. audit_recent spares SQLite's
-// commit WAL frames; on PostgreSQL the entry's index entries in audit_log
-// cost less than writing it twice (audit_recent, then the mover's delete
-// and insert with the same index entries, and the dead rows' vacuum).
-// audit_recent stays read (entries written before, or by an older
-// replica) and the mover still empties it.
-func (postgresDialect) auditInsert() string { return auditInsertLog }
-
 // refused: the server answered with an error (the transaction is then
 // aborted and its COMMIT rolls it back), or the COMMIT came back as a
 // rollback, or nothing was sent (a bad connection before the batch): in

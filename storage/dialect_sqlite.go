@@ -136,9 +136,6 @@ func (sqliteDialect) unique(err error) bool {
 // deadlock: never, one writer waits for nobody.
 func (sqliteDialect) deadlock(error) bool { return false }
 
-// auditInsert: into audit_recent, moved later (audit.go).
-func (sqliteDialect) auditInsert() string { return auditInsertRecent }
-
 // refused: never asked (no commuting writes on SQLite's single writer).
 func (sqliteDialect) refused(error) bool { return false }
 
