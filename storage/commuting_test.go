@@ -184,3 +184,46 @@ func TestCommutingBatchFailureIsEachMembersOwn(t *testing.T) {
 		t.Fatalf("the panicking write ran %d times, want once", runs["p"])
 	}
 }
+
+// TestTeamOfUnknownOrganizationIsRefused: a team is stored only for an
+// organization that exists, with or without the foreign key (PostgreSQL
+// checks it in the INSERT: migration 0033b), alone or in a batch of
+// commuting creates whose other members are stored.
+func TestTeamOfUnknownOrganizationIsRefused(t *testing.T) {
+	db, err := Open(testTarget(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	org := scopeOrg(t, db, "known").Organization.ID
+	if _, err := db.NewTeam(ctx, "no-such-org", "Orphan", nil); err == nil {
+		t.Fatal("a team of an unknown organization was created")
+	}
+	release, rest := holdCommutingAll(t, db, org)
+	defer rest()
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	base := db.writes.queued()
+	for i, o := range []string{org, "no-such-org", org} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = db.NewTeam(ctx, o, fmt.Sprint("team ", i), nil)
+		}()
+		if db.dialect.scopes() && o != org {
+			continue // its own scope: it does not queue behind the held one
+		}
+		waitQueued(t, db, base+1)
+		base++
+	}
+	release()
+	wg.Wait()
+	if errs[0] != nil || errs[1] == nil || errs[2] != nil {
+		t.Fatalf("errors %v, want [nil refused nil]", errs)
+	}
+	got := committedColumn(t, db, `SELECT organization_id FROM teams ORDER BY title`)
+	if !slices.Equal(got, []string{org, org}) {
+		t.Fatalf("teams of organizations %v, want two of %s", got, org)
+	}
+}
