@@ -14,6 +14,13 @@
 # bare pgx server (bench/bare on its own database: a primary-key read and a
 # durable insert). PPROF=127.0.0.1:6061 serves the Go profiles of the
 # servers it starts (one at a time).
+#
+# To run only some rows (an A/B of two builds, side by side):
+#   BACKENDS=postgres ROWS=create PARALLEL=0 REPLICAS=0 DOCSAPI=/tmp/a/docsapi bench/pg.sh
+# BACKENDS (sqlite postgres), ROWS (space spaces create: the single-process
+# rows, each PostgreSQL one with bare's beside it), PARALLEL=0 skips the
+# creates over organizations, DOCSAPI runs a docsapi binary built before
+# instead of building the tree's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${DOCSAPI_TEST_DB:-}" ]; then exec test/pg/cluster.sh "$0" "$@"; fi
@@ -26,6 +33,9 @@ TEAMS=${TEAMS:-20}
 SPACES=${SPACES:-1000}
 ORGS=${ORGS:-8}
 GO=${GO:-go}
+BACKENDS=${BACKENDS:-sqlite postgres}
+ROWS=${ROWS:-space spaces create}
+PARALLEL=${PARALLEL:-1}
 
 work=$(mktemp -d)
 pids=()
@@ -35,15 +45,22 @@ cleanup() {
 }
 trap cleanup EXIT
 
-$GO build -o "$work/docsapi" ./cmd/docsapi
+if [ -n "${DOCSAPI:-}" ]; then cp "$DOCSAPI" "$work/docsapi"; else $GO build -o "$work/docsapi" ./cmd/docsapi; fi
 $GO build -o "$work/load" ./bench/load
 $GO build -o "$work/seed" ./bench/seed/cmd/seed
 $GO build -o "$work/bare" ./bench/bare
 
 psql -q -v ON_ERROR_STOP=1 -d "$DOCSAPI_TEST_DB" -c "CREATE DATABASE docsapi_bench"
+postmaster=$(head -1 "$(psql -At -d "$DOCSAPI_TEST_DB" -c 'SHOW data_directory')/postmaster.pid" 2>/dev/null || echo 0)
 pg_url=$(sed -E 's#^(postgres(ql)?://[^/]+)/[^?]*#\1/docsapi_bench#' <<<"$DOCSAPI_TEST_DB")
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" <<<"$2"; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# pg_ticks: the PostgreSQL cluster's CPU ticks so far: the postmaster's own
+# and its ended children's, and each running child's (its backends).
+pg_ticks() {
+  cat /proc/[0-9]*/stat 2>/dev/null | awk -v pm="$postmaster" '{ pid = $1; sub(/^.*\) /, ""); if (pid == pm) t += $12 + $13 + $14 + $15; else if ($2 == pm) t += $12 + $13 }
+    END { print t + 0 }'
+}
 
 # start_server LOGNAME DB: starts one `docsapi serve`; sets pid and api.
 start_server() {
@@ -85,6 +102,7 @@ measure() {
   for i in "${!targets[@]}"; do request_args "$kind" ${targets[$i]}; "$work/load" -c "$c" -d "$WARMUP" -warmup 0 "${args[@]}" >/dev/null 2>&1 & outs+=($!); done
   for p in "${outs[@]}"; do wait "$p" || true; done
   for p in "${ps[@]}"; do t0=$((t0 + $(cpu_ticks "$p"))); done
+  local g0 g1; g0=$(pg_ticks)
   outs=()
   for i in "${!targets[@]}"; do
     request_args "$kind" ${targets[$i]}
@@ -92,9 +110,10 @@ measure() {
   done
   for p in "${outs[@]}"; do wait "$p"; done
   for p in "${ps[@]}"; do t1=$((t1 + $(cpu_ticks "$p"))); done
-  cat "${files[@]}" | awk -F'\t' -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" '
+  g1=$(pg_ticks)
+  cat "${files[@]}" | awk -F'\t' -v a="$t0" -v b="$t1" -v ga="$g0" -v gb="$g1" -v hz="$(getconf CLK_TCK)" '
     { rps += $1; reqs += $4; if ($2 > p50) p50 = $2; if ($3 > p99) p99 = $3 }
-    END { printf "%.0f\t%.2f\t%.2f\t%.3f\n", rps, p50, p99, (b - a) / hz * 1000 / reqs }'
+    END { printf "%.0f\t%.2f\t%.2f\t%.3f\t%.3f\n", rps, p50, p99, (b - a) / hz * 1000 / reqs, (gb - ga) / hz * 1000 / reqs }'
 }
 
 # The bare pgx server on a database of its own, the same cluster, started
@@ -109,7 +128,7 @@ bare_api=$(field addr "$(cat "$work/bare.out")"); bare_id=$(field id "$(cat "$wo
 [ -n "$bare_api" ] || { cat "$work/bare.out" "$work/bare.log" >&2; exit 1; }
 
 declare -A res
-for backend in sqlite postgres; do
+for backend in $BACKENDS; do
   db="$work/docsapi.db"
   [ "$backend" = postgres ] && db="$pg_url"
   echo "seeding $backend: $MEMBERS members, $TEAMS teams, $SPACES spaces ..." >&2
@@ -127,7 +146,7 @@ for backend in sqlite postgres; do
     done
   fi
   start_server "$backend" "$db"
-  for k in space spaces create; do
+  for k in $ROWS; do
     res[${backend}_$k]=$(measure "$k" "$pid" "$api")
     if [ "$backend" = postgres ] && [ "$k" != spaces ]; then
       echo "bare pgx: $k ..." >&2
@@ -135,7 +154,7 @@ for backend in sqlite postgres; do
       res[${bk/-/_}]=$(measure "$bk" "$bare_pid" "$bare_api")
     fi
   done
-  if [ "$backend" = postgres ]; then
+  if [ "$backend" = postgres ] && [ "$PARALLEL" != 0 ]; then
     echo "writes in parallel: creates on 1 and on $ORGS organizations ..." >&2
     res[orgs_one]=$(measure create "$pid" "$api" 1)
     res[orgs_many]=$(measure create "$pid" "$api" "$ORGS")
@@ -177,18 +196,18 @@ echo
 echo "docsapi on SQLite and on PostgreSQL $(postgres --version 2>/dev/null | awk '{print $3}' || true); $(nproc) cores, concurrency $CONC, $DURATION per run, $MEMBERS members, $SPACES spaces, $($GO env GOVERSION)"
 printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' request "SQLite/s" "p50 ms" "p99 ms" "cpu ms" "PG r/s" "p50 ms" "p99 ms" "cpu ms" "PG/SQ"
 for k in space spaces create; do
-  read -r a ap50 ap99 acpu <<<"${res[sqlite_$k]}"
-  read -r b bp50 bp99 bcpu <<<"${res[postgres_$k]}"
+  read -r a ap50 ap99 acpu _ <<<"${res[sqlite_$k]:-}"
+  read -r b bp50 bp99 bcpu _ <<<"${res[postgres_$k]:-}"
   printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' "$(title $k)" "$a" "$ap50" "$ap99" "$acpu" "$b" "$bp50" "$bp99" "$bcpu" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')"
 done
-echo "seeding: SQLite ${res[seed_sqlite]} s, PostgreSQL ${res[seed_postgres]} s. cpu ms: docsapi's CPU per request (the PostgreSQL server's own CPU is not in it)."
+echo "seeding: SQLite ${res[seed_sqlite]:-} s, PostgreSQL ${res[seed_postgres]:-} s. cpu ms: docsapi's CPU per request (the PostgreSQL server's own CPU is not in it)."
 if [ "${REPLICAS:-1}" != 0 ]; then
   echo
   echo "PostgreSQL, one process against two replicas on the same database; $CONC clients in all (two replicas: $((CONC / 2)) each, req/s summed, the higher p50/p99)"
   printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' request "1 r/s" "p50 ms" "p99 ms" "cpu ms" "2 r/s" "p50 ms" "p99 ms" "cpu ms" "2/1"
   for k in space spaces create; do
-    read -r a ap50 ap99 acpu <<<"${res[one_$k]}"
-    read -r b bp50 bp99 bcpu <<<"${res[two_$k]}"
+    read -r a ap50 ap99 acpu _ <<<"${res[one_$k]}"
+    read -r b bp50 bp99 bcpu _ <<<"${res[two_$k]}"
     t=$k; [ "$k" = create ] && t=create-orgs
     printf '%-40s | %8s %7s %7s %7s | %8s %7s %7s %7s | %5s\n' "$(title $t)" "$a" "$ap50" "$ap99" "$acpu" "$b" "$bp50" "$bp99" "$bcpu" "$(ratio "$a" "$b")"
   done
@@ -196,15 +215,24 @@ fi
 echo
 echo "PostgreSQL writes in parallel, and docsapi against a bare pgx server (bench/bare: same cluster, same durability); $CONC clients"
 printf '%-52s | %8s | %8s | %5s | %s\n' row "A r/s" "B r/s" "B/A" target
-read -r a _ <<<"${res[orgs_one]}"; read -r b _ <<<"${res[orgs_many]}"
-printf '%-52s | %8s | %8s | %5s | %s\n' "creates: 1 org (A) vs $ORGS orgs (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 1.5"
-read -r a _ <<<"${res[sorgs_one]}"; read -r b _ <<<"${res[sorgs_many]}"
-printf '%-52s | %8s | %8s | %5s | %s\n' "space creates (ordered): 1 org (A) vs $ORGS orgs (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 1.5"
+if [ "$PARALLEL" != 0 ]; then
+  read -r a _ <<<"${res[orgs_one]:-}"; read -r b _ <<<"${res[orgs_many]:-}"
+  printf '%-52s | %8s | %8s | %5s | %s\n' "creates: 1 org (A) vs $ORGS orgs (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 1.5"
+  read -r a _ <<<"${res[sorgs_one]:-}"; read -r b _ <<<"${res[sorgs_many]:-}"
+  printf '%-52s | %8s | %8s | %5s | %s\n' "space creates (ordered): 1 org (A) vs $ORGS orgs (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 1.5"
+fi
 if [ "${REPLICAS:-1}" != 0 ]; then
   read -r a _ <<<"${res[one_create]}"; read -r b _ <<<"${res[two_create]}"
   printf '%-52s | %8s | %8s | %5s | %s\n' "creates on $ORGS orgs: 1 replica (A) vs 2 (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 1.0"
 fi
-read -r a _ <<<"${res[bare_put]}"; read -r b _ <<<"${res[postgres_create]}"
+read -r a _ <<<"${res[bare_put]:-}"; read -r b _ <<<"${res[postgres_create]:-}"
 printf '%-52s | %8s | %8s | %5s | %s\n' "durable create: bare pgx insert (A) vs docsapi (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 0.8"
-read -r a _ <<<"${res[bare_get]}"; read -r b _ <<<"${res[postgres_space]}"
+read -r a _ <<<"${res[bare_get]:-}"; read -r b _ <<<"${res[postgres_space]:-}"
 printf '%-52s | %8s | %8s | %5s | %s\n' "GET one: bare pgx PK read (A) vs docsapi (B)" "$a" "$b" "$(ratio "$a" "$b")" ">= 0.75"
+echo
+echo "CPU ms per request, docsapi's (or bare's) process + the PostgreSQL cluster's (all its processes; the load generator's not in it)"
+for k in postgres_create bare_put postgres_space bare_get orgs_one orgs_many sorgs_one sorgs_many; do
+  [ -n "${res[$k]:-}" ] || continue
+  read -r _ _ _ c g <<<"${res[$k]}"
+  printf '%-24s | %7s + %7s = %7s\n' "$k" "$c" "$g" "$(awk -v a="$c" -v b="$g" 'BEGIN { printf "%.3f", a + b }')"
+done

@@ -567,11 +567,12 @@ func (db *DB) writeScoped(ctx context.Context, scope string, bump bool, fn func(
 		// organization's order (scope.go).
 		m.scope = strings.TrimPrefix(m.scope, commutingScope)
 	}
-	if db.noGroupCommit || commuting(m.scope) {
+	if db.noGroupCommit || (commuting(m.scope) && !db.dialect.pipelines()) {
 		// One transaction per write: the writer pool's single connection is
-		// the queue (beginWrite waits for it under ctx). A commuting write
-		// (scope.go) runs so too, beside the others of its organization:
-		// the engine makes their concurrent commits durable together.
+		// the queue (beginWrite waits for it under ctx). The commuting
+		// writes (scope.go) of an organization queue apart from its ordered
+		// ones (a scope of their own, their lock shared): those queued while
+		// one is in flight run as one batch in one round trip (runCommuting).
 		m.state.Store(memberTaken)
 		db.runBatch([]*member{m})
 	} else {

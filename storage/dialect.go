@@ -59,6 +59,10 @@ type dialect interface {
 	// deadlock reports whether err is the engine ending a transaction that
 	// waited for another in a cycle (scope.go retries it unscoped).
 	deadlock(err error) bool
+	// refused reports whether err is the engine refusing a transaction's
+	// statement or COMMIT, so that nothing of it was committed (a batch of
+	// commuting writes then runs each again alone: runCommuting).
+	refused(err error) bool
 	// backup writes a consistent copy of the database to file.
 	backup(ctx context.Context, db *DB, file string) error
 	// catalog lists the tables admin copy-db copies (not the migrations'

@@ -231,6 +231,16 @@ func (postgresDialect) deadlock(err error) bool {
 	return errors.As(err, &pe) && pe.Code == "40P01"
 }
 
+// refused: the server answered with an error (the transaction is then
+// aborted and its COMMIT rolls it back), or the COMMIT came back as a
+// rollback, or nothing was sent (a bad connection before the batch): in
+// each case nothing committed. Any other error (a connection lost once the
+// COMMIT was sent) leaves the outcome unknown.
+func (postgresDialect) refused(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) || errors.Is(err, pgx.ErrTxCommitRollback) || errors.Is(err, driver.ErrBadConn)
+}
+
 // ErrBackupPostgres is the answer of Backup on PostgreSQL.
 var ErrBackupPostgres = errors.New("docsapi backs up SQLite databases only; back up a PostgreSQL database with pg_dump (and restore it with pg_restore or psql)")
 

@@ -136,6 +136,9 @@ func (sqliteDialect) unique(err error) bool {
 // deadlock: never, one writer waits for nobody.
 func (sqliteDialect) deadlock(error) bool { return false }
 
+// refused: never asked (no commuting writes on SQLite's single writer).
+func (sqliteDialect) refused(error) bool { return false }
+
 func (sqliteDialect) backup(ctx context.Context, db *DB, file string) error {
 	return sqliteBackup(ctx, db, file)
 }

@@ -83,12 +83,13 @@ func commuting(scope string) bool { return strings.HasPrefix(scope, commutingSco
 // position, number or count of the organization's depends on it), so any
 // order of two such writes, or of one and an ordered write, gives the same
 // state. It takes the organization's lock shared (PostgreSQL: beside the
-// global one, shared) and runs in a transaction of its own, in parallel
-// with the other commuting writes of its organization, instead of queuing
-// behind them: an ordered write of the organization (which takes the lock
-// exclusive) still waits for them and they for it. The engine makes
-// concurrent commits durable together (its own group commit of the WAL
-// flush). A precondition makes it an ordered write (writeScoped); so does
+// global one, shared) and queues apart from the organization's ordered
+// writes, in parallel with them for the process's part: an ordered write
+// of the organization (which takes the lock exclusive) still waits for
+// them and they for it. The commuting writes that queue meanwhile run as
+// one batch, without savepoints, several batches in flight at once
+// (runCommuting, commutingLeaders in groupcommit.go). A precondition makes
+// it an ordered write (writeScoped); so does
 // SQLite, where every write is unscoped. What it shares with the
 // organization's other writes: the count of pending webhook deliveries,
 // whose bound (WebhookLimits) concurrent commuting writes may pass by the

@@ -122,8 +122,11 @@ func (db *DB) NewTeam(ctx context.Context, orgID, title string, memberIDs []stri
 	err := write(ctx, orgID, func(tx *Tx) error {
 		tx.created(t.ID)
 		t.CreatedAt = FromMillis(ms(tx.Now))
-		// A new id: nothing to check in its result (execLater).
-		if err := tx.execLater(`INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)`, t.ID, orgID, title, ms(tx.Now)); err != nil {
+		// A new id: nothing to check in its result (execLater). The
+		// organization is read in the statement: NULL, which the column
+		// refuses, when it does not exist (PostgreSQL has no foreign key
+		// here: migration 0033b).
+		if err := tx.execLater(insertTeamSQL, t.ID, orgID, title, ms(tx.Now)); err != nil {
 			return err
 		}
 		added := make(map[string]bool, len(memberIDs))
@@ -141,6 +144,10 @@ func (db *DB) NewTeam(ctx context.Context, orgID, title string, memberIDs []stri
 	}
 	return t, nil
 }
+
+// insertTeamSQL inserts a team of an organization that exists.
+const insertTeamSQL = `INSERT INTO teams (id, organization_id, title, created_at)
+ SELECT ?, (SELECT o.id FROM organizations o WHERE o.id = ?), ?, CAST(? AS BIGINT)`
 
 func (db *DB) RenameTeam(ctx context.Context, orgID, teamID, title string) error {
 	return db.writeOrg(ctx, orgID, func(tx *Tx) error {
