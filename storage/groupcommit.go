@@ -300,29 +300,17 @@ func (db *DB) runBatch(batch []*member) {
 		// readers, a precondition does).
 		begin = lazyBegin(begin)
 	}
-	// PostgreSQL reads the webhook counter in the BEGIN's round trip (the
-	// webhook sink's summary, webhookSubs; dialect_postgres.go).
-	hooks := &webhookCounter{}
-	begin = context.WithValue(begin, webhookCounterKey{}, hooks)
-	sqlTx, release, err := db.beginWrite(begin)
-	begun()
-	began := time.Now()
-	if err != nil {
-		for _, m := range batch {
-			m.err, m.began = err, began
-		}
+	b, began := db.beginBatch(begin, batch, begun)
+	if !began {
 		return
 	}
+	sqlTx, release := b.tx, b.release
 	ok := 0        // members whose write stands
 	var lost error // the engine ended the transaction
 	for _, m := range batch {
-		m.began = began
-		if err := m.ctx.Err(); err != nil {
-			m.err = err // its request ended before its turn
+		if !b.enter(db, m) {
 			continue
 		}
-		m.t = &Tx{tx: sqlTx, db: db, ctx: m.ctx, steady: context.WithoutCancel(m.ctx), Now: db.Now(), scope: m.scope,
-			webhooks: hooks.n, webhooksKnown: hooks.known, hooks: hooks}
 		if solo {
 			if m.err = m.run(bumped); m.err == nil {
 				ok++
@@ -391,7 +379,7 @@ func (db *DB) runBatch(batch []*member) {
 			}
 		}
 	}
-	held := time.Since(began)
+	held := time.Since(b.began)
 	for _, m := range batch {
 		m.held = held
 		if m.committed {
@@ -422,25 +410,16 @@ func (db *DB) runCommuting(batch []*member) {
 	defer cancel()
 	defer begun()
 	begin, bumped := db.dialect.writeContext(ctx, false, batch[0].scope)
-	hooks := &webhookCounter{}
-	begin = context.WithValue(lazyBegin(begin), webhookCounterKey{}, hooks)
-	sqlTx, release, err := db.beginWrite(begin)
-	began := time.Now()
-	if err != nil {
-		for _, m := range batch {
-			m.err, m.began = err, began
-		}
+	b, began := db.beginBatch(lazyBegin(begin), batch, func() {})
+	if !began {
 		return
 	}
+	sqlTx, release := b.tx, b.release
 	failed, ran := false, 0
 	for _, m := range batch {
-		m.began = began
-		if err := m.ctx.Err(); err != nil {
-			m.err = err // its request ended before its turn
+		if !b.enter(db, m) {
 			continue
 		}
-		m.t = &Tx{tx: sqlTx, db: db, ctx: m.ctx, steady: context.WithoutCancel(m.ctx), Now: db.Now(), scope: m.scope,
-			webhooks: hooks.n, webhooksKnown: hooks.known, hooks: hooks}
 		ran++
 		if m.err = m.run(bumped); m.err != nil {
 			failed = true
@@ -469,7 +448,7 @@ func (db *DB) runCommuting(batch []*member) {
 			failed = true
 		}
 	}
-	held := time.Since(began)
+	held := time.Since(b.began)
 	if !failed {
 		for _, m := range batch {
 			m.held = held
@@ -487,6 +466,45 @@ func (db *DB) runCommuting(batch []*member) {
 		m.t, m.err = nil, nil
 		db.runBatch([]*member{m})
 	}
+}
+
+// batchTx is the transaction a batch of writes runs in.
+type batchTx struct {
+	tx      *sql.Tx
+	release func(commitErr error)
+	hooks   *webhookCounter
+	began   time.Time
+}
+
+// beginBatch begins batch's transaction under begin and calls begun once
+// the BEGIN has returned. PostgreSQL reads the webhook counter in the
+// BEGIN's round trip (the webhook sink's summary, webhookSubs;
+// dialect_postgres.go). If it cannot begin, every member gets the error.
+func (db *DB) beginBatch(begin context.Context, batch []*member, begun func()) (b batchTx, began bool) {
+	b.hooks = &webhookCounter{}
+	tx, release, err := db.beginWrite(context.WithValue(begin, webhookCounterKey{}, b.hooks))
+	begun()
+	b.tx, b.release, b.began = tx, release, time.Now()
+	if err != nil {
+		for _, m := range batch {
+			m.err, m.began = err, b.began
+		}
+		return b, false
+	}
+	return b, true
+}
+
+// enter gives m its Tx in the batch's transaction, unless its request
+// ended before its turn (then that is its error, and enter is false).
+func (b batchTx) enter(db *DB, m *member) bool {
+	m.began = b.began
+	if err := m.ctx.Err(); err != nil {
+		m.err = err
+		return false
+	}
+	m.t = &Tx{tx: b.tx, db: db, ctx: m.ctx, steady: context.WithoutCancel(m.ctx), Now: db.Now(), scope: m.scope,
+		webhooks: b.hooks.n, webhooksKnown: b.hooks.known, hooks: b.hooks}
+	return true
 }
 
 // beginContext is the context a batch of several begins under: it ends
