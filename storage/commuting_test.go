@@ -14,18 +14,7 @@ import (
 // until the returned function is called.
 func holdCommuting(t *testing.T, db *DB, org string) (release func()) {
 	t.Helper()
-	inside, done := make(chan struct{}), make(chan struct{})
-	go db.writeCommuting(context.Background(), org, func(tx *Tx) error {
-		close(inside)
-		<-done
-		return nil
-	})
-	select {
-	case <-inside:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the holding write never began")
-	}
-	return sync.OnceFunc(func() { close(done) })
+	return holdWrite(t, func(fn func(*Tx) error) error { return db.writeCommuting(context.Background(), org, fn) })
 }
 
 // holdCommutingAll holds every leader of org's commuting writes (one on

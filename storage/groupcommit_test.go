@@ -77,8 +77,15 @@ func committedColumn(t *testing.T, db *DB, q string) []string {
 // function is called.
 func holdWriter(t *testing.T, db *DB) (release func()) {
 	t.Helper()
+	return holdWrite(t, func(fn func(*Tx) error) error { return db.Write(context.Background(), fn) })
+}
+
+// holdWrite starts write with a function that holds its transaction until
+// the returned function is called, once it has begun.
+func holdWrite(t *testing.T, write func(func(*Tx) error) error) (release func()) {
+	t.Helper()
 	inside, done := make(chan struct{}), make(chan struct{})
-	go db.Write(context.Background(), func(tx *Tx) error {
+	go write(func(tx *Tx) error {
 		close(inside)
 		<-done
 		return nil
