@@ -41,16 +41,7 @@ func testPrimeAccessAsAccessAt(t *testing.T, o storage.Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := "read"
-	var users []string
-	for i := range 5 {
-		email := fmt.Sprintf("u%d@example.com", i)
-		u, _, err := db.CreateUserWithToken(ctx, email, email, org, &read, true, fmt.Sprintf("h%d", i+1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		users = append(users, u.ID)
-	}
+	users := readMembers(t, db, org, 5)
 	stranger := other.User.ID
 	t1, err := db.CreateTeam(ctx, org, "One", users[:2])
 	if err != nil {
@@ -148,22 +139,9 @@ func accessText(a storage.AccessData) string {
 // and caches them all again. On both engines.
 func TestPrimeAccessWarmOpensNoTransaction(t *testing.T) {
 	ctx := context.Background()
-	db := openDB(t, storagetest.Target(t))
-	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "admin@example.com", "Admin", "h0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, b := orgWithAdmin(t)
 	org := b.Organization.ID
-	read := "read"
-	users := []string{b.User.ID}
-	for i := range 3 {
-		email := fmt.Sprintf("u%d@example.com", i)
-		u, _, err := db.CreateUserWithToken(ctx, email, email, org, &read, true, fmt.Sprintf("h%d", i+1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		users = append(users, u.ID)
-	}
+	users := append([]string{b.User.ID}, readMembers(t, db, org, 3)...)
 	prime := func(want int64, step string) {
 		t.Helper()
 		before := db.PrimeReadTxs()

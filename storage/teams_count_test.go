@@ -5,18 +5,13 @@ import (
 	"testing"
 
 	"docsapi/storage"
-	"docsapi/storage/storagetest"
 )
 
 // TestMemberTeamCountStaysExact walks every team write and checks after each
 // that the stored per-member team count equals the member's live team list.
 func TestMemberTeamCountStaysExact(t *testing.T) {
 	ctx := context.Background()
-	db := openDB(t, storagetest.Target(t))
-	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "admin@example.com", "Admin", "h0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, b := orgWithAdmin(t)
 	org := b.Organization.ID
 	other, err := db.CreateOrganizationWithAdmin(ctx, "Other", "other@example.com", "Other", "h9")
 	if err != nil {
@@ -114,11 +109,7 @@ func TestMemberTeamCountStaysExact(t *testing.T) {
 // each, no spaces, the stored creation time.
 func TestNewTeamIsTheStoredTeam(t *testing.T) {
 	ctx := context.Background()
-	db := openDB(t, storagetest.Target(t))
-	b, err := db.CreateOrganizationWithAdmin(ctx, "Org", "admin@example.com", "Admin", "h0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, b := orgWithAdmin(t)
 	org := b.Organization.ID
 	read := "read"
 	u, _, err := db.CreateUserWithToken(ctx, "a@example.com", "A", org, &read, true, "h1")
