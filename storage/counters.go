@@ -3,7 +3,8 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"errors"
+	"fmt"
+	"strings"
 	"sync/atomic"
 )
 
@@ -62,26 +63,115 @@ var CountersKey any = countersKey{}
 
 // ReadCounters reads the counters for one request (see WithCounters).
 func (db *DB) ReadCounters(ctx context.Context) (*Counters, error) {
-	snap := &countersSnapshot{}
-	var err error
-	if db.countersRead != nil {
-		snap.n, snap.access, snap.tokens, err = db.countersRead.read(ctx)
-	} else {
-		err = db.r().QueryRowContext(ctx, countersSnapshotSQL).Scan(&snap.n, &snap.access, &snap.tokens)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return snap, nil
+	return db.readCounters(ctx, "", "")
 }
 
-// countersOrgSQL reads the counters (countersSnapshotSQL) together with
-// an organization and a user's membership in it (orgForVersionedSQL),
-// from one snapshot; no row when the organization does not exist.
-// Arguments: the user, the organization.
-const countersOrgSQL = `SELECT ` + orgCols + `, m.role, m.user_id IS NOT NULL, m.sso, ` + ownsTeamSQL + `, c.n, c.access, t.n
- FROM change_counter c, token_changes t, organizations o LEFT JOIN members m ON m.organization_id = o.id AND m.user_id = ?
- WHERE c.id = 1 AND t.id = 1 AND o.id = ?`
+// readCounters is ReadCounters, or ReadCountersFor when orgID is given:
+// read now where the dialect reads them in process, else shared with the
+// requests queued beside this one (counters_shared.go).
+func (db *DB) readCounters(ctx context.Context, orgID, userID string) (*Counters, error) {
+	if db.sharedReads != nil {
+		return db.sharedReads.read(ctx, orgID, userID)
+	}
+	var asked []orgUser
+	if orgID != "" {
+		asked = []orgUser{{orgID, userID}}
+	}
+	snap, orgs, err := db.readCountersNow(ctx, asked)
+	if err == nil && len(orgs) > 0 && orgs[0] != nil {
+		snap.org, snap.orgKey = orgs[0], asked[0].key()
+	}
+	return snap, err
+}
+
+// orgUser is an organization and a user ReadCountersFor reads with the
+// counters.
+type orgUser struct{ org, user string }
+
+// key is the pair's key in OrganizationFor's cache.
+func (p orgUser) key() string { return p.org + "\x00" + p.user }
+
+// maxOrgsWithCounters bounds the organizations one counters read carries
+// (countersOrgsSQL): a shared read's requests past them read their own.
+const maxOrgsWithCounters = 8
+
+const countersOrgsPrefix = `WITH q(org_id, user_id, i) AS (VALUES `
+
+// countersOrgsSQL[k] reads the counters (countersSnapshotSQL) together
+// with k organizations and a user's membership in each
+// (orgForVersionedSQL), from one snapshot: a row per organization that
+// exists, its place among the k last. Arguments: organization, user and
+// place, k times.
+var countersOrgsSQL = func() (q [maxOrgsWithCounters + 1]string) {
+	for k := 1; k <= maxOrgsWithCounters; k++ {
+		q[k] = countersOrgsPrefix + strings.Repeat(", (?, ?, CAST(? AS INTEGER))", k)[2:] + `)
+ SELECT ` + orgCols + `, m.role, m.user_id IS NOT NULL, m.sso, ` + ownsTeamSQL + `, c.n, c.access, t.n, q.i
+ FROM change_counter c CROSS JOIN token_changes t CROSS JOIN q JOIN organizations o ON o.id = q.org_id
+ LEFT JOIN members m ON m.organization_id = o.id AND m.user_id = q.user_id
+ WHERE c.id = 1 AND t.id = 1`
+	}
+	return q
+}()
+
+// readCountersNow reads the counters and, in the same statement, the
+// organization and the user's membership of each pair asked (at most
+// maxOrgsWithCounters): orgs[i] is asked[i]'s, nil when that
+// organization does not exist. Each is cached under the change version
+// read with it, so the request's OrganizationFor is a cache hit.
+func (db *DB) readCountersNow(ctx context.Context, asked []orgUser) (snap *countersSnapshot, orgs []*orgFor, err error) {
+	snap = &countersSnapshot{}
+	if len(asked) == 0 {
+		if db.countersRead != nil {
+			snap.n, snap.access, snap.tokens, err = db.countersRead.read(ctx)
+		} else {
+			err = db.r().QueryRowContext(ctx, countersSnapshotSQL).Scan(&snap.n, &snap.access, &snap.tokens)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		return snap, nil, nil
+	}
+	args := make([]any, 0, 3*len(asked))
+	for i, p := range asked {
+		args = append(args, p.org, p.user, i)
+	}
+	rows, err := db.r().QueryContext(ctx, countersOrgsSQL[len(asked)], args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	orgs = make([]*orgFor, len(asked))
+	found := false
+	for rows.Next() {
+		var e orgFor
+		var role sql.NullString
+		var isMember, sso, owns sql.NullBool
+		var i int
+		if e.org, err = scanOrg(rows, &role, &isMember, &sso, &owns, &snap.n, &snap.access, &snap.tokens, &i); err != nil {
+			return nil, nil, err
+		}
+		if i < 0 || i >= len(asked) {
+			return nil, nil, fmt.Errorf("storage: counters read answered for place %d of %d", i, len(asked))
+		}
+		if isMember.Bool {
+			e.member = &Membership{Role: nullStr(role), SSO: sso.Bool, OwnsTeam: owns.Bool}
+		}
+		orgs[i], found = &e, true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	if !found { // no organization asked exists: the counters alone
+		snap, _, err = db.readCountersNow(ctx, nil)
+		return snap, orgs, err
+	}
+	for i, e := range orgs {
+		if e != nil {
+			db.orgs.put(asked[i].key(), snap.n, *e)
+		}
+	}
+	return snap, orgs, nil
+}
 
 // ReadCountersFor is ReadCounters for a request about organization orgID
 // made by userID (as far as the caller can tell before authenticating:
@@ -97,24 +187,7 @@ func (db *DB) ReadCountersFor(ctx context.Context, orgID, userID string) (*Count
 	if !db.dialect.countersWithOrg() || orgID == "" || userID == "" || len(orgID) > maxIDLen || len(userID) > maxIDLen {
 		return db.ReadCounters(ctx)
 	}
-	snap := &countersSnapshot{}
-	var e orgFor
-	var role sql.NullString
-	var isMember, sso, owns sql.NullBool
-	var err error
-	e.org, err = scanOrg(db.r().QueryRowContext(ctx, countersOrgSQL, userID, orgID), &role, &isMember, &sso, &owns, &snap.n, &snap.access, &snap.tokens)
-	if errors.Is(err, ErrNotFound) || errors.Is(err, sql.ErrNoRows) {
-		return db.ReadCounters(ctx)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if isMember.Bool {
-		e.member = &Membership{Role: nullStr(role), SSO: sso.Bool, OwnsTeam: owns.Bool}
-	}
-	snap.org, snap.orgKey = &e, orgID+"\x00"+userID
-	db.orgs.put(snap.orgKey, snap.n, e)
-	return snap, nil
+	return db.readCounters(ctx, orgID, userID)
 }
 
 // ReadsOrgWithCounters says whether ReadCountersFor reads the

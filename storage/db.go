@@ -66,6 +66,7 @@ type DB struct {
 	auditIDs      auditIDs               // ids of audit entries, increasing (audit.go)
 	webhookWake   atomic.Pointer[func()] // see OnWebhooksQueued
 	countersRead  countersReader         // the dialect's counterReader (nil: the reader pool)
+	sharedReads   *sharedCounterReads    // counters reads over the network, shared (nil with a counterReader)
 	webhookSubs   webhookSubs            // subscribed events by organization (webhooks.go)
 	writes        writeQueues            // write transactions waiting for a writer, by scope (groupcommit.go)
 	noGroupCommit bool                   // Options.NoGroupCommit
@@ -153,6 +154,9 @@ func Open(target string, opt Options) (*DB, error) {
 		return nil, err
 	}
 	db.countersRead = d.counterReader(target)
+	if db.countersRead == nil {
+		db.sharedReads = &sharedCounterReads{db: db}
+	}
 	db.live.target = target
 	if err := db.backfillSearchIndex(context.Background()); err != nil {
 		db.Close()

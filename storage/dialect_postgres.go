@@ -178,8 +178,15 @@ func (postgresDialect) auditMoverScope() string { return " audit mover" }
 // cache miss, never a stale hit.
 const changeVersionSQL = `(SELECT pg_snapshot_xmax(s)::text::bigint - (SELECT count(*) FROM pg_snapshot_xip(s)) FROM pg_current_snapshot() s)`
 
-// pgCountersOrgSQL: likewise, with the access and token counters.
-var pgCountersOrgSQL = numberPlaceholders(strings.Replace(countersOrgSQL, `c.n, c.access`, changeVersionSQL+`, c.access`, 1))
+// pgCountersOrgsSQL: likewise, with the access and token counters (by
+// countersOrgsSQL's text).
+var pgCountersOrgsSQL = func() map[string]string {
+	m := make(map[string]string, maxOrgsWithCounters)
+	for _, q := range countersOrgsSQL[1:] {
+		m[q] = numberPlaceholders(strings.Replace(q, `c.n, c.access`, changeVersionSQL+`, c.access`, 1))
+	}
+	return m
+}()
 
 // pgOrgForVersionedSQL: the counter read from the statement's snapshot.
 var pgOrgForVersionedSQL = numberPlaceholders(strings.Replace(orgForVersionedSQL, `(`+changeCounterSQL+`)`, changeVersionSQL, 1))
@@ -196,8 +203,9 @@ func pgCounterStatement(q string) string {
 		return `SELECT ` + changeVersionSQL
 	case orgForVersionedSQL:
 		return pgOrgForVersionedSQL
-	case countersOrgSQL:
-		return pgCountersOrgSQL
+	}
+	if strings.HasPrefix(q, countersOrgsPrefix) {
+		return pgCountersOrgsSQL[q]
 	}
 	return ""
 }

@@ -515,12 +515,20 @@ func (b batchTx) enter(db *DB, m *member) bool {
 // (database/sql rolls a transaction back when its context ends), and from
 // BEGIN on a member whose request ends is only skipped, never the batch.
 func beginContext(batch []*member) (ctx context.Context, cancel context.CancelFunc, begun func()) {
-	ctx, cancel = context.WithCancel(context.WithoutCancel(batch[0].ctx))
+	return whileAnyWaits(len(batch), func(i int) context.Context { return batch[i].ctx })
+}
+
+// whileAnyWaits is a context that ends once each of n contexts (ctxOf(0)
+// to ctxOf(n-1)) has ended, carrying the first one's values: the context
+// of work several requests wait for (a batch's BEGIN, a shared counters
+// read). disarm stops it following them (cancel still ends it).
+func whileAnyWaits(n int, ctxOf func(int) context.Context) (ctx context.Context, cancel context.CancelFunc, disarm func()) {
+	ctx, cancel = context.WithCancel(context.WithoutCancel(ctxOf(0)))
 	var waiting atomic.Int32
-	waiting.Store(int32(len(batch)))
-	stops := make([]func() bool, len(batch))
-	for i, m := range batch {
-		stops[i] = context.AfterFunc(m.ctx, func() {
+	waiting.Store(int32(n))
+	stops := make([]func() bool, n)
+	for i := range n {
+		stops[i] = context.AfterFunc(ctxOf(i), func() {
 			if waiting.Add(-1) == 0 {
 				cancel()
 			}
