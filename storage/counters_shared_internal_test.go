@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // sharedReadsHeld is a sharedCounterReads on db whose first read, once
@@ -198,34 +200,29 @@ func TestSharedCounterReadLeavesWithItsRequest(t *testing.T) {
 func TestCountersAfterOwnWrite(t *testing.T) {
 	db, sp := testSpace(t)
 	ctx := context.Background()
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	var g errgroup.Group
+	for w := range 8 {
+		g.Go(func() error {
 			for i := range 5 {
 				a, err := db.ReadCounters(ctx)
-				if err == nil {
-					_, err = db.CreateTeam(ctx, sp.OrganizationID, fmt.Sprintf("team %d.%d", g, i), nil)
-				}
-				var b *Counters
-				if err == nil {
-					b, err = db.ReadCounters(ctx)
-				}
-				if err == nil && b.n <= a.n {
-					err = fmt.Errorf("change version %d after the write, %d before it", b.n, a.n)
-				}
 				if err != nil {
-					errs <- err
-					return
+					return err
+				}
+				if _, err := db.CreateTeam(ctx, sp.OrganizationID, fmt.Sprintf("team %d.%d", w, i), nil); err != nil {
+					return err
+				}
+				b, err := db.ReadCounters(ctx)
+				if err != nil {
+					return err
+				}
+				if b.n <= a.n {
+					return fmt.Errorf("change version %d after the write, %d before it", b.n, a.n)
 				}
 			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
+	if err := g.Wait(); err != nil {
 		t.Fatal(err)
 	}
 }
