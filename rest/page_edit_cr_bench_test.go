@@ -53,12 +53,9 @@ func BenchmarkCreatePageInChangeRequestBehind(b *testing.B) {
 			}
 		}
 		// Appended, or at index n+3: each insert in a gap of its own. (Some
-		// 16 inserts at one index use the gap up and number the sibling
-		// list again, its 10,000 rows at 100,000 pages: on the main
-		// content, the change request's edits under that parent then read
-		// them all as rows closed since the base; in the change request,
-		// its overlay holds them all, copied by each later edit. Not flat
-		// yet: docs/performance.md.)
+		// 16 inserts at one index use the gap up and spread a window of
+		// siblings again, which the change request's overlay then holds:
+		// TestGapUsedUpSpreadsAWindowAsTheWholeTree.)
 		at := func(n int) any {
 			if n%2 == 0 {
 				return n + 3

@@ -70,7 +70,7 @@ func BenchmarkChangeRequestBehindEdit(b *testing.B) {
 					n := rounds[way]
 					// Appended, or at index n+3: each insert in a gap of
 					// its own (many at one index use the gap up, and the
-					// sibling list numbered again is then all in the
+					// window of siblings spread again is then in the
 					// change request's overlay: BenchmarkOnePageEdit).
 					var at *int
 					if n%2 == 0 {

@@ -588,8 +588,9 @@ func (pt *partialTree) settle(p *TreePage, subtree bool) error {
 // position gives p a position among parentID's children at index (p left
 // out) as placeSiblings does (positions.Between): between its neighbours (the one before and
 // the one at index, read with one ordered probe of main_pages_alive: an
-// OFFSET costs index entries of that index), step after the last; the
-// list is numbered again when the gap is used up.
+// OFFSET costs index entries of that index), step after the last; when
+// the gap is used up, a window of neighbours is spread again (spread), or
+// at the end of the list the list is numbered again.
 func (pt *partialTree) position(p *TreePage, parentID string, index *int) error {
 	low, next, known := 0, 0, false
 	if index != nil {

@@ -236,7 +236,8 @@ func inTreeOrder(pages []ContentPage) []ContentPage {
 // positions they had under the same parent when they can (positions.Gapped:
 // the longest increasing run of them), so a page inserted or moved takes a
 // value between its neighbours and the other rows do not change; when a gap
-// is too small the list is numbered again (its rows only).
+// is too small a window of neighbours around it is spread again (the list
+// numbered again only when the window would reach its end).
 func placeSiblings(list []*TreePage, parentID string) {
 	stored := make([]int, len(list))
 	for i, p := range list {
