@@ -19,11 +19,14 @@ import (
 // neighbours on each side (w = 1, 2, 4, ...), the first whose span gives
 // its items at least step/2 each (Window); so an insert where the gap ran
 // out changes some neighbours, not the whole list. Only when the window
-// would reach the end of the list, or a position would pass limit, is the
-// whole list numbered again, step apart.
+// would reach the end of the list, a position would pass limit, or more
+// than maxWindows windows are needed, is the whole list numbered again,
+// step apart.
 func Gapped(stored []int, step, limit int) []int {
 	kept := keptIncreasing(stored)
-	for {
+	// Each window costs a pass over the list: past maxWindows of them (a
+	// list crowded all over) it is numbered again at once.
+	for range maxWindows {
 		pos, bad := fillBetween(stored, kept, step, limit)
 		if bad < 0 {
 			return pos
@@ -38,6 +41,9 @@ func Gapped(stored []int, step, limit int) []int {
 	}
 	return pos
 }
+
+// maxWindows bounds the windows one Gapped spreads.
+const maxWindows = 64
 
 // widen un-keeps the smallest window around the items not kept from i on
 // whose span spreads them (Window); false when none does short of the end
