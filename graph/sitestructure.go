@@ -301,7 +301,8 @@ func (t *siteTree) position(ref treeRef) int {
 }
 
 // positionStep is the gap left between positions given afresh, so that
-// about twenty moves into one gap fit before its list is renumbered.
+// about twenty moves into one gap fit before neighbours are spread again
+// (positions.Gapped).
 const positionStep = 1 << 20
 
 // maxPosition is the largest position a sort key holds (twelve digits).

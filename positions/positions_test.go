@@ -82,6 +82,34 @@ func TestGappedRenumbersWhenNoGap(t *testing.T) {
 	}
 }
 
+// Items inserted again and again at one place use the gap there up; then
+// a window of neighbours is spread again, not the list: over 100 inserts
+// into a list of 1,000 the items changed besides the new ones are a few per
+// insert (numbering the list again every 16 inserts: some 60), the largest
+// window a quarter of the list at most (it grows with the items inserted
+// there, not with the list).
+func TestGappedSpreadsAWindowWhereTheGapRanOut(t *testing.T) {
+	pos := make([]int, 1000)
+	for i := range pos {
+		pos[i] = (i + 1) * testStep
+	}
+	spread, most, total := 0, 0, 0
+	for range 100 {
+		stored := slices.Insert(slices.Clone(pos), 3, 0)
+		next := Gapped(stored, testStep, testLimit)
+		increasing(t, next, testLimit)
+		changed := differing(stored, next) - 1 // the new item
+		if changed > 0 {
+			spread++
+		}
+		most, total = max(most, changed), total+changed
+		pos = next
+	}
+	if spread == 0 || total > 10*100 || most > len(pos)/4 {
+		t.Fatalf("%d inserts spread a window, changing %d items in all, %d at most, of %d", spread, total, most, len(pos))
+	}
+}
+
 // Appending after a position near the limit numbers the list again.
 func TestGappedStaysUnderTheLimit(t *testing.T) {
 	pos := Gapped([]int{testLimit - 5, 0}, testStep, testLimit)

@@ -588,8 +588,9 @@ func (pt *partialTree) settle(p *TreePage, subtree bool) error {
 // position gives p a position among parentID's children at index (p left
 // out) as placeSiblings does (positions.Between): between its neighbours (the one before and
 // the one at index, read with one ordered probe of main_pages_alive: an
-// OFFSET costs index entries of that index), step after the last; the
-// list is numbered again when the gap is used up.
+// OFFSET costs index entries of that index), step after the last; when
+// the gap is used up, a window of neighbours is spread again (spread), or
+// at the end of the list the list is numbered again.
 func (pt *partialTree) position(p *TreePage, parentID string, index *int) error {
 	low, next, known := 0, 0, false
 	if index != nil {
@@ -622,10 +623,54 @@ func (pt *partialTree) position(p *TreePage, parentID string, index *int) error 
 	}
 	pos, ok := positions.Between(low, next, positionGap, maxPagePosition)
 	if !ok {
+		if known && next > 0 {
+			return pt.spread(p, parentID, max(*index, 0))
+		}
 		return pt.renumber(p, parentID, index)
 	}
 	p.Position = pos
 	return nil
+}
+
+// spread places p at index k of parentID's children (k is before a child)
+// when the gap there ran out, as positions.Gapped does in the whole tree:
+// the smallest window of w children on each side (w = 1, 2, 4, ...) whose
+// span spreads them with p (positions.Window) takes new positions, read
+// one window at a time; a window that would reach the end of the list
+// numbers the whole list again (renumber).
+func (pt *partialTree) spread(p *TreePage, parentID string, k int) error {
+	for w := 1; ; w *= 2 {
+		a := max(k-w, 0) // the window's first child; its low neighbour is a-1
+		from := max(a-1, 0)
+		want := k + w - from + 1 // through the high neighbour, child k+w
+		rows, err := pt.children(parentID, p.ID, false, from, want)
+		if err != nil {
+			return err
+		}
+		if len(rows) < want {
+			index := k
+			return pt.renumber(p, parentID, &index)
+		}
+		low := 0
+		if a > 0 {
+			low, rows = rows[0].Position, rows[1:]
+		}
+		next, window := rows[len(rows)-1].Position, rows[:len(rows)-1]
+		pos, ok := positions.Window(low, next, len(window)+1, positionGap, maxPagePosition)
+		if !ok {
+			continue
+		}
+		at := k - a // p's place in the window
+		for i, r := range window {
+			j := i
+			if i >= at {
+				j++
+			}
+			pt.update(r, func(n *pageRow) { n.Position = pos[j] })
+		}
+		p.Position = pos[at]
+		return nil
+	}
 }
 
 // renumber numbers parentID's children again with p at index (the rows of

@@ -113,7 +113,7 @@ func BenchmarkOnePageEdit(b *testing.B) {
 					case "cr-create", "cr-create-tree":
 						// Appended, or at index n+3: each insert in a gap
 						// of its own (many at one index use a gap up, and
-						// the sibling list numbered again is then all in
+						// the window of siblings spread again is then in
 						// the overlay, which every later edit copies).
 						var at *int
 						if n%2 == 0 {

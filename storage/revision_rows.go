@@ -146,17 +146,22 @@ func (r revisionRows) parts(cond string, args ...any) []rowsPart {
 		// link's target check, a page of an older revision or overlay).
 		// The closed range names the bound of the partial index
 		// main_pages_closed (migration 0023) as a literal, so that a
-		// parent's closed children are a seek on (space, parent).
-		closed := `x.to_seq > ? AND x.to_seq < ` + closedBound
+		// parent's closed children are a seek on (space, parent). Except
+		// in a probe by page id (where it extends the primary key's seek),
+		// from_seq takes a unary + too: otherwise SQLite walks
+		// main_pages_from (migration 0029i, for merges) over every row
+		// opened by Seq, the whole space when the base is behind, for a
+		// path probe or a parent's children.
+		closed, opened := `x.to_seq > ? AND x.to_seq < `+closedBound, `+x.from_seq <= ?`
 		if strings.HasPrefix(cond, "x.page_id ") {
-			closed = `+x.to_seq > ? AND +x.to_seq < ` + closedBound
+			closed, opened = `+x.to_seq > ? AND +x.to_seq < `+closedBound, `x.from_seq <= ?`
 		}
 		for _, m := range []struct {
 			where string
 			args  []any
 		}{
-			{`x.to_seq = ? AND x.from_seq <= ?`, []any{aliveSeq, r.Seq}},
-			{closed + ` AND x.from_seq <= ?`, []any{r.Seq, r.Seq}},
+			{`x.to_seq = ? AND ` + opened, []any{aliveSeq, r.Seq}},
+			{closed + ` AND ` + opened, []any{r.Seq, r.Seq}},
 		} {
 			q := cols + ` FROM main_pages x WHERE x.space_id = ? AND ` + m.where + and
 			a := append(append([]any{r.Space}, m.args...), args...)
@@ -166,7 +171,7 @@ func (r revisionRows) parts(cond string, args ...any) []rowsPart {
 			}
 			parts = append(parts, rowsPart{q, a})
 		}
-		parts = append(parts, r.sourceParts(cols, and, closed, args)...)
+		parts = append(parts, r.sourceParts(cols, and, closed, opened, args)...)
 	}
 	return parts
 }
@@ -231,7 +236,8 @@ func inTreeOrder(pages []ContentPage) []ContentPage {
 // positions they had under the same parent when they can (positions.Gapped:
 // the longest increasing run of them), so a page inserted or moved takes a
 // value between its neighbours and the other rows do not change; when a gap
-// is too small the list is numbered again (its rows only).
+// is too small a window of neighbours around it is spread again (the list
+// numbered again only when the window would reach its end).
 func placeSiblings(list []*TreePage, parentID string) {
 	stored := make([]int, len(list))
 	for i, p := range list {

@@ -164,15 +164,15 @@ func handOverRows(tx *Tx, spaceID string) error {
 // sources (revisionRows.parts' main-line ranges on each source at
 // min(Seq, cap), for the pages neither the space nor an earlier source
 // has rows of), with cols, cond's and the overlay's conditions.
-func (r revisionRows) sourceParts(cols, and, closed string, args []any) []rowsPart {
+func (r revisionRows) sourceParts(cols, and, closed, opened string, args []any) []rowsPart {
 	var parts []rowsPart
 	r.eachSource(func(src string, seq int64, none string, nargs []any) {
 		for _, m := range []struct {
 			where string
 			args  []any
 		}{
-			{`x.to_seq = ? AND x.from_seq <= ?`, []any{aliveSeq, seq}},
-			{closed + ` AND x.from_seq <= ?`, []any{seq, seq}},
+			{`x.to_seq = ? AND ` + opened, []any{aliveSeq, seq}},
+			{closed + ` AND ` + opened, []any{seq, seq}},
 		} {
 			q := cols + ` FROM main_pages x WHERE x.space_id = ? AND ` + m.where + and + ` AND ` + none
 			a := append(append(append([]any{src}, m.args...), args...), nargs...)
