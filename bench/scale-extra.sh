@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15 part B: GraphQL against REST for the same object, and search over
+# GraphQL against REST for the same object, and search over
 # 100,000 pages. Runs at the end of bench/scale.sh (make bench-scale) or on
 # its own:
 #

@@ -19,7 +19,7 @@
 #   CONC=8 DURATION=5s WARMUP=1s ROUNDS=2 bench/scale.sh
 #   ONLY="get_reader page_reader" bench/scale.sh    # some measures (keys below)
 #
-# Extra rows (part B of issue 15: GraphQL against REST, search over 100,000
+# Extra rows (GraphQL against REST, search over 100,000
 # pages): when bench/scale-extra.sh exists and is executable it runs last,
 # with the environment below exported, and prints its rows on stdout, one
 # per line, tab-separated, in this table's format:
@@ -106,14 +106,14 @@ add page_reader "100-space page, read member" "$R"' -url "http://$api/v1/orgs/$(
 WRITE='-before-method PATCH -before-body "{\"title\":\"renamed\"}" -before-H "Authorization: Bearer $(field token "$s")" -before-url "http://$api/v1/spaces/$(field move_space "$s")"'
 add page_admin_w "100-space page right after a write, admin" "$A $WRITE"' -url "http://$api/v1/orgs/$(field organization "$s")/spaces?limit=100"'
 add page_reader_w "100-space page right after a write, read member" "$R $WRITE"' -url "http://$api/v1/orgs/$(field organization "$s")/spaces?limit=100"'
-# Issue 32: readers who see 1%, 10% and 100% of the spaces (bench/seed's
+# Readers who see 1%, 10% and 100% of the spaces (bench/seed's
 # reader shapes), each page alone and right after a write.
 for shape in few:1% tenth:10% all:100%; do
   k=${shape%%:*}; pct=${shape#*:}
   T='-H "Authorization: Bearer $(field reader_'$k'_token "$s")"'
   add "page_$k" "100-space page, reader who sees $pct" "$T"' -url "http://$api/v1/orgs/$(field organization "$s")/spaces?limit=100"'
   add "page_${k}_w" "100-space page right after a write, reader who sees $pct" "$T $WRITE"' -url "http://$api/v1/orgs/$(field organization "$s")/spaces?limit=100"'
-  # The other lists of issue 32, each by (or about) the same reader.
+  # The other lists a member reads, each by (or about) the same reader.
   add "cols_$k" "100-collection page, reader who sees $pct" "$T"' -url "http://$api/v1/orgs/$(field organization "$s")/collections?limit=100"'
   add "mspaces_$k" "a member's 100 spaces (admin asks), member sees $pct" "$A"' -url "http://$api/v1/orgs/$(field organization "$s")/members/$(field reader_'$k' "$s")/spaces?limit=100"'
   add "search_$k" "organization search, reader who sees $pct" "$T"' -url "http://$api/v1/orgs/$(field organization "$s")/search?query=common"'

@@ -1,4 +1,4 @@
--- The webhook counter (issue 15, the durable create): moves whenever an
+-- The webhook counter: moves whenever an
 -- organization's webhook subscriptions change (storage/webhooks.go
 -- writeSubscriptions). The write transaction's change-counter bump returns
 -- it, so the webhook outbox sink knows from the statement it runs anyway

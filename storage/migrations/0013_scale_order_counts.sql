@@ -1,4 +1,4 @@
--- Issue 15: costs flat in the size of an organization.
+-- Costs flat in the size of an organization.
 --
 -- 1. Positions become fractional order keys (storage/order.go): a move or
 --    an insert writes one key between its two neighbours, found by the

@@ -1,4 +1,4 @@
--- Leases on background work (issue 16: several replicas on one database).
+-- Leases on background work (several replicas on one database).
 -- A claimed OpenAPI run or translation run records which process holds it
 -- (lease_owner, the process id of storage.DB) and until when (lease_until,
 -- Unix ms on the storage clock). The holder renews the lease while it runs;

@@ -1,4 +1,4 @@
--- The organization audit log (issue 18): one row per change an
+-- The organization audit log: one row per change an
 -- organization's members made through the API, written by the audit sink
 -- (storage/audit.go) in the transaction that makes the change. id is a
 -- timed id that increases in writing order; its first ten characters are

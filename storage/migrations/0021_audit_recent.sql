@@ -1,4 +1,4 @@
--- The audit log's recent entries (issue 15, the durable create): the audit
+-- The audit log's recent entries: the audit
 -- sink writes each entry here, in the transaction of the change it records
 -- (durable and exact as before), and a background step moves them into
 -- audit_log in batches (storage.MoveRecentAudit). A recorded change then

@@ -1,4 +1,4 @@
--- Main-line rows closed, by parent (issue 15): a change request whose base
+-- Main-line rows closed, by parent: a change request whose base
 -- is behind the main line reads main@base_seq, which holds rows closed
 -- since (to_seq after base_seq). A page edit in it reads a parent's
 -- children and a subtree level by level: this index serves those reads

@@ -1,4 +1,4 @@
--- Backlinks from the links' side (issue 15): a page's or a file's backlinks
+-- Backlinks from the links' side: a page's or a file's backlinks
 -- are found through the link rows that name it, not by testing every page
 -- of the revision (storage/links.go, Backlinks).
 --

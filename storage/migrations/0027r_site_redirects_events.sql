@@ -1,4 +1,4 @@
--- Published content for readers (issue 27). Site redirects send a path of a
+-- Published content for readers. Site redirects send a path of a
 -- site (its source, unique per site) to a section, a site space or a page;
 -- URL resolution and getSiteRedirectBySource read them by source. Site
 -- events are what renderers track (page views, searches, ...): the event's

@@ -1,4 +1,4 @@
--- Git Sync (issue 30). git_operations is the queue of imports from and
+-- Git Sync. git_operations is the queue of imports from and
 -- exports to a Git repository: one row per requested operation, claimed
 -- under a lease (leases.go) and finished once. remote_url holds the URL with
 -- its credentials while the operation waits or runs and is cleared when it

@@ -1,4 +1,4 @@
--- Issue 32: a reader who sees few spaces pays for the page, not the
+-- A reader who sees few spaces pays for the page, not the
 -- organization. A member's list of spaces merges, in tree order, the
 -- spaces of each collection they see (spaces_by_parent) with the spaces
 -- granted to them or their teams. The second needs the grants of one

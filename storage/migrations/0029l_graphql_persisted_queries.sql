@@ -1,4 +1,4 @@
--- Issue 31: GraphQL documents registered ahead by `docsapi admin
+-- GraphQL documents registered ahead by `docsapi admin
 -- persisted-queries add`, by the hex SHA-256 of their text (the hash
 -- Apollo's persisted-query link sends), so that every replica on the
 -- database serves them, beside the --graphql-persisted-queries file.

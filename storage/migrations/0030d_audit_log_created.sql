@@ -1,4 +1,4 @@
--- The audit log by time alone (issue 31): a replica whose LISTEN connection
+-- The audit log by time alone: a replica whose LISTEN connection
 -- was lost replays the live changes recorded since (storage/live_replay.go)
 -- across organizations; audit_log's indexes all begin with the
 -- organization. audit_recent needs none (it holds the last seconds).

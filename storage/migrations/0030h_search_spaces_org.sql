@@ -1,4 +1,4 @@
--- Issue 32: an organization-wide search reads the organization's indexed
+-- An organization-wide search reads the organization's indexed
 -- spaces (search_spaces) when they are fewer than the spaces its reader
 -- sees, so a search costs the smaller of the two, never every space of the
 -- organization. organization_id copies the space's organization onto its

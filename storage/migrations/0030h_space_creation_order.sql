@@ -1,4 +1,4 @@
--- Issue 32: a member's list of spaces ordered by creation
+-- A member's list of spaces ordered by creation
 -- (members/{userId}/spaces) read as the merge of ordered index ranges, like
 -- the tree-ordered list (0029g): the spaces of one parent (or the top
 -- level) by creation, the open ones by creation, and the spaces granted to

@@ -1,4 +1,4 @@
--- Issue 32: an installation token that selects some spaces pays for the
+-- An installation token that selects some spaces pays for the
 -- page, not the organization. Its list of spaces reads the installation's
 -- space targets in the list's order (tree order, the spaces' sort keys):
 -- space_key copies the target space's sort_key onto the target row (NULL

@@ -1,4 +1,4 @@
--- Issue 32: a batched import indexes its new pages in its batches, not in
+-- A batched import indexes its new pages in its batches, not in
 -- its publishing write. Their doc numbers are reserved here, [doc_from,
 -- doc_to), in search chunks past the space's next_doc (with a margin), so
 -- readers, who read only the chunks below next_doc, never see them until

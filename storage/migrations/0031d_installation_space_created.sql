@@ -1,4 +1,4 @@
--- Issue 32: a member's spaces in creation order (members/{userId}/spaces)
+-- A member's spaces in creation order (members/{userId}/spaces)
 -- read through an installation token pay for the page, not the
 -- organization. The list is the installation's space targets in creation
 -- order, each checked against the member's view by primary key:

@@ -1,4 +1,4 @@
--- Issue 32: a batched import on the main line also writes ahead the rows
+-- A batched import on the main line also writes ahead the rows
 -- of the pages it changes that the space already has: their new rows at
 -- ahead_seq (like new pages) and their old rows closed at ahead_seq
 -- (to_seq = ahead_seq: readers of every revision up to the space's last

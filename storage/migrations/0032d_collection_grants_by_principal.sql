@@ -1,4 +1,4 @@
--- Issue 32: a member's cached access holds their collection grants whole
+-- A member's cached access holds their collection grants whole
 -- and their space grants only up to a bound (access_grants.go), so loading
 -- it reads the collection grants of the member and their teams alone: by
 -- this index, never past their space grants (content_grants_by_principal

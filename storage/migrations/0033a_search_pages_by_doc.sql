@@ -1,4 +1,4 @@
--- Issue 32: search_pages keyed by doc, not by page. A batched import
+-- search_pages keyed by doc, not by page. A batched import
 -- indexes the pages it changes ahead, as new docs past the space's
 -- next_doc, while their old docs are still the ones readers read; the
 -- publishing write retires the old docs (search_spaces.retired) and the

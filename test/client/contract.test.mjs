@@ -383,7 +383,7 @@ test('every operation answers in the shape of @gitbook/api@0.130.0', async (t) =
   const flatSite = (await orgs.createSite(org, { title: 'Flat Docs', visibility: 'public', spaces: [api, sdk] })).data;
   await c.orgs.publishSite(org, flatSite.id);
   await watch(sister.client).orgs.getPublishedContentSite(org, flatSite.id);
-  // A renderer (issue 27) resolves the flat site's URL and reads a page's
+  // A renderer resolves the flat site's URL and reads a page's
   // document with the lookup's apiToken.
   await c.spaces.applyTemplateToSpace(api, { id: 'getting-started' });
   const flatURL = (await c.orgs.getSiteById(org, flatSite.id)).data.urls.published;

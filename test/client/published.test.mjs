@@ -1,5 +1,5 @@
 // The official client against a real `docsapi serve`, as a docs renderer
-// uses it (issue 27): resolve a reader's URL to the site content it names,
+// uses it: resolve a reader's URL to the site content it names,
 // then read that content with the lookup's apiToken. Every answer is
 // validated against the 0.130.0 schema.
 import { test, before, after } from 'node:test';

@@ -166,7 +166,7 @@ test('a published site carries complete customization settings and a scripts lis
   await client.orgs.updateSiteById(org, site.id, { icon: { emoji: '📘' } });
   await client.orgs.publishSite(org, site.id);
   const { data: published } = await client.orgs.getPublishedContentSite(org, site.id);
-  // site and structure are part A's (issue 13) contract; these are ours.
+  // site and structure are checked with the site tests above; these are the customizations'.
   const custom = published.customizations;
   assert.deepEqual(checkComponent('SiteCustomizationSettings', custom.site), []);
   assert.equal(custom.site.title, 'Customized');

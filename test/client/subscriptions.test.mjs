@@ -1,4 +1,4 @@
-// GraphQL subscriptions (issue 31) with a real client from npm, graphql-ws
+// GraphQL subscriptions with a real client from npm, graphql-ws
 // over the `ws` WebSocket, against a real `docsapi serve`: a member
 // subscribes to a space's comments, receives the comment the official
 // client writes through REST, then loses access (removed from the

@@ -1,4 +1,4 @@
--- The organization audit log (issue 18); see the SQLite migration of the
+-- The organization audit log; see the SQLite migration of the
 -- same name for the meaning of each column and of the keys: the primary key
 -- (organization_id, id) serves the newest-first list, the time filter (an
 -- id range) and the retention purge; one index per filter, ending in id.

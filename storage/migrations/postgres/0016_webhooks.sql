@@ -1,4 +1,4 @@
--- Webhooks (issue 18): endpoints an organization's admins register, the
+-- Webhooks: endpoints an organization's admins register, the
 -- events each one is subscribed to, and the outbox of deliveries. A change
 -- an organization's write records (storage/changes.go) queues one delivery
 -- per active subscribed endpoint in the same transaction (storage/webhooks.go).

@@ -1,4 +1,4 @@
--- Revision content stored as changes (issue 15): a write costs rows in
+-- Revision content stored as changes: a write costs rows in
 -- proportion to what changed, not to the size of the space.
 --
 -- Main line. The revisions a space activates get, in activation order, a

@@ -1,4 +1,4 @@
--- The audit log's recent entries (issue 15); see the SQLite migration of
+-- The audit log's recent entries; see the SQLite migration of
 -- the same name: written by the audit sink in the change's transaction,
 -- moved into audit_log in batches by storage.MoveRecentAudit, read with it.
 CREATE TABLE audit_recent (

@@ -1,4 +1,4 @@
--- Published content for readers (issue 27): site redirects and tracked site
+-- Published content for readers: site redirects and tracked site
 -- events, as on SQLite.
 CREATE TABLE site_redirects (
     id          TEXT COLLATE "C" PRIMARY KEY,

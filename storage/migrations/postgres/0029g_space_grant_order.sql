@@ -1,4 +1,4 @@
--- Issue 32: see the SQLite migration of the same name. space_key copies the
+-- See the SQLite migration of the same name. space_key copies the
 -- granted space's sort_key onto the grant, kept by triggers.
 ALTER TABLE content_grants ADD COLUMN space_key TEXT COLLATE "C";
 UPDATE content_grants SET space_key = (SELECT s.sort_key FROM spaces s WHERE s.id = content_grants.target_id)

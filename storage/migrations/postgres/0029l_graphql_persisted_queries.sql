@@ -1,4 +1,4 @@
--- Issue 31: registered GraphQL documents (see the SQLite migration).
+-- Registered GraphQL documents (see the SQLite migration).
 CREATE TABLE graphql_persisted_queries (
     hash       TEXT COLLATE "C" PRIMARY KEY,
     name       TEXT NOT NULL,

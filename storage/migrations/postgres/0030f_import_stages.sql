@@ -1,4 +1,4 @@
--- Imports and translations written in batches (issue 32). A large new
+-- Imports and translations written in batches. A large new
 -- revision's page versions (and file bytes) are stored batch by batch, each
 -- batch its own short transaction, before one last transaction publishes
 -- the revision. Until then they are staged: content-addressed rows no

@@ -1,4 +1,4 @@
--- Issue 32: see the SQLite migration of the same name. organization_id
+-- See the SQLite migration of the same name. organization_id
 -- copies the space's organization onto its search_spaces row, kept by
 -- triggers.
 ALTER TABLE search_spaces ADD COLUMN organization_id TEXT COLLATE "C";

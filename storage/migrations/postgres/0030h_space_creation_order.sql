@@ -1,4 +1,4 @@
--- Issue 32: see the SQLite migration of the same name. space_created copies
+-- See the SQLite migration of the same name. space_created copies
 -- the granted space's created_at onto the grant, kept by triggers.
 CREATE INDEX spaces_by_parent_created ON spaces (organization_id, parent_id, deleted_at, created_at, id);
 CREATE INDEX spaces_by_open_created ON spaces (organization_id, visibility, deleted_at, created_at, id)

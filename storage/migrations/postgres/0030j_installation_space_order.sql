@@ -1,4 +1,4 @@
--- Issue 32: see the SQLite migration of the same name. space_key copies the
+-- See the SQLite migration of the same name. space_key copies the
 -- target space's sort_key onto an installation's space target, kept by
 -- triggers, so that the installation's list reads its targets in order.
 ALTER TABLE integration_target_installations ADD COLUMN space_key TEXT COLLATE "C";

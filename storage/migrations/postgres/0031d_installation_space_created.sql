@@ -1,4 +1,4 @@
--- Issue 32: see the SQLite migration of the same name. space_created
+-- See the SQLite migration of the same name. space_created
 -- copies the target space's created_at onto an installation's space target,
 -- kept by triggers, so that a member's spaces seen through an installation
 -- token read the installation's targets in creation order.
