@@ -60,7 +60,8 @@ func (s *sharedCounterReads) read(ctx context.Context, org, user string) (*count
 	s.mu.Unlock()
 	// This request leads: it reads for the queue (itself among it), then
 	// leaves the requests queued meanwhile to a goroutine, so that its own
-	// request goes on at once.
+	// request goes on at once. Should its context end first, it still waits
+	// for the read while another request in it does (bounded by theirs).
 	s.serve(s.next())
 	if batch := s.next(); batch != nil {
 		go s.serveAll(batch)
