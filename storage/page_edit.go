@@ -228,8 +228,9 @@ func (pt *partialTree) rowsWhere(cond, tail string, args ...any) ([]pageRow, err
 const aliveRows = `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x WHERE x.space_id = ? AND +x.from_seq <= ? AND `
 
 // childrenOrder orders a parent's children as the whole tree does
-// (position, then page id), or the reverse: on the alive rows the order of
-// main_pages_alive, whose last columns they are (TestAliveChildrenPlan).
+// (position, then page id), or the reverse. On the alive rows PostgreSQL
+// reads it from main_pages_alive, which ends with both (migration 0034b);
+// SQLite's ends with position and it sorts only ties (TestAliveChildrenPlan).
 func childrenOrder(desc bool) string {
 	if desc {
 		return ` ORDER BY x.position DESC, x.page_id DESC`
