@@ -220,8 +220,22 @@ const aliveChildren = `x.to_seq = ? AND x.parent_id = ? AND x.page_id <> ?`
 // The alive rows are those from_seq <= the active revision's seq: a
 // batched import writes its new pages' rows ahead (import_batch.go).
 func (pt *partialTree) rowsWhere(cond, tail string, args ...any) ([]pageRow, error) {
-	q := `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x WHERE x.space_id = ? AND +x.from_seq <= ? AND ` + cond + tail
-	return pt.query(q, append([]any{pt.space, pt.on.Seq}, args...))
+	return pt.query(aliveRows+cond+tail, append([]any{pt.space, pt.on.Seq}, args...))
+}
+
+// aliveRows begins a read of the space's alive rows (space, seq, then the
+// condition's arguments).
+const aliveRows = `SELECT x.page_id, x.version, x.parent_id, x.position, x.path FROM main_pages x WHERE x.space_id = ? AND +x.from_seq <= ? AND `
+
+// childrenOrder orders a parent's children as the whole tree does
+// (position, then page id), or the reverse. On the alive rows PostgreSQL
+// reads it from main_pages_alive, which ends with both (migration 0034b);
+// SQLite's ends with position and it sorts only ties (TestAliveChildrenPlan).
+func childrenOrder(desc bool) string {
+	if desc {
+		return ` ORDER BY x.position DESC, x.page_id DESC`
+	}
+	return ` ORDER BY x.position, x.page_id`
 }
 
 // revRows reads the edited revision's rows satisfying cond (on x), then
@@ -374,12 +388,8 @@ func first(rows []pageRow) pageRow {
 // children reads parentID's children but exclude in order (desc: the
 // reverse), at most limit of them (0: all) after skipping offset.
 func (pt *partialTree) children(parentID, exclude string, desc bool, offset, limit int) ([]pageRow, error) {
-	order := ` ORDER BY x.position, x.page_id`
-	if desc {
-		order = ` ORDER BY x.position DESC, x.page_id DESC`
-	}
 	if pt.alive {
-		tail, args := order, []any{aliveSeq, parentID, exclude}
+		tail, args := childrenOrder(desc), []any{aliveSeq, parentID, exclude}
 		if limit > 0 {
 			tail, args = tail+` LIMIT ? OFFSET ?`, append(args, limit, offset)
 		}
