@@ -9,6 +9,7 @@ import (
 
 	"docsapi/apitest"
 	"docsapi/storage"
+	"docsapi/storage/storagetest"
 )
 
 // BenchmarkCreatePageInChangeRequestBehind is bench/scale-extra.sh's
@@ -29,17 +30,7 @@ func BenchmarkCreatePageInChangeRequestBehind(b *testing.B) {
 		env := apitest.New(b)
 		space := newSpace(b, env, env.Org)
 		if _, err := env.DB.CreateRevision(context.Background(), storage.RevisionChange{SpaceID: space, Activate: true, Edit: func(t *storage.Tree) error {
-			for part := range 10 {
-				id := fmt.Sprintf("part-%d", part)
-				pp := &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "group", Title: id, Slug: id}, Dirty: true}
-				for i := range pages/10 - 1 {
-					cid := fmt.Sprintf("page-%d-%d", part, i)
-					c := &storage.TreePage{ContentPage: storage.ContentPage{ID: cid, Type: "document", Title: cid, Slug: cid}, Dirty: true}
-					c.SetBody("body of " + cid)
-					pp.Children = append(pp.Children, c)
-				}
-				t.Pages = append(t.Pages, pp)
-			}
+			storagetest.TenParts(t, pages, func(id string, _ int) string { return "body of " + id })
 			return nil
 		}}); err != nil {
 			b.Fatal(err)

@@ -30,11 +30,6 @@ import (
 func BenchmarkChangeRequestBehindEdit(b *testing.B) {
 	ctx := context.Background()
 	three := 3
-	newPage := func(id string) *storage.TreePage {
-		p := &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
-		p.SetBody("body of " + id)
-		return p
-	}
 	for _, pages := range []int{1_000, 100_000} {
 		db, space, cr := editSpace(b, pages)
 		// The main content moves on after the change request opened.
@@ -44,7 +39,9 @@ func BenchmarkChangeRequestBehindEdit(b *testing.B) {
 				at = &three
 			}
 			steps := []storage.RevisionChange{
-				{Pages: func(t storage.PageTree) error { return t.Insert(newPage(fmt.Sprint("main-before-", i)), "part-3", at) }},
+				{Pages: func(t storage.PageTree) error {
+					return t.Insert(benchPage(fmt.Sprint("main-before-", i)), "part-3", at)
+				}},
 				{Pages: func(t storage.PageTree) error { return t.Move("page-5-2", []string{"part-6", "part-5"}[i%2], &three) }},
 				{Page: "page-4-2", Edit: func(t *storage.Tree) error {
 					p, _, _ := t.Find("page-4-2")
@@ -83,7 +80,7 @@ func BenchmarkChangeRequestBehindEdit(b *testing.B) {
 					switch op {
 					case "create":
 						touched = fmt.Sprint(way, "-", n)
-						c.Pages = func(t storage.PageTree) error { return t.Insert(newPage(touched), "part-3", at) }
+						c.Pages = func(t storage.PageTree) error { return t.Insert(benchPage(touched), "part-3", at) }
 					case "update":
 						touched = "page-7-3"
 						c.Pages = func(t storage.PageTree) error {

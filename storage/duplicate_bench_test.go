@@ -162,18 +162,9 @@ func dupSpaceIn(b *testing.B, db *storage.DB, pages int) (*storage.DB, string) {
 	}
 	an := storage.ModelAnalyzerForTest
 	if _, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp.ID, Activate: true, Analyzer: an, Edit: func(t *storage.Tree) error {
-		per := pages / 10
-		for part := range 10 {
-			id := fmt.Sprintf("part-%d", part)
-			pp := &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "group", Title: id, Slug: id}, Dirty: true}
-			for i := range per - 1 {
-				cid := fmt.Sprintf("page-%d-%d", part, i)
-				c := &storage.TreePage{ContentPage: storage.ContentPage{ID: cid, Type: "document", Title: cid, Slug: cid}, Dirty: true}
-				c.SetBody(fmt.Sprintf("body of %s, word%d and word%d", cid, i%97, i%1013))
-				pp.Children = append(pp.Children, c)
-			}
-			t.Pages = append(t.Pages, pp)
-		}
+		storagetest.TenParts(t, pages, func(id string, i int) string {
+			return fmt.Sprintf("body of %s, word%d and word%d", id, i%97, i%1013)
+		})
 		for _, n := range []string{"a.png", "b.txt"} {
 			t.Files = append(t.Files, &storage.File{ID: "f-" + n, Name: n, ContentType: "text/plain", Bytes: []byte("bytes of " + n)})
 		}

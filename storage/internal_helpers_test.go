@@ -54,6 +54,32 @@ func twoSpaces(t *testing.T) (*DB, [2]string) {
 	return db, [2]string{first.ID, second.ID}
 }
 
+// twoSpacesWithChangeRequests is twoSpaces with the same pages in both
+// (build adds them to the main content's tree) and a change request of
+// each opened on them, by the organization's admin (user).
+func twoSpacesWithChangeRequests(t *testing.T, build func(tr *Tree)) (db *DB, spaces, crs [2]string, user string) {
+	t.Helper()
+	ctx := context.Background()
+	db, spaces = twoSpaces(t)
+	if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	for i, sp := range spaces {
+		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: modelAnalyzer{}, Edit: func(tr *Tree) error {
+			build(tr)
+			return nil
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		cr, err := db.CreateChangeRequest(ctx, "", sp, user, "cr", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crs[i] = cr.ID
+	}
+	return db, spaces, crs, user
+}
+
 // queryPlan is SQLite's plan of a statement, a line per step.
 func queryPlan(t *testing.T, db *DB, q string, args []any) []string {
 	t.Helper()

@@ -330,29 +330,13 @@ func overlayShape(t *testing.T, db *DB, rev string) string {
 // content compared.
 func TestPartialChangeRequestEditsMatchTheWholeTree(t *testing.T) {
 	ctx := context.Background()
-	db, spaces := twoSpaces(t)
-	var user string
-	if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
-		t.Fatal(err)
-	}
-	var crs [2]string
-	for i, sp := range spaces {
-		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: modelAnalyzer{}, Edit: func(tr *Tree) error {
-			for _, id := range []string{"root", "other"} {
-				p := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: "a"}}
-				p.SetBody("body " + id)
-				tr.Pages = append(tr.Pages, p)
-			}
-			return nil
-		}}); err != nil {
-			t.Fatal(err)
+	db, spaces, crs, _ := twoSpacesWithChangeRequests(t, func(tr *Tree) {
+		for _, id := range []string{"root", "other"} {
+			p := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: "a"}}
+			p.SetBody("body " + id)
+			tr.Pages = append(tr.Pages, p)
 		}
-		cr, err := db.CreateChangeRequest(ctx, "", sp, user, "cr", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		crs[i] = cr.ID
-	}
+	})
 	head := func(i int) string {
 		t.Helper()
 		cr, err := db.ChangeRequest(ctx, spaces[i], crs[i])

@@ -15,34 +15,18 @@ import (
 // one edit spread, and none wrote as many rows as the list has.
 func TestGapUsedUpSpreadsAWindowAsTheWholeTree(t *testing.T) {
 	ctx := context.Background()
-	db, spaces := twoSpaces(t)
-	var user string
-	if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
-		t.Fatal(err)
-	}
 	const siblings = 60
-	var crs [2]string
-	for i, sp := range spaces {
-		if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: sp, Activate: true, Analyzer: modelAnalyzer{}, Edit: func(tr *Tree) error {
-			parent := &TreePage{ContentPage: ContentPage{ID: "parent", Type: "document", Title: "parent", Slug: "parent"}}
-			parent.SetBody("parent")
-			for k := range siblings {
-				id := fmt.Sprint("child-", k)
-				c := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
-				c.SetBody(id)
-				parent.Children = append(parent.Children, c)
-			}
-			tr.Pages = append(tr.Pages, parent)
-			return nil
-		}}); err != nil {
-			t.Fatal(err)
+	db, spaces, crs, user := twoSpacesWithChangeRequests(t, func(tr *Tree) {
+		parent := &TreePage{ContentPage: ContentPage{ID: "parent", Type: "document", Title: "parent", Slug: "parent"}}
+		parent.SetBody("parent")
+		for k := range siblings {
+			id := fmt.Sprint("child-", k)
+			c := &TreePage{ContentPage: ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
+			c.SetBody(id)
+			parent.Children = append(parent.Children, c)
 		}
-		cr, err := db.CreateChangeRequest(ctx, "", sp, user, "cr", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		crs[i] = cr.ID
-	}
+		tr.Pages = append(tr.Pages, parent)
+	})
 	// Rows the edit wrote beyond the new page: main-line rows it opened,
 	// or overlay rows its head has beyond the previous head's.
 	spread, most := 0, 0

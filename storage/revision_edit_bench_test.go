@@ -30,18 +30,7 @@ func editSpace(b *testing.B, pages int) (db *storage.DB, space, changeRequest st
 		b.Fatal(err)
 	}
 	if _, err := db.CreateRevision(ctx, storage.RevisionChange{SpaceID: sp.ID, Activate: true, Edit: func(t *storage.Tree) error {
-		per := pages / 10
-		for part := range 10 {
-			id := fmt.Sprintf("part-%d", part)
-			pp := &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "group", Title: id, Slug: id}, Dirty: true}
-			for i := range per - 1 {
-				cid := fmt.Sprintf("page-%d-%d", part, i)
-				c := &storage.TreePage{ContentPage: storage.ContentPage{ID: cid, Type: "document", Title: cid, Slug: cid}, Dirty: true}
-				c.SetBody("body of " + cid)
-				pp.Children = append(pp.Children, c)
-			}
-			t.Pages = append(t.Pages, pp)
-		}
+		storagetest.TenParts(t, pages, func(id string, _ int) string { return "body of " + id })
 		return nil
 	}}); err != nil {
 		b.Fatal(err)
@@ -51,6 +40,13 @@ func editSpace(b *testing.B, pages int) (db *storage.DB, space, changeRequest st
 		b.Fatal(err)
 	}
 	return db, sp.ID, cr.ID
+}
+
+// benchPage is a new document page the edit benchmarks insert.
+func benchPage(id string) *storage.TreePage {
+	p := &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
+	p.SetBody("body of " + id)
+	return p
 }
 
 // BenchmarkOnePageEdit is the storage side of the page edits on one page
@@ -69,11 +65,6 @@ func editSpace(b *testing.B, pages int) (db *storage.DB, space, changeRequest st
 // run a fixed count (-benchtime 200x) to compare figures.
 func BenchmarkOnePageEdit(b *testing.B) {
 	three := 3
-	newPage := func(id string) *storage.TreePage {
-		p := &storage.TreePage{ContentPage: storage.ContentPage{ID: id, Type: "document", Title: id, Slug: id}}
-		p.SetBody("body of " + id)
-		return p
-	}
 	for _, pages := range []int{10_000, 100_000} {
 		db, space, cr := editSpace(b, pages)
 		for _, way := range []string{"tree", "page", "create", "insert", "move", "move-tree", "rename", "delete",
@@ -95,9 +86,9 @@ func BenchmarkOnePageEdit(b *testing.B) {
 							return nil
 						}
 					case "create":
-						c.Pages = func(t storage.PageTree) error { return t.Insert(newPage(fmt.Sprint("new-", n)), "part-3", nil) }
+						c.Pages = func(t storage.PageTree) error { return t.Insert(benchPage(fmt.Sprint("new-", n)), "part-3", nil) }
 					case "insert":
-						c.Pages = func(t storage.PageTree) error { return t.Insert(newPage(fmt.Sprint("ins-", n)), "part-4", &three) }
+						c.Pages = func(t storage.PageTree) error { return t.Insert(benchPage(fmt.Sprint("ins-", n)), "part-4", &three) }
 					case "move", "move-tree":
 						to := []string{"part-5", "part-6"}[n%2]
 						c.WholeTree = way == "move-tree"
@@ -121,7 +112,7 @@ func BenchmarkOnePageEdit(b *testing.B) {
 							at = &i
 						}
 						c.WholeTree = way == "cr-create-tree"
-						c.Pages = func(t storage.PageTree) error { return t.Insert(newPage(fmt.Sprint(way, "-", n)), "part-3", at) }
+						c.Pages = func(t storage.PageTree) error { return t.Insert(benchPage(fmt.Sprint(way, "-", n)), "part-3", at) }
 					case "cr-move":
 						to := []string{"part-5", "part-6"}[n%2]
 						c.Pages = func(t storage.PageTree) error { return t.Move("page-6-8", to, &three) }
