@@ -80,7 +80,7 @@ func checkPlan(t *testing.T, db *DB, plan string, avoid, use, pgAvoid []string) 
 	}
 	for _, bad := range pgAvoid {
 		if strings.Contains(plan, bad) {
-			t.Errorf("plan has a sequential scan (%s):\n%s", bad, plan)
+			t.Errorf("plan has %q:\n%s", bad, plan)
 		}
 	}
 }
