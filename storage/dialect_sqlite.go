@@ -44,7 +44,13 @@ func (sqliteDialect) open(path string, opt Options) (*sql.DB, *sql.DB, error) {
 	}
 	// BEGIN IMMEDIATE on the writer: a second process (docsapi admin) then
 	// waits on busy_timeout instead of failing a deferred upgrade.
-	wdsn := "file:" + path + "?" + pragmas.Encode() + "&_pragma=" + url.QueryEscape(fmt.Sprintf("wal_autocheckpoint(%d)", checkpointPages)) + "&_txlock=immediate"
+	//
+	// temp_store(MEMORY) on the writer: a batch's savepoints (group commit)
+	// keep the pages they change in the statement journal, which SQLite
+	// otherwise spills to a temporary file past 64 KiB, an open, writes
+	// and a close per batch. In memory it is bounded by the pages one
+	// transaction changes, which every write already bounds.
+	wdsn := "file:" + path + "?" + pragmas.Encode() + "&_pragma=" + url.QueryEscape(fmt.Sprintf("wal_autocheckpoint(%d)", checkpointPages)) + "&_pragma=temp_store(MEMORY)&_txlock=immediate"
 	rdsn := "file:" + path + "?" + pragmas.Encode()
 
 	w, err := sql.Open("sqlite", wdsn)
