@@ -92,16 +92,20 @@ request_args() {
   esac
 }
 
-# measure KIND "PID..." "API..." [NORGS]: loads every server at once, CONC
-# clients split evenly between them (one bench/load per server), after a
-# warm-up; with NORGS, split between NORGS organizations as well (a
+# measure KIND "PID..." "API..." [NORGS [LOADS]]: loads every server at
+# once, CONC clients split evenly between them (one bench/load per server),
+# after a warm-up; with NORGS, split between NORGS organizations as well (a
 # bench/load per organization, the organizations dealt to the servers in
-# turn). Prints req/s summed, the highest p50 and p99 of the loads, and
-# docsapi's CPU ms per request summed over the servers.
+# turn), or between LOADS bench/loads dealt the NORGS organizations in turn
+# (creates on one organization against creates on eight: the same number of
+# load processes on both sides, so that only the organizations differ).
+# Prints req/s summed, the highest p50 and p99 of the loads, and docsapi's
+# CPU ms per request summed over the servers.
 measure() {
   local kind=$1 ps=($2) as=($3) norgs=${4:-0} i t0=0 t1=0 outs=() files=() targets=()
   if [ "$norgs" -gt 0 ]; then
-    for ((i = 0; i < norgs; i++)); do targets+=("${as[$((i % ${#as[@]}))]} ${orgs[$i]} ${tokens[$i]}"); done
+    local loads=${5:-$norgs}
+    for ((i = 0; i < loads; i++)); do targets+=("${as[$((i % ${#as[@]}))]} ${orgs[$((i % norgs))]} ${tokens[$((i % norgs))]}"); done
   else
     for i in "${!as[@]}"; do targets+=("${as[$i]}"); done
   fi
@@ -172,9 +176,9 @@ for backend in $BACKENDS; do
   if [ "$backend" = postgres ] && [ "$PARALLEL" != 0 ]; then
     echo "writes in parallel: creates on 1 and on $ORGS organizations, $ROUNDS rounds ..." >&2
     for _ in $(seq 1 "$ROUNDS"); do
-      res[orgs_one]=$(best "$(measure create "$pid" "$api" 1)" "${res[orgs_one]:-}")
+      res[orgs_one]=$(best "$(measure create "$pid" "$api" 1 "$ORGS")" "${res[orgs_one]:-}")
       res[orgs_many]=$(best "$(measure create "$pid" "$api" "$ORGS")" "${res[orgs_many]:-}")
-      res[sorgs_one]=$(best "$(measure create-space "$pid" "$api" 1)" "${res[sorgs_one]:-}")
+      res[sorgs_one]=$(best "$(measure create-space "$pid" "$api" 1 "$ORGS")" "${res[sorgs_one]:-}")
       res[sorgs_many]=$(best "$(measure create-space "$pid" "$api" "$ORGS")" "${res[sorgs_many]:-}")
     done
   fi
