@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -610,32 +611,52 @@ func runSpaceHooks(tx *Tx, hooks []func(tx *Tx, spaceID string) error, ids ...st
 }
 
 // PurgeSpaces removes for good the spaces trashed at or before cutoff, with
-// their revisions and grants, and returns how many it removed.
+// their revisions and grants, and returns how many it removed. Each space
+// goes in a write of its own: the writer is held for one space's content at
+// a time, not for every space that expired together (a trash emptied at
+// once), and a request's write waits for one space at most. A failure stops
+// the sweep; the spaces purged before it stay purged, the rest wait for the
+// next sweep.
 func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
 	ids, err := queryIDs(db.r(), `SELECT id FROM spaces WHERE deleted_at IS NOT NULL AND deleted_at <= ?`, ms(cutoff))
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
 	n := 0
-	err = db.Write(ctx, func(tx *Tx) error {
-		for _, id := range ids {
+	for _, id := range ids {
+		var removed int64
+		err := db.Write(ctx, func(tx *Tx) error {
+			removed = 0
+			// Checked again inside the transaction, before its content
+			// goes: a restore may have won the race.
+			var one int
+			err := tx.QueryRowContext(tx.ctx, `SELECT 1 FROM spaces WHERE id = ? AND deleted_at IS NOT NULL AND deleted_at <= ?`, id, ms(cutoff)).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				tx.unchanged()
+				return nil
+			}
+			if err != nil {
+				return err
+			}
 			if err := runSpaceHooks(tx, spaceRemovalHooks, id); err != nil {
 				return err
 			}
 			if err := deleteGrantsOn(tx, KindSpace, id); err != nil {
 				return err
 			}
-			// Re-check inside the transaction: a restore may have won the race.
-			res, err := tx.exec(`DELETE FROM spaces WHERE id = ? AND deleted_at IS NOT NULL AND deleted_at <= ?`, id, ms(cutoff))
+			res, err := tx.exec(`DELETE FROM spaces WHERE id = ?`, id)
 			if err != nil {
 				return err
 			}
-			k, _ := res.RowsAffected()
-			n += int(k)
+			removed, err = res.RowsAffected()
+			return err
+		})
+		if err != nil {
+			return n, err
 		}
-		return nil
-	})
-	return n, err
+		n += int(removed)
+	}
+	return n, nil
 }
 
 // DuplicateSpace copies a space right after the original: its settings,
