@@ -223,20 +223,21 @@ func endPosition(tx *Tx, orgID string, parent *string) (last, parentKey string, 
 // statistics were older than the organization's growth (a top level of
 // 15,000 spaces read whole for each space created:
 // TestEndPositionReadsOneRow).
-const (
-	levelEndSpaces      = `(SELECT position FROM spaces WHERE organization_id = ? AND parent_id %s ORDER BY parent_id DESC, position DESC LIMIT 1)`
-	levelEndCollections = `(SELECT position FROM collections WHERE organization_id = ? AND parent_id %s ORDER BY parent_id DESC, position DESC LIMIT 1)`
-)
-
 var (
 	// topLevelEndSQL: arguments organization, organization.
-	topLevelEndSQL = `SELECT COALESCE(MAX(p), '') FROM (SELECT ` + fmt.Sprintf(levelEndCollections, "IS NULL") + ` AS p
- UNION ALL SELECT ` + fmt.Sprintf(levelEndSpaces, "IS NULL") + `) ends`
+	topLevelEndSQL = `SELECT COALESCE(MAX(p), '') FROM (SELECT ` + levelEnd("collections", "IS NULL") + ` AS p
+ UNION ALL SELECT ` + levelEnd("spaces", "IS NULL") + `) ends`
 	// collectionEndSQL, with the collection's sort key: arguments
 	// collection, organization, collection, organization, collection.
-	collectionEndSQL = `SELECT COALESCE(MAX(p), ''), (SELECT sort_key FROM collections WHERE id = ?) FROM (SELECT ` + fmt.Sprintf(levelEndCollections, "= ?") + ` AS p
- UNION ALL SELECT ` + fmt.Sprintf(levelEndSpaces, "= ?") + `) ends`
+	collectionEndSQL = `SELECT COALESCE(MAX(p), ''), (SELECT sort_key FROM collections WHERE id = ?) FROM (SELECT ` + levelEnd("collections", "= ?") + ` AS p
+ UNION ALL SELECT ` + levelEnd("spaces", "= ?") + `) ends`
 )
+
+// levelEnd is table's last position at a level of an organization
+// (arguments: organization, then parent_id's if parent has one).
+func levelEnd(table, parent string) string {
+	return `(SELECT position FROM ` + table + ` WHERE organization_id = ? AND parent_id ` + parent + ` ORDER BY parent_id DESC, position DESC LIMIT 1)`
+}
 
 // endOf is the position and sort key of a new item at the end of parent
 // (nil: the top level of orgID). ErrNotFound when parent does not exist.

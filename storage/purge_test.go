@@ -8,19 +8,14 @@ import (
 	"time"
 
 	"docsapi/storage"
-	"docsapi/storage/storagetest"
 )
 
 // The trash sweep removes each expired space in a write of its own, so the
 // writer is never held for a whole trash at once; a space trashed after the
 // cutoff stays, and the count is the spaces removed.
 func TestPurgeSpacesOneWriteEach(t *testing.T) {
-	db := openDB(t, storagetest.Target(t))
+	db, b := orgWithAdmin(t)
 	ctx := context.Background()
-	b, err := db.CreateOrganizationWithAdmin(ctx, "acme", "a@x.test", "a", "hash")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ids []string
 	for range 4 {
 		sp := storage.Space{OrganizationID: b.Organization.ID, Title: "s", Visibility: "private", EditMode: "live"}

@@ -618,7 +618,7 @@ func runSpaceHooks(tx *Tx, hooks []func(tx *Tx, spaceID string) error, ids ...st
 // the sweep; the spaces purged before it stay purged, the rest wait for the
 // next sweep.
 func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
-	ids, err := queryIDs(db.r(), `SELECT id FROM spaces WHERE deleted_at IS NOT NULL AND deleted_at <= ?`, ms(cutoff))
+	ids, err := queryIDs(db.r(), `SELECT id FROM spaces WHERE `+purgeable, ms(cutoff))
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
@@ -630,7 +630,7 @@ func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
 			// Checked again inside the transaction, before its content
 			// goes: a restore may have won the race.
 			var one int
-			err := tx.QueryRowContext(tx.ctx, `SELECT 1 FROM spaces WHERE id = ? AND deleted_at IS NOT NULL AND deleted_at <= ?`, id, ms(cutoff)).Scan(&one)
+			err := tx.QueryRowContext(tx.ctx, `SELECT 1 FROM spaces WHERE id = ? AND `+purgeable, id, ms(cutoff)).Scan(&one)
 			if errors.Is(err, sql.ErrNoRows) {
 				tx.unchanged()
 				return nil
@@ -658,6 +658,10 @@ func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
 	}
 	return n, nil
 }
+
+// purgeable is the condition of a space PurgeSpaces removes: trashed at
+// or before the cutoff (its argument).
+const purgeable = `deleted_at IS NOT NULL AND deleted_at <= ?`
 
 // DuplicateSpace copies a space right after the original: its settings,
 // its revisions (with their parent links) and its grants. Comments and
