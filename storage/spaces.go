@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -576,7 +575,7 @@ func (db *DB) TrashSpace(ctx context.Context, id string) (bool, error) {
 func (db *DB) RestoreSpace(ctx context.Context, id string, since time.Time) error {
 	return db.writeSpace(ctx, id, func(tx *Tx) error {
 		var parent sql.NullString
-		err := tx.QueryRowContext(tx.ctx, `SELECT parent_id FROM spaces WHERE id = ? AND deleted_at IS NOT NULL AND deleted_at > ?`, id, ms(since)).Scan(&parent)
+		err := tx.QueryRowContext(tx.ctx, `SELECT parent_id FROM spaces WHERE id = ? AND deleted_at IS NOT NULL AND deleted_at > ?`+notPurging, id, ms(since)).Scan(&parent)
 		if err != nil {
 			return notFound(err)
 		}
@@ -609,59 +608,6 @@ func runSpaceHooks(tx *Tx, hooks []func(tx *Tx, spaceID string) error, ids ...st
 	}
 	return nil
 }
-
-// PurgeSpaces removes for good the spaces trashed at or before cutoff, with
-// their revisions and grants, and returns how many it removed. Each space
-// goes in a write of its own: the writer is held for one space's content at
-// a time, not for every space that expired together (a trash emptied at
-// once), and a request's write waits for one space at most. A failure stops
-// the sweep; the spaces purged before it stay purged, the rest wait for the
-// next sweep.
-func (db *DB) PurgeSpaces(ctx context.Context, cutoff time.Time) (int, error) {
-	ids, err := queryIDs(db.r(), `SELECT id FROM spaces WHERE `+purgeable, ms(cutoff))
-	if err != nil || len(ids) == 0 {
-		return 0, err
-	}
-	n := 0
-	for _, id := range ids {
-		var removed int64
-		err := db.Write(ctx, func(tx *Tx) error {
-			removed = 0
-			// Checked again inside the transaction, before its content
-			// goes: a restore may have won the race.
-			var one int
-			err := tx.QueryRowContext(tx.ctx, `SELECT 1 FROM spaces WHERE id = ? AND `+purgeable, id, ms(cutoff)).Scan(&one)
-			if errors.Is(err, sql.ErrNoRows) {
-				tx.unchanged()
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if err := runSpaceHooks(tx, spaceRemovalHooks, id); err != nil {
-				return err
-			}
-			if err := deleteGrantsOn(tx, KindSpace, id); err != nil {
-				return err
-			}
-			res, err := tx.exec(`DELETE FROM spaces WHERE id = ?`, id)
-			if err != nil {
-				return err
-			}
-			removed, err = res.RowsAffected()
-			return err
-		})
-		if err != nil {
-			return n, err
-		}
-		n += int(removed)
-	}
-	return n, nil
-}
-
-// purgeable is the condition of a space PurgeSpaces removes: trashed at
-// or before the cutoff (its argument).
-const purgeable = `deleted_at IS NOT NULL AND deleted_at <= ?`
 
 // DuplicateSpace copies a space right after the original: its settings,
 // its revisions (with their parent links) and its grants. Comments and
