@@ -73,31 +73,13 @@ func BenchmarkImportInBatches(b *testing.B) {
 					}
 					change.Activate, change.ChangeRequest, change.Author = false, cr.ID, user
 				}
-				stop := make(chan struct{})
-				var wg sync.WaitGroup
-				var mu sync.Mutex
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for {
-						select {
-						case <-stop:
-							return
-						default:
-						}
-						d := timedWrite(b, db, sp.OrganizationID)
-						mu.Lock()
-						during = append(during, d)
-						mu.Unlock()
+				during = append(during, writesDuring(b, db, sp.OrganizationID, func() {
+					start := time.Now()
+					if _, err := db.CreateRevision(ctx, change); err != nil {
+						b.Fatal(err)
 					}
-				}()
-				start := time.Now()
-				if _, err := db.CreateRevision(ctx, change); err != nil {
-					b.Fatal(err)
-				}
-				perPage += time.Since(start)
-				close(stop)
-				wg.Wait()
+					perPage += time.Since(start)
+				})...)
 			}
 			b.ReportMetric(float64(perPage.Nanoseconds())/float64(b.N*c.pages), "ns/page")
 			b.ReportMetric(quantileMs(idle, 0.50), "idle-p50-ms")
@@ -109,6 +91,28 @@ func BenchmarkImportInBatches(b *testing.B) {
 			b.ReportMetric(float64(publish.Microseconds())/1000, "publish-ms")
 		})
 	}
+}
+
+// writesDuring creates spaces in orgID one after the other while fn runs,
+// and says how long each took.
+func writesDuring(b *testing.B, db *DB, orgID string, fn func()) []time.Duration {
+	stop := make(chan struct{})
+	var during []time.Duration
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			during = append(during, timedWrite(b, db, orgID))
+		}
+	})
+	fn()
+	close(stop)
+	wg.Wait()
+	return during
 }
 
 // timedWrite creates a space and says how long it took.

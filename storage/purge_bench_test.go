@@ -49,26 +49,13 @@ func BenchmarkPurgeSpace(b *testing.B) {
 					stmtsMax = max(stmtsMax, hold-commit)
 					mu.Unlock()
 				})
-				stop := make(chan struct{})
-				var wg sync.WaitGroup
-				wg.Go(func() {
-					for {
-						select {
-						case <-stop:
-							return
-						default:
-						}
-						d := timedWrite(b, db, sp.OrganizationID)
-						mu.Lock()
-						during = append(during, d)
-						mu.Unlock()
-					}
-				})
-				start := time.Now()
-				n, err := db.PurgeSpaces(ctx, db.Now().Add(time.Hour))
-				purge += time.Since(start)
-				close(stop)
-				wg.Wait()
+				var n int
+				var err error
+				during = append(during, writesDuring(b, db, sp.OrganizationID, func() {
+					start := time.Now()
+					n, err = db.PurgeSpaces(ctx, db.Now().Add(time.Hour))
+					purge += time.Since(start)
+				})...)
 				db.ObserveWrites(nil)
 				if err != nil || n != 1 {
 					b.Fatalf("purged %d, %v", n, err)
