@@ -17,9 +17,15 @@ import (
 // transaction).
 func importDB(t testing.TB, batch int) (*DB, Space) {
 	t.Helper()
+	return importDBAt(t, testTarget(t), batch)
+}
+
+// importDBAt is importDB in the database target names.
+func importDBAt(t testing.TB, target string, batch int) (*DB, Space) {
+	t.Helper()
 	ctx := context.Background()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	db, err := Open(testTarget(t), Options{Clock: func() time.Time { return at }, ImportBatchPages: batch})
+	db, err := Open(target, Options{Clock: func() time.Time { return at }, ImportBatchPages: batch})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,12 +15,21 @@ import (
 // write-max-ms its longest write up to its COMMIT (a COMMIT may run a WAL
 // checkpoint), stmts-max-ms the longest without its COMMIT, p50-ms and
 // p99-ms the creates' latencies during it, idle-p99-ms the same creates
-// alone. batch=0 is the purge in one transaction, for comparison.
+// alone. batch=0 is the purge in one transaction, for comparison;
+// "duplicated" has a duplicate of the space, which takes in what it reads
+// of it first.
 //
 //	go test -run '^$' -bench PurgeSpace -benchtime 1x ./storage
 func BenchmarkPurgeSpace(b *testing.B) {
-	for _, c := range []struct{ pages, batch int }{{10_000, purgeBatchRows}, {10_000, 0}, {100_000, purgeBatchRows}, {100_000, 0}} {
-		b.Run(fmt.Sprintf("pages=%d/batch=%d", c.pages, c.batch), func(b *testing.B) {
+	for _, c := range []struct {
+		pages, batch int
+		dup          bool
+	}{{10_000, purgeBatchRows, false}, {10_000, 0, false}, {100_000, purgeBatchRows, false}, {100_000, 0, false}, {100_000, purgeBatchRows, true}, {100_000, 0, true}} {
+		name := fmt.Sprintf("pages=%d/batch=%d", c.pages, c.batch)
+		if c.dup {
+			name += "/duplicated"
+		}
+		b.Run(name, func(b *testing.B) {
 			setPurgeBatchRows(b, c.batch)
 			pages := c.pages
 			ctx := context.Background()
@@ -38,6 +47,11 @@ func BenchmarkPurgeSpace(b *testing.B) {
 				}
 				if _, err := db.CreateRevision(ctx, RevisionChange{SpaceID: target.ID, Activate: true, Analyzer: modelAnalyzer{}, Batched: true, Edit: importEdit(pages)}); err != nil {
 					b.Fatal(err)
+				}
+				if c.dup {
+					if _, err := db.DuplicateSpace(ctx, target.ID, "copy"); err != nil {
+						b.Fatal(err)
+					}
 				}
 				if _, err := db.TrashSpace(ctx, target.ID); err != nil {
 					b.Fatal(err)

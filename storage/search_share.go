@@ -239,21 +239,42 @@ func shareBeforeWrite(tx *Tx, spaceID string, stats spaceStats, chunks []int64) 
 // handOverChunks runs before spaceID's index is dropped: every space that
 // reads chunks of it takes them in, and no longer lists it.
 func handOverChunks(tx *Tx, spaceID string) error {
-	return eachFork(tx, spaceID, func(f string, v *searchView, w int) error {
+	_, err := handOverChunksUpTo(tx, spaceID, 0)
+	return err
+}
+
+// handOverChunksUpTo is handOverChunks taking in at most limit chunks (0:
+// no bound), the forks in order; more says chunks are left to take. A
+// taken chunk is the fork's own copy of the same rows, so it reads alike
+// between the writes of a purge.
+func handOverChunksUpTo(tx *Tx, spaceID string, limit int) (more bool, err error) {
+	budget := limit
+	err = eachFork(tx, spaceID, func(f string, v *searchView, w int) error {
+		if more {
+			return nil
+		}
 		var chunks []int64
 		for c := range v.srcs[0].chunks {
 			if v.at(c) == w {
 				chunks = append(chunks, c)
 			}
 		}
+		if limit > 0 && len(chunks) > budget {
+			chunks, more = chunks[:budget], true
+		}
 		if len(chunks) > 0 {
 			if err := takeChunks(tx, f, map[string][]int64{spaceID: chunks}, v.owned); err != nil {
 				return err
 			}
 		}
+		if more {
+			return nil
+		}
+		budget -= len(chunks)
 		_, err := tx.exec(`DELETE FROM search_sources WHERE space_id = ? AND source_id = ?`, f, spaceID)
 		return err
 	})
+	return more, err
 }
 
 // eachFork calls fn for every space that lists spaceID as a source, with

@@ -6,10 +6,11 @@ package storage
 // transaction they held the single writer (SQLite) or the installation's
 // lock (PostgreSQL) for seconds, and every other write waited. Instead:
 //
-//  1. The claim, one write: the space is checked to be still expired, is
-//     recorded in space_purges (from then on RestoreSpace refuses it, and
-//     a sweep that stopped halfway takes it up again), and the spaces that
-//     read its rows or its index's chunks (duplicates) take them in.
+//  1. The claim, one write: the space is checked to be still expired and
+//     is recorded in space_purges (from then on RestoreSpace refuses it,
+//     and a sweep that stopped halfway takes it up again). Then the spaces
+//     that read its rows or its index's chunks (duplicates) take them in,
+//     a bounded number of pages or chunks a write.
 //  2. Its content, purgeBatchRows rows of one table a write: the index's
 //     postings and pages, the main line's rows, each revision's overlay
 //     rows and files, with the page versions (and their links) and file
@@ -79,17 +80,15 @@ func (db *DB) purgeSpace(ctx context.Context, id string, cutoff time.Time) (bool
 			return err
 		}
 		claimed = true
-		if _, err := tx.exec(`INSERT INTO space_purges (space_id) VALUES (?) ON CONFLICT DO NOTHING`, id); err != nil {
-			return err
-		}
-		if err := handOverChunks(tx, id); err != nil {
-			return err
-		}
-		return handOverRows(tx, id)
+		_, err := tx.exec(`INSERT INTO space_purges (space_id) VALUES (?) ON CONFLICT DO NOTHING`, id)
+		return err
 	}); err != nil || !claimed {
 		return false, err
 	}
 	if purgeBatchRows > 0 {
+		if err := db.handOver(ctx, id); err != nil {
+			return false, err
+		}
 		if err := db.purgeContent(ctx, id); err != nil {
 			return false, err
 		}
@@ -127,6 +126,43 @@ func stillPurgeable(tx *Tx, id string, cutoff time.Time) (bool, error) {
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// purgeChunks bounds the index chunks (of 4,096 docs each) that one write
+// of a purge hands to the space's duplicates.
+const purgeChunks = 1
+
+// handOver gives a claimed space's duplicates what they read of it, in
+// bounded writes (step 1 of the file's comment): the rows of
+// purgeBatchRows pages, or purgeChunks chunks of its index, a write.
+func (db *DB) handOver(ctx context.Context, spaceID string) error {
+	after := ""
+	for _, step := range []func(tx *Tx) (bool, error){
+		func(tx *Tx) (bool, error) { return handOverRowsUpTo(tx, spaceID, &after, purgeBatchRows) },
+		func(tx *Tx) (bool, error) { return handOverChunksUpTo(tx, spaceID, purgeChunks) },
+	} {
+		if err := db.writeWhileMore(ctx, step); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeWhileMore runs step, each time in a write of its own that leaves
+// the change counter alone (no reader reaches a trashed space's content),
+// while it says more is left.
+func (db *DB) writeWhileMore(ctx context.Context, step func(tx *Tx) (bool, error)) error {
+	for {
+		more := false
+		err := db.writeTx(ctx, false, func(tx *Tx) error {
+			var err error
+			more, err = step(tx)
+			return err
+		})
+		if err != nil || !more {
+			return err
+		}
+	}
 }
 
 // purgeContent deletes a claimed space's content, a bounded write at a
@@ -179,17 +215,7 @@ var (
 // key: a page's other main-line rows, a term's other chunks), until none
 // is left.
 func (db *DB) purgePart(ctx context.Context, p contentPart, owner string) error {
-	for {
-		more := false
-		err := db.writeTx(ctx, false, func(tx *Tx) error {
-			var err error
-			more, err = purgeStep(tx, p, owner)
-			return err
-		})
-		if err != nil || !more {
-			return err
-		}
-	}
+	return db.writeWhileMore(ctx, func(tx *Tx) (bool, error) { return purgeStep(tx, p, owner) })
 }
 
 // purgeStep is one write of purgePart; more says rows are left. Its rows

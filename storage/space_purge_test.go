@@ -28,6 +28,7 @@ func SetPurgeBatchRowsForTest(t *testing.T, n int) { setPurgeBatchRows(t, n) }
 // twin (the first import again: the same page versions and file blobs).
 type purgeScene struct {
 	db                  *DB
+	target              string // the database, opened again by shape
 	purged, dup, twin   string
 	dupShape, twinShape string
 }
@@ -35,8 +36,9 @@ type purgeScene struct {
 func newPurgeScene(t *testing.T, pages int) *purgeScene {
 	t.Helper()
 	ctx := context.Background()
-	db, sp := importDB(t, 7)
-	s := &purgeScene{db: db, purged: sp.ID}
+	target := testTarget(t)
+	db, sp := importDBAt(t, target, 7)
+	s := &purgeScene{db: db, target: target, purged: sp.ID}
 	var user string
 	if err := db.r().QueryRowContext(ctx, `SELECT id FROM users`).Scan(&user); err != nil {
 		t.Fatal(err)
@@ -97,14 +99,21 @@ func newPurgeScene(t *testing.T, pages int) *purgeScene {
 }
 
 // shape is what a space reads: its active revision's pages, links, files
-// and backlinks, and search answers.
+// and backlinks, and search answers, read through a new handle on the
+// database (no cache of the scene's handle answers: a search is kept
+// while its space's revision stands, and a purge does not change it).
 func (s *purgeScene) shape(t *testing.T, space string) string {
 	t.Helper()
-	sp, err := s.db.Space(context.Background(), space)
+	db, err := Open(s.target, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dupShape(t, s.db, space, sp.RevisionID) + searchShape(t, s.db, space)
+	defer db.Close()
+	sp, err := db.Space(context.Background(), space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dupShape(t, db, space, sp.RevisionID) + searchShape(t, db, space)
 }
 
 // contentRows is every row the space's content left behind, and the
@@ -208,45 +217,53 @@ func TestPurgeInBatchesMatchesOneTransaction(t *testing.T) {
 	}
 }
 
-// A purge stopped between its writes (its context ended) leaves a space
-// that can no longer be restored, and the next sweep finishes it.
+// A purge stopped between its writes (its context ended), while its
+// duplicate takes in what it reads of it or while its content goes,
+// leaves a space that can no longer be restored, a duplicate that reads
+// as before, and the next sweep finishes it.
 func TestPurgeStoppedHalfwayResumes(t *testing.T) {
 	setPurgeBatchRows(t, 4)
-	s := newPurgeScene(t, 40)
-	ctx, cancel := context.WithCancel(context.Background())
-	var writes atomic.Int32
-	s.db.ObserveBatches(func(int) {
-		if writes.Add(1) == 6 {
-			cancel()
-		}
-	})
-	cutoff := s.db.Now().Add(time.Hour)
-	if _, err := s.db.PurgeSpaces(ctx, cutoff); !errors.Is(err, context.Canceled) {
-		t.Fatalf("a purge whose context ended: %v", err)
-	}
-	s.db.ObserveBatches(nil)
-	var main int
-	if err := s.db.r().QueryRowContext(context.Background(), `SELECT COUNT(*) FROM main_pages WHERE space_id = ?`, s.purged).Scan(&main); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.db.Space(context.Background(), s.purged); err != nil || main == 0 {
-		t.Fatalf("stopped halfway: the space reads %v with %d main-line rows; the test wants it half done", err, main)
-	}
-	if err := s.db.RestoreSpace(context.Background(), s.purged, time.Time{}); !errors.Is(err, ErrNotFound) {
-		t.Errorf("restoring a space whose purge began: %v, want ErrNotFound", err)
-	}
-	if got := s.shape(t, s.dup); got != s.dupShape {
-		t.Errorf("the duplicate reads, its source half purged:\n%s\nwant\n%s", got, s.dupShape)
-	}
-	if n, err := s.db.PurgeSpaces(context.Background(), cutoff); err != nil || n != 1 {
-		t.Fatalf("the next sweep purged %d, %v", n, err)
-	}
-	for _, line := range strings.Split(contentRows(t, s.db, s.purged), "\n") {
-		if strings.Contains(line, "space_id = ?") && !strings.HasSuffix(line, ": 0") {
-			t.Errorf("left of the purged space: %s", line)
-		}
-	}
-	if got := s.shape(t, s.twin); got != s.twinShape {
-		t.Errorf("the space with the same pages reads:\n%s\nwant\n%s", got, s.twinShape)
+	for _, stopAt := range []int{4, 30} {
+		t.Run(fmt.Sprint("stop at write ", stopAt), func(t *testing.T) {
+			s := newPurgeScene(t, 40)
+			ctx, cancel := context.WithCancel(context.Background())
+			var writes atomic.Int32
+			s.db.ObserveBatches(func(int) {
+				if writes.Add(1) == int32(stopAt) {
+					cancel()
+				}
+			})
+			cutoff := s.db.Now().Add(time.Hour)
+			if _, err := s.db.PurgeSpaces(ctx, cutoff); !errors.Is(err, context.Canceled) {
+				t.Fatalf("a purge whose context ended: %v", err)
+			}
+			s.db.ObserveBatches(nil)
+			var main int
+			if err := s.db.r().QueryRowContext(context.Background(), `SELECT COUNT(*) FROM main_pages WHERE space_id = ?`, s.purged).Scan(&main); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.db.Space(context.Background(), s.purged); err != nil || main == 0 {
+				t.Fatalf("stopped halfway: the space reads %v with %d main-line rows; the test wants it half done", err, main)
+			}
+			if err := s.db.RestoreSpace(context.Background(), s.purged, time.Time{}); !errors.Is(err, ErrNotFound) {
+				t.Errorf("restoring a space whose purge began: %v, want ErrNotFound", err)
+			}
+			if got := s.shape(t, s.dup); got != s.dupShape {
+				t.Errorf("the duplicate reads, its source half purged:\n%s\nwant\n%s", got, s.dupShape)
+			}
+			if n, err := s.db.PurgeSpaces(context.Background(), cutoff); err != nil || n != 1 {
+				t.Fatalf("the next sweep purged %d, %v", n, err)
+			}
+			for _, line := range strings.Split(contentRows(t, s.db, s.purged), "\n") {
+				if strings.Contains(line, "space_id = ?") && !strings.HasSuffix(line, ": 0") {
+					t.Errorf("left of the purged space: %s", line)
+				}
+			}
+			for space, want := range map[string]string{s.dup: s.dupShape, s.twin: s.twinShape} {
+				if got := s.shape(t, space); got != want {
+					t.Errorf("%s reads after the purge:\n%s\nwant\n%s", space, got, want)
+				}
+			}
+		})
 	}
 }

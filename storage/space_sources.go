@@ -136,28 +136,55 @@ func recordSources(tx *Tx, newID, fromID string, at int64) error {
 // handOverRows runs before spaceID's rows are purged: every space that
 // reads it takes in the rows it reads of it, and no longer lists it.
 func handOverRows(tx *Tx, spaceID string) error {
-	forks, err := queryIDs(tx, `SELECT DISTINCT space_id FROM space_sources WHERE source_id = ?`, spaceID)
+	_, err := handOverRowsUpTo(tx, spaceID, nil, 0)
+	return err
+}
+
+// handOverRowsUpTo is handOverRows in bounded writes (a purge's): with a
+// limit, one fork at a time takes in the rows of at most limit of
+// spaceID's pages, those after *after in page id order (advanced here),
+// and stops listing spaceID once it has them all; more says forks are
+// left. Taken rows read the same as the source's (takeRows), so the fork
+// reads alike between the writes. limit 0: every fork, whole, at once.
+func handOverRowsUpTo(tx *Tx, spaceID string, after *string, limit int) (more bool, err error) {
+	forks, err := queryIDs(tx, `SELECT DISTINCT space_id FROM space_sources WHERE source_id = ? ORDER BY space_id`, spaceID)
 	if err != nil {
-		return err
+		return false, err
 	}
-	for _, f := range forks {
-		srcs, err := sourcesOf(tx.ctx, tx, f)
-		if err != nil {
-			return err
+	for i, f := range forks {
+		var pages []string // nil: all of them
+		if limit > 0 {
+			if pages, err = queryIDs(tx, `SELECT DISTINCT page_id FROM main_pages WHERE space_id = ? AND page_id > ? ORDER BY page_id LIMIT ?`, spaceID, *after, limit); err != nil {
+				return false, err
+			}
 		}
-		for k, s := range srcs {
-			if s.Space != spaceID {
-				continue
+		if limit == 0 || len(pages) > 0 {
+			srcs, err := sourcesOf(tx.ctx, tx, f)
+			if err != nil {
+				return false, err
 			}
-			if err := takeRows(tx, f, srcs[:k+1], k, nil); err != nil {
-				return err
+			for k, s := range srcs {
+				if s.Space != spaceID {
+					continue
+				}
+				if err := takeRows(tx, f, srcs[:k+1], k, pages); err != nil {
+					return false, err
+				}
 			}
+		}
+		if limit > 0 && len(pages) == limit {
+			*after = pages[len(pages)-1]
+			return true, nil
 		}
 		if _, err := tx.exec(`DELETE FROM space_sources WHERE space_id = ? AND source_id = ?`, f, spaceID); err != nil {
-			return err
+			return false, err
+		}
+		if limit > 0 {
+			*after = ""
+			return i+1 < len(forks), nil
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // sourceParts are the SELECTs of the rows r reads from its space's
