@@ -50,13 +50,14 @@ test: vet test-go test-client test-pg image-check
 # The hostile-input table (TestHostileInputs) times each answer against one
 # second, so it runs alone, after the packages that run in parallel.
 # MODEL_TESTS are sequential tests over thousands of SQL reads: property
-# tests against a brute-force model, and the link, backlink and batched
+# tests against a brute-force model, the link, backlink and batched
 # import tests that compare answers or count statements at thousands of
-# pages (pure-Go SQLite is some 40 times slower under -race, minutes for
+# pages, and the purge tests that read whole spaces after each way of
+# purging (pure-Go SQLite is some 40 times slower under -race, minutes for
 # one of them). They have no concurrency for the race detector to watch, so
 # they run without it; the concurrent paths they use have -race tests of
 # their own.
-MODEL_TESTS = ^(TestVisibleSpacesMatchEffectiveRole|Test[A-Za-z]+RandomScripts|TestDuplicateMatchesWholeCopy|TestBacklinks(MatchThePageScan|ReadWhatNamesTheTarget)|TestLinksOfPagesAnswerAsEachPage|TestListLinksCostsTheLimit|TestPublishingWriteDoesNotGrow|TestBatchedImport(StatementsAreLinear|MatchesOneTransaction)|TestReaderBetweenBatchesSeesOldContentWhole)$$
+MODEL_TESTS = ^(TestVisibleSpacesMatchEffectiveRole|Test[A-Za-z]+RandomScripts|TestDuplicateMatchesWholeCopy|TestBacklinks(MatchThePageScan|ReadWhatNamesTheTarget)|TestLinksOfPagesAnswerAsEachPage|TestListLinksCostsTheLimit|TestPublishingWriteDoesNotGrow|TestBatchedImport(StatementsAreLinear|MatchesOneTransaction)|TestReaderBetweenBatchesSeesOldContentWhole|TestPurge(InBatchesMatchesOneTransaction|StoppedHalfwayResumes))$$
 # go test starts packages in the order they are named, two at a time on 2
 # cores: the longest go first, so that none of them runs alone at the end.
 SLOW_FIRST = ./rest ./storage ./graph ./site ./server ./cmd/docsapi

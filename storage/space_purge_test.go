@@ -180,9 +180,9 @@ func hashOf(s string) uint64 {
 func TestPurgeInBatchesMatchesOneTransaction(t *testing.T) {
 	ctx := context.Background()
 	var left []string
-	for _, batch := range []int{0, 5} {
+	for _, batch := range []int{0, 3} {
 		setPurgeBatchRows(t, batch)
-		s := newPurgeScene(t, 60)
+		s := newPurgeScene(t, 24)
 		var writes atomic.Int32
 		s.db.ObserveBatches(func(int) { writes.Add(1) })
 		n, err := s.db.PurgeSpaces(ctx, s.db.Now().Add(time.Hour))
@@ -193,8 +193,8 @@ func TestPurgeInBatchesMatchesOneTransaction(t *testing.T) {
 		if batch == 0 && writes.Load() > 2 {
 			t.Errorf("the purge in one transaction took %d writes", writes.Load())
 		}
-		if batch > 0 && writes.Load() < 60/5 {
-			t.Errorf("60 pages purged %d rows at a time in %d writes", batch, writes.Load())
+		if batch > 0 && writes.Load() < 24/3 {
+			t.Errorf("24 pages purged %d rows at a time in %d writes", batch, writes.Load())
 		}
 		if _, err := s.db.Space(ctx, s.purged); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("batch %d: the purged space reads %v", batch, err)
@@ -222,10 +222,10 @@ func TestPurgeInBatchesMatchesOneTransaction(t *testing.T) {
 // leaves a space that can no longer be restored, a duplicate that reads
 // as before, and the next sweep finishes it.
 func TestPurgeStoppedHalfwayResumes(t *testing.T) {
-	setPurgeBatchRows(t, 4)
+	setPurgeBatchRows(t, 2)
 	for _, stopAt := range []int{4, 30} {
 		t.Run(fmt.Sprint("stop at write ", stopAt), func(t *testing.T) {
-			s := newPurgeScene(t, 40)
+			s := newPurgeScene(t, 24)
 			ctx, cancel := context.WithCancel(context.Background())
 			var writes atomic.Int32
 			s.db.ObserveBatches(func(int) {
