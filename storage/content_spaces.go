@@ -60,20 +60,18 @@ func init() {
 
 // removeSpaceContent deletes the page rows of a space (its main line and
 // its revisions' overlays) and its revisions' files, and then the page
-// versions (with their links) and file blobs that only they used. Versions
-// and blobs are shared by content address, so the ones another space still
-// uses (a duplicate) stay.
+// versions (with their links) and file blobs that no row uses any more
+// (collectVersions, collectBlobs: the purge's batches collect the same
+// way). Versions and blobs are shared by content address, so the ones
+// another space still uses (a duplicate) stay.
 func removeSpaceContent(tx *Tx, spaceID string) error {
 	const ofSpace = `IN (SELECT id FROM revisions WHERE space_id = ?)`
-	versions, err := queryIDs(tx, `SELECT u.version FROM (SELECT version FROM main_pages WHERE space_id = ?
- UNION SELECT version FROM overlay_pages WHERE revision_id `+ofSpace+` AND version <> '') u
- WHERE NOT EXISTS (SELECT 1 FROM main_pages o WHERE o.version = u.version AND o.space_id <> ?)
- AND NOT EXISTS (SELECT 1 FROM overlay_pages o WHERE o.version = u.version AND o.revision_id NOT `+ofSpace+`)`, spaceID, spaceID, spaceID, spaceID)
+	versions, err := queryIDs(tx, `SELECT version FROM main_pages WHERE space_id = ?
+ UNION SELECT version FROM overlay_pages WHERE revision_id `+ofSpace+` AND version <> ''`, spaceID, spaceID)
 	if err != nil {
 		return err
 	}
-	blobs, err := queryIDs(tx, `SELECT u.blob FROM (SELECT DISTINCT blob FROM revision_files WHERE revision_id `+ofSpace+`) u
- WHERE NOT EXISTS (SELECT 1 FROM revision_files o WHERE o.blob = u.blob AND o.revision_id NOT `+ofSpace+`)`, spaceID, spaceID)
+	blobs, err := queryIDs(tx, `SELECT DISTINCT blob FROM revision_files WHERE revision_id `+ofSpace, spaceID)
 	if err != nil {
 		return err
 	}
@@ -86,20 +84,10 @@ func removeSpaceContent(tx *Tx, spaceID string) error {
 			return err
 		}
 	}
-	for _, del := range []struct {
-		query string
-		keys  []string
-	}{
-		{`DELETE FROM page_links WHERE version IN `, versions},
-		{`DELETE FROM page_versions WHERE hash IN `, versions},
-		{`DELETE FROM file_bytes WHERE hash IN `, blobs},
-		{`DELETE FROM file_blobs WHERE hash IN `, blobs},
-	} {
-		if err := deleteIn(tx, del.query, del.keys); err != nil {
-			return err
-		}
+	if err := collectVersions(tx, versions); err != nil {
+		return err
 	}
-	return nil
+	return collectBlobs(tx, blobs)
 }
 
 // deleteIn runs query (ending in "IN ") over keys, in batches.

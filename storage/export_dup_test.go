@@ -29,6 +29,10 @@ func SetMaxSourcesForTest(t *testing.T, n int) {
 	t.Cleanup(func() { maxSources = was })
 }
 
+// SetPurgeBatchRowsForTest makes purges delete n rows a write until the
+// test ends.
+func SetPurgeBatchRowsForTest(t *testing.T, n int) { setPurgeBatchRows(t, n) }
+
 func DupShapeForTest(t *testing.T, db *DB, spaceID, rev string) string {
 	return dupShape(t, db, spaceID, rev)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,9 +17,6 @@ func setPurgeBatchRows(t testing.TB, n int) {
 	purgeBatchRows = n
 	t.Cleanup(func() { purgeBatchRows = was })
 }
-
-// SetPurgeBatchRowsForTest is setPurgeBatchRows for package storage_test.
-func SetPurgeBatchRowsForTest(t *testing.T, n int) { setPurgeBatchRows(t, n) }
 
 // purgeScene is a database with a space to purge and the spaces that
 // share its rows: purged (imported pages with links and files, a batched
@@ -164,11 +162,9 @@ func contentRows(t *testing.T, db *DB, space string) string {
 }
 
 func hashOf(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := range len(s) {
-		h = (h ^ uint64(s[i])) * 1099511628211
-	}
-	return h
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
 }
 
 // A purge in bounded writes leaves exactly what the purge in one
